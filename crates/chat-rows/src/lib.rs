@@ -1,0 +1,44 @@
+//! The row model that every ai-chat-forensics store crate shares.
+//!
+//! Every store, whatever its format, ends as a list of [`Row`]s: one prompt, reply,
+//! tool call, thinking block or system fact per row, with the file and the place in
+//! it that the row came from. Keeping that model in one small crate is what lets an
+//! incident responder merge VS Code, Cody, Tabby, Copilot and CodeBuddy evidence into
+//! one timeline, and lets each store crate stay ignorant of the others.
+//!
+//! The crate also holds the pieces every parser needs and that must behave the same
+//! everywhere, because a responder compares their output across stores:
+//!
+//! * [`system`]: the exact texts of the system rows the store specifications define
+//!   (`parser:`, `model:`, `permission ...:`, `session ...:`, `source host:`,
+//!   `edit state:`), built in one place so that no crate formats them by hand;
+//! * [`lines`]: a line reader over bytes that never gives up on a file;
+//! * [`json`]: JSON decoding that tolerates JavaScript's lone surrogates;
+//! * [`jsonc`]: JSONC (`settings.json`) decoding;
+//! * [`when`]: time decoding that never presents a zone-less time as UTC;
+//! * [`uri`]: `file:` and `vscode-remote:` URI decoding;
+//! * [`merge`]: primary/secondary de-duplication;
+//! * [`write`]: the JSONL, CSV and Timesketch writers;
+//! * [`evidence`]: read-only access to evidence files, with a chain-of-custody manifest;
+//! * [`store`]: the trait through which a store crate claims and reads files;
+//! * [`dirty`]: the dirty-input harness that every store crate runs on its fixtures.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod dirty;
+pub mod evidence;
+pub mod json;
+pub mod jsonc;
+pub mod lines;
+pub mod merge;
+mod row;
+pub mod store;
+pub mod system;
+pub mod uri;
+pub mod when;
+pub mod write;
+
+pub use evidence::{Evidence, ManifestEntry};
+pub use row::{RecordState, Row, TurnType, Zone};
+pub use store::{Claim, FileContext, Store};
+pub use when::Timestamp;

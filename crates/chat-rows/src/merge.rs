@@ -1,0 +1,99 @@
+//! Primary/secondary de-duplication.
+//!
+//! Several stores keep the same turn twice: a live database and its pre-migration
+//! backup, a chat file and its legacy copy, a database table and an event log. The
+//! specs make one source primary and the others secondary. A secondary row is dropped
+//! when a primary row has the same session, turn type and text at a time within a
+//! window (default [`DEFAULT_WINDOW_MICROS`], 2 s). Everything else is kept: a
+//! secondary row with no primary twin is exactly the evidence that outlived a delete.
+
+use std::collections::HashMap;
+
+use crate::row::{Row, TurnType};
+
+/// The default matching window: 2 seconds, as the specs give it.
+pub const DEFAULT_WINDOW_MICROS: i64 = 2_000_000;
+
+/// Drops each secondary row whose primary twin exists (see the module docs), keeping
+/// the order of everything else. Rows without a time match only rows without a time.
+/// Returns the kept rows and how many were dropped.
+pub fn merge_secondary(rows: Vec<Row>, window_micros: i64) -> (Vec<Row>, usize) {
+    let mut primary: HashMap<(&str, TurnType, &str), Vec<Option<i64>>> = HashMap::new();
+    for r in rows.iter().filter(|r| !r.secondary) {
+        primary
+            .entry((r.session_id.as_str(), r.turn_type, r.text.as_str()))
+            .or_default()
+            .push(r.timestamp.map(|t| t.unix_micros()));
+    }
+    let keep: Vec<bool> = rows
+        .iter()
+        .map(|r| {
+            if !r.secondary {
+                return true;
+            }
+            let Some(times) = primary.get(&(r.session_id.as_str(), r.turn_type, r.text.as_str())) else {
+                return true;
+            };
+            let t = r.timestamp.map(|t| t.unix_micros());
+            !times.iter().any(|p| match (p, t) {
+                (Some(p), Some(t)) => (p - t).abs() <= window_micros,
+                (None, None) => true,
+                _ => false,
+            })
+        })
+        .collect();
+    let dropped = keep.iter().filter(|k| !**k).count();
+    let kept = rows.into_iter().zip(keep).filter_map(|(r, k)| k.then_some(r)).collect();
+    (kept, dropped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::when::Timestamp;
+
+    fn row(session: &str, text: &str, ms: Option<i64>, secondary: bool) -> Row {
+        Row::new("tabby", TurnType::User, text)
+            .session(session)
+            .at(ms.and_then(Timestamp::from_epoch_millis))
+            .secondary(secondary)
+    }
+
+    #[test]
+    fn drops_only_twins_within_the_window() {
+        let t = 1_700_000_000_000;
+        let rows = vec![
+            row("s", "hello", Some(t), false),
+            row("s", "hello", Some(t + 1500), true),   // twin: dropped
+            row("s", "hello", Some(t + 2500), true),   // outside window: kept
+            row("s", "gone", Some(t), true),           // no primary: kept
+            row("other", "hello", Some(t), true),      // other session: kept
+            row("s", "untimed", None, false),
+            row("s", "untimed", None, true),           // both untimed: dropped
+            row("s", "untimed", Some(t), true),        // one untimed: kept
+        ];
+        let (kept, dropped) = merge_secondary(rows, DEFAULT_WINDOW_MICROS);
+        assert_eq!(dropped, 2);
+        let texts: Vec<_> = kept.iter().map(|r| (r.text.as_str(), r.secondary)).collect();
+        assert_eq!(
+            texts,
+            vec![
+                ("hello", false),
+                ("hello", true),
+                ("gone", true),
+                ("hello", true),
+                ("untimed", false),
+                ("untimed", true)
+            ]
+        );
+    }
+
+    #[test]
+    fn turn_type_must_match() {
+        let t = 1_700_000_000_000;
+        let mut a = row("s", "x", Some(t), true);
+        a.turn_type = TurnType::Assistant;
+        let (kept, dropped) = merge_secondary(vec![row("s", "x", Some(t), false), a], DEFAULT_WINDOW_MICROS);
+        assert_eq!((kept.len(), dropped), (2, 0));
+    }
+}

@@ -1,0 +1,328 @@
+//! The texts of the system rows the store specifications define.
+//!
+//! Responders grep these texts (`parser:`, `model:`, `permission decision:` ...) across
+//! stores, so their exact form is part of the output contract. Every crate builds them
+//! here; none formats them by hand.
+//!
+//! The quoted line or record in a `parser:` row is cut to [`MAX_QUOTED`] characters, so
+//! a 100 MB broken line does not become a 100 MB row; the cut says how long the
+//! original was.
+
+use std::fmt::{self, Display};
+
+/// The most characters of a broken line or record quoted in a `parser:` row.
+pub const MAX_QUOTED: usize = 400;
+
+/// Cuts `text` to [`MAX_QUOTED`] characters, saying how many bytes were left out.
+pub fn quote(text: &str) -> String {
+    match text.char_indices().nth(MAX_QUOTED) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… [{} bytes in all]", &text[..cut], text.len()),
+    }
+}
+
+/// `parser: <message>`: the generic form, for damage the specs name only by file.
+pub fn parser(message: impl Display) -> String {
+    format!("parser: {message}")
+}
+
+/// `parser: unparseable line (<reason>): <line>`, the line cut to a bounded length.
+pub fn unparseable_line(reason: impl Display, line: &str) -> String {
+    format!("parser: unparseable line ({reason}): {}", quote(line))
+}
+
+/// `parser: mutation not applied (<why>): <line>`.
+pub fn mutation_not_applied(why: impl Display, line: &str) -> String {
+    format!("parser: mutation not applied ({why}): {}", quote(line))
+}
+
+/// `parser: unparseable record <N> (<reason>): <record>`.
+pub fn unparseable_record(n: impl Display, reason: impl Display, record: &str) -> String {
+    format!("parser: unparseable record {n} ({reason}): {}", quote(record))
+}
+
+/// `parser: file is not valid JSON (<reason>)`.
+pub fn file_not_json(reason: impl Display) -> String {
+    format!("parser: file is not valid JSON ({reason})")
+}
+
+/// `parser: <what> is not a JSON object`, for example `state.json`.
+pub fn not_json_object(what: impl Display) -> String {
+    format!("parser: {what} is not a JSON object")
+}
+
+/// `parser: <what> is not a JSON object (<reason>)`, for example `User/settings.json`.
+pub fn not_json_object_because(what: impl Display, reason: impl Display) -> String {
+    format!("parser: {what} is not a JSON object ({reason})")
+}
+
+/// `parser: ItemTable value for <key> is not valid JSON (<reason>)`.
+pub fn value_not_json(key: impl Display, reason: impl Display) -> String {
+    format!("parser: ItemTable value for {key} is not valid JSON ({reason})")
+}
+
+/// `parser: ItemTable value for <key> is not a JSON object or array`.
+pub fn value_not_object_or_array(key: impl Display) -> String {
+    format!("parser: ItemTable value for {key} is not a JSON object or array")
+}
+
+/// `(from <source>, <time source>)`, the provenance suffix of setting and sync rows.
+pub fn from(source: impl Display, time_source: impl Display) -> String {
+    format!("(from {source}, {time_source})")
+}
+
+/// A model as the model rows print it: the id, then its options as sorted `key=value` pairs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModelSpec {
+    /// The model id.
+    pub id: String,
+    /// The options (context size, reasoning effort ...), sorted by key.
+    pub options: Vec<(String, String)>,
+}
+
+impl ModelSpec {
+    /// A model without options.
+    pub fn new(id: impl Into<String>) -> ModelSpec {
+        ModelSpec {
+            id: id.into(),
+            options: Vec::new(),
+        }
+    }
+
+    /// A model with options; they are sorted by key.
+    pub fn with_options(id: impl Into<String>, mut options: Vec<(String, String)>) -> ModelSpec {
+        options.sort();
+        ModelSpec {
+            id: id.into(),
+            options,
+        }
+    }
+}
+
+impl Display for ModelSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.id)?;
+        for (k, v) in &self.options {
+            write!(f, " {k}={v}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `model: <id>`.
+pub fn model(spec: impl Display) -> String {
+    format!("model: {spec}")
+}
+
+/// `model: <old> -> <new>`.
+pub fn model_change(old: impl Display, new: impl Display) -> String {
+    format!("model: {old} -> {new}")
+}
+
+/// Emits `<prefix>: <v>` for the first value seen and `<prefix>: <old> -> <new>` for
+/// each change, as the model, permission mode and permission level rows require.
+#[derive(Clone, Debug)]
+pub struct ChangeTracker<T> {
+    prefix: &'static str,
+    last: Option<T>,
+}
+
+impl<T: PartialEq + Display + Clone> ChangeTracker<T> {
+    /// A tracker for `model`, `permission mode`, `permission level` ...
+    pub fn new(prefix: &'static str) -> ChangeTracker<T> {
+        ChangeTracker { prefix, last: None }
+    }
+
+    /// A tracker for `model:` rows.
+    pub fn model() -> ChangeTracker<T> {
+        ChangeTracker::new("model")
+    }
+
+    /// Records a value; returns the row text when it is the first value or a change.
+    pub fn observe(&mut self, value: T) -> Option<String> {
+        let text = match &self.last {
+            None => format!("{}: {value}", self.prefix),
+            Some(old) if *old != value => format!("{}: {old} -> {value}", self.prefix),
+            Some(_) => return None,
+        };
+        self.last = Some(value);
+        Some(text)
+    }
+
+    /// The last value seen.
+    pub fn last(&self) -> Option<&T> {
+        self.last.as_ref()
+    }
+}
+
+/// `permission mode: <mode>` / `permission mode: <old> -> <new>` tracker.
+pub fn permission_mode_tracker<T: PartialEq + Display + Clone>() -> ChangeTracker<T> {
+    ChangeTracker::new("permission mode")
+}
+
+/// `permission level: <level>` / `permission level: <old> -> <new>` tracker.
+pub fn permission_level_tracker<T: PartialEq + Display + Clone>() -> ChangeTracker<T> {
+    ChangeTracker::new("permission level")
+}
+
+/// `permission decision: <detail>`.
+pub fn permission_decision(detail: impl Display) -> String {
+    format!("permission decision: {detail}")
+}
+
+/// `permission setting: <key>=<value> (from <file>, <time source>)`.
+pub fn permission_setting(key: impl Display, value: impl Display, from_: &str) -> String {
+    format!("permission setting: {key}={value} {from_}")
+}
+
+/// `model setting: <detail> (from ...)`: a configured default, not a record of use.
+pub fn model_setting(detail: impl Display, from_: &str) -> String {
+    format!("model setting: {detail} {from_}")
+}
+
+/// `model configured: <detail> (from ...)`: a model a server's configuration names.
+pub fn model_configured(detail: impl Display, from_: &str) -> String {
+    format!("model configured: {detail} {from_}")
+}
+
+/// `session start: key=value ...`. Values that hold spaces, `=` or quotes are JSON-quoted;
+/// empty values are left out.
+pub fn session_start(fields: &[(&str, &str)]) -> String {
+    format!("session start: {}", key_values(fields))
+}
+
+/// `session synced: <detail> (from ...)`.
+pub fn session_synced(detail: impl Display, from_: &str) -> String {
+    format!("session synced: {detail} {from_}")
+}
+
+/// `session origin: <detail> (from ...)`.
+pub fn session_origin(detail: impl Display, from_: &str) -> String {
+    format!("session origin: {detail} {from_}")
+}
+
+/// `source host: <detail> (from ...)`.
+pub fn source_host(detail: impl Display, from_: &str) -> String {
+    format!("source host: {detail} {from_}")
+}
+
+/// `source host repository: <detail> (from ...)`.
+pub fn source_host_repository(detail: impl Display, from_: &str) -> String {
+    format!("source host repository: {detail} {from_}")
+}
+
+/// `edit state: <state> <path> request=<id> model=<id>[ deleted=true] (from ...)`; absent values print `-`.
+pub fn edit_state(state: &str, path: &str, request: Option<&str>, model: Option<&str>, deleted: bool, from_: &str) -> String {
+    let dash = |v: Option<&str>| v.filter(|s| !s.is_empty()).unwrap_or("-").to_string();
+    format!(
+        "edit state: {state} {path} request={} model={}{} {from_}",
+        dash(request),
+        dash(model),
+        if deleted { " deleted=true" } else { "" }
+    )
+}
+
+/// Formats `key=value` pairs separated by spaces, quoting values that need it and
+/// leaving out empty values.
+pub fn key_values(fields: &[(&str, &str)]) -> String {
+    let mut out = String::new();
+    for (k, v) in fields {
+        if v.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(k);
+        out.push('=');
+        if v.contains([' ', '=', '"', '\n', '\t']) {
+            out.push_str(&serde_json::to_string(v).unwrap_or_default());
+        } else {
+            out.push_str(v);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parser_texts() {
+        assert_eq!(
+            unparseable_line("EOF while parsing an object at line 1 column 5", "{\"a\":"),
+            "parser: unparseable line (EOF while parsing an object at line 1 column 5): {\"a\":"
+        );
+        assert_eq!(
+            mutation_not_applied("path [requests, 9] not found", "{}"),
+            "parser: mutation not applied (path [requests, 9] not found): {}"
+        );
+        assert_eq!(file_not_json("x"), "parser: file is not valid JSON (x)");
+        assert_eq!(not_json_object("state.json"), "parser: state.json is not a JSON object");
+        assert_eq!(
+            value_not_json("chat/autoconfirm", "expected value at line 1 column 1"),
+            "parser: ItemTable value for chat/autoconfirm is not valid JSON (expected value at line 1 column 1)"
+        );
+        assert_eq!(
+            unparseable_record(3, "missing field", "{}"),
+            "parser: unparseable record 3 (missing field): {}"
+        );
+    }
+
+    #[test]
+    fn long_lines_are_cut() {
+        let line = "x".repeat(10_000);
+        let text = unparseable_line("r", &line);
+        assert!(text.len() < 500, "{}", text.len());
+        assert!(text.ends_with("… [10000 bytes in all]"));
+        // multi-byte characters are cut on a boundary
+        let line = "é".repeat(1000);
+        assert!(quote(&line).starts_with("éé"));
+    }
+
+    #[test]
+    fn model_and_permission_trackers() {
+        let mut t = ChangeTracker::model();
+        assert_eq!(t.observe(ModelSpec::new("gpt-4.1")).as_deref(), Some("model: gpt-4.1"));
+        assert_eq!(t.observe(ModelSpec::new("gpt-4.1")), None);
+        let spec = ModelSpec::with_options(
+            "gpt-4.1",
+            vec![("z".into(), "1".into()), ("reasoningEffort".into(), "high".into())],
+        );
+        assert_eq!(
+            t.observe(spec).as_deref(),
+            Some("model: gpt-4.1 -> gpt-4.1 reasoningEffort=high z=1")
+        );
+        let mut p = permission_mode_tracker::<String>();
+        assert_eq!(p.observe("ask".into()).as_deref(), Some("permission mode: ask"));
+        assert_eq!(p.observe("agent".into()).as_deref(), Some("permission mode: ask -> agent"));
+        let mut l = permission_level_tracker::<&str>();
+        assert_eq!(l.observe("autoApprove").as_deref(), Some("permission level: autoApprove"));
+    }
+
+    #[test]
+    fn setting_and_session_texts() {
+        let f = from("User/settings.json", "file mtime");
+        assert_eq!(
+            permission_setting("chat.permissions.default", "autoApprove", &f),
+            "permission setting: chat.permissions.default=autoApprove (from User/settings.json, file mtime)"
+        );
+        assert_eq!(
+            session_start(&[("title", "Fix the tests"), ("responder", "Copilot"), ("workspace", "")]),
+            "session start: title=\"Fix the tests\" responder=Copilot"
+        );
+        assert_eq!(
+            edit_state("Accepted", "/srv/proj/old.py", Some("request_1"), None, true, "(from chatEditingSessions state.json, file mtime)"),
+            "edit state: Accepted /srv/proj/old.py request=request_1 model=- deleted=true (from chatEditingSessions state.json, file mtime)"
+        );
+        assert_eq!(
+            session_synced("remote session c1 task t1", "(from x, file mtime)"),
+            "session synced: remote session c1 task t1 (from x, file mtime)"
+        );
+        assert_eq!(session_origin("remote GitHub cloud agent", "(from y, recordedAt)"), "session origin: remote GitHub cloud agent (from y, recordedAt)");
+        assert_eq!(source_host("github.com account octocat", "(from z, lastUsed)"), "source host: github.com account octocat (from z, lastUsed)");
+        assert_eq!(model_setting("chat.defaultModel=gpt-5", "(from s, file mtime)"), "model setting: chat.defaultModel=gpt-5 (from s, file mtime)");
+        assert_eq!(permission_decision("confirmed=true"), "permission decision: confirmed=true");
+    }
+}
