@@ -251,7 +251,7 @@ mod tests {
             "parser: unparseable line (torn last line: EOF while parsing a string at line 1 column 9): {\"d\":\"cut"
         );
         assert_eq!(row.source_line, Some(4));
-        assert_eq!(row.source_locator, "byte 24");
+        assert_eq!(row.source_locator, "byte 22");
     }
 
     #[test]
