@@ -1,6 +1,7 @@
 //! The registry of store crates. Each store crate adds one line here (and its
-//! dependency in the root Cargo.toml); the scanner offers every file to each store in
-//! this order, and the first claim wins.
+//! dependency in the root Cargo.toml). The scanner offers every file to every store;
+//! each store that claims it reads it (a `state.vscdb` holds VS Code's, Cody's and
+//! Tabby's rows, a `settings.json` VS Code's and Cody's settings).
 
 use chat_rows::Store;
 
