@@ -58,7 +58,9 @@ impl Mutation {
                 }
             }
             Mutation::Splice { from, len, to } => {
-                let len = len.min(input.len().saturating_sub(from)).min(v.len().saturating_sub(to));
+                let len = len
+                    .min(input.len().saturating_sub(from))
+                    .min(v.len().saturating_sub(to));
                 v[to..to + len].copy_from_slice(&input[from..from + len]);
             }
             Mutation::Duplicate { start, end } => {
@@ -261,14 +263,23 @@ impl Report {
     /// Panics (failing the test) if any variant made the parser panic.
     pub fn assert_no_panics(&self) {
         let panics: Vec<_> = self.cases.iter().filter(|c| c.panicked.is_some()).collect();
-        assert!(panics.is_empty(), "{} of {} damaged inputs panicked: {:?}", panics.len(), self.cases.len(), panics);
+        assert!(
+            panics.is_empty(),
+            "{} of {} damaged inputs panicked: {:?}",
+            panics.len(),
+            self.cases.len(),
+            panics
+        );
     }
 
     /// Panics if the process's peak resident memory exceeds `limit_bytes` (Linux only;
     /// elsewhere nothing is checked).
     pub fn assert_peak_memory_below(&self, limit_bytes: u64) {
         if let Some(peak) = peak_rss_bytes() {
-            assert!(peak <= limit_bytes, "peak RSS {peak} bytes exceeds {limit_bytes}");
+            assert!(
+                peak <= limit_bytes,
+                "peak RSS {peak} bytes exceeds {limit_bytes}"
+            );
         }
     }
 
@@ -280,7 +291,10 @@ impl Report {
             .filter(|c| c.panicked.is_none() && damaged(&c.mutation) && c.parser_rows == 0)
             .map(|c| &c.mutation)
             .collect();
-        assert!(silent.is_empty(), "damage without a parser: row: {silent:?}");
+        assert!(
+            silent.is_empty(),
+            "damage without a parser: row: {silent:?}"
+        );
     }
 
     /// How many cases produced at least one `parser:` row.
@@ -296,9 +310,15 @@ pub fn cuts_inside_a_line(input: &[u8], m: &Mutation) -> bool {
         Mutation::Truncate(n) if n > 0 && n < input.len() => {
             // the kept part ends inside a line when the byte before the cut is not a
             // newline and the cut line has non-whitespace content before the cut
-            let line_start = input[..n].iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
+            let line_start = input[..n]
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |p| p + 1);
             let kept = &input[line_start..n];
-            let rest_of_line_end = input[n..].iter().position(|b| *b == b'\n').map_or(input.len(), |p| n + p);
+            let rest_of_line_end = input[n..]
+                .iter()
+                .position(|b| *b == b'\n')
+                .map_or(input.len(), |p| n + p);
             let rest = &input[n..rest_of_line_end];
             !kept.iter().all(u8::is_ascii_whitespace) && !rest.iter().all(u8::is_ascii_whitespace)
         }
@@ -349,11 +369,20 @@ mod tests {
 
     #[test]
     fn a_panicking_parser_is_caught() {
-        let report = Harness::new().truncations(2).flips(0).splices(0).run(b"abc", |b| {
-            assert!(b.len() > 2, "short");
-            vec![]
-        });
-        assert!(report.cases.iter().any(|c| c.panicked.as_deref() == Some("short")));
+        let report = Harness::new()
+            .truncations(2)
+            .flips(0)
+            .splices(0)
+            .run(b"abc", |b| {
+                assert!(b.len() > 2, "short");
+                vec![]
+            });
+        assert!(
+            report
+                .cases
+                .iter()
+                .any(|c| c.panicked.as_deref() == Some("short"))
+        );
     }
 
     #[test]
@@ -373,7 +402,18 @@ mod tests {
         for m in Harness::new().mutations(input.len()) {
             let _ = m.apply(input);
         }
-        assert_eq!(Mutation::Duplicate { start: 2, end: 4 }.apply(input), b"012323456789");
-        assert_eq!(Mutation::Splice { from: 0, len: 2, to: 8 }.apply(input), b"0123456701");
+        assert_eq!(
+            Mutation::Duplicate { start: 2, end: 4 }.apply(input),
+            b"012323456789"
+        );
+        assert_eq!(
+            Mutation::Splice {
+                from: 0,
+                len: 2,
+                to: 8
+            }
+            .apply(input),
+            b"0123456701"
+        );
     }
 }

@@ -69,7 +69,10 @@ impl Evidence {
         let entry = ManifestEntry {
             path: path.display().to_string(),
             size: bytes.len() as u64,
-            mtime_utc: self.modified(path).map(|t| t.to_string()).unwrap_or_default(),
+            mtime_utc: self
+                .modified(path)
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
             sha256: hex::encode(Sha256::digest(bytes)),
         };
         if let Ok(mut m) = self.manifest.lock() {
@@ -102,7 +105,10 @@ mod tests {
         let m = ev.manifest();
         assert_eq!(m.len(), 1);
         assert_eq!(m[0].size, 3);
-        assert_eq!(m[0].sha256, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(
+            m[0].sha256,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
         assert!(m[0].mtime_utc.ends_with('Z'));
         std::fs::remove_dir_all(&dir).unwrap();
     }

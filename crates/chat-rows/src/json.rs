@@ -23,7 +23,9 @@ pub fn repair_lone_surrogates(input: &[u8]) -> Cow<'_, [u8]> {
     let mut copied = 0; // bytes of input already copied to `out`
     while let Some(rel) = memchr::memchr(b'\\', &input[i..]) {
         let at = i + rel;
-        let Some(&next) = input.get(at + 1) else { break };
+        let Some(&next) = input.get(at + 1) else {
+            break;
+        };
         if next != b'u' {
             i = at + 2; // skip any two-char escape, including `\\`
             continue;
@@ -124,8 +126,14 @@ mod tests {
         let v: Value = from_str(r#"{"t":"\ud83d\ude00","p":"C:\\ud800"}"#).unwrap();
         assert_eq!(v["t"], "😀");
         assert_eq!(v["p"], "C:\\ud800");
-        assert!(matches!(repair_lone_surrogates(br#""C:\\ud800""#), Cow::Borrowed(_)));
-        assert!(matches!(repair_lone_surrogates(br#""plain""#), Cow::Borrowed(_)));
+        assert!(matches!(
+            repair_lone_surrogates(br#""C:\\ud800""#),
+            Cow::Borrowed(_)
+        ));
+        assert!(matches!(
+            repair_lone_surrogates(br#""plain""#),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -23,7 +23,9 @@ pub fn parse(text: &str) -> Result<Value, JsoncError> {
     };
     match jsonc_parser::parse_to_serde_value::<Value>(text, &options) {
         Ok(v) => Ok(v),
-        Err(e) => Err(JsoncError { message: e.to_string() }),
+        Err(e) => Err(JsoncError {
+            message: e.to_string(),
+        }),
     }
 }
 
@@ -55,7 +57,12 @@ mod tests {
     fn errors_say_where() {
         let e = parse("{\n \"a\": }").unwrap_err().to_string();
         assert!(e.contains("line 2"), "{e}");
-        assert!(parse_bytes(b"{\"a\": \"\xff\"}").unwrap_err().to_string().contains("byte 7"));
+        assert!(
+            parse_bytes(b"{\"a\": \"\xff\"}")
+                .unwrap_err()
+                .to_string()
+                .contains("byte 7")
+        );
         assert_eq!(parse("// nothing").unwrap(), Value::Null);
     }
 }

@@ -60,7 +60,11 @@ pub struct Lines<'a> {
 
 /// Splits `bytes` into non-blank lines. See the module docs.
 pub fn lines(bytes: &[u8]) -> Lines<'_> {
-    let pos = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let pos = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
     Lines {
         bytes,
         pos,
@@ -150,7 +154,11 @@ impl BadLine {
         BadLine {
             number: line.number,
             offset: line.offset,
-            kind: if torn { BadLineKind::Torn } else { BadLineKind::Broken },
+            kind: if torn {
+                BadLineKind::Torn
+            } else {
+                BadLineKind::Broken
+            },
             reason: if torn {
                 format!("torn last line: {err}")
             } else {
@@ -193,7 +201,9 @@ pub fn decode_line<T: DeserializeOwned>(line: &Line<'_>) -> Result<T, BadLine> {
 }
 
 /// Decodes every non-blank line as JSON; bad lines are `Err(BadLine)` and reading goes on.
-pub fn json_lines<T: DeserializeOwned>(bytes: &[u8]) -> impl Iterator<Item = (Line<'_>, Result<T, BadLine>)> {
+pub fn json_lines<T: DeserializeOwned>(
+    bytes: &[u8],
+) -> impl Iterator<Item = (Line<'_>, Result<T, BadLine>)> {
     lines(bytes).map(|line| {
         let r = decode_line(&line);
         (line, r)
@@ -207,7 +217,15 @@ mod tests {
 
     fn collect(bytes: &[u8]) -> Vec<(u64, u64, String, bool, bool)> {
         lines(bytes)
-            .map(|l| (l.number, l.offset, l.text_lossy().into_owned(), l.last, l.terminated))
+            .map(|l| {
+                (
+                    l.number,
+                    l.offset,
+                    l.text_lossy().into_owned(),
+                    l.last,
+                    l.terminated,
+                )
+            })
             .collect()
     }
 
@@ -244,7 +262,10 @@ mod tests {
         assert!(results[2].1.is_ok());
         let last = results[3].1.as_ref().unwrap_err();
         assert_eq!(last.kind, BadLineKind::Torn);
-        assert_eq!(last.reason, "torn last line: EOF while parsing a string at line 1 column 9");
+        assert_eq!(
+            last.reason,
+            "torn last line: EOF while parsing a string at line 1 column 9"
+        );
         let row = last.row("codebuddy", "s.jsonl");
         assert_eq!(
             row.text,

@@ -31,7 +31,8 @@ pub fn merge_secondary(rows: Vec<Row>, window_micros: i64) -> (Vec<Row>, usize) 
             if !r.secondary {
                 return true;
             }
-            let Some(times) = primary.get(&(r.session_id.as_str(), r.turn_type, r.text.as_str())) else {
+            let Some(times) = primary.get(&(r.session_id.as_str(), r.turn_type, r.text.as_str()))
+            else {
                 return true;
             };
             let t = r.timestamp.map(|t| t.unix_micros());
@@ -43,7 +44,11 @@ pub fn merge_secondary(rows: Vec<Row>, window_micros: i64) -> (Vec<Row>, usize) 
         })
         .collect();
     let dropped = keep.iter().filter(|k| !**k).count();
-    let kept = rows.into_iter().zip(keep).filter_map(|(r, k)| k.then_some(r)).collect();
+    let kept = rows
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(r, k)| k.then_some(r))
+        .collect();
     (kept, dropped)
 }
 
@@ -64,17 +69,20 @@ mod tests {
         let t = 1_700_000_000_000;
         let rows = vec![
             row("s", "hello", Some(t), false),
-            row("s", "hello", Some(t + 1500), true),   // twin: dropped
-            row("s", "hello", Some(t + 2500), true),   // outside window: kept
-            row("s", "gone", Some(t), true),           // no primary: kept
-            row("other", "hello", Some(t), true),      // other session: kept
+            row("s", "hello", Some(t + 1500), true), // twin: dropped
+            row("s", "hello", Some(t + 2500), true), // outside window: kept
+            row("s", "gone", Some(t), true),         // no primary: kept
+            row("other", "hello", Some(t), true),    // other session: kept
             row("s", "untimed", None, false),
-            row("s", "untimed", None, true),           // both untimed: dropped
-            row("s", "untimed", Some(t), true),        // one untimed: kept
+            row("s", "untimed", None, true), // both untimed: dropped
+            row("s", "untimed", Some(t), true), // one untimed: kept
         ];
         let (kept, dropped) = merge_secondary(rows, DEFAULT_WINDOW_MICROS);
         assert_eq!(dropped, 2);
-        let texts: Vec<_> = kept.iter().map(|r| (r.text.as_str(), r.secondary)).collect();
+        let texts: Vec<_> = kept
+            .iter()
+            .map(|r| (r.text.as_str(), r.secondary))
+            .collect();
         assert_eq!(
             texts,
             vec![
@@ -93,7 +101,10 @@ mod tests {
         let t = 1_700_000_000_000;
         let mut a = row("s", "x", Some(t), true);
         a.turn_type = TurnType::Assistant;
-        let (kept, dropped) = merge_secondary(vec![row("s", "x", Some(t), false), a], DEFAULT_WINDOW_MICROS);
+        let (kept, dropped) = merge_secondary(
+            vec![row("s", "x", Some(t), false), a],
+            DEFAULT_WINDOW_MICROS,
+        );
         assert_eq!((kept.len(), dropped), (2, 0));
     }
 }

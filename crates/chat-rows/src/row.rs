@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::when::Timestamp;
 
 /// What kind of turn a row records.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum TurnType {
     /// A prompt the user typed (or a message sent on the user's behalf).
@@ -15,6 +17,7 @@ pub enum TurnType {
     /// A reply of the assistant.
     Assistant,
     /// A fact about the session that is not a turn: `parser:`, `model:`, `permission ...:` rows.
+    #[default]
     System,
     /// A tool call the assistant made.
     ToolUse,
@@ -55,7 +58,9 @@ impl fmt::Display for TurnType {
 }
 
 /// Whether a row is what the store shows now, or something the file still holds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum RecordState {
     /// Part of the store's current state.
@@ -88,7 +93,9 @@ impl fmt::Display for RecordState {
 }
 
 /// Whether a row's time is known to be UTC.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Zone {
     /// The time is UTC (the store recorded a zone, or an epoch value).
@@ -151,12 +158,6 @@ pub struct Row {
     pub record_state: RecordState,
     /// True for rows from a secondary source.
     pub secondary: bool,
-}
-
-impl Default for TurnType {
-    fn default() -> Self {
-        TurnType::System
-    }
 }
 
 impl Row {
@@ -310,7 +311,9 @@ impl Row {
     pub fn values(&self) -> [String; 18] {
         [
             self.timestamp.map(|t| t.to_string()).unwrap_or_default(),
-            self.zone().map(|z| z.as_str().to_string()).unwrap_or_default(),
+            self.zone()
+                .map(|z| z.as_str().to_string())
+                .unwrap_or_default(),
             self.host.clone(),
             self.user.clone(),
             self.agent.clone(),
@@ -342,7 +345,10 @@ impl Serialize for Row {
         // the cost of writing them, so the simple form wins.
         RowRepr {
             timestamp_utc: self.timestamp.map(|t| t.to_string()).unwrap_or_default(),
-            timestamp_zone: self.zone().map(|z| z.as_str().to_string()).unwrap_or_default(),
+            timestamp_zone: self
+                .zone()
+                .map(|z| z.as_str().to_string())
+                .unwrap_or_default(),
             host: self.host.clone(),
             user: self.user.clone(),
             agent: self.agent.clone(),
@@ -425,7 +431,9 @@ mod tests {
     fn secondary_marks_state() {
         let row = Row::system("tabby", "x").secondary(true);
         assert_eq!(row.record_state, RecordState::Secondary);
-        let row = Row::system("tabby", "x").state(RecordState::Deleted).secondary(true);
+        let row = Row::system("tabby", "x")
+            .state(RecordState::Deleted)
+            .secondary(true);
         assert_eq!(row.record_state, RecordState::Deleted);
         assert!(row.secondary);
     }
@@ -435,7 +443,9 @@ mod tests {
         let ts = crate::when::parse_iso8601("2024-01-31T01:06:18.524621", None).unwrap();
         let row = Row::new("cody", TurnType::User, "q").at(Some(ts));
         let json = serde_json::to_string(&row).unwrap();
-        assert!(json.contains(r#""timestamp_utc":"2024-01-31T01:06:18.524621","timestamp_zone":"unknown""#));
+        assert!(json.contains(
+            r#""timestamp_utc":"2024-01-31T01:06:18.524621","timestamp_zone":"unknown""#
+        ));
         let back: Row = serde_json::from_str(&json).unwrap();
         assert_eq!(back, row);
     }

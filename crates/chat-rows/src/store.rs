@@ -93,10 +93,21 @@ pub mod paths {
 
         #[test]
         fn matches_from_the_end() {
-            let p = Path::new("/ev/h/home/u/.config/Code/User/workspaceStorage/abc/chatSessions/1.jsonl");
-            assert!(ends_with(p, &["User", "workspaceStorage", "*", "chatSessions", "*.jsonl"]));
-            assert!(!ends_with(p, &["User", "globalStorage", "*", "chatSessions", "*.jsonl"]));
-            assert!(!ends_with(Path::new("a.jsonl"), &["chatSessions", "*.jsonl"]));
+            let p = Path::new(
+                "/ev/h/home/u/.config/Code/User/workspaceStorage/abc/chatSessions/1.jsonl",
+            );
+            assert!(ends_with(
+                p,
+                &["User", "workspaceStorage", "*", "chatSessions", "*.jsonl"]
+            ));
+            assert!(!ends_with(
+                p,
+                &["User", "globalStorage", "*", "chatSessions", "*.jsonl"]
+            ));
+            assert!(!ends_with(
+                Path::new("a.jsonl"),
+                &["chatSessions", "*.jsonl"]
+            ));
             assert!(component_matches("db.backup-2024.sqlite", "db.backup-*"));
             assert!(!component_matches(".jsonl", "*.jsonl"));
         }

@@ -38,7 +38,10 @@ pub fn mutation_not_applied(why: impl Display, line: &str) -> String {
 
 /// `parser: unparseable record <N> (<reason>): <record>`.
 pub fn unparseable_record(n: impl Display, reason: impl Display, record: &str) -> String {
-    format!("parser: unparseable record {n} ({reason}): {}", quote(record))
+    format!(
+        "parser: unparseable record {n} ({reason}): {}",
+        quote(record)
+    )
 }
 
 /// `parser: file is not valid JSON (<reason>)`.
@@ -212,7 +215,14 @@ pub fn source_host_repository(detail: impl Display, from_: &str) -> String {
 }
 
 /// `edit state: <state> <path> request=<id> model=<id>[ deleted=true] (from ...)`; absent values print `-`.
-pub fn edit_state(state: &str, path: &str, request: Option<&str>, model: Option<&str>, deleted: bool, from_: &str) -> String {
+pub fn edit_state(
+    state: &str,
+    path: &str,
+    request: Option<&str>,
+    model: Option<&str>,
+    deleted: bool,
+    from_: &str,
+) -> String {
     let dash = |v: Option<&str>| v.filter(|s| !s.is_empty()).unwrap_or("-").to_string();
     format!(
         "edit state: {state} {path} request={} model={}{} {from_}",
@@ -259,7 +269,10 @@ mod tests {
             "parser: mutation not applied (path [requests, 9] not found): {}"
         );
         assert_eq!(file_not_json("x"), "parser: file is not valid JSON (x)");
-        assert_eq!(not_json_object("state.json"), "parser: state.json is not a JSON object");
+        assert_eq!(
+            not_json_object("state.json"),
+            "parser: state.json is not a JSON object"
+        );
         assert_eq!(
             value_not_json("chat/autoconfirm", "expected value at line 1 column 1"),
             "parser: ItemTable value for chat/autoconfirm is not valid JSON (expected value at line 1 column 1)"
@@ -284,21 +297,36 @@ mod tests {
     #[test]
     fn model_and_permission_trackers() {
         let mut t = ChangeTracker::model();
-        assert_eq!(t.observe(ModelSpec::new("gpt-4.1")).as_deref(), Some("model: gpt-4.1"));
+        assert_eq!(
+            t.observe(ModelSpec::new("gpt-4.1")).as_deref(),
+            Some("model: gpt-4.1")
+        );
         assert_eq!(t.observe(ModelSpec::new("gpt-4.1")), None);
         let spec = ModelSpec::with_options(
             "gpt-4.1",
-            vec![("z".into(), "1".into()), ("reasoningEffort".into(), "high".into())],
+            vec![
+                ("z".into(), "1".into()),
+                ("reasoningEffort".into(), "high".into()),
+            ],
         );
         assert_eq!(
             t.observe(spec).as_deref(),
             Some("model: gpt-4.1 -> gpt-4.1 reasoningEffort=high z=1")
         );
         let mut p = permission_mode_tracker::<String>();
-        assert_eq!(p.observe("ask".into()).as_deref(), Some("permission mode: ask"));
-        assert_eq!(p.observe("agent".into()).as_deref(), Some("permission mode: ask -> agent"));
+        assert_eq!(
+            p.observe("ask".into()).as_deref(),
+            Some("permission mode: ask")
+        );
+        assert_eq!(
+            p.observe("agent".into()).as_deref(),
+            Some("permission mode: ask -> agent")
+        );
         let mut l = permission_level_tracker::<&str>();
-        assert_eq!(l.observe("autoApprove").as_deref(), Some("permission level: autoApprove"));
+        assert_eq!(
+            l.observe("autoApprove").as_deref(),
+            Some("permission level: autoApprove")
+        );
     }
 
     #[test]
@@ -309,20 +337,43 @@ mod tests {
             "permission setting: chat.permissions.default=autoApprove (from User/settings.json, file mtime)"
         );
         assert_eq!(
-            session_start(&[("title", "Fix the tests"), ("responder", "Copilot"), ("workspace", "")]),
+            session_start(&[
+                ("title", "Fix the tests"),
+                ("responder", "Copilot"),
+                ("workspace", "")
+            ]),
             "session start: title=\"Fix the tests\" responder=Copilot"
         );
         assert_eq!(
-            edit_state("Accepted", "/srv/proj/old.py", Some("request_1"), None, true, "(from chatEditingSessions state.json, file mtime)"),
+            edit_state(
+                "Accepted",
+                "/srv/proj/old.py",
+                Some("request_1"),
+                None,
+                true,
+                "(from chatEditingSessions state.json, file mtime)"
+            ),
             "edit state: Accepted /srv/proj/old.py request=request_1 model=- deleted=true (from chatEditingSessions state.json, file mtime)"
         );
         assert_eq!(
             session_synced("remote session c1 task t1", "(from x, file mtime)"),
             "session synced: remote session c1 task t1 (from x, file mtime)"
         );
-        assert_eq!(session_origin("remote GitHub cloud agent", "(from y, recordedAt)"), "session origin: remote GitHub cloud agent (from y, recordedAt)");
-        assert_eq!(source_host("github.com account octocat", "(from z, lastUsed)"), "source host: github.com account octocat (from z, lastUsed)");
-        assert_eq!(model_setting("chat.defaultModel=gpt-5", "(from s, file mtime)"), "model setting: chat.defaultModel=gpt-5 (from s, file mtime)");
-        assert_eq!(permission_decision("confirmed=true"), "permission decision: confirmed=true");
+        assert_eq!(
+            session_origin("remote GitHub cloud agent", "(from y, recordedAt)"),
+            "session origin: remote GitHub cloud agent (from y, recordedAt)"
+        );
+        assert_eq!(
+            source_host("github.com account octocat", "(from z, lastUsed)"),
+            "source host: github.com account octocat (from z, lastUsed)"
+        );
+        assert_eq!(
+            model_setting("chat.defaultModel=gpt-5", "(from s, file mtime)"),
+            "model setting: chat.defaultModel=gpt-5 (from s, file mtime)"
+        );
+        assert_eq!(
+            permission_decision("confirmed=true"),
+            "permission decision: confirmed=true"
+        );
     }
 }

@@ -48,7 +48,11 @@ fn windows_drive(path: &str) -> Option<String> {
 pub fn decode_uri(uri: &str) -> Option<DecodedUri> {
     let uri = uri.trim();
     let (scheme, rest) = uri.split_once(':')?;
-    if scheme.is_empty() || !scheme.bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) {
+    if scheme.is_empty()
+        || !scheme
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+    {
         return None;
     }
     let scheme = scheme.to_ascii_lowercase();
@@ -152,8 +156,14 @@ mod tests {
 
     #[test]
     fn posix_file_uri() {
-        assert_eq!(to_path("file:///home/u/proj").as_deref(), Some("/home/u/proj"));
-        assert_eq!(to_path("file:///home/u/my%20proj").as_deref(), Some("/home/u/my proj"));
+        assert_eq!(
+            to_path("file:///home/u/proj").as_deref(),
+            Some("/home/u/proj")
+        );
+        assert_eq!(
+            to_path("file:///home/u/my%20proj").as_deref(),
+            Some("/home/u/my proj")
+        );
     }
 
     #[test]
@@ -192,14 +202,18 @@ mod tests {
         assert_eq!(value_to_path(&v).as_deref(), Some("c:\\Users\\a\\proj"));
         let v = json!({"$mid":1,"path":"/c:/Users/a/proj","scheme":"file"});
         assert_eq!(value_to_path(&v).as_deref(), Some("c:\\Users\\a\\proj"));
-        let v = json!({"$mid":1,"path":"/home/u","scheme":"vscode-remote","authority":"ssh-remote+h"});
+        let v =
+            json!({"$mid":1,"path":"/home/u","scheme":"vscode-remote","authority":"ssh-remote+h"});
         assert_eq!(value_to_path(&v).as_deref(), Some("/home/u"));
         assert_eq!(value_to_path(&json!(3)), None);
     }
 
     #[test]
     fn not_a_uri() {
-        assert_eq!(to_path("/already/a/path").as_deref(), Some("/already/a/path"));
+        assert_eq!(
+            to_path("/already/a/path").as_deref(),
+            Some("/already/a/path")
+        );
         assert_eq!(to_path("C:\\x").as_deref(), Some("C:\\x"));
         assert_eq!(to_path("no scheme here"), None);
     }

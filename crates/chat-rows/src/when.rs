@@ -202,7 +202,10 @@ pub fn parse_rfc1123(s: &str) -> Option<Timestamp> {
 /// `datetime()` always write in UTC. A trailing `Z` or `+00:00` is accepted too.
 pub fn parse_sqlite(s: &str) -> Option<Timestamp> {
     let s = s.trim();
-    let s = s.strip_suffix('Z').or_else(|| s.strip_suffix("+00:00")).unwrap_or(s);
+    let s = s
+        .strip_suffix('Z')
+        .or_else(|| s.strip_suffix("+00:00"))
+        .unwrap_or(s);
     let dt = parse_primitive(s)?;
     Timestamp::from_offset_datetime(dt.assume_utc())
 }
@@ -260,7 +263,10 @@ fn split_zone(s: &str) -> (&str, Option<UtcOffset>) {
     }
     let (h, m) = match digits.len() {
         2 => (digits.parse::<i8>().ok(), Some(0)),
-        4 => (digits[..2].parse::<i8>().ok(), digits[2..].parse::<i8>().ok()),
+        4 => (
+            digits[..2].parse::<i8>().ok(),
+            digits[2..].parse::<i8>().ok(),
+        ),
         _ => return (s, None),
     };
     match (h, m) {
@@ -294,7 +300,11 @@ pub fn from_json_millis(v: &serde_json::Value) -> Option<Timestamp> {
             .as_i64()
             .and_then(Timestamp::from_epoch_millis)
             .or_else(|| n.as_f64().and_then(Timestamp::from_epoch_millis_f64)),
-        serde_json::Value::String(s) => s.trim().parse::<i64>().ok().and_then(Timestamp::from_epoch_millis),
+        serde_json::Value::String(s) => s
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .and_then(Timestamp::from_epoch_millis),
         _ => None,
     }
 }
@@ -325,7 +335,9 @@ mod tests {
         assert_eq!(Timestamp::from_epoch_millis(-5), None);
         assert_eq!(Timestamp::from_epoch_millis(i64::MAX), None);
         assert_eq!(
-            from_json_millis(&serde_json::json!(1759400001000.0)).unwrap().to_string(),
+            from_json_millis(&serde_json::json!(1759400001000.0))
+                .unwrap()
+                .to_string(),
             "2025-10-02T10:13:21.000000Z"
         );
         assert_eq!(from_json_millis(&serde_json::json!(null)), None);
@@ -383,8 +395,14 @@ mod tests {
 
     #[test]
     fn parse_any_shapes() {
-        assert_eq!(parse_any("1759400001000", None), Timestamp::from_epoch_millis(1_759_400_001_000));
-        assert_eq!(parse_any("1759400001", None), Timestamp::from_epoch_seconds(1_759_400_001));
+        assert_eq!(
+            parse_any("1759400001000", None),
+            Timestamp::from_epoch_millis(1_759_400_001_000)
+        );
+        assert_eq!(
+            parse_any("1759400001", None),
+            Timestamp::from_epoch_seconds(1_759_400_001)
+        );
         assert!(parse_any("Fri, 03 Oct 2026 10:00:00 GMT", None).is_some());
         assert!(parse_any("12", None).is_none());
     }

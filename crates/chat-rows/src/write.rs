@@ -31,7 +31,9 @@ impl std::str::FromStr for Format {
             "jsonl" => Ok(Format::Jsonl),
             "csv" => Ok(Format::Csv),
             "timesketch" => Ok(Format::Timesketch),
-            other => Err(format!("unknown format {other:?}: expected jsonl, csv or timesketch")),
+            other => Err(format!(
+                "unknown format {other:?}: expected jsonl, csv or timesketch"
+            )),
         }
     }
 }
@@ -164,7 +166,7 @@ pub fn to_bytes(format: Format, rows: &[Row]) -> io::Result<(Vec<u8>, WriteStats
 mod tests {
     use super::*;
     use crate::row::TurnType;
-    use crate::when::{parse_iso8601, Timestamp};
+    use crate::when::{Timestamp, parse_iso8601};
 
     fn rows() -> Vec<Row> {
         vec![
@@ -174,7 +176,9 @@ mod tests {
                 .file("a.jsonl")
                 .line(1)
                 .locator("byte 0"),
-            Row::system("vscode", "parser: unparseable line (x): {").file("a.jsonl").line(2),
+            Row::system("vscode", "parser: unparseable line (x): {")
+                .file("a.jsonl")
+                .line(2),
             Row::new("cody", TurnType::ToolUse, "ls")
                 .tool("bash", "t1")
                 .at(parse_iso8601("2024-01-31T01:06:18.524621", None)),
@@ -210,10 +214,18 @@ mod tests {
     #[test]
     fn timesketch_fields_and_untimed_rows_counted() {
         let (buf, stats) = to_bytes(Format::Timesketch, &rows()).unwrap();
-        assert_eq!(stats, WriteStats { written: 2, untimed_left_out: 1 });
+        assert_eq!(
+            stats,
+            WriteStats {
+                written: 2,
+                untimed_left_out: 1
+            }
+        );
         let text = String::from_utf8(buf).unwrap();
-        let events: Vec<serde_json::Value> =
-            text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let events: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
         assert_eq!(events.len(), 2);
         assert_eq!(events[0]["datetime"], "2025-10-02T10:13:21.123000+00:00");
         assert_eq!(events[0]["timestamp"], 1_759_400_001_123_000i64);
@@ -232,6 +244,11 @@ mod tests {
     #[test]
     fn format_names() {
         assert_eq!("csv".parse::<Format>(), Ok(Format::Csv));
-        assert!("xml".parse::<Format>().unwrap_err().contains("expected jsonl, csv or timesketch"));
+        assert!(
+            "xml"
+                .parse::<Format>()
+                .unwrap_err()
+                .contains("expected jsonl, csv or timesketch")
+        );
     }
 }
