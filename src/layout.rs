@@ -1,0 +1,221 @@
+//! Where evidence sits: homes, hosts and users in collection layouts.
+//!
+//! Responders point the tool at very different trees: one live home, a folder of
+//! homes (`home/*`, `Users/*`, `C/Users/*`), or a whole collection of hosts as KAPE
+//! (`<host>/C/Users/<user>/...`) or Velociraptor (`<host>/uploads/auto/C%3A/Users/...`)
+//! lays it out. Every row must still say which host and which account it came from,
+//! so the scanner reads them off the path: the account is the folder after the OS's
+//! home marker (`home/<user>`, `Users/<user>`, `root`), and the host is the nearest
+//! folder above the OS root that is not a collection tool's own container folder.
+
+use std::path::{Component, Path};
+
+/// The operating system a path's layout names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Os {
+    /// `home/<user>` or `root`.
+    Linux,
+    /// `Users/<user>` without a drive folder.
+    MacOs,
+    /// `<drive>/Users/<user>`.
+    Windows,
+}
+
+/// Host, user and OS read off a path.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Attribution {
+    /// The host (empty when the layout does not name one).
+    pub host: String,
+    /// The account (empty when the path is not under a home).
+    pub user: String,
+    /// The OS the layout names.
+    pub os: Option<Os>,
+}
+
+/// Folder names that collection tools put between the host folder and the OS root.
+const CONTAINERS: &[&str] = &[
+    "uploads",
+    "auto",
+    "ntfs",
+    "file",
+    "mft",
+    "collection",
+    "evidence",
+    "triage",
+];
+
+fn is_drive_folder(c: &str) -> bool {
+    let decoded = c.replace("%3A", ":").replace("%3a", ":");
+    let decoded = decoded
+        .trim_start_matches("%5C%5C.%5C")
+        .trim_start_matches("\\\\.\\");
+    let b = decoded.as_bytes();
+    (b.len() == 1 && b[0].is_ascii_alphabetic())
+        || (b.len() == 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
+}
+
+fn names(path: &Path) -> Vec<String> {
+    path.components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Reads host, user and OS off `rel`, a path relative to an evidence root.
+pub fn attribute(rel: &Path) -> Attribution {
+    let c = names(rel);
+    let host_before = |marker: usize| -> String {
+        let mut i = marker;
+        while i > 0 {
+            i -= 1;
+            let name = &c[i];
+            if !CONTAINERS.contains(&name.to_ascii_lowercase().as_str()) {
+                return name.clone();
+            }
+        }
+        String::new()
+    };
+    for i in 0..c.len() {
+        // Windows: <drive>/Users/<user>
+        if is_drive_folder(&c[i])
+            && c.get(i + 1)
+                .is_some_and(|n| n.eq_ignore_ascii_case("Users"))
+        {
+            return Attribution {
+                host: host_before(i),
+                user: c.get(i + 2).cloned().unwrap_or_default(),
+                os: Some(Os::Windows),
+            };
+        }
+    }
+    for i in 0..c.len() {
+        let name = c[i].as_str();
+        let next = c.get(i + 1);
+        match name {
+            "home" if next.is_some() => {
+                return Attribution {
+                    host: host_before(i),
+                    user: next.cloned().unwrap_or_default(),
+                    os: Some(Os::Linux),
+                };
+            }
+            // /root as the super-user's home: only when it holds a dot folder.
+            "root"
+                if (i == 0 || c[i - 1] != "home") && next.is_some_and(|n| n.starts_with('.')) =>
+            {
+                return Attribution {
+                    host: host_before(i),
+                    user: "root".into(),
+                    os: Some(Os::Linux),
+                };
+            }
+            "Users" if next.is_some() => {
+                return Attribution {
+                    host: host_before(i),
+                    user: next.cloned().unwrap_or_default(),
+                    os: Some(Os::MacOs),
+                };
+            }
+            _ => {}
+        }
+    }
+    // No home: a server path such as <host>/var/lib/docker/volumes/... names a host only.
+    for (i, name) in c.iter().enumerate() {
+        if matches!(name.as_str(), "var" | "srv" | "opt" | "data") && i > 0 {
+            return Attribution {
+                host: host_before(i),
+                user: String::new(),
+                os: None,
+            };
+        }
+    }
+    Attribution::default()
+}
+
+/// Attribution for a file: from its path relative to the root, else (for the user
+/// only) from its absolute path, so a root that *is* a home or a folder of homes still
+/// names the account.
+pub fn attribute_file(root: &Path, file: &Path) -> Attribution {
+    let rel = file.strip_prefix(root).unwrap_or(file);
+    let mut a = attribute(rel);
+    if a.user.is_empty() && a.os.is_none() {
+        let abs = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+        let b = attribute(&abs);
+        a.user = b.user;
+        a.os = b.os;
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(p: &str) -> (String, String, Option<Os>) {
+        let a = attribute(Path::new(p));
+        (a.host, a.user, a.os)
+    }
+
+    #[test]
+    fn kape_and_velociraptor_windows() {
+        assert_eq!(
+            at("WIN-DESK03/C/Users/carol/AppData/Roaming/Code/User/settings.json"),
+            ("WIN-DESK03".into(), "carol".into(), Some(Os::Windows))
+        );
+        assert_eq!(
+            at("WS7/uploads/auto/C%3A/Users/dave/AppData/x"),
+            ("WS7".into(), "dave".into(), Some(Os::Windows))
+        );
+        assert_eq!(
+            at("WS7/uploads/ntfs/%5C%5C.%5CC%3A/Users/dave/x"),
+            ("WS7".into(), "dave".into(), Some(Os::Windows))
+        );
+        assert_eq!(
+            at("C/Users/erin/x"),
+            ("".into(), "erin".into(), Some(Os::Windows))
+        );
+    }
+
+    #[test]
+    fn linux_and_macos_homes() {
+        assert_eq!(
+            at("lin-ws01/home/alice/.config/Code"),
+            ("lin-ws01".into(), "alice".into(), Some(Os::Linux))
+        );
+        assert_eq!(
+            at("home/alice/.codebuddy"),
+            ("".into(), "alice".into(), Some(Os::Linux))
+        );
+        assert_eq!(
+            at("mac-lt02/Users/bob/Library"),
+            ("mac-lt02".into(), "bob".into(), Some(Os::MacOs))
+        );
+        assert_eq!(
+            at("srv1/root/.tabby/ee/db.sqlite"),
+            ("srv1".into(), "root".into(), Some(Os::Linux))
+        );
+    }
+
+    #[test]
+    fn server_paths_name_a_host_only() {
+        assert_eq!(
+            at("tabby-srv/var/lib/docker/volumes/tabby_data/_data/ee/db.sqlite"),
+            ("tabby-srv".into(), "".into(), None)
+        );
+        assert_eq!(
+            at(".config/Code/User/settings.json"),
+            ("".into(), "".into(), None)
+        );
+    }
+
+    #[test]
+    fn a_root_that_is_a_home_still_names_the_user() {
+        let a = attribute_file(
+            Path::new("/x/home/alice"),
+            Path::new("/x/home/alice/.codebuddy/a.jsonl"),
+        );
+        assert_eq!((a.host.as_str(), a.user.as_str()), ("", "alice"));
+    }
+}

@@ -1,0 +1,112 @@
+//! The CLI end to end, on the project's own evidence tree.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
+}
+
+fn evidence() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/evidence")
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = bin().args(args).output().expect("run the CLI");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_message() {
+    let (code, _, err) = run(&["--format", "xml", "x"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("invalid value 'xml' for '--format <FORMAT>'"),
+        "{err}"
+    );
+
+    let ev = evidence();
+    let (code, _, err) = run(&[ev.to_str().unwrap(), "--since", "yesterday"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--since: cannot read \"yesterday\" as a time"),
+        "{err}"
+    );
+
+    let (code, _, err) = run(&[ev.to_str().unwrap(), "--host-zone", "Mars/Base"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--host-zone: cannot read \"Mars/Base\" as a UTC offset"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unreadable_root_exits_1() {
+    let (code, out, err) = run(&["/no/such/evidence/root"]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("error: cannot read evidence root /no/such/evidence/root:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn output_inside_the_evidence_is_refused() {
+    let ev = evidence();
+    let inside = ev.join("out.jsonl");
+    let (code, _, err) = run(&[ev.to_str().unwrap(), "-o", inside.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is inside an evidence root"), "{err}");
+    assert!(!inside.exists());
+}
+
+#[test]
+fn every_format_writes_and_summarises() {
+    let ev = evidence();
+    let dir = tempfile::tempdir().unwrap();
+    for format in ["jsonl", "csv", "timesketch"] {
+        let out = dir.path().join(format!("rows.{format}"));
+        let manifest = dir.path().join(format!("manifest-{format}.json"));
+        let (code, stdout, err) = run(&[
+            ev.to_str().unwrap(),
+            "--format",
+            format,
+            "-o",
+            out.to_str().unwrap(),
+            "--manifest",
+            manifest.to_str().unwrap(),
+            "--no-progress",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(stdout.is_empty());
+        assert!(err.contains("summary: "), "{err}");
+        assert!(err.contains("  parser rows: "), "{err}");
+        assert!(err.contains("  rows without a time: "), "{err}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        if format == "csv" {
+            assert!(text.starts_with("timestamp_utc,timestamp_zone,host,user,agent,"));
+        }
+        let m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+        assert!(
+            m["tool"]
+                .as_str()
+                .unwrap()
+                .starts_with("ai-chat-forensics ")
+        );
+        for f in m["files"].as_array().unwrap() {
+            assert_eq!(f["sha256"].as_str().unwrap().len(), 64);
+            let p = Path::new(f["path"].as_str().unwrap());
+            assert_eq!(
+                std::fs::metadata(p).unwrap().len(),
+                f["size"].as_u64().unwrap()
+            );
+        }
+    }
+}
