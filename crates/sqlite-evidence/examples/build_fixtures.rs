@@ -1,0 +1,203 @@
+//! Builds the test databases of `tests/data/` deterministically.
+//!
+//! `cargo run -p sqlite-evidence --example build_fixtures`
+//!
+//! Each database is written with rusqlite in a scratch directory. For a live WAL, the
+//! main file and its `-wal` are copied while the writer connection is still open (with
+//! `wal_autocheckpoint = 0`), which is what a responder collecting from a running
+//! editor gets. SQLite draws the WAL salts at random; the builder rewrites them to
+//! fixed values and recomputes the frame checksums, so every build gives the same bytes.
+//! The ground truth of each recovery database (which rows were deleted) is written
+//! beside it as `<name>.deleted.txt`, one `id` per line.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, params};
+use sqlite_evidence::decode::{FRAME_HEADER_SIZE, WAL_HEADER_SIZE, WalHeader, wal_checksum};
+
+fn out_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// Rewrites the salts of the WAL's current generation to fixed values, with checksums.
+fn fix_salts(wal: &mut [u8]) {
+    let Ok(h) = WalHeader::parse(wal) else { return };
+    let (s1, s2) = (0x5a17_0001u32, 0x5a17_0002u32);
+    wal[16..20].copy_from_slice(&s1.to_be_bytes());
+    wal[20..24].copy_from_slice(&s2.to_be_bytes());
+    let mut seed = wal_checksum(h.big_endian, &wal[..24], (0, 0));
+    wal[24..28].copy_from_slice(&seed.0.to_be_bytes());
+    wal[28..32].copy_from_slice(&seed.1.to_be_bytes());
+    let frame = FRAME_HEADER_SIZE + h.page_size;
+    let mut off = WAL_HEADER_SIZE;
+    while off + frame <= wal.len() {
+        let salts = (
+            u32::from_be_bytes(wal[off + 8..off + 12].try_into().unwrap()),
+            u32::from_be_bytes(wal[off + 12..off + 16].try_into().unwrap()),
+        );
+        if salts != (h.salt1, h.salt2) {
+            break;
+        }
+        wal[off + 8..off + 12].copy_from_slice(&s1.to_be_bytes());
+        wal[off + 12..off + 16].copy_from_slice(&s2.to_be_bytes());
+        seed = wal_checksum(h.big_endian, &wal[off..off + 8], seed);
+        seed = wal_checksum(
+            h.big_endian,
+            &wal[off + FRAME_HEADER_SIZE..off + frame],
+            seed,
+        );
+        wal[off + 16..off + 20].copy_from_slice(&seed.0.to_be_bytes());
+        wal[off + 20..off + 24].copy_from_slice(&seed.1.to_be_bytes());
+        off += frame;
+    }
+}
+
+/// Copies `<scratch>/<name>` and its `-wal` (if any) to the output directory.
+fn snapshot(scratch: &Path, name: &str) {
+    let out = out_dir();
+    std::fs::copy(scratch.join(name), out.join(name)).unwrap();
+    let wal = scratch.join(format!("{name}-wal"));
+    let wal_out = out.join(format!("{name}-wal"));
+    match std::fs::read(&wal) {
+        Ok(mut bytes) if !bytes.is_empty() => {
+            fix_salts(&mut bytes);
+            std::fs::write(&wal_out, bytes).unwrap();
+        }
+        _ => {
+            let _ = std::fs::remove_file(&wal_out);
+        }
+    }
+}
+
+fn note(i: i64) -> (String, String, i64) {
+    let title = format!("note {i}");
+    let body = format!(
+        "body of note {i}: {}",
+        "lorem ipsum ".repeat((i % 9) as usize + 1)
+    );
+    (title, body, 1_790_000_000_000 + i * 60_000)
+}
+
+fn create_notes(conn: &Connection, n: i64) {
+    conn.execute_batch(
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT, created INTEGER);
+         CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
+    )
+    .unwrap();
+    let tx = conn.unchecked_transaction().unwrap();
+    for i in 1..=n {
+        let (t, b, c) = note(i);
+        tx.execute(
+            "INSERT INTO notes VALUES (?1, ?2, ?3, ?4)",
+            params![i, t, b, c],
+        )
+        .unwrap();
+    }
+    tx.commit().unwrap();
+}
+
+/// The ids deleted from every recovery database: scattered rows and one whole run.
+fn doomed() -> Vec<i64> {
+    let mut ids: Vec<i64> = (1..=300).filter(|i| i % 7 == 3).collect();
+    ids.extend(200..=260);
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+fn delete_doomed(conn: &Connection) {
+    let tx = conn.unchecked_transaction().unwrap();
+    for id in doomed() {
+        tx.execute("DELETE FROM notes WHERE id = ?1", [id]).unwrap();
+    }
+    tx.commit().unwrap();
+}
+
+fn write_truth(name: &str) {
+    let text: String = doomed().iter().map(|i| format!("{i}\n")).collect();
+    std::fs::write(out_dir().join(format!("{name}.deleted.txt")), text).unwrap();
+}
+
+fn fresh(scratch: &Path, name: &str) -> Connection {
+    let p = scratch.join(name);
+    for s in ["", "-wal", "-shm", "-journal"] {
+        let _ = std::fs::remove_file(format!("{}{s}", p.display()));
+    }
+    Connection::open(p).unwrap()
+}
+
+fn main() {
+    let scratch = tempfile::tempdir().unwrap();
+    let scratch = scratch.path();
+    std::fs::create_dir_all(out_dir()).unwrap();
+
+    // 1. A live WAL: 3 items checkpointed into the main file, then in the WAL only: two
+    //    inserts, one update and one delete, in three commits.
+    {
+        let conn = fresh(scratch, "live.db");
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;
+             CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+             INSERT INTO ItemTable VALUES ('a', 'alpha'), ('b', 'bravo'), ('c', 'charlie');
+             PRAGMA wal_checkpoint(TRUNCATE);
+             INSERT INTO ItemTable VALUES ('d', 'delta');
+             INSERT INTO ItemTable VALUES ('e', X'6563686f');
+             UPDATE ItemTable SET value = 'bravo2' WHERE key = 'b';
+             DELETE FROM ItemTable WHERE key = 'c';",
+        )
+        .unwrap();
+        snapshot(scratch, "live.db");
+    }
+
+    // 2. Deleted rows, plain delete (secure_delete off), rollback journal.
+    {
+        let conn = fresh(scratch, "deleted_plain.db");
+        conn.execute_batch("PRAGMA secure_delete = OFF;").unwrap();
+        create_notes(&conn, 300);
+        delete_doomed(&conn);
+        drop(conn);
+        snapshot(scratch, "deleted_plain.db");
+        write_truth("deleted_plain.db");
+    }
+
+    // 3. The same with secure_delete on: the freed bytes are zeroed.
+    {
+        let conn = fresh(scratch, "deleted_secure.db");
+        conn.execute_batch("PRAGMA secure_delete = ON;").unwrap();
+        create_notes(&conn, 300);
+        delete_doomed(&conn);
+        drop(conn);
+        snapshot(scratch, "deleted_secure.db");
+        write_truth("deleted_secure.db");
+    }
+
+    // 4. The same, then VACUUM: the file is rebuilt without the freed space.
+    {
+        let conn = fresh(scratch, "deleted_vacuum.db");
+        conn.execute_batch("PRAGMA secure_delete = OFF;").unwrap();
+        create_notes(&conn, 300);
+        delete_doomed(&conn);
+        conn.execute_batch("VACUUM;").unwrap();
+        drop(conn);
+        snapshot(scratch, "deleted_vacuum.db");
+        write_truth("deleted_vacuum.db");
+    }
+
+    // 5. WAL mode: the rows are checkpointed into the main file, then deleted in the
+    //    WAL, which is left uncheckpointed.
+    {
+        let conn = fresh(scratch, "deleted_wal.db");
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; PRAGMA secure_delete = OFF;",
+        )
+        .unwrap();
+        create_notes(&conn, 300);
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+            .unwrap();
+        delete_doomed(&conn);
+        snapshot(scratch, "deleted_wal.db");
+        write_truth("deleted_wal.db");
+        drop(conn);
+    }
+    println!("fixtures written to {}", out_dir().display());
+}
