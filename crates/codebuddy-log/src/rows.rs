@@ -1,0 +1,1045 @@
+//! Mapping a decoded session to evidence rows.
+//!
+//! CodeBuddy's role `user` is shared between the person at the keyboard and the
+//! client's own plumbing: slash-command echoes, hook feedback, reminders, compaction
+//! digests and teammate messages are all `user` messages. The app hides them from the
+//! conversation (its `isRealUserMessageItem` and UI replay filters), and counting them
+//! as prompts would put words in the user's mouth. They are still evidence, though: a
+//! local command ran, a compaction rewrote the history. So each becomes one system row,
+//! `hidden <what it is> (<why>): <text>`, and never a `user` row.
+//!
+//! Everything else maps one item to one row (a file-history snapshot to one row per
+//! tracked file), in file order, each with its line and byte offset:
+//!
+//! | item | row |
+//! |---|---|
+//! | `message` user, real text (`<user_query>` stripped) | `user` |
+//! | `message` assistant, `output_text` | `assistant` |
+//! | `message` system with `isSessionSeparator` | `session cleared (/clear)` |
+//! | `function_call` | `tool_use` (arguments as written) |
+//! | `function_call_result`, `function_call_output` | `tool_result`, then `tool exit code: ...` for shell tools |
+//! | `reasoning` | `thinking` |
+//! | `custom-title`, `ai-title`, `topic` | `custom title: ...`, `ai title: ...`, `topic: ...` |
+//! | `summary` | `session summary (<source>): ...` |
+//! | `goal-result`, `goal-progress` | `goal result: k=v ...`, `goal progress: k=v ...` |
+//! | `resend-fork-notice` | `resend fork notice: parent=... edited=...` |
+//! | `file-history-snapshot` | `file history: file=... backup=... version=...` per file |
+//! | any other type | `unknown record type <type>: <record>` |
+//! | a line that does not decode | `parser: unparseable line (<reason>): <line>` |
+//!
+//! Links are checked, not trusted: a `parentId` or `logicalParentId` that names no
+//! item of the file gets a `link:` row saying so (and naming the unreadable line when
+//! the broken line's own `id` matches), as do tool results without their call and
+//! calls without their result. Ids repeat across item types (a turn-start
+//! file-history snapshot reuses its user message's id); that is normal and not flagged.
+
+use std::collections::{HashMap, HashSet};
+
+use chat_rows::system::{self, ChangeTracker, key_values, quote};
+use chat_rows::{Row, Timestamp, TurnType};
+use serde_json::{Map, Value};
+
+use crate::decode::{
+    Entry, Error, Item, PersistedPointer, SessionLog, exit_status, persisted_pointer, truthy,
+};
+
+/// The agent id of every row. WorkBuddy runs the same agent and shares the id; its
+/// rows are told apart by `source_file`, which names the home (`.workbuddy...`).
+pub const AGENT: &str = "codebuddy";
+
+/// What became of a `<persisted-output>` pointer's file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Persisted {
+    /// The file was read: its text replaces the pointer.
+    Found {
+        /// The persisted output.
+        text: String,
+    },
+    /// The file is not in the evidence (or could not be read): the pointer is kept.
+    Missing {
+        /// Why, for the row.
+        reason: String,
+    },
+}
+
+/// What the mapping needs besides the log.
+pub struct MapOptions<'a> {
+    /// The `source_file` of every row.
+    pub source_file: &'a str,
+    /// The session id of every row; for a sub-agent, the fallback when no item names one.
+    pub session_id: &'a str,
+    /// True for a sub-agent file: the session id is the one its items carry.
+    pub subagent: bool,
+    /// The session folder persisted outputs live under (a sub-agent's parent), for
+    /// pointers that do not name it.
+    pub folder_session_id: &'a str,
+    /// Looks up a persisted tool output by its pointer.
+    pub persisted: &'a dyn Fn(&PersistedPointer) -> Persisted,
+}
+
+/// The session id a log's rows carry: for a sub-agent the first `sessionId` its items
+/// write, else `fallback`.
+pub fn session_id_of(log: &SessionLog, fallback: &str, subagent: bool) -> String {
+    if subagent {
+        if let Some(id) = log.items().find_map(|(_, i)| i.session_id.clone()) {
+            return id;
+        }
+    }
+    fallback.to_string()
+}
+
+/// Maps a decoded session to rows. See the module docs.
+pub fn session_rows(log: &SessionLog, opts: &MapOptions<'_>) -> Vec<Row> {
+    let mut m = Mapper::new(log, opts);
+    if let Some(row) = m.title_row() {
+        m.rows.push(row);
+    }
+    for entry in &log.entries {
+        match &entry.item {
+            Ok(item) => m.item(entry, item),
+            Err(err) => m.bad_line(entry, err),
+        }
+    }
+    m.rows
+}
+
+/// A piece of a message's content.
+#[derive(Clone, Debug, PartialEq)]
+enum Part {
+    Text(String),
+    Other(String),
+}
+
+/// A text item that the app hides, by its opening tag.
+fn tag_label(text: &str) -> Option<(&'static str, &'static str)> {
+    const TAGS: [(&str, &str); 9] = [
+        ("<command-name>", "local command"),
+        ("<command-message>", "local command"),
+        ("<command-args>", "local command"),
+        ("<local-command-stdout>", "local command output"),
+        ("<local-command-stderr>", "local command output"),
+        ("<system-reminder>", "system reminder"),
+        ("<teammate-message", "teammate message"),
+        ("<task-notification>", "task notification"),
+        ("<cb_summary>", "compaction summary"),
+    ];
+    let t = text.trim_start();
+    if t.starts_with("<conversation_history_summary>") {
+        return Some(("<conversation_history_summary>", "compaction summary"));
+    }
+    TAGS.iter()
+        .find(|(tag, _)| t.starts_with(tag))
+        .map(|(tag, label)| {
+            (
+                if *tag == "<teammate-message" {
+                    "<teammate-message>"
+                } else {
+                    *tag
+                },
+                *label,
+            )
+        })
+}
+
+/// The prompt inside a `<user_query>` wrapper (the text itself when unwrapped).
+pub fn strip_user_query(text: &str) -> &str {
+    let t = text.trim();
+    match t.strip_prefix("<user_query>") {
+        Some(inner) => inner.strip_suffix("</user_query>").unwrap_or(inner).trim(),
+        None => t,
+    }
+}
+
+fn describe_other(obj: &Map<String, Value>) -> String {
+    let kind = obj.get("type").and_then(Value::as_str).unwrap_or("content");
+    let reference = [
+        "image_url",
+        "imageUrl",
+        "url",
+        "file_id",
+        "fileId",
+        "blob",
+        "hash",
+        "filename",
+        "path",
+    ]
+    .iter()
+    .find_map(|k| obj.get(*k).and_then(Value::as_str).map(|v| (*k, v)));
+    match reference {
+        Some((_, v)) if v.starts_with("data:") => format!("{kind} (data URL, {} bytes)", v.len()),
+        Some((k, v)) => format!("{kind} {k}={}", quote(v)),
+        None => kind.to_string(),
+    }
+}
+
+fn parts(content: Option<&Value>) -> Vec<Part> {
+    match content {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::String(s)) => vec![Part::Text(s.clone())],
+        Some(Value::Array(items)) => items.iter().flat_map(|v| parts(Some(v))).collect(),
+        Some(Value::Object(obj)) => {
+            let kind = obj.get("type").and_then(Value::as_str).unwrap_or("");
+            match obj.get("text").and_then(Value::as_str) {
+                Some(text) if kind.is_empty() || kind.ends_with("text") || kind == "refusal" => {
+                    vec![Part::Text(text.to_string())]
+                }
+                _ if kind == "refusal" => {
+                    vec![Part::Text(
+                        obj.get("refusal")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string(),
+                    )]
+                }
+                _ => vec![Part::Other(describe_other(obj))],
+            }
+        }
+        Some(other) => vec![Part::Text(other.to_string())],
+    }
+}
+
+fn texts(content: Option<&Value>) -> Vec<String> {
+    parts(content)
+        .into_iter()
+        .filter_map(|p| match p {
+            Part::Text(t) => Some(t),
+            Part::Other(_) => None,
+        })
+        .collect()
+}
+
+/// Why a whole message is hidden, and what it is.
+struct Hidden {
+    label: &'static str,
+    why: String,
+}
+
+fn compaction_flags(item: &Item) -> bool {
+    item.flag("isCompacted")
+        || item.flag("isSummary")
+        || item.flag("isCompactInternal")
+        || item.flag("compactType")
+}
+
+fn flag_list(item: &Item) -> String {
+    let mut flags: Vec<String> = Vec::new();
+    if let Some(role) = item.role.as_deref().filter(|r| *r != "user") {
+        flags.push(format!("role={role}"));
+    }
+    for key in [
+        "skipRun",
+        "isMeta",
+        "isCompacted",
+        "isSummary",
+        "isCompactInternal",
+    ] {
+        if item.flag(key) {
+            flags.push(key.to_string());
+        }
+    }
+    if let Some(v) = item
+        .provider_value("compactType")
+        .or_else(|| item.raw.get("compactType"))
+    {
+        if truthy(Some(v)) {
+            flags.push(format!(
+                "compactType={}",
+                v.as_str().map_or_else(|| v.to_string(), str::to_string)
+            ));
+        }
+    }
+    if item.flag("teammateMessage") {
+        flags.push("teammateMessage".to_string());
+    }
+    if item.provider_value("agent").and_then(Value::as_str) == Some("compact") {
+        flags.push("agent=compact".to_string());
+    }
+    flags.join(" ")
+}
+
+fn hidden_message(item: &Item, first_text: Option<&str>) -> Option<Hidden> {
+    let role = item.role.as_deref().unwrap_or("");
+    let compaction = compaction_flags(item);
+    let compact_prompt = item.provider_value("agent").and_then(Value::as_str) == Some("compact");
+    let teammate = item.flag("teammateMessage");
+    let hide = compaction
+        || (role == "user"
+            && (item.flag("skipRun") || item.flag("isMeta") || compact_prompt || teammate));
+    if !hide {
+        return None;
+    }
+    let tag = first_text.and_then(tag_label).map(|(_, l)| l);
+    let label = if compaction {
+        "compaction summary"
+    } else if compact_prompt {
+        "compaction prompt"
+    } else if teammate {
+        "teammate message"
+    } else if let Some(l) = tag {
+        l
+    } else if item.flag("isMeta") {
+        "meta message"
+    } else {
+        "message not sent to the model"
+    };
+    Some(Hidden {
+        label,
+        why: flag_list(item),
+    })
+}
+
+fn hidden_text(label: &str, why: &str, text: &str) -> String {
+    if why.is_empty() {
+        format!("hidden {label}: {text}")
+    } else {
+        format!("hidden {label} ({why}): {text}")
+    }
+}
+
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+const ENVELOPE: [&str; 9] = [
+    "id",
+    "parentId",
+    "logicalParentId",
+    "timestamp",
+    "type",
+    "role",
+    "cwd",
+    "sessionId",
+    "providerData",
+];
+
+/// The item's own fields (not the envelope) as `key=value` pairs, `first` in order, the rest sorted.
+fn fields_text(item: &Item, first: &[&str]) -> String {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for k in first {
+        if let Some(v) = item.raw.get(*k) {
+            pairs.push((k.to_string(), scalar(v)));
+        }
+    }
+    for (k, v) in &item.raw {
+        if !ENVELOPE.contains(&k.as_str()) && !first.contains(&k.as_str()) {
+            pairs.push((k.clone(), scalar(v)));
+        }
+    }
+    let refs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    key_values(&refs)
+}
+
+/// The output text of a tool result item, in the shapes the SDK allows.
+fn output_text(item: &Item) -> String {
+    match item.raw.get("output") {
+        Some(Value::String(s)) => s.clone(),
+        Some(v @ (Value::Object(_) | Value::Array(_))) => {
+            let t = texts(Some(v));
+            if t.is_empty() {
+                v.to_string()
+            } else {
+                t.join("\n")
+            }
+        }
+        Some(Value::Null) | None => match item
+            .provider_value("toolResult")
+            .and_then(|r| r.get("content"))
+        {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) => {
+                let t = texts(Some(v));
+                if t.is_empty() {
+                    v.to_string()
+                } else {
+                    t.join("\n")
+                }
+            }
+            None => String::new(),
+        },
+        Some(other) => other.to_string(),
+    }
+}
+
+fn model_of(item: &Item) -> Option<String> {
+    item.provider_value("model")
+        .or_else(|| item.raw.get("model"))
+        .and_then(Value::as_str)
+        .filter(|m| !m.is_empty())
+        .map(str::to_string)
+}
+
+fn is_shell(tool: &str) -> bool {
+    tool.eq_ignore_ascii_case("bash") || tool.eq_ignore_ascii_case("powershell")
+}
+
+/// Finds `"key":"value"` in a broken line's text.
+fn sniff(err: &Error, key: &str) -> Option<String> {
+    let text = match err {
+        Error::Line(b) => b.text.as_str(),
+        Error::NotObject { text, .. } => text.as_str(),
+        _ => return None,
+    };
+    let pat = format!("\"{key}\":\"");
+    let start = text.find(&pat)? + pat.len();
+    let rest = &text[start..];
+    let end = rest.find('"')?;
+    Some(rest[..end].to_string()).filter(|v| !v.is_empty())
+}
+
+struct Mapper<'a> {
+    log: &'a SessionLog,
+    opts: &'a MapOptions<'a>,
+    rows: Vec<Row>,
+    session_id: String,
+    cwd: String,
+    ids: HashSet<&'a str>,
+    broken_ids: HashMap<String, u64>,
+    calls: HashMap<&'a str, &'a str>,
+    results: HashSet<&'a str>,
+    broken_calls: HashMap<String, u64>,
+    broken_results: HashMap<String, u64>,
+    models: ChangeTracker<String>,
+}
+
+impl<'a> Mapper<'a> {
+    fn new(log: &'a SessionLog, opts: &'a MapOptions<'a>) -> Mapper<'a> {
+        let mut ids = HashSet::new();
+        let mut calls = HashMap::new();
+        let mut results = HashSet::new();
+        for (_, item) in log.items() {
+            if let Some(id) = item.id.as_deref() {
+                ids.insert(id);
+            }
+            let call_id = item.str("callId").or_else(|| item.str("call_id"));
+            match (item.kind.as_str(), call_id) {
+                ("function_call", Some(c)) => {
+                    calls.insert(c, item.str("name").unwrap_or(""));
+                }
+                ("function_call_result" | "function_call_output", Some(c)) => {
+                    results.insert(c);
+                }
+                _ => {}
+            }
+        }
+        let mut broken_ids = HashMap::new();
+        let mut broken_calls = HashMap::new();
+        let mut broken_results = HashMap::new();
+        for entry in &log.entries {
+            if let Err(err) = &entry.item {
+                if let Some(id) = err.sniffed_id() {
+                    broken_ids.insert(id.to_string(), entry.line);
+                }
+                if let Some(call) = sniff(err, "callId") {
+                    if sniff(err, "type").is_some_and(|t| t.starts_with("function_call_")) {
+                        broken_results.insert(call, entry.line);
+                    } else {
+                        broken_calls.insert(call, entry.line);
+                    }
+                }
+            }
+        }
+        let cwd = log
+            .items()
+            .find_map(|(_, i)| i.cwd.clone())
+            .unwrap_or_default();
+        Mapper {
+            log,
+            opts,
+            rows: Vec::new(),
+            session_id: session_id_of(log, opts.session_id, opts.subagent),
+            cwd,
+            ids,
+            broken_ids,
+            calls,
+            results,
+            broken_calls,
+            broken_results,
+            models: ChangeTracker::model(),
+        }
+    }
+
+    fn row(
+        &self,
+        entry: &Entry,
+        ts: Option<Timestamp>,
+        turn: TurnType,
+        text: impl Into<String>,
+    ) -> Row {
+        Row::new(AGENT, turn, text)
+            .at(ts)
+            .session(self.session_id.clone())
+            .project(self.cwd.clone())
+            .file(self.opts.source_file)
+            .line(entry.line)
+            .locator(format!("byte {}", entry.offset))
+    }
+
+    fn system(&mut self, entry: &Entry, item: &Item, text: impl Into<String>) {
+        let row = self.row(entry, item.timestamp, TurnType::System, text);
+        self.rows.push(row);
+    }
+
+    /// `session title: <t> (from <kind>)`, in CodeBuddy's order: the newest
+    /// custom-title, then the newest ai-title, then the newest topic, then the first real prompt.
+    fn title_row(&self) -> Option<Row> {
+        let mut best: [Option<(&Entry, &Item, String)>; 3] = [None, None, None];
+        for (entry, item) in self.log.items() {
+            let (slot, key) = match item.kind.as_str() {
+                "custom-title" => (0, "customTitle"),
+                "ai-title" => (1, "aiTitle"),
+                "topic" => (2, "topic"),
+                _ => continue,
+            };
+            if let Some(t) = item.str(key).map(str::trim).filter(|t| !t.is_empty()) {
+                best[slot] = Some((entry, item, t.to_string()));
+            }
+        }
+        let names = ["custom-title", "ai-title", "topic"];
+        let chosen = best
+            .iter()
+            .zip(names)
+            .find_map(|(b, name)| b.as_ref().map(|(e, i, t)| (*e, *i, t.clone(), name)))
+            .or_else(|| {
+                self.log.items().find_map(|(e, i)| {
+                    let prompt = self.real_prompt(i)?;
+                    let first = prompt
+                        .lines()
+                        .map(str::trim)
+                        .find(|l| !l.is_empty())?
+                        .to_string();
+                    Some((e, i, first, "first prompt"))
+                })
+            })?;
+        let (entry, item, title, from) = chosen;
+        let cwd = item.cwd.clone().unwrap_or_else(|| self.cwd.clone());
+        Some(
+            self.row(
+                entry,
+                item.timestamp,
+                TurnType::System,
+                format!("session title: {title} (from {from})"),
+            )
+            .project(cwd),
+        )
+    }
+
+    /// The text of a real user prompt, if `item` is one.
+    fn real_prompt(&self, item: &Item) -> Option<String> {
+        if item.kind != "message" || item.role.as_deref() != Some("user") {
+            return None;
+        }
+        let t = texts(item.raw.get("content"));
+        if hidden_message(item, t.first().map(String::as_str)).is_some() {
+            return None;
+        }
+        let real: Vec<&str> = t
+            .iter()
+            .filter(|s| tag_label(s).is_none())
+            .map(|s| strip_user_query(s))
+            .filter(|s| !s.is_empty())
+            .collect();
+        (!real.is_empty()).then(|| real.join("\n"))
+    }
+
+    fn bad_line(&mut self, entry: &Entry, err: &Error) {
+        let text = match err {
+            Error::Line(bad) => system::unparseable_line(&bad.reason, &bad.text),
+            Error::NotObject { text, .. } => system::unparseable_line("not a JSON object", text),
+            other => system::parser(other),
+        };
+        let row = self.row(entry, None, TurnType::System, text);
+        self.rows.push(row);
+    }
+
+    fn link(&mut self, entry: &Entry, item: &Item, what: &str, target: &str) {
+        if self.ids.contains(target) {
+            return;
+        }
+        let text = match self.broken_ids.get(target) {
+            Some(line) => format!("link: {what} {target} is on unreadable line {line}"),
+            None => format!("link: {what} {target} not found in this file"),
+        };
+        self.system(entry, item, text);
+    }
+
+    fn item(&mut self, entry: &Entry, item: &'a Item) {
+        if let Some(cwd) = &item.cwd {
+            self.cwd.clone_from(cwd);
+        }
+        match item.kind.as_str() {
+            "message" => self.message(entry, item),
+            "function_call" => self.call(entry, item),
+            "function_call_result" | "function_call_output" => self.result(entry, item),
+            "reasoning" => self.reasoning(entry, item),
+            "custom-title" => self.titled(entry, item, "custom title", "customTitle"),
+            "ai-title" => self.titled(entry, item, "ai title", "aiTitle"),
+            "topic" => self.titled(entry, item, "topic", "topic"),
+            "summary" => {
+                let summary = item.str("summary").unwrap_or("");
+                let text = match item.provider_value("source").and_then(Value::as_str) {
+                    Some(src) => format!("session summary ({src}): {summary}"),
+                    None => format!("session summary: {summary}"),
+                };
+                self.system(entry, item, text);
+            }
+            "goal-result" => {
+                let text = format!(
+                    "goal result: {}",
+                    fields_text(
+                        item,
+                        &[
+                            "ok",
+                            "reason",
+                            "condition",
+                            "durationMs",
+                            "turnCount",
+                            "tokenDelta"
+                        ]
+                    )
+                );
+                self.system(entry, item, text);
+            }
+            "goal-progress" => {
+                let text = format!("goal progress: {}", fields_text(item, &[]));
+                self.system(entry, item, text);
+            }
+            "resend-fork-notice" => {
+                let parent = item.parent_id.as_deref().unwrap_or("");
+                let edited = item.str("editedUserItemId").unwrap_or("");
+                let text = format!(
+                    "resend fork notice: {}",
+                    key_values(&[("parent", parent), ("edited", edited)])
+                );
+                self.system(entry, item, text);
+            }
+            "file-history-snapshot" => self.snapshot(entry, item),
+            other => {
+                let name = if other.is_empty() { "(none)" } else { other };
+                let record = Value::Object(item.raw.clone()).to_string();
+                self.system(
+                    entry,
+                    item,
+                    format!("unknown record type {name}: {}", quote(&record)),
+                );
+            }
+        }
+        if let Some(parent) = item.parent_id.as_deref() {
+            self.link(entry, item, "parentId", parent);
+        }
+        if let Some(parent) = item.logical_parent_id.as_deref() {
+            self.link(entry, item, "logicalParentId", parent);
+        }
+    }
+
+    fn titled(&mut self, entry: &Entry, item: &Item, label: &str, key: &str) {
+        let text = format!("{label}: {}", item.str(key).unwrap_or(""));
+        self.system(entry, item, text);
+    }
+
+    fn model_rows(&mut self, entry: &Entry, item: &Item) -> String {
+        let Some(model) = model_of(item) else {
+            return self.models.last().cloned().unwrap_or_default();
+        };
+        if let Some(text) = self.models.observe(model.clone()) {
+            self.system(entry, item, text);
+        }
+        model
+    }
+
+    fn message(&mut self, entry: &Entry, item: &Item) {
+        let content = parts(item.raw.get("content"));
+        let first_text = content.iter().find_map(|p| match p {
+            Part::Text(t) => Some(t.as_str()),
+            Part::Other(_) => None,
+        });
+        let role = item.role.as_deref().unwrap_or("");
+        if let Some(hidden) = hidden_message(item, first_text) {
+            let all: Vec<&str> = content
+                .iter()
+                .filter_map(|p| match p {
+                    Part::Text(t) => Some(t.as_str()),
+                    Part::Other(_) => None,
+                })
+                .collect();
+            self.system(
+                entry,
+                item,
+                hidden_text(hidden.label, &hidden.why, &all.join("\n")),
+            );
+            self.attachments(entry, item, &content, role);
+            return;
+        }
+        match role {
+            "user" => {
+                // the prompt first, then what rode in with it
+                let mut real: Vec<&str> = Vec::new();
+                let mut hidden: Vec<String> = Vec::new();
+                for part in &content {
+                    if let Part::Text(t) = part {
+                        match tag_label(t) {
+                            Some((tag, label)) => {
+                                hidden.push(hidden_text(label, &format!("opens with {tag}"), t))
+                            }
+                            None => {
+                                let s = strip_user_query(t);
+                                if !s.is_empty() {
+                                    real.push(s);
+                                }
+                            }
+                        }
+                    }
+                }
+                if !real.is_empty() {
+                    let row = self.row(entry, item.timestamp, TurnType::User, real.join("\n"));
+                    self.rows.push(row);
+                }
+                for text in hidden {
+                    self.system(entry, item, text);
+                }
+                self.attachments(entry, item, &content, role);
+            }
+            "assistant" => {
+                let model = self.model_rows(entry, item);
+                let text: Vec<&str> = content
+                    .iter()
+                    .filter_map(|p| match p {
+                        Part::Text(t) => Some(t.as_str()),
+                        Part::Other(_) => None,
+                    })
+                    .collect();
+                let row = self
+                    .row(entry, item.timestamp, TurnType::Assistant, text.join("\n"))
+                    .model(model);
+                self.rows.push(row);
+                self.attachments(entry, item, &content, role);
+            }
+            "system" => {
+                let text: Vec<&str> = content
+                    .iter()
+                    .filter_map(|p| match p {
+                        Part::Text(t) => Some(t.as_str()),
+                        Part::Other(_) => None,
+                    })
+                    .collect();
+                let text = text.join("\n");
+                if item.flag("isSessionSeparator") {
+                    let row = if text.trim().is_empty() {
+                        "session cleared (/clear)".to_string()
+                    } else {
+                        format!("session cleared (/clear): {text}")
+                    };
+                    self.system(entry, item, row);
+                } else {
+                    self.system(entry, item, format!("system message: {text}"));
+                }
+            }
+            other => {
+                let text: Vec<String> = texts(item.raw.get("content"));
+                let role = if other.is_empty() { "(none)" } else { other };
+                self.system(
+                    entry,
+                    item,
+                    format!("message of unknown role {role}: {}", text.join("\n")),
+                );
+            }
+        }
+    }
+
+    fn attachments(&mut self, entry: &Entry, item: &Item, content: &[Part], role: &str) {
+        for part in content {
+            if let Part::Other(desc) = part {
+                let role = if role.is_empty() { "message" } else { role };
+                self.system(entry, item, format!("{role} attachment: {desc}"));
+            }
+        }
+    }
+
+    fn call(&mut self, entry: &Entry, item: &'a Item) {
+        let model = self.model_rows(entry, item);
+        let name = item.str("name").unwrap_or("");
+        let call_id = item
+            .str("callId")
+            .or_else(|| item.str("call_id"))
+            .unwrap_or("");
+        let args = match item.raw.get("arguments") {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Null) | None => String::new(),
+            Some(v) => v.to_string(),
+        };
+        let row = self
+            .row(entry, item.timestamp, TurnType::ToolUse, args)
+            .tool(name, call_id)
+            .model(model);
+        self.rows.push(row);
+        if item.flag("discard") {
+            self.system(
+                entry,
+                item,
+                "tool call discarded: its arguments are not valid JSON",
+            );
+        }
+        if !call_id.is_empty() && !self.results.contains(call_id) {
+            let text = match self.broken_results.get(call_id) {
+                Some(line) => {
+                    format!("link: tool call {call_id} has its result on unreadable line {line}")
+                }
+                None => format!("link: tool call {call_id} has no result in this file"),
+            };
+            let row = self
+                .row(entry, item.timestamp, TurnType::System, text)
+                .tool(name, call_id);
+            self.rows.push(row);
+        }
+    }
+
+    fn result(&mut self, entry: &Entry, item: &Item) {
+        let call_id = item
+            .str("callId")
+            .or_else(|| item.str("call_id"))
+            .unwrap_or("");
+        let name = item
+            .str("name")
+            .filter(|n| !n.is_empty())
+            .or_else(|| self.calls.get(call_id).copied())
+            .unwrap_or("")
+            .to_string();
+        let mut text = output_text(item);
+        let mut locator = format!("byte {}", entry.offset);
+        let mut missing = None;
+        let mut resolved = true;
+        if let Some(pointer) = persisted_pointer(&text, &self.session_id_for_pointer()) {
+            match (self.opts.persisted)(&pointer) {
+                Persisted::Found { text: full } => {
+                    text = full;
+                    locator = format!("byte {}, output from {}", entry.offset, pointer.relative);
+                }
+                Persisted::Missing { reason } => {
+                    resolved = false;
+                    missing = Some(format!(
+                        "persisted output {} not read ({reason}); the result keeps the pointer",
+                        pointer.relative
+                    ));
+                }
+            }
+        }
+        let row = self
+            .row(entry, item.timestamp, TurnType::ToolResult, text.clone())
+            .tool(name.clone(), call_id)
+            .locator(locator);
+        self.rows.push(row);
+        let mut notes: Vec<String> = Vec::new();
+        if let Some(m) = missing {
+            notes.push(m);
+        }
+        let status = item.str("status").unwrap_or("");
+        if !status.is_empty() && status != "completed" {
+            notes.push(format!("tool status: {status}"));
+        }
+        if is_shell(&name) && resolved {
+            match exit_status(&text) {
+                Some(s) => {
+                    let mut t = match s.code {
+                        Some(c) => format!("tool exit code: {c}"),
+                        None => "tool exit code: none".to_string(),
+                    };
+                    if let Some(sig) = s.signal {
+                        t.push_str(&format!(" signal={sig}"));
+                    }
+                    if let Some(msg) = s.message {
+                        t.push_str(&format!(" ({msg})"));
+                    }
+                    notes.push(t);
+                }
+                None if name.eq_ignore_ascii_case("powershell")
+                    && (status.is_empty() || status == "completed") =>
+                {
+                    notes.push("tool exit code: 0 (implied: PowerShell prints no Exit Code line on success)".to_string());
+                }
+                None => {}
+            }
+        }
+        if !call_id.is_empty() && !self.calls.contains_key(call_id) {
+            notes.push(match self.broken_calls.get(call_id) {
+                Some(line) => {
+                    format!("link: tool result {call_id} has its call on unreadable line {line}")
+                }
+                None => format!("link: tool result {call_id} has no tool call in this file"),
+            });
+        }
+        for note in notes {
+            let row = self
+                .row(entry, item.timestamp, TurnType::System, note)
+                .tool(name.clone(), call_id);
+            self.rows.push(row);
+        }
+    }
+
+    /// Persisted outputs live under the session's folder; for a sub-agent, the parent's.
+    fn session_id_for_pointer(&self) -> String {
+        self.opts.folder_session_id.to_string()
+    }
+
+    fn reasoning(&mut self, entry: &Entry, item: &Item) {
+        let model = self.model_rows(entry, item);
+        let mut text = texts(item.raw.get("rawContent"));
+        if text.iter().all(|t| t.trim().is_empty()) {
+            text = texts(item.raw.get("content"));
+        }
+        if text.iter().all(|t| t.trim().is_empty()) {
+            text = texts(item.raw.get("summary"));
+        }
+        let mut text = text.join("\n");
+        if text.trim().is_empty() {
+            if let Some(enc) = item
+                .raw
+                .get("encryptedContent")
+                .or_else(|| item.raw.get("encrypted_content"))
+                .and_then(Value::as_str)
+            {
+                text = format!("[encrypted reasoning, {} bytes]", enc.len());
+            }
+        }
+        let row = self
+            .row(entry, item.timestamp, TurnType::Thinking, text)
+            .model(model);
+        self.rows.push(row);
+    }
+
+    fn snapshot(&mut self, entry: &Entry, item: &Item) {
+        let snapshot = item.raw.get("snapshot").and_then(Value::as_object);
+        let message = snapshot
+            .and_then(|s| s.get("messageId"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let update = if item.flag("isSnapshotUpdate") {
+            "true"
+        } else {
+            ""
+        };
+        let files = snapshot
+            .and_then(|s| s.get("trackedFileBackups"))
+            .and_then(Value::as_object);
+        match files {
+            Some(files) if !files.is_empty() => {
+                for (path, backup) in files {
+                    let get = |k: &str| backup.get(k).map(scalar).unwrap_or_default();
+                    let (name, version, time) =
+                        (get("backupFileName"), get("version"), get("backupTime"));
+                    let text = format!(
+                        "file history: {}",
+                        key_values(&[
+                            ("file", path),
+                            ("backup", &name),
+                            ("version", &version),
+                            ("backup_time", &time),
+                            ("message", message),
+                            ("update", update),
+                        ])
+                    );
+                    self.system(entry, item, text);
+                }
+            }
+            _ => {
+                let text = format!(
+                    "file history: no tracked files {}",
+                    key_values(&[("message", message), ("update", update)])
+                );
+                self.system(entry, item, text.trim_end().to_string());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(input: &str) -> Vec<String> {
+        let log = SessionLog::from_bytes(input.as_bytes());
+        let lookup = |_: &PersistedPointer| Persisted::Missing {
+            reason: "absent".into(),
+        };
+        let opts = MapOptions {
+            source_file: "s.jsonl",
+            session_id: "s",
+            subagent: false,
+            folder_session_id: "s",
+            persisted: &lookup,
+        };
+        session_rows(&log, &opts)
+            .iter()
+            .map(|r| format!("{}|{}|{}|{}", r.turn_type, r.model, r.tool_name, r.text))
+            .collect()
+    }
+
+    #[test]
+    fn user_query_and_tags() {
+        assert_eq!(strip_user_query(" <user_query>\nhi\n</user_query>\n"), "hi");
+        assert_eq!(strip_user_query("plain"), "plain");
+        assert_eq!(
+            tag_label("  <teammate-message from=\"a\">x"),
+            Some(("<teammate-message>", "teammate message"))
+        );
+        assert_eq!(tag_label("<b>"), None);
+    }
+
+    #[test]
+    fn models_are_tracked_and_plain_string_content_is_read() {
+        let rows = map(concat!(
+            r#"{"type":"message","role":"user","content":"go"}"#,
+            "\n",
+            r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a"}],"providerData":{"model":"m1"}}"#,
+            "\n",
+            r#"{"type":"reasoning","content":[],"rawContent":[],"encryptedContent":"abcd","providerData":{"model":"m2"}}"#,
+            "\n",
+            r#"{"type":"message","role":"user","content":[{"type":"input_image","image_url":"data:image/png;base64,AAAA"}]}"#,
+            "\n",
+        ));
+        assert_eq!(
+            rows,
+            vec![
+                "system|||session title: go (from first prompt)",
+                "user|||go",
+                "system|||model: m1",
+                "assistant|m1||a",
+                "system|||model: m1 -> m2",
+                "thinking|m2||[encrypted reasoning, 4 bytes]",
+                "system|||user attachment: input_image (data URL, 26 bytes)",
+            ]
+        );
+    }
+
+    #[test]
+    fn results_without_calls_and_other_output_shapes() {
+        let rows = map(concat!(
+            r#"{"type":"function_call_output","call_id":"c9","output":[{"type":"output_text","text":"x"}],"status":"incomplete"}"#,
+            "\n",
+            r#"{"type":"function_call","callId":"c1","name":"PowerShell","arguments":{"command":"ls"},"providerData":{"discard":true}}"#,
+            "\n",
+            r#"{"type":"function_call_result","callId":"c1","output":null,"providerData":{"toolResult":{"content":"done"}}}"#,
+            "\n",
+            r#"{"type":"message","role":"robot","content":"beep"}"#,
+            "\n",
+        ));
+        assert_eq!(
+            rows,
+            vec![
+                "tool_result|||x",
+                "system|||tool status: incomplete",
+                "system|||link: tool result c9 has no tool call in this file",
+                r#"tool_use||PowerShell|{"command":"ls"}"#,
+                "system|||tool call discarded: its arguments are not valid JSON",
+                "tool_result||PowerShell|done",
+                "system||PowerShell|tool exit code: 0 (implied: PowerShell prints no Exit Code line on success)",
+                "system|||message of unknown role robot: beep",
+            ]
+        );
+    }
+}
