@@ -21,6 +21,32 @@ pub fn quote(text: &str) -> String {
     }
 }
 
+/// Like [`quote`] for raw bytes (invalid UTF-8 replaced), reading only a bounded
+/// prefix, so quoting a 100 MB broken line costs no more than quoting a short one.
+/// The cut states the length of the whole input in bytes.
+pub fn quote_bytes(bytes: &[u8]) -> String {
+    let head = &bytes[..bytes.len().min(MAX_QUOTED * 4 + 4)];
+    let text = String::from_utf8_lossy(head);
+    match text.char_indices().nth(MAX_QUOTED) {
+        None if head.len() == bytes.len() => text.into_owned(),
+        None => format!("{text}… [{} bytes in all]", bytes.len()),
+        Some((cut, _)) => format!("{}… [{} bytes in all]", &text[..cut], bytes.len()),
+    }
+}
+
+/// `parser: unparseable line (<reason>): <line>` for a line given as bytes (see [`quote_bytes`]).
+pub fn unparseable_line_bytes(reason: impl Display, line: &[u8]) -> String {
+    format!("parser: unparseable line ({reason}): {}", quote_bytes(line))
+}
+
+/// `parser: mutation not applied (<why>): <line>` for a line given as bytes (see [`quote_bytes`]).
+pub fn mutation_not_applied_bytes(why: impl Display, line: &[u8]) -> String {
+    format!(
+        "parser: mutation not applied ({why}): {}",
+        quote_bytes(line)
+    )
+}
+
 /// `parser: <message>`: the generic form, for damage the specs name only by file.
 pub fn parser(message: impl Display) -> String {
     format!("parser: {message}")
@@ -254,6 +280,18 @@ pub fn key_values(fields: &[(&str, &str)]) -> String {
     out
 }
 
+/// `chat: <internalId> | account=<accountId> | messages=<n>`: one chat of a legacy
+/// JetBrains `cody_history.xml`.
+pub fn legacy_chat(internal_id: &str, account: &str, messages: usize) -> String {
+    format!("chat: {internal_id} | account={account} | messages={messages}")
+}
+
+/// `parser: <file> did not parse; read <n> chat(s) (<error>)`: a file read
+/// incrementally that stopped at damage, after `n` chats.
+pub fn did_not_parse(file: &str, chats: usize, error: impl Display) -> String {
+    format!("parser: {file} did not parse; read {chats} chat(s) ({error})")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,6 +318,22 @@ mod tests {
         assert_eq!(
             unparseable_record(3, "missing field", "{}"),
             "parser: unparseable record 3 (missing field): {}"
+        );
+    }
+
+    #[test]
+    fn byte_quotes_match_text_quotes() {
+        let line = "x".repeat(10_000);
+        assert_eq!(quote_bytes(line.as_bytes()), quote(&line));
+        assert_eq!(quote_bytes(b"{\"a\":"), "{\"a\":");
+        assert_eq!(quote_bytes(b"a\xffb"), "a\u{fffd}b");
+        assert_eq!(
+            unparseable_line_bytes("r", b"{"),
+            "parser: unparseable line (r): {"
+        );
+        assert_eq!(
+            mutation_not_applied_bytes("w", b"{}"),
+            "parser: mutation not applied (w): {}"
         );
     }
 
@@ -374,6 +428,22 @@ mod tests {
         assert_eq!(
             permission_decision("confirmed=true"),
             "permission decision: confirmed=true"
+        );
+    }
+
+    #[test]
+    fn legacy_history_texts() {
+        assert_eq!(
+            legacy_chat("0f8b", "VXNl", 3),
+            "chat: 0f8b | account=VXNl | messages=3"
+        );
+        assert_eq!(
+            did_not_parse(
+                "cody_history.xml",
+                1,
+                "file ends at line 9 (byte 310) inside <messages>"
+            ),
+            "parser: cody_history.xml did not parse; read 1 chat(s) (file ends at line 9 (byte 310) inside <messages>)"
         );
     }
 }

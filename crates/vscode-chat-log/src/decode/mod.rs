@@ -1,0 +1,1115 @@
+//! The mutation log (`chatSessions/<id>.jsonl`) and its replay, with VS Code's exact
+//! semantics (`objectMutationLog.ts`), forensically.
+//!
+//! VS Code's reader is all-or-nothing: the first line that does not parse, or the first
+//! mutation it cannot apply, makes it throw, and the chat silently disappears from the
+//! user's list while staying on disk. [`Replay`] applies every line it can, keeps a
+//! [`LineError`] for each one it cannot, goes on, and says in [`Replay::refusal`]
+//! whether (and why) VS Code itself would have refused the file.
+//!
+//! For every log VS Code loads, [`Replay::state`] equals VS Code's state after a JSON
+//! round trip ([`Replay::to_json`]). Each value remembers the line that wrote it, so
+//! rows carry `source_line` and `byte <offset>`. Values that a later line removed or
+//! replaced (truncated requests, regenerated answers) are kept in
+//! [`Replay::recovered`]; streaming growth of the same part is not.
+//!
+//! The tree borrows from the input (see [`node`]), which is what keeps replay of a
+//! 100 MB first line at parse speed and its memory near the file's size.
+
+pub mod node;
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+
+use node::{Depth, NodeSeed};
+pub use node::{Node, Slot};
+
+use crate::Error;
+
+/// Holes an array may grow by in one mutation. JavaScript arrays are sparse; ours are
+/// not, so a mutation asking for more is reported instead of allocating.
+pub const MAX_HOLES: usize = 1 << 20;
+
+/// One non-empty line of the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineInfo {
+    /// 1-based line number, as an editor counts (every `\n` counts).
+    pub number: u64,
+    /// Byte offset of the line's first byte.
+    pub offset: u64,
+    /// Length in bytes, without the `\n`.
+    pub len: u64,
+}
+
+/// A line that could not be read or applied.
+#[derive(Debug)]
+pub struct LineError {
+    /// Index of the line in [`Replay::lines`].
+    pub index: u32,
+    /// What went wrong, with the line and offset.
+    pub error: Error,
+}
+
+/// What VS Code would have thrown on the file (its reader stops at the first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The 1-based line, or `None` for the whole file (an empty log).
+    pub line: Option<u64>,
+    /// The error, in VS Code's words where its source gives them.
+    pub reason: String,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "line {l}: {}", self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+/// What a recovered value was.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RecoveredKind {
+    /// A whole request (prompt and response) that the state no longer holds.
+    Request,
+    /// Response parts of a request that were replaced by different ones or removed.
+    Parts {
+        /// The request the parts belonged to, as it was when they were removed.
+        request: Box<Node<'static>>,
+    },
+}
+
+/// A value a later line removed from the state; the file still holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recovered<'a> {
+    /// Request or response parts.
+    pub kind: RecoveredKind,
+    /// The removed values (one request, or the parts in order).
+    pub values: Vec<Slot<'a>>,
+    /// Index in [`Replay::lines`] of the line that removed them.
+    pub removed_by: u32,
+}
+
+/// A replayed session log. See the module docs.
+#[derive(Debug)]
+pub struct Replay<'a> {
+    input: &'a [u8],
+    lines: Vec<LineInfo>,
+    state: Option<Slot<'a>>,
+    errors: Vec<LineError>,
+    refusal: Option<Refusal>,
+    recovered: Vec<Recovered<'a>>,
+}
+
+/// One decoded line.
+struct Entry<'a> {
+    kind: Node<'a>,
+    k: Option<Node<'a>>,
+    v: Option<Node<'a>>,
+    i: Option<Node<'a>>,
+}
+
+struct EntrySeed {
+    origin: u32,
+    owned: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for EntrySeed {
+    type Value = Option<Entry<'de>>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(EntryVisitor(self))
+    }
+}
+
+struct EntryVisitor(EntrySeed);
+
+impl<'de> Visitor<'de> for EntryVisitor {
+    type Value = Option<Entry<'de>>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let seed = NodeSeed {
+            origin: self.0.origin,
+            depth: Depth::Lazy,
+            owned: self.0.owned,
+        };
+        let mut e = Entry {
+            kind: Node::Undefined,
+            k: None,
+            v: None,
+            i: None,
+        };
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            let value = map.next_value_seed(seed)?;
+            // duplicate keys: the last wins, as in JSON.parse
+            match key.as_ref() {
+                "kind" => e.kind = value,
+                "k" => e.k = Some(value),
+                "v" => e.v = Some(value),
+                "i" => e.i = Some(value),
+                _ => {}
+            }
+        }
+        Ok(Some(e))
+    }
+    // any other JSON value parses, and then has no kind
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+/// A path segment as JavaScript's property access sees it: a property key string.
+fn js_key(n: &Node<'_>) -> String {
+    match n {
+        Node::Str(s) => s.to_string(),
+        Node::Num(x) => node::js_number(*x).replace("null", "NaN"),
+        Node::Bool(b) => b.to_string(),
+        Node::Null => "null".into(),
+        Node::Undefined => "undefined".into(),
+        Node::Arr(a) => a
+            .iter()
+            .map(|s| js_key(&s.node))
+            .collect::<Vec<_>>()
+            .join(","),
+        Node::Obj(_) | Node::Raw(_) | Node::RawOwned(_) => "[object Object]".into(),
+    }
+}
+
+/// The array index a property key names (a canonical integer below 2^32 - 1).
+fn array_index(key: &str) -> Option<usize> {
+    if key == "0" {
+        return Some(0);
+    }
+    if key.is_empty()
+        || key.starts_with('0')
+        || !key.bytes().all(|b| b.is_ascii_digit())
+        || key.len() > 10
+    {
+        return None;
+    }
+    let n: u64 = key.parse().ok()?;
+    (n < u32::MAX as u64).then_some(n as usize)
+}
+
+/// `ToNumber` of a Push's `i`, then the `arr.length = i` check (RangeError).
+fn to_length(n: &Node<'_>) -> Result<usize, String> {
+    let x = match n {
+        Node::Num(x) => *x,
+        Node::Bool(b) => f64::from(u8::from(*b)),
+        Node::Null => 0.0,
+        Node::Str(s) => {
+            let t = s.trim();
+            if t.is_empty() {
+                0.0
+            } else {
+                t.parse::<f64>().unwrap_or(f64::NAN)
+            }
+        }
+        _ => f64::NAN,
+    };
+    if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x < 4_294_967_296.0 {
+        Ok(x as usize)
+    } else {
+        Err(format!("RangeError: Invalid array length {}", js_key(n)))
+    }
+}
+
+/// Why a mutation was not applied, and whether VS Code would have thrown.
+struct NotApplied {
+    why: String,
+    fatal: bool,
+}
+
+fn fatal(why: impl Into<String>) -> NotApplied {
+    NotApplied {
+        why: why.into(),
+        fatal: true,
+    }
+}
+
+fn benign(why: impl Into<String>) -> NotApplied {
+    NotApplied {
+        why: why.into(),
+        fatal: false,
+    }
+}
+
+/// What a mutation removed, for recovery.
+struct Removed<'a> {
+    path: Vec<String>,
+    /// For arrays: the index of the first removed element.
+    start: usize,
+    old: Vec<Slot<'a>>,
+    /// True when `old` are the elements of a replaced array (not one value).
+    elements: bool,
+}
+
+fn path_text(path: &[String]) -> String {
+    format!("[{}]", path.join(", "))
+}
+
+/// Walks `path` from `slot` (materialising raw subtrees), as `cur = cur[seg]`.
+fn walk<'t, 'a>(
+    mut slot: &'t mut Slot<'a>,
+    path: &[String],
+) -> Result<&'t mut Slot<'a>, NotApplied> {
+    for (depth, seg) in path.iter().enumerate() {
+        let origin = slot.origin;
+        slot.node.materialize(origin);
+        let here = || path_text(&path[..depth]);
+        let next = match &mut slot.node {
+            Node::Obj(fields) => fields
+                .iter_mut()
+                .rev()
+                .find(|(k, _)| k == seg)
+                .map(|(_, v)| v),
+            Node::Arr(items) => match array_index(seg) {
+                Some(i) => items.get_mut(i),
+                None => None,
+            },
+            other => {
+                return Err(fatal(format!(
+                    "TypeError: {} is {} {}, cannot read {seg}",
+                    here(),
+                    article(other.type_name()),
+                    other.type_name()
+                )));
+            }
+        };
+        match next {
+            Some(s) if !matches!(s.node, Node::Undefined | Node::Null) => slot = s,
+            Some(s) => {
+                return Err(fatal(format!(
+                    "TypeError: {} is {}",
+                    path_text(&path[..=depth]),
+                    s.node.type_name()
+                )));
+            }
+            None => {
+                return Err(fatal(format!(
+                    "TypeError: {} is undefined",
+                    path_text(&path[..=depth])
+                )));
+            }
+        }
+    }
+    Ok(slot)
+}
+
+fn article(t: &str) -> &'static str {
+    match t.as_bytes().first() {
+        Some(b'a' | b'o' | b'u') => "an",
+        _ => "a",
+    }
+}
+
+fn origin_line(lines: &[LineInfo], idx: u32) -> Option<u64> {
+    lines.get(idx as usize).map(|l| l.number)
+}
+
+impl<'a> Replay<'a> {
+    /// Replays a whole log held in memory. Never fails: see [`Replay::errors`] and
+    /// [`Replay::refusal`].
+    pub fn from_bytes(input: &'a [u8]) -> Replay<'a> {
+        let mut r = Replay {
+            input,
+            lines: Vec::new(),
+            state: None,
+            errors: Vec::new(),
+            refusal: None,
+            recovered: Vec::new(),
+        };
+        let mut pos = 0usize;
+        let mut number = 0u64;
+        while pos < input.len() {
+            number += 1;
+            let (end, next) = match memchr::memchr(b'\n', &input[pos..]) {
+                Some(i) => (pos + i, pos + i + 1),
+                None => (input.len(), input.len()),
+            };
+            if end > pos {
+                r.line(number, pos, end);
+            }
+            pos = next;
+        }
+        if r.lines.is_empty() {
+            r.refuse(None, "Error: Empty log file".to_string());
+        }
+        r
+    }
+
+    fn refuse(&mut self, line: Option<u64>, reason: String) {
+        if self.refusal.is_none() {
+            self.refusal = Some(Refusal { line, reason });
+        }
+    }
+
+    fn error(&mut self, index: u32, error: Error, fatal: bool) {
+        if fatal {
+            let line = self.lines.get(index as usize).map(|l| l.number);
+            self.refuse(line, error.reason());
+        }
+        self.errors.push(LineError { index, error });
+    }
+
+    fn line(&mut self, number: u64, start: usize, end: usize) {
+        let index = self.lines.len() as u32;
+        self.lines.push(LineInfo {
+            number,
+            offset: start as u64,
+            len: (end - start) as u64,
+        });
+        let mut bytes = &self.input[start..end];
+        let offset = start as u64;
+        if bytes.starts_with(b"\xEF\xBB\xBF") {
+            // JSON.parse rejects U+FEFF; we read past it and say VS Code would not
+            self.refuse(
+                Some(number),
+                "SyntaxError: the line starts with a byte order mark (U+FEFF)".into(),
+            );
+            bytes = &bytes[3..];
+        }
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            self.error(
+                index,
+                Error::Blank {
+                    line: number,
+                    offset,
+                },
+                true,
+            );
+            return;
+        }
+        // VS Code decodes with U+FFFD for invalid bytes and parses what results
+        let text: Cow<'a, str> = match std::str::from_utf8(bytes) {
+            Ok(t) => Cow::Borrowed(t),
+            Err(_) => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
+        };
+        let entry = match &text {
+            Cow::Borrowed(t) => {
+                let t: &'a str = t;
+                match chat_rows::json::repair_lone_surrogates(t.as_bytes()) {
+                    Cow::Borrowed(_) => parse_entry(t, index, false),
+                    Cow::Owned(fixed) => {
+                        let fixed = String::from_utf8(fixed).unwrap_or_default();
+                        parse_entry(&fixed, index, true).map(|e| e.map(into_static))
+                    }
+                }
+            }
+            Cow::Owned(t) => {
+                let fixed = chat_rows::json::repair_lone_surrogates(t.as_bytes()).into_owned();
+                let fixed = String::from_utf8(fixed).unwrap_or_default();
+                parse_entry(&fixed, index, true).map(|e| e.map(into_static))
+            }
+        };
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let torn = e.is_eof() && end as u64 == self.input.len() as u64;
+                let reason = if torn {
+                    format!("torn last line: {e}")
+                } else {
+                    e.to_string()
+                };
+                self.error(
+                    index,
+                    Error::Json {
+                        line: number,
+                        offset,
+                        reason,
+                    },
+                    true,
+                );
+                return;
+            }
+        };
+        let Some(entry) = entry else {
+            self.error(
+                index,
+                Error::Kind {
+                    line: number,
+                    offset,
+                    kind: "missing".into(),
+                },
+                true,
+            );
+            return;
+        };
+        let kind = match entry.kind {
+            Node::Num(k) if k == 0.0 || k == 1.0 || k == 2.0 || k == 3.0 => k as u8,
+            ref other => {
+                let kind = match other {
+                    Node::Undefined => "missing".to_string(),
+                    n => n.to_json(),
+                };
+                self.error(
+                    index,
+                    Error::Kind {
+                        line: number,
+                        offset,
+                        kind,
+                    },
+                    true,
+                );
+                return;
+            }
+        };
+        if kind == 0 {
+            let new = Slot::new(index, entry.v.unwrap_or(Node::Undefined));
+            let old = self.state.replace(new);
+            if let Some(old) = old {
+                self.recover(
+                    Removed {
+                        path: Vec::new(),
+                        start: 0,
+                        old: vec![old],
+                        elements: false,
+                    },
+                    index,
+                );
+            }
+            return;
+        }
+        if self.state.is_none() {
+            // VS Code: Error("Log file is missing an initial entry"). We go on from an
+            // empty session, so that what the later lines add is still read.
+            self.refuse(
+                Some(number),
+                "Error: Log file is missing an initial entry".into(),
+            );
+            self.errors.push(LineError {
+                index,
+                error: Error::MissingInitial {
+                    line: number,
+                    offset,
+                },
+            });
+            self.state = Some(Slot::new(index, Node::Obj(Vec::new())));
+        }
+        let path: Vec<String> = match &entry.k {
+            Some(Node::Arr(items)) => items.iter().map(|s| js_key(&s.node)).collect(),
+            Some(Node::Str(s)) => s.chars().map(|c| c.to_string()).collect(),
+            Some(other) => {
+                let why = format!(
+                    "TypeError: k is {} {}, not a path",
+                    article(other.type_name()),
+                    other.type_name()
+                );
+                self.error(
+                    index,
+                    Error::NotApplied {
+                        line: number,
+                        offset,
+                        why,
+                    },
+                    true,
+                );
+                return;
+            }
+            None => {
+                let why = "TypeError: the line has no path k".to_string();
+                self.error(
+                    index,
+                    Error::NotApplied {
+                        line: number,
+                        offset,
+                        why,
+                    },
+                    true,
+                );
+                return;
+            }
+        };
+        let result = match kind {
+            1 => self.apply_set(&path, entry.v.unwrap_or(Node::Undefined), index),
+            3 => self.apply_set(&path, Node::Undefined, index),
+            _ => self.apply_push(&path, entry.v, entry.i, index),
+        };
+        match result {
+            Ok(Some(removed)) => self.recover(removed, index),
+            Ok(None) => {}
+            Err(na) => {
+                let f = na.fatal;
+                self.error(
+                    index,
+                    Error::NotApplied {
+                        line: number,
+                        offset,
+                        why: na.why,
+                    },
+                    f,
+                );
+            }
+        }
+    }
+
+    fn apply_set(
+        &mut self,
+        path: &[String],
+        v: Node<'a>,
+        index: u32,
+    ) -> Result<Option<Removed<'a>>, NotApplied> {
+        let Some((last, parents)) = path.split_last() else {
+            // `_applySet`: an empty path is a no-op ("root replacement handled by caller")
+            return Err(benign("empty path: VS Code ignores a Set on the root"));
+        };
+        let root = self.state.as_mut().ok_or_else(|| fatal("no state"))?;
+        let parent = walk(root, parents)?;
+        let porigin = parent.origin;
+        parent.node.materialize(porigin);
+        let new = Slot::new(index, v);
+        match &mut parent.node {
+            Node::Obj(fields) => {
+                if let Some((_, slot)) = fields.iter_mut().rev().find(|(k, _)| k == last) {
+                    let old = std::mem::replace(slot, new);
+                    return Ok(Some(Removed {
+                        path: path.to_vec(),
+                        start: 0,
+                        old: vec![old],
+                        elements: false,
+                    }));
+                }
+                fields.push((Cow::Owned(last.clone()), new));
+                Ok(None)
+            }
+            Node::Arr(items) => {
+                if let Some(i) = array_index(last) {
+                    if i < items.len() {
+                        let old = std::mem::replace(&mut items[i], new);
+                        return Ok(Some(Removed {
+                            path: path.to_vec(),
+                            start: 0,
+                            old: vec![old],
+                            elements: false,
+                        }));
+                    }
+                    if i - items.len() > MAX_HOLES {
+                        return Err(benign(format!(
+                            "index {i} is far past the array's end ({} elements)",
+                            items.len()
+                        )));
+                    }
+                    items.resize(i, Slot::new(index, Node::Undefined));
+                    items.push(new);
+                    Ok(None)
+                } else if last == "length" {
+                    let n = to_length(&new.node).map_err(fatal)?;
+                    if n > items.len() + MAX_HOLES {
+                        return Err(benign(format!("length {n} is far past the array's end")));
+                    }
+                    if n < items.len() {
+                        let old = items.split_off(n);
+                        return Ok(Some(Removed {
+                            path: parents.to_vec(),
+                            start: n,
+                            old,
+                            elements: true,
+                        }));
+                    }
+                    items.resize(n, Slot::new(index, Node::Undefined));
+                    Ok(None)
+                } else {
+                    Err(benign(format!(
+                        "{last} is not an array index; the property is lost when VS Code writes the session"
+                    )))
+                }
+            }
+            other => Err(fatal(format!(
+                "TypeError: cannot set {last} on {} {}",
+                article(other.type_name()),
+                other.type_name()
+            ))),
+        }
+    }
+
+    fn apply_push(
+        &mut self,
+        path: &[String],
+        v: Option<Node<'a>>,
+        i: Option<Node<'a>>,
+        index: u32,
+    ) -> Result<Option<Removed<'a>>, NotApplied> {
+        let undefined = ["undefined".to_string()];
+        let (last, parents) = path.split_last().unwrap_or((&undefined[0], &[]));
+        let items = match v {
+            None | Some(Node::Undefined) => Vec::new(),
+            Some(Node::Arr(items)) => items,
+            Some(other) => {
+                return Err(fatal(format!(
+                    "TypeError: v is {} {}, not an array",
+                    article(other.type_name()),
+                    other.type_name()
+                )));
+            }
+        };
+        let length = match &i {
+            None | Some(Node::Undefined) => None,
+            Some(n) => Some(to_length(n).map_err(fatal)?),
+        };
+        let root = self.state.as_mut().ok_or_else(|| fatal("no state"))?;
+        let parent = walk(root, parents)?;
+        let porigin = parent.origin;
+        parent.node.materialize(porigin);
+        // arr = cur[last] || []
+        let slot: &mut Slot<'a> = match &mut parent.node {
+            Node::Obj(fields) => match fields.iter().rposition(|(k, _)| k == last) {
+                Some(p) => &mut fields[p].1,
+                None => {
+                    fields.push((Cow::Owned(last.clone()), Slot::new(index, Node::Undefined)));
+                    let n = fields.len() - 1;
+                    &mut fields[n].1
+                }
+            },
+            Node::Arr(arr) => match array_index(last) {
+                Some(ix) if ix < arr.len() => &mut arr[ix],
+                Some(ix) if ix - arr.len() <= MAX_HOLES => {
+                    arr.resize(ix + 1, Slot::new(index, Node::Undefined));
+                    &mut arr[ix]
+                }
+                Some(ix) => return Err(benign(format!("index {ix} is far past the array's end"))),
+                None => {
+                    return Err(benign(format!(
+                        "{last} is not an array index; the property is lost when VS Code writes the session"
+                    )));
+                }
+            },
+            other => {
+                return Err(fatal(format!(
+                    "TypeError: cannot set {last} on {} {}",
+                    article(other.type_name()),
+                    other.type_name()
+                )));
+            }
+        };
+        let sorigin = slot.origin;
+        slot.node.materialize(sorigin);
+        let mut removed = None;
+        if !slot.node.truthy() {
+            slot.node = Node::Arr(Vec::new());
+            slot.origin = index;
+        } else if !matches!(slot.node, Node::Arr(_)) {
+            return Err(fatal(format!(
+                "TypeError: {} is {} {}, arr.push is not a function",
+                path_text(path),
+                article(slot.node.type_name()),
+                slot.node.type_name()
+            )));
+        }
+        let Node::Arr(arr) = &mut slot.node else {
+            return Err(fatal("not an array"));
+        };
+        if let Some(n) = length {
+            if n < arr.len() {
+                let old = arr.split_off(n);
+                removed = Some(Removed {
+                    path: path.to_vec(),
+                    start: n,
+                    old,
+                    elements: true,
+                });
+            } else if n - arr.len() > MAX_HOLES {
+                return Err(benign(format!("length {n} is far past the array's end")));
+            } else {
+                arr.resize(n, Slot::new(index, Node::Undefined));
+            }
+        }
+        arr.extend(items.into_iter().map(|mut s| {
+            s.origin = index;
+            s
+        }));
+        Ok(removed)
+    }
+
+    /// Compares what a mutation removed with what replaced it, keeping removed requests
+    /// and replaced response parts (never streaming growth of the same part).
+    fn recover(&mut self, removed: Removed<'a>, by: u32) {
+        let Some(state) = &self.state else { return };
+        let current = lookup(state, &removed.path);
+        let p: Vec<&str> = removed.path.iter().map(String::as_str).collect();
+        let found: Vec<Recovered<'a>> = match p.as_slice() {
+            [] => {
+                // a new kind 0: the old state's requests against the new one's
+                let new_reqs = current.and_then(|c| c.node.get("requests"));
+                let mut found = Vec::new();
+                for old in removed.old {
+                    let old_reqs = take_field(old, "requests");
+                    found.extend(match_requests(
+                        elements(old_reqs),
+                        new_reqs.map(|r| &r.node),
+                        by,
+                    ));
+                }
+                found
+            }
+            ["requests"] => {
+                let old = if removed.elements {
+                    removed.old
+                } else {
+                    removed
+                        .old
+                        .into_iter()
+                        .flat_map(|s| elements(Some(s)))
+                        .collect()
+                };
+                match_requests(old, current.map(|c| &c.node), by)
+            }
+            ["requests", _] => {
+                let new = current.map(|c| Node::Arr(vec![Slot::new(c.origin, to_static(&c.node))]));
+                match_requests(removed.old, new.as_ref(), by)
+            }
+            ["requests", r, "response", rest @ ..] if rest.len() <= 1 => {
+                let (old, start, new): (Vec<Slot<'a>>, usize, &[Slot<'a>]) = match (rest, current) {
+                    (
+                        [],
+                        Some(Slot {
+                            node: Node::Arr(items),
+                            ..
+                        }),
+                    ) => {
+                        let old = if removed.elements {
+                            removed.old
+                        } else {
+                            removed
+                                .old
+                                .into_iter()
+                                .flat_map(|s| elements(Some(s)))
+                                .collect()
+                        };
+                        (old, removed.start, items.as_slice())
+                    }
+                    ([], _) => (
+                        removed
+                            .old
+                            .into_iter()
+                            .flat_map(|s| elements(Some(s)))
+                            .collect(),
+                        0,
+                        &[],
+                    ),
+                    (_, Some(c)) => (removed.old, 0, std::slice::from_ref(c)),
+                    (_, None) => (removed.old, 0, &[]),
+                };
+                let parts = diff_parts(old, start, new);
+                if parts.is_empty() {
+                    Vec::new()
+                } else {
+                    let request = lookup(state, &["requests".to_string(), r.to_string()])
+                        .map(|s| to_static(&s.node.view(s.origin)))
+                        .unwrap_or(Node::Undefined);
+                    vec![Recovered {
+                        kind: RecoveredKind::Parts {
+                            request: Box::new(request),
+                        },
+                        values: parts,
+                        removed_by: by,
+                    }]
+                }
+            }
+            _ => Vec::new(),
+        };
+        self.recovered.extend(found);
+    }
+
+    /// The bytes replayed.
+    pub fn input(&self) -> &'a [u8] {
+        self.input
+    }
+
+    /// Every non-empty line, in order. Values and errors refer to lines by index here.
+    pub fn lines(&self) -> &[LineInfo] {
+        &self.lines
+    }
+
+    /// The final state (`None` when no line could be applied).
+    pub fn state(&self) -> Option<&Slot<'a>> {
+        self.state.as_ref()
+    }
+
+    /// The lines that could not be read or applied, in order.
+    pub fn errors(&self) -> &[LineError] {
+        &self.errors
+    }
+
+    /// Why VS Code's own reader would refuse the file (and hide the chat), if it would.
+    pub fn refusal(&self) -> Option<&Refusal> {
+        self.refusal.as_ref()
+    }
+
+    /// The values later lines removed, in the order they were removed.
+    pub fn recovered(&self) -> &[Recovered<'a>] {
+        &self.recovered
+    }
+
+    /// The 1-based line number of the line at `index`.
+    pub fn line_number(&self, index: u32) -> Option<u64> {
+        origin_line(&self.lines, index)
+    }
+
+    /// The bytes of the line at `index`.
+    pub fn line_bytes(&self, index: u32) -> &'a [u8] {
+        match self.lines.get(index as usize) {
+            Some(l) => &self.input[l.offset as usize..(l.offset + l.len) as usize],
+            None => &[],
+        }
+    }
+
+    /// The final state as compact JSON, as VS Code would write it (`null` when none).
+    pub fn to_json(&self) -> String {
+        match &self.state {
+            Some(s) => s.node.to_json(),
+            None => "null".to_string(),
+        }
+    }
+}
+
+fn into_static(e: Entry<'_>) -> Entry<'static> {
+    Entry {
+        kind: node::into_static(e.kind),
+        k: e.k.map(node::into_static),
+        v: e.v.map(node::into_static),
+        i: e.i.map(node::into_static),
+    }
+}
+
+/// An owned copy of a node (borrowed strings copied, borrowed raw subtrees parsed).
+pub fn to_static(n: &Node<'_>) -> Node<'static> {
+    match n {
+        Node::Undefined => Node::Undefined,
+        Node::Null => Node::Null,
+        Node::Bool(b) => Node::Bool(*b),
+        Node::Num(x) => Node::Num(*x),
+        Node::Str(s) => Node::Str(Cow::Owned(s.to_string())),
+        Node::Arr(a) => Node::Arr(
+            a.iter()
+                .map(|s| Slot::new(s.origin, to_static(&s.node)))
+                .collect(),
+        ),
+        Node::Obj(f) => Node::Obj(
+            f.iter()
+                .map(|(k, s)| {
+                    (
+                        Cow::Owned(k.to_string()),
+                        Slot::new(s.origin, to_static(&s.node)),
+                    )
+                })
+                .collect(),
+        ),
+        Node::Raw(r) => Node::RawOwned((*r).to_owned()),
+        Node::RawOwned(r) => Node::RawOwned(r.clone()),
+    }
+}
+
+fn parse_entry<'t>(
+    text: &'t str,
+    origin: u32,
+    owned: bool,
+) -> Result<Option<Entry<'t>>, serde_json::Error> {
+    let mut d = serde_json::Deserializer::from_str(text);
+    let e = EntrySeed { origin, owned }.deserialize(&mut d)?;
+    d.end()?;
+    Ok(e)
+}
+
+/// The slot at `path` (raw levels viewed, so only fully parsed levels are found).
+fn lookup<'t, 'a>(root: &'t Slot<'a>, path: &[String]) -> Option<&'t Slot<'a>> {
+    let mut cur = root;
+    for seg in path {
+        cur = match &cur.node {
+            Node::Obj(f) => f.iter().rev().find(|(k, _)| k == seg).map(|(_, v)| v)?,
+            Node::Arr(a) => a.get(array_index(seg)?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// The key that identifies a request across rewrites: its id, else its prompt.
+fn request_key(n: &Node<'_>) -> Option<String> {
+    if let Some(id) = n.get("requestId").and_then(|s| s.node.as_str()) {
+        return Some(format!("id:{id}"));
+    }
+    let m = n.get("message")?;
+    let text = match &m.node {
+        Node::Str(s) => s.to_string(),
+        other => other.get("text").and_then(|t| t.node.as_str())?.to_string(),
+    };
+    Some(format!("text:{text}"))
+}
+
+/// The text of a markdown or thinking part, for the growth test.
+fn part_text(n: &Node<'_>) -> Option<String> {
+    match n {
+        Node::Str(s) => Some(s.to_string()),
+        Node::Obj(_) => {
+            let v = n.get("value")?;
+            match &v.node {
+                Node::Str(s) => Some(s.to_string()),
+                Node::Arr(a) => Some(a.iter().filter_map(|s| s.node.as_str()).collect()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn part_kind<'n>(n: &'n Node<'_>) -> Option<&'n str> {
+    n.get("kind").and_then(|k| k.node.as_str())
+}
+
+/// True when `new` is the same part as `old`, or `old` grown by streaming.
+pub(crate) fn same_or_grown(old: &Node<'_>, new: &Node<'_>) -> bool {
+    let (ko, kn) = (part_kind(old), part_kind(new));
+    if ko != kn {
+        return false;
+    }
+    match ko {
+        None | Some("thinking") | Some("markdownContent") => match (part_text(old), part_text(new))
+        {
+            (Some(a), Some(b)) => b.starts_with(&a),
+            _ => old.to_json() == new.to_json(),
+        },
+        Some("toolInvocationSerialized" | "toolInvocation") => {
+            let id = |n: &Node<'_>| {
+                n.get("toolCallId")
+                    .and_then(|s| s.node.as_str())
+                    .map(str::to_string)
+            };
+            id(old) == id(new)
+        }
+        // VS Code compares these by kind only (`responsePartSchema` "static" kinds) or
+        // deep-equal; either way no row of ours changes
+        Some(_) => true,
+    }
+}
+
+/// The old parts (starting at array index `start`) that the new array does not hold
+/// as the same or a grown part at the same index.
+fn diff_parts<'a>(old: Vec<Slot<'a>>, start: usize, new: &[Slot<'_>]) -> Vec<Slot<'a>> {
+    let mut out = Vec::new();
+    for (j, mut o) in old.into_iter().enumerate() {
+        o.node.materialize(o.origin);
+        if matches!(o.node, Node::Undefined | Node::Null) {
+            continue;
+        }
+        let keep = match new.get(start + j) {
+            Some(n) => !same_or_grown(&o.node, &n.node.view(n.origin)),
+            None => true,
+        };
+        if keep {
+            out.push(o);
+        }
+    }
+    out
+}
+
+/// Takes a field's value out of an object slot (materialising it).
+fn take_field<'a>(mut slot: Slot<'a>, key: &str) -> Option<Slot<'a>> {
+    slot.node.materialize(slot.origin);
+    match slot.node {
+        Node::Obj(fields) => fields
+            .into_iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+/// The elements of an array slot (materialising it); a string response is one part.
+fn elements(slot: Option<Slot<'_>>) -> Vec<Slot<'_>> {
+    let Some(mut slot) = slot else {
+        return Vec::new();
+    };
+    slot.node.materialize(slot.origin);
+    match slot.node {
+        Node::Arr(a) => a,
+        Node::Str(s) => vec![Slot::new(slot.origin, Node::Str(s))],
+        _ => Vec::new(),
+    }
+}
+
+/// Old requests against the new list: unmatched ones are recovered whole, matched
+/// ones have their response parts compared.
+fn match_requests<'a>(old: Vec<Slot<'a>>, new: Option<&Node<'_>>, by: u32) -> Vec<Recovered<'a>> {
+    let mut out = Vec::new();
+    let new_items: &[Slot<'_>] = match new {
+        Some(Node::Arr(a)) => a,
+        _ => &[],
+    };
+    for (pos, mut o) in old.into_iter().enumerate() {
+        o.node.materialize(o.origin);
+        if matches!(o.node, Node::Undefined | Node::Null) {
+            continue;
+        }
+        let key = request_key(&o.node);
+        let twin = match &key {
+            Some(k) => new_items
+                .iter()
+                .map(|s| s.node.view(s.origin))
+                .find(|n| request_key(n).as_deref() == Some(k.as_str())),
+            None => new_items.get(pos).map(|s| s.node.view(s.origin)),
+        };
+        match twin {
+            None => out.push(Recovered {
+                kind: RecoveredKind::Request,
+                values: vec![o],
+                removed_by: by,
+            }),
+            Some(t) => {
+                let new_parts = t.get("response").map(|r| r.node.view(r.origin));
+                let new_parts: &[Slot<'_>] = match new_parts.as_deref() {
+                    Some(Node::Arr(a)) => a,
+                    _ => &[],
+                };
+                let parts = diff_parts(elements(take_field(o, "response")), 0, new_parts);
+                if !parts.is_empty() {
+                    out.push(Recovered {
+                        kind: RecoveredKind::Parts {
+                            request: Box::new(to_static(&t)),
+                        },
+                        values: parts,
+                        removed_by: by,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Parses a flat `.json` session (or any JSON document) into a tree that borrows from
+/// `text`. Lone surrogates must have been repaired first (see [`chat_rows::json`]).
+pub fn parse_document(text: &str) -> Result<Slot<'_>, serde_json::Error> {
+    let mut d = serde_json::Deserializer::from_str(text);
+    let node = NodeSeed {
+        origin: 0,
+        depth: Depth::Lazy,
+        owned: false,
+    }
+    .deserialize(&mut d)?;
+    d.end()?;
+    Ok(Slot::new(0, node))
+}

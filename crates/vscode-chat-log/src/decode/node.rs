@@ -1,0 +1,588 @@
+//! The replayed state: a JSON tree that borrows from the log's bytes.
+//!
+//! A real session log is one huge kind-0 line (often tens, sometimes hundreds of MB)
+//! followed by up to ~1k small mutations. Building a `serde_json::Value` of the first
+//! line copies every string and allocates a map per object, which costs more than the
+//! parse itself. [`Node`] instead keeps strings borrowed from the line when they hold no
+//! escapes, and keeps the bulky subtrees that no mutation touches and no row reads
+//! (`result`, `variableData`, `usedContext`, ...) as unparsed [`RawValue`] slices of the
+//! input. A mutation whose path walks into such a slice materialises just that level.
+//!
+//! The tree follows JavaScript's semantics where VS Code's reader depends on them:
+//! numbers are `f64`, a duplicate key keeps its first position and its last value, and
+//! a deleted value is [`Node::Undefined`], which keeps the key's position (so a later Set
+//! lands where VS Code's would) and disappears, or becomes `null` in an array, when the
+//! tree is written out.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+/// A JSON value of the replayed state, borrowing from the input where it can.
+#[derive(Clone, Debug)]
+pub enum Node<'a> {
+    /// JavaScript's `undefined`: a deleted value, or a hole in an array.
+    Undefined,
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number, as JavaScript reads it (an IEEE double).
+    Num(f64),
+    /// A string.
+    Str(Cow<'a, str>),
+    /// An array; each element remembers the line that wrote it.
+    Arr(Vec<Slot<'a>>),
+    /// An object, in key order; each value remembers the line that wrote it.
+    Obj(Vec<(Cow<'a, str>, Slot<'a>)>),
+    /// A subtree not parsed yet, borrowed from the input.
+    Raw(&'a RawValue),
+    /// A subtree not parsed yet, from a line that had to be repaired (lone surrogates,
+    /// invalid UTF-8) and so cannot be borrowed.
+    RawOwned(Box<RawValue>),
+}
+
+impl PartialEq for Node<'_> {
+    /// Equality of the JSON values (a raw subtree equals its parsed form).
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Node::Undefined, Node::Undefined) | (Node::Null, Node::Null) => true,
+            (Node::Bool(a), Node::Bool(b)) => a == b,
+            (Node::Num(a), Node::Num(b)) => a == b,
+            (Node::Str(a), Node::Str(b)) => a == b,
+            (Node::Arr(a), Node::Arr(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.node == y.node)
+            }
+            (Node::Obj(a), Node::Obj(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|((k, x), (l, y))| k == l && x.node == y.node)
+            }
+            (Node::Raw(_) | Node::RawOwned(_), _) | (_, Node::Raw(_) | Node::RawOwned(_)) => {
+                self.to_json() == other.to_json()
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A value and the line that wrote it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Slot<'a> {
+    /// The index of the writing line in [`crate::decode::Replay::lines`].
+    pub origin: u32,
+    /// The value.
+    pub node: Node<'a>,
+}
+
+impl<'a> Slot<'a> {
+    /// A slot written by line index `origin`.
+    pub fn new(origin: u32, node: Node<'a>) -> Slot<'a> {
+        Slot { origin, node }
+    }
+}
+
+/// Keys whose values are kept unparsed at first: large, and read by no row.
+const RAW_KEYS: &[&str] = &[
+    "result",
+    "variableData",
+    "usedContext",
+    "contentReferences",
+    "codeCitations",
+    "followups",
+    "editedFileEvents",
+    "inputState",
+    "repoData",
+    "pendingRequests",
+    "responseMarkdownInfo",
+    "promptTokenDetails",
+    "outputBuffer",
+    "usage",
+];
+
+/// How a subtree is parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Depth {
+    /// Keep the [`RAW_KEYS`] subtrees unparsed.
+    Lazy,
+    /// Parse everything.
+    Full,
+}
+
+/// Parses one JSON value into a [`Node`]: borrowed when `owned` is false.
+#[derive(Clone, Copy)]
+pub(crate) struct NodeSeed {
+    pub origin: u32,
+    pub depth: Depth,
+    pub owned: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for NodeSeed {
+    type Value = Node<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node<'de>, D::Error> {
+        d.deserialize_any(NodeVisitor(self))
+    }
+}
+
+struct NodeVisitor(NodeSeed);
+
+/// Parses an object value: a raw slice for the lazy keys, else a node.
+struct ValueSeed<'s> {
+    seed: &'s NodeSeed,
+    raw: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = Node<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node<'de>, D::Error> {
+        if self.raw {
+            if self.seed.owned {
+                let raw: Box<RawValue> = serde::Deserialize::deserialize(d)?;
+                Ok(Node::RawOwned(raw))
+            } else {
+                let raw: &'de RawValue = serde::Deserialize::deserialize(d)?;
+                Ok(Node::Raw(raw))
+            }
+        } else {
+            d.deserialize_any(NodeVisitor(NodeSeed { ..*self.seed }))
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = Node<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Node<'de>, E> {
+        Ok(Node::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Node<'de>, E> {
+        Ok(Node::Num(v as f64))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node<'de>, E> {
+        Ok(Node::Num(v as f64))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Node<'de>, E> {
+        Ok(Node::Num(v))
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Node<'de>, E> {
+        if self.0.owned {
+            Ok(Node::Str(Cow::Owned(v.to_owned())))
+        } else {
+            Ok(Node::Str(Cow::Borrowed(v)))
+        }
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Node<'de>, E> {
+        Ok(Node::Str(Cow::Owned(v.to_owned())))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Node<'de>, E> {
+        Ok(Node::Str(Cow::Owned(v)))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Node<'de>, E> {
+        Ok(Node::Null)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Node<'de>, E> {
+        Ok(Node::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node<'de>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(n) = seq.next_element_seed(self.0)? {
+            items.push(Slot::new(self.0.origin, n));
+        }
+        Ok(Node::Arr(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node<'de>, A::Error> {
+        let mut fields: Vec<(Cow<'de, str>, Slot<'de>)> = Vec::new();
+        let mut index: Option<HashMap<String, usize>> = None;
+        while let Some(key) = map.next_key::<KeyCow<'de>>()? {
+            let key = if self.0.owned {
+                Cow::Owned(key.0.into_owned())
+            } else {
+                key.0
+            };
+            let raw = self.0.depth == Depth::Lazy && RAW_KEYS.contains(&key.as_ref());
+            let value = map.next_value_seed(ValueSeed { seed: &self.0, raw })?;
+            let slot = Slot::new(self.0.origin, value);
+            // a duplicate key keeps its first position and takes the last value (JSON.parse)
+            let existing = match &mut index {
+                Some(ix) => ix.get(key.as_ref()).copied(),
+                None => fields.iter().position(|(k, _)| *k == key),
+            };
+            match existing {
+                Some(i) => fields[i].1 = slot,
+                None => {
+                    if let Some(ix) = &mut index {
+                        ix.insert(key.to_string(), fields.len());
+                    }
+                    fields.push((key, slot));
+                    if index.is_none() && fields.len() > 32 {
+                        index = Some(
+                            fields
+                                .iter()
+                                .enumerate()
+                                .map(|(i, (k, _))| (k.to_string(), i))
+                                .collect(),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(Node::Obj(fields))
+    }
+}
+
+/// A key that borrows when it holds no escapes.
+struct KeyCow<'a>(Cow<'a, str>);
+
+impl<'de> serde::Deserialize<'de> for KeyCow<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = KeyCow<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<KeyCow<'de>, E> {
+                Ok(KeyCow(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<KeyCow<'de>, E> {
+                Ok(KeyCow(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<KeyCow<'de>, E> {
+                Ok(KeyCow(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// Parses a raw subtree one more level (its own lazy keys stay raw).
+pub(crate) fn expand<'a>(raw: &'a RawValue, origin: u32, depth: Depth) -> Node<'a> {
+    let mut d = serde_json::Deserializer::from_str(raw.get());
+    NodeSeed {
+        origin,
+        depth,
+        owned: false,
+    }
+    .deserialize(&mut d)
+    .unwrap_or(Node::Undefined)
+}
+
+/// Like [`expand`], for an owned raw subtree.
+pub(crate) fn expand_owned(raw: &RawValue, origin: u32, depth: Depth) -> Node<'static> {
+    let mut d = serde_json::Deserializer::from_str(raw.get());
+    let node = NodeSeed {
+        origin,
+        depth,
+        owned: true,
+    }
+    .deserialize(&mut d)
+    .unwrap_or(Node::Undefined);
+    into_static(node)
+}
+
+/// Moves a node into one that owns all its data.
+pub fn into_static(n: Node<'_>) -> Node<'static> {
+    match n {
+        Node::Undefined => Node::Undefined,
+        Node::Null => Node::Null,
+        Node::Bool(b) => Node::Bool(b),
+        Node::Num(x) => Node::Num(x),
+        Node::Str(s) => Node::Str(Cow::Owned(s.into_owned())),
+        Node::Arr(a) => Node::Arr(
+            a.into_iter()
+                .map(|s| Slot::new(s.origin, into_static(s.node)))
+                .collect(),
+        ),
+        Node::Obj(f) => Node::Obj(
+            f.into_iter()
+                .map(|(k, s)| {
+                    (
+                        Cow::Owned(k.into_owned()),
+                        Slot::new(s.origin, into_static(s.node)),
+                    )
+                })
+                .collect(),
+        ),
+        Node::Raw(r) => Node::RawOwned(r.to_owned()),
+        Node::RawOwned(r) => Node::RawOwned(r),
+    }
+}
+
+impl<'a> Node<'a> {
+    /// Replaces a raw subtree by its parsed form, in place (one level).
+    pub fn materialize(&mut self, origin: u32) {
+        match self {
+            Node::Raw(r) => *self = expand(r, origin, Depth::Lazy),
+            Node::RawOwned(r) => *self = expand_owned(r, origin, Depth::Lazy),
+            _ => {}
+        }
+    }
+
+    /// The parsed form of a raw subtree, or the node itself.
+    pub fn view(&self, origin: u32) -> Cow<'_, Node<'a>> {
+        match self {
+            Node::Raw(r) => Cow::Owned(expand(r, origin, Depth::Lazy)),
+            Node::RawOwned(r) => Cow::Owned(expand_owned(r, origin, Depth::Lazy)),
+            n => Cow::Borrowed(n),
+        }
+    }
+
+    /// The value under `key` of an object (a parsed object only; see [`Node::view`]).
+    pub fn get(&self, key: &str) -> Option<&Slot<'a>> {
+        match self {
+            Node::Obj(f) => f.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Node::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The number, if this is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Node::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The boolean, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Node::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The elements, if this is an array.
+    pub fn as_array(&self) -> Option<&[Slot<'a>]> {
+        match self {
+            Node::Arr(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// True for `undefined`.
+    pub fn is_undefined(&self) -> bool {
+        matches!(self, Node::Undefined)
+    }
+
+    /// JavaScript truthiness (`||`): false for undefined, null, false, 0, NaN and "".
+    pub fn truthy(&self) -> bool {
+        match self {
+            Node::Undefined | Node::Null => false,
+            Node::Bool(b) => *b,
+            Node::Num(n) => *n != 0.0 && !n.is_nan(),
+            Node::Str(s) => !s.is_empty(),
+            _ => true,
+        }
+    }
+
+    /// A short name of the value's type, for error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Node::Undefined => "undefined",
+            Node::Null => "null",
+            Node::Bool(_) => "boolean",
+            Node::Num(_) => "number",
+            Node::Str(_) => "string",
+            Node::Arr(_) => "array",
+            Node::Obj(_) => "object",
+            Node::Raw(r) => raw_type(r.get()),
+            Node::RawOwned(r) => raw_type(r.get()),
+        }
+    }
+
+    /// Converts the node (fully) into a `serde_json::Value`, as after a JSON round trip:
+    /// undefined object members are left out and undefined array elements become null.
+    pub fn to_value(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match self {
+            Node::Undefined | Node::Null => Value::Null,
+            Node::Bool(b) => Value::Bool(*b),
+            Node::Num(n) => js_number_value(*n),
+            Node::Str(s) => Value::String(s.to_string()),
+            Node::Arr(a) => Value::Array(a.iter().map(|s| s.node.to_value()).collect()),
+            Node::Obj(f) => Value::Object(
+                f.iter()
+                    .filter(|(_, v)| !v.node.is_undefined())
+                    .map(|(k, v)| (k.to_string(), v.node.to_value()))
+                    .collect(),
+            ),
+            Node::Raw(_) | Node::RawOwned(_) => self.view(0).to_value(),
+        }
+    }
+
+    /// Writes the node as compact JSON, as `JSON.stringify` would (see [`Node::to_value`]
+    /// for undefined; numbers are printed as JavaScript prints them).
+    pub fn write_json(&self, out: &mut String) {
+        match self {
+            Node::Undefined | Node::Null => out.push_str("null"),
+            Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Node::Num(n) => out.push_str(&js_number(*n)),
+            Node::Str(s) => out.push_str(&serde_json::to_string(s.as_ref()).unwrap_or_default()),
+            Node::Arr(a) => {
+                out.push('[');
+                for (i, s) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    s.node.write_json(out);
+                }
+                out.push(']');
+            }
+            Node::Obj(f) => {
+                out.push('{');
+                let mut first = true;
+                for (k, v) in f.iter().filter(|(_, v)| !v.node.is_undefined()) {
+                    if !first {
+                        out.push(',');
+                    }
+                    first = false;
+                    out.push_str(&serde_json::to_string(k.as_ref()).unwrap_or_default());
+                    out.push(':');
+                    v.node.write_json(out);
+                }
+                out.push('}');
+            }
+            Node::Raw(_) | Node::RawOwned(_) => {
+                let full = match self {
+                    Node::Raw(r) => expand(r, 0, Depth::Full),
+                    Node::RawOwned(r) => expand_owned(r, 0, Depth::Full),
+                    _ => Node::Null,
+                };
+                full.write_json(out);
+            }
+        }
+    }
+
+    /// The node as compact JSON (see [`Node::write_json`]).
+    pub fn to_json(&self) -> String {
+        let mut s = String::new();
+        self.write_json(&mut s);
+        s
+    }
+
+    /// Converts a `serde_json::Value` into an owned node, every value from `origin`.
+    pub fn from_value(v: &serde_json::Value, origin: u32) -> Node<'static> {
+        use serde_json::Value;
+        match v {
+            Value::Null => Node::Null,
+            Value::Bool(b) => Node::Bool(*b),
+            Value::Number(n) => Node::Num(n.as_f64().unwrap_or(f64::NAN)),
+            Value::String(s) => Node::Str(Cow::Owned(s.clone())),
+            Value::Array(a) => Node::Arr(
+                a.iter()
+                    .map(|x| Slot::new(origin, Node::from_value(x, origin)))
+                    .collect(),
+            ),
+            Value::Object(o) => Node::Obj(
+                o.iter()
+                    .map(|(k, x)| {
+                        (
+                            Cow::Owned(k.clone()),
+                            Slot::new(origin, Node::from_value(x, origin)),
+                        )
+                    })
+                    .collect(),
+            ),
+        }
+    }
+}
+
+fn raw_type(s: &str) -> &'static str {
+    match s.trim_start().as_bytes().first() {
+        Some(b'{') => "object",
+        Some(b'[') => "array",
+        Some(b'"') => "string",
+        Some(b't' | b'f') => "boolean",
+        Some(b'n') => "null",
+        _ => "number",
+    }
+}
+
+/// Prints a number as JavaScript's `String(n)` does (for the forms JSON can hold).
+pub fn js_number(n: f64) -> String {
+    if !n.is_finite() {
+        return "null".to_string();
+    }
+    if n == 0.0 {
+        return "0".to_string();
+    }
+    let a = n.abs();
+    // Rust's Display prints the shortest round-trip digits without an exponent, as
+    // JavaScript does in this range
+    if (1e-6..1e21).contains(&a) {
+        return format!("{n}");
+    }
+    // exponent form: 1.5e+21, 1e-7
+    let s = format!("{n:e}");
+    match s.split_once('e') {
+        Some((m, e)) if !e.starts_with('-') => format!("{m}e+{e}"),
+        _ => s,
+    }
+}
+
+fn js_number_value(n: f64) -> serde_json::Value {
+    if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 {
+        serde_json::Value::from(n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map_or(serde_json::Value::Null, serde_json::Value::Number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Node<'_> {
+        let mut d = serde_json::Deserializer::from_str(s);
+        NodeSeed {
+            origin: 0,
+            depth: Depth::Lazy,
+            owned: false,
+        }
+        .deserialize(&mut d)
+        .unwrap()
+    }
+
+    #[test]
+    fn borrows_and_keeps_lazy_keys_raw() {
+        let n = parse(r#"{"a":"x","result":{"metadata":[1,2]},"b":"\n"}"#);
+        let Node::Obj(f) = &n else { panic!() };
+        assert!(matches!(&f[0].1.node, Node::Str(Cow::Borrowed("x"))));
+        assert!(matches!(&f[1].1.node, Node::Raw(r) if r.get() == r#"{"metadata":[1,2]}"#));
+        assert!(matches!(&f[2].1.node, Node::Str(Cow::Owned(s)) if s == "\n"));
+    }
+
+    #[test]
+    fn duplicate_keys_keep_first_position_last_value() {
+        let n = parse(r#"{"a":1,"b":2,"a":3}"#);
+        assert_eq!(n.to_json(), r#"{"a":3,"b":2}"#);
+    }
+
+    #[test]
+    fn js_numbers() {
+        assert_eq!(js_number(9007199254740993.0), "9007199254740992");
+        assert_eq!(js_number(1.5), "1.5");
+        assert_eq!(js_number(1e21), "1e+21");
+        assert_eq!(js_number(1.5e-7), "1.5e-7");
+        assert_eq!(js_number(-0.0), "0");
+        assert_eq!(
+            parse("12345678901234567890").to_json(),
+            "12345678901234567000"
+        );
+    }
+}

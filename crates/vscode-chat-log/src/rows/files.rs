@@ -1,0 +1,236 @@
+//! The VS Code files beside the sessions: `workspace.json`, the chat editing state,
+//! Copilot Chat's sync markers and the chat settings.
+//!
+//! They are small JSON (or JSONC) files read whole. Their rows are system rows timed by
+//! the file's modification time, which is the only time they carry.
+
+use chat_rows::system;
+use chat_rows::{Row, Timestamp};
+use serde_json::Value;
+
+/// What the rows of a whole file share.
+#[derive(Clone, Debug, Default)]
+pub struct FileRows {
+    /// The `agent` of every row.
+    pub agent: String,
+    /// The `source_file` of every row.
+    pub source_file: String,
+    /// The file's modification time.
+    pub mtime: Option<Timestamp>,
+}
+
+impl FileRows {
+    fn row(&self, text: impl Into<String>) -> Row {
+        Row::system(self.agent.clone(), text)
+            .file(self.source_file.clone())
+            .at(self.mtime)
+    }
+}
+
+/// What `workspace.json` says: the folder (a path) and the workspace file (a path).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Workspace {
+    /// `folder`, as a path: the project.
+    pub folder: String,
+    /// `workspace`, as a path: a `.code-workspace` file, never a project.
+    pub workspace: String,
+}
+
+/// Decodes `workspace.json`; the error is the text of its `parser:` row.
+pub fn workspace(bytes: &[u8]) -> Result<Workspace, String> {
+    let v: Value = chat_rows::json::from_slice(strip_bom(bytes))
+        .map_err(|e| system::parser(format!("workspace.json not read ({e})")))?;
+    let Value::Object(o) = v else {
+        return Err(system::not_json_object("workspace.json"));
+    };
+    let path = |k: &str| {
+        o.get(k)
+            .and_then(chat_rows::uri::value_to_path)
+            .unwrap_or_default()
+    };
+    Ok(Workspace {
+        folder: path("folder"),
+        workspace: path("workspace"),
+    })
+}
+
+/// The rows of `workspace.json` itself: none when it decodes, else its `parser:` row.
+pub fn workspace_rows(bytes: &[u8], f: &FileRows) -> Vec<Row> {
+    match workspace(bytes) {
+        Ok(_) => Vec::new(),
+        Err(text) => vec![f.row(text).at(None).locator("byte 0")],
+    }
+}
+
+fn strip_bom(b: &[u8]) -> &[u8] {
+    b.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(b)
+}
+
+fn plain(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `edit state:` rows of `chatEditingSessions/<key>/state.json` (versions 1 and 2),
+/// secondary, with `key` as session id and `project` as project path.
+pub fn editing_state_rows(bytes: &[u8], key: &str, project: &str, f: &FileRows) -> Vec<Row> {
+    let base = |text: String| f.row(text).session(key).project(project).secondary(true);
+    let v: Value = match chat_rows::json::from_slice(strip_bom(bytes)) {
+        Ok(v) => v,
+        Err(e) => return vec![base(system::file_not_json(e)).at(None).locator("byte 0")],
+    };
+    if !v.is_object() {
+        return vec![
+            base(system::not_json_object("state.json"))
+                .at(None)
+                .locator("byte 0"),
+        ];
+    }
+    let from = system::from("chatEditingSessions state.json", "file mtime");
+    let snapshot = &v["recentSnapshot"];
+    // version 1 kept the request id on the snapshot
+    let snapshot_request = snapshot["requestId"].as_str();
+    let Some(entries) = snapshot["entries"].as_array() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let state = match e["state"].as_u64() {
+            Some(0) => "Modified".to_string(),
+            Some(1) => "Accepted".to_string(),
+            Some(2) => "Rejected".to_string(),
+            _ => format!("state={}", plain(&e["state"])),
+        };
+        let path = e
+            .get("resource")
+            .and_then(chat_rows::uri::value_to_path)
+            .unwrap_or_else(|| "-".to_string());
+        let info = &e["telemetryInfo"];
+        let request = info["requestId"].as_str().or(snapshot_request);
+        let model = info["modelId"].as_str();
+        let deleted = e["isDeleted"].as_bool().unwrap_or(false);
+        let text = system::edit_state(&state, &path, request, model, deleted, &from);
+        out.push(
+            base(text)
+                .model(model.unwrap_or(""))
+                .locator(format!("recentSnapshot.entries[{i}]")),
+        );
+    }
+    out
+}
+
+/// `session synced:` rows of Copilot Chat's `cloudSessions.json`.
+pub fn cloud_sessions_rows(bytes: &[u8], f: &FileRows) -> Vec<Row> {
+    let v: Value = match chat_rows::json::from_slice(strip_bom(bytes)) {
+        Ok(v) => v,
+        Err(e) => return vec![f.row(system::file_not_json(e)).at(None).locator("byte 0")],
+    };
+    let Value::Object(o) = v else {
+        return vec![
+            f.row(system::not_json_object("cloudSessions.json"))
+                .at(None)
+                .locator("byte 0"),
+        ];
+    };
+    let from = system::from(
+        "User/globalStorage/github.copilot-chat/cloudSessions.json",
+        "file mtime",
+    );
+    o.iter()
+        .map(|(key, e)| {
+            let s = |k: &str| {
+                e.get(k)
+                    .map(plain)
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| "-".into())
+            };
+            let detail = format!(
+                "remote session {} task {}",
+                s("cloudSessionId"),
+                s("cloudTaskId")
+            );
+            f.row(system::session_synced(detail, &from))
+                .session(key.clone())
+                .locator(format!("key {key}"))
+        })
+        .collect()
+}
+
+/// True for the settings the plan reads as permission settings.
+fn is_permission_setting(key: &str) -> bool {
+    key == "chat.permissions.default"
+        || (key.starts_with("chat.tools.") && key.to_ascii_lowercase().contains("autoapprov"))
+}
+
+/// `permission setting:` and `model setting:` rows of a `settings.json` (JSONC);
+/// `user_path` is the file's path from `User` (`User/profiles/1a/settings.json`).
+/// Only the chat keys the plan names are read, so no other setting (and no secret an
+/// extension keeps in its settings) reaches a row.
+pub fn settings_rows(bytes: &[u8], user_path: &str, f: &FileRows) -> Vec<Row> {
+    let v = match chat_rows::jsonc::parse_bytes(bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            return vec![
+                f.row(system::not_json_object_because(user_path, e))
+                    .at(None)
+                    .locator("byte 0"),
+            ];
+        }
+    };
+    let o = match v {
+        Value::Object(o) => o,
+        Value::Null => return Vec::new(), // an empty file: no settings
+        other => {
+            let what = match other {
+                Value::Array(_) => "an array",
+                Value::String(_) => "a string",
+                Value::Number(_) => "a number",
+                _ => "a boolean",
+            };
+            return vec![
+                f.row(system::not_json_object_because(
+                    user_path,
+                    format!("it is {what}"),
+                ))
+                .at(None)
+                .locator("byte 0"),
+            ];
+        }
+    };
+    let from = system::from(user_path, "file mtime");
+    let mut out = Vec::new();
+    for (key, value) in &o {
+        if is_permission_setting(key) {
+            match value {
+                Value::Object(entries) if !entries.is_empty() => {
+                    for (entry, v) in entries {
+                        out.push(
+                            f.row(system::permission_setting(
+                                format!("{key}.{entry}"),
+                                plain(v),
+                                &from,
+                            ))
+                            .locator(format!("key {key}")),
+                        );
+                    }
+                }
+                v => out.push(
+                    f.row(system::permission_setting(key, plain(v), &from))
+                        .locator(format!("key {key}")),
+                ),
+            }
+        } else if key == "chat.defaultModel" {
+            out.push(
+                f.row(system::model_setting(
+                    format!("{key}={}", plain(value)),
+                    &from,
+                ))
+                .model(value.as_str().unwrap_or(""))
+                .locator(format!("key {key}")),
+            );
+        }
+    }
+    out
+}

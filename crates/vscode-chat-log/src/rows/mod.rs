@@ -1,0 +1,774 @@
+//! Mapping sessions and the other VS Code files to rows, per the Parser plan of
+//! `vscode.txt`.
+//!
+//! One mapping serves every source of a session: the replayed `.jsonl` log (where
+//! each row knows the line that wrote it), a flat `.json` session (rows located by
+//! JSON path), and the legacy `interactive.sessions` blob that `state-vscdb` reads
+//! from SQLite ([`rows_from_session`]). Keeping one mapping is what makes a `.json`
+//! copy's rows identical to the `.jsonl`'s, so [`chat_rows::merge::merge_secondary`]
+//! can drop the copies.
+
+use chat_rows::system::{self, ChangeTracker, ModelSpec};
+use chat_rows::{RecordState, Row, Timestamp, TurnType};
+
+use crate::decode::{LineInfo, Node, RecoveredKind, Replay, Slot};
+
+/// What a session's rows need from outside the session itself.
+#[derive(Clone, Debug, Default)]
+pub struct SessionContext {
+    /// The `agent` of every row: `vscode`, or the fork (`cursor`, `vscodium` ...).
+    pub agent: String,
+    /// The `source_file` of every row.
+    pub source_file: String,
+    /// The session id when the session has none (the file name's stem).
+    pub session_id: String,
+    /// The project when the session has no `workingDirectory` (the sibling
+    /// `workspace.json` folder).
+    pub project_path: String,
+    /// The `.code-workspace` file the window had open, named in the session start row.
+    pub workspace: String,
+    /// For sessions without lines (flat `.json`, `state.vscdb`): the locator prefix,
+    /// for example `ItemTable key=interactive.sessions [3]`; each row adds its JSON path.
+    pub locator: String,
+    /// True when the session is a secondary copy (a `.json` beside its `.jsonl`).
+    pub secondary: bool,
+}
+
+impl SessionContext {
+    /// A context for `agent` and `source_file`; everything else empty.
+    pub fn new(agent: impl Into<String>, source_file: impl Into<String>) -> SessionContext {
+        SessionContext {
+            agent: agent.into(),
+            source_file: source_file.into(),
+            ..SessionContext::default()
+        }
+    }
+}
+
+/// The rows of one session given as a JSON value: a flat `.json` session, or one
+/// element of the legacy `interactive.sessions` array of `state.vscdb`.
+///
+/// Every row has `ctx.agent`, `ctx.source_file` and the locator `ctx.locator` followed by
+/// the JSON path of the value it came from (`requests[2].response[0]`); no
+/// `source_line`. Rows are live, or secondary when `ctx.secondary` is set.
+pub fn rows_from_session(session: &serde_json::Value, ctx: &SessionContext) -> Vec<Row> {
+    let slot = Slot::new(0, Node::from_value(session, 0));
+    let mut m = Mapper::new(ctx, None);
+    m.session(&slot);
+    m.out
+}
+
+/// The rows of a parsed session node (flat `.json` files use this, borrowing).
+pub(crate) fn rows_from_node(slot: &Slot<'_>, ctx: &SessionContext) -> Vec<Row> {
+    let mut m = Mapper::new(ctx, None);
+    m.session(slot);
+    m.out
+}
+
+/// Every row of a replayed log: the session, the recovered values, one `parser:` row
+/// per bad line and, when VS Code would refuse the file, a row that says so.
+pub fn rows_from_replay(replay: &Replay<'_>, ctx: &SessionContext) -> Vec<Row> {
+    let mut m = Mapper::new(ctx, Some(replay.lines()));
+    if let Some(state) = replay.state() {
+        m.session(state);
+    }
+    for r in replay.recovered() {
+        m.state = RecordState::Recovered;
+        match &r.kind {
+            RecoveredKind::Request => {
+                for v in &r.values {
+                    let node = v.node.view(v.origin);
+                    m.request(&Slot::new(v.origin, node.into_owned()), "", None);
+                }
+            }
+            RecoveredKind::Parts { request } => {
+                let ctx = RequestTimes::of(request, &m.model_of(request));
+                m.parts(&r.values, &ctx, "");
+            }
+        }
+    }
+    m.state = base_state(ctx);
+    for e in replay.errors() {
+        let text = e.error.row_text(replay.line_bytes(e.index));
+        let row = m.row(TurnType::System, text, e.index, "");
+        m.out.push(row);
+    }
+    if let Some(refusal) = replay.refusal() {
+        let text = system::parser(format!("VS Code would not load this file ({refusal})"));
+        let index = refusal
+            .line
+            .and_then(|n| replay.lines().iter().position(|l| l.number == n))
+            .map(|i| i as u32);
+        let mut row = match index {
+            Some(i) => m.row(TurnType::System, text, i, ""),
+            None => m.row(TurnType::System, text, u32::MAX, ""),
+        };
+        if index.is_none() {
+            row.source_line = None;
+            row.source_locator = "byte 0".into();
+        }
+        m.out.push(row);
+    }
+    m.out
+}
+
+fn base_state(ctx: &SessionContext) -> RecordState {
+    if ctx.secondary {
+        RecordState::Secondary
+    } else {
+        RecordState::Live
+    }
+}
+
+/// A request's times and model, for the rows of its response.
+struct RequestTimes {
+    request: Option<Timestamp>,
+    response: Option<Timestamp>,
+    model: String,
+}
+
+fn millis(n: Option<&Slot<'_>>) -> Option<Timestamp> {
+    let n = n?;
+    match &n.node {
+        Node::Num(x) if *x > 0.0 => Timestamp::from_epoch_millis_f64(*x),
+        Node::Str(s) => s
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| *x > 0.0)
+            .and_then(Timestamp::from_epoch_millis_f64),
+        _ => None,
+    }
+}
+
+impl RequestTimes {
+    fn of(req: &Node<'_>, model: &str) -> RequestTimes {
+        let request = millis(req.get("timestamp"));
+        // responseTimestamp; else 1.117's timeSpentWaiting, which its log schema fills
+        // with the response's epoch time (flat files keep a duration there, which is
+        // told apart by size); else the completion time of modelState
+        let waiting = req
+            .get("timeSpentWaiting")
+            .and_then(|s| s.node.as_f64())
+            .filter(|x| *x >= 1e12)
+            .and_then(Timestamp::from_epoch_millis_f64);
+        let completed = req
+            .get("modelState")
+            .and_then(|m| millis(m.node.get("completedAt")));
+        RequestTimes {
+            request,
+            response: millis(req.get("responseTimestamp"))
+                .or(waiting)
+                .or(completed),
+            model: model.to_string(),
+        }
+    }
+}
+
+/// Text of a string or a markdown object `{value}`.
+fn text_of(n: &Node<'_>) -> Option<String> {
+    match n {
+        Node::Str(s) => Some(s.to_string()),
+        Node::Obj(_) => n
+            .get("value")
+            .and_then(|v| v.node.as_str())
+            .map(str::to_string),
+        _ => None,
+    }
+}
+
+fn get_str<'n>(n: &'n Node<'_>, key: &str) -> Option<&'n str> {
+    n.get(key).and_then(|s| s.node.as_str())
+}
+
+/// A value for `key=value` texts: strings bare, anything else compact JSON.
+fn plain(n: &Node<'_>) -> String {
+    match n {
+        Node::Str(s) => s.to_string(),
+        other => other.to_json(),
+    }
+}
+
+/// A tool invocation's confirmation kind names (`ToolConfirmKind`).
+const CONFIRM_KINDS: [&str; 6] = [
+    "Denied",
+    "ConfirmationNotNeeded",
+    "Setting",
+    "LmServicePerTool",
+    "UserAction",
+    "Skipped",
+];
+
+struct Trackers {
+    mode: ChangeTracker<String>,
+    level: ChangeTracker<String>,
+    model: ChangeTracker<ModelSpec>,
+}
+
+struct Mapper<'c> {
+    ctx: &'c SessionContext,
+    lines: Option<&'c [LineInfo]>,
+    session: String,
+    project: String,
+    state: RecordState,
+    out: Vec<Row>,
+}
+
+impl<'c> Mapper<'c> {
+    fn new(ctx: &'c SessionContext, lines: Option<&'c [LineInfo]>) -> Mapper<'c> {
+        Mapper {
+            ctx,
+            lines,
+            session: ctx.session_id.clone(),
+            project: ctx.project_path.clone(),
+            state: base_state(ctx),
+            out: Vec::new(),
+        }
+    }
+
+    fn row(&self, tt: TurnType, text: impl Into<String>, origin: u32, path: &str) -> Row {
+        let mut row = Row::new(self.ctx.agent.clone(), tt, text)
+            .session(self.session.clone())
+            .project(self.project.clone())
+            .file(self.ctx.source_file.clone())
+            .state(self.state);
+        if self.ctx.secondary {
+            row = row.secondary(true);
+        }
+        match self.lines {
+            Some(lines) => {
+                if let Some(l) = lines.get(origin as usize) {
+                    row = row.line(l.number).locator(format!("byte {}", l.offset));
+                }
+            }
+            None => {
+                let loc = match (self.ctx.locator.is_empty(), path.is_empty()) {
+                    (true, _) => path.to_string(),
+                    (false, true) => self.ctx.locator.clone(),
+                    (false, false) => format!("{} {}", self.ctx.locator, path),
+                };
+                row = row.locator(loc);
+            }
+        }
+        row
+    }
+
+    fn model_of(&self, req: &Node<'_>) -> String {
+        get_str(req, "modelId").unwrap_or("").to_string()
+    }
+
+    fn session(&mut self, root: &Slot<'_>) {
+        let node = root.node.view(root.origin);
+        if !matches!(node.as_ref(), Node::Obj(_)) {
+            let text = system::parser(format!(
+                "the session is {}, not a JSON object",
+                node.type_name()
+            ));
+            let row = self.row(TurnType::System, text, root.origin, "");
+            self.out.push(row);
+            return;
+        }
+        if let Some(id) = get_str(&node, "sessionId").filter(|s| !s.is_empty()) {
+            self.session = id.to_string();
+        }
+        if let Some(wd) = node.get("workingDirectory") {
+            let path = match &wd.node {
+                Node::Str(s) => chat_rows::uri::to_path(s),
+                other => chat_rows::uri::value_to_path(&other.view(wd.origin).to_value()),
+            };
+            if let Some(p) = path.filter(|p| !p.is_empty()) {
+                self.project = p;
+            }
+        }
+        // v3 customTitle; v2 computedTitle (VS Code's normalisation)
+        let title = get_str(&node, "customTitle")
+            .or_else(|| get_str(&node, "computedTitle"))
+            .unwrap_or("");
+        let responder = get_str(&node, "responderUsername").unwrap_or("");
+        let location = get_str(&node, "initialLocation").unwrap_or("");
+        let text = system::session_start(&[
+            ("title", title),
+            ("responder", responder),
+            ("location", location),
+            ("workspace", &self.ctx.workspace),
+        ]);
+        let created = millis(node.get("creationDate"));
+        let row = self
+            .row(TurnType::System, text, root.origin, "")
+            .at(created);
+        self.out.push(row);
+
+        let Some(reqs) = node.get("requests") else {
+            return;
+        };
+        let reqs_node = reqs.node.view(reqs.origin);
+        let Node::Arr(items) = reqs_node.as_ref() else {
+            return;
+        };
+        let mut trackers = Trackers {
+            mode: system::permission_mode_tracker(),
+            level: system::permission_level_tracker(),
+            model: ChangeTracker::model(),
+        };
+        for (i, item) in items.iter().enumerate() {
+            let req = item.node.view(item.origin);
+            if matches!(req.as_ref(), Node::Undefined | Node::Null) {
+                continue;
+            }
+            let slot = Slot::new(item.origin, req.into_owned());
+            self.request(&slot, &format!("requests[{i}]"), Some(&mut trackers));
+        }
+    }
+
+    fn request(&mut self, slot: &Slot<'_>, path: &str, trackers: Option<&mut Trackers>) {
+        let req = &slot.node;
+        let model = self.model_of(req);
+        let times = RequestTimes::of(req, &model);
+        let origin = slot.origin;
+        if let Some(t) = trackers {
+            let mode_info = req.get("modeInfo").map(|m| m.node.view(m.origin));
+            let mode = mode_info
+                .as_deref()
+                .and_then(|m| get_str(m, "telemetryModeId"))
+                .map(str::to_string);
+            let level = mode_info
+                .as_deref()
+                .and_then(|m| get_str(m, "permissionLevel"))
+                .map(str::to_string);
+            if let Some(text) = mode.and_then(|m| t.mode.observe(m)) {
+                let row = self
+                    .row(TurnType::System, text, origin, path)
+                    .at(times.request)
+                    .model(model.clone());
+                self.out.push(row);
+            }
+            if let Some(text) = level.and_then(|l| t.level.observe(l)) {
+                let row = self
+                    .row(TurnType::System, text, origin, path)
+                    .at(times.request)
+                    .model(model.clone());
+                self.out.push(row);
+            }
+            if !model.is_empty() {
+                let mut options = Vec::new();
+                if let Some(cfg) = req.get("modelConfiguration") {
+                    if let Node::Obj(fields) = cfg.node.view(cfg.origin).as_ref() {
+                        for (k, v) in fields.iter().filter(|(_, v)| !v.node.is_undefined()) {
+                            options.push((k.to_string(), plain(&v.node.view(v.origin))));
+                        }
+                    }
+                }
+                if let Some(text) = t
+                    .model
+                    .observe(ModelSpec::with_options(model.clone(), options))
+                {
+                    let row = self
+                        .row(TurnType::System, text, origin, path)
+                        .at(times.request)
+                        .model(model.clone());
+                    self.out.push(row);
+                }
+            }
+        }
+        // the prompt: message.text, or the old string form
+        let (text, morigin) = match req.get("message") {
+            Some(m) => {
+                let mn = m.node.view(m.origin);
+                let t = match mn.as_ref() {
+                    Node::Str(s) => s.to_string(),
+                    other => get_str(other, "text").unwrap_or("").to_string(),
+                };
+                (t, m.origin)
+            }
+            None => (String::new(), origin),
+        };
+        let row = self
+            .row(TurnType::User, text, morigin, &join(path, "message"))
+            .at(times.request)
+            .model(model.clone());
+        self.out.push(row);
+        if let Some(label) = req
+            .get("confirmation")
+            .and_then(|c| c.node.as_str().map(|s| (s.to_string(), c.origin)))
+        {
+            let text = system::permission_decision(format!("confirmation={}", label.0));
+            let row = self
+                .row(TurnType::System, text, label.1, &join(path, "confirmation"))
+                .at(times.request)
+                .model(model.clone());
+            self.out.push(row);
+        }
+        if let Some(r) = req.get("response") {
+            let rn = r.node.view(r.origin);
+            match rn.as_ref() {
+                Node::Arr(parts) => self.parts(parts, &times, &join(path, "response")),
+                Node::Str(s) if !s.is_empty() => {
+                    let row = self
+                        .row(
+                            TurnType::Assistant,
+                            s.to_string(),
+                            r.origin,
+                            &join(path, "response"),
+                        )
+                        .at(times.response)
+                        .model(model.clone());
+                    self.out.push(row);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn parts(&mut self, parts: &[Slot<'_>], times: &RequestTimes, path: &str) {
+        let mut run: Option<(String, u32, String)> = None;
+        for (j, slot) in parts.iter().enumerate() {
+            let part = slot.node.view(slot.origin);
+            let ppath = if path.is_empty() {
+                String::new()
+            } else {
+                format!("{path}[{j}]")
+            };
+            let kind = get_str(&part, "kind");
+            let markdown = match (part.as_ref(), kind) {
+                (Node::Str(s), _) => Some(s.to_string()),
+                (Node::Obj(_), None) => get_str(&part, "value").map(str::to_string),
+                (Node::Obj(_), Some("markdownContent")) => part
+                    .get("content")
+                    .and_then(|c| text_of(&c.node.view(c.origin))),
+                _ => None,
+            };
+            if let Some(t) = markdown {
+                match &mut run {
+                    Some((acc, _, _)) => acc.push_str(&t),
+                    None => run = Some((t, slot.origin, ppath)),
+                }
+                continue;
+            }
+            self.flush_run(&mut run, times);
+            match kind {
+                Some("thinking") => {
+                    let text = match part.get("value").map(|v| &v.node) {
+                        Some(Node::Str(s)) => s.to_string(),
+                        Some(Node::Arr(a)) => a.iter().filter_map(|s| s.node.as_str()).collect(),
+                        _ => String::new(),
+                    };
+                    if !text.is_empty() {
+                        let row = self
+                            .row(TurnType::Thinking, text, slot.origin, &ppath)
+                            .at(times.response)
+                            .model(times.model.clone());
+                        self.out.push(row);
+                    }
+                }
+                Some("toolInvocationSerialized" | "toolInvocation") => {
+                    self.tool(&part, slot.origin, &ppath, times)
+                }
+                Some("confirmation") => {
+                    let is_used = part
+                        .get("isUsed")
+                        .and_then(|b| b.node.as_bool())
+                        .unwrap_or(false);
+                    let buttons = match part.get("buttons").map(|b| b.node.view(b.origin)) {
+                        Some(b) => match b.as_ref() {
+                            Node::Arr(items) => items
+                                .iter()
+                                .filter_map(|s| match &s.node {
+                                    Node::Str(x) => Some(x.to_string()),
+                                    other => get_str(other, "label").map(str::to_string),
+                                })
+                                .collect::<Vec<_>>()
+                                .join(","),
+                            _ => String::new(),
+                        },
+                        None => String::new(),
+                    };
+                    let title = part
+                        .get("title")
+                        .and_then(|t| text_of(&t.node))
+                        .unwrap_or_default();
+                    let message = part
+                        .get("message")
+                        .and_then(|t| text_of(&t.node))
+                        .unwrap_or_default();
+                    let mut detail =
+                        format!("confirmation isUsed={is_used} buttons={buttons} title={title}");
+                    if !message.is_empty() {
+                        detail.push('\n');
+                        detail.push_str(&message);
+                    }
+                    let row = self
+                        .row(
+                            TurnType::System,
+                            system::permission_decision(detail),
+                            slot.origin,
+                            &ppath,
+                        )
+                        .at(times.response)
+                        .model(times.model.clone());
+                    self.out.push(row);
+                }
+                Some("pullRequest") => {
+                    let title = part
+                        .get("title")
+                        .and_then(|t| text_of(&t.node))
+                        .unwrap_or_default();
+                    let uri = match part.get("uri").map(|u| u.node.view(u.origin)) {
+                        Some(u) => match u.as_ref() {
+                            Node::Str(s) => s.to_string(),
+                            Node::Obj(_) => uri_text(&u),
+                            _ => String::new(),
+                        },
+                        None => String::new(),
+                    };
+                    let detail = format!(
+                        "cloud agent hand-off {}",
+                        system::key_values(&[("title", &title), ("uri", &uri)])
+                    );
+                    let text = system::session_synced(
+                        detail.trim_end(),
+                        &system::from("chat session pullRequest part", "response time"),
+                    );
+                    let row = self
+                        .row(TurnType::System, text, slot.origin, &ppath)
+                        .at(times.response)
+                        .model(times.model.clone());
+                    self.out.push(row);
+                }
+                _ => {}
+            }
+        }
+        self.flush_run(&mut run, times);
+    }
+
+    fn flush_run(&mut self, run: &mut Option<(String, u32, String)>, times: &RequestTimes) {
+        if let Some((text, origin, path)) = run.take() {
+            if !text.is_empty() {
+                let row = self
+                    .row(TurnType::Assistant, text, origin, &path)
+                    .at(times.response)
+                    .model(times.model.clone());
+                self.out.push(row);
+            }
+        }
+    }
+
+    fn tool(&mut self, part: &Node<'_>, origin: u32, path: &str, times: &RequestTimes) {
+        let name = get_str(part, "toolId").unwrap_or("").to_string();
+        let id = get_str(part, "toolCallId").unwrap_or("").to_string();
+        let specific = part.get("toolSpecificData").map(|s| s.node.view(s.origin));
+        let details = part.get("resultDetails").map(|s| s.node.view(s.origin));
+        // the call: the terminal command, the raw input, the recorded input, else the message
+        let mut call = None;
+        if let Some(sd) = specific.as_deref() {
+            match get_str(sd, "kind") {
+                Some("terminal") => {
+                    call = sd
+                        .get("commandLine")
+                        .and_then(|c| get_str(&c.node, "original").map(str::to_string))
+                        .or_else(|| get_str(sd, "command").map(str::to_string));
+                }
+                Some("input") => call = sd.get("rawInput").map(|r| plain(&r.node.view(r.origin))),
+                _ => {}
+            }
+        }
+        if call.is_none() {
+            call = details
+                .as_deref()
+                .and_then(|d| get_str(d, "input"))
+                .map(str::to_string);
+        }
+        if call.is_none() {
+            call = part.get("invocationMessage").and_then(|m| text_of(&m.node));
+        }
+        let row = self
+            .row(TurnType::ToolUse, call.unwrap_or_default(), origin, path)
+            .tool(name.clone(), id.clone())
+            .at(times.response)
+            .model(times.model.clone());
+        self.out.push(row);
+
+        // the result: the output, the error, else the past-tense message
+        let mut result = String::new();
+        let mut is_error = false;
+        if let Some(d) = details.as_deref() {
+            match d {
+                Node::Obj(_) => {
+                    is_error = d
+                        .get("isError")
+                        .and_then(|b| b.node.as_bool())
+                        .unwrap_or(false);
+                    if let Some(out) = d.get("output") {
+                        result = output_text(&out.node.view(out.origin));
+                    }
+                }
+                Node::Arr(items) => {
+                    result = items
+                        .iter()
+                        .map(|s| uri_text(&s.node.view(s.origin)))
+                        .filter(|s| !s.is_empty())
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                }
+                _ => {}
+            }
+        }
+        if let Some(err) = part.get("resultError") {
+            let e = match &err.node {
+                Node::Str(s) => s.to_string(),
+                other => get_str(other, "message")
+                    .map(str::to_string)
+                    .unwrap_or_else(|| plain(other)),
+            };
+            if !e.is_empty() {
+                is_error = true;
+                result = if result.is_empty() {
+                    e
+                } else {
+                    format!("{result}\n{e}")
+                };
+            }
+        }
+        if result.is_empty() && !is_error {
+            result = part
+                .get("pastTenseMessage")
+                .and_then(|m| text_of(&m.node))
+                .unwrap_or_default();
+        }
+        if is_error {
+            result = format!("error: {result}");
+        }
+        let row = self
+            .row(TurnType::ToolResult, result, origin, path)
+            .tool(name.clone(), id.clone())
+            .at(times.response)
+            .model(times.model.clone());
+        self.out.push(row);
+
+        // the decision
+        let Some(conf) = part.get("isConfirmed") else {
+            return;
+        };
+        let conf = conf.node.view(conf.origin);
+        let mut detail = match conf.as_ref() {
+            Node::Bool(b) => format!("confirmed={b}"),
+            Node::Obj(fields) => {
+                let kind = get_num(&conf, "type");
+                let name = kind
+                    .filter(|k| {
+                        k.fract() == 0.0 && *k >= 0.0 && (*k as usize) < CONFIRM_KINDS.len()
+                    })
+                    .map(|k| format!("{}({})", CONFIRM_KINDS[k as usize], k as usize))
+                    .unwrap_or_else(|| {
+                        format!(
+                            "unknown({})",
+                            conf.get("type").map(|t| plain(&t.node)).unwrap_or_default()
+                        )
+                    });
+                let mut others: Vec<(String, String)> = fields
+                    .iter()
+                    .filter(|(k, v)| k != "type" && k != "reason" && !v.node.is_undefined())
+                    .map(|(k, v)| (k.to_string(), plain(&v.node.view(v.origin))))
+                    .collect();
+                others.sort();
+                if let Some(r) = conf.get("reason") {
+                    let r = text_of(&r.node.view(r.origin)).unwrap_or_else(|| plain(&r.node));
+                    others.push(("reason".into(), r));
+                }
+                let kv: Vec<(&str, &str)> = others
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.as_str()))
+                    .collect();
+                let rest = system::key_values(&kv);
+                if rest.is_empty() {
+                    format!("confirmed={name}")
+                } else {
+                    format!("confirmed={name} {rest}")
+                }
+            }
+            Node::Undefined | Node::Null => return,
+            other => format!("confirmed={}", plain(other)),
+        };
+        if let Some(src) = part.get("source").map(|s| s.node.view(s.origin)) {
+            if let Some(t) = get_str(&src, "type") {
+                detail.push_str(&format!(" tool_source={t}"));
+            }
+        }
+        let row = self
+            .row(
+                TurnType::System,
+                system::permission_decision(detail),
+                origin,
+                path,
+            )
+            .tool(name, id)
+            .at(times.response)
+            .model(times.model.clone());
+        self.out.push(row);
+    }
+}
+
+fn get_num(n: &Node<'_>, key: &str) -> Option<f64> {
+    n.get(key).and_then(|s| s.node.as_f64())
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// A URI, a `{uri, range}` location or a URI object, as a path or URI string.
+fn uri_text(n: &Node<'_>) -> String {
+    match n {
+        Node::Str(s) => chat_rows::uri::to_path(s).unwrap_or_else(|| s.to_string()),
+        Node::Obj(_) => {
+            if let Some(u) = n.get("uri") {
+                return uri_text(&u.node.view(u.origin));
+            }
+            chat_rows::uri::value_to_path(&n.to_value()).unwrap_or_default()
+        }
+        _ => String::new(),
+    }
+}
+
+/// The text of a tool's `resultDetails.output`: embedded values, data placeholders.
+fn output_text(n: &Node<'_>) -> String {
+    let one = |n: &Node<'_>| -> String {
+        match n {
+            Node::Str(s) => s.to_string(),
+            Node::Obj(_) => {
+                let mime = get_str(n, "mimeType").unwrap_or("");
+                let ty = get_str(n, "type").unwrap_or("");
+                if ty == "data" || n.get("base64Data").is_some() {
+                    let len = n
+                        .get("base64Data")
+                        .or_else(|| n.get("value"))
+                        .and_then(|v| v.node.as_str())
+                        .map_or(0, str::len);
+                    format!(
+                        "[{} data, {len} bytes of base64]",
+                        if mime.is_empty() { "binary" } else { mime }
+                    )
+                } else if let Some(v) = n.get("value") {
+                    plain(&v.node.view(v.origin))
+                } else {
+                    n.to_json()
+                }
+            }
+            other => plain(other),
+        }
+    };
+    match n {
+        Node::Arr(items) => items
+            .iter()
+            .map(|s| one(&s.node.view(s.origin)))
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        other => one(other),
+    }
+}
+
+pub mod files;

@@ -1,0 +1,151 @@
+//! The [`Store`] the scanner calls: claims by path, reads through [`Evidence`].
+
+use std::path::Path;
+
+use chat_rows::merge::{DEFAULT_WINDOW_MICROS, merge_secondary};
+use chat_rows::{Claim, Evidence, FileContext, Row, Store, system};
+
+use crate::decode::{Replay, parse_document};
+use crate::locate::{self, FileKind};
+use crate::rows::files::{self, FileRows, Workspace};
+use crate::rows::{SessionContext, rows_from_node, rows_from_replay};
+
+/// VS Code's chat store (and every fork's): sessions, editing state, sync markers,
+/// chat settings.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ChatLogStore;
+
+impl Store for ChatLogStore {
+    fn name(&self) -> &'static str {
+        "vscode-chat-log"
+    }
+
+    fn claim(&self, path: &Path) -> Option<Claim> {
+        locate::classify(path).map(|k| Claim { kind: k.name() })
+    }
+
+    fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
+        let Some(kind) = locate::classify(path) else {
+            return Vec::new();
+        };
+        let agent = ctx
+            .product
+            .clone()
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| "vscode".into());
+        let source_file = if ctx.display_path.is_empty() {
+            path.display().to_string()
+        } else {
+            ctx.display_path.clone()
+        };
+        let bytes = match evidence.read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                return vec![
+                    Row::system(agent, system::parser(format!("{name} not read ({e})")))
+                        .file(source_file),
+                ];
+            }
+        };
+        let f = FileRows {
+            agent: agent.clone(),
+            source_file: source_file.clone(),
+            mtime: evidence.modified(path),
+        };
+        match kind {
+            FileKind::SessionLog | FileKind::SessionJson => {
+                let ws = workspace_of(path, evidence);
+                let sctx = SessionContext {
+                    agent,
+                    source_file,
+                    session_id: locate::stem(path),
+                    project_path: ws.folder,
+                    workspace: ws.workspace,
+                    locator: String::new(),
+                    secondary: false,
+                };
+                if kind == FileKind::SessionLog {
+                    rows_from_replay(&Replay::from_bytes(&bytes), &sctx)
+                } else {
+                    read_json_session(path, &bytes, sctx, evidence)
+                }
+            }
+            FileKind::WorkspaceJson => files::workspace_rows(&bytes, &f),
+            FileKind::EditingState => {
+                let key = path
+                    .parent()
+                    .and_then(Path::file_name)
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let ws = workspace_of(path, evidence);
+                files::editing_state_rows(&bytes, &key, &ws.folder, &f)
+            }
+            FileKind::CloudSessions => files::cloud_sessions_rows(&bytes, &f),
+            FileKind::Settings => files::settings_rows(&bytes, &locate::user_relative(path), &f),
+        }
+    }
+}
+
+/// The sibling `workspace.json`'s folder and workspace file (empty when there is none or
+/// it is damaged: its own rows say so).
+fn workspace_of(path: &Path, evidence: &Evidence) -> Workspace {
+    locate::workspace_json_for(path)
+        .and_then(|w| evidence.read_optional(&w).ok().flatten())
+        .and_then(|b| files::workspace(&b).ok())
+        .unwrap_or_default()
+}
+
+/// The rows of a flat session: alone, it is the primary source; beside its `.jsonl`
+/// twin, its rows are secondary and those the log repeats are merged away.
+fn read_json_session(
+    path: &Path,
+    bytes: &[u8],
+    mut ctx: SessionContext,
+    evidence: &Evidence,
+) -> Vec<Row> {
+    let twin = evidence
+        .read_optional(&locate::log_twin(path))
+        .ok()
+        .flatten();
+    ctx.secondary = twin.is_some();
+    let own = json_session_rows(bytes, &ctx);
+    let Some(log) = twin else { return own };
+    let mut log_ctx = ctx.clone();
+    log_ctx.secondary = false;
+    let mut all = rows_from_replay(&Replay::from_bytes(&log), &log_ctx);
+    all.retain(|r| !r.is_parser());
+    all.extend(own);
+    let (kept, _) = merge_secondary(all, DEFAULT_WINDOW_MICROS);
+    kept.into_iter().filter(|r| r.secondary).collect()
+}
+
+/// The rows of a flat `.json` session's bytes.
+pub(crate) fn json_session_rows(bytes: &[u8], ctx: &SessionContext) -> Vec<Row> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    chat_rows::json::with_repaired(bytes, |b| {
+        let text = match std::str::from_utf8(b) {
+            Ok(t) => t,
+            Err(e) => {
+                let reason = format!("invalid UTF-8 at byte {}", e.valid_up_to());
+                return vec![error_row(ctx, system::file_not_json(reason))];
+            }
+        };
+        match parse_document(text) {
+            Ok(slot) => rows_from_node(&slot, ctx),
+            Err(e) => vec![error_row(ctx, system::file_not_json(e))],
+        }
+    })
+}
+
+fn error_row(ctx: &SessionContext, text: String) -> Row {
+    Row::system(ctx.agent.clone(), text)
+        .file(ctx.source_file.clone())
+        .session(ctx.session_id.clone())
+        .project(ctx.project_path.clone())
+        .locator("byte 0")
+        .secondary(ctx.secondary)
+}
