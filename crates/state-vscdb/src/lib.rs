@@ -1,0 +1,225 @@
+//! VS Code's `state.vscdb`: the ItemTable, and the VS Code rows it holds.
+//!
+//! # Why
+//!
+//! VS Code and every fork keep their window and extension state in one SQLite table,
+//! `ItemTable(key TEXT UNIQUE, value BLOB)`, in `User/globalStorage/state.vscdb` (and a
+//! profile's, and the Agents window's) and in each `User/workspaceStorage/<hash>/state.vscdb`.
+//! It is where the user's standing "always allow" grants live, which GitHub account
+//! each extension used, the cloud agent tasks started from the editor, the index of
+//! chat sessions, the chats of builds older than the file store, and the whole state of
+//! extensions such as Cody or Tabby, which is why their crates read it through this one.
+//!
+//! The database is live: the editor holds it open in WAL mode, so it is read through
+//! [`sqlite_evidence`], which applies the WAL in memory and never touches the files.
+//!
+//! # Layers
+//!
+//! * [`StateDb`] (this module): the ItemTable API, keys and values as text, JSON values
+//!   with the spec's `parser:` error, `secret://` keys never returned, and the deleted
+//!   or older versions of items that the WAL and free pages still hold;
+//! * [`decode`]: value text from TEXT or BLOB, UTF-8 or UTF-16;
+//! * [`locate`]: which paths are state databases, and a workspace's `workspace.json`;
+//! * `rows`: the VS Code rows of the specification's parser plan.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod decode;
+pub mod locate;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use chat_rows::{Evidence, RecordState, Row, system};
+use sqlite_evidence::{Database, Problem};
+
+/// Why a state database, or one of its values, could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The database could not be opened at all.
+    #[error("{0}")]
+    Open(#[from] sqlite_evidence::Error),
+    /// The database has no `ItemTable`.
+    #[error("no ItemTable table in the database")]
+    NoItemTable,
+    /// A value is not valid JSON.
+    #[error("ItemTable value for {key} is not valid JSON ({reason})")]
+    NotJson {
+        /// The item's key.
+        key: String,
+        /// serde_json's reason, with line and column.
+        reason: String,
+    },
+}
+
+/// True for keys whose values are secrets and are never returned: extension secrets
+/// (`secret://...`) and the plaintext tokens some forks keep (`cursorAuth/...`,
+/// `windsurfAuthStatus`).
+pub fn is_secret_key(key: &str) -> bool {
+    key.starts_with("secret://") || key.starts_with("cursorAuth/") || key == "windsurfAuthStatus"
+}
+
+/// One ItemTable item, live or recovered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// The key.
+    pub key: String,
+    /// The value as text (see [`decode`]).
+    pub value: String,
+    /// The rowid, when known.
+    pub rowid: Option<i64>,
+    /// [`RecordState::Live`] for the table's current rows; [`RecordState::Deleted`] for
+    /// a deleted item or an older version of a rewritten one.
+    pub state: RecordState,
+    /// Where it was found: `ItemTable rowid 5` for a live item, `wal frame 12`,
+    /// `freelist page 7`, `freeblock at page 3 offset 1200` ... for a deleted one.
+    pub location: String,
+}
+
+impl Item {
+    /// The `source_locator` of rows built from this item: `ItemTable key=<key>`, with the
+    /// place it was found appended for a deleted item.
+    pub fn locator(&self) -> String {
+        match self.state {
+            RecordState::Live => format!("ItemTable key={}", self.key),
+            _ => format!("ItemTable key={}, {}", self.key, self.location),
+        }
+    }
+
+    /// The value decoded as JSON (lone surrogates tolerated), or the spec's error.
+    pub fn json(&self) -> Result<serde_json::Value, Error> {
+        chat_rows::json::from_str(&self.value).map_err(|e| Error::NotJson {
+            key: self.key.clone(),
+            reason: chat_rows::json::reason(&e),
+        })
+    }
+}
+
+/// A `state.vscdb` read from evidence: its live items and what was wrong with it.
+#[derive(Debug)]
+pub struct StateDb {
+    db: Database,
+    items: Vec<Item>,
+    by_key: HashMap<String, usize>,
+    problems: Vec<Problem>,
+}
+
+impl StateDb {
+    /// Reads `path` (and its `-wal`) through `evidence` and loads the live items.
+    pub fn open(path: &Path, evidence: &Evidence) -> Result<StateDb, Error> {
+        StateDb::from_database(Database::open(path, evidence)?)
+    }
+
+    /// Opens a state database from the bytes of its main file and WAL.
+    pub fn from_bytes(main: &[u8], wal: Option<&[u8]>) -> Result<StateDb, Error> {
+        StateDb::from_database(Database::from_bytes(main, wal)?)
+    }
+
+    /// Loads the live items of an opened database.
+    pub fn from_database(db: Database) -> Result<StateDb, Error> {
+        if !db.has_table("ItemTable") {
+            return Err(Error::NoItemTable);
+        }
+        let mut problems = db.problems().to_vec();
+        let mut items = Vec::new();
+        let read = (|| -> Result<(), sqlite_evidence::rusqlite::Error> {
+            let mut stmt = db
+                .connection()
+                .prepare("SELECT rowid, key, value FROM ItemTable ORDER BY rowid")?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                let rowid: i64 = r.get(0)?;
+                let key = decode::value_text(r.get_ref(1)?);
+                if is_secret_key(&key) {
+                    continue;
+                }
+                let value = decode::value_text(r.get_ref(2)?);
+                items.push(Item {
+                    key,
+                    value,
+                    rowid: Some(rowid),
+                    state: RecordState::Live,
+                    location: format!("ItemTable rowid {rowid}"),
+                });
+            }
+            Ok(())
+        })();
+        if let Err(e) = read {
+            problems.push(Problem::new(
+                sqlite_evidence::ProblemKind::Schema,
+                format!("ItemTable after {} items", items.len()),
+                format!("ItemTable unreadable: {e}"),
+            ));
+        }
+        let by_key = items
+            .iter()
+            .enumerate()
+            .map(|(i, it)| (it.key.clone(), i))
+            .collect();
+        Ok(StateDb {
+            db,
+            items,
+            by_key,
+            problems,
+        })
+    }
+
+    /// The live items, in rowid order, without secrets.
+    pub fn items(&self) -> &[Item] {
+        &self.items
+    }
+
+    /// The live item of a key (never a secret).
+    pub fn item(&self, key: &str) -> Option<&Item> {
+        self.by_key.get(key).map(|&i| &self.items[i])
+    }
+
+    /// The live value of a key, as text.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.item(key).map(|i| i.value.as_str())
+    }
+
+    /// The live value of a key decoded as JSON; `None` when the key is absent.
+    pub fn json(&self, key: &str) -> Option<Result<serde_json::Value, Error>> {
+        self.item(key).map(Item::json)
+    }
+
+    /// Damage found in the database, each to become a
+    /// `parser: state.vscdb unreadable: <message>` row ([`StateDb::problem_rows`]).
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// The underlying database, for other tables or raw queries.
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+
+    /// One `parser: state.vscdb unreadable: <message>` row per problem, located.
+    pub fn problem_rows(&self, agent: &str, source_file: &str) -> Vec<Row> {
+        sqlite_evidence::rows::problem_rows(
+            &self.problems,
+            agent,
+            source_file,
+            "state.vscdb unreadable: ",
+        )
+    }
+}
+
+/// The `parser: state.vscdb unreadable: <message>` row for a database that could not
+/// be opened at all.
+pub fn unreadable_row(agent: &str, source_file: &str, error: &Error) -> Row {
+    Row::system(
+        agent,
+        system::parser(format!("state.vscdb unreadable: {error}")),
+    )
+    .file(source_file)
+}
+
+/// The `parser: ItemTable value for <key> is not valid JSON (<reason>)` row of an item.
+pub fn not_json_row(agent: &str, source_file: &str, item: &Item, error: &Error) -> Row {
+    Row::system(agent, system::parser(error))
+        .file(source_file)
+        .locator(item.locator())
+        .state(item.state)
+}
