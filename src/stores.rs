@@ -6,9 +6,11 @@
 use chat_rows::Store;
 
 /// Every store this build can read, in claim order.
+#[allow(clippy::vec_init_then_push)] // one push per registered crate, by design
 pub fn all() -> Vec<Box<dyn Store>> {
     #[allow(unused_mut)]
     let mut stores: Vec<Box<dyn Store>> = Vec::new();
     // store registrations: one `stores.push(Box::new(<crate>::<StoreType>::default()));` per crate
+    stores.push(Box::new(codebuddy_log::CodeBuddyStore));
     stores
 }
