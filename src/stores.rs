@@ -12,5 +12,6 @@ pub fn all() -> Vec<Box<dyn Store>> {
     let mut stores: Vec<Box<dyn Store>> = Vec::new();
     // store registrations: one `stores.push(Box::new(<crate>::<StoreType>::default()));` per crate
     stores.push(Box::new(codebuddy_log::CodeBuddyStore));
+    stores.push(Box::new(cody_history::CodyStore));
     stores
 }

@@ -1,0 +1,205 @@
+//! Sourcegraph Cody's chat history, settings and model choices, as evidence rows.
+//!
+//! Cody keeps every chat of every account in one JSON value, `cody-local-chatHistory-v2`
+//! (an AccountKeyedChatHistory: `{"<endpoint>-<username>": {"chat": {"<id>": transcript}}}`).
+//! In VS Code that value sits inside the `sourcegraph.cody-ai` row of the editor's
+//! `state.vscdb`; the JetBrains plugin's agent keeps it as a file of that name under
+//! `Cody-nodejs/.../JetBrains-globalState/`. The pre-agent JetBrains plugin left
+//! `.idea/cody_history.xml` in each project, which the migration copied and never
+//! deleted.
+//!
+//! Why the crate is shaped the way it is:
+//!
+//! * **One value, many chats.** A single damaged byte must not cost every chat of every
+//!   account, so [`decode`] scans the value's structure and decodes each chat (and in a
+//!   damaged chat, each interaction) on its own. A chat that does not decode is one
+//!   `parser: unparseable record <N> (<reason>): <record>` row; everything else is read.
+//! * **Times that are not UTC stay flagged.** Chat ids are `Date.toUTCString()` (UTC),
+//!   but chats migrated from the legacy plugin carry its zone-less, host-local
+//!   `LocalDateTime` as id; they keep `timestamp_zone = unknown` unless the responder
+//!   gives the host's offset. Pre-CODY-3538 UUID ids have no time at all.
+//! * **The legacy XML is secondary.** Its chats are yielded with `secondary = true` and
+//!   the same session, text and time as the agent store's copy, so
+//!   [`chat_rows::merge::merge_secondary`] (see [`merge`]) drops the copies and keeps
+//!   what only the XML still holds: unpaired messages the migration skipped, and chats
+//!   deleted from the agent store.
+//! * **Secrets never reach a row.** The history holds no token; in `settings.json` only
+//!   the permission keys are read, and an MCP server's `headers`, `env`, `url`,
+//!   `command` and `args` are never looked at.
+//!
+//! Entry points: [`CodyStore`] for the scanner; [`ChatHistory::from_bytes`],
+//! [`ExtensionState::from_bytes`], [`ModelPreferences::from_bytes`],
+//! [`LegacyHistory::from_bytes`] and [`decode::permission_settings`] for the formats;
+//! [`rows`] to turn them into rows.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod decode;
+pub mod locate;
+pub mod rows;
+
+use std::path::Path;
+
+use chat_rows::{Claim, Evidence, FileContext, RecordState, Row, Store, TurnType};
+
+pub use decode::xml::{LegacyChat, LegacyHistory, LegacyMessage};
+pub use decode::{
+    Chat, ChatHistory, Error, ExtensionState, Interaction, Message, ModelPreferences,
+};
+pub use locate::FileKind;
+pub use rows::Origin;
+
+/// The rows of a JetBrains `cody-local-chatHistory-v2` file (or any history value
+/// given as bytes), with `source_line` 1 and byte offsets as locators.
+pub fn history_rows_from_bytes(bytes: &[u8], source_file: &str, ctx: &FileContext) -> Vec<Row> {
+    let origin = Origin {
+        source_file: source_file.to_string(),
+        locator: String::new(),
+        line: Some(1),
+        state: RecordState::Live,
+        host_offset: ctx.host_offset,
+    };
+    rows::history_rows(&ChatHistory::from_bytes(bytes), &origin)
+}
+
+/// The rows of a `sourcegraph.cody-ai` value (VS Code's global state of the extension):
+/// its chat history and its model preferences. `locator` names the value's place in
+/// the database; `mtime` is the database file's modification time (the preferences
+/// record no time of their own).
+pub fn extension_state_rows(
+    value: &[u8],
+    origin: &Origin,
+    mtime: Option<chat_rows::Timestamp>,
+) -> Vec<Row> {
+    let st = ExtensionState::from_bytes(value);
+    let mut out = Vec::new();
+    if let Some(h) = &st.history {
+        out.extend(rows::history_rows(h, origin));
+    }
+    if let Some(p) = &st.model_preferences {
+        let label = format!(
+            "{} {}",
+            locate::short_name(&origin.source_file),
+            decode::MODEL_PREFERENCES_KEY
+        );
+        match p {
+            Ok(p) => out.extend(rows::model_preference_rows(p, origin, &label, mtime)),
+            Err(_) => out.push(
+                Row::system(
+                    rows::AGENT,
+                    chat_rows::system::not_json_object(decode::MODEL_PREFERENCES_KEY),
+                )
+                .file(origin.source_file.clone())
+                .locator(origin.locator.clone())
+                .state(origin.state)
+                .at(mtime),
+            ),
+        }
+    }
+    if let Some(e) = &st.damage {
+        out.push(
+            Row::system(
+                rows::AGENT,
+                chat_rows::system::value_not_json("sourcegraph.cody-ai", e),
+            )
+            .file(origin.source_file.clone())
+            .locator(origin.locator.clone())
+            .state(origin.state),
+        );
+    }
+    out
+}
+
+/// Drops the legacy XML's rows that repeat the agent store's (same session, turn type,
+/// text and time), keeping everything else; returns the rows and how many were dropped.
+/// The scanner does the same over all stores' rows; this is for callers of this crate alone.
+pub fn merge(rows: Vec<Row>) -> (Vec<Row>, usize) {
+    chat_rows::merge::merge_secondary(rows, chat_rows::merge::DEFAULT_WINDOW_MICROS)
+}
+
+/// The Cody store for the scanner: claims `state.vscdb`, the JetBrains globalState
+/// files, `User/settings.json` and `.idea/cody_history.xml`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CodyStore;
+
+fn unreadable(source: &str, e: &std::io::Error) -> Row {
+    Row::system(
+        rows::AGENT,
+        chat_rows::system::parser(format!(
+            "{} could not be read ({e})",
+            locate::short_name(source)
+        )),
+    )
+    .file(source)
+}
+
+impl Store for CodyStore {
+    fn name(&self) -> &'static str {
+        "cody-history"
+    }
+
+    fn claim(&self, path: &Path) -> Option<Claim> {
+        match locate::kind(path)? {
+            // Reading Cody's row of a state.vscdb needs the state-vscdb crate.
+            FileKind::StateDb => None,
+            k => Some(Claim { kind: k.describe() }),
+        }
+    }
+
+    fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
+        let source = if ctx.display_path.is_empty() {
+            path.display().to_string()
+        } else {
+            ctx.display_path.clone()
+        };
+        let Some(kind) = locate::kind(path) else {
+            return Vec::new();
+        };
+        if kind == FileKind::StateDb {
+            return Vec::new();
+        }
+        let bytes = match evidence.read(path) {
+            Ok(b) => b,
+            Err(e) => return vec![unreadable(&source, &e)],
+        };
+        let mtime = evidence.modified(path);
+        let file_origin = Origin {
+            source_file: source.clone(),
+            locator: String::new(),
+            line: Some(1),
+            state: RecordState::Live,
+            host_offset: ctx.host_offset,
+        };
+        match kind {
+            FileKind::History => history_rows_from_bytes(&bytes, &source, ctx),
+            FileKind::ModelPreferences => rows::model_preferences_file_rows(
+                &bytes,
+                &file_origin,
+                &locate::short_name(&source),
+                mtime,
+            ),
+            FileKind::Settings => {
+                let origin = Origin {
+                    line: None,
+                    ..file_origin
+                };
+                rows::settings_rows(&bytes, &origin, &locate::short_name(&source), mtime)
+            }
+            FileKind::LegacyXml => {
+                let project = locate::project_of(&source, &ctx.host);
+                rows::legacy_rows(
+                    &LegacyHistory::from_bytes(&bytes),
+                    &source,
+                    &project,
+                    ctx.host_offset,
+                )
+            }
+            FileKind::StateDb => Vec::new(),
+        }
+    }
+}
+
+/// True for the rows this crate emits for damage (`parser:` rows).
+pub fn is_damage(row: &Row) -> bool {
+    row.turn_type == TurnType::System && row.is_parser()
+}

@@ -1,0 +1,579 @@
+//! Mapping Cody's records to rows, per the plan's column table.
+//!
+//! Every row of a chat carries the chat's time (its id, parsed as RFC 1123; a
+//! JetBrains-migrated id is zone-less host-local time and keeps `timestamp_zone =
+//! unknown` unless the responder gave the host's offset; a UUID id has no time), the
+//! chat id as session (prefixed with the account key when the same id exists under two
+//! accounts), and the common parent of the chat's context files as project.
+//!
+//! Rows of one chat, in order: `session start: account=<key> endpoint=<url> username=<name> [title=<title>]` (this
+//! crate's addition, since the account key is attribution evidence that no column
+//! holds), then per interaction: the user prompt (not for a human message that only
+//! carries tool results), its `tool_result` parts, its `processes[]` (tool steps as
+//! tool_use rows, confirmations as `permission decision:` rows), its error; then
+//! `model:` when the assistant's model is first set or changes, the reply, its
+//! `tool_call` parts as tool_use rows and its error.
+
+use std::collections::{HashMap, HashSet};
+
+use chat_rows::system::{self, ChangeTracker};
+use chat_rows::{RecordState, Row, Timestamp, TurnType};
+use time::UtcOffset;
+
+use crate::decode::xml::LegacyHistory;
+use crate::decode::{
+    self, Chat, ChatError, ChatHistory, Interaction, Message, ModelPreferences, Part, Process,
+    split_account_key,
+};
+
+/// The agent of every Cody row (even those read from an editor's `state.vscdb`).
+pub const AGENT: &str = "cody";
+
+/// Where rows come from: the file, the place inside it, and how to read time.
+#[derive(Clone, Debug, Default)]
+pub struct Origin {
+    /// `source_file` of every row.
+    pub source_file: String,
+    /// The place of the value inside the file (`table ItemTable rowid 3 key=sourcegraph.cody-ai`),
+    /// empty for a file that is the value; byte offsets inside the value are appended.
+    pub locator: String,
+    /// `source_line` (1 for a file that holds one JSON value).
+    pub line: Option<u64>,
+    /// Live, deleted ...
+    pub state: RecordState,
+    /// The host's UTC offset, for zone-less times.
+    pub host_offset: Option<UtcOffset>,
+}
+
+impl Origin {
+    /// The locator of a place `offset` bytes into the value.
+    pub fn at(&self, offset: usize) -> String {
+        if self.locator.is_empty() {
+            format!("byte {offset}")
+        } else {
+            format!("{} byte {offset}", self.locator)
+        }
+    }
+
+    fn row(&self, turn: TurnType, text: impl Into<String>, offset: usize) -> Row {
+        let mut r = Row::new(AGENT, turn, text)
+            .file(self.source_file.clone())
+            .locator(self.at(offset))
+            .state(self.state);
+        r.source_line = self.line;
+        r
+    }
+}
+
+/// The time of a chat: its id as RFC 1123, else as zone-less ISO 8601 (unknown zone
+/// unless `host` is given), else the same for `lastInteractionTimestamp`; a UUID gives none.
+pub fn chat_time(
+    id: &str,
+    last_interaction: Option<&str>,
+    host: Option<UtcOffset>,
+) -> Option<Timestamp> {
+    let parse = |s: &str| {
+        chat_rows::when::parse_rfc1123(s).or_else(|| chat_rows::when::parse_iso8601(s, host))
+    };
+    parse(id).or_else(|| last_interaction.and_then(parse))
+}
+
+/// The chat ids that occur under more than one account.
+pub fn colliding_ids<'a>(chats: impl IntoIterator<Item = &'a Chat>) -> HashSet<String> {
+    let mut accounts: HashMap<&str, HashSet<&str>> = HashMap::new();
+    for c in chats {
+        accounts
+            .entry(c.id.as_str())
+            .or_default()
+            .insert(c.account.as_str());
+    }
+    accounts
+        .into_iter()
+        .filter(|(_, a)| a.len() > 1)
+        .map(|(id, _)| id.to_string())
+        .collect()
+}
+
+/// The session id of a chat: the chat id, or `<account key>/<chat id>` when the id collides.
+pub fn session_of(chat: &Chat, colliding: &HashSet<String>) -> String {
+    if colliding.contains(&chat.id) {
+        format!("{}/{}", chat.account, chat.id)
+    } else {
+        chat.id.clone()
+    }
+}
+
+/// A fingerprint of an interaction's content, to tell whether two versions of the
+/// history value hold the same interaction.
+pub fn fingerprint(it: &Interaction) -> String {
+    let text = |m: &Option<Message>| {
+        m.as_ref()
+            .and_then(Message::display_text)
+            .unwrap_or_default()
+    };
+    format!("{}\u{0}{}", text(&it.human), text(&it.assistant))
+}
+
+/// The rows of a whole history value.
+pub fn history_rows(history: &ChatHistory, origin: &Origin) -> Vec<Row> {
+    let colliding = colliding_ids(&history.chats);
+    let mut rows = Vec::new();
+    for chat in &history.chats {
+        rows.extend(chat_rows(chat, &session_of(chat, &colliding), origin, None));
+    }
+    if let Some(e) = &history.damage {
+        rows.push(origin.row(
+            TurnType::System,
+            system::parser(format!(
+                "{} is damaged; read {} chat(s) ({e})",
+                decode::HISTORY_KEY,
+                history.chats.len()
+            )),
+            damage_offset(e),
+        ));
+    }
+    rows
+}
+
+fn damage_offset(e: &decode::Error) -> usize {
+    match e {
+        decode::Error::Cut { offset, .. }
+        | decode::Error::Unexpected { offset, .. }
+        | decode::Error::Json { offset, .. }
+        | decode::Error::Interaction { offset, .. }
+        | decode::Error::NotObject { offset, .. } => *offset,
+        decode::Error::Xml { offset, .. }
+        | decode::Error::XmlCut { offset, .. }
+        | decode::Error::XmlNoRoot { offset, .. } => *offset as usize,
+        decode::Error::Jsonc(_) => 0,
+    }
+}
+
+/// The rows of one chat. With `only`, just the interactions it accepts are mapped, and
+/// the chat-level `session start:` row is left out (used for the interactions an older
+/// version of the value holds beyond the live chat).
+pub fn chat_rows(
+    chat: &Chat,
+    session: &str,
+    origin: &Origin,
+    only: Option<&dyn Fn(&Interaction) -> bool>,
+) -> Vec<Row> {
+    let ts = chat_time(
+        &chat.id,
+        chat.last_interaction.as_deref(),
+        origin.host_offset,
+    );
+    let project = chat_rows::uri::common_parent(
+        chat.interactions
+            .iter()
+            .flat_map(|i| i.human.iter().chain(i.assistant.iter()))
+            .flat_map(|m| m.context_paths.iter().map(String::as_str)),
+    );
+    let tool_names: HashMap<&str, &str> = chat
+        .interactions
+        .iter()
+        .flat_map(|i| i.assistant.iter().chain(i.human.iter()))
+        .flat_map(|m| m.content.iter())
+        .filter_map(|p| match p {
+            Part::ToolCall { id, name, .. } => Some((id.as_str(), name.as_str())),
+            _ => None,
+        })
+        .collect();
+    let mut rows = Vec::new();
+    let mut push = |r: Row| rows.push(r.at(ts).session(session).project(project.clone()));
+
+    if only.is_none() {
+        let (endpoint, username) = split_account_key(&chat.account);
+        let title = chat.title.as_deref().unwrap_or("");
+        push(origin.row(
+            TurnType::System,
+            system::session_start(&[
+                ("account", &chat.account),
+                ("endpoint", endpoint),
+                ("username", username),
+                ("title", title),
+            ]),
+            chat.offset,
+        ));
+    }
+    let mut models: ChangeTracker<String> = ChangeTracker::model();
+    for it in &chat.interactions {
+        let model = it
+            .assistant
+            .as_ref()
+            .and_then(|a| a.model.clone())
+            .or_else(|| it.human.as_ref().and_then(|h| h.model.clone()))
+            .unwrap_or_default();
+        // the tracker sees every interaction, so a change is reported against the
+        // model before it even when only some interactions are mapped
+        let model_row = it
+            .assistant
+            .as_ref()
+            .and_then(|a| a.model.clone())
+            .and_then(|m| models.observe(m));
+        if only.is_some_and(|f| !f(it)) {
+            continue;
+        }
+        let calls_here: HashSet<&str> = it
+            .assistant
+            .iter()
+            .flat_map(|a| a.content.iter())
+            .filter_map(|p| match p {
+                Part::ToolCall { id, .. } => Some(id.as_str()),
+                _ => None,
+            })
+            .collect();
+        let at = it.offset;
+        if let Some(h) = &it.human {
+            let has_results = h
+                .content
+                .iter()
+                .any(|p| matches!(p, Part::ToolResult { .. }));
+            let text = h.display_text().unwrap_or_default();
+            if !text.is_empty() || !has_results {
+                push(
+                    origin
+                        .row(speaker_turn(h, TurnType::User), text, at)
+                        .model(model.clone()),
+                );
+            }
+            for p in &h.content {
+                if let Part::ToolResult { id, content } = p {
+                    let name = tool_names.get(id.as_str()).copied().unwrap_or("");
+                    push(
+                        origin
+                            .row(TurnType::ToolResult, content.clone(), at)
+                            .tool(name, id.clone())
+                            .model(model.clone()),
+                    );
+                }
+            }
+            for r in process_rows(&h.processes, &calls_here, origin, at) {
+                push(r);
+            }
+            if let Some(e) = &h.error {
+                push(
+                    origin
+                        .row(TurnType::System, error_text(e), at)
+                        .model(model.clone()),
+                );
+            }
+        }
+        if let Some(a) = &it.assistant {
+            if let Some(text) = model_row {
+                let m = a.model.clone().unwrap_or_default();
+                push(origin.row(TurnType::System, text, at).model(m));
+            }
+            let text = a.display_text().unwrap_or_default();
+            let has_calls = a.content.iter().any(|p| matches!(p, Part::ToolCall { .. }));
+            if !text.is_empty() || (!has_calls && a.error.is_none()) {
+                push(
+                    origin
+                        .row(speaker_turn(a, TurnType::Assistant), text, at)
+                        .model(model.clone()),
+                );
+            }
+            for p in &a.content {
+                if let Part::ToolCall {
+                    id,
+                    name,
+                    arguments,
+                } = p
+                {
+                    push(
+                        origin
+                            .row(TurnType::ToolUse, arguments.clone(), at)
+                            .tool(name.clone(), id.clone())
+                            .model(model.clone()),
+                    );
+                }
+            }
+            for r in process_rows(&a.processes, &HashSet::new(), origin, at) {
+                push(r.model(model.clone()));
+            }
+            if let Some(e) = &a.error {
+                push(
+                    origin
+                        .row(TurnType::System, error_text(e), at)
+                        .model(model.clone()),
+                );
+            }
+        }
+    }
+    if let Some(d) = &chat.damage {
+        let offset = damage_offset(&d.error);
+        push(origin.row(
+            TurnType::System,
+            system::unparseable_record(chat.number, &d.error, &d.record),
+            offset,
+        ));
+    }
+    rows
+}
+
+/// A message's turn: its speaker when it says `system`, else the position's.
+fn speaker_turn(m: &Message, default: TurnType) -> TurnType {
+    match m.speaker.as_deref() {
+        Some("system") => TurnType::System,
+        _ => default,
+    }
+}
+
+/// `error: <name>: <message>` (this crate's text for a message's ChatError, kept as a
+/// system row since it is not text the model wrote).
+pub fn error_text(e: &ChatError) -> String {
+    match (&e.name, &e.message) {
+        (Some(n), Some(m)) => format!("error: {n}: {m}"),
+        (None, Some(m)) => format!("error: {m}"),
+        (Some(n), None) => format!("error: {n}"),
+        (None, None) => "error:".to_string(),
+    }
+}
+
+/// The text of a Deep Cody confirmation step, exactly per the plan.
+pub fn confirmation_text(p: &Process) -> String {
+    let state = p.state.as_deref().unwrap_or("");
+    let message = p.error.as_ref().and_then(|e| e.message.as_deref());
+    let decision = match (state, message) {
+        ("error", Some("Command rejected")) => Some("rejected"),
+        ("pending", _) => Some("approved or unanswered"),
+        _ => None,
+    };
+    let mut s = match decision {
+        Some(d) => format!("{d} confirmation state={state}"),
+        None => format!("confirmation state={state}"),
+    };
+    if let Some(m) = message {
+        s.push_str(&format!(" error={m}"));
+    }
+    if let Some(t) = &p.title {
+        s.push_str(&format!(" title={t}"));
+    }
+    for extra in [&p.description, &p.content].into_iter().flatten() {
+        s.push('\n');
+        s.push_str(extra);
+    }
+    system::permission_decision(s)
+}
+
+fn process_rows(
+    processes: &[Process],
+    calls_here: &HashSet<&str>,
+    origin: &Origin,
+    at: usize,
+) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for p in processes {
+        match p.kind.as_deref() {
+            Some("confirmation") => {
+                rows.push(
+                    origin
+                        .row(TurnType::System, confirmation_text(p), at)
+                        .tool("", p.id.clone()),
+                );
+            }
+            // a tool step that repeats a tool_call part of the same reply is that call
+            Some("tool") if !calls_here.contains(p.id.as_str()) => {
+                let name = p.title.clone().unwrap_or_default();
+                let text = p.content.clone().unwrap_or_default();
+                rows.push(
+                    origin
+                        .row(TurnType::ToolUse, text, at)
+                        .tool(name, p.id.clone()),
+                );
+            }
+            _ => {}
+        }
+    }
+    rows
+}
+
+/// The `model setting:` rows of the model preferences, the user's `selected` before
+/// the server's `defaults`, at `time` (the file's modification time). `label` is the
+/// file named in `(from <label>, file mtime)`.
+pub fn model_preference_rows(
+    prefs: &ModelPreferences,
+    origin: &Origin,
+    label: &str,
+    time: Option<Timestamp>,
+) -> Vec<Row> {
+    let from = system::from(label, "file mtime");
+    let mut rows = Vec::new();
+    for ep in &prefs.endpoints {
+        for (which, list) in [("selected", &ep.selected), ("defaults", &ep.defaults)] {
+            for (usage, id) in list {
+                let detail = format!("{which}.{usage}={id} endpoint={}", ep.endpoint);
+                let mut r = Row::new(
+                    AGENT,
+                    TurnType::System,
+                    system::model_setting(detail, &from),
+                )
+                .file(origin.source_file.clone())
+                .locator(if origin.locator.is_empty() {
+                    format!("endpoint {} {which}.{usage}", ep.endpoint)
+                } else {
+                    format!(
+                        "{} endpoint {} {which}.{usage}",
+                        origin.locator, ep.endpoint
+                    )
+                })
+                .model(id.clone())
+                .at(time)
+                .state(origin.state);
+                r.source_line = origin.line;
+                rows.push(r);
+            }
+        }
+    }
+    rows
+}
+
+/// The rows of a `cody-model-preferences` file: its settings, or one
+/// `parser: cody-model-preferences is not a JSON object` row.
+pub fn model_preferences_file_rows(
+    bytes: &[u8],
+    origin: &Origin,
+    label: &str,
+    time: Option<Timestamp>,
+) -> Vec<Row> {
+    match ModelPreferences::from_bytes(bytes) {
+        Ok(p) => model_preference_rows(&p, origin, label, time),
+        Err(e) => {
+            let text = match e {
+                decode::Error::NotObject { .. } => {
+                    system::not_json_object(decode::MODEL_PREFERENCES_KEY)
+                }
+                other => system::not_json_object_because(decode::MODEL_PREFERENCES_KEY, other),
+            };
+            vec![origin.row(TurnType::System, text, 0).at(time)]
+        }
+    }
+}
+
+/// The `permission setting:` rows of a `settings.json`, at `time` (its modification
+/// time). A file that does not decode gives its `parser:` row only when its text names
+/// a `cody.` key; the parser row never quotes the file, which may hold MCP credentials.
+pub fn settings_rows(
+    bytes: &[u8],
+    origin: &Origin,
+    label: &str,
+    time: Option<Timestamp>,
+) -> Vec<Row> {
+    let from = system::from(label, "file mtime");
+    let row = |text: String| {
+        Row::new(AGENT, TurnType::System, text)
+            .file(origin.source_file.clone())
+            .at(time)
+            .state(origin.state)
+    };
+    match decode::permission_settings(bytes) {
+        Ok(settings) => settings
+            .into_iter()
+            .map(|s| {
+                let mut r = row(system::permission_setting(&s.key, &s.value, &from))
+                    .locator(format!("key {}", s.key));
+                r.source_line = line_of_key(bytes, &s.top_key);
+                r
+            })
+            .collect(),
+        Err(e) => {
+            if memchr::memmem::find(bytes, b"cody.").is_none() {
+                return Vec::new();
+            }
+            let text = match e {
+                decode::Error::NotObject { .. } => system::not_json_object("settings.json"),
+                other => system::not_json_object_because("settings.json", other),
+            };
+            vec![row(text)]
+        }
+    }
+}
+
+/// The 1-based line on which `"<key>"` first appears.
+fn line_of_key(bytes: &[u8], key: &str) -> Option<u64> {
+    let needle = format!("\"{key}\"");
+    let at = memchr::memmem::find(bytes, needle.as_bytes())?;
+    Some(1 + memchr::memchr_iter(b'\n', &bytes[..at]).count() as u64)
+}
+
+/// The rows of a legacy `cody_history.xml` (all secondary), with `project` (the folder
+/// the file sits in) as project path: per chat `chat:`, `model:` before the first
+/// assistant message, and a user or assistant row per message; then, if the file is
+/// cut or damaged, `parser: cody_history.xml did not parse; read <n> chat(s) (<error>)`.
+pub fn legacy_rows(
+    h: &LegacyHistory,
+    source_file: &str,
+    project: &str,
+    host: Option<UtcOffset>,
+) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let base = |turn: TurnType, text: String, line: u64, offset: u64| {
+        Row::new(AGENT, turn, text)
+            .file(source_file)
+            .line(line)
+            .locator(format!("byte {offset}"))
+            .project(project)
+            .secondary(true)
+    };
+    for c in &h.chats {
+        let session = c
+            .updated_at
+            .clone()
+            .or_else(|| c.internal_id.clone())
+            .unwrap_or_default();
+        let ts = c
+            .updated_at
+            .as_deref()
+            .and_then(|u| chat_rows::when::parse_iso8601(u, host));
+        let text = system::legacy_chat(
+            c.internal_id.as_deref().unwrap_or(""),
+            c.account_id.as_deref().unwrap_or(""),
+            c.messages.len(),
+        );
+        rows.push(
+            base(TurnType::System, text, c.line, c.offset)
+                .session(session.clone())
+                .at(ts),
+        );
+        let mut model_done = false;
+        for m in &c.messages {
+            let turn = match m.speaker.as_deref() {
+                Some("HUMAN") => TurnType::User,
+                Some("ASSISTANT") => TurnType::Assistant,
+                _ => TurnType::System,
+            };
+            if turn == TurnType::Assistant && !model_done {
+                model_done = true;
+                if let Some(model) = c.model() {
+                    rows.push(
+                        base(TurnType::System, system::model(model), m.line, m.offset)
+                            .session(session.clone())
+                            .at(ts)
+                            .model(model),
+                    );
+                }
+            }
+            rows.push(
+                base(turn, m.text.clone().unwrap_or_default(), m.line, m.offset)
+                    .session(session.clone())
+                    .at(ts)
+                    .model(c.model().unwrap_or("")),
+            );
+        }
+    }
+    if let Some(e) = &h.damage {
+        let (offset, line) = match e {
+            decode::Error::Xml { offset, line, .. }
+            | decode::Error::XmlCut { offset, line, .. }
+            | decode::Error::XmlNoRoot { offset, line } => (*offset, *line),
+            _ => (0, 1),
+        };
+        rows.push(base(
+            TurnType::System,
+            system::did_not_parse("cody_history.xml", h.chats.len(), e),
+            line,
+            offset,
+        ));
+    }
+    rows
+}
