@@ -264,7 +264,7 @@ impl<'c> Mapper<'c> {
                 "the session is {}, not a JSON object",
                 node.type_name()
             ));
-            let row = self.row(TurnType::System, text, root.origin, "");
+            let row = self.row(TurnType::System, text, root.origin, "$");
             self.out.push(row);
             return;
         }
@@ -294,7 +294,7 @@ impl<'c> Mapper<'c> {
         ]);
         let created = millis(node.get("creationDate"));
         let row = self
-            .row(TurnType::System, text, root.origin, "")
+            .row(TurnType::System, text, root.origin, "$")
             .at(created);
         self.out.push(row);
 
@@ -316,7 +316,7 @@ impl<'c> Mapper<'c> {
                 continue;
             }
             let slot = Slot::new(item.origin, req.into_owned());
-            self.request(&slot, &format!("requests[{i}]"), Some(&mut trackers));
+            self.request(&slot, &format!("$.requests[{i}]"), Some(&mut trackers));
         }
     }
 
