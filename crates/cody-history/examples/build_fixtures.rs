@@ -440,7 +440,16 @@ fn main() {
     );
     build_state_vscdb();
     // The live value of the state.vscdb, also as a crate-local test input.
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sourcegraph.cody-ai.json");
-    std::fs::write(&data, cody_value(2).to_string()).unwrap();
-    println!("wrote {}", data.display());
+    // The three versions of the value, also as crate-local test inputs.
+    for (version, name) in [
+        (2, "sourcegraph.cody-ai.json"),
+        (1, "sourcegraph.cody-ai.v1.json"),
+        (0, "sourcegraph.cody-ai.v0.json"),
+    ] {
+        let data = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(name);
+        std::fs::write(&data, cody_value(version).to_string()).unwrap();
+        println!("wrote {}", data.display());
+    }
 }

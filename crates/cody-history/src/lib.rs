@@ -139,11 +139,7 @@ impl Store for CodyStore {
     }
 
     fn claim(&self, path: &Path) -> Option<Claim> {
-        match locate::kind(path)? {
-            // Reading Cody's row of a state.vscdb needs the state-vscdb crate.
-            FileKind::StateDb => None,
-            k => Some(Claim { kind: k.describe() }),
-        }
+        locate::kind(path).map(|k| Claim { kind: k.describe() })
     }
 
     fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
@@ -156,7 +152,7 @@ impl Store for CodyStore {
             return Vec::new();
         };
         if kind == FileKind::StateDb {
-            return Vec::new();
+            return state_db_rows(path, &source, ctx, evidence);
         }
         let bytes = match evidence.read(path) {
             Ok(b) => b,
@@ -197,6 +193,36 @@ impl Store for CodyStore {
             FileKind::StateDb => Vec::new(),
         }
     }
+}
+
+/// The ItemTable key of Cody's global state in VS Code.
+pub const EXTENSION_KEY: &str = "sourcegraph.cody-ai";
+
+/// Cody's rows of a `state.vscdb`: the live `sourcegraph.cody-ai` value's chats and
+/// model preferences. A database without the key gives no row. A database that cannot
+/// be opened gives no row either: it is the editor's file, and the editor's store
+/// reports its damage once (`parser: state.vscdb unreadable: ...`).
+pub fn state_db_rows(
+    path: &Path,
+    source: &str,
+    ctx: &FileContext,
+    evidence: &Evidence,
+) -> Vec<Row> {
+    let Ok(db) = state_vscdb::StateDb::open(path, evidence) else {
+        return Vec::new();
+    };
+    let mtime = evidence.modified(path);
+    let Some(item) = db.item(EXTENSION_KEY) else {
+        return Vec::new();
+    };
+    let origin = Origin {
+        source_file: source.to_string(),
+        locator: item.locator(),
+        line: None,
+        state: item.state,
+        host_offset: ctx.host_offset,
+    };
+    extension_state_rows(item.value.as_bytes(), &origin, mtime)
 }
 
 /// True for the rows this crate emits for damage (`parser:` rows).

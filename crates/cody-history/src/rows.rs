@@ -119,7 +119,13 @@ pub fn history_rows(history: &ChatHistory, origin: &Origin) -> Vec<Row> {
     let colliding = colliding_ids(&history.chats);
     let mut rows = Vec::new();
     for chat in &history.chats {
-        rows.extend(chat_rows(chat, &session_of(chat, &colliding), origin, None));
+        rows.extend(chat_rows(
+            chat,
+            &session_of(chat, &colliding),
+            origin,
+            true,
+            None,
+        ));
     }
     if let Some(e) = &history.damage {
         rows.push(origin.row(
@@ -149,13 +155,14 @@ fn damage_offset(e: &decode::Error) -> usize {
     }
 }
 
-/// The rows of one chat. With `only`, just the interactions it accepts are mapped, and
-/// the chat-level `session start:` row is left out (used for the interactions an older
+/// The rows of one chat. `header` adds the chat-level `session start:` row; with `only`,
+/// just the interactions it accepts are mapped (used for the interactions an older
 /// version of the value holds beyond the live chat).
 pub fn chat_rows(
     chat: &Chat,
     session: &str,
     origin: &Origin,
+    header: bool,
     only: Option<&dyn Fn(&Interaction) -> bool>,
 ) -> Vec<Row> {
     let ts = chat_time(
@@ -182,7 +189,7 @@ pub fn chat_rows(
     let mut rows = Vec::new();
     let mut push = |r: Row| rows.push(r.at(ts).session(session).project(project.clone()));
 
-    if only.is_none() {
+    if header {
         let (endpoint, username) = split_account_key(&chat.account);
         let title = chat.title.as_deref().unwrap_or("");
         push(origin.row(
@@ -383,6 +390,79 @@ fn process_rows(
                 );
             }
             _ => {}
+        }
+    }
+    rows
+}
+
+/// The rows that older versions of the history value hold and the live one does not:
+/// whole chats that were deleted, and interactions of live chats that were replaced
+/// (an edited and resent prompt drops the interactions after it). Each row keeps the
+/// place its version was found (`origin`, with [`RecordState::Deleted`]). A chat or
+/// interaction found in several older versions is yielded once, from the first version
+/// that holds it; nothing the live value holds is repeated.
+///
+/// Damage inside an older version (a fragment cut by page reuse) costs only what it
+/// covers: one `parser:` row per damaged version, in that version's state.
+pub fn deleted_rows(live: Option<&ChatHistory>, older: &[(ChatHistory, Origin)]) -> Vec<Row> {
+    type Key = (String, String);
+    let mut seen: HashMap<Key, HashSet<String>> = HashMap::new();
+    if let Some(h) = live {
+        for c in &h.chats {
+            let fps = seen.entry((c.account.clone(), c.id.clone())).or_default();
+            fps.extend(c.interactions.iter().map(fingerprint));
+        }
+    }
+    let live_keys: HashSet<Key> = seen.keys().cloned().collect();
+    let colliding = colliding_ids(
+        live.into_iter()
+            .flat_map(|h| h.chats.iter())
+            .chain(older.iter().flat_map(|(h, _)| h.chats.iter())),
+    );
+    let mut headers: HashSet<Key> = HashSet::new();
+    let mut rows = Vec::new();
+    for (h, origin) in older {
+        for chat in &h.chats {
+            let key = (chat.account.clone(), chat.id.clone());
+            let known = seen.get(&key).cloned().unwrap_or_default();
+            let fresh: Vec<&Interaction> = chat
+                .interactions
+                .iter()
+                .filter(|i| !known.contains(&fingerprint(i)))
+                .collect();
+            let header = !live_keys.contains(&key) && !headers.contains(&key);
+            if fresh.is_empty() && !header {
+                continue;
+            }
+            headers.insert(key.clone());
+            let keep = |i: &Interaction| !known.contains(&fingerprint(i));
+            rows.extend(
+                chat_rows(
+                    chat,
+                    &session_of(chat, &colliding),
+                    origin,
+                    header,
+                    Some(&keep),
+                )
+                .into_iter()
+                .filter(|r| !r.is_parser()),
+            );
+            seen.entry(key)
+                .or_default()
+                .extend(fresh.into_iter().map(fingerprint));
+        }
+        let damaged = h.chats.iter().filter(|c| c.damage.is_some()).count();
+        if let Some(e) = h.damage.as_ref().or_else(|| {
+            h.chats
+                .iter()
+                .find_map(|c| c.damage.as_ref().map(|d| &d.error))
+        }) {
+            let text = system::parser(format!(
+                "older {} is damaged; read {} chat(s), {damaged} of them partly ({e})",
+                decode::HISTORY_KEY,
+                h.chats.len()
+            ));
+            rows.push(origin.row(TurnType::System, text, damage_offset(e)));
         }
     }
     rows

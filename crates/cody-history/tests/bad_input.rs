@@ -1,0 +1,285 @@
+//! Damaged input: exact parser rows, the dirty-input harness on every fixture, and
+//! no secret of the fixtures in any output.
+
+mod common;
+
+use std::path::Path;
+
+use chat_rows::dirty::{Harness, Mutation};
+use chat_rows::{Evidence, FileContext, RecordState, Row, Store};
+use cody_history::{LegacyHistory, Origin, rows};
+use common::{evidence_root, fixture};
+
+const ALICE_HISTORY: &str =
+    "lin-ws01/home/alice/.local/share/Cody-nodejs/JetBrains-globalState/cody-local-chatHistory-v2";
+const ALICE_PREFS: &str =
+    "lin-ws01/home/alice/.local/share/Cody-nodejs/JetBrains-globalState/cody-model-preferences";
+const ALICE_SETTINGS: &str = "lin-ws01/home/alice/.config/VSCodium/User/settings.json";
+const WEBAPP_XML: &str = "lin-ws01/home/alice/src/webapp/.idea/cody_history.xml";
+const DB: &str = "lin-ws01/home/alice/.config/VSCodium/User/globalStorage/state.vscdb";
+
+/// Peak memory allowed while parsing damaged copies of small fixtures.
+const PEAK: u64 = 1 << 30;
+
+fn file_origin() -> Origin {
+    Origin {
+        source_file: "f".into(),
+        line: Some(1),
+        ..Origin::default()
+    }
+}
+
+fn texts(rows: &[Row]) -> Vec<&str> {
+    rows.iter().map(|r| r.text.as_str()).collect()
+}
+
+fn truncated_before(input: &[u8], m: &Mutation, end: usize) -> bool {
+    matches!(*m, Mutation::Truncate(n) if n < end && !input[..n].iter().all(u8::is_ascii_whitespace))
+}
+
+#[test]
+fn a_damaged_chat_is_one_record_row_and_the_others_are_read() {
+    let v = br#"{"https://sourcegraph.com/-a-b":{"chat":{"Fri, 03 Oct 2026 10:00:00 GMT":{"id":"x","interactions":[{"humanMessage":{"text":"good one"},"assistantMessage":null}]},"Sat, 04 Oct 2026 10:00:00 GMT":{"id":"y","interactions":[{"humanMessage":{"text":}}]},"Sun, 05 Oct 2026 10:00:00 GMT":{"interactions":[{"humanMessage":{"text":"after the damage"}}]}}}}"#;
+    let rows = cody_history::history_rows_from_bytes(v, "f", &FileContext::default());
+    assert_eq!(
+        texts(&rows),
+        vec![
+            "session start: account=https://sourcegraph.com/-a-b endpoint=https://sourcegraph.com/ username=a-b",
+            "good one",
+            "session start: account=https://sourcegraph.com/-a-b endpoint=https://sourcegraph.com/ username=a-b",
+            "parser: unparseable record 2 (interaction 0 at byte 220: expected value at line 1 column 25 (value at byte 220)): {\"id\":\"y\",\"interactions\":[{\"humanMessage\":{\"text\":}}]}",
+            "session start: account=https://sourcegraph.com/-a-b endpoint=https://sourcegraph.com/ username=a-b",
+            "after the damage",
+        ]
+    );
+    let record = &rows[3];
+    assert_eq!(record.session_id, "Sat, 04 Oct 2026 10:00:00 GMT");
+    assert_eq!(record.source_locator, "byte 220");
+    assert_eq!(
+        record.timestamp.unwrap().to_string(),
+        "2026-10-04T10:00:00.000000Z"
+    );
+}
+
+#[test]
+fn a_history_that_is_not_an_object_is_one_row() {
+    let rows = cody_history::history_rows_from_bytes(b"[]", "f", &FileContext::default());
+    assert_eq!(
+        texts(&rows),
+        vec![
+            "parser: cody-local-chatHistory-v2 is damaged; read 0 chat(s) (the history at byte 0 is not a JSON object)"
+        ]
+    );
+}
+
+#[test]
+fn model_preferences_that_are_not_an_object() {
+    let o = file_origin();
+    assert_eq!(
+        texts(&rows::model_preferences_file_rows(b"[1,2]", &o, "x", None)),
+        vec!["parser: cody-model-preferences is not a JSON object"]
+    );
+    assert_eq!(
+        texts(&rows::model_preferences_file_rows(b"null", &o, "x", None)),
+        vec!["parser: cody-model-preferences is not a JSON object"]
+    );
+    assert_eq!(
+        texts(&rows::model_preferences_file_rows(
+            br#"{"https://sourcegraph.com/":{"sel"#,
+            &o,
+            "x",
+            None
+        )),
+        vec![
+            "parser: cody-model-preferences is not a JSON object (EOF while parsing a string at line 1 column 33 (value at byte 0))"
+        ]
+    );
+}
+
+#[test]
+fn broken_settings_give_a_row_only_when_they_name_cody() {
+    let o = file_origin();
+    let rows = rows::settings_rows(
+        b"{\n  \"cody.chat.agenticContext\": false,\n  \"env\": {\"T\": \"secret_tok\"",
+        &o,
+        "User/settings.json",
+        None,
+    );
+    assert_eq!(rows.len(), 1);
+    assert!(
+        rows[0]
+            .text
+            .starts_with("parser: settings.json is not a JSON object ("),
+        "{}",
+        rows[0].text
+    );
+    assert!(!rows[0].text.contains("secret_tok"));
+    assert_eq!(
+        rows::settings_rows(b"{\"editor.fontSize\": ", &o, "User/settings.json", None),
+        vec![]
+    );
+    assert_eq!(
+        texts(&rows::settings_rows(
+            b"[\"cody.x\"]",
+            &o,
+            "User/settings.json",
+            None
+        )),
+        vec!["parser: settings.json is not a JSON object"]
+    );
+}
+
+#[test]
+fn an_xml_file_with_no_element_is_reported_and_an_empty_one_is_not() {
+    let h = LegacyHistory::from_bytes(b"<?xml version=\"1.0\"?>\n");
+    assert_eq!(
+        h.damage.unwrap().to_string(),
+        "file ends at line 2 (byte 22) before any element"
+    );
+    assert_eq!(
+        LegacyHistory::from_bytes(b"\n  \n"),
+        LegacyHistory::default()
+    );
+    let rows = rows::legacy_rows(
+        &LegacyHistory::from_bytes(b"<project><component name=\"ChatHistory\"><chats>"),
+        "f",
+        "/p",
+        None,
+    );
+    assert_eq!(
+        texts(&rows),
+        vec![
+            "parser: cody_history.xml did not parse; read 0 chat(s) (file ends at line 1 (byte 46) inside <chats>)"
+        ]
+    );
+    assert_eq!(
+        (rows[0].project_path.as_str(), rows[0].record_state),
+        ("/p", RecordState::Secondary)
+    );
+}
+
+#[test]
+fn dirty_history_file() {
+    let input = std::fs::read(fixture(ALICE_HISTORY)).unwrap();
+    let report = Harness::new().run(&input, |b| {
+        cody_history::history_rows_from_bytes(b, "f", &FileContext::default())
+    });
+    report.assert_no_panics();
+    report.assert_peak_memory_below(PEAK);
+    // every cut of a single JSON value leaves it incomplete
+    report.assert_damage_reported(|m| matches!(*m, Mutation::Truncate(n) if n < input.len()));
+}
+
+#[test]
+fn dirty_extension_value() {
+    let input = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/sourcegraph.cody-ai.json"
+    ))
+    .unwrap();
+    let report = Harness::new().run(&input, |b| {
+        cody_history::extension_state_rows(b, &file_origin(), None)
+    });
+    report.assert_no_panics();
+    report.assert_peak_memory_below(PEAK);
+    report.assert_damage_reported(|m| matches!(*m, Mutation::Truncate(n) if n < input.len()));
+}
+
+#[test]
+fn dirty_model_preferences() {
+    let input = std::fs::read(fixture(ALICE_PREFS)).unwrap();
+    let report = Harness::new().run(&input, |b| {
+        rows::model_preferences_file_rows(b, &file_origin(), "x", None)
+    });
+    report.assert_no_panics();
+    report.assert_damage_reported(|m| matches!(*m, Mutation::Truncate(n) if n < input.len()));
+}
+
+#[test]
+fn dirty_settings() {
+    let input = std::fs::read(fixture(ALICE_SETTINGS)).unwrap();
+    let last_brace = input.iter().rposition(|b| *b == b'}').unwrap();
+    let first_cody = input.windows(5).position(|w| w == b"cody.").unwrap();
+    let report = Harness::new().run(&input, |b| {
+        rows::settings_rows(b, &file_origin(), "User/settings.json", None)
+    });
+    report.assert_no_panics();
+    report.assert_damage_reported(
+        |m| matches!(*m, Mutation::Truncate(n) if n > first_cody + 5 && n <= last_brace),
+    );
+}
+
+#[test]
+fn dirty_legacy_xml() {
+    let input = std::fs::read(fixture(WEBAPP_XML)).unwrap();
+    let end = input.windows(10).position(|w| w == b"</project>").unwrap() + 10;
+    let report = Harness::new().run(&input, |b| {
+        rows::legacy_rows(&LegacyHistory::from_bytes(b), "f", "/p", None)
+    });
+    report.assert_no_panics();
+    report.assert_peak_memory_below(PEAK);
+    report.assert_damage_reported(|m| truncated_before(&input, m, end));
+}
+
+#[test]
+fn dirty_state_db() {
+    let main = std::fs::read(fixture(DB)).unwrap();
+    let wal = std::fs::read(fixture(&format!("{DB}-wal"))).unwrap();
+    let store = cody_history::CodyStore;
+    let parse = |p: &Path| store.read(p, &FileContext::default(), &Evidence::new());
+    let small = Harness::new().truncations(16).flips(16).splices(8);
+    // damage to the main file, then to the WAL
+    small
+        .run_files(&main, "state.vscdb", &[("state.vscdb-wal", &wal)], parse)
+        .assert_no_panics();
+    let report = small.run_files(&wal, "state.vscdb-wal", &[("state.vscdb", &main)], |p| {
+        parse(&p.with_file_name("state.vscdb"))
+    });
+    report.assert_no_panics();
+    report.assert_peak_memory_below(PEAK);
+}
+
+/// Every token string the fixtures hold.
+const SECRETS: &[&str] = &[
+    "ghp_fixtureArgsTokenDoNotEmit0000000000",
+    "ghp_fixtureEnvTokenDoNotEmit00000000000",
+    "fixture_url_token_do_not_emit",
+    "fixture_header_token_do_not_emit",
+    "sgp_fixture_secret_token_do_not_emit",
+];
+
+#[test]
+fn no_secret_reaches_any_row() {
+    let store = cody_history::CodyStore;
+    let evidence = Evidence::new();
+    let mut rows = Vec::new();
+    let mut files = 0;
+    let mut stack = vec![evidence_root()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if store.claim(&p).is_some() {
+                files += 1;
+                let ctx = FileContext {
+                    display_path: p.display().to_string(),
+                    ..FileContext::default()
+                };
+                rows.extend(store.read(&p, &ctx, &evidence));
+            }
+        }
+    }
+    assert!(files >= 8, "{files}");
+    let out: String = rows
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap() + "\n")
+        .collect();
+    assert!(out.contains("permission setting: cody.mcpServers.github.disabledTools"));
+    for s in SECRETS {
+        assert!(!out.contains(s), "{s} leaked");
+    }
+    // the fixtures do hold them, so the test can fail
+    let settings = std::fs::read_to_string(fixture(ALICE_SETTINGS)).unwrap();
+    assert!(SECRETS[..4].iter().all(|s| settings.contains(s)));
+}

@@ -1,0 +1,181 @@
+//! Cody's rows of a `state.vscdb`: the live value, older versions, and the evidence untouched.
+
+mod common;
+
+use chat_rows::{Evidence, FileContext, RecordState, Store};
+use cody_history::{ChatHistory, ExtensionState, Origin, rows};
+use common::{fixture, read, render_all};
+
+const DB: &str = "lin-ws01/home/alice/.config/VSCodium/User/globalStorage/state.vscdb";
+
+fn data(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn history(name: &str) -> ChatHistory {
+    ExtensionState::from_bytes(&data(name)).history.unwrap()
+}
+
+#[test]
+fn live_value_with_the_wal_applied() {
+    let expected = vec![
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system||||session start: account=https://sourcegraph.com/-alice-w-dev endpoint=https://sourcegraph.com/ username=alice-w-dev title=\"Where is the session token refreshed?\"||ItemTable key=sourcegraph.cody-ai byte 206|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|user|anthropic::2024-10-22::claude-sonnet-4-latest|||find where the session token is refreshed||ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|tool_use||Code Search|TOOLSEARCH|session token refresh||ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system|||TOOLCLI-1b2c3d4e-0000-4000-8000-000000000001|permission decision: rejected confirmation state=error error=Command rejected title=Terminal\\nCody wants to run a terminal command\\nrm -rf build/ && npm run build||ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system|||TOOLCLI-1b2c3d4e-0000-4000-8000-000000000002|permission decision: approved or unanswered confirmation state=pending title=Terminal\\ngit log -5 --oneline -- src/auth||ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|tool_use||Terminal|TOOLCLI|git log -5 --oneline -- src/auth||ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system|anthropic::2024-10-22::claude-sonnet-4-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest||ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|assistant|anthropic::2024-10-22::claude-sonnet-4-latest|||The token is refreshed in src/auth/refresh.ts, in refreshSession().||ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system||||session start: account=https://sourcegraph.com/-alice-w-dev endpoint=https://sourcegraph.com/ username=alice-w-dev||ItemTable key=sourcegraph.cody-ai byte 1689|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||user|anthropic::2024-10-22::claude-sonnet-4-latest|||how do I bump the node version?||ItemTable key=sourcegraph.cody-ai byte 1743|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest||ItemTable key=sourcegraph.cody-ai byte 1743|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||assistant|anthropic::2024-10-22::claude-sonnet-4-latest|||Edit .nvmrc and the engines field.||ItemTable key=sourcegraph.cody-ai byte 1743|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||user|anthropic::2024-10-22::claude-3-5-haiku-latest|||and in the GitHub Actions workflow?||ItemTable key=sourcegraph.cody-ai byte 1996|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system|anthropic::2024-10-22::claude-3-5-haiku-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest -> anthropic::2024-10-22::claude-3-5-haiku-latest||ItemTable key=sourcegraph.cody-ai byte 1996|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||assistant|anthropic::2024-10-22::claude-3-5-haiku-latest|||Set node-version in actions/setup-node.||ItemTable key=sourcegraph.cody-ai byte 1996|live",
+    ];
+    let rows = read(DB);
+    let mtime = Evidence::new().modified(&fixture(DB));
+    let (chats, prefs): (Vec<_>, Vec<_>) = rows
+        .into_iter()
+        .partition(|r| !r.text.starts_with("model setting:"));
+    assert_eq!(render_all(&chats), expected);
+    assert!(
+        chats
+            .iter()
+            .all(|r| r.agent == "cody" && r.source_file == DB)
+    );
+    let expected_prefs = vec![
+        "utc|||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model setting: selected.chat=anthropic::2024-10-22::claude-sonnet-4-latest endpoint=https://sourcegraph.com/ (from globalStorage/state.vscdb cody-model-preferences, file mtime)||ItemTable key=sourcegraph.cody-ai endpoint https://sourcegraph.com/ selected.chat|live",
+        "utc|||system|fireworks::v1::deepseek-coder-v2-lite-base|||model setting: defaults.autocomplete=fireworks::v1::deepseek-coder-v2-lite-base endpoint=https://sourcegraph.com/ (from globalStorage/state.vscdb cody-model-preferences, file mtime)||ItemTable key=sourcegraph.cody-ai endpoint https://sourcegraph.com/ defaults.autocomplete|live",
+        "utc|||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model setting: defaults.chat=anthropic::2024-10-22::claude-sonnet-4-latest endpoint=https://sourcegraph.com/ (from globalStorage/state.vscdb cody-model-preferences, file mtime)||ItemTable key=sourcegraph.cody-ai endpoint https://sourcegraph.com/ defaults.chat|live",
+        "utc|||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model setting: defaults.edit=anthropic::2024-10-22::claude-sonnet-4-latest endpoint=https://sourcegraph.com/ (from globalStorage/state.vscdb cody-model-preferences, file mtime)||ItemTable key=sourcegraph.cody-ai endpoint https://sourcegraph.com/ defaults.edit|live",
+    ];
+    assert!(prefs.iter().all(|r| r.timestamp == mtime));
+    let prefs: Vec<String> = render_all(&prefs)
+        .into_iter()
+        .map(|l| l.split_once('|').unwrap().1.to_string())
+        .collect();
+    assert_eq!(prefs, expected_prefs);
+}
+
+#[test]
+fn older_versions_give_deleted_chats_and_replaced_interactions_once() {
+    let live = history("sourcegraph.cody-ai.json");
+    let origin = |loc: &str| Origin {
+        source_file: String::new(),
+        locator: loc.to_string(),
+        line: None,
+        state: RecordState::Deleted,
+        host_offset: None,
+    };
+    let older = vec![
+        (
+            history("sourcegraph.cody-ai.v1.json"),
+            origin("ItemTable key=sourcegraph.cody-ai, wal frame 2"),
+        ),
+        (
+            history("sourcegraph.cody-ai.v0.json"),
+            origin("ItemTable key=sourcegraph.cody-ai, page 2"),
+        ),
+    ];
+    let expected = vec![
+        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||system||||session start: account=https://sourcegraph.com/-alice-w-dev endpoint=https://sourcegraph.com/ username=alice-w-dev title=\"Rotate deploy key\"||ItemTable key=sourcegraph.cody-ai, wal frame 2 byte 1689|deleted",
+        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||user|anthropic::2024-10-22::claude-sonnet-4-latest|||how do I rotate the deploy key on the staging box?||ItemTable key=sourcegraph.cody-ai, wal frame 2 byte 1775|deleted",
+        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest||ItemTable key=sourcegraph.cody-ai, wal frame 2 byte 1775|deleted",
+        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||assistant|anthropic::2024-10-22::claude-sonnet-4-latest|||Generate a new key with ssh-keygen, add it to the repo's deploy keys, then remove the old one.||ItemTable key=sourcegraph.cody-ai, wal frame 2 byte 1775|deleted",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||user|anthropic::2024-10-22::claude-3-5-haiku-latest|||and in the CI image?||ItemTable key=sourcegraph.cody-ai, wal frame 2 byte 2507|deleted",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system|anthropic::2024-10-22::claude-3-5-haiku-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest -> anthropic::2024-10-22::claude-3-5-haiku-latest||ItemTable key=sourcegraph.cody-ai, wal frame 2 byte 2507|deleted",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||assistant|anthropic::2024-10-22::claude-3-5-haiku-latest|||Change the FROM line of ci/Dockerfile.||ItemTable key=sourcegraph.cody-ai, wal frame 2 byte 2507|deleted",
+    ];
+    let rows = rows::deleted_rows(Some(&live), &older);
+    assert_eq!(render_all(&rows), expected);
+    // without the live value every chat of the older versions comes back, once
+    let all = rows::deleted_rows(None, &older);
+    let starts = all
+        .iter()
+        .filter(|r| r.text.starts_with("session start:"))
+        .count();
+    assert_eq!(starts, 3);
+    assert!(all.iter().all(|r| r.record_state == RecordState::Deleted));
+}
+
+#[test]
+fn a_damaged_older_version_costs_only_its_damage() {
+    let v1 = data("sourcegraph.cody-ai.v1.json");
+    let at = v1
+        .windows(20)
+        .position(|w| w == b"and in the CI image?")
+        .unwrap();
+    let cut = &v1[..at + 10];
+    let older = vec![(
+        ExtensionState::from_bytes(cut).history.unwrap(),
+        Origin {
+            locator: "ItemTable key=sourcegraph.cody-ai, freelist page 4".into(),
+            state: RecordState::Deleted,
+            ..Origin::default()
+        },
+    )];
+    let rows = rows::deleted_rows(None, &older);
+    let parser: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.is_parser())
+        .map(|r| r.text.as_str())
+        .collect();
+    assert_eq!(
+        parser,
+        vec![format!(
+            "parser: older cody-local-chatHistory-v2 is damaged; read 3 chat(s), 1 of them partly (interaction 1 at byte 2507: input ends at byte {} inside an interaction)",
+            cut.len()
+        )]
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.text == "how do I rotate the deploy key on the staging box?")
+    );
+}
+
+#[test]
+fn reading_never_changes_the_evidence() {
+    let dir = fixture(DB).parent().unwrap().to_path_buf();
+    let listing = || {
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                (p.display().to_string(), std::fs::read(&p).unwrap())
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let before = listing();
+    let rows = read(DB);
+    assert_eq!(rows.len(), 19);
+    assert_eq!(listing(), before);
+}
+
+#[test]
+fn a_database_without_cody_gives_no_row() {
+    let dir = std::env::temp_dir().join(format!("cody-nokey-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("state.vscdb");
+    let _ = std::fs::remove_file(&db);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); INSERT INTO ItemTable VALUES ('workbench.sideBar.position', '0');").unwrap();
+    drop(conn);
+    let store = cody_history::CodyStore;
+    assert!(store.claim(&db).is_some());
+    assert_eq!(
+        store.read(&db, &FileContext::default(), &Evidence::new()),
+        vec![]
+    );
+    // nor does a file that is not SQLite at all (the editor's store reports it)
+    std::fs::write(&db, b"not a database").unwrap();
+    assert_eq!(
+        store.read(&db, &FileContext::default(), &Evidence::new()),
+        vec![]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
