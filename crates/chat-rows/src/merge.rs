@@ -52,6 +52,49 @@ pub fn merge_secondary(rows: Vec<Row>, window_micros: i64) -> (Vec<Row>, usize) 
     (kept, dropped)
 }
 
+/// The primary rows of other files, to check secondary rows against when the two are
+/// read separately (a backup or a log read after the live database): the same rule
+/// as [`merge_secondary`] (session, turn type, text, time within a window), without
+/// holding the primary rows themselves.
+#[derive(Clone, Debug, Default)]
+pub struct PrimaryIndex {
+    times: HashMap<(String, TurnType, String), Vec<Option<i64>>>,
+}
+
+impl PrimaryIndex {
+    /// An index of `rows`, all taken as primary whatever their `secondary` flag.
+    pub fn new<'a>(rows: impl IntoIterator<Item = &'a Row>) -> PrimaryIndex {
+        let mut index = PrimaryIndex::default();
+        index.extend(rows);
+        index
+    }
+
+    /// Adds rows, taken as primary.
+    pub fn extend<'a>(&mut self, rows: impl IntoIterator<Item = &'a Row>) {
+        for r in rows {
+            self.times
+                .entry((r.session_id.clone(), r.turn_type, r.text.clone()))
+                .or_default()
+                .push(r.timestamp.map(|t| t.unix_micros()));
+        }
+    }
+
+    /// True when an indexed row has `row`'s session, turn type and text at a time
+    /// within `window_micros` (rows without a time match only rows without a time).
+    pub fn has_twin(&self, row: &Row, window_micros: i64) -> bool {
+        let key = (row.session_id.clone(), row.turn_type, row.text.clone());
+        let Some(times) = self.times.get(&key) else {
+            return false;
+        };
+        let t = row.timestamp.map(|t| t.unix_micros());
+        times.iter().any(|p| match (p, t) {
+            (Some(p), Some(t)) => (p - t).abs() <= window_micros,
+            (None, None) => true,
+            _ => false,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +137,21 @@ mod tests {
                 ("untimed", true)
             ]
         );
+    }
+
+    #[test]
+    fn primary_index_matches_like_merge() {
+        let t = 1_700_000_000_000;
+        let index = PrimaryIndex::new(&[
+            row("s", "hello", Some(t), false),
+            row("s", "untimed", None, true),
+        ]);
+        let w = DEFAULT_WINDOW_MICROS;
+        assert!(index.has_twin(&row("s", "hello", Some(t + 2000), true), w));
+        assert!(!index.has_twin(&row("s", "hello", Some(t + 2001), true), w));
+        assert!(!index.has_twin(&row("other", "hello", Some(t), true), w));
+        assert!(index.has_twin(&row("s", "untimed", None, true), w));
+        assert!(!index.has_twin(&row("s", "untimed", Some(t), true), w));
     }
 
     #[test]

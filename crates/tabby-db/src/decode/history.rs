@@ -1,0 +1,242 @@
+//! The editor clients' inline-edit command histories.
+//!
+//! Neither history has times, and neither is on the server: they are the only trace
+//! on a developer's own machine of the instructions typed into Tabby's inline edit.
+//!
+//! * IntelliJ: `intellij-tabby-command-history.xml`, the platform's serialisation of
+//!   `CommandHistoryState.history` under the component
+//!   `com.tabbyml.intellijtabby.inlineChat.CommandHistory`: an
+//!   `<option name="history"><list><option value="..."/>...` list, newest first.
+//! * VS Code: `edit.recentlyCommand` in the `TabbyML.vscode-tabby` row of
+//!   `state.vscdb`: a list of strings, each `JSON.stringify({command, context})` or a
+//!   bare command string, newest first. Only that key is read: the same row holds the
+//!   per-endpoint API tokens.
+
+use quick_xml::Reader;
+use quick_xml::events::Event as XmlEvent;
+use serde_json::Value;
+
+use crate::Error;
+
+/// The IntelliJ component that holds the history.
+pub const INTELLIJ_COMPONENT: &str = "com.tabbyml.intellijtabby.inlineChat.CommandHistory";
+/// The `state.vscdb` key of the VS Code extension.
+pub const VSCODE_ITEM_KEY: &str = "TabbyML.vscode-tabby";
+/// The key of the history inside that row.
+pub const VSCODE_HISTORY_KEY: &str = "edit.recentlyCommand";
+
+/// One remembered command.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Command {
+    /// 1-based position, newest first.
+    pub position: u64,
+    /// The instruction typed.
+    pub command: String,
+    /// The URIs of the files attached as context (VS Code only).
+    pub context: Vec<String>,
+    /// Byte offset of the entry in the file (IntelliJ only).
+    pub offset: Option<u64>,
+}
+
+fn attr(e: &quick_xml::events::BytesStart<'_>, name: &str) -> Result<Option<String>, String> {
+    for a in e.attributes() {
+        let a = a.map_err(|e| e.to_string())?;
+        if a.key.as_ref() == name {
+            let v = a
+                .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                .map_err(|e| e.to_string())?;
+            return Ok(Some(v.into_owned()));
+        }
+    }
+    Ok(None)
+}
+
+/// Decodes the IntelliJ history file. A file that is not well-formed XML is an
+/// [`Error::Xml`] with the byte offset; a well-formed file without the component
+/// yields no commands.
+pub fn intellij_history(bytes: &[u8]) -> Result<Vec<Command>, Error> {
+    let xml_err = |offset: u64, reason: String| Error::Xml { offset, reason };
+    let mut reader = Reader::from_reader(bytes);
+    reader.config_mut().check_end_names = true;
+    let mut buf = Vec::new();
+    // Open elements: (name, role) where role marks the component and history option.
+    let mut stack: Vec<(String, u8)> = Vec::new();
+    const COMPONENT: u8 = 1;
+    const HISTORY: u8 = 2;
+    let mut out = Vec::new();
+    let mut saw_root = false;
+    loop {
+        let pos = reader.buffer_position();
+        let ev = reader
+            .read_event_into(&mut buf)
+            .map_err(|e| xml_err(reader.error_position(), e.to_string()))?;
+        let (start, empty) = match &ev {
+            XmlEvent::Start(e) => (Some(e.clone()), false),
+            XmlEvent::Empty(e) => (Some(e.clone()), true),
+            XmlEvent::End(_) => {
+                stack.pop();
+                (None, false)
+            }
+            XmlEvent::Eof => break,
+            _ => (None, false),
+        };
+        if let Some(e) = start {
+            saw_root = true;
+            let name = e.name().as_ref().to_string();
+            let in_component = stack.iter().any(|(_, r)| *r == COMPONENT);
+            let in_history = stack.iter().any(|(_, r)| *r == HISTORY);
+            let mut role = 0;
+            if name == "component"
+                && attr(&e, "name").map_err(|r| xml_err(pos, r))?.as_deref()
+                    == Some(INTELLIJ_COMPONENT)
+            {
+                role = COMPONENT;
+            } else if name == "option" && in_component && !in_history {
+                if attr(&e, "name").map_err(|r| xml_err(pos, r))?.as_deref() == Some("history") {
+                    role = HISTORY;
+                }
+            } else if name == "option" && in_history {
+                if let Some(v) = attr(&e, "value").map_err(|r| xml_err(pos, r))? {
+                    out.push(Command {
+                        position: out.len() as u64 + 1,
+                        command: v,
+                        context: Vec::new(),
+                        offset: Some(pos),
+                    });
+                }
+            }
+            if !empty {
+                stack.push((name, role));
+            }
+        }
+        buf.clear();
+    }
+    if !stack.is_empty() {
+        return Err(xml_err(
+            bytes.len() as u64,
+            format!(
+                "unexpected end of file inside <{}>",
+                stack[stack.len() - 1].0
+            ),
+        ));
+    }
+    if !saw_root {
+        return Err(xml_err(0, "no root element".into()));
+    }
+    Ok(out)
+}
+
+/// Decodes the `edit.recentlyCommand` value of the VS Code extension's state. Entries
+/// that are not JSON objects are bare commands, as the extension's own reader takes them.
+pub fn vscode_history(value: &Value) -> Vec<Command> {
+    let Some(list) = value.as_array() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for entry in list {
+        let parsed = match entry {
+            Value::String(s) => match serde_json::from_str::<Value>(s) {
+                Ok(v) if v.is_object() => v,
+                _ => Value::String(s.clone()),
+            },
+            other => other.clone(),
+        };
+        let (command, context) = match &parsed {
+            Value::String(s) => (s.clone(), Vec::new()),
+            Value::Object(o) => {
+                let command = o
+                    .get("command")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                let context = match o.get("context") {
+                    Some(Value::Array(a)) => a
+                        .iter()
+                        .filter_map(|c| c.get("uri").and_then(Value::as_str).map(str::to_string))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                (command, context)
+            }
+            other => (other.to_string(), Vec::new()),
+        };
+        out.push(Command {
+            position: out.len() as u64 + 1,
+            command,
+            context,
+            offset: None,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: &str = r#"<application>
+  <component name="com.tabbyml.intellijtabby.inlineChat.CommandHistory">
+    <option name="history">
+      <list>
+        <option value="add docstrings" />
+        <option value="explain &quot;this&quot;" />
+      </list>
+    </option>
+  </component>
+</application>
+"#;
+
+    #[test]
+    fn intellij_spec_layout() {
+        let c = intellij_history(SPEC.as_bytes()).unwrap();
+        assert_eq!(c.len(), 2);
+        assert_eq!(
+            (c[0].position, c[0].command.as_str(), c[0].offset),
+            (1, "add docstrings", Some(136))
+        );
+        assert_eq!(c[1].command, "explain \"this\"");
+        assert_eq!(&SPEC[136..143], "<option");
+    }
+
+    #[test]
+    fn intellij_errors_say_where() {
+        let cut = &SPEC.as_bytes()[..200];
+        let e = intellij_history(cut).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "syntax error: attribute value not closed: `\"` not found before end of input at byte 178"
+        );
+        assert_eq!(&SPEC[178..185], "<option");
+        let e = intellij_history(b"<a><b></a>").unwrap_err();
+        assert!(matches!(e, Error::Xml { .. }), "{e:?}");
+        assert!(intellij_history(b"").is_err());
+        assert_eq!(
+            intellij_history(b"<application><component name=\"other\"/></application>").unwrap(),
+            vec![]
+        );
+    }
+
+    #[test]
+    fn vscode_entries() {
+        let v: Value = serde_json::from_str(r#"["{\"command\":\"rename @file to snake case\",\"context\":[{\"referrer\":\"@file\",\"uri\":\"file:///srv/proj/app/math.py\"}]}","fix the typo",{"command":"obj"},3]"#).unwrap();
+        let c = vscode_history(&v);
+        let got: Vec<_> = c
+            .iter()
+            .map(|c| (c.position, c.command.as_str(), c.context.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    1,
+                    "rename @file to snake case",
+                    vec!["file:///srv/proj/app/math.py".to_string()]
+                ),
+                (2, "fix the typo", vec![]),
+                (3, "obj", vec![]),
+                (4, "3", vec![]),
+            ]
+        );
+        assert!(vscode_history(&Value::Null).is_empty());
+    }
+}

@@ -1,0 +1,465 @@
+//! The Tabby server's chats, completions, pages, integrations, backups, event log,
+//! configured models and editor command histories, as evidence rows.
+//!
+//! Tabby is self-hosted: one server serves a team, and every chat lives on the
+//! server, not on the developers' machines. A responder collecting a Tabby host needs
+//! four overlapping records of the same activity, and this crate reads them all and
+//! merges them into one timeline attributed to the person who typed each prompt:
+//!
+//! * the live database `<root>/ee/db.sqlite` (or `dev-db.sqlite`), read through
+//!   `sqlite-evidence` so that rows still only in the `-wal` are seen and rows deleted
+//!   since are recovered (`record_state = deleted`). It is the **primary** source;
+//! * its pre-migration backups `ee/db.backup-YYYYMMDD.sqlite`, plain copies taken
+//!   before each schema upgrade, which outlive deletes and the 7-day purge of
+//!   unshared threads. They are **secondary**: a backup's copies of live rows are
+//!   dropped, what only the backup holds is kept;
+//! * the daily event log `events/YYYY-MM-DD.json`, a second copy of every
+//!   completion with its full prompt, **secondary** to `user_events` (which the
+//!   server prunes after three months); its `user` is a Hashids id that is decoded
+//!   back to the account's email when the database is there;
+//! * `config.toml`'s configured models, and the two editor clients' inline-edit
+//!   command histories (IntelliJ's XML, VS Code's `state.vscdb` row).
+//!
+//! The layers are those of every store crate: [`locate`] (which paths are Tabby's),
+//! [`decode`] (the formats, with typed records that carry where each came from) and
+//! [`rows`] (the row texts). [`TabbyStore`] plugs the crate into the scanner; it reads
+//! one file at a time, but a backup or an event log is merged against the live
+//! database of the same root, found beside it, so each file's rows are already
+//! de-duplicated. [`read_root`] reads a whole root at once.
+//!
+//! Secrets (`users.auth_token`, password hashes, `integrations.access_token`,
+//! `config.toml`'s `api_key`, the VS Code row's endpoint tokens) are never selected or
+//! copied into any value this crate returns.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod decode;
+pub mod locate;
+pub mod rows;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use chat_rows::merge::{DEFAULT_WINDOW_MICROS, PrimaryIndex};
+use chat_rows::{Claim, Evidence, FileContext, Row, Store, system};
+
+pub use decode::config::{ConfiguredModel, models_from_toml};
+pub use decode::db::ServerDb;
+pub use decode::event::{Event, EventLog, LogEntry};
+pub use decode::hashid::HashIds;
+pub use decode::history::{Command, intellij_history, vscode_history};
+pub use locate::FileKind;
+use rows::Source;
+
+/// The `agent` of every row.
+pub const AGENT: &str = "tabby";
+
+/// Why a Tabby file could not be read at all. Per-record damage is never an error:
+/// it is kept in the decoded value and becomes a `parser:` row.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The database (or `state.vscdb`) could not be opened.
+    #[error("{0}")]
+    Sqlite(#[from] sqlite_evidence::Error),
+    /// `config.toml` is not valid TOML.
+    #[error("{reason} at byte {offset}")]
+    Toml {
+        /// Byte offset of the error.
+        offset: usize,
+        /// The parser's message (never the file's text).
+        reason: String,
+    },
+    /// The IntelliJ history is not a readable XML document.
+    #[error("{reason} at byte {offset}")]
+    Xml {
+        /// Byte offset of the error.
+        offset: u64,
+        /// The parser's message.
+        reason: String,
+    },
+}
+
+/// The file name of a path, lossy.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// What a root's live database and backups tell the secondary sources.
+#[derive(Debug, Default)]
+struct RootIndex {
+    /// Users, from the live database, completed from the backups.
+    users: BTreeMap<i64, decode::db::User>,
+    /// The rows the event log is checked against: the live database's and the backups' kept rows.
+    references: PrimaryIndex,
+    /// The kept rows of each backup (twins of the live database and of older backups removed).
+    backups: HashMap<PathBuf, Vec<Row>>,
+}
+
+fn live_db_path(root: &Path, prefer_dev: bool) -> Option<PathBuf> {
+    locate::live_db_of(root, prefer_dev)
+        .into_iter()
+        .find(|p| p.is_file())
+}
+
+fn backups_of(root: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(root.join("ee"))
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| locate::is_backup_name(&file_name(p)))
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// The rows of a database file: `parser:` rows when it cannot be opened at all.
+fn db_rows(
+    path: &Path,
+    evidence: &Evidence,
+    src: &Source<'_>,
+    backup: bool,
+) -> (Vec<Row>, Option<ServerDb>) {
+    match ServerDb::from_path(path, evidence) {
+        Ok(db) => {
+            let mut rows = Vec::new();
+            if backup {
+                rows.push(rows::backup_row(&file_name(path), &db, src));
+            }
+            rows.extend(rows::database_rows(&db, src));
+            (rows, Some(db))
+        }
+        Err(e) => (
+            vec![
+                Row::system(
+                    AGENT,
+                    system::parser(format!("not a readable SQLite database ({e})")),
+                )
+                .file(src.file)
+                .secondary(src.secondary),
+            ],
+            None,
+        ),
+    }
+}
+
+fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
+    let mut index = RootIndex::default();
+    let mut references: Vec<Row> = Vec::new();
+    if let Some(live) = live_db_path(root, false) {
+        let file = live.display().to_string();
+        let (rows, db) = db_rows(
+            &live,
+            evidence,
+            &Source {
+                file: &file,
+                secondary: false,
+            },
+            false,
+        );
+        references.extend(rows);
+        if let Some(db) = db {
+            index.users = db.users;
+        }
+    }
+    let mut seen = PrimaryIndex::new(&references);
+    for b in backups_of(root) {
+        let file = b.display().to_string();
+        let (rows, db) = db_rows(
+            &b,
+            evidence,
+            &Source {
+                file: &file,
+                secondary: true,
+            },
+            true,
+        );
+        if let Some(db) = db {
+            for (id, u) in db.users {
+                index.users.entry(id).or_insert(u);
+            }
+        }
+        let kept: Vec<Row> = rows
+            .into_iter()
+            .filter(|r| !seen.has_twin(r, DEFAULT_WINDOW_MICROS))
+            .collect();
+        seen.extend(kept.iter().filter(|r| !r.is_parser()));
+        index.backups.insert(b, kept);
+    }
+    index.references = seen;
+    index
+}
+
+/// Reads Tabby's files: a [`chat_rows::Store`] for the scanner.
+///
+/// It claims the server root's files (live database, backups, event logs,
+/// `config.toml`, in `~/.tabby`, any `TABBY_ROOT`, or a Docker volume's `_data`), the
+/// IntelliJ command history and every `User/globalStorage/state.vscdb` (whose
+/// `TabbyML.vscode-tabby` row it reads; a database without it gives no rows). A
+/// backup or event log is merged against the live database beside it; the store
+/// keeps what it learnt about each root, so a root's database is read once however
+/// many backups and logs it has.
+#[derive(Default)]
+pub struct TabbyStore {
+    roots: Mutex<HashMap<PathBuf, Arc<RootIndex>>>,
+}
+
+impl std::fmt::Debug for TabbyStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TabbyStore").finish_non_exhaustive()
+    }
+}
+
+impl TabbyStore {
+    fn index(&self, root: &Path, evidence: &Evidence) -> Arc<RootIndex> {
+        if let Ok(map) = self.roots.lock()
+            && let Some(i) = map.get(root)
+        {
+            return i.clone();
+        }
+        let built = Arc::new(build_index(root, evidence));
+        if let Ok(mut map) = self.roots.lock() {
+            return map.entry(root.to_path_buf()).or_insert(built).clone();
+        }
+        built
+    }
+}
+
+impl Store for TabbyStore {
+    fn name(&self) -> &'static str {
+        "tabby-db"
+    }
+
+    fn claim(&self, path: &Path) -> Option<Claim> {
+        locate::classify(path).map(|k| Claim { kind: k.describe() })
+    }
+
+    fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
+        let display = if ctx.display_path.is_empty() {
+            path.display().to_string()
+        } else {
+            ctx.display_path.clone()
+        };
+        let Some(kind) = locate::classify(path) else {
+            return Vec::new();
+        };
+        read_file(path, &kind, &display, evidence, &|root| {
+            self.index(root, evidence)
+        })
+    }
+}
+
+fn read_file(
+    path: &Path,
+    kind: &FileKind,
+    display: &str,
+    evidence: &Evidence,
+    index: &dyn Fn(&Path) -> Arc<RootIndex>,
+) -> Vec<Row> {
+    let root = locate::root_of(path, kind);
+    match kind {
+        FileKind::Database => {
+            db_rows(
+                path,
+                evidence,
+                &Source {
+                    file: display,
+                    secondary: false,
+                },
+                false,
+            )
+            .0
+        }
+        FileKind::Backup => {
+            let Some(root) = root else { return Vec::new() };
+            let idx = index(&root);
+            let mut rows = match idx.backups.get(path) {
+                Some(rows) => rows.clone(),
+                // Not found in the listing (a single file handed over): merge against the live database only.
+                None => {
+                    let (rows, _) = db_rows(
+                        path,
+                        evidence,
+                        &Source {
+                            file: display,
+                            secondary: true,
+                        },
+                        true,
+                    );
+                    rows.into_iter()
+                        .filter(|r| !idx.references.has_twin(r, DEFAULT_WINDOW_MICROS))
+                        .collect()
+                }
+            };
+            for r in &mut rows {
+                r.source_file = display.to_string();
+            }
+            rows
+        }
+        FileKind::EventLog => {
+            let bytes = match evidence.read(path) {
+                Ok(b) => b,
+                Err(e) => return vec![io_row(display, &e, true)],
+            };
+            let idx = root.map(|r| index(&r)).unwrap_or_default();
+            let log = EventLog::from_bytes(&bytes);
+            let rows = rows::log_rows(
+                &log,
+                &idx.users,
+                &Source {
+                    file: display,
+                    secondary: true,
+                },
+            );
+            rows.into_iter()
+                .filter(|r| r.is_parser() || !idx.references.has_twin(r, DEFAULT_WINDOW_MICROS))
+                .collect()
+        }
+        FileKind::Config => {
+            let bytes = match evidence.read(path) {
+                Ok(b) => b,
+                Err(e) => return vec![io_row(display, &e, false)],
+            };
+            let src = Source {
+                file: display,
+                secondary: false,
+            };
+            match models_from_toml(&bytes) {
+                Ok(models) => {
+                    rows::config_rows(&models, evidence.modified(path), &file_name(path), &src)
+                }
+                Err(e) => vec![
+                    Row::system(
+                        AGENT,
+                        system::parser(format!("config.toml is not valid TOML ({e})")),
+                    )
+                    .file(display),
+                ],
+            }
+        }
+        FileKind::IntellijHistory => {
+            let bytes = match evidence.read(path) {
+                Ok(b) => b,
+                Err(e) => return vec![io_row(display, &e, true)],
+            };
+            let src = Source {
+                file: display,
+                secondary: true,
+            };
+            match intellij_history(&bytes) {
+                Ok(cmds) => rows::history_rows(
+                    &cmds,
+                    &file_name(path),
+                    &|c| c.offset.map(|o| format!("byte {o}")).unwrap_or_default(),
+                    &src,
+                ),
+                Err(e) => vec![
+                    Row::system(
+                        AGENT,
+                        system::parser(format!("not a readable XML document ({e})")),
+                    )
+                    .file(display)
+                    .secondary(true),
+                ],
+            }
+        }
+        FileKind::StateVscdb => vscdb_rows(path, display, evidence),
+    }
+}
+
+fn io_row(display: &str, e: &std::io::Error, secondary: bool) -> Row {
+    Row::system(AGENT, system::parser(format!("cannot read file ({e})")))
+        .file(display)
+        .secondary(secondary)
+}
+
+/// The VS Code extension's history from a `state.vscdb`: nothing unless the database
+/// has a `TabbyML.vscode-tabby` row. Only its `edit.recentlyCommand` key is read.
+fn vscdb_rows(path: &Path, display: &str, evidence: &Evidence) -> Vec<Row> {
+    use decode::history::{VSCODE_HISTORY_KEY, VSCODE_ITEM_KEY};
+    // A database that cannot be opened is reported by the VS Code store, which claims
+    // every state.vscdb; whether it held Tabby's row cannot be told.
+    let Ok(state) = state_vscdb::StateDb::open(path, evidence) else {
+        return Vec::new();
+    };
+    let Some(item) = state.item(VSCODE_ITEM_KEY) else {
+        return Vec::new();
+    };
+    let parsed = match item.json() {
+        Ok(v) => v,
+        Err(e) => return vec![state_vscdb::not_json_row(AGENT, display, item, &e).secondary(true)],
+    };
+    let Some(history) = parsed.get(VSCODE_HISTORY_KEY) else {
+        return Vec::new();
+    };
+    let cmds = vscode_history(history);
+    let base = item.locator();
+    let from = format!("state.vscdb {VSCODE_ITEM_KEY} {VSCODE_HISTORY_KEY}");
+    let src = Source {
+        file: display,
+        secondary: true,
+    };
+    let mut rows = rows::history_rows(
+        &cmds,
+        &from,
+        &|c| format!("{base} {VSCODE_HISTORY_KEY}[{}]", c.position - 1),
+        &src,
+    );
+    if let Some(first) = rows.first_mut() {
+        first.source_locator = base.clone();
+    }
+    rows
+}
+
+/// Reads every Tabby file of a server root (`~/.tabby`, a `TABBY_ROOT` or a volume's
+/// `_data`): the live database, its backups, the event logs and `config.toml`,
+/// merged. `source_file` is each file's path.
+pub fn read_root(root: &Path, evidence: &Evidence) -> Vec<Row> {
+    let index = Arc::new(build_index(root, evidence));
+    let mut files: Vec<PathBuf> = Vec::new();
+    files.extend(live_db_path(root, false));
+    files.extend(backups_of(root));
+    if let Ok(d) = std::fs::read_dir(root.join("events")) {
+        let mut logs: Vec<PathBuf> = d
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| locate::is_event_file_name(&file_name(p)))
+            .collect();
+        logs.sort();
+        files.extend(logs);
+    }
+    let config = root.join("config.toml");
+    if config.is_file() {
+        files.push(config);
+    }
+    let mut out = Vec::new();
+    for f in files {
+        let kind = match locate::classify(&f) {
+            Some(k) => k,
+            None if f.file_name().is_some_and(|n| n == "config.toml") => FileKind::Config,
+            None if f
+                .parent()
+                .and_then(Path::file_name)
+                .is_some_and(|n| n == "events") =>
+            {
+                FileKind::EventLog
+            }
+            None => continue,
+        };
+        let display = f.display().to_string();
+        out.extend(read_file(&f, &kind, &display, evidence, &|_| index.clone()));
+    }
+    out
+}

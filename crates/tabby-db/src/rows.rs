@@ -1,0 +1,618 @@
+//! Mapping Tabby's records to evidence rows.
+//!
+//! The row texts are the contract a responder greps, so each is built in one place
+//! here. The shapes, per `tabby.txt`'s Parser plan:
+//!
+//! * a thread: `thread start | owner <email (name)> | ephemeral|shared` (system, at
+//!   `threads.created_at`), then one user or assistant row per message with the
+//!   attachment summarised after a blank line; session = the thread id, project = the
+//!   first `code[].git_url` of the message's attachment;
+//! * a completion (session = its `completion_id`): `completion: user=...` (system),
+//!   the prompt (user), one assistant row per choice; `view:`, `select:`,
+//!   `dismiss:` (system); `chat_completion: user=...` (system);
+//! * a page (session `page:<id>`): `page start | title ... | author ... | code_source ...`,
+//!   the page content and each section in position order (assistant);
+//! * `source host:` and `source host repository:` rows for integrations;
+//! * `model configured:` rows for `config.toml`;
+//! * `inline edit command history: <N> commands, newest first (...)` and one user row
+//!   per remembered command.
+//!
+//! The event's user is named by email whenever the account is known: in the database
+//! by `user_id`, in the log by decoding the Hashids `user`. Both sources then give
+//! identical texts, which is what lets the log's copies merge away.
+
+use std::collections::BTreeMap;
+
+use chat_rows::system::{self, key_values};
+use chat_rows::when::{Timestamp, parse_sqlite};
+use chat_rows::{Row, TurnType};
+
+use crate::AGENT;
+use crate::decode::config::ConfiguredModel;
+use crate::decode::db::{Place, RecordError, ServerDb, User};
+use crate::decode::event::{Event, EventLog, Interaction};
+use crate::decode::hashid::HashIds;
+use crate::decode::history::Command;
+
+/// Where rows come from: the `source_file`, and whether the file is a secondary source.
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    /// The `source_file` of every row.
+    pub file: &'a str,
+    /// True for backups, event logs and command histories.
+    pub secondary: bool,
+}
+
+impl Source<'_> {
+    fn row(&self, turn: TurnType, text: impl Into<String>) -> Row {
+        Row::new(AGENT, turn, text)
+            .file(self.file)
+            .secondary(self.secondary)
+    }
+
+    fn placed(&self, turn: TurnType, text: impl Into<String>, place: &Place) -> Row {
+        let row = self.row(turn, text).locator(place.locator());
+        match place.state() {
+            chat_rows::RecordState::Live => row,
+            state => row.state(state).secondary(self.secondary),
+        }
+    }
+}
+
+/// How an event's user is printed: `user=<email>`, `user_id=<n>` when the account is
+/// unknown, `user_hash=<id>` when a log's id does not decode, nothing when absent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UserRef {
+    /// The account's email.
+    Email(String),
+    /// A row id with no users row to name it.
+    Id(i64),
+    /// A log `user` that is not a Tabby hash id.
+    Hash(String),
+    /// No user.
+    None,
+}
+
+impl UserRef {
+    /// From a row id and the users known.
+    pub fn from_id(id: Option<i64>, users: &BTreeMap<i64, User>) -> UserRef {
+        match id {
+            Some(id) => match users.get(&id) {
+                Some(u) => UserRef::Email(u.email.clone()),
+                None => UserRef::Id(id),
+            },
+            None => UserRef::None,
+        }
+    }
+
+    /// From an event log's `user` field.
+    pub fn from_hash(hash: Option<&str>, users: &BTreeMap<i64, User>, ids: &HashIds) -> UserRef {
+        match hash {
+            None => UserRef::None,
+            Some(h) => match ids.decode(h) {
+                Some(id) => UserRef::from_id(Some(id), users),
+                None => UserRef::Hash(h.to_string()),
+            },
+        }
+    }
+
+    fn field(&self) -> (&'static str, String) {
+        match self {
+            UserRef::Email(e) => ("user", e.clone()),
+            UserRef::Id(i) => ("user_id", i.to_string()),
+            UserRef::Hash(h) => ("user_hash", h.clone()),
+            UserRef::None => ("user", String::new()),
+        }
+    }
+}
+
+fn owner_label(id: Option<i64>, users: &BTreeMap<i64, User>) -> String {
+    match id {
+        Some(id) => users
+            .get(&id)
+            .map(User::label)
+            .unwrap_or_else(|| format!("user_id={id}")),
+        None => "-".to_string(),
+    }
+}
+
+/// Parses a stored `YYYY-MM-DD HH:MM:SS` (UTC); an unreadable non-empty value gives a
+/// `parser:` row instead of a guessed time.
+fn sqlite_time(
+    raw: &Option<String>,
+    what: &str,
+    place: &Place,
+    src: &Source<'_>,
+    out: &mut Vec<Row>,
+) -> Option<Timestamp> {
+    let raw = raw.as_deref()?.trim();
+    if raw.is_empty() {
+        return None;
+    }
+    let t = parse_sqlite(raw);
+    if t.is_none() {
+        out.push(
+            src.row(
+                TurnType::System,
+                system::parser(format!(
+                    "{what} of {} is not a time: {}",
+                    place.locator(),
+                    system::quote(raw)
+                )),
+            )
+            .locator(place.locator()),
+        );
+    }
+    t
+}
+
+/// The rows of one event (from `user_events` or a log line), at `ts`.
+pub fn event_rows(
+    event: &Event,
+    user: &UserRef,
+    ts: Option<Timestamp>,
+    src: &Source<'_>,
+    place: RowPlace<'_>,
+) -> Vec<Row> {
+    let (ukey, uval) = user.field();
+    let finish = |row: Row| place.apply(row.at(ts));
+    let inter = |kind: &str, i: &Interaction| {
+        let choice = i.choice_index.map(|c| c.to_string()).unwrap_or_default();
+        let elapsed = i.elapsed.map(|c| c.to_string()).unwrap_or_default();
+        let text = format!(
+            "{kind}: {}",
+            key_values(&[
+                (ukey, &uval),
+                ("choice_index", &choice),
+                ("kind", i.kind.as_deref().unwrap_or("")),
+                ("view_id", i.view_id.as_deref().unwrap_or("")),
+                ("elapsed", &elapsed),
+            ])
+        );
+        vec![finish(
+            src.row(TurnType::System, text.trim_end())
+                .session(&i.completion_id),
+        )]
+    };
+    match event {
+        Event::Completion(c) => {
+            let project = c.git_url.clone().unwrap_or_default();
+            let head = format!(
+                "completion: {}",
+                key_values(&[
+                    (ukey, &uval),
+                    ("language", c.language.as_deref().unwrap_or("")),
+                    ("filepath", c.filepath.as_deref().unwrap_or("")),
+                    ("user_agent", c.user_agent.as_deref().unwrap_or("")),
+                ])
+            );
+            let mut rows = vec![
+                finish(
+                    src.row(TurnType::System, head.trim_end())
+                        .session(&c.completion_id)
+                        .project(&project),
+                ),
+                finish(
+                    src.row(TurnType::User, &c.prompt)
+                        .session(&c.completion_id)
+                        .project(&project),
+                ),
+            ];
+            for (idx, text) in &c.choices {
+                let row = src
+                    .row(TurnType::Assistant, text)
+                    .session(&c.completion_id)
+                    .project(&project);
+                let mut row = finish(row);
+                row.source_locator = format!("{} choice {idx}", row.source_locator);
+                rows.push(row);
+            }
+            rows
+        }
+        Event::View(i) => inter("view", i),
+        Event::Select(i) => inter("select", i),
+        Event::Dismiss(i) => inter("dismiss", i),
+        Event::ChatCompletion => {
+            let text = format!("chat_completion: {}", key_values(&[(ukey, &uval)]));
+            vec![finish(src.row(TurnType::System, text.trim_end()))]
+        }
+        Event::Other { kind, value } => {
+            let text = format!(
+                "{kind}: {} fields={}",
+                key_values(&[(ukey, &uval)]),
+                system::quote(&value.to_string())
+            );
+            vec![finish(src.row(TurnType::System, text.replace(":  ", ": ")))]
+        }
+    }
+}
+
+/// Where an event's rows point: a database place, or a log line.
+#[derive(Clone, Copy, Debug)]
+pub enum RowPlace<'a> {
+    /// A database record.
+    Db(&'a Place),
+    /// A log line: number and byte offset.
+    Line(u64, u64),
+}
+
+impl RowPlace<'_> {
+    fn apply(&self, row: Row) -> Row {
+        match self {
+            RowPlace::Db(p) => {
+                let secondary = row.secondary;
+                let row = row.locator(p.locator());
+                match p.state() {
+                    chat_rows::RecordState::Live => row,
+                    state => row.state(state).secondary(secondary),
+                }
+            }
+            RowPlace::Line(n, off) => row.line(*n).locator(format!("byte {off}")),
+        }
+    }
+}
+
+fn errors_rows(errors: &[RecordError], src: &Source<'_>) -> Vec<Row> {
+    errors
+        .iter()
+        .map(|e| {
+            src.row(TurnType::System, system::parser(&e.message))
+                .locator(e.location.clone())
+        })
+        .collect()
+}
+
+/// Every row of a database file (live or backup). The backup's leading row is the
+/// caller's (see [`backup_row`]).
+pub fn database_rows(db: &ServerDb, src: &Source<'_>) -> Vec<Row> {
+    let mut out = errors_rows(&db.errors, src);
+    // Threads and their messages, thread by thread.
+    let mut by_thread: BTreeMap<Option<i64>, Vec<&crate::decode::db::Message>> = BTreeMap::new();
+    for m in &db.messages {
+        by_thread.entry(m.thread_id).or_default().push(m);
+    }
+    for list in by_thread.values_mut() {
+        list.sort_by_key(|m| (m.id, matches!(m.place, Place::Deleted { .. })));
+    }
+    let mut threads: Vec<_> = db.threads.iter().collect();
+    threads.sort_by_key(|t| (t.id, matches!(t.place, Place::Deleted { .. })));
+    let mut emitted_threads = std::collections::BTreeSet::new();
+    for t in threads {
+        let mut text = format!("thread start | owner {}", owner_label(t.user_id, &db.users));
+        match t.is_ephemeral {
+            Some(true) => text.push_str(" | ephemeral"),
+            Some(false) => text.push_str(" | shared"),
+            None => {}
+        }
+        let ts = sqlite_time(&t.created_at, "created_at", &t.place, src, &mut out);
+        out.push(
+            src.placed(TurnType::System, text, &t.place)
+                .at(ts)
+                .session(t.id.to_string()),
+        );
+        if emitted_threads.insert(t.id) {
+            if let Some(ms) = by_thread.remove(&Some(t.id)) {
+                message_rows(&ms, src, &mut out);
+            }
+        }
+    }
+    for ms in by_thread.values() {
+        message_rows(ms, src, &mut out);
+    }
+    // Events and completions.
+    for e in &db.events {
+        let ts = sqlite_time(&e.created_at, "created_at", &e.place, src, &mut out);
+        let user = UserRef::from_id(e.user_id, &db.users);
+        match chat_rows::json::from_str::<serde_json::Value>(&e.payload)
+            .map_err(|err| err.to_string())
+            .and_then(|v| Event::from_value(&v))
+        {
+            Ok(ev) => out.extend(event_rows(&ev, &user, ts, src, RowPlace::Db(&e.place))),
+            Err(reason) => {
+                out.push(
+                    src.placed(
+                        TurnType::System,
+                        system::parser(format!(
+                            "payload of {} is not a Tabby event ({reason}): {}",
+                            e.place.locator(),
+                            system::quote(&e.payload)
+                        )),
+                        &e.place,
+                    )
+                    .at(ts),
+                );
+            }
+        }
+    }
+    for c in &db.completions {
+        let ts = sqlite_time(&c.created_at, "created_at", &c.place, src, &mut out);
+        let (k, v) = UserRef::from_id(c.user_id, &db.users).field();
+        let (views, selects, dismisses) = (
+            c.counts.0.to_string(),
+            c.counts.1.to_string(),
+            c.counts.2.to_string(),
+        );
+        let text = format!(
+            "completion counters: {}",
+            key_values(&[
+                (k, &v),
+                ("language", c.language.as_deref().unwrap_or("")),
+                ("views", &views),
+                ("selects", &selects),
+                ("dismisses", &dismisses),
+            ])
+        );
+        out.push(
+            src.placed(TurnType::System, text, &c.place)
+                .at(ts)
+                .session(&c.completion_id),
+        );
+    }
+    page_rows(db, src, &mut out);
+    source_host_rows(db, src, &mut out);
+    out
+}
+
+fn message_rows(ms: &[&crate::decode::db::Message], src: &Source<'_>, out: &mut Vec<Row>) {
+    for m in ms {
+        let ts = sqlite_time(&m.created_at, "created_at", &m.place, src, out);
+        let (turn, body) = match m.role.as_str() {
+            "user" => (TurnType::User, m.content.clone()),
+            "assistant" => (TurnType::Assistant, m.content.clone()),
+            other => (
+                TurnType::System,
+                format!("message role {other}: {}", m.content),
+            ),
+        };
+        let text = m.attachment.append_to(&body);
+        let session = m.thread_id.map(|t| t.to_string()).unwrap_or_default();
+        let project = m.attachment.git_url().unwrap_or("").to_string();
+        out.push(
+            src.placed(turn, text, &m.place)
+                .at(ts)
+                .session(session)
+                .project(project),
+        );
+    }
+}
+
+fn page_rows(db: &ServerDb, src: &Source<'_>, out: &mut Vec<Row>) {
+    let mut sections: BTreeMap<Option<i64>, Vec<&crate::decode::db::PageSection>> = BTreeMap::new();
+    for s in &db.sections {
+        sections.entry(s.page_id).or_default().push(s);
+    }
+    for list in sections.values_mut() {
+        list.sort_by_key(|s| (s.position, s.id));
+    }
+    let project_of = |list: Option<&Vec<&crate::decode::db::PageSection>>| -> String {
+        list.into_iter()
+            .flatten()
+            .find_map(|s| s.attachment.git_url())
+            .unwrap_or("")
+            .to_string()
+    };
+    for p in &db.pages {
+        let session = format!("page:{}", p.id);
+        let project = project_of(sections.get(&Some(p.id)));
+        let ts = sqlite_time(&p.created_at, "created_at", &p.place, src, out);
+        let text = format!(
+            "page start | title {} | author {} | code_source {}",
+            p.title.as_deref().unwrap_or("-"),
+            owner_label(p.author_id, &db.users),
+            p.code_source_id
+                .as_deref()
+                .filter(|s| !s.is_empty())
+                .unwrap_or("-")
+        );
+        out.push(
+            src.placed(TurnType::System, text, &p.place)
+                .at(ts)
+                .session(&session)
+                .project(&project),
+        );
+        if let Some(content) = &p.content {
+            out.push(
+                src.placed(TurnType::Assistant, content.clone(), &p.place)
+                    .at(ts)
+                    .session(&session)
+                    .project(&project),
+            );
+        }
+        if let Some(list) = sections.remove(&Some(p.id)) {
+            section_rows(&list, &session, &project, src, out);
+        }
+    }
+    for (page_id, list) in sections {
+        let session = page_id.map(|id| format!("page:{id}")).unwrap_or_default();
+        let project = project_of(Some(&list));
+        section_rows(&list, &session, &project, src, out);
+    }
+}
+
+fn section_rows(
+    list: &[&crate::decode::db::PageSection],
+    session: &str,
+    project: &str,
+    src: &Source<'_>,
+    out: &mut Vec<Row>,
+) {
+    for s in list {
+        let ts = sqlite_time(&s.created_at, "created_at", &s.place, src, out);
+        let body = format!("{}\n\n{}", s.title, s.content.as_deref().unwrap_or(""));
+        let text = s.attachment.append_to(body.trim_end());
+        out.push(
+            src.placed(TurnType::Assistant, text, &s.place)
+                .at(ts)
+                .session(session)
+                .project(project),
+        );
+    }
+}
+
+/// The host an integration talks to: `github.com`, `gitlab.com`, or its `api_base`'s host.
+pub fn integration_host(kind: &str, api_base: Option<&str>) -> String {
+    match kind {
+        "github" => "github.com".into(),
+        "gitlab" => "gitlab.com".into(),
+        _ => api_base
+            .map(|b| {
+                let rest = b.split_once("://").map_or(b, |(_, r)| r);
+                rest.split(['/', '?', '#'])
+                    .next()
+                    .unwrap_or(rest)
+                    .to_string()
+            })
+            .filter(|h| !h.is_empty())
+            .unwrap_or_else(|| "-".into()),
+    }
+}
+
+fn source_host_rows(db: &ServerDb, src: &Source<'_>, out: &mut Vec<Row>) {
+    for i in &db.integrations {
+        let ts = sqlite_time(&i.created_at, "created_at", &i.place, src, out);
+        let detail = format!(
+            "{} integration {} kind={} api_base={}",
+            integration_host(&i.kind, i.api_base.as_deref()),
+            i.display_name,
+            i.kind,
+            i.api_base
+                .as_deref()
+                .filter(|s| !s.is_empty())
+                .unwrap_or("-")
+        );
+        let text = system::source_host(
+            detail,
+            "(account not recorded; from integrations table, created_at)",
+        );
+        out.push(src.placed(TurnType::System, text, &i.place).at(ts));
+    }
+    for r in &db.repositories {
+        let ts = sqlite_time(&r.updated_at, "updated_at", &r.place, src, out);
+        let integ = r
+            .integration_id
+            .and_then(|id| db.integrations.iter().find(|i| i.id == id));
+        // `refs` (level 0050) is left out: a backup at an older level cannot have it, and
+        // printing it would keep the backup's copy of every repository row apart.
+        let detail = format!(
+            "{} type={} name={} active={}",
+            r.git_url,
+            integ.map_or("-", |i| i.kind.as_str()),
+            r.name,
+            if r.active { "yes" } else { "no" }
+        );
+        let from = format!(
+            "(integration {}; from provided_repositories table, updated_at)",
+            integ.map_or("-", |i| i.display_name.as_str())
+        );
+        out.push(
+            src.placed(
+                TurnType::System,
+                system::source_host_repository(detail, &from),
+                &r.place,
+            )
+            .at(ts),
+        );
+    }
+}
+
+/// The leading row of a backup: `pre-migration backup: <file name> schema level <n>`.
+pub fn backup_row(file_name: &str, db: &ServerDb, src: &Source<'_>) -> Row {
+    let level = db
+        .schema_level
+        .map_or_else(|| "unknown".to_string(), |l| format!("{l:04}"));
+    src.row(
+        TurnType::System,
+        format!("pre-migration backup: {file_name} schema level {level} (a copy of the live database taken before a migration)"),
+    )
+}
+
+/// The rows of an event log: each entry's rows, and a `parser:` row per bad line.
+pub fn log_rows(log: &EventLog, users: &BTreeMap<i64, User>, src: &Source<'_>) -> Vec<Row> {
+    let ids = HashIds::new();
+    let mut out = Vec::new();
+    for e in &log.entries {
+        match e {
+            Ok(entry) => {
+                let user = UserRef::from_hash(entry.user.as_deref(), users, &ids);
+                out.extend(event_rows(
+                    &entry.event,
+                    &user,
+                    entry.ts,
+                    src,
+                    RowPlace::Line(entry.line, entry.offset),
+                ));
+            }
+            Err(bad) => out.push(bad.row(AGENT, src.file).secondary(src.secondary)),
+        }
+    }
+    out
+}
+
+/// `model configured:` rows, one per configured model, at the file's mtime.
+pub fn config_rows(
+    models: &[ConfiguredModel],
+    mtime: Option<Timestamp>,
+    file_name: &str,
+    src: &Source<'_>,
+) -> Vec<Row> {
+    models
+        .iter()
+        .map(|m| {
+            let mut detail = format!(
+                "{} {} via {}",
+                m.group,
+                m.name.as_deref().unwrap_or("-"),
+                m.backend
+            );
+            if let Some(k) = &m.kind {
+                detail.push_str(&format!(" kind={k}"));
+            }
+            if let Some(e) = &m.endpoint {
+                detail.push_str(&format!(" endpoint={e}"));
+            }
+            if !m.supported_models.is_empty() {
+                detail.push_str(&format!(
+                    " supported_models={}",
+                    m.supported_models.join(",")
+                ));
+            }
+            let from = format!(
+                "(from {file_name} [model.{}.{}], file mtime)",
+                m.group, m.backend
+            );
+            src.row(TurnType::System, system::model_configured(detail, &from))
+                .at(mtime)
+                .locator(format!("[model.{}.{}]", m.group, m.backend))
+        })
+        .collect()
+}
+
+/// A command history: the leading row, then one user row per command, newest first.
+/// `from` names the store (`intellij-tabby-command-history.xml`, or
+/// `state.vscdb TabbyML.vscode-tabby edit.recentlyCommand`).
+pub fn history_rows(
+    commands: &[Command],
+    from: &str,
+    locator: &dyn Fn(&Command) -> String,
+    src: &Source<'_>,
+) -> Vec<Row> {
+    let mut out = vec![src.row(
+        TurnType::System,
+        format!(
+            "inline edit command history: {} commands, newest first (from {from}, no times)",
+            commands.len()
+        ),
+    )];
+    for c in commands {
+        let mut text = c.command.clone();
+        if !c.context.is_empty() {
+            text.push_str(&format!(" [context: {}]", c.context.join("; ")));
+        }
+        out.push(
+            src.row(TurnType::User, text)
+                .line(c.position)
+                .locator(locator(c)),
+        );
+    }
+    out
+}

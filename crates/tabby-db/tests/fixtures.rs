@@ -1,0 +1,415 @@
+//! Pins the rows of the project's Tabby fixtures (built by `examples/build_fixtures.rs`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use chat_rows::{Evidence, FileContext, RecordState, Row, Store, TurnType};
+use tabby_db::{ServerDb, TabbyStore};
+
+fn evidence_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence")
+}
+
+fn tabby_root() -> PathBuf {
+    evidence_root().join("tabby-srv/home/tabby/.tabby")
+}
+
+fn volume_root() -> PathBuf {
+    evidence_root().join("tabby-srv/var/lib/docker/volumes/tabby_data/_data")
+}
+
+/// One line per row: time | session | turn | state | file name | line | locator | project | text (JSON).
+fn render(rows: &[Row]) -> String {
+    rows.iter()
+        .map(|r| {
+            let file = Path::new(&r.source_file)
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            // config.toml rows are at the file's mtime, which a checkout sets: pinned apart.
+            let ts = if r.text.starts_with("model configured:") {
+                "<mtime>".to_string()
+            } else {
+                r.timestamp.map(|t| t.to_string()).unwrap_or_default()
+            };
+            format!(
+                "{ts} | {} | {} | {}{} | {file} | {} | {} | {} | {}\n",
+                r.session_id,
+                r.turn_type,
+                r.record_state,
+                if r.secondary { "*" } else { "" },
+                r.source_line.map(|l| l.to_string()).unwrap_or_default(),
+                r.source_locator,
+                r.project_path,
+                serde_json::to_string(&r.text).unwrap()
+            )
+        })
+        .collect()
+}
+
+fn pinned(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
+    if std::env::var_os("TABBY_DB_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    if expected != actual {
+        let diff: Vec<String> = expected
+            .lines()
+            .zip(actual.lines())
+            .filter(|(a, b)| a != b)
+            .take(5)
+            .map(|(a, b)| format!("- {a}\n+ {b}"))
+            .collect();
+        panic!(
+            "rows differ from {name} ({} expected lines, {} actual); first differences:\n{}",
+            expected.lines().count(),
+            actual.lines().count(),
+            diff.join("\n")
+        );
+    }
+}
+
+#[test]
+fn server_root_rows_are_pinned() {
+    let ev = Evidence::new();
+    let rows = tabby_db::read_root(&tabby_root(), &ev);
+    pinned("tabby-root.rows", &render(&rows));
+    // Every file of the root was read, the WAL included.
+    let read: Vec<String> = ev
+        .manifest()
+        .iter()
+        .map(|m| {
+            Path::new(&m.path)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(
+        read,
+        vec![
+            "config.toml",
+            "db.backup-20260925.sqlite",
+            "db.sqlite",
+            "db.sqlite-wal",
+            "2026-06-15.json",
+            "2026-10-01.json"
+        ]
+    );
+    // config.toml rows are at the file's mtime.
+    let mtime = ev.modified(&tabby_root().join("config.toml"));
+    assert!(mtime.is_some());
+    let model_rows: Vec<_> = rows
+        .iter()
+        .filter(|r| r.text.starts_with("model configured:"))
+        .collect();
+    assert_eq!(model_rows.len(), 3);
+    assert!(model_rows.iter().all(|r| r.timestamp == mtime));
+}
+
+#[test]
+fn docker_volume_rows_are_pinned() {
+    let ev = Evidence::new();
+    let rows = tabby_db::read_root(&volume_root(), &ev);
+    pinned("docker-volume.rows", &render(&rows));
+}
+
+fn store_rows(path: &Path, ev: &Evidence, store: &TabbyStore) -> Vec<Row> {
+    let display = path
+        .strip_prefix(evidence_root())
+        .unwrap()
+        .display()
+        .to_string();
+    let ctx = FileContext {
+        display_path: display,
+        ..FileContext::default()
+    };
+    assert!(store.claim(path).is_some(), "{}", path.display());
+    store.read(path, &ctx, ev)
+}
+
+#[test]
+fn the_store_gives_each_file_the_rows_of_the_root() {
+    let ev = Evidence::new();
+    let store = TabbyStore::default();
+    let root = tabby_root();
+    let files = [
+        "ee/db.sqlite",
+        "ee/db.backup-20260925.sqlite",
+        "events/2026-06-15.json",
+        "events/2026-10-01.json",
+        "config.toml",
+    ];
+    let mut by_store = Vec::new();
+    for f in files {
+        let rows = store_rows(&root.join(f), &ev, &store);
+        assert!(!rows.is_empty(), "{f}");
+        for r in &rows {
+            assert_eq!(r.source_file, format!("tabby-srv/home/tabby/.tabby/{f}"));
+            assert_eq!(r.agent, "tabby");
+        }
+        by_store.extend(rows);
+    }
+    let by_root = tabby_db::read_root(&root, &Evidence::new());
+    let strip = |rows: &[Row]| -> Vec<Row> {
+        let mut v: Vec<Row> = rows
+            .iter()
+            .cloned()
+            .map(|mut r| {
+                r.source_file = Path::new(&r.source_file)
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                r
+            })
+            .collect();
+        v.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+        v
+    };
+    assert_eq!(strip(&by_store), strip(&by_root));
+    // The sidecars are not claimed: the WAL is read with its database.
+    assert!(store.claim(&root.join("ee/db.sqlite-wal")).is_none());
+}
+
+#[test]
+fn wal_only_rows_appear() {
+    let ee = tabby_root().join("ee");
+    let main = std::fs::read(ee.join("db.sqlite")).unwrap();
+    let wal = std::fs::read(ee.join("db.sqlite-wal")).unwrap();
+    let without = ServerDb::from_bytes(&main, None).unwrap();
+    let with = ServerDb::from_bytes(&main, Some(&wal)).unwrap();
+    let ids = |db: &ServerDb| db.threads.iter().map(|t| t.id).collect::<Vec<_>>();
+    assert_eq!(ids(&without), vec![4, 7, 8, 9]);
+    assert_eq!(ids(&with), vec![4, 7, 8, 9, 10]);
+    assert_eq!(with.schema_level, Some(50));
+    let newest: Vec<_> = with
+        .messages
+        .iter()
+        .filter(|m| m.thread_id == Some(10))
+        .map(|m| m.content.as_str())
+        .collect();
+    assert_eq!(
+        newest,
+        vec![
+            "Write a migration adding an index on orders.created_at",
+            "CREATE INDEX orders_created_at ON orders(created_at);"
+        ]
+    );
+}
+
+#[test]
+fn backups_keep_what_only_they_hold() {
+    let rows = tabby_db::read_root(&tabby_root(), &Evidence::new());
+    let from_backup: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.source_file.ends_with("db.backup-20260925.sqlite"))
+        .collect();
+    assert!(
+        from_backup
+            .iter()
+            .all(|r| r.secondary && r.record_state == RecordState::Secondary)
+    );
+    let sessions: BTreeMap<&str, usize> = from_backup.iter().fold(BTreeMap::new(), |mut m, r| {
+        *m.entry(r.session_id.as_str()).or_default() += 1;
+        m
+    });
+    // Thread 5 (deleted since) and June's completion (pruned since) only; thread 4,
+    // page 3, the users' integration rows are the live database's and merged away.
+    assert_eq!(
+        sessions,
+        BTreeMap::from([("", 1), ("5", 3), ("cmpl-june", 4)])
+    );
+    assert_eq!(
+        from_backup[0].text,
+        "pre-migration backup: db.backup-20260925.sqlite schema level 0044 (a copy of the live database taken before a migration)"
+    );
+}
+
+#[test]
+fn backup_at_0044_renders_attachments_once() {
+    let db = ServerDb::from_path(
+        &tabby_root().join("ee/db.backup-20260925.sqlite"),
+        &Evidence::new(),
+    )
+    .unwrap();
+    assert_eq!(db.schema_level, Some(44));
+    let m = db.messages.iter().find(|m| m.id == 11).unwrap();
+    assert_eq!(m.attachment.code.len(), 1);
+    assert_eq!(
+        m.attachment.append_to(&m.content),
+        "The pool holds 64 connections.\n\n[code: git_url=https://github.com/acme/app filepath=src/db.rs start_line=40 commit=9f1e2d3 language=rust]"
+    );
+    assert!(db.repositories.iter().all(|r| r.refs.is_none()));
+}
+
+#[test]
+fn event_log_users_resolve_to_emails_only_with_the_database() {
+    let bytes = std::fs::read(tabby_root().join("events/2026-10-01.json")).unwrap();
+    let log = tabby_db::EventLog::from_bytes(&bytes);
+    let src = tabby_db::rows::Source {
+        file: "2026-10-01.json",
+        secondary: true,
+    };
+    let db = ServerDb::from_path(&tabby_root().join("ee/db.sqlite"), &Evidence::new()).unwrap();
+    let with = tabby_db::rows::log_rows(&log, &db.users, &src);
+    let without = tabby_db::rows::log_rows(&log, &BTreeMap::new(), &src);
+    let heads = |rows: &[Row]| -> Vec<String> {
+        rows.iter()
+            .filter(|r| r.turn_type == TurnType::System && !r.is_parser())
+            .map(|r| r.text.clone())
+            .collect()
+    };
+    assert_eq!(
+        heads(&with),
+        vec![
+            "completion: user=alice@example.com language=python filepath=app/math.py user_agent=tabby-agent/1.9",
+            "view: user=alice@example.com choice_index=0 view_id=view-1",
+            "select: user=alice@example.com choice_index=0 kind=line view_id=view-1 elapsed=1377",
+            "chat_completion: user=alice@example.com",
+            "completion: language=rust",
+            "completion: user=bob@example.com language=typescript filepath=src/sum.ts user_agent=tabby-agent/1.9",
+            "dismiss: user=bob@example.com choice_index=0 view_id=view-9 elapsed=1000",
+        ]
+    );
+    assert_eq!(
+        heads(&without)[0],
+        "completion: user_id=1 language=python filepath=app/math.py user_agent=tabby-agent/1.9"
+    );
+    // the cut last line: one parser row, every line before it read
+    let parser: Vec<_> = with.iter().filter(|r| r.is_parser()).collect();
+    assert_eq!(parser.len(), 1);
+    assert_eq!(parser[0].source_line, Some(8));
+    assert!(
+        parser[0]
+            .text
+            .starts_with("parser: unparseable line (torn last line: EOF while parsing a string")
+    );
+}
+
+#[test]
+fn intellij_history_rows() {
+    let path = evidence_root().join("lin-ws01/home/alice/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml");
+    let rows = store_rows(&path, &Evidence::new(), &TabbyStore::default());
+    assert_eq!(
+        render(&rows),
+        concat!(
+            " |  | system | secondary* | intellij-tabby-command-history.xml |  |  |  | \"inline edit command history: 3 commands, newest first (from intellij-tabby-command-history.xml, no times)\"\n",
+            " |  | user | secondary* | intellij-tabby-command-history.xml | 1 | byte 136 |  | \"add docstrings\"\n",
+            " |  | user | secondary* | intellij-tabby-command-history.xml | 2 | byte 178 |  | \"convert to a data class\"\n",
+            " |  | user | secondary* | intellij-tabby-command-history.xml | 3 | byte 229 |  | \"handle the \\\"null\\\" case\"\n",
+        )
+    );
+}
+
+#[test]
+fn vscodium_state_rows_and_other_state_databases() {
+    let store = TabbyStore::default();
+    let path = evidence_root()
+        .join("WIN-DESK03/C/Users/carol/AppData/Roaming/VSCodium/User/globalStorage/state.vscdb");
+    let rows = store_rows(&path, &Evidence::new(), &store);
+    assert_eq!(
+        render(&rows),
+        concat!(
+            " |  | system | secondary* | state.vscdb |  | ItemTable key=TabbyML.vscode-tabby |  | \"inline edit command history: 2 commands, newest first (from state.vscdb TabbyML.vscode-tabby edit.recentlyCommand, no times)\"\n",
+            " |  | user | secondary* | state.vscdb | 1 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[0] |  | \"rename @file to snake case [context: file:///c%3A/work/app/math.py]\"\n",
+            " |  | user | secondary* | state.vscdb | 2 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[1] |  | \"fix the typo\"\n",
+        )
+    );
+    // A state.vscdb without the extension's row gives nothing.
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("User/globalStorage/state.vscdb");
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    let conn = rusqlite::Connection::open(&other).unwrap();
+    conn.execute_batch("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); INSERT INTO ItemTable VALUES ('a', '1');")
+        .unwrap();
+    drop(conn);
+    assert!(
+        store
+            .read(&other, &FileContext::default(), &Evidence::new())
+            .is_empty()
+    );
+}
+
+/// Every output of every Tabby fixture, in every format, searched for the secrets the
+/// fixtures hold (all marked `SECRET`) and for the shapes of Tabby's credentials.
+#[test]
+fn no_secret_reaches_any_output() {
+    let store = TabbyStore::default();
+    let ev = Evidence::new();
+    let mut rows = Vec::new();
+    for entry in walk(&evidence_root()) {
+        if store.claim(&entry).is_some() {
+            rows.extend(store.read(&entry, &FileContext::default(), &ev));
+        }
+    }
+    assert!(rows.len() > 70, "{}", rows.len());
+    for format in [
+        chat_rows::write::Format::Jsonl,
+        chat_rows::write::Format::Csv,
+    ] {
+        let (bytes, _) = chat_rows::write::to_bytes(format, &rows).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        for needle in [
+            "SECRET",
+            "sk-",
+            "ghp_",
+            "glpat",
+            "auth_",
+            "argon2",
+            "serverRecords",
+            "token",
+        ] {
+            assert!(!text.contains(needle), "{needle} in {format:?} output");
+        }
+    }
+    // and the decoded values themselves
+    let db = ServerDb::from_path(&tabby_root().join("ee/db.sqlite"), &ev).unwrap();
+    assert!(!format!("{db:?}").contains("SECRET"));
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    walk(dir)
+        .into_iter()
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect()
+}
+
+#[test]
+fn reading_changes_no_evidence() {
+    let server = evidence_root().join("tabby-srv");
+    let before = snapshot(&server);
+    assert!(before.iter().any(|(p, _)| p.ends_with("db.sqlite-wal")));
+    let store = TabbyStore::default();
+    let ev = Evidence::new();
+    for (p, _) in &before {
+        if store.claim(p).is_some() {
+            let _ = store.read(p, &FileContext::default(), &ev);
+        }
+    }
+    let _ = tabby_db::read_root(&tabby_root(), &ev);
+    let _ = tabby_db::read_root(&volume_root(), &ev);
+    let after = snapshot(&server);
+    assert_eq!(before.len(), after.len(), "files were added or removed");
+    assert!(before == after, "file contents changed");
+}
