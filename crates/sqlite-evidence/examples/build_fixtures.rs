@@ -78,6 +78,22 @@ fn note(i: i64) -> (String, String, i64) {
     (title, body, 1_790_000_000_000 + i * 60_000)
 }
 
+/// An ItemTable key like VS Code's.
+fn item_key(i: i64) -> String {
+    format!("ext.publisher-{i}/state")
+}
+
+/// An ItemTable value: JSON of varying size, version `v`.
+fn item_value(i: i64, v: i64) -> String {
+    format!(
+        "{{\"v\":{v},\"items\":[{}]}}",
+        (0..(i % 13))
+            .map(|k| format!("\"entry {i}.{k}\""))
+            .collect::<Vec<_>>()
+            .join(",")
+    )
+}
+
 fn create_notes(conn: &Connection, n: i64) {
     conn.execute_batch(
         "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT, created INTEGER);
@@ -198,6 +214,42 @@ fn main() {
         snapshot(scratch, "deleted_wal.db");
         write_truth("deleted_wal.db");
         drop(conn);
+    }
+    // 6. An ItemTable (VS Code's shape: no rowid alias): keys deleted and values
+    //    rewritten (INSERT OR REPLACE deletes the old row), secure_delete off.
+    {
+        let conn = fresh(scratch, "items_plain.db");
+        conn.execute_batch("PRAGMA secure_delete = OFF;").unwrap();
+        conn.execute_batch(
+            "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
+        )
+        .unwrap();
+        let mut truth = String::new();
+        let tx = conn.unchecked_transaction().unwrap();
+        for i in 0..200 {
+            tx.execute(
+                "INSERT INTO ItemTable VALUES (?1, ?2)",
+                params![item_key(i), item_value(i, 0)],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+        for i in (0..200).filter(|i| i % 5 == 1) {
+            conn.execute("DELETE FROM ItemTable WHERE key = ?1", [item_key(i)])
+                .unwrap();
+            truth.push_str(&format!("{}\t{}\n", item_key(i), item_value(i, 0)));
+        }
+        for i in (0..200).filter(|i| i % 5 == 3) {
+            conn.execute(
+                "INSERT INTO ItemTable VALUES (?1, ?2)",
+                params![item_key(i), item_value(i, 1)],
+            )
+            .unwrap();
+            truth.push_str(&format!("{}\t{}\n", item_key(i), item_value(i, 0)));
+        }
+        drop(conn);
+        snapshot(scratch, "items_plain.db");
+        std::fs::write(out_dir().join("items_plain.db.deleted.txt"), truth).unwrap();
     }
     println!("fixtures written to {}", out_dir().display());
 }

@@ -46,6 +46,7 @@
 
 pub mod decode;
 pub mod locate;
+pub mod recover;
 pub mod rows;
 
 use std::path::{Path, PathBuf};
@@ -53,6 +54,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, MAIN_DB};
 
 pub use decode::{DbHeader, Frame, FrameStatus, Problem, ProblemKind, WalScan};
+pub use recover::RecoveredRecord;
 pub use rusqlite;
 
 /// Why a database could not be opened at all.
@@ -360,6 +362,15 @@ impl Database {
             return Vec::new();
         };
         rows.filter_map(Result::ok).collect()
+    }
+
+    /// The deleted records of a rowid table that the files still hold (older page
+    /// versions in the WAL and the main file, frames outside the committed chain,
+    /// freelist pages, freeblocks and unallocated space), decoded with the table's
+    /// schema, without those identical to a live row. Empty for an unknown or
+    /// `WITHOUT ROWID` table. See [`recover`].
+    pub fn deleted_records(&self, table: &str) -> Vec<RecoveredRecord> {
+        recover::deleted_records(self, table)
     }
 
     /// The column names of a table, in order; empty when there is no such table.
