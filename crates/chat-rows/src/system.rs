@@ -230,6 +230,13 @@ pub fn session_origin(detail: impl Display, from_: &str) -> String {
     format!("session origin: {detail} {from_}")
 }
 
+/// `session index: key=value ...`: a session as an index lists it (VS Code's
+/// `chat.ChatSessionStore.index`), a secondary source of titles and times. Values are
+/// quoted as in [`session_start`]; empty values are left out.
+pub fn session_index(fields: &[(&str, &str)]) -> String {
+    format!("session index: {}", key_values(fields))
+}
+
 /// `source host: <detail> (from ...)`.
 pub fn source_host(detail: impl Display, from_: &str) -> String {
     format!("source host: {detail} {from_}")
@@ -295,6 +302,18 @@ pub fn did_not_parse(file: &str, chats: usize, error: impl Display) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn session_index_text() {
+        assert_eq!(
+            session_index(&[
+                ("title", "Fix the build"),
+                ("external", "true"),
+                ("empty", "")
+            ]),
+            "session index: title=\"Fix the build\" external=true"
+        );
+    }
 
     #[test]
     fn parser_texts() {
