@@ -1,0 +1,568 @@
+//! The Nitrite layer: from an MVStore to documents, live and carved.
+//!
+//! Nitrite keeps each collection or repository in one MVStore map whose name is the
+//! entity class (`...entity.NtAgentTurn`), keyed by a Java-serialized `NitriteId`,
+//! with a Java-serialized `NitriteDocument` as value. This module opens every map of
+//! the newest readable snapshot and decodes every document to JSON.
+//!
+//! Why carving lives here: MVStore is copy-on-write. Every commit writes changed pages
+//! into a new chunk and leaves the old pages where they were until the chunk is reused.
+//! So the chunks of older versions still hold earlier revisions of documents and
+//! documents that were later removed. [`NitriteFile::carved`] walks every page of every
+//! chunk (by its table of contents, else page by page from the chunk header) and keeps
+//! each document version that the live snapshot does not hold. When the file is damaged
+//! beyond that, a raw scan looks for tag-19 Java streams (`13 <varint> AC ED 00 05`).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::javaser;
+use crate::mvstore::{self, MvStore, MvValue, Pos};
+
+/// Where a document came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A page of a chunk: chunk id, page position, entry index.
+    Page {
+        /// The chunk id.
+        chunk: u32,
+        /// The page position.
+        page: u64,
+        /// The entry's index in the page.
+        entry: usize,
+    },
+    /// A raw scan hit at this file offset.
+    Byte(usize),
+}
+
+impl Place {
+    /// The row locator: `chunk 4 page 0x1000007a91e entry 0` or `byte 18233`.
+    pub fn locator(&self) -> String {
+        match self {
+            Place::Page { chunk, page, entry } => {
+                format!("chunk {chunk} page {page:#x} entry {entry}")
+            }
+            Place::Byte(b) => format!("byte {b}"),
+        }
+    }
+}
+
+/// One document (a map entry whose value decoded).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Document {
+    /// The map's name (`com.github...NtAgentTurn`), or `` when unknown.
+    pub map: String,
+    /// The map id.
+    pub map_id: u32,
+    /// The key, as JSON (a NitriteId is its id string).
+    pub key: Value,
+    /// The value, as JSON.
+    pub value: Value,
+    /// Where it was found.
+    pub place: Place,
+    /// The version of the chunk it was found in (0 for a raw scan hit).
+    pub version: u64,
+    /// False for a document carved from a page the newest snapshot no longer uses.
+    pub live: bool,
+}
+
+impl Document {
+    /// The Nitrite `_id`, else the key as text.
+    pub fn id(&self) -> String {
+        match self.value.get("_id") {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) if !v.is_null() => v.to_string(),
+            _ => match &self.key {
+                Value::String(s) => s.clone(),
+                v => v.to_string(),
+            },
+        }
+    }
+    /// `_revision`, or 0.
+    pub fn revision(&self) -> i64 {
+        self.value
+            .get("_revision")
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+    }
+    /// The map name's last dotted part: `NtAgentTurn`.
+    pub fn entity(&self) -> &str {
+        self.map.rsplit('.').next().unwrap_or(&self.map)
+    }
+}
+
+/// A map of the store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapInfo {
+    /// The map id.
+    pub id: u32,
+    /// Its name.
+    pub name: String,
+    /// Entries read from the newest snapshot.
+    pub entries: usize,
+}
+
+/// Damage found while reading, with its place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// Where: `chunk 3 page 0x...`, `map 7`, `byte 8192`, or `file`.
+    pub locator: String,
+    /// What.
+    pub message: String,
+}
+
+/// A Nitrite store file, decoded.
+#[derive(Clone, Debug, Default)]
+pub struct NitriteFile {
+    /// The MVStore format (2 or 3).
+    pub format: u64,
+    /// The store header's fields (empty when neither header block is valid).
+    pub header: BTreeMap<String, String>,
+    /// Chunks found (id, version, valid footer).
+    pub chunks: Vec<(u32, u64, bool)>,
+    /// The chunk whose state is live, and its version.
+    pub snapshot: Option<(u32, u64)>,
+    /// Every map of the snapshot.
+    pub maps: Vec<MapInfo>,
+    /// Every live document of every map (system maps included), in map order.
+    pub documents: Vec<Document>,
+    /// Document versions carved from dead pages and raw scans, not in the live state.
+    pub carved: Vec<Document>,
+    /// Damage, in the order found.
+    pub problems: Vec<Problem>,
+}
+
+fn value_json(v: &MvValue) -> Result<Value, String> {
+    Ok(match v {
+        MvValue::Null => Value::Null,
+        MvValue::Bool(b) => Value::Bool(*b),
+        MvValue::Int(i) => Value::from(*i),
+        MvValue::Float(f) => serde_json::Number::from_f64(*f)
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
+        MvValue::Big(s) | MvValue::Str(s) | MvValue::Uuid(s) => Value::String(s.clone()),
+        MvValue::Date(ms) => Value::from(*ms),
+        MvValue::Bytes(b) => Value::Array(b.iter().map(|x| Value::from(*x)).collect()),
+        MvValue::Array(a) => Value::Array(a.iter().map(value_json).collect::<Result<_, _>>()?),
+        MvValue::Java(bytes) => javaser::to_json(bytes).map_err(|e| format!("Java stream: {e}"))?,
+    })
+}
+
+/// True for Nitrite's own maps (catalog, meta, indexes, store info).
+pub fn is_system_map(name: &str) -> bool {
+    name.starts_with("$nitrite")
+}
+
+impl NitriteFile {
+    /// Reads a store file (read-only, in one go).
+    pub fn from_path(path: &Path) -> std::io::Result<NitriteFile> {
+        Ok(NitriteFile::from_bytes(&std::fs::read(path)?))
+    }
+
+    /// Decodes a store from the bytes of the whole file. Never fails: damage is listed
+    /// in [`NitriteFile::problems`].
+    pub fn from_bytes(data: &[u8]) -> NitriteFile {
+        let mv = MvStore::from_bytes(data);
+        let mut f = NitriteFile {
+            format: mv.format,
+            header: mv
+                .header
+                .as_ref()
+                .map(|h| h.fields.clone())
+                .unwrap_or_default(),
+            chunks: mv
+                .chunks
+                .iter()
+                .map(|c| (c.id, c.version, c.footer_ok))
+                .collect(),
+            snapshot: mv.snapshot.as_ref().map(|s| (s.chunk, s.version)),
+            ..NitriteFile::default()
+        };
+        for p in &mv.problems {
+            f.problems.push(Problem {
+                locator: "file".into(),
+                message: p.to_string(),
+            });
+        }
+        let mut names: BTreeMap<u32, String> = BTreeMap::new();
+        let mut live_pages: HashSet<u64> = HashSet::new();
+        let meta_id = mv
+            .snapshot
+            .as_ref()
+            .and_then(|s| s.layout.get("meta.id"))
+            .and_then(|v| u32::from_str_radix(v, 16).ok())
+            .unwrap_or(1);
+        let mut damaged = mv.snapshot.is_none();
+        if let Some(snap) = &mv.snapshot {
+            names = snap.maps();
+            let version = snap.version;
+            for (&id, name) in &names {
+                match mv.read_map(id) {
+                    Ok(entries) => {
+                        f.maps.push(MapInfo {
+                            id,
+                            name: name.clone(),
+                            entries: entries.len(),
+                        });
+                        for e in entries {
+                            live_pages.insert(e.page);
+                            let place = Place::Page {
+                                chunk: e.chunk,
+                                page: e.page,
+                                entry: e.index,
+                            };
+                            match (value_json(&e.key), value_json(&e.value)) {
+                                (Ok(key), Ok(value)) => f.documents.push(Document {
+                                    map: name.clone(),
+                                    map_id: id,
+                                    key,
+                                    value,
+                                    place,
+                                    version: chunk_version(&mv, e.chunk).unwrap_or(version),
+                                    live: true,
+                                }),
+                                (Err(m), _) | (_, Err(m)) => f.problems.push(Problem {
+                                    locator: place.locator(),
+                                    message: format!("map {name}: {m}"),
+                                }),
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        damaged = true;
+                        f.maps.push(MapInfo {
+                            id,
+                            name: name.clone(),
+                            entries: 0,
+                        });
+                        f.problems.push(Problem {
+                            locator: format!("map {id:x}"),
+                            message: format!("map {name} not fully readable: {e}"),
+                        });
+                    }
+                }
+            }
+        }
+        f.carve(&mv, &mut names, meta_id, &live_pages, damaged);
+        f
+    }
+
+    fn carve(
+        &mut self,
+        mv: &MvStore<'_>,
+        names: &mut BTreeMap<u32, String>,
+        meta_id: u32,
+        live_pages: &HashSet<u64>,
+        damaged: bool,
+    ) {
+        // map names from every readable meta page of every chunk (old names, damaged files)
+        let mut pages_by_chunk = Vec::new();
+        for chunk in &mv.chunks {
+            let (pages, errors) = mv.chunk_pages(chunk, meta_id);
+            for e in errors {
+                if chunk.footer_ok {
+                    self.problems.push(Problem {
+                        locator: format!("chunk {}", chunk.id),
+                        message: format!("page not readable: {e}"),
+                    });
+                }
+            }
+            for (_, p) in &pages {
+                if p.map_id == meta_id && p.children.is_empty() {
+                    for (k, v) in p.keys.iter().zip(&p.values) {
+                        if let (MvValue::Str(k), MvValue::Str(v)) = (k, v) {
+                            if let (Some(name), Ok(id)) =
+                                (k.strip_prefix("name."), u32::from_str_radix(v, 16))
+                            {
+                                names.entry(id).or_insert_with(|| name.to_string());
+                            }
+                        }
+                    }
+                }
+            }
+            pages_by_chunk.push((chunk.id, chunk.version, chunk.footer_ok, pages));
+        }
+        let live: HashSet<(u32, String, String)> = self
+            .documents
+            .iter()
+            .map(|d| (d.map_id, d.id(), d.value.to_string()))
+            .collect();
+        let mut seen: HashSet<(u32, String, String)> = HashSet::new();
+        let mut carved = Vec::new();
+        for (chunk, version, _ok, pages) in pages_by_chunk {
+            for (pos, page) in pages {
+                if page.map_id == 0
+                    || page.map_id == meta_id
+                    || !page.children.is_empty()
+                    || live_pages.contains(&pos)
+                {
+                    continue;
+                }
+                let name = names.get(&page.map_id).cloned().unwrap_or_default();
+                if is_system_map(&name) {
+                    continue;
+                }
+                for (entry, (k, v)) in page.keys.iter().zip(&page.values).enumerate() {
+                    let place = Place::Page {
+                        chunk,
+                        page: pos,
+                        entry,
+                    };
+                    let (key, value) = match (value_json(k), value_json(v)) {
+                        (Ok(k), Ok(v)) => (k, v),
+                        (Err(m), _) | (_, Err(m)) => {
+                            self.problems.push(Problem {
+                                locator: place.locator(),
+                                message: m,
+                            });
+                            continue;
+                        }
+                    };
+                    if name.is_empty() && value.get("_id").is_none() {
+                        continue;
+                    }
+                    let map = if name.is_empty() {
+                        guess_entity(&value)
+                    } else {
+                        name.clone()
+                    };
+                    let doc = Document {
+                        map,
+                        map_id: page.map_id,
+                        key,
+                        value,
+                        place,
+                        version,
+                        live: false,
+                    };
+                    let sig = (doc.map_id, doc.id(), doc.value.to_string());
+                    if live.contains(&sig) || !seen.insert(sig) {
+                        continue;
+                    }
+                    carved.push(doc);
+                }
+            }
+        }
+        if damaged {
+            for doc in raw_scan(mv.data()) {
+                let same = |d: &Document| d.id() == doc.id() && d.value == doc.value;
+                if self.documents.iter().any(same) || carved.iter().any(same) {
+                    continue;
+                }
+                carved.push(doc);
+            }
+        }
+        // newest first within a document: by chunk version
+        carved.sort_by_key(|d| std::cmp::Reverse(d.version));
+        self.carved = carved;
+    }
+
+    /// The map id → name of the entity maps (user repositories and collections).
+    pub fn entity_maps(&self) -> Vec<&MapInfo> {
+        self.maps
+            .iter()
+            .filter(|m| !is_system_map(&m.name))
+            .collect()
+    }
+
+    /// The live documents of the entity maps.
+    pub fn entity_documents(&self) -> impl Iterator<Item = &Document> {
+        self.documents.iter().filter(|d| !is_system_map(&d.map))
+    }
+}
+
+fn chunk_version(mv: &MvStore<'_>, chunk: u32) -> Option<u64> {
+    mv.chunks
+        .iter()
+        .filter(|c| c.id == chunk && c.footer_ok)
+        .map(|c| c.version)
+        .max()
+}
+
+/// The entity a document's fields suggest, for pages whose map name is lost.
+pub fn guess_entity(v: &Value) -> String {
+    if v.get("request").is_some() || v.get("response").is_some() {
+        "NtAgentTurn".into()
+    } else if v.get("turns").is_some() || v.get("name").is_some() {
+        "NtAgentSession".into()
+    } else {
+        String::new()
+    }
+}
+
+/// Scans raw bytes for tag-19 Java streams (`13 <varint L> AC ED 00 05`) whose parse
+/// ends exactly at `L`, and keeps those that are Nitrite entity documents.
+pub fn raw_scan(data: &[u8]) -> Vec<Document> {
+    let mut out = Vec::new();
+    let magic = [0xAC, 0xED, 0x00, 0x05];
+    let mut i = 0;
+    while i + 4 <= data.len() {
+        let Some(rel) = data[i..].windows(4).position(|w| w == magic) else {
+            break;
+        };
+        let at = i + rel;
+        i = at + 1;
+        // the varint before the magic: 1 to 5 bytes, preceded by tag 19
+        for vlen in 1..=5usize {
+            let Some(tag_at) = at.checked_sub(vlen + 1) else {
+                break;
+            };
+            if data[tag_at] != 0x13 {
+                continue;
+            }
+            let mut c = mvstore::Cursor::new(&data[tag_at + 1..at]);
+            let Ok(len) = c.varint() else { continue };
+            if c.remaining() != 0 || len <= 4 || at + len as usize > data.len() {
+                continue;
+            }
+            let stream = &data[at..at + len as usize];
+            let Ok((content, used)) = javaser::parse(stream) else {
+                continue;
+            };
+            if used != stream.len() {
+                continue;
+            }
+            let value = javaser::content_json(&content, 0);
+            if value.get("_id").is_none() {
+                break;
+            }
+            out.push(Document {
+                map: guess_entity(&value),
+                map_id: 0,
+                key: value.get("_id").cloned().unwrap_or(Value::Null),
+                value,
+                place: Place::Byte(tag_at),
+                version: 0,
+                live: false,
+            });
+            i = at + len as usize;
+            break;
+        }
+    }
+    out
+}
+
+/// A record of a Copilot `contents` value: `Markdown`, `AgentRound`, `Thinking`...
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// The record type.
+    pub kind: String,
+    /// Its data, decoded from its JSON string where it is one.
+    pub data: Value,
+}
+
+/// Entries of a JSON object in file order, duplicates kept (the redacted reference
+/// files repeat one UUID key; real ones may too).
+struct Ordered(Vec<(String, Value)>);
+
+impl<'de> serde::Deserialize<'de> for Ordered {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Ordered;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<Ordered, A::Error> {
+                let mut v = Vec::new();
+                while let Some((k, val)) = m.next_entry::<String, Value>()? {
+                    v.push((k, val));
+                }
+                Ok(Ordered(v))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// Decodes a `contents` string into its records, in order, descending into `Subgraph`
+/// values. Returns an error text when the string is not the expected JSON.
+pub fn records(contents: &str) -> Result<Vec<Record>, String> {
+    let mut out = Vec::new();
+    collect_records(contents, 0, &mut out)?;
+    Ok(out)
+}
+
+fn collect_records(text: &str, depth: usize, out: &mut Vec<Record>) -> Result<(), String> {
+    if depth > 16 {
+        return Err("records nested too deep".into());
+    }
+    let entries: Ordered = chat_rows::json::from_str(text).map_err(|e| e.to_string())?;
+    for (_, v) in entries.0 {
+        record_from_entry(&v, depth, out)?;
+    }
+    Ok(())
+}
+
+fn record_from_entry(v: &Value, depth: usize, out: &mut Vec<Record>) -> Result<(), String> {
+    let ty = v.get("type").and_then(Value::as_str).unwrap_or("");
+    let inner = v.get("value");
+    match (ty, inner) {
+        ("Subgraph", Some(Value::String(s))) => collect_records(s, depth + 1, out),
+        ("Value", Some(Value::String(s))) => {
+            let rec: Value = chat_rows::json::from_str(s).map_err(|e| e.to_string())?;
+            push_record(&rec, depth, out)
+        }
+        ("Value", Some(rec @ Value::Object(_))) => push_record(rec, depth, out),
+        _ => push_record(v, depth, out),
+    }
+}
+
+fn push_record(rec: &Value, depth: usize, out: &mut Vec<Record>) -> Result<(), String> {
+    let kind = rec
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let data = match rec.get("data") {
+        Some(Value::String(s)) => {
+            chat_rows::json::from_str(s).unwrap_or_else(|_| Value::String(s.clone()))
+        }
+        Some(v) => v.clone(),
+        None => rec.get("content").cloned().unwrap_or(Value::Null),
+    };
+    if kind == "Subgraph" {
+        if let Some(Value::String(s)) = rec.get("value") {
+            return collect_records(s, depth + 1, out);
+        }
+    }
+    out.push(Record { kind, data });
+    Ok(())
+}
+
+/// Chunk id → position map of a store, for tests and tools: every page of every chunk
+/// by its TOC, as (map id, position).
+pub fn toc_pages(data: &[u8]) -> Vec<(u32, u64)> {
+    let mv = MvStore::from_bytes(data);
+    let mut out = Vec::new();
+    for c in &mv.chunks {
+        if let Some(toc) = mv.toc(c) {
+            out.extend(
+                toc.into_iter()
+                    .map(|el| (el.chunk, Pos { chunk: c.id, ..el }.to_u64())),
+            );
+        }
+    }
+    out
+}
+
+/// Documents grouped by `_id`, for callers that want every version of each.
+pub fn by_id<'a>(
+    docs: impl IntoIterator<Item = &'a Document>,
+) -> HashMap<String, Vec<&'a Document>> {
+    let mut m: HashMap<String, Vec<&Document>> = HashMap::new();
+    for d in docs {
+        m.entry(d.id()).or_default().push(d);
+    }
+    m
+}
+
+/// Decodes the records of one entry value (`{"type":"Value"|"Subgraph","value":...}`).
+pub fn records_from_value(v: &Value, out: &mut Vec<Record>) -> Result<(), String> {
+    record_from_entry(v, 0, out)
+}

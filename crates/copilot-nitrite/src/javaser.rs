@@ -1,0 +1,872 @@
+//! A Java Object Serialization Stream decoder (Oracle's protocol, chapter 6) that maps
+//! the classes Nitrite writes to `serde_json::Value`.
+//!
+//! Why our own: the `jaded` crate fails on real Nitrite data (it reads declared fields
+//! before the `writeObject` annotations, which breaks on `NitriteId`, and it rejects
+//! supplementary characters), and `java-serialization` returns a raw tree that needs the
+//! same class mapping anyway. The protocol part is small; the value here is in knowing
+//! what each `writeObject` class writes:
+//!
+//! * `HashMap`/`LinkedHashMap`/`NitriteDocument`: a block with capacity and size, then
+//!   key/value pairs. `NitriteDocument` then repeats every entry as `Pair` objects; only
+//!   the first copy is read.
+//! * `ConcurrentHashMap` (Java 7 form with `segments`): key/value pairs ended by two nulls.
+//! * `ArrayList`, `CopyOnWriteArrayList`, `HashSet`: a block with the size, then elements.
+//! * `NitriteId`: declares a `String` field but writes only `writeUTF` in a block.
+//! * boxed primitives, `Date`, `UUID`, enums, arrays.
+//! * any other class: a JSON object of its fields (with `@class`).
+//!
+//! Strings are modified UTF-8 (`C0 80` for U+0000, surrogates as 3-byte halves), decoded
+//! through UTF-16 so that lone surrogates become U+FFFD instead of an error.
+//!
+//! Every length is checked against the bytes that remain, and nesting is bounded, so
+//! hostile input gives a [`JavaError`], never a panic or a huge allocation.
+
+use std::rc::Rc;
+
+use serde_json::{Map, Value};
+
+const MAX_DEPTH: usize = 200;
+const BASE_HANDLE: u32 = 0x7E0000;
+
+/// What went wrong, and at which byte of the stream.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum JavaError {
+    /// The stream does not start with `AC ED 00 05`.
+    #[error("not a Java serialization stream (no AC ED 00 05 magic)")]
+    NoMagic,
+    /// The stream ended early.
+    #[error("stream ends at byte {at}, {wanted} more bytes wanted")]
+    Eof {
+        /// The offset.
+        at: usize,
+        /// Bytes wanted.
+        wanted: usize,
+    },
+    /// A type code that is not allowed here.
+    #[error("unexpected type code 0x{code:02x} at byte {at}")]
+    UnexpectedCode {
+        /// The offset.
+        at: usize,
+        /// The code.
+        code: u8,
+    },
+    /// A reference to a handle that does not exist, or to the wrong kind of handle.
+    #[error("bad handle 0x{handle:x} at byte {at}")]
+    BadHandle {
+        /// The offset.
+        at: usize,
+        /// The handle.
+        handle: u32,
+    },
+    /// A field type character that is not one of `BCDFIJSZL[`.
+    #[error("bad field type '{ty}' at byte {at}")]
+    BadFieldType {
+        /// The offset.
+        at: usize,
+        /// The type character.
+        ty: char,
+    },
+    /// A length that does not fit what remains.
+    #[error("length {len} at byte {at} exceeds the stream")]
+    BadLength {
+        /// The offset.
+        at: usize,
+        /// The length.
+        len: i64,
+    },
+    /// Objects nested deeper than any real document.
+    #[error("nesting deeper than {MAX_DEPTH} at byte {at}")]
+    TooDeep {
+        /// The offset.
+        at: usize,
+    },
+    /// An exception was serialized in place of the object (`TC_EXCEPTION`).
+    #[error("serialized exception at byte {at}")]
+    Exception {
+        /// The offset.
+        at: usize,
+    },
+    /// An Externalizable class written without block data (protocol 1): unreadable.
+    #[error("externalizable class {class} without block data at byte {at}")]
+    Externalizable {
+        /// The offset.
+        at: usize,
+        /// The class name.
+        class: String,
+    },
+}
+
+/// A field of a class descriptor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// The type character.
+    pub ty: u8,
+    /// The field name.
+    pub name: String,
+}
+
+/// A class descriptor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassDesc {
+    /// The class name.
+    pub name: String,
+    /// The flags (0x01 WRITE_METHOD, 0x02 SERIALIZABLE, 0x04 EXTERNALIZABLE, 0x08 BLOCK_DATA, 0x10 ENUM).
+    pub flags: u8,
+    /// The serialized fields.
+    pub fields: Vec<Field>,
+    /// The superclass.
+    pub superclass: Option<Rc<ClassDesc>>,
+}
+
+impl ClassDesc {
+    /// The class and its superclasses, topmost first.
+    pub fn hierarchy(self: &Rc<Self>) -> Vec<Rc<ClassDesc>> {
+        let mut v = vec![self.clone()];
+        let mut cur = self.superclass.clone();
+        while let Some(c) = cur {
+            if v.len() > MAX_DEPTH {
+                break;
+            }
+            cur = c.superclass.clone();
+            v.push(c);
+        }
+        v.reverse();
+        v
+    }
+}
+
+/// One item of a stream: what the protocol calls content.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    /// null (also a reference to an object still being read, i.e. a cycle).
+    Null,
+    /// A string.
+    Str(Rc<str>),
+    /// An object.
+    Object(Rc<Object>),
+    /// An array.
+    Array(Rc<Vec<Content>>),
+    /// An enum constant: class name, constant name.
+    Enum(Rc<str>, Rc<str>),
+    /// A `Class` object: its name.
+    Class(Rc<str>),
+    /// Primitive data written by a `writeObject` (consecutive block records joined).
+    Block(Vec<u8>),
+    /// A primitive field value.
+    Prim(Prim),
+}
+
+/// A primitive field value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Prim {
+    /// byte, short, int, long, char.
+    Int(i64),
+    /// float, double.
+    Float(f64),
+    /// boolean.
+    Bool(bool),
+}
+
+/// The data one class of an object's hierarchy wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassData {
+    /// The class.
+    pub class: Rc<ClassDesc>,
+    /// Its field values, in descriptor order.
+    pub fields: Vec<(String, Content)>,
+    /// What its `writeObject` wrote after the fields.
+    pub annotations: Vec<Content>,
+}
+
+/// An object: its class and the data of each class of its hierarchy, topmost first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Object {
+    /// The object's class.
+    pub class: Rc<ClassDesc>,
+    /// Per-class data.
+    pub data: Vec<ClassData>,
+}
+
+impl Object {
+    fn class_data(&self, name: &str) -> Option<&ClassData> {
+        self.data.iter().find(|d| d.class.name == name)
+    }
+    fn is_a(&self, name: &str) -> bool {
+        self.data.iter().any(|d| d.class.name == name)
+    }
+    fn field(&self, name: &str) -> Option<&Content> {
+        self.data
+            .iter()
+            .rev()
+            .flat_map(|d| d.fields.iter())
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    }
+}
+
+enum Handle {
+    Class(Rc<ClassDesc>),
+    Value(Option<Content>),
+}
+
+struct Parser<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    handles: Vec<Handle>,
+}
+
+/// Parses a whole stream: the magic, then the first content item. Returns the item and
+/// the number of bytes consumed.
+pub fn parse(buf: &[u8]) -> Result<(Content, usize), JavaError> {
+    if buf.len() < 4 || buf[..4] != [0xAC, 0xED, 0x00, 0x05] {
+        return Err(JavaError::NoMagic);
+    }
+    let mut p = Parser {
+        buf,
+        pos: 4,
+        handles: Vec::new(),
+    };
+    let c = p.content(0)?;
+    // a trailing reset is harmless
+    while p.buf.get(p.pos) == Some(&0x79) {
+        p.pos += 1;
+    }
+    Ok((c, p.pos))
+}
+
+/// Parses a stream and maps its first item to JSON (see the module docs).
+pub fn to_json(buf: &[u8]) -> Result<Value, JavaError> {
+    parse(buf).map(|(c, _)| content_json(&c, 0))
+}
+
+impl<'a> Parser<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], JavaError> {
+        if n > self.buf.len() - self.pos {
+            return Err(JavaError::Eof {
+                at: self.pos,
+                wanted: n - (self.buf.len() - self.pos),
+            });
+        }
+        let s = &self.buf[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+    fn u8(&mut self) -> Result<u8, JavaError> {
+        Ok(self.take(1)?[0])
+    }
+    fn peek(&self) -> Result<u8, JavaError> {
+        self.buf.get(self.pos).copied().ok_or(JavaError::Eof {
+            at: self.pos,
+            wanted: 1,
+        })
+    }
+    fn u16(&mut self) -> Result<u16, JavaError> {
+        let b = self.take(2)?;
+        Ok(u16::from_be_bytes([b[0], b[1]]))
+    }
+    fn i32(&mut self) -> Result<i32, JavaError> {
+        let b = self.take(4)?;
+        Ok(i32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn i64(&mut self) -> Result<i64, JavaError> {
+        let b = self.take(8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        Ok(i64::from_be_bytes(a))
+    }
+    fn utf(&mut self) -> Result<String, JavaError> {
+        let n = self.u16()? as usize;
+        Ok(modified_utf8(self.take(n)?))
+    }
+    fn new_handle(&mut self, h: Handle) -> usize {
+        self.handles.push(h);
+        self.handles.len() - 1
+    }
+    fn handle(&mut self) -> Result<(usize, u32), JavaError> {
+        let at = self.pos;
+        let h = self.i32()? as u32;
+        let idx = h.wrapping_sub(BASE_HANDLE) as usize;
+        if idx >= self.handles.len() {
+            return Err(JavaError::BadHandle { at, handle: h });
+        }
+        Ok((idx, h))
+    }
+
+    fn content(&mut self, depth: usize) -> Result<Content, JavaError> {
+        if depth > MAX_DEPTH {
+            return Err(JavaError::TooDeep { at: self.pos });
+        }
+        let at = self.pos;
+        let code = self.u8()?;
+        match code {
+            0x70 => Ok(Content::Null),
+            0x71 => {
+                let (idx, _handle) = self.handle()?;
+                Ok(match &self.handles[idx] {
+                    Handle::Value(Some(c)) => c.clone(),
+                    Handle::Value(None) => Content::Null,
+                    Handle::Class(c) => Content::Class(c.name.as_str().into()),
+                })
+            }
+            0x72 | 0x7D => {
+                self.pos = at;
+                let c = self.class_desc(depth)?;
+                Ok(Content::Class(
+                    c.map(|c| c.name.as_str().into())
+                        .unwrap_or_else(|| "".into()),
+                ))
+            }
+            0x73 => self.object(depth),
+            0x74 => {
+                let s: Rc<str> = self.utf()?.into();
+                self.new_handle(Handle::Value(Some(Content::Str(s.clone()))));
+                Ok(Content::Str(s))
+            }
+            0x7C => {
+                let len = self.i64()?;
+                if len < 0 || len as u64 > (self.buf.len() - self.pos) as u64 {
+                    return Err(JavaError::BadLength { at, len });
+                }
+                let s: Rc<str> = modified_utf8(self.take(len as usize)?).into();
+                self.new_handle(Handle::Value(Some(Content::Str(s.clone()))));
+                Ok(Content::Str(s))
+            }
+            0x75 => self.array(depth),
+            0x76 => {
+                let c = self.class_desc(depth)?;
+                let v = Content::Class(
+                    c.map(|c| c.name.as_str().into())
+                        .unwrap_or_else(|| "".into()),
+                );
+                self.new_handle(Handle::Value(Some(v.clone())));
+                Ok(v)
+            }
+            0x7E => {
+                let c = self.class_desc(depth)?;
+                let h = self.new_handle(Handle::Value(None));
+                let name = match self.content(depth + 1)? {
+                    Content::Str(s) => s,
+                    _ => return Err(JavaError::UnexpectedCode { at, code }),
+                };
+                let v = Content::Enum(
+                    c.map(|c| c.name.as_str().into())
+                        .unwrap_or_else(|| "".into()),
+                    name,
+                );
+                self.handles[h] = Handle::Value(Some(v.clone()));
+                Ok(v)
+            }
+            0x77 | 0x7A => {
+                self.pos = at;
+                Ok(Content::Block(self.blocks()?))
+            }
+            0x79 => {
+                self.handles.clear();
+                self.content(depth + 1)
+            }
+            0x7B => Err(JavaError::Exception { at }),
+            _ => Err(JavaError::UnexpectedCode { at, code }),
+        }
+    }
+
+    /// Reads consecutive block-data records into one byte string.
+    fn blocks(&mut self) -> Result<Vec<u8>, JavaError> {
+        let mut out = Vec::new();
+        loop {
+            match self.peek() {
+                Ok(0x77) => {
+                    self.pos += 1;
+                    let n = self.u8()? as usize;
+                    out.extend_from_slice(self.take(n)?);
+                }
+                Ok(0x7A) => {
+                    self.pos += 1;
+                    let at = self.pos;
+                    let n = self.i32()?;
+                    if n < 0 {
+                        return Err(JavaError::BadLength { at, len: n as i64 });
+                    }
+                    out.extend_from_slice(self.take(n as usize)?);
+                }
+                _ => return Ok(out),
+            }
+        }
+    }
+
+    fn class_desc(&mut self, depth: usize) -> Result<Option<Rc<ClassDesc>>, JavaError> {
+        if depth > MAX_DEPTH {
+            return Err(JavaError::TooDeep { at: self.pos });
+        }
+        let at = self.pos;
+        match self.u8()? {
+            0x70 => Ok(None),
+            0x71 => {
+                let (idx, handle) = self.handle()?;
+                match &self.handles[idx] {
+                    Handle::Class(c) => Ok(Some(c.clone())),
+                    _ => Err(JavaError::BadHandle { at, handle }),
+                }
+            }
+            0x72 => {
+                let name = self.utf()?;
+                let _suid = self.i64()?;
+                let h = self.new_handle(Handle::Value(None));
+                let flags = self.u8()?;
+                let n = self.u16()? as usize;
+                let mut fields = Vec::with_capacity(n.min(self.buf.len() - self.pos));
+                for _ in 0..n {
+                    let fat = self.pos;
+                    let ty = self.u8()?;
+                    let fname = self.utf()?;
+                    match ty {
+                        b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' => {}
+                        b'L' | b'[' => {
+                            // the type signature: a string or a reference to one
+                            let _sig = self.content(depth + 1)?;
+                        }
+                        _ => {
+                            return Err(JavaError::BadFieldType {
+                                at: fat,
+                                ty: ty as char,
+                            });
+                        }
+                    }
+                    fields.push(Field { ty, name: fname });
+                }
+                self.skip_annotation(depth)?;
+                let superclass = self.class_desc(depth + 1)?;
+                let desc = Rc::new(ClassDesc {
+                    name,
+                    flags,
+                    fields,
+                    superclass,
+                });
+                self.handles[h] = Handle::Class(desc.clone());
+                Ok(Some(desc))
+            }
+            0x7D => {
+                let h = self.new_handle(Handle::Value(None));
+                let n = self.i32()?;
+                if n < 0 || n as usize > self.buf.len() - self.pos {
+                    return Err(JavaError::BadLength { at, len: n as i64 });
+                }
+                let mut names = Vec::new();
+                for _ in 0..n {
+                    names.push(self.utf()?);
+                }
+                self.skip_annotation(depth)?;
+                let superclass = self.class_desc(depth + 1)?;
+                let desc = Rc::new(ClassDesc {
+                    name: format!("$Proxy({})", names.join(",")),
+                    flags: 0x02,
+                    fields: Vec::new(),
+                    superclass,
+                });
+                self.handles[h] = Handle::Class(desc.clone());
+                Ok(Some(desc))
+            }
+            code => Err(JavaError::UnexpectedCode { at, code }),
+        }
+    }
+
+    fn skip_annotation(&mut self, depth: usize) -> Result<(), JavaError> {
+        self.annotation(depth).map(|_| ())
+    }
+
+    /// Content items up to and including `TC_ENDBLOCKDATA`.
+    fn annotation(&mut self, depth: usize) -> Result<Vec<Content>, JavaError> {
+        let mut out = Vec::new();
+        loop {
+            if self.peek()? == 0x78 {
+                self.pos += 1;
+                return Ok(out);
+            }
+            out.push(self.content(depth + 1)?);
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Content, JavaError> {
+        let at = self.pos;
+        let class = self
+            .class_desc(depth + 1)?
+            .ok_or(JavaError::UnexpectedCode { at, code: 0x70 })?;
+        let h = self.new_handle(Handle::Value(None));
+        let mut data = Vec::new();
+        for cd in class.hierarchy() {
+            let mut fields = Vec::new();
+            let mut annotations = Vec::new();
+            if cd.flags & 0x04 != 0 {
+                if cd.flags & 0x08 == 0 {
+                    return Err(JavaError::Externalizable {
+                        at: self.pos,
+                        class: cd.name.clone(),
+                    });
+                }
+                annotations = self.annotation(depth)?;
+            } else if cd.flags & 0x02 != 0 {
+                let write_method = cd.flags & 0x01 != 0;
+                let skip_fields = write_method && self.no_default_fields(&cd)?;
+                if !skip_fields {
+                    for f in &cd.fields {
+                        let v = self.field_value(f.ty, depth)?;
+                        fields.push((f.name.clone(), v));
+                    }
+                }
+                if write_method {
+                    annotations = self.annotation(depth)?;
+                }
+            }
+            data.push(ClassData {
+                class: cd.clone(),
+                fields,
+                annotations,
+            });
+        }
+        let obj = Content::Object(Rc::new(Object { class, data }));
+        self.handles[h] = Handle::Value(Some(obj.clone()));
+        Ok(obj)
+    }
+
+    /// True when a `writeObject` class wrote no default fields: NitriteId (known), or
+    /// any class whose first field is an object but whose data starts with block data
+    /// or its end marker.
+    fn no_default_fields(&self, cd: &ClassDesc) -> Result<bool, JavaError> {
+        if cd.name == "org.dizitart.no2.collection.NitriteId" {
+            return Ok(true);
+        }
+        match cd.fields.first() {
+            None => Ok(false),
+            Some(f) if f.ty == b'L' || f.ty == b'[' => {
+                Ok(matches!(self.peek()?, 0x77 | 0x7A | 0x78))
+            }
+            Some(_) => Ok(false),
+        }
+    }
+
+    fn field_value(&mut self, ty: u8, depth: usize) -> Result<Content, JavaError> {
+        Ok(match ty {
+            b'B' => Content::Prim(Prim::Int(self.u8()? as i8 as i64)),
+            b'C' => Content::Prim(Prim::Int(self.u16()? as i64)),
+            b'S' => Content::Prim(Prim::Int(self.u16()? as i16 as i64)),
+            b'I' => Content::Prim(Prim::Int(self.i32()? as i64)),
+            b'J' => Content::Prim(Prim::Int(self.i64()?)),
+            b'F' => Content::Prim(Prim::Float(f32::from_bits(self.i32()? as u32) as f64)),
+            b'D' => Content::Prim(Prim::Float(f64::from_bits(self.i64()? as u64))),
+            b'Z' => Content::Prim(Prim::Bool(self.u8()? != 0)),
+            _ => self.content(depth + 1)?,
+        })
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Content, JavaError> {
+        let at = self.pos;
+        let class = self
+            .class_desc(depth + 1)?
+            .ok_or(JavaError::UnexpectedCode { at, code: 0x70 })?;
+        let h = self.new_handle(Handle::Value(None));
+        let lat = self.pos;
+        let n = self.i32()?;
+        let elem = class.name.as_bytes().get(1).copied().unwrap_or(b'L');
+        let unit = match elem {
+            b'B' | b'Z' => 1,
+            b'C' | b'S' => 2,
+            b'I' | b'F' => 4,
+            b'J' | b'D' => 8,
+            _ => 1,
+        };
+        if n < 0 || (n as usize).saturating_mul(unit) > self.buf.len() - self.pos {
+            return Err(JavaError::BadLength {
+                at: lat,
+                len: n as i64,
+            });
+        }
+        let mut items = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            items.push(self.field_value(elem, depth)?);
+        }
+        let v = Content::Array(Rc::new(items));
+        self.handles[h] = Handle::Value(Some(v.clone()));
+        Ok(v)
+    }
+}
+
+/// Decodes modified UTF-8 (Java's `writeUTF` coding) through UTF-16, lossily.
+pub fn modified_utf8(bytes: &[u8]) -> String {
+    if bytes.is_ascii() && !bytes.contains(&0) {
+        return String::from_utf8_lossy(bytes).into_owned();
+    }
+    let mut units = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i] as u32;
+        let cont = |k: usize| {
+            bytes
+                .get(i + k)
+                .map(|x| *x as u32)
+                .filter(|x| x & 0xC0 == 0x80)
+        };
+        if b < 0x80 {
+            units.push(b as u16);
+            i += 1;
+        } else if b & 0xE0 == 0xC0 {
+            match cont(1) {
+                Some(c1) => {
+                    units.push((((b & 0x1F) << 6) | (c1 & 0x3F)) as u16);
+                    i += 2;
+                }
+                None => {
+                    units.push(0xFFFD);
+                    i += 1;
+                }
+            }
+        } else if b & 0xF0 == 0xE0 {
+            match (cont(1), cont(2)) {
+                (Some(c1), Some(c2)) => {
+                    units.push((((b & 0x0F) << 12) | ((c1 & 0x3F) << 6) | (c2 & 0x3F)) as u16);
+                    i += 3;
+                }
+                _ => {
+                    units.push(0xFFFD);
+                    i += 1;
+                }
+            }
+        } else {
+            units.push(0xFFFD);
+            i += 1;
+        }
+    }
+    String::from_utf16_lossy(&units)
+}
+
+fn prim_json(p: Prim) -> Value {
+    match p {
+        Prim::Int(i) => Value::from(i),
+        Prim::Float(f) => serde_json::Number::from_f64(f)
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
+        Prim::Bool(b) => Value::Bool(b),
+    }
+}
+
+fn key_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Pairs of content items as a JSON object (keys as text).
+fn pairs_json(items: &[Content], depth: usize) -> Value {
+    let mut m = Map::new();
+    for kv in items.chunks(2) {
+        if let [k, v] = kv {
+            if matches!(k, Content::Null) && matches!(v, Content::Null) {
+                break;
+            }
+            m.insert(
+                key_text(&content_json(k, depth + 1)),
+                content_json(v, depth + 1),
+            );
+        }
+    }
+    Value::Object(m)
+}
+
+/// The annotation items after the leading block of primitives.
+fn after_block(items: &[Content]) -> &[Content] {
+    match items.first() {
+        Some(Content::Block(_)) => &items[1..],
+        _ => items,
+    }
+}
+
+/// Maps a content item to JSON (see the module docs for the class mapping).
+pub fn content_json(c: &Content, depth: usize) -> Value {
+    if depth > MAX_DEPTH {
+        return Value::Null;
+    }
+    match c {
+        Content::Null => Value::Null,
+        Content::Str(s) => Value::String(s.to_string()),
+        Content::Enum(_, name) => Value::String(name.to_string()),
+        Content::Class(name) => Value::String(name.to_string()),
+        Content::Prim(p) => prim_json(*p),
+        Content::Block(b) => Value::String(b.iter().map(|x| format!("{x:02x}")).collect()),
+        Content::Array(items) => {
+            Value::Array(items.iter().map(|i| content_json(i, depth + 1)).collect())
+        }
+        Content::Object(o) => object_json(o, depth),
+    }
+}
+
+fn object_json(o: &Object, depth: usize) -> Value {
+    let name = o.class.name.as_str();
+    if let Some(d) = o
+        .class_data("java.util.HashMap")
+        .or_else(|| o.class_data("java.util.TreeMap"))
+    {
+        return pairs_json(after_block(&d.annotations), depth);
+    }
+    if let Some(d) = o.class_data("java.util.concurrent.ConcurrentHashMap") {
+        return pairs_json(after_block(&d.annotations), depth);
+    }
+    if let Some(d) = o.class_data("java.util.Hashtable") {
+        return pairs_json(after_block(&d.annotations), depth);
+    }
+    for list in [
+        "java.util.ArrayList",
+        "java.util.concurrent.CopyOnWriteArrayList",
+        "java.util.HashSet",
+        "java.util.LinkedList",
+        "java.util.ArrayDeque",
+        "java.util.TreeSet",
+        "java.util.Vector",
+    ] {
+        if let Some(d) = o.class_data(list) {
+            if list == "java.util.Vector" {
+                if let Some(Content::Array(a)) = o.field("elementData") {
+                    let n = match o.field("elementCount") {
+                        Some(Content::Prim(Prim::Int(n))) => (*n).max(0) as usize,
+                        _ => a.len(),
+                    };
+                    return Value::Array(
+                        a.iter()
+                            .take(n)
+                            .map(|i| content_json(i, depth + 1))
+                            .collect(),
+                    );
+                }
+            }
+            return Value::Array(
+                after_block(&d.annotations)
+                    .iter()
+                    .map(|i| content_json(i, depth + 1))
+                    .collect(),
+            );
+        }
+    }
+    if name == "org.dizitart.no2.collection.NitriteId" {
+        if let Some(Content::Block(b)) = o.data.last().and_then(|d| d.annotations.first()) {
+            if b.len() >= 2 {
+                let n = u16::from_be_bytes([b[0], b[1]]) as usize;
+                if let Some(s) = b.get(2..2 + n) {
+                    return Value::String(modified_utf8(s));
+                }
+            }
+        }
+        if let Some(v) = o.field("idValue").or_else(|| o.field("_idValue")) {
+            return content_json(v, depth + 1);
+        }
+    }
+    if o.is_a("java.lang.Number") || o.is_a("java.lang.Boolean") || o.is_a("java.lang.Character") {
+        if let Some(v) = o.field("value") {
+            return content_json(v, depth + 1);
+        }
+    }
+    if name == "java.util.Date" {
+        if let Some(Content::Block(b)) = o.data.last().and_then(|d| d.annotations.first()) {
+            if let Ok(a) = <[u8; 8]>::try_from(b.get(..8).unwrap_or(&[])) {
+                return Value::from(i64::from_be_bytes(a));
+            }
+        }
+    }
+    if name == "java.util.UUID" {
+        if let (Some(Content::Prim(Prim::Int(hi))), Some(Content::Prim(Prim::Int(lo)))) =
+            (o.field("mostSigBits"), o.field("leastSigBits"))
+        {
+            let h = format!("{:016x}{:016x}", *hi as u64, *lo as u64);
+            return Value::String(format!(
+                "{}-{}-{}-{}-{}",
+                &h[0..8],
+                &h[8..12],
+                &h[12..16],
+                &h[16..20],
+                &h[20..32]
+            ));
+        }
+    }
+    let mut m = Map::new();
+    m.insert("@class".into(), Value::String(name.to_string()));
+    let mut extra = Vec::new();
+    for d in &o.data {
+        for (k, v) in &d.fields {
+            m.insert(k.clone(), content_json(v, depth + 1));
+        }
+        extra.extend(d.annotations.iter().map(|a| content_json(a, depth + 1)));
+    }
+    if !extra.is_empty() {
+        m.insert("@annotations".into(), Value::Array(extra));
+    }
+    Value::Object(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modified_utf8_nul_and_surrogates() {
+        // C0 80 = U+0000; ED A0 BD ED B8 80 = U+1F600 as two 3-byte halves
+        let s = modified_utf8(&[b'a', 0xC0, 0x80, 0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80]);
+        assert_eq!(s, "a\u{0}\u{1F600}");
+        // a lone high surrogate becomes U+FFFD
+        assert_eq!(modified_utf8(&[0xED, 0xA0, 0xBD, b'x']), "\u{FFFD}x");
+    }
+
+    #[test]
+    fn nitrite_id_writes_only_utf() {
+        // sr NitriteId, SUID, flags 03, 1 field L idValue t Ljava/lang/String; x p, then 77 block, 78
+        let mut b = vec![0xAC, 0xED, 0x00, 0x05, 0x73, 0x72];
+        let name = b"org.dizitart.no2.collection.NitriteId";
+        b.extend_from_slice(&(name.len() as u16).to_be_bytes());
+        b.extend_from_slice(name);
+        b.extend_from_slice(&0x58104967u64.to_be_bytes());
+        b.extend_from_slice(&[0x03, 0x00, 0x01, b'L', 0x00, 0x07]);
+        b.extend_from_slice(b"idValue");
+        b.extend_from_slice(&[0x74, 0x00, 0x12]);
+        b.extend_from_slice(b"Ljava/lang/String;");
+        b.extend_from_slice(&[0x78, 0x70, 0x77, 0x15, 0x00, 0x13]);
+        b.extend_from_slice(b"2002125108750815232");
+        b.push(0x78);
+        let (c, used) = parse(&b).unwrap();
+        assert_eq!(used, b.len());
+        assert_eq!(
+            content_json(&c, 0),
+            Value::String("2002125108750815232".into())
+        );
+    }
+
+    #[test]
+    fn errors_say_where() {
+        assert_eq!(parse(b"\xAC\xED\x00\x04"), Err(JavaError::NoMagic));
+        assert_eq!(
+            parse(b"\xAC\xED\x00\x05\x74\x00\x09abc"),
+            Err(JavaError::Eof { at: 7, wanted: 6 })
+        );
+        assert_eq!(
+            parse(b"\xAC\xED\x00\x05\x71\x00\x7E\x00\x00"),
+            Err(JavaError::BadHandle {
+                at: 5,
+                handle: 0x7E0000
+            })
+        );
+        assert_eq!(
+            parse(b"\xAC\xED\x00\x05\x7F"),
+            Err(JavaError::UnexpectedCode { at: 4, code: 0x7F })
+        );
+        assert_eq!(
+            parse(b"\xAC\xED\x00\x05\x7C\x7F\x00\x00\x00\x00\x00\x00\x00"),
+            Err(JavaError::BadLength {
+                at: 4,
+                len: 0x7F00_0000_0000_0000
+            })
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let mut b = vec![0xAC, 0xED, 0x00, 0x05];
+        b.extend(std::iter::repeat_n(0x79, 10_000));
+        assert!(matches!(parse(&b), Err(JavaError::TooDeep { .. })));
+    }
+}

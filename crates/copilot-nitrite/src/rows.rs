@@ -1,0 +1,596 @@
+//! Mapping Nitrite documents to evidence rows (`copilot.txt`, JetBrains section).
+//!
+//! A Copilot store holds sessions (`NtAgentSession` and its chat/edit siblings: a title
+//! in `name{value, source}`, `createdAt`, maybe `projectName`) and turns (`NtAgentTurn`:
+//! `request` and `response` documents). The prompt is `request.stringContent`. The reply
+//! is in `response.contents`, a JSON string of records, some nested in `Subgraph`
+//! values: in ask mode `Markdown` records, in agent or plan mode `AgentRound` records
+//! whose `reply` is the answer (there the `Markdown` records repeat the prompt, so the
+//! reader never falls back to them). `Thinking` records become thinking rows; tool calls
+//! of rounds become tool rows; `PendingChanges`, `AskQuestion` and `Notification` become
+//! system rows.
+//!
+//! Rows of live documents are `live`, or `deleted` when the turn has `deletedAt`. Rows
+//! of carved documents (older revisions and removed documents, see [`crate::decode`])
+//! are `recovered`; of an older revision, only the texts that the live revision no
+//! longer holds are yielded, so a responder sees exactly what changed.
+
+use std::collections::{BTreeMap, HashSet};
+
+use chat_rows::system::{self, ChangeTracker};
+use chat_rows::{RecordState, Row, Timestamp, TurnType};
+use serde_json::Value;
+
+use crate::decode::{Document, NitriteFile, Record, records, records_from_value};
+
+/// The agent id of every row.
+pub const AGENT: &str = "copilot";
+
+/// Titles the plugin gives before the user or the model names a session.
+const DEFAULT_TITLES: [&str; 5] = [
+    "",
+    "New Agent Session",
+    "New Chat",
+    "New Chat Session",
+    "New Edit Session",
+];
+
+/// Response statuses that are not a failure (a turn still streaming is not an error).
+const NOT_ERRORS: [&str; 7] = [
+    "",
+    "ok",
+    "success",
+    "in_progress",
+    "pending",
+    "running",
+    "streaming",
+];
+
+/// Normalises a model name as `copilot.txt` says: dotted Claude names become canonical
+/// ids (`claude-opus-4.5` and `Claude Haiku 4.5` → `claude-opus-4-5`, `claude-haiku-4-5`);
+/// GPT, Gemini and other names are kept verbatim.
+pub fn normalize_model(name: &str) -> String {
+    let t = name.trim();
+    if t.to_ascii_lowercase().starts_with("claude") {
+        let mut out = String::new();
+        for c in t.to_lowercase().chars() {
+            let c = if c == ' ' || c == '.' || c == '_' {
+                '-'
+            } else {
+                c
+            };
+            if !(c == '-' && out.ends_with('-')) {
+                out.push(c);
+            }
+        }
+        out
+    } else {
+        t.to_string()
+    }
+}
+
+fn s<'a>(v: &'a Value, path: &[&str]) -> &'a str {
+    let mut cur = v;
+    for p in path {
+        match cur.get(p) {
+            Some(n) => cur = n,
+            None => return "",
+        }
+    }
+    cur.as_str().unwrap_or("")
+}
+
+fn ms(v: &Value, path: &[&str]) -> Option<Timestamp> {
+    let mut cur = v;
+    for p in path {
+        cur = cur.get(p)?;
+    }
+    Timestamp::from_epoch_millis(cur.as_i64().filter(|m| *m > 0)?)
+}
+
+fn is_turn(v: &Value) -> bool {
+    v.get("request").is_some() || v.get("response").is_some()
+}
+
+fn is_session(v: &Value) -> bool {
+    !is_turn(v)
+        && (v.get("turns").is_some() || v.get("name").is_some() || v.get("projectName").is_some())
+}
+
+/// A pre-1.6 outer document: UUID-keyed `Value`/`Subgraph` entries.
+fn is_legacy(v: &Value) -> bool {
+    v.as_object().is_some_and(|m| {
+        m.values().any(|x| {
+            matches!(
+                x.get("type").and_then(Value::as_str),
+                Some("Value" | "Subgraph")
+            )
+        })
+    })
+}
+
+/// The session id a document belongs to.
+fn session_of(d: &Document) -> String {
+    let v = &d.value;
+    let sid = if is_turn(v) {
+        s(v, &["sessionId"])
+    } else {
+        s(v, &["id"])
+    };
+    if sid.is_empty() {
+        d.id()
+    } else {
+        sid.to_string()
+    }
+}
+
+/// The project a store names: the first non-empty `projectName` of its session documents.
+pub fn project_name(file: &NitriteFile) -> Option<String> {
+    file.entity_documents()
+        .chain(file.carved.iter())
+        .map(|d| s(&d.value, &["projectName"]))
+        .find(|p| !p.is_empty())
+        .map(str::to_string)
+}
+
+/// The model of a turn: the assistant blob's `modelInformation.modelName`, else the
+/// request's, else `response.model`, else `request.model`; normalised.
+pub fn turn_model(v: &Value) -> String {
+    for p in [
+        &["response", "modelInformation", "modelName"][..],
+        &["request", "modelInformation", "modelName"],
+        &["response", "model"],
+        &["request", "model"],
+    ] {
+        let m = s(v, p);
+        if !m.is_empty() {
+            return normalize_model(m);
+        }
+    }
+    String::new()
+}
+
+/// The rows of one store file. `kind` is the store kind folder (`chat-agent-sessions`),
+/// `project` the project name joined across the kinds of the store id (empty if none).
+pub fn file_rows(file: &NitriteFile, source_file: &str, kind: &str, project: &str) -> Vec<Row> {
+    let mut out = Vec::new();
+    for p in &file.problems {
+        out.push(
+            Row::system(AGENT, system::parser(&p.message))
+                .file(source_file)
+                .locator(&p.locator),
+        );
+    }
+    let project = if project.is_empty() {
+        project_name(file).unwrap_or_default()
+    } else {
+        project.to_string()
+    };
+    let base = |r: Row| r.file(source_file).project(project.as_str());
+
+    // group documents by session
+    let mut sessions: BTreeMap<String, Group<'_>> = BTreeMap::new();
+    let mut others: Vec<&Document> = Vec::new();
+    for d in file.entity_documents().chain(file.carved.iter()) {
+        let v = &d.value;
+        if is_turn(v) {
+            sessions.entry(session_of(d)).or_default().turns.push(d);
+        } else if is_session(v) {
+            sessions.entry(session_of(d)).or_default().sessions.push(d);
+        } else if is_legacy(v) {
+            sessions.entry(d.id()).or_default().legacy.push(d);
+        } else {
+            others.push(d);
+        }
+    }
+    let mut groups: Vec<(String, Group<'_>)> = sessions.into_iter().collect();
+    groups.sort_by_key(|(_, g)| g.start());
+    for (sid, g) in groups {
+        session_rows(&sid, &g, kind, &mut |r| {
+            out.push(base(r).session(sid.as_str()))
+        });
+    }
+    for d in others {
+        let mut fields: Vec<(String, String)> = Vec::new();
+        if let Some(m) = d.value.as_object() {
+            for (k, v) in m {
+                if k.starts_with('_') {
+                    continue;
+                }
+                let text = match v {
+                    Value::String(s) => s.clone(),
+                    Value::Number(n) => n.to_string(),
+                    Value::Bool(b) => b.to_string(),
+                    _ => continue,
+                };
+                fields.push((k.clone(), text));
+            }
+        }
+        let pairs: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let text = format!("{}: {}", d.entity(), system::key_values(&pairs));
+        out.push(
+            base(Row::system(AGENT, text))
+                .at(ms(&d.value, &["createdAt"]).or_else(|| ms(&d.value, &["_modified"])))
+                .locator(d.place.locator())
+                .state(if d.live {
+                    RecordState::Live
+                } else {
+                    RecordState::Recovered
+                }),
+        );
+    }
+    out
+}
+
+#[derive(Default)]
+struct Group<'a> {
+    sessions: Vec<&'a Document>,
+    turns: Vec<&'a Document>,
+    legacy: Vec<&'a Document>,
+}
+
+impl Group<'_> {
+    fn start(&self) -> (Option<Timestamp>, String) {
+        let t = self
+            .sessions
+            .iter()
+            .chain(&self.turns)
+            .chain(&self.legacy)
+            .filter_map(|d| ms(&d.value, &["createdAt"]).or_else(|| ms(&d.value, &["_modified"])))
+            .min();
+        (t, String::new())
+    }
+}
+
+fn state_of(d: &Document, deleted: bool) -> RecordState {
+    if !d.live {
+        RecordState::Recovered
+    } else if deleted {
+        RecordState::Deleted
+    } else {
+        RecordState::Live
+    }
+}
+
+fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row)) {
+    // the session start row: the live version, else the newest carved one
+    let mut versions: Vec<&Document> = g.sessions.clone();
+    versions.sort_by_key(|d| {
+        std::cmp::Reverse((
+            d.revision(),
+            d.value.get("_modified").and_then(Value::as_i64),
+            d.version,
+        ))
+    });
+    let main = versions
+        .iter()
+        .find(|d| d.live)
+        .or(versions.first())
+        .copied();
+    if let Some(main) = main {
+        let titled = versions
+            .iter()
+            .find(|d| !DEFAULT_TITLES.contains(&s(&d.value, &["name", "value"])))
+            .copied()
+            .unwrap_or(main);
+        let title = s(&titled.value, &["name", "value"]);
+        let source = s(&titled.value, &["name", "source"]);
+        let user = s(&main.value, &["user"]);
+        let text = system::session_start(&[
+            ("title", title),
+            ("title_source", source),
+            ("kind", kind),
+            ("user", user),
+        ]);
+        emit(
+            Row::system(AGENT, text)
+                .at(ms(&main.value, &["createdAt"]))
+                .locator(main.place.locator())
+                .state(state_of(main, false)),
+        );
+        // older titles the file still holds
+        let mut titles: HashSet<&str> = HashSet::new();
+        titles.insert(title);
+        for d in versions.iter().filter(|d| !d.live) {
+            let t = s(&d.value, &["name", "value"]);
+            if titles.insert(t) && !t.is_empty() {
+                let text = format!(
+                    "session title: {}",
+                    system::key_values(&[
+                        ("title", t),
+                        ("title_source", s(&d.value, &["name", "source"])),
+                        ("revision", &d.revision().to_string())
+                    ])
+                );
+                emit(
+                    Row::system(AGENT, text)
+                        .at(ms(&d.value, &["_modified"]).or_else(|| ms(&d.value, &["createdAt"])))
+                        .locator(d.place.locator())
+                        .state(RecordState::Recovered),
+                );
+            }
+        }
+    }
+    // turns: group the versions of each turn by _id, order turns by createdAt
+    let mut by_id: BTreeMap<String, Vec<&Document>> = BTreeMap::new();
+    for d in &g.turns {
+        by_id.entry(d.id()).or_default().push(d);
+    }
+    let mut turns: Vec<Vec<&Document>> = by_id.into_values().collect();
+    for t in &mut turns {
+        t.sort_by_key(|d| (!d.live, std::cmp::Reverse((d.revision(), d.version))));
+    }
+    turns.sort_by_key(|t| (ms(&t[0].value, &["createdAt"]), t[0].id()));
+    let mut models: ChangeTracker<String> = ChangeTracker::model();
+    for versions in turns {
+        let mut seen: HashSet<(TurnType, String)> = HashSet::new();
+        for d in versions {
+            let rows = turn_rows(d);
+            let model = turn_model(&d.value);
+            let mut model_row = None;
+            if d.live && !model.is_empty() {
+                if let Some(text) = models.observe(model.clone()) {
+                    model_row = Some(
+                        Row::system(AGENT, text)
+                            .at(ms(&d.value, &["response", "createdAt"])
+                                .or_else(|| ms(&d.value, &["createdAt"])))
+                            .model(model.as_str())
+                            .locator(d.place.locator())
+                            .state(state_of(
+                                d,
+                                d.value.get("deletedAt").is_some_and(|x| !x.is_null()),
+                            )),
+                    );
+                }
+            }
+            for r in rows {
+                // the model row follows the prompt, before the reply it describes
+                if r.turn_type != TurnType::User {
+                    if let Some(m) = model_row.take() {
+                        emit(m);
+                    }
+                }
+                if seen.insert((r.turn_type, r.text.clone())) {
+                    emit(r);
+                }
+            }
+            if let Some(m) = model_row.take() {
+                emit(m);
+            }
+        }
+    }
+    for d in &g.legacy {
+        legacy_rows(sid, d, emit);
+    }
+}
+
+/// The rows of one turn document (user, assistant, thinking, tool and system rows).
+pub fn turn_rows(d: &Document) -> Vec<Row> {
+    let v = &d.value;
+    let deleted = v.get("deletedAt").is_some_and(|x| !x.is_null());
+    let state = state_of(d, deleted);
+    let model = turn_model(v);
+    let loc = d.place.locator();
+    let mk = |tt: TurnType, text: String, at: Option<Timestamp>| {
+        Row::new(AGENT, tt, text)
+            .at(at)
+            .model(model.as_str())
+            .locator(loc.as_str())
+            .state(state)
+    };
+    let mut out = Vec::new();
+    let t_req = ms(v, &["request", "createdAt"]).or_else(|| ms(v, &["createdAt"]));
+    let t_resp = ms(v, &["response", "createdAt"]).or(t_req);
+    let mut prompt = s(v, &["request", "stringContent"]).to_string();
+    if prompt.is_empty() {
+        if let Ok(recs) = records(s(v, &["request", "contents"])) {
+            prompt = recs
+                .iter()
+                .filter(|r| r.kind == "Markdown")
+                .map(|r| s(&r.data, &["text"]))
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+    }
+    if !prompt.is_empty() {
+        out.push(mk(TurnType::User, prompt, t_req));
+    }
+    let contents = s(v, &["response", "contents"]);
+    let recs = if contents.is_empty() {
+        Ok(Vec::new())
+    } else {
+        records(contents)
+    };
+    match recs {
+        Err(e) => out.push(mk(
+            TurnType::System,
+            system::parser(format!("response.contents is not readable ({e})")),
+            t_resp,
+        )),
+        Ok(recs) => record_rows(&recs, &mk, t_resp, &mut out),
+    }
+    let status = s(v, &["response", "status"]);
+    if !NOT_ERRORS.iter().any(|n| status.eq_ignore_ascii_case(n)) {
+        let text = format!(
+            "turn error: {}",
+            system::key_values(&[
+                ("status", status),
+                ("message", s(v, &["response", "stringContent"]))
+            ])
+        );
+        out.push(mk(TurnType::System, text, t_resp));
+    }
+    for side in ["request", "response"] {
+        if let Some(Value::Array(ns)) = v.get(side).and_then(|r| r.get("notifications")) {
+            for n in ns {
+                let text = match n {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                out.push(mk(
+                    TurnType::System,
+                    format!("notification: {}", system::quote(&text)),
+                    t_resp,
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn record_rows(
+    recs: &[Record],
+    mk: &dyn Fn(TurnType, String, Option<Timestamp>) -> Row,
+    at: Option<Timestamp>,
+    out: &mut Vec<Row>,
+) {
+    let agent_mode = recs.iter().any(|r| r.kind == "AgentRound");
+    for r in recs {
+        match r.kind.as_str() {
+            "AgentRound" => {
+                let reply = s(&r.data, &["reply"]);
+                if !reply.is_empty() {
+                    out.push(mk(TurnType::Assistant, reply.to_string(), at));
+                }
+                for key in ["toolCalls", "toolInvocations"] {
+                    if let Some(Value::Array(calls)) = r.data.get(key) {
+                        for c in calls {
+                            let name = [
+                                s(c, &["name"]),
+                                s(c, &["toolName"]),
+                                s(c, &["function", "name"]),
+                            ]
+                            .into_iter()
+                            .find(|x| !x.is_empty())
+                            .unwrap_or("");
+                            let id = [s(c, &["id"]), s(c, &["toolCallId"])]
+                                .into_iter()
+                                .find(|x| !x.is_empty())
+                                .unwrap_or("");
+                            let args = c
+                                .get("arguments")
+                                .or_else(|| c.get("input"))
+                                .or_else(|| c.get("function").and_then(|f| f.get("arguments")))
+                                .map(|a| match a {
+                                    Value::String(s) => s.clone(),
+                                    other => other.to_string(),
+                                })
+                                .unwrap_or_default();
+                            out.push(mk(TurnType::ToolUse, args, at).tool(name, id));
+                            if let Some(res) = c.get("result").filter(|x| !x.is_null()) {
+                                let text = match res {
+                                    Value::String(s) => s.clone(),
+                                    other => other.to_string(),
+                                };
+                                out.push(mk(TurnType::ToolResult, text, at).tool(name, id));
+                            }
+                        }
+                    }
+                }
+            }
+            "Markdown" if !agent_mode => {
+                let text = s(&r.data, &["text"]);
+                if !text.is_empty() {
+                    out.push(mk(TurnType::Assistant, text.to_string(), at));
+                }
+            }
+            "Thinking" => {
+                let text = s(&r.data, &["content"]);
+                if !text.is_empty() {
+                    out.push(mk(TurnType::Thinking, text.to_string(), at));
+                }
+            }
+            "PendingChanges" | "AskQuestion" | "Notification" => {
+                let label = match r.kind.as_str() {
+                    "PendingChanges" => "pending changes",
+                    "AskQuestion" => "ask question",
+                    _ => "notification",
+                };
+                let text = match &r.data {
+                    Value::String(s) => s.clone(),
+                    Value::Null => String::new(),
+                    other => other.to_string(),
+                };
+                out.push(mk(
+                    TurnType::System,
+                    format!("{label}: {}", system::quote(&text)),
+                    at,
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A pre-1.6 outer document: every record of every entry, one session.
+fn legacy_rows(sid: &str, d: &Document, emit: &mut dyn FnMut(Row)) {
+    let at = ms(&d.value, &["createdAt"]).or_else(|| ms(&d.value, &["_modified"]));
+    let state = state_of(d, false);
+    let loc = d.place.locator();
+    let mut recs = Vec::new();
+    let mut bad = None;
+    if let Some(m) = d.value.as_object() {
+        for v in m.values() {
+            if v.get("type").is_some() {
+                if let Err(e) = records_from_value(v, &mut recs) {
+                    bad = Some(e);
+                }
+            }
+        }
+    }
+    emit(
+        Row::system(
+            AGENT,
+            system::session_start(&[("format", "legacy outer document"), ("id", sid)]),
+        )
+        .at(at)
+        .locator(loc.as_str())
+        .state(state),
+    );
+    let agent_mode = recs.iter().any(|r| r.kind == "AgentRound");
+    let mk = |tt: TurnType, text: String, at: Option<Timestamp>| {
+        Row::new(AGENT, tt, text)
+            .at(at)
+            .locator(loc.as_str())
+            .state(state)
+    };
+    let mut rows = Vec::new();
+    if agent_mode {
+        for r in recs.iter().filter(|r| r.kind == "Markdown") {
+            let text = s(&r.data, &["text"]);
+            if !text.is_empty() {
+                rows.push(mk(TurnType::User, text.to_string(), at));
+            }
+        }
+    }
+    record_rows(&recs, &mk, at, &mut rows);
+    if let Some(e) = bad {
+        rows.push(mk(
+            TurnType::System,
+            system::parser(format!("legacy document record not readable ({e})")),
+            at,
+        ));
+    }
+    let mut seen = HashSet::new();
+    for r in rows {
+        if seen.insert((r.turn_type, r.text.clone())) {
+            emit(r);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn models_are_normalised() {
+        assert_eq!(normalize_model("Claude Haiku 4.5"), "claude-haiku-4-5");
+        assert_eq!(normalize_model("claude-opus-4.5"), "claude-opus-4-5");
+        assert_eq!(normalize_model("gpt-4.1"), "gpt-4.1");
+        assert_eq!(normalize_model("Gemini 2.5 Pro"), "Gemini 2.5 Pro");
+    }
+}
