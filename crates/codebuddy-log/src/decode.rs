@@ -12,6 +12,7 @@
 //! `session-meta` were seen in 2.161.2 and do not exist in 2.117.0) and an unknown
 //! type must still become a row.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use chat_rows::Evidence;
@@ -108,6 +109,14 @@ pub struct Item {
     pub raw: Map<String, Value>,
 }
 
+/// A `timestamp`: epoch milliseconds (number or digits), else an ISO 8601 string.
+pub(crate) fn parse_time(v: &Value) -> Option<Timestamp> {
+    match v {
+        Value::String(s) => when::from_json_millis(v).or_else(|| when::parse_iso8601(s, None)),
+        _ => when::from_json_millis(v),
+    }
+}
+
 fn string_field(map: &Map<String, Value>, key: &str) -> Option<String> {
     match map.get(key)? {
         Value::String(s) if !s.is_empty() => Some(s.clone()),
@@ -124,10 +133,7 @@ impl Item {
             Some(other) => other.to_string(),
             None => String::new(),
         };
-        let timestamp = raw.get("timestamp").and_then(|v| match v {
-            Value::String(s) => when::from_json_millis(v).or_else(|| when::parse_iso8601(s, None)),
-            _ => when::from_json_millis(v),
-        });
+        let timestamp = raw.get("timestamp").and_then(parse_time);
         Item {
             id: string_field(&raw, "id"),
             parent_id: string_field(&raw, "parentId"),
@@ -185,14 +191,29 @@ pub struct Entry {
     pub item: Result<Item, Error>,
 }
 
-/// A decoded session file: every non-blank line, in order.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SessionLog {
-    /// The lines, readable or not.
-    pub entries: Vec<Entry>,
+/// Where a non-blank line lies in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    number: u64,
+    start: usize,
+    end: usize,
+    last: bool,
+    terminated: bool,
 }
 
-fn decode(line: &Line<'_>) -> Result<Item, Error> {
+/// A session file split into lines, decoded on demand.
+///
+/// Splitting is one cheap pass; each line is decoded only when [`SessionLog::entries`]
+/// reaches it, and the caller drops the item once mapped. That keeps a large session's
+/// memory near its own size instead of holding every decoded JSON tree at once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SessionLog<'a> {
+    data: Cow<'a, [u8]>,
+    spans: Vec<Span>,
+}
+
+/// Decodes one line into an item.
+pub(crate) fn decode_one(line: &Line<'_>) -> Result<Item, Error> {
     match decode_line::<Value>(line) {
         Ok(Value::Object(map)) => Ok(Item::from_map(map)),
         Ok(_) => Err(Error::NotObject {
@@ -204,38 +225,73 @@ fn decode(line: &Line<'_>) -> Result<Item, Error> {
     }
 }
 
-impl SessionLog {
-    /// Decodes a session file's bytes. Never fails: bad lines are kept as errors.
-    pub fn from_bytes(bytes: &[u8]) -> SessionLog {
-        let entries = lines(bytes)
-            .map(|line| Entry {
-                line: line.number,
-                offset: line.offset,
-                item: decode(&line),
-            })
-            .collect();
-        SessionLog { entries }
+impl<'a> SessionLog<'a> {
+    /// Splits a session file's bytes into lines. Never fails: a bad line is an error
+    /// entry in its place when [`SessionLog::entries`] reaches it.
+    pub fn from_bytes(bytes: &'a [u8]) -> SessionLog<'a> {
+        SessionLog::new(Cow::Borrowed(bytes))
     }
 
-    /// Reads and decodes a session file through the evidence gateway.
-    pub fn from_path(path: &Path, evidence: &Evidence) -> Result<SessionLog, Error> {
+    /// Like [`SessionLog::from_bytes`], owning the bytes.
+    pub fn from_vec(bytes: Vec<u8>) -> SessionLog<'static> {
+        SessionLog::new(Cow::Owned(bytes))
+    }
+
+    /// Reads a session file through the evidence gateway.
+    pub fn from_path(path: &Path, evidence: &Evidence) -> Result<SessionLog<'static>, Error> {
         let bytes = evidence.read(path).map_err(|e| Error::Io {
             path: path.to_path_buf(),
             reason: e.to_string(),
         })?;
-        Ok(SessionLog::from_bytes(&bytes))
+        Ok(SessionLog::from_vec(bytes))
     }
 
-    /// The readable items with their entries.
-    pub fn items(&self) -> impl Iterator<Item = (&Entry, &Item)> {
-        self.entries
-            .iter()
-            .filter_map(|e| e.item.as_ref().ok().map(|i| (e, i)))
+    fn new(data: Cow<'a, [u8]>) -> SessionLog<'a> {
+        let spans = lines(&data)
+            .map(|l| Span {
+                number: l.number,
+                start: l.offset as usize,
+                end: l.offset as usize + l.bytes.len(),
+                last: l.last,
+                terminated: l.terminated,
+            })
+            .collect();
+        SessionLog { data, spans }
     }
 
-    /// The unreadable lines.
-    pub fn errors(&self) -> impl Iterator<Item = &Error> {
-        self.entries.iter().filter_map(|e| e.item.as_ref().err())
+    /// The number of non-blank lines.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// True when the file has no non-blank line.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The non-blank lines, undecoded.
+    pub fn lines(&self) -> impl Iterator<Item = Line<'_>> {
+        self.spans.iter().map(|s| Line {
+            number: s.number,
+            offset: s.start as u64,
+            bytes: self.data.get(s.start..s.end).unwrap_or_default(),
+            last: s.last,
+            terminated: s.terminated,
+        })
+    }
+
+    /// Every line decoded, in order: the item, or why the line is unreadable.
+    pub fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
+        self.lines().map(|line| Entry {
+            line: line.number,
+            offset: line.offset,
+            item: decode_one(&line),
+        })
+    }
+
+    /// The unreadable lines (decodes the whole file).
+    pub fn errors(&self) -> impl Iterator<Item = Error> + '_ {
+        self.entries().filter_map(|e| e.item.err())
     }
 }
 
@@ -412,24 +468,25 @@ mod tests {
     #[test]
     fn keeps_bad_lines_in_place() {
         let log = SessionLog::from_bytes(b"{\"id\":\"a\",\"type\":\"topic\"}\n[1]\n{\"id\":\"b\",\"ty\n{\"role\":\"user\"}\n{\"id\":\"c\"");
-        assert_eq!(log.entries.len(), 5);
-        assert_eq!(log.entries[0].item.as_ref().unwrap().kind, "topic");
-        let e = log.entries[1].item.as_ref().unwrap_err();
+        assert_eq!(log.len(), 5);
+        let entries: Vec<Entry> = log.entries().collect();
+        assert_eq!(entries[0].item.as_ref().unwrap().kind, "topic");
+        let e = entries[1].item.as_ref().unwrap_err();
         assert_eq!(e.to_string(), "line 2 (byte 26): not a JSON object");
-        let e = log.entries[2].item.as_ref().unwrap_err();
+        let e = entries[2].item.as_ref().unwrap_err();
         assert_eq!(
             e.to_string(),
             "line 3 (byte 30): EOF while parsing a string at line 1 column 13"
         );
         assert_eq!(e.sniffed_id(), Some("b"));
         assert!(!e.is_torn());
-        assert_eq!(log.entries[3].item.as_ref().unwrap().kind, "message");
-        let e = log.entries[4].item.as_ref().unwrap_err();
+        assert_eq!(entries[3].item.as_ref().unwrap().kind, "message");
+        let e = entries[4].item.as_ref().unwrap_err();
         assert!(e.is_torn());
         assert_eq!(e.line(), Some(5));
         assert_eq!(e.sniffed_id(), Some("c"));
-        assert_eq!(log.items().count(), 2);
         assert_eq!(log.errors().count(), 3);
+        assert!(SessionLog::from_vec(b"\n\n".to_vec()).is_empty());
     }
 
     #[test]

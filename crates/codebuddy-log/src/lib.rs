@@ -46,7 +46,7 @@ use serde_json::{Map, Value};
 
 pub use decode::{Entry, Error, ExitStatus, Item, PersistedPointer, SessionLog, SubagentMeta};
 pub use locate::{FileKind, Location, locate, mangle};
-pub use rows::{AGENT, MapOptions, Persisted, session_rows};
+pub use rows::{AGENT, LogIndex, MapOptions, Persisted, session_rows, session_rows_with};
 
 /// The scanner's entry point for CodeBuddy and WorkBuddy homes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -134,13 +134,10 @@ fn read_session(path: &Path, loc: &Location, display: &str, evidence: &Evidence)
         .agent_id
         .clone()
         .unwrap_or_else(|| loc.session_id.clone());
-    let session_id = rows::session_id_of(&log, &fallback, subagent);
-    let first = log.items().next().map(|(_, i)| i);
-    let first_time = first.and_then(|i| i.timestamp);
-    let first_cwd = log
-        .items()
-        .find_map(|(_, i)| i.cwd.clone())
-        .unwrap_or_default();
+    let index = LogIndex::build(&log);
+    let session_id = index.session_id(&fallback, subagent);
+    let first_time = index.first_time();
+    let first_cwd = index.first_cwd().to_string();
     let mut out = Vec::new();
 
     // the meta side file: the sub-agent's link to its parent, or the session's meta
@@ -220,7 +217,7 @@ fn read_session(path: &Path, loc: &Location, display: &str, evidence: &Evidence)
         folder_session_id: &loc.session_id,
         persisted: &lookup,
     };
-    out.extend(session_rows(&log, &opts));
+    out.extend(session_rows_with(&log, &index, &opts));
     out
 }
 

@@ -40,7 +40,7 @@ use chat_rows::{Row, Timestamp, TurnType};
 use serde_json::{Map, Value};
 
 use crate::decode::{
-    Entry, Error, Item, PersistedPointer, SessionLog, exit_status, persisted_pointer, truthy,
+    self, Entry, Error, Item, PersistedPointer, SessionLog, exit_status, persisted_pointer, truthy,
 };
 
 /// The agent id of every row. WorkBuddy runs the same agent and shares the id; its
@@ -77,30 +77,252 @@ pub struct MapOptions<'a> {
     pub persisted: &'a dyn Fn(&PersistedPointer) -> Persisted,
 }
 
-/// The session id a log's rows carry: for a sub-agent the first `sessionId` its items
-/// write, else `fallback`.
-pub fn session_id_of(log: &SessionLog, fallback: &str, subagent: bool) -> String {
-    if subagent {
-        if let Some(id) = log.items().find_map(|(_, i)| i.session_id.clone()) {
-            return id;
-        }
-    }
-    fallback.to_string()
+/// Maps a session to rows. See the module docs. Two passes: a light one that indexes
+/// ids, calls, results and titles, then one that decodes, maps and drops each item.
+pub fn session_rows(log: &SessionLog<'_>, opts: &MapOptions<'_>) -> Vec<Row> {
+    session_rows_with(log, &LogIndex::build(log), opts)
 }
 
-/// Maps a decoded session to rows. See the module docs.
-pub fn session_rows(log: &SessionLog, opts: &MapOptions<'_>) -> Vec<Row> {
-    let mut m = Mapper::new(log, opts);
+/// [`session_rows`] with an index already built.
+pub fn session_rows_with(
+    log: &SessionLog<'_>,
+    index: &LogIndex,
+    opts: &MapOptions<'_>,
+) -> Vec<Row> {
+    let mut m = Mapper::new(index, opts);
     if let Some(row) = m.title_row() {
         m.rows.push(row);
     }
-    for entry in &log.entries {
+    for entry in log.entries() {
         match &entry.item {
-            Ok(item) => m.item(entry, item),
-            Err(err) => m.bad_line(entry, err),
+            Ok(item) => m.item(&entry, item),
+            Err(err) => m.bad_line(&entry, err),
         }
     }
     m.rows
+}
+
+/// A title candidate: where it is and what it says.
+#[derive(Clone, Debug, PartialEq)]
+struct TitlePick {
+    line: u64,
+    offset: u64,
+    time: Option<Timestamp>,
+    cwd: Option<String>,
+    text: String,
+}
+
+/// What the first pass learns about a session: which ids, calls and results exist,
+/// which ids the unreadable lines most likely had, the first cwd, time and session id,
+/// and the title candidates.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LogIndex {
+    ids: HashSet<String>,
+    calls: HashMap<String, String>,
+    results: HashSet<String>,
+    broken_ids: HashMap<String, u64>,
+    broken_calls: HashMap<String, u64>,
+    broken_results: HashMap<String, u64>,
+    first_cwd: Option<String>,
+    first_time: Option<Option<Timestamp>>,
+    first_session_id: Option<String>,
+    /// newest custom-title, ai-title, topic; first real prompt
+    titles: [Option<TitlePick>; 4],
+}
+
+fn lenient<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    use serde::Deserialize;
+    Ok(match Value::deserialize(d)? {
+        Value::String(s) if !s.is_empty() => Some(s),
+        _ => None,
+    })
+}
+
+fn lenient_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    use serde::Deserialize;
+    Ok(Some(Value::deserialize(d)?))
+}
+
+/// The few fields the first pass reads; everything else is skipped without allocating.
+#[derive(Default, serde::Deserialize)]
+#[serde(default)]
+struct Light {
+    #[serde(deserialize_with = "lenient")]
+    id: Option<String>,
+    #[serde(rename = "type", deserialize_with = "lenient")]
+    kind: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    role: Option<String>,
+    #[serde(rename = "callId", deserialize_with = "lenient")]
+    call_id: Option<String>,
+    #[serde(rename = "call_id", deserialize_with = "lenient")]
+    call_id_snake: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    name: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    cwd: Option<String>,
+    #[serde(rename = "sessionId", deserialize_with = "lenient")]
+    session_id: Option<String>,
+    #[serde(rename = "customTitle", deserialize_with = "lenient")]
+    custom_title: Option<String>,
+    #[serde(rename = "aiTitle", deserialize_with = "lenient")]
+    ai_title: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    topic: Option<String>,
+    #[serde(deserialize_with = "lenient_value")]
+    timestamp: Option<Value>,
+}
+
+impl Light {
+    fn from_item(item: &Item) -> Light {
+        let get = |k: &str| item.str(k).filter(|v| !v.is_empty()).map(str::to_string);
+        Light {
+            id: item.id.clone(),
+            kind: Some(item.kind.clone()),
+            role: item.role.clone(),
+            call_id: get("callId"),
+            call_id_snake: get("call_id"),
+            name: get("name"),
+            cwd: item.cwd.clone(),
+            session_id: item.session_id.clone(),
+            custom_title: get("customTitle"),
+            ai_title: get("aiTitle"),
+            topic: get("topic"),
+            timestamp: item.raw.get("timestamp").cloned(),
+        }
+    }
+}
+
+impl LogIndex {
+    /// Indexes a session (one light pass; only user messages are decoded in full, until
+    /// the first real prompt is found).
+    pub fn build(log: &SessionLog<'_>) -> LogIndex {
+        let mut ix = LogIndex::default();
+        for line in log.lines() {
+            // serde_json does not check the UTF-8 of strings it skips, so check it here,
+            // or a line the second pass refuses would be indexed as readable
+            let light = match std::str::from_utf8(line.bytes) {
+                Ok(_) => chat_rows::json::with_repaired(line.bytes, |b| {
+                    serde_json::from_slice::<Light>(b).ok()
+                }),
+                Err(_) => None,
+            };
+            // a line the light pass refuses (not an object, duplicate keys...) is decoded in full
+            let (light, full) = match light {
+                Some(l) => (l, None),
+                None => match decode::decode_one(&line) {
+                    Ok(item) => (Light::from_item(&item), Some(item)),
+                    Err(err) => {
+                        if let Some(id) = err.sniffed_id() {
+                            ix.broken_ids.insert(id.to_string(), line.number);
+                        }
+                        if let Some(call) = sniff(&err, "callId") {
+                            if sniff(&err, "type").is_some_and(|t| t.starts_with("function_call_"))
+                            {
+                                ix.broken_results.insert(call, line.number);
+                            } else {
+                                ix.broken_calls.insert(call, line.number);
+                            }
+                        }
+                        continue;
+                    }
+                },
+            };
+            let time = light.timestamp.as_ref().and_then(decode::parse_time);
+            if ix.first_time.is_none() {
+                ix.first_time = Some(time);
+            }
+            if ix.first_cwd.is_none() {
+                ix.first_cwd.clone_from(&light.cwd);
+            }
+            if ix.first_session_id.is_none() {
+                ix.first_session_id.clone_from(&light.session_id);
+            }
+            if let Some(id) = light.id {
+                ix.ids.insert(id);
+            }
+            let kind =
+                light
+                    .kind
+                    .as_deref()
+                    .unwrap_or(if light.role.is_some() { "message" } else { "" });
+            let call = light.call_id.or(light.call_id_snake);
+            match (kind, call) {
+                ("function_call", Some(c)) => {
+                    ix.calls.insert(c, light.name.unwrap_or_default());
+                }
+                ("function_call_result" | "function_call_output", Some(c)) => {
+                    ix.results.insert(c);
+                }
+                _ => {}
+            }
+            let pick = |text: &str| {
+                let text = text.trim();
+                (!text.is_empty()).then(|| TitlePick {
+                    line: line.number,
+                    offset: line.offset,
+                    time,
+                    cwd: light.cwd.clone(),
+                    text: text.to_string(),
+                })
+            };
+            let (slot, candidate) = match kind {
+                "custom-title" => (0, light.custom_title.as_deref().and_then(pick)),
+                "ai-title" => (1, light.ai_title.as_deref().and_then(pick)),
+                "topic" => (2, light.topic.as_deref().and_then(pick)),
+                "message" if ix.titles[3].is_none() && light.role.as_deref() == Some("user") => {
+                    let item = full.or_else(|| decode::decode_one(&line).ok());
+                    let prompt = item.as_ref().and_then(real_prompt);
+                    let first = prompt
+                        .as_deref()
+                        .and_then(|p| p.lines().map(str::trim).find(|l| !l.is_empty()));
+                    (3, first.and_then(pick))
+                }
+                _ => continue,
+            };
+            if candidate.is_some() {
+                ix.titles[slot] = candidate;
+            }
+        }
+        ix
+    }
+
+    /// The first readable item's time.
+    pub fn first_time(&self) -> Option<Timestamp> {
+        self.first_time.flatten()
+    }
+
+    /// The first `cwd` any item writes (empty when none does).
+    pub fn first_cwd(&self) -> &str {
+        self.first_cwd.as_deref().unwrap_or("")
+    }
+
+    /// The session id the rows carry: for a sub-agent the first `sessionId` its items
+    /// write, else `fallback`.
+    pub fn session_id(&self, fallback: &str, subagent: bool) -> String {
+        match (&self.first_session_id, subagent) {
+            (Some(id), true) => id.clone(),
+            _ => fallback.to_string(),
+        }
+    }
+}
+
+/// The text of a real user prompt, if `item` is one.
+fn real_prompt(item: &Item) -> Option<String> {
+    if item.kind != "message" || item.role.as_deref() != Some("user") {
+        return None;
+    }
+    let t = texts(item.raw.get("content"));
+    if hidden_message(item, t.first().map(String::as_str)).is_some() {
+        return None;
+    }
+    let real: Vec<&str> = t
+        .iter()
+        .filter(|s| tag_label(s).is_none())
+        .map(|s| strip_user_query(s))
+        .filter(|s| !s.is_empty())
+        .collect();
+    (!real.is_empty()).then(|| real.join("\n"))
 }
 
 /// A piece of a message's content.
@@ -394,73 +616,22 @@ fn sniff(err: &Error, key: &str) -> Option<String> {
 }
 
 struct Mapper<'a> {
-    log: &'a SessionLog,
+    ix: &'a LogIndex,
     opts: &'a MapOptions<'a>,
     rows: Vec<Row>,
     session_id: String,
     cwd: String,
-    ids: HashSet<&'a str>,
-    broken_ids: HashMap<String, u64>,
-    calls: HashMap<&'a str, &'a str>,
-    results: HashSet<&'a str>,
-    broken_calls: HashMap<String, u64>,
-    broken_results: HashMap<String, u64>,
     models: ChangeTracker<String>,
 }
 
 impl<'a> Mapper<'a> {
-    fn new(log: &'a SessionLog, opts: &'a MapOptions<'a>) -> Mapper<'a> {
-        let mut ids = HashSet::new();
-        let mut calls = HashMap::new();
-        let mut results = HashSet::new();
-        for (_, item) in log.items() {
-            if let Some(id) = item.id.as_deref() {
-                ids.insert(id);
-            }
-            let call_id = item.str("callId").or_else(|| item.str("call_id"));
-            match (item.kind.as_str(), call_id) {
-                ("function_call", Some(c)) => {
-                    calls.insert(c, item.str("name").unwrap_or(""));
-                }
-                ("function_call_result" | "function_call_output", Some(c)) => {
-                    results.insert(c);
-                }
-                _ => {}
-            }
-        }
-        let mut broken_ids = HashMap::new();
-        let mut broken_calls = HashMap::new();
-        let mut broken_results = HashMap::new();
-        for entry in &log.entries {
-            if let Err(err) = &entry.item {
-                if let Some(id) = err.sniffed_id() {
-                    broken_ids.insert(id.to_string(), entry.line);
-                }
-                if let Some(call) = sniff(err, "callId") {
-                    if sniff(err, "type").is_some_and(|t| t.starts_with("function_call_")) {
-                        broken_results.insert(call, entry.line);
-                    } else {
-                        broken_calls.insert(call, entry.line);
-                    }
-                }
-            }
-        }
-        let cwd = log
-            .items()
-            .find_map(|(_, i)| i.cwd.clone())
-            .unwrap_or_default();
+    fn new(ix: &'a LogIndex, opts: &'a MapOptions<'a>) -> Mapper<'a> {
         Mapper {
-            log,
+            ix,
             opts,
             rows: Vec::new(),
-            session_id: session_id_of(log, opts.session_id, opts.subagent),
-            cwd,
-            ids,
-            broken_ids,
-            calls,
-            results,
-            broken_calls,
-            broken_results,
+            session_id: ix.session_id(opts.session_id, opts.subagent),
+            cwd: ix.first_cwd().to_string(),
             models: ChangeTracker::model(),
         }
     }
@@ -472,13 +643,24 @@ impl<'a> Mapper<'a> {
         turn: TurnType,
         text: impl Into<String>,
     ) -> Row {
+        self.row_at(entry.line, entry.offset, ts, turn, text)
+    }
+
+    fn row_at(
+        &self,
+        line: u64,
+        offset: u64,
+        ts: Option<Timestamp>,
+        turn: TurnType,
+        text: impl Into<String>,
+    ) -> Row {
         Row::new(AGENT, turn, text)
             .at(ts)
             .session(self.session_id.clone())
             .project(self.cwd.clone())
             .file(self.opts.source_file)
-            .line(entry.line)
-            .locator(format!("byte {}", entry.offset))
+            .line(line)
+            .locator(format!("byte {offset}"))
     }
 
     fn system(&mut self, entry: &Entry, item: &Item, text: impl Into<String>) {
@@ -489,63 +671,24 @@ impl<'a> Mapper<'a> {
     /// `session title: <t> (from <kind>)`, in CodeBuddy's order: the newest
     /// custom-title, then the newest ai-title, then the newest topic, then the first real prompt.
     fn title_row(&self) -> Option<Row> {
-        let mut best: [Option<(&Entry, &Item, String)>; 3] = [None, None, None];
-        for (entry, item) in self.log.items() {
-            let (slot, key) = match item.kind.as_str() {
-                "custom-title" => (0, "customTitle"),
-                "ai-title" => (1, "aiTitle"),
-                "topic" => (2, "topic"),
-                _ => continue,
-            };
-            if let Some(t) = item.str(key).map(str::trim).filter(|t| !t.is_empty()) {
-                best[slot] = Some((entry, item, t.to_string()));
-            }
-        }
-        let names = ["custom-title", "ai-title", "topic"];
-        let chosen = best
+        let names = ["custom-title", "ai-title", "topic", "first prompt"];
+        let (pick, from) = self
+            .ix
+            .titles
             .iter()
             .zip(names)
-            .find_map(|(b, name)| b.as_ref().map(|(e, i, t)| (*e, *i, t.clone(), name)))
-            .or_else(|| {
-                self.log.items().find_map(|(e, i)| {
-                    let prompt = self.real_prompt(i)?;
-                    let first = prompt
-                        .lines()
-                        .map(str::trim)
-                        .find(|l| !l.is_empty())?
-                        .to_string();
-                    Some((e, i, first, "first prompt"))
-                })
-            })?;
-        let (entry, item, title, from) = chosen;
-        let cwd = item.cwd.clone().unwrap_or_else(|| self.cwd.clone());
+            .find_map(|(t, n)| t.as_ref().map(|t| (t, n)))?;
+        let cwd = pick.cwd.clone().unwrap_or_else(|| self.cwd.clone());
         Some(
-            self.row(
-                entry,
-                item.timestamp,
+            self.row_at(
+                pick.line,
+                pick.offset,
+                pick.time,
                 TurnType::System,
-                format!("session title: {title} (from {from})"),
+                format!("session title: {} (from {from})", pick.text),
             )
             .project(cwd),
         )
-    }
-
-    /// The text of a real user prompt, if `item` is one.
-    fn real_prompt(&self, item: &Item) -> Option<String> {
-        if item.kind != "message" || item.role.as_deref() != Some("user") {
-            return None;
-        }
-        let t = texts(item.raw.get("content"));
-        if hidden_message(item, t.first().map(String::as_str)).is_some() {
-            return None;
-        }
-        let real: Vec<&str> = t
-            .iter()
-            .filter(|s| tag_label(s).is_none())
-            .map(|s| strip_user_query(s))
-            .filter(|s| !s.is_empty())
-            .collect();
-        (!real.is_empty()).then(|| real.join("\n"))
     }
 
     fn bad_line(&mut self, entry: &Entry, err: &Error) {
@@ -559,17 +702,17 @@ impl<'a> Mapper<'a> {
     }
 
     fn link(&mut self, entry: &Entry, item: &Item, what: &str, target: &str) {
-        if self.ids.contains(target) {
+        if self.ix.ids.contains(target) {
             return;
         }
-        let text = match self.broken_ids.get(target) {
+        let text = match self.ix.broken_ids.get(target) {
             Some(line) => format!("link: {what} {target} is on unreadable line {line}"),
             None => format!("link: {what} {target} not found in this file"),
         };
         self.system(entry, item, text);
     }
 
-    fn item(&mut self, entry: &Entry, item: &'a Item) {
+    fn item(&mut self, entry: &Entry, item: &Item) {
         if let Some(cwd) = &item.cwd {
             self.cwd.clone_from(cwd);
         }
@@ -761,7 +904,7 @@ impl<'a> Mapper<'a> {
         }
     }
 
-    fn call(&mut self, entry: &Entry, item: &'a Item) {
+    fn call(&mut self, entry: &Entry, item: &Item) {
         let model = self.model_rows(entry, item);
         let name = item.str("name").unwrap_or("");
         let call_id = item
@@ -785,8 +928,8 @@ impl<'a> Mapper<'a> {
                 "tool call discarded: its arguments are not valid JSON",
             );
         }
-        if !call_id.is_empty() && !self.results.contains(call_id) {
-            let text = match self.broken_results.get(call_id) {
+        if !call_id.is_empty() && !self.ix.results.contains(call_id) {
+            let text = match self.ix.broken_results.get(call_id) {
                 Some(line) => {
                     format!("link: tool call {call_id} has its result on unreadable line {line}")
                 }
@@ -807,7 +950,7 @@ impl<'a> Mapper<'a> {
         let name = item
             .str("name")
             .filter(|n| !n.is_empty())
-            .or_else(|| self.calls.get(call_id).copied())
+            .or_else(|| self.ix.calls.get(call_id).map(String::as_str))
             .unwrap_or("")
             .to_string();
         let mut text = output_text(item);
@@ -865,8 +1008,8 @@ impl<'a> Mapper<'a> {
                 None => {}
             }
         }
-        if !call_id.is_empty() && !self.calls.contains_key(call_id) {
-            notes.push(match self.broken_calls.get(call_id) {
+        if !call_id.is_empty() && !self.ix.calls.contains_key(call_id) {
+            notes.push(match self.ix.broken_calls.get(call_id) {
                 Some(line) => {
                     format!("link: tool result {call_id} has its call on unreadable line {line}")
                 }
