@@ -18,7 +18,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::javaser;
+use crate::Error;
+use crate::javaser::{self, JavaError};
 use crate::mvstore::{self, MvStore, MvValue, Pos};
 
 /// Where a document came from.
@@ -109,8 +110,23 @@ pub struct MapInfo {
 pub struct Problem {
     /// Where: `chunk 3 page 0x...`, `map 7`, `byte 8192`, or `file`.
     pub locator: String,
-    /// What.
-    pub message: String,
+    /// What, with the layer's error and its context.
+    pub error: Error,
+}
+
+impl Problem {
+    /// A problem at `locator`.
+    pub fn new(locator: impl Into<String>, error: Error) -> Problem {
+        Problem {
+            locator: locator.into(),
+            error,
+        }
+    }
+
+    /// The text of its `parser:` row (without the `parser: ` prefix).
+    pub fn message(&self) -> String {
+        self.error.to_string()
+    }
 }
 
 /// A Nitrite store file, decoded.
@@ -134,7 +150,7 @@ pub struct NitriteFile {
     pub problems: Vec<Problem>,
 }
 
-fn value_json(v: &MvValue) -> Result<Value, String> {
+fn value_json(v: &MvValue) -> Result<Value, JavaError> {
     Ok(match v {
         MvValue::Null => Value::Null,
         MvValue::Bool(b) => Value::Bool(*b),
@@ -146,7 +162,7 @@ fn value_json(v: &MvValue) -> Result<Value, String> {
         MvValue::Date(ms) => Value::from(*ms),
         MvValue::Bytes(b) => Value::Array(b.iter().map(|x| Value::from(*x)).collect()),
         MvValue::Array(a) => Value::Array(a.iter().map(value_json).collect::<Result<_, _>>()?),
-        MvValue::Java(bytes) => javaser::to_json(bytes).map_err(|e| format!("Java stream: {e}"))?,
+        MvValue::Java(bytes) => javaser::to_json(bytes)?,
     })
 }
 
@@ -181,10 +197,7 @@ impl NitriteFile {
             ..NitriteFile::default()
         };
         for p in &mv.problems {
-            f.problems.push(Problem {
-                locator: "file".into(),
-                message: p.to_string(),
-            });
+            f.problems.push(Problem::new("file", Error::Mv(p.clone())));
         }
         let mut names: BTreeMap<u32, String> = BTreeMap::new();
         let mut live_pages: HashSet<u64> = HashSet::new();
@@ -223,10 +236,13 @@ impl NitriteFile {
                                     version: chunk_version(&mv, e.chunk).unwrap_or(version),
                                     live: true,
                                 }),
-                                (Err(m), _) | (_, Err(m)) => f.problems.push(Problem {
-                                    locator: place.locator(),
-                                    message: format!("map {name}: {m}"),
-                                }),
+                                (Err(e), _) | (_, Err(e)) => f.problems.push(Problem::new(
+                                    place.locator(),
+                                    Error::Java {
+                                        map: name.clone(),
+                                        source: e,
+                                    },
+                                )),
                             }
                         }
                     }
@@ -237,10 +253,13 @@ impl NitriteFile {
                             name: name.clone(),
                             entries: 0,
                         });
-                        f.problems.push(Problem {
-                            locator: format!("map {id:x}"),
-                            message: format!("map {name} not fully readable: {e}"),
-                        });
+                        f.problems.push(Problem::new(
+                            format!("map {id:x}"),
+                            Error::Map {
+                                map: name.clone(),
+                                source: e,
+                            },
+                        ));
                     }
                 }
             }
@@ -263,10 +282,8 @@ impl NitriteFile {
             let (pages, errors) = mv.chunk_pages(chunk, meta_id);
             for e in errors {
                 if chunk.footer_ok {
-                    self.problems.push(Problem {
-                        locator: format!("chunk {}", chunk.id),
-                        message: format!("page not readable: {e}"),
-                    });
+                    self.problems
+                        .push(Problem::new(format!("chunk {}", chunk.id), Error::Page(e)));
                 }
             }
             for (_, p) in &pages {
@@ -313,10 +330,13 @@ impl NitriteFile {
                     let (key, value) = match (value_json(k), value_json(v)) {
                         (Ok(k), Ok(v)) => (k, v),
                         (Err(m), _) | (_, Err(m)) => {
-                            self.problems.push(Problem {
-                                locator: place.locator(),
-                                message: m,
-                            });
+                            self.problems.push(Problem::new(
+                                place.locator(),
+                                Error::Java {
+                                    map: name.clone(),
+                                    source: m,
+                                },
+                            ));
                             continue;
                         }
                     };

@@ -38,25 +38,36 @@ pub use decode::{Document, NitriteFile, Place, Problem};
 pub use javaser::JavaError;
 pub use mvstore::MvError;
 
-/// The crate's error type: what made a file or value unreadable, with where.
-#[derive(Debug, thiserror::Error)]
+/// The crate's error type: what made a file, page or value unreadable, with where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}: {reason}")]
     Io {
         /// The path.
         path: String,
-        /// The I/O error.
-        source: std::io::Error,
+        /// The I/O error's text.
+        reason: String,
     },
-    /// The MVStore layer failed.
-    #[error("MVStore: {0}")]
-    Mv(#[from] MvError),
-    /// A Java stream failed at `offset` (file offset of the value, where known).
-    #[error("Java stream at byte {offset}: {source}")]
+    /// The store as a whole: header, chunks, snapshot (the MVStore error says where).
+    #[error("{0}")]
+    Mv(MvError),
+    /// A map of the snapshot could not be walked to the end.
+    #[error("map {map} not fully readable: {source}")]
+    Map {
+        /// The map's name.
+        map: String,
+        /// The page error.
+        source: MvError,
+    },
+    /// A page of a chunk (found by its TOC or by walking the chunk) did not decode.
+    #[error("page not readable: {0}")]
+    Page(MvError),
+    /// A Java-serialized key or value did not decode (the Java error gives the byte).
+    #[error("map {map}: Java stream: {source}")]
     Java {
-        /// The file offset of the stream.
-        offset: usize,
+        /// The map's name (empty when unknown).
+        map: String,
         /// The decoder's error.
         source: JavaError,
     },
@@ -64,9 +75,9 @@ pub enum Error {
 
 /// Reads a store from a path (read-only, in one go; no lock is taken).
 pub fn from_path(path: &Path) -> Result<NitriteFile, Error> {
-    NitriteFile::from_path(path).map_err(|source| Error::Io {
+    NitriteFile::from_path(path).map_err(|e| Error::Io {
         path: path.display().to_string(),
-        source,
+        reason: e.to_string(),
     })
 }
 

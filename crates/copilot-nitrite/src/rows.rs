@@ -156,7 +156,7 @@ pub fn file_rows(file: &NitriteFile, source_file: &str, kind: &str, project: &st
     let mut out = Vec::new();
     for p in &file.problems {
         out.push(
-            Row::system(AGENT, system::parser(&p.message))
+            Row::system(AGENT, system::parser(p.message()))
                 .file(source_file)
                 .locator(&p.locator),
         );
@@ -592,5 +592,62 @@ mod tests {
         assert_eq!(normalize_model("claude-opus-4.5"), "claude-opus-4-5");
         assert_eq!(normalize_model("gpt-4.1"), "gpt-4.1");
         assert_eq!(normalize_model("Gemini 2.5 Pro"), "Gemini 2.5 Pro");
+    }
+
+    fn rec(kind: &str, data: serde_json::Value) -> serde_json::Value {
+        let inner = serde_json::json!({"type": kind, "data": data.to_string()}).to_string();
+        serde_json::json!({"type": "Value", "value": inner})
+    }
+
+    #[test]
+    fn legacy_outer_document_is_one_session() {
+        use crate::decode::{Document, NitriteFile, Place};
+        let value = serde_json::json!({
+            "6c1f0000-0000-4000-8000-000000000001": rec("Markdown", serde_json::json!({"text": "rename the module"})),
+            "6c1f0000-0000-4000-8000-000000000002": rec("AgentRound", serde_json::json!({"roundId": 1, "reply": "Renamed it."})),
+            "6c1f0000-0000-4000-8000-000000000003": rec("AgentRound", serde_json::json!({"roundId": 2, "reply": "Renamed it."})),
+            "_id": "42",
+            "_modified": 1767261600000i64
+        });
+        let file = NitriteFile {
+            documents: vec![Document {
+                map: "com.github.copilot.agent.session.persistence.nitrite.entity.NtAgentSessionV1"
+                    .into(),
+                map_id: 5,
+                key: serde_json::json!("42"),
+                value,
+                place: Place::Page {
+                    chunk: 2,
+                    page: 0x8000002a96,
+                    entry: 0,
+                },
+                version: 2,
+                live: true,
+            }],
+            ..NitriteFile::default()
+        };
+        let rows = file_rows(&file, "old.db", "chat-agent-sessions", "");
+        let got: Vec<(TurnType, &str, &str)> = rows
+            .iter()
+            .map(|r| (r.turn_type, r.text.as_str(), r.source_locator.as_str()))
+            .collect();
+        let loc = "chunk 2 page 0x8000002a96 entry 0";
+        assert_eq!(
+            got,
+            [
+                (
+                    TurnType::System,
+                    "session start: format=\"legacy outer document\" id=42",
+                    loc
+                ),
+                (TurnType::User, "rename the module", loc),
+                (TurnType::Assistant, "Renamed it.", loc),
+            ]
+        );
+        assert_eq!(
+            rows[0].timestamp.unwrap().to_string(),
+            "2026-01-01T10:00:00.000000Z"
+        );
+        assert!(rows.iter().all(|r| r.session_id == "42"));
     }
 }

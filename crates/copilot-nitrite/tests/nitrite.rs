@@ -541,3 +541,45 @@ fn dirty_inputs_never_panic_and_report_damage() {
         );
     }
 }
+
+#[test]
+fn a_damaged_live_page_is_reported_and_its_documents_still_recovered() {
+    let mut bytes = std::fs::read(lin_agent()).unwrap();
+    // the live leaf page of NtAgentTurn in chunk 13 (block 27) holds turns D and E; their
+    // earlier copies in older chunks still give their rows, as recovered
+    let pos = mvstore::Pos::from_u64(0x340000191de);
+    assert_eq!((pos.chunk, pos.node), (13, false));
+    let at = 27 * mvstore::BLOCK_SIZE + pos.offset as usize;
+    bytes[at + 4] ^= 0x40; // its check value
+    let f = NitriteFile::from_bytes(&bytes);
+    assert_eq!(f.snapshot, Some((13, 13)));
+    let rows = rows::file_rows(&f, "x", "chat-agent-sessions", "");
+    let parser: Vec<(&str, &str)> = rows
+        .iter()
+        .filter(|r| r.is_parser())
+        .map(|r| (r.source_locator.as_str(), r.text.as_str()))
+        .collect();
+    let turns = "com.github.copilot.agent.session.persistence.nitrite.entity.NtAgentTurn";
+    let check = "page at file offset 112199: check value 0x5599, expected 0x1599";
+    assert_eq!(
+        parser,
+        [
+            (
+                "map 5",
+                format!("parser: map {turns} not fully readable: {check}").as_str()
+            ),
+            (
+                "chunk 13",
+                format!("parser: page not readable: {check}").as_str()
+            )
+        ]
+    );
+    let d = rows
+        .iter()
+        .find(|r| r.text == "Run the whole suite")
+        .unwrap();
+    assert_eq!(
+        (d.record_state, d.source_locator.as_str()),
+        (RecordState::Recovered, "chunk 9 page 0x24000002aa2 entry 2")
+    );
+}
