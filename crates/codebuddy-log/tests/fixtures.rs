@@ -117,6 +117,8 @@ fn windows_session_rows() {
             r#"7|2026-06-21T00:00:09.000000Z|tool_result|c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f|c:\Users\carol\src\app||PowerShell|call_ps_3|byte 1801|live|c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.jsonl|"<persisted-output>\nOutput too large (1.2MB). Full output saved to: C:\\Users\\carol\\.codebuddy\\projects\\c-Users-carol-src-app\\c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f\\tool-results\\call_ps_3.txt\n\nPreview (first 2KB):\n   Index Time          EntryType   Source\n</persisted-output>""#,
             r#"7|2026-06-21T00:00:09.000000Z|system|c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f|c:\Users\carol\src\app||PowerShell|call_ps_3|byte 1801|live|c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.jsonl|"persisted output c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f/tool-results/call_ps_3.txt not read (not in the evidence); the result keeps the pointer""#,
             r#"8|2026-06-21T00:00:10.000000Z|assistant|c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f|c:\Users\carol\src\app||||byte 2332|live|c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.jsonl|"The Print Spooler is stopped and could not be started: access is denied.""#,
+            r#"9|2026-06-21T00:00:20.000000Z|system|c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f|c:\Users\carol\src\app||||byte 2626|live|c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.jsonl|"hidden teammate message (teammateMessage): Can you restart it as administrator instead?""#,
+            r#"10|2026-06-21T00:00:30.000000Z|system|c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f|c:\Users\carol\src\app||||byte 2903|live|c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f.jsonl|"hidden task notification (isMeta): <task-notification>\nBackground task bash_2 finished with exit code 0\n</task-notification>""#,
         ],
     );
 }
