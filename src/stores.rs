@@ -13,6 +13,6 @@ pub fn all() -> Vec<Box<dyn Store>> {
     // store registrations: one `stores.push(Box::new(<crate>::<StoreType>::default()));` per crate
     stores.push(Box::new(codebuddy_log::CodeBuddyStore));
     stores.push(Box::new(cody_history::CodyStore));
-    stores.push(Box::new(copilot_nitrite::CopilotNitriteStore));
+    stores.push(Box::new(state_vscdb::StateVscdbStore));
     stores
 }

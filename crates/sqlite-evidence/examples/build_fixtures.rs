@@ -13,43 +13,10 @@
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, params};
-use sqlite_evidence::decode::{FRAME_HEADER_SIZE, WAL_HEADER_SIZE, WalHeader, wal_checksum};
+use sqlite_evidence::decode::reseal_wal;
 
 fn out_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
-}
-
-/// Rewrites the salts of the WAL's current generation to fixed values, with checksums.
-fn fix_salts(wal: &mut [u8]) {
-    let Ok(h) = WalHeader::parse(wal) else { return };
-    let (s1, s2) = (0x5a17_0001u32, 0x5a17_0002u32);
-    wal[16..20].copy_from_slice(&s1.to_be_bytes());
-    wal[20..24].copy_from_slice(&s2.to_be_bytes());
-    let mut seed = wal_checksum(h.big_endian, &wal[..24], (0, 0));
-    wal[24..28].copy_from_slice(&seed.0.to_be_bytes());
-    wal[28..32].copy_from_slice(&seed.1.to_be_bytes());
-    let frame = FRAME_HEADER_SIZE + h.page_size;
-    let mut off = WAL_HEADER_SIZE;
-    while off + frame <= wal.len() {
-        let salts = (
-            u32::from_be_bytes(wal[off + 8..off + 12].try_into().unwrap()),
-            u32::from_be_bytes(wal[off + 12..off + 16].try_into().unwrap()),
-        );
-        if salts != (h.salt1, h.salt2) {
-            break;
-        }
-        wal[off + 8..off + 12].copy_from_slice(&s1.to_be_bytes());
-        wal[off + 12..off + 16].copy_from_slice(&s2.to_be_bytes());
-        seed = wal_checksum(h.big_endian, &wal[off..off + 8], seed);
-        seed = wal_checksum(
-            h.big_endian,
-            &wal[off + FRAME_HEADER_SIZE..off + frame],
-            seed,
-        );
-        wal[off + 16..off + 20].copy_from_slice(&seed.0.to_be_bytes());
-        wal[off + 20..off + 24].copy_from_slice(&seed.1.to_be_bytes());
-        off += frame;
-    }
 }
 
 /// Copies `<scratch>/<name>` and its `-wal` (if any) to the output directory.
@@ -60,7 +27,7 @@ fn snapshot(scratch: &Path, name: &str) {
     let wal_out = out.join(format!("{name}-wal"));
     match std::fs::read(&wal) {
         Ok(mut bytes) if !bytes.is_empty() => {
-            fix_salts(&mut bytes);
+            reseal_wal(&mut bytes, (0x5a17_0001, 0x5a17_0002));
             std::fs::write(&wal_out, bytes).unwrap();
         }
         _ => {

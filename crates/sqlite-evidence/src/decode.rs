@@ -424,6 +424,36 @@ pub fn scan_wal(wal: &[u8], expected_page_size: Option<usize>) -> WalScan {
     scan
 }
 
+/// Rewrites the salts of a WAL's current generation to `salts` and recomputes every
+/// checksum of that generation. SQLite draws salts at random; fixture builders use this
+/// so that a database built twice gives the same bytes. Never used on evidence.
+pub fn reseal_wal(wal: &mut [u8], salts: (u32, u32)) {
+    let Ok(h) = WalHeader::parse(wal) else { return };
+    wal[16..20].copy_from_slice(&salts.0.to_be_bytes());
+    wal[20..24].copy_from_slice(&salts.1.to_be_bytes());
+    let mut seed = wal_checksum(h.big_endian, &wal[..24], (0, 0));
+    wal[24..28].copy_from_slice(&seed.0.to_be_bytes());
+    wal[28..32].copy_from_slice(&seed.1.to_be_bytes());
+    let frame = FRAME_HEADER_SIZE + h.page_size;
+    let mut off = WAL_HEADER_SIZE;
+    while off + frame <= wal.len() {
+        if (be32(wal, off + 8), be32(wal, off + 12)) != (h.salt1, h.salt2) {
+            break;
+        }
+        wal[off + 8..off + 12].copy_from_slice(&salts.0.to_be_bytes());
+        wal[off + 12..off + 16].copy_from_slice(&salts.1.to_be_bytes());
+        seed = wal_checksum(h.big_endian, &wal[off..off + 8], seed);
+        seed = wal_checksum(
+            h.big_endian,
+            &wal[off + FRAME_HEADER_SIZE..off + frame],
+            seed,
+        );
+        wal[off + 16..off + 20].copy_from_slice(&seed.0.to_be_bytes());
+        wal[off + 20..off + 24].copy_from_slice(&seed.1.to_be_bytes());
+        off += frame;
+    }
+}
+
 /// Reads a SQLite varint at `at`; returns the value and its length, or `None` past the end.
 pub fn varint(b: &[u8], at: usize) -> Option<(u64, usize)> {
     let mut v: u64 = 0;

@@ -20,18 +20,25 @@
 //!   or older versions of items that the WAL and free pages still hold;
 //! * [`decode`]: value text from TEXT or BLOB, UTF-8 or UTF-16;
 //! * [`locate`]: which paths are state databases, and a workspace's `workspace.json`;
-//! * `rows`: the VS Code rows of the specification's parser plan.
+//! * [`rows`]: the VS Code rows of the specification's parser plan.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod decode;
 pub mod locate;
+pub mod rows;
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use chat_rows::{Evidence, RecordState, Row, system};
+use sqlite_evidence::rusqlite::types::{Value, ValueRef};
 use sqlite_evidence::{Database, Problem};
+
+fn value_string(v: Value) -> String {
+    let r: ValueRef<'_> = (&v).into();
+    decode::value_text(r)
+}
 
 /// Why a state database, or one of its values, could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -184,6 +191,31 @@ impl StateDb {
         self.item(key).map(Item::json)
     }
 
+    /// The deleted items and older versions of rewritten items that the files still
+    /// hold (see [`sqlite_evidence::recover`]), secrets left out, each with
+    /// [`RecordState::Deleted`] and where it was found. Computed on each call.
+    pub fn deleted(&self) -> Vec<Item> {
+        self.db
+            .deleted_records("ItemTable")
+            .into_iter()
+            .filter_map(|r| {
+                let mut values = r.values.into_iter();
+                let key = value_string(values.next()?);
+                if key.is_empty() || is_secret_key(&key) {
+                    return None;
+                }
+                let value = value_string(values.next().unwrap_or(Value::Null));
+                Some(Item {
+                    key,
+                    value,
+                    rowid: r.rowid,
+                    state: RecordState::Deleted,
+                    location: r.location,
+                })
+            })
+            .collect()
+    }
+
     /// Damage found in the database, each to become a
     /// `parser: state.vscdb unreadable: <message>` row ([`StateDb::problem_rows`]).
     pub fn problems(&self) -> &[Problem] {
@@ -222,4 +254,52 @@ pub fn not_json_row(agent: &str, source_file: &str, item: &Item, error: &Error) 
         .file(source_file)
         .locator(item.locator())
         .state(item.state)
+}
+
+/// The [`chat_rows::Store`] of VS Code state databases: claims every `state.vscdb` of a
+/// VS Code (or fork) user data directory ([`locate::scope`]) and yields [`rows::rows`].
+#[derive(Debug, Default)]
+pub struct StateVscdbStore;
+
+impl chat_rows::Store for StateVscdbStore {
+    fn name(&self) -> &'static str {
+        "state-vscdb"
+    }
+
+    fn claim(&self, path: &Path) -> Option<chat_rows::Claim> {
+        locate::scope(path).map(|_| chat_rows::Claim {
+            kind: "state database",
+        })
+    }
+
+    fn read(&self, path: &Path, ctx: &chat_rows::FileContext, evidence: &Evidence) -> Vec<Row> {
+        let agent = ctx.product.clone().unwrap_or_else(|| "vscode".to_string());
+        let source_file = if ctx.display_path.is_empty() {
+            path.display().to_string()
+        } else {
+            ctx.display_path.clone()
+        };
+        let project_path = match locate::scope(path) {
+            Some(locate::Scope::Workspace(_)) => evidence
+                .read_optional(&locate::workspace_json(path))
+                .ok()
+                .flatten()
+                .and_then(|b| locate::project_from_workspace_json(&b))
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        let rctx = rows::Context {
+            agent,
+            source_file,
+            user_path: locate::user_relative(path),
+            project_path,
+            mtime: evidence.modified(path),
+        };
+        match StateDb::open(path, evidence) {
+            Ok(db) => rows::rows(&db, &rctx),
+            Err(e) => {
+                vec![unreadable_row(&rctx.agent, &rctx.source_file, &e).project(&rctx.project_path)]
+            }
+        }
+    }
 }
