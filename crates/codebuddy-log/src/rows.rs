@@ -839,14 +839,28 @@ impl<'a> Mapper<'a> {
                         }
                     }
                 }
+                let others: Vec<&str> = content
+                    .iter()
+                    .filter_map(|p| match p {
+                        Part::Other(d) => Some(d.as_str()),
+                        Part::Text(_) => None,
+                    })
+                    .collect();
                 if !real.is_empty() {
                     let row = self.row(entry, item.timestamp, TurnType::User, real.join("\n"));
+                    self.rows.push(row);
+                } else if !others.is_empty() {
+                    // a prompt of attachments only (a pasted image) is still a prompt
+                    let text: Vec<String> = others.iter().map(|d| format!("[{d}]")).collect();
+                    let row = self.row(entry, item.timestamp, TurnType::User, text.join(" "));
                     self.rows.push(row);
                 }
                 for text in hidden {
                     self.system(entry, item, text);
                 }
-                self.attachments(entry, item, &content, role);
+                if !real.is_empty() {
+                    self.attachments(entry, item, &content, role);
+                }
             }
             "assistant" => {
                 let model = self.model_rows(entry, item);
@@ -1144,6 +1158,8 @@ mod tests {
             "\n",
             r#"{"type":"message","role":"user","content":[{"type":"input_image","image_url":"data:image/png;base64,AAAA"}]}"#,
             "\n",
+            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"see"},{"type":"input_image","path":"a.png"}]}"#,
+            "\n",
         ));
         assert_eq!(
             rows,
@@ -1154,7 +1170,9 @@ mod tests {
                 "assistant|m1||a",
                 "system|||model: m1 -> m2",
                 "thinking|m2||[encrypted reasoning, 4 bytes]",
-                "system|||user attachment: input_image (data URL, 26 bytes)",
+                "user|||[input_image (data URL, 26 bytes)]",
+                "user|||see",
+                "system|||user attachment: input_image path=a.png",
             ]
         );
     }
