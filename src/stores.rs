@@ -15,5 +15,6 @@ pub fn all() -> Vec<Box<dyn Store>> {
     stores.push(Box::new(cody_history::CodyStore));
     stores.push(Box::new(state_vscdb::StateVscdbStore));
     stores.push(Box::new(copilot_nitrite::CopilotNitriteStore));
+    stores.push(Box::new(tabby_db::TabbyStore::default()));
     stores
 }
