@@ -657,3 +657,104 @@ pub fn legacy_rows(
     }
     rows
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(state: Option<&str>, message: Option<&str>) -> Process {
+        Process {
+            kind: Some("confirmation".into()),
+            id: "TOOLCLI-1".into(),
+            title: Some("Terminal".into()),
+            description: None,
+            content: Some("ls -la".into()),
+            state: state.map(str::to_string),
+            error: message.map(|m| ChatError {
+                name: Some("Error".into()),
+                message: Some(m.into()),
+            }),
+        }
+    }
+
+    #[test]
+    fn confirmation_decisions_exactly_per_plan() {
+        assert_eq!(
+            confirmation_text(&step(Some("error"), Some("Command rejected"))),
+            "permission decision: rejected confirmation state=error error=Command rejected title=Terminal\nls -la"
+        );
+        assert_eq!(
+            confirmation_text(&step(Some("pending"), None)),
+            "permission decision: approved or unanswered confirmation state=pending title=Terminal\nls -la"
+        );
+        // any other state is printed as recorded, not interpreted
+        assert_eq!(
+            confirmation_text(&step(Some("success"), None)),
+            "permission decision: confirmation state=success title=Terminal\nls -la"
+        );
+        assert_eq!(
+            confirmation_text(&step(Some("error"), Some("spawn ENOENT"))),
+            "permission decision: confirmation state=error error=spawn ENOENT title=Terminal\nls -la"
+        );
+        let mut p = step(None, None);
+        p.title = None;
+        p.description = Some("Cody wants to run".into());
+        assert_eq!(
+            confirmation_text(&p),
+            "permission decision: confirmation state=\nCody wants to run\nls -la"
+        );
+    }
+
+    #[test]
+    fn chat_times() {
+        let utc = chat_time("Fri, 03 Oct 2026 10:00:00 GMT", None, None).unwrap();
+        assert_eq!(
+            (utc.to_string(), utc.zone()),
+            ("2026-10-03T10:00:00.000000Z".into(), chat_rows::Zone::Utc)
+        );
+        let local = chat_time("2024-01-31T01:06:18.524621", None, None).unwrap();
+        assert_eq!(
+            (local.to_string(), local.zone()),
+            (
+                "2024-01-31T01:06:18.524621".into(),
+                chat_rows::Zone::Unknown
+            )
+        );
+        let host = chat_rows::when::parse_offset("+01:00");
+        let shifted = chat_time("2024-01-31T01:06:18.524621", None, host).unwrap();
+        assert_eq!(shifted.to_string(), "2024-01-31T00:06:18.524621Z");
+        assert_eq!(
+            chat_time(
+                "6f1c2f0e-5b7a-4c2e-9d11-3a4b5c6d7e8f",
+                Some("6f1c2f0e-5b7a-4c2e-9d11-3a4b5c6d7e8f"),
+                None
+            ),
+            None
+        );
+        assert_eq!(
+            chat_time(
+                "6f1c2f0e-5b7a-4c2e-9d11-3a4b5c6d7e8f",
+                Some("Fri, 03 Oct 2026 10:00:00 GMT"),
+                None
+            ),
+            Some(utc)
+        );
+    }
+
+    #[test]
+    fn error_texts() {
+        let e = |n: Option<&str>, m: Option<&str>| ChatError {
+            name: n.map(str::to_string),
+            message: m.map(str::to_string),
+        };
+        assert_eq!(
+            error_text(&e(Some("RateLimitError"), Some("limit"))),
+            "error: RateLimitError: limit"
+        );
+        assert_eq!(error_text(&e(None, Some("boom"))), "error: boom");
+        assert_eq!(
+            error_text(&e(Some("AbortError"), None)),
+            "error: AbortError"
+        );
+    }
+}
