@@ -750,7 +750,9 @@ impl<'a> Mapper<'a> {
                 self.system(entry, item, text);
             }
             "goal-progress" => {
-                let text = format!("goal progress: {}", fields_text(item, &[]));
+                let text = format!("goal progress: {}", fields_text(item, &[]))
+                    .trim_end()
+                    .to_string();
                 self.system(entry, item, text);
             }
             "resend-fork-notice" => {
@@ -1200,6 +1202,53 @@ mod tests {
                 "tool_result||PowerShell|done",
                 "system||PowerShell|tool exit code: 0 (implied: PowerShell prints no Exit Code line on success)",
                 "system|||message of unknown role robot: beep",
+            ]
+        );
+    }
+
+    #[test]
+    fn edge_records() {
+        let rows = map(concat!(
+            // a snapshot reusing the message id is not a duplicate to flag
+            r#"{"id":"u1","type":"message","role":"user","content":[{"type":"input_text","text":"<user_query>a\nb</user_query>"}]}"#,
+            "\n",
+            r#"{"id":"u1","type":"file-history-snapshot","snapshot":{"messageId":"u1","trackedFileBackups":{}}}"#,
+            "\n",
+            r#"{"id":"a1","parentId":"u1","type":"message","role":"assistant","content":[{"type":"output_text","text":"<summary>"}],"providerData":{"isCompactInternal":true,"isSummary":true,"isCompacted":true}}"#,
+            "\n",
+            r#"{"id":"c1","logicalParentId":"zz","type":"message","role":"user","content":[{"type":"input_text","text":"<conversation_history_summary>x"}]}"#,
+            "\n",
+            r#"{"id":"s1","type":"message","role":"system","content":[{"type":"input_text","text":"Context cleared"}],"providerData":{"isSessionSeparator":true}}"#,
+            "\n",
+            r#"{"type":"message","role":"system","content":"note"}"#,
+            "\n",
+            r#"{"type":"summary","summary":"s"}"#,
+            "\n",
+            r#"{"type":"goal-progress"}"#,
+            "\n",
+            r#"{"what":1}"#,
+            "\n",
+            r#"{"type":"function_call","name":"Bash","arguments":"{}"}"#,
+            "\n",
+            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}],"providerData":{"skipRun":true}}"#,
+            "\n",
+        ));
+        assert_eq!(
+            rows,
+            vec![
+                "system|||session title: a (from first prompt)",
+                "user|||a\nb",
+                "system|||file history: no tracked files message=u1",
+                "system|||hidden compaction summary (role=assistant isCompacted isSummary isCompactInternal): <summary>",
+                "system|||hidden compaction summary (opens with <conversation_history_summary>): <conversation_history_summary>x",
+                "system|||link: logicalParentId zz not found in this file",
+                "system|||session cleared (/clear): Context cleared",
+                "system|||system message: note",
+                "system|||session summary: s",
+                "system|||goal progress:",
+                r#"system|||unknown record type (none): {"what":1}"#,
+                "tool_use||Bash|{}",
+                "system|||hidden message not sent to the model (skipRun): hi",
             ]
         );
     }
