@@ -388,12 +388,21 @@ fn build_server(root: &Path) -> R<()> {
         conn.execute_batch(PURGED_THREAD)?;
         current_threads(&conn)?;
         current_events(&conn)?;
+        conn.execute(
+            "INSERT INTO user_events(id,user_id,kind,created_at,payload) VALUES (3,3,'chat_completion','2026-07-02 12:00:00',?1)",
+            [event_payload(serde_json::json!({"chat_completion":{}}))],
+        )?;
         conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")?;
-        // Deleted since the backup, then checkpointed: the records stay in freed space
-        // of the main file. Thread 5 deleted by its owner; thread 6 purged by the
-        // 7-day job; June's events pruned by the 3-month retention.
+        // Deleted since the backup and gone from the file: thread 5 (deleted by its
+        // owner) and June's events (3-month retention), then a VACUUM. Only the backup
+        // holds them.
         conn.execute_batch(
-            "DELETE FROM threads WHERE id = 5; DELETE FROM threads WHERE id = 6; DELETE FROM user_events WHERE created_at < '2026-07-01';",
+            "DELETE FROM threads WHERE id = 5; DELETE FROM user_events WHERE created_at < '2026-07-01'; VACUUM;",
+        )?;
+        // Deleted later, then checkpointed: thread 6 (the 7-day purge of ephemeral
+        // threads) and July's event (retention) stay in freed space of the main file.
+        conn.execute_batch(
+            "DELETE FROM threads WHERE id = 6; DELETE FROM user_events WHERE created_at < '2026-07-03';",
         )?;
         conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")?;
         wal_rows(&conn)?;

@@ -104,6 +104,8 @@ struct RootIndex {
     references: PrimaryIndex,
     /// The kept rows of each backup (twins of the live database and of older backups removed).
     backups: HashMap<PathBuf, Vec<Row>>,
+    /// The live database read for the index, and its rows, so it is decoded once.
+    live: Option<(PathBuf, Vec<Row>)>,
 }
 
 fn live_db_path(root: &Path, prefer_dev: bool) -> Option<PathBuf> {
@@ -157,7 +159,6 @@ fn db_rows(
 
 fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
     let mut index = RootIndex::default();
-    let mut references: Vec<Row> = Vec::new();
     if let Some(live) = live_db_path(root, false) {
         let file = live.display().to_string();
         let (rows, db) = db_rows(
@@ -169,12 +170,12 @@ fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
             },
             false,
         );
-        references.extend(rows);
         if let Some(db) = db {
             index.users = db.users;
         }
+        index.live = Some((live, rows));
     }
-    let mut seen = PrimaryIndex::new(&references);
+    let mut seen = PrimaryIndex::new(index.live.iter().flat_map(|(_, rows)| rows));
     for b in backups_of(root) {
         let file = b.display().to_string();
         let (rows, db) = db_rows(
@@ -271,6 +272,21 @@ fn read_file(
     let root = locate::root_of(path, kind);
     match kind {
         FileKind::Database => {
+            // The root's index decodes its live database once for the backups and logs;
+            // its rows are reused. Another database file (a `dev-db.sqlite` beside a
+            // `db.sqlite`) is read on its own.
+            let idx = root.map(|r| index(&r));
+            if let Some((_, rows)) = idx
+                .as_ref()
+                .and_then(|i| i.live.as_ref())
+                .filter(|(p, _)| p == path)
+            {
+                let mut rows = rows.clone();
+                for r in &mut rows {
+                    r.source_file = display.to_string();
+                }
+                return rows;
+            }
             db_rows(
                 path,
                 evidence,

@@ -272,10 +272,10 @@ pub fn database_rows(db: &ServerDb, src: &Source<'_>) -> Vec<Row> {
         by_thread.entry(m.thread_id).or_default().push(m);
     }
     for list in by_thread.values_mut() {
-        list.sort_by_key(|m| (m.id, matches!(m.place, Place::Deleted { .. })));
+        list.sort_by_key(|m| (m.id, !m.place.is_live()));
     }
     let mut threads: Vec<_> = db.threads.iter().collect();
-    threads.sort_by_key(|t| (t.id, matches!(t.place, Place::Deleted { .. })));
+    threads.sort_by_key(|t| (t.id, !t.place.is_live()));
     let mut emitted_threads = std::collections::BTreeSet::new();
     for t in threads {
         let mut text = format!("thread start | owner {}", owner_label(t.user_id, &db.users));
@@ -288,7 +288,11 @@ pub fn database_rows(db: &ServerDb, src: &Source<'_>) -> Vec<Row> {
         out.push(
             src.placed(TurnType::System, text, &t.place)
                 .at(ts)
-                .session(t.id.to_string()),
+                .session(if t.id >= 0 {
+                    t.id.to_string()
+                } else {
+                    String::new()
+                }),
         );
         if emitted_threads.insert(t.id) {
             if let Some(ms) = by_thread.remove(&Some(t.id)) {
@@ -350,7 +354,33 @@ pub fn database_rows(db: &ServerDb, src: &Source<'_>) -> Vec<Row> {
     }
     page_rows(db, src, &mut out);
     source_host_rows(db, src, &mut out);
-    out
+    drop_recovered_repeats(out)
+}
+
+/// Drops recovered rows (deleted or older versions) that say exactly what a live row,
+/// or an earlier recovered one, says: the same session, turn, text and time. An older
+/// page version holds many unchanged rows beside the one that changed.
+fn drop_recovered_repeats(rows: Vec<Row>) -> Vec<Row> {
+    use chat_rows::RecordState::{Deleted, Recovered};
+    type Key = (String, TurnType, String, Option<i64>);
+    let key = |r: &Row| -> Key {
+        (
+            r.session_id.clone(),
+            r.turn_type,
+            r.text.clone(),
+            r.timestamp.map(|t| t.unix_micros()),
+        )
+    };
+    let mut seen: std::collections::HashSet<Key> = rows
+        .iter()
+        .filter(|r| !matches!(r.record_state, Deleted | Recovered))
+        .map(key)
+        .collect();
+    rows.into_iter()
+        .filter(|r| {
+            !matches!(r.record_state, Deleted | Recovered) || r.is_parser() || seen.insert(key(r))
+        })
+        .collect()
 }
 
 fn message_rows(ms: &[&crate::decode::db::Message], src: &Source<'_>, out: &mut Vec<Row>) {

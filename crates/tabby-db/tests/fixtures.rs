@@ -183,7 +183,13 @@ fn wal_only_rows_appear() {
     let wal = std::fs::read(ee.join("db.sqlite-wal")).unwrap();
     let without = ServerDb::from_bytes(&main, None).unwrap();
     let with = ServerDb::from_bytes(&main, Some(&wal)).unwrap();
-    let ids = |db: &ServerDb| db.threads.iter().map(|t| t.id).collect::<Vec<_>>();
+    let ids = |db: &ServerDb| {
+        db.threads
+            .iter()
+            .filter(|t| t.place.is_live())
+            .map(|t| t.id)
+            .collect::<Vec<_>>()
+    };
     assert_eq!(ids(&without), vec![4, 7, 8, 9]);
     assert_eq!(ids(&with), vec![4, 7, 8, 9, 10]);
     assert_eq!(with.schema_level, Some(50));
@@ -200,6 +206,43 @@ fn wal_only_rows_appear() {
             "CREATE INDEX orders_created_at ON orders(created_at);"
         ]
     );
+}
+
+#[test]
+fn deleted_rows_are_recovered() {
+    let rows = tabby_db::read_root(&tabby_root(), &Evidence::new());
+    let deleted: Vec<String> = rows
+        .iter()
+        .filter(|r| r.record_state == RecordState::Deleted)
+        .map(|r| {
+            format!(
+                "{} | {} | {} | {}",
+                r.session_id, r.turn_type, r.source_locator, r.text
+            )
+        })
+        .collect();
+    assert_eq!(
+        deleted,
+        vec![
+            // the purged ephemeral thread (its rowid was overwritten by the freeblock link)
+            " | system | table threads (deleted), freeblock at main file page 17 offset 3973 | thread start | owner carol@example.com | ephemeral",
+            // the question-and-answer pair deleted from thread 7, in the WAL's older frames
+            "7 | user | table thread_messages rowid 28 (deleted), wal frame 5 (page 18) cell 10 | Can I skip clearing in tests?",
+            "7 | assistant | table thread_messages rowid 29 (deleted), wal frame 5 (page 18) cell 11 | Yes, with the `no-cache` feature.",
+            "6 | assistant | table thread_messages (deleted), freeblock at main file page 18 offset 3459 | I cannot see credentials; check the vault entry staging/db.",
+            // a user_events row pruned by the retention job
+            " | system | table user_events (deleted), freeblock at page 13 offset 4026 | chat_completion: user=carol@example.com",
+        ]
+    );
+    assert!(
+        rows.iter()
+            .filter(|r| r.record_state == RecordState::Deleted)
+            .all(|r| !r.secondary)
+    );
+    // the deleted pair is in the WAL only: the main file alone does not have it
+    let main = std::fs::read(tabby_root().join("ee/db.sqlite")).unwrap();
+    let db = ServerDb::from_bytes(&main, None).unwrap();
+    assert!(db.messages.iter().all(|m| m.id != 28 && m.id != 29));
 }
 
 #[test]

@@ -35,11 +35,23 @@ pub enum Place {
         /// Its rowid.
         rowid: i64,
     },
-    /// A deleted record found in freed space (old WAL frames, freelist pages, freeblocks).
+    /// A deleted record (its rowid is no longer in the table), found in freed space or
+    /// an older page version.
     Deleted {
-        /// The table the record's columns fit.
+        /// The table the record belongs to.
         table: &'static str,
+        /// Its rowid, when it survived.
+        rowid: Option<i64>,
         /// Where it was found, as `sqlite-evidence` reports it.
+        location: String,
+    },
+    /// An older version of a row that is still live (rewritten since).
+    Older {
+        /// The table.
+        table: &'static str,
+        /// The rowid, live with other content.
+        rowid: i64,
+        /// Where it was found.
         location: String,
     },
 }
@@ -49,9 +61,21 @@ impl Place {
     pub fn locator(&self) -> String {
         match self {
             Place::Live { table, rowid } => format!("table {table} rowid {rowid}"),
-            Place::Deleted { table, location } => {
-                format!("table {table} deleted record, {location}")
-            }
+            Place::Deleted {
+                table,
+                rowid: Some(rowid),
+                location,
+            } => format!("table {table} rowid {rowid} (deleted), {location}"),
+            Place::Deleted {
+                table,
+                rowid: None,
+                location,
+            } => format!("table {table} (deleted), {location}"),
+            Place::Older {
+                table,
+                rowid,
+                location,
+            } => format!("table {table} rowid {rowid} (older version), {location}"),
         }
     }
 
@@ -60,7 +84,13 @@ impl Place {
         match self {
             Place::Live { .. } => RecordState::Live,
             Place::Deleted { .. } => RecordState::Deleted,
+            Place::Older { .. } => RecordState::Recovered,
         }
+    }
+
+    /// True for a live row.
+    pub fn is_live(&self) -> bool {
+        matches!(self, Place::Live { .. })
     }
 }
 
@@ -141,7 +171,7 @@ impl User {
 /// A chat thread.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Thread {
-    /// Row id: the session id of its rows.
+    /// Row id: the session id of its rows (-1 for a deleted record whose rowid was overwritten).
     pub id: i64,
     /// True for an unshared thread (`None` when the value is unreadable).
     pub is_ephemeral: Option<bool>,
@@ -295,11 +325,11 @@ pub struct ServerDb {
     pub schema_level: Option<i64>,
     /// Users by id.
     pub users: BTreeMap<i64, User>,
-    /// Threads, live then deleted.
+    /// Threads: live, then recovered (deleted or older versions).
     pub threads: Vec<Thread>,
-    /// Messages, live then deleted.
+    /// Messages: live, then recovered.
     pub messages: Vec<Message>,
-    /// `user_events`, live then deleted.
+    /// `user_events`: live, then recovered.
     pub events: Vec<UserEvent>,
     /// `user_completions`.
     pub completions: Vec<UserCompletion>,
@@ -464,7 +494,8 @@ fn attachment_from(rec: &Rec, errors: &mut Vec<RecordError>) -> Attachment {
 fn rowid(rec: &Rec) -> i64 {
     match &rec.place {
         Place::Live { rowid, .. } => rec.int("id").unwrap_or(*rowid),
-        Place::Deleted { .. } => rec.int("id").unwrap_or(-1),
+        Place::Deleted { rowid, .. } => rec.int("id").or(*rowid).unwrap_or(-1),
+        Place::Older { rowid, .. } => rec.int("id").unwrap_or(*rowid),
     }
 }
 
@@ -505,7 +536,8 @@ impl ServerDb {
                 },
             );
         }
-        let threads = read_table(image, "threads", THREADS, errors);
+        let mut threads = read_table(image, "threads", THREADS, errors);
+        threads.extend(recovered(image, "threads", THREADS, &threads));
         db.threads = threads
             .into_iter()
             .map(|r| Thread {
@@ -517,7 +549,23 @@ impl ServerDb {
                 place: r.place,
             })
             .collect();
-        let messages = read_table(image, "thread_messages", MESSAGES, errors);
+        let mut messages = read_table(image, "thread_messages", MESSAGES, errors);
+        let old = recovered(image, "thread_messages", MESSAGES, &messages);
+        // An assistant answer grows by `content || delta` while it streams: an older
+        // version whose content the live row continues is that growth, not evidence.
+        let live_content: HashMap<i64, String> = messages
+            .iter()
+            .map(|r| (rowid(r), r.text("content").unwrap_or_default()))
+            .collect();
+        messages.extend(old.into_iter().filter(|r| match &r.place {
+            Place::Older { rowid, .. } => {
+                let old = r.text("content").unwrap_or_default();
+                !live_content
+                    .get(rowid)
+                    .is_some_and(|live| live.starts_with(&old))
+            }
+            _ => true,
+        }));
         db.messages = messages
             .into_iter()
             .map(|r| {
@@ -533,7 +581,8 @@ impl ServerDb {
                 }
             })
             .collect();
-        let events = read_table(image, "user_events", EVENTS, errors);
+        let mut events = read_table(image, "user_events", EVENTS, errors);
+        events.extend(recovered(image, "user_events", EVENTS, &events));
         db.events = events
             .into_iter()
             .map(|r| UserEvent {
@@ -622,4 +671,37 @@ impl ServerDb {
             .collect();
         db
     }
+}
+
+/// The records of `table` that `sqlite-evidence` recovers (older page versions in the
+/// WAL and the main file, freelist pages, freeblocks), with the wanted columns only:
+/// [`Place::Deleted`] when the rowid is gone, [`Place::Older`] when it is still live.
+fn recovered(image: &SqliteImage, table: &'static str, wanted: &[&str], live: &[Rec]) -> Vec<Rec> {
+    let columns = image.table_columns(table);
+    let live_ids: std::collections::HashSet<i64> = live.iter().map(rowid).collect();
+    image
+        .deleted_records(table)
+        .into_iter()
+        .map(|r| {
+            let values: HashMap<String, SqlValue> = columns
+                .iter()
+                .zip(r.values)
+                .filter(|(c, _)| wanted.contains(&c.as_str()))
+                .map(|(c, v)| (c.clone(), v))
+                .collect();
+            let place = match r.rowid {
+                Some(id) if live_ids.contains(&id) => Place::Older {
+                    table,
+                    rowid: id,
+                    location: r.location,
+                },
+                rowid => Place::Deleted {
+                    table,
+                    rowid,
+                    location: r.location,
+                },
+            };
+            Rec { place, values }
+        })
+        .collect()
 }
