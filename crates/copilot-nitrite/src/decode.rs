@@ -13,7 +13,7 @@
 //! each document version that the live snapshot does not hold. When the file is damaged
 //! beyond that, a raw scan looks for tag-19 Java streams (`13 <varint> AC ED 00 05`).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use serde_json::Value;
@@ -201,6 +201,7 @@ impl NitriteFile {
         }
         let mut names: BTreeMap<u32, String> = BTreeMap::new();
         let mut live_pages: HashSet<u64> = HashSet::new();
+        let mut live_raw: HashSet<u64> = HashSet::new();
         let meta_id = mv
             .snapshot
             .as_ref()
@@ -221,6 +222,7 @@ impl NitriteFile {
                         });
                         for e in entries {
                             live_pages.insert(e.page);
+                            live_raw.insert(raw_hash(id, &e.value));
                             let place = Place::Page {
                                 chunk: e.chunk,
                                 page: e.page,
@@ -264,7 +266,7 @@ impl NitriteFile {
                 }
             }
         }
-        f.carve(&mv, &mut names, meta_id, &live_pages, damaged);
+        f.carve(&mv, &mut names, meta_id, &live_pages, &live_raw, damaged);
         f
     }
 
@@ -274,8 +276,12 @@ impl NitriteFile {
         names: &mut BTreeMap<u32, String>,
         meta_id: u32,
         live_pages: &HashSet<u64>,
+        live_raw: &HashSet<u64>,
         damaged: bool,
     ) {
+        // the same stored bytes as a live document, or as one already carved, say nothing
+        // new: skip them before decoding (most dead pages are copies)
+        let mut seen_raw: HashSet<u64> = HashSet::new();
         // map names from every readable meta page of every chunk (old names, damaged files)
         let mut pages_by_chunk = Vec::new();
         for chunk in &mv.chunks {
@@ -322,6 +328,10 @@ impl NitriteFile {
                     continue;
                 }
                 for (entry, (k, v)) in page.keys.iter().zip(&page.values).enumerate() {
+                    let raw = raw_hash(page.map_id, v);
+                    if live_raw.contains(&raw) || !seen_raw.insert(raw) {
+                        continue;
+                    }
                     let place = Place::Page {
                         chunk,
                         page: pos,
@@ -391,6 +401,18 @@ impl NitriteFile {
     pub fn entity_documents(&self) -> impl Iterator<Item = &Document> {
         self.documents.iter().filter(|d| !is_system_map(&d.map))
     }
+}
+
+/// A hash of a map id and a stored value's bytes (for Java values) or its debug form.
+fn raw_hash(map_id: u32, v: &MvValue) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    map_id.hash(&mut h);
+    match v {
+        MvValue::Java(b) => b.hash(&mut h),
+        other => format!("{other:?}").hash(&mut h),
+    }
+    h.finish()
 }
 
 fn chunk_version(mv: &MvStore<'_>, chunk: u32) -> Option<u64> {
@@ -569,17 +591,6 @@ pub fn toc_pages(data: &[u8]) -> Vec<(u32, u64)> {
         }
     }
     out
-}
-
-/// Documents grouped by `_id`, for callers that want every version of each.
-pub fn by_id<'a>(
-    docs: impl IntoIterator<Item = &'a Document>,
-) -> HashMap<String, Vec<&'a Document>> {
-    let mut m: HashMap<String, Vec<&Document>> = HashMap::new();
-    for d in docs {
-        m.entry(d.id()).or_default().push(d);
-    }
-    m
 }
 
 /// Decodes the records of one entry value (`{"type":"Value"|"Subgraph","value":...}`).

@@ -583,3 +583,60 @@ fn a_damaged_live_page_is_reported_and_its_documents_still_recovered() {
         (RecordState::Recovered, "chunk 9 page 0x24000002aa2 entry 2")
     );
 }
+
+#[test]
+fn real_store_with_a_torn_last_chunk_falls_back_to_version_3() {
+    let Some(bytes) = reference("budi-phase2-copilot-agent-sessions-nitrite.db") else {
+        return;
+    };
+    // chunk 4 starts at block 9; cut it where its TOC starts (toc:38cc), so its pages can
+    // only be found by walking them from the chunk header
+    let cut = &bytes[..9 * mvstore::BLOCK_SIZE + 0x38cc];
+    let f = NitriteFile::from_bytes(cut);
+    assert_eq!(f.snapshot, Some((3, 3)));
+    let rows = rows::file_rows(&f, "x", "chat-agent-sessions", "");
+    let b: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.turn_type.as_str(),
+                r.record_state.as_str(),
+                r.text.as_str(),
+            )
+        })
+        .collect();
+    // version 3 held the session (titled "New Chat Session", the newest title comes from the
+    // torn chunk) but not yet the turn; the turn's page in the torn chunk is still carved
+    assert_eq!(
+        &b[..3],
+        [
+            (
+                "system",
+                "live",
+                "parser: chunk 4 at block 9 (version 4) has no valid footer: torn or overwritten"
+            ),
+            (
+                "system",
+                "live",
+                "parser: store header names chunk 4 at block 9, which is missing or torn"
+            ),
+            (
+                "system",
+                "live",
+                "session start: title=\"Terraform Assistance Overview\" title_source=copilot kind=chat-agent-sessions user=redacted"
+            ),
+        ]
+    );
+    assert_eq!(
+        b[3],
+        (
+            "system",
+            "recovered",
+            "session title: title=\"New Chat Session\" title_source=copilot revision=1"
+        )
+    );
+    assert!(
+        b.contains(&("user", "recovered", "test")),
+        "{b:#?}"
+    );
+}
