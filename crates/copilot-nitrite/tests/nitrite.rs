@@ -635,8 +635,5 @@ fn real_store_with_a_torn_last_chunk_falls_back_to_version_3() {
             "session title: title=\"New Chat Session\" title_source=copilot revision=1"
         )
     );
-    assert!(
-        b.contains(&("user", "recovered", "test")),
-        "{b:#?}"
-    );
+    assert!(b.contains(&("user", "recovered", "test")), "{b:#?}");
 }
