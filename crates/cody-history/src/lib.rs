@@ -40,7 +40,7 @@ pub mod rows;
 
 use std::path::Path;
 
-use chat_rows::{Claim, Evidence, FileContext, RecordState, Row, Store, TurnType};
+use chat_rows::{Claim, Evidence, FileContext, RecordState, Row, Store};
 
 pub use decode::xml::{LegacyChat, LegacyHistory, LegacyMessage};
 pub use decode::{
@@ -223,9 +223,4 @@ pub fn state_db_rows(
         host_offset: ctx.host_offset,
     };
     extension_state_rows(item.value.as_bytes(), &origin, mtime)
-}
-
-/// True for the rows this crate emits for damage (`parser:` rows).
-pub fn is_damage(row: &Row) -> bool {
-    row.turn_type == TurnType::System && row.is_parser()
 }

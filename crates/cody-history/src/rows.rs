@@ -151,7 +151,7 @@ fn damage_offset(e: &decode::Error) -> usize {
         decode::Error::Xml { offset, .. }
         | decode::Error::XmlCut { offset, .. }
         | decode::Error::XmlNoRoot { offset, .. } => *offset as usize,
-        decode::Error::Jsonc(_) => 0,
+        decode::Error::Jsonc(_) | decode::Error::Io { .. } => 0,
     }
 }
 

@@ -172,3 +172,25 @@ fn legacy_copies_merge_away_and_unpaired_and_deleted_chats_stay() {
         ]
     );
 }
+
+#[test]
+fn from_path_constructors_read_through_evidence() {
+    let ev = Evidence::new();
+    let h = cody_history::ChatHistory::from_path(&fixture(ALICE_HISTORY), &ev).unwrap();
+    assert_eq!((h.len(), h.damage.clone()), (5, None));
+    let x = cody_history::LegacyHistory::from_path(&fixture(WEBAPP_XML), &ev).unwrap();
+    assert_eq!(x.chats.len(), 2);
+    let p = cody_history::ModelPreferences::from_path(&fixture(ALICE_PREFS), &ev).unwrap();
+    assert_eq!(p.endpoints[0].selected.len(), 1);
+    assert_eq!(ev.manifest().len(), 3);
+    let missing = fixture("lin-ws01/no/such/cody-local-chatHistory-v2");
+    let err = cody_history::ChatHistory::from_path(&missing, &ev)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.ends_with(
+            "cody-local-chatHistory-v2 could not be read (No such file or directory (os error 2))"
+        ),
+        "{err}"
+    );
+}

@@ -71,6 +71,14 @@ pub enum Error {
         /// Where it starts.
         offset: usize,
     },
+    /// A file that could not be read.
+    #[error("{path} could not be read ({message})")]
+    Io {
+        /// The file.
+        path: String,
+        /// The operating system's message.
+        message: String,
+    },
     /// JSONC (settings.json) that does not decode.
     #[error("{0}")]
     Jsonc(String),
@@ -578,6 +586,14 @@ impl ChatHistory {
         h
     }
 
+    /// Reads a JetBrains `cody-local-chatHistory-v2` file through `evidence`.
+    pub fn from_path(
+        path: &std::path::Path,
+        evidence: &chat_rows::Evidence,
+    ) -> Result<ChatHistory, Error> {
+        Ok(ChatHistory::from_bytes(&read(path, evidence)?))
+    }
+
     /// The number of chats, damaged ones included.
     pub fn len(&self) -> usize {
         self.chats.len()
@@ -720,6 +736,14 @@ pub struct ModelPreferences {
 }
 
 impl ModelPreferences {
+    /// Reads a JetBrains `cody-model-preferences` file through `evidence`.
+    pub fn from_path(
+        path: &std::path::Path,
+        evidence: &chat_rows::Evidence,
+    ) -> Result<ModelPreferences, Error> {
+        ModelPreferences::from_bytes(&read(path, evidence)?)
+    }
+
     /// Decodes the JetBrains file (or the key's value). Not JSON, or not an object, is an error.
     pub fn from_bytes(bytes: &[u8]) -> Result<ModelPreferences, Error> {
         let v = decode_value(bytes, 0..bytes.len())?;
@@ -923,6 +947,17 @@ pub fn display(v: &Value) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
+}
+
+/// Reads a file through the evidence gateway (read-only, recorded in its manifest).
+pub(crate) fn read(
+    path: &std::path::Path,
+    evidence: &chat_rows::Evidence,
+) -> Result<Vec<u8>, Error> {
+    evidence.read(path).map_err(|e| Error::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })
 }
 
 fn str_field(v: &Value, k: &str) -> Option<String> {

@@ -110,6 +110,14 @@ fn value_of(e: &BytesStart<'_>) -> Result<Option<String>, quick_xml::Error> {
 }
 
 impl LegacyHistory {
+    /// Reads a `cody_history.xml` through `evidence`; only an unreadable file is an error.
+    pub fn from_path(
+        path: &std::path::Path,
+        evidence: &chat_rows::Evidence,
+    ) -> Result<LegacyHistory, Error> {
+        Ok(LegacyHistory::from_bytes(&super::read(path, evidence)?))
+    }
+
     /// Reads a `cody_history.xml`. Never fails: damage is recorded in the result.
     pub fn from_bytes(bytes: &[u8]) -> LegacyHistory {
         let mut out = LegacyHistory::default();
