@@ -29,6 +29,8 @@ pub const BLOCK_SIZE: usize = 4096;
 const MAX_HEADER_LENGTH: usize = 1024;
 /// The footer's length: the last bytes of every chunk.
 const FOOTER_LENGTH: usize = 128;
+/// The largest decompressed page accepted (H2 pages are at most a few MiB).
+const MAX_EXPANDED: usize = 256 << 20;
 /// The deepest B-tree this reader walks (H2 trees are a handful of levels deep).
 const MAX_DEPTH: usize = 64;
 
@@ -813,6 +815,14 @@ pub fn parse_page(
             }
             let comp = c.take(c.remaining())?;
             let out_len = comp.len() + len_add as usize;
+            // LZF expands at most ~132x and Deflate ~1032x; a larger claim is corruption,
+            // and nothing this large was ever seen in a chat store
+            if out_len > MAX_EXPANDED || out_len > comp.len().saturating_mul(1100).max(4096) {
+                return Err(c.err(format!(
+                    "expanded size {out_len} of {} compressed bytes is implausible",
+                    comp.len()
+                )));
+            }
             expanded = if ty & 6 == 6 {
                 deflate_expand(comp, out_len)
             } else {
@@ -1487,5 +1497,54 @@ mod tests {
         assert_eq!(m["a"], "1");
         assert_eq!(m["b"], "x,\"y");
         assert_eq!(m["c"], "");
+    }
+
+    fn page(check: u16, ty: u8, tail: &[u8]) -> Vec<u8> {
+        let mut b = vec![0, 0, 0, 0];
+        b.extend_from_slice(&check.to_be_bytes());
+        b.extend_from_slice(&[0, 0, 1, ty]);
+        b.extend_from_slice(tail);
+        let len = (b.len() as u32).to_be_bytes();
+        b[..4].copy_from_slice(&len);
+        b
+    }
+
+    #[test]
+    fn pages_decode_and_fail_with_their_place() {
+        // a leaf of map 0 with "a" -> "b" at chunk 1, offset 0x100: length 14
+        let ok = page(1 ^ 0x100 ^ 14, 0, &[1, b'a', 1, b'b']);
+        let p = parse_page(&ok, 1, 0x100, DataType::String, DataType::String, 8448).unwrap();
+        assert_eq!(p.keys, [MvValue::Str("a".into())]);
+        assert_eq!(p.values, [MvValue::Str("b".into())]);
+        assert!(!p.compressed && p.children.is_empty());
+        assert_eq!(
+            parse_page(&ok, 2, 0x100, DataType::String, DataType::String, 8448),
+            Err(MvError::BadCheck {
+                offset: 8448,
+                found: 0x10F,
+                expected: 0x10C
+            })
+        );
+        // LZF-compressed, claiming 1 GiB from 2 bytes
+        let bomb = page(1 ^ 0x100 ^ 16, 2, &[0x80, 0x80, 0x80, 0x80, 0x04, 0x00]);
+        let err = parse_page(&bomb, 1, 0x100, DataType::Object, DataType::Object, 0).unwrap_err();
+        assert_eq!(
+            err,
+            MvError::BadPage {
+                offset: 0,
+                reason: "at byte 16: expanded size 1073741825 of 1 compressed bytes is implausible"
+                    .into()
+            }
+        );
+        // a length beyond the buffer
+        let mut long = ok.clone();
+        long[3] = 200;
+        assert_eq!(
+            parse_page(&long, 1, 0x100, DataType::String, DataType::String, 0),
+            Err(MvError::BadPage {
+                offset: 0,
+                reason: "page length 200 outside 7..=14".into()
+            })
+        );
     }
 }
