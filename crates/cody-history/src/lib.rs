@@ -71,7 +71,15 @@ pub fn extension_state_rows(
     origin: &Origin,
     mtime: Option<chat_rows::Timestamp>,
 ) -> Vec<Row> {
-    let st = ExtensionState::from_bytes(value);
+    extension_rows(&ExtensionState::from_bytes(value), origin, mtime)
+}
+
+/// The rows of a decoded `sourcegraph.cody-ai` value (see [`extension_state_rows`]).
+pub fn extension_rows(
+    st: &ExtensionState,
+    origin: &Origin,
+    mtime: Option<chat_rows::Timestamp>,
+) -> Vec<Row> {
     let mut out = Vec::new();
     if let Some(h) = &st.history {
         out.extend(rows::history_rows(h, origin));
@@ -199,7 +207,9 @@ impl Store for CodyStore {
 pub const EXTENSION_KEY: &str = "sourcegraph.cody-ai";
 
 /// Cody's rows of a `state.vscdb`: the live `sourcegraph.cody-ai` value's chats and
-/// model preferences. A database without the key gives no row. A database that cannot
+/// model preferences, then (as `record_state = deleted`) the chats and interactions that
+/// older versions of the value still hold in the WAL and free pages and the live value
+/// does not (see [`rows::deleted_rows`]). A database without the key gives no row. A database that cannot
 /// be opened gives no row either: it is the editor's file, and the editor's store
 /// reports its damage once (`parser: state.vscdb unreadable: ...`).
 pub fn state_db_rows(
@@ -212,15 +222,32 @@ pub fn state_db_rows(
         return Vec::new();
     };
     let mtime = evidence.modified(path);
-    let Some(item) = db.item(EXTENSION_KEY) else {
-        return Vec::new();
-    };
-    let origin = Origin {
+    let origin = |item: &state_vscdb::Item| Origin {
         source_file: source.to_string(),
         locator: item.locator(),
         line: None,
         state: item.state,
         host_offset: ctx.host_offset,
     };
-    extension_state_rows(item.value.as_bytes(), &origin, mtime)
+    let mut out = Vec::new();
+    let live = db.item(EXTENSION_KEY).map(|item| {
+        let st = ExtensionState::from_bytes(item.value.as_bytes());
+        out.extend(extension_rows(&st, &origin(item), mtime));
+        st
+    });
+    let older: Vec<(ChatHistory, Origin)> = db
+        .deleted()
+        .iter()
+        .filter(|item| item.key == EXTENSION_KEY)
+        .filter_map(|item| {
+            ExtensionState::from_bytes(item.value.as_bytes())
+                .history
+                .map(|h| (h, origin(item)))
+        })
+        .collect();
+    out.extend(rows::deleted_rows(
+        live.as_ref().and_then(|st| st.history.as_ref()),
+        &older,
+    ));
+    out
 }

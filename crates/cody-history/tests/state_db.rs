@@ -17,7 +17,7 @@ fn history(name: &str) -> ChatHistory {
 }
 
 #[test]
-fn live_value_with_the_wal_applied() {
+fn live_value_with_the_wal_applied_then_the_older_versions() {
     let expected = vec![
         "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system||||session start: account=https://sourcegraph.com/-alice-w-dev endpoint=https://sourcegraph.com/ username=alice-w-dev title=\"Where is the session token refreshed?\"||ItemTable key=sourcegraph.cody-ai byte 206|live",
         "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|user|anthropic::2024-10-22::claude-sonnet-4-latest|||find where the session token is refreshed||ItemTable key=sourcegraph.cody-ai byte 312|live",
@@ -36,6 +36,9 @@ fn live_value_with_the_wal_applied() {
         "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||assistant|anthropic::2024-10-22::claude-3-5-haiku-latest|||Set node-version in actions/setup-node.||ItemTable key=sourcegraph.cody-ai byte 1996|live",
     ];
     let rows = read(DB);
+    let (deleted, rows): (Vec<_>, Vec<_>) = rows
+        .into_iter()
+        .partition(|r| r.record_state == RecordState::Deleted);
     let mtime = Evidence::new().modified(&fixture(DB));
     let (chats, prefs): (Vec<_>, Vec<_>) = rows
         .into_iter()
@@ -58,6 +61,17 @@ fn live_value_with_the_wal_applied() {
         .map(|l| l.split_once('|').unwrap().1.to_string())
         .collect();
     assert_eq!(prefs, expected_prefs);
+    // the older versions: version 0 in the main file, version 1 in the WAL
+    let expected_deleted = vec![
+        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||system||||session start: account=https://sourcegraph.com/-alice-w-dev endpoint=https://sourcegraph.com/ username=alice-w-dev title=\"Rotate deploy key\"||ItemTable key=sourcegraph.cody-ai, main file page 2 cell 3 byte 206|deleted",
+        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||user|anthropic::2024-10-22::claude-sonnet-4-latest|||how do I rotate the deploy key on the staging box?||ItemTable key=sourcegraph.cody-ai, main file page 2 cell 3 byte 292|deleted",
+        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest||ItemTable key=sourcegraph.cody-ai, main file page 2 cell 3 byte 292|deleted",
+        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||assistant|anthropic::2024-10-22::claude-sonnet-4-latest|||Generate a new key with ssh-keygen, add it to the repo's deploy keys, then remove the old one.||ItemTable key=sourcegraph.cody-ai, main file page 2 cell 3 byte 292|deleted",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||user|anthropic::2024-10-22::claude-3-5-haiku-latest|||and in the CI image?||ItemTable key=sourcegraph.cody-ai, wal frame 1 (page 2) cell 3 byte 2507|deleted",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system|anthropic::2024-10-22::claude-3-5-haiku-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest -> anthropic::2024-10-22::claude-3-5-haiku-latest||ItemTable key=sourcegraph.cody-ai, wal frame 1 (page 2) cell 3 byte 2507|deleted",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||assistant|anthropic::2024-10-22::claude-3-5-haiku-latest|||Change the FROM line of ci/Dockerfile.||ItemTable key=sourcegraph.cody-ai, wal frame 1 (page 2) cell 3 byte 2507|deleted",
+    ];
+    assert_eq!(render_all(&deleted), expected_deleted);
 }
 
 #[test]
@@ -152,7 +166,7 @@ fn reading_never_changes_the_evidence() {
     };
     let before = listing();
     let rows = read(DB);
-    assert_eq!(rows.len(), 19);
+    assert_eq!(rows.len(), 26);
     assert_eq!(listing(), before);
 }
 
