@@ -92,12 +92,12 @@ fn migrations(conn: &Connection, level: u32) -> R<()> {
 }
 
 const USERS: &str = "
-INSERT INTO users(id,email,is_admin,auth_token,active,password_encrypted,name,created_at) VALUES
- (1,'alice@example.com',1,'auth_SECRET_alice_0123456789abcdef01',1,'$argon2id$v=19$m=19456,t=2,p=1$SECRETHASHalice',  'Alice','2026-05-01 08:00:00'),
- (2,'bob@example.com',0,'auth_SECRET_bob_0123456789abcdef0123',1,'$argon2id$v=19$m=19456,t=2,p=1$SECRETHASHbob','Bob','2026-05-02 08:00:00'),
- (3,'carol@example.com',0,'auth_SECRET_carol_0123456789abcdef01',1,NULL,NULL,'2026-05-03 08:00:00');
-INSERT INTO registration_token(token) VALUES ('SECRET-registration-token');
-INSERT INTO refresh_tokens(user_id, token, expires_at) VALUES (1, 'SECRET-refresh-token', '2026-12-01 00:00:00');
+INSERT INTO users(id,email,is_admin,auth_token,active,password_encrypted,name,created_at,updated_at) VALUES
+ (1,'alice@example.com',1,'auth_SECRET_alice_0123456789abcdef01',1,'$argon2id$v=19$m=19456,t=2,p=1$SECRETHASHalice',  'Alice','2026-05-01 08:00:00','2026-05-01 08:00:00'),
+ (2,'bob@example.com',0,'auth_SECRET_bob_0123456789abcdef0123',1,'$argon2id$v=19$m=19456,t=2,p=1$SECRETHASHbob','Bob','2026-05-02 08:00:00','2026-05-02 08:00:00'),
+ (3,'carol@example.com',0,'auth_SECRET_carol_0123456789abcdef01',1,NULL,NULL,'2026-05-03 08:00:00','2026-05-03 08:00:00');
+INSERT INTO registration_token(token,created_at,updated_at) VALUES ('SECRET-registration-token','2026-05-01 08:00:00','2026-05-01 08:00:00');
+INSERT INTO refresh_tokens(user_id, token, expires_at, created_at) VALUES (1, 'SECRET-refresh-token', '2026-12-01 00:00:00', '2026-10-01 00:00:00');
 ";
 
 const INTEGRATIONS: &str = "
@@ -417,6 +417,11 @@ fn build_server(root: &Path) -> R<()> {
             )?;
         }
         let _ = fs::remove_file(ee.join("db.sqlite-shm"));
+        // SQLite draws the WAL's salts at random: fixed ones make a rebuild byte-identical.
+        let wal_path = ee.join("db.sqlite-wal");
+        let mut wal = fs::read(&wal_path)?;
+        sqlite_evidence::decode::reseal_wal(&mut wal, (0x7ab1_7ab1, 0x0db0_0db0));
+        fs::write(&wal_path, wal)?;
     }
     let _ = fs::remove_dir_all(&tmp);
 
@@ -468,7 +473,7 @@ fn build_volume(root: &Path) -> R<()> {
         conn.execute_batch(&schema(39))?;
         migrations(&conn, 39)?;
         conn.execute_batch(
-            "INSERT INTO users(id,email,is_admin,auth_token,active,password_encrypted,name) VALUES (1,'dave@example.com',1,'auth_SECRET_dave_0123456789abcdef012',1,'$argon2id$SECRETHASHdave','Dave');
+            "INSERT INTO users(id,email,is_admin,auth_token,active,password_encrypted,name,created_at,updated_at) VALUES (1,'dave@example.com',1,'auth_SECRET_dave_0123456789abcdef012',1,'$argon2id$SECRETHASHdave','Dave','2025-01-02 08:00:00','2025-01-02 08:00:00');
              INSERT INTO threads(id,is_ephemeral,user_id,created_at,updated_at) VALUES (1,0,1,'2025-01-20 15:00:00','2025-01-20 15:00:08');",
         )?;
         conn.execute(
