@@ -35,6 +35,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use chat_rows::lines::Line;
 use chat_rows::system::{self, ChangeTracker, key_values, quote};
 use chat_rows::{Row, Timestamp, TurnType};
 use serde_json::{Map, Value};
@@ -93,9 +94,14 @@ pub fn session_rows_with(
     if let Some(row) = m.title_row() {
         m.rows.push(row);
     }
-    for entry in log.entries() {
+    for line in log.lines() {
+        let entry = Entry {
+            line: line.number,
+            offset: line.offset,
+            item: decode::decode_one(&line),
+        };
         match &entry.item {
-            Ok(item) => m.item(&entry, item),
+            Ok(item) => m.item(&entry, item, &line),
             Err(err) => m.bad_line(&entry, err),
         }
     }
@@ -712,7 +718,7 @@ impl<'a> Mapper<'a> {
         self.system(entry, item, text);
     }
 
-    fn item(&mut self, entry: &Entry, item: &Item) {
+    fn item(&mut self, entry: &Entry, item: &Item, line: &Line<'_>) {
         if let Some(cwd) = &item.cwd {
             self.cwd.clone_from(cwd);
         }
@@ -767,7 +773,8 @@ impl<'a> Mapper<'a> {
             "file-history-snapshot" => self.snapshot(entry, item),
             other => {
                 let name = if other.is_empty() { "(none)" } else { other };
-                let record = Value::Object(item.raw.clone()).to_string();
+                // quoted as written, not as re-serialized
+                let record = line.text_lossy();
                 self.system(
                     entry,
                     item,

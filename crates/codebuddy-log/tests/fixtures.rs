@@ -59,7 +59,7 @@ fn linux_session_rows() {
             r#"36|2026-05-28T20:33:31.000000Z|tool_use|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10|/home/alice/src/shop||Grep|call_grep_1|byte 9377|live|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10.jsonl|"{\"pattern\":\"^export\",\"path\":\"src/cart.ts\"}""#,
             r#"37|2026-05-28T20:33:32.000000Z|tool_result|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10|/home/alice/src/shop||Grep|call_grep_1|byte 9639|live|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10.jsonl|"src/cart.ts:1:export function total(items) {\nsrc/cart.ts:9:export function applyDiscount(sum) {""#,
             r#"38|2026-05-28T20:33:33.000000Z|assistant|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10|/home/alice/src/shop||||byte 9916|live|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10.jsonl|"It exports total and applyDiscount.""#,
-            r#"39|2026-05-28T20:33:34.000000Z|system|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10|/home/alice/src/shop||||byte 10168|live|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10.jsonl|"unknown record type turn-metrics: {\"cwd\":\"/home/alice/src/shop\",\"durationMs\":3100,\"inputTokens\":812,\"outputTokens\":40,\"timestamp\":1780000414000,\"type\":\"turn-metrics\"}""#,
+            r#"39|2026-05-28T20:33:34.000000Z|system|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10|/home/alice/src/shop||||byte 10168|live|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10.jsonl|"unknown record type turn-metrics: {\"timestamp\":1780000414000,\"type\":\"turn-metrics\",\"durationMs\":3100,\"inputTokens\":812,\"outputTokens\":40,\"cwd\":\"/home/alice/src/shop\"}""#,
         ],
     );
 }
@@ -93,7 +93,7 @@ fn workbuddy_session_rows() {
             r#"3|2026-06-09T10:13:25.000000Z|tool_result|8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f|/Users/bob/Documents/q3-report||Bash|call_w_1|byte 553|live|8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f.jsonl|"Command: python3 summarise.py sales.csv\nStdout: EMEA 1200\nAPAC 950\nStderr: \nExit Code: 0\nSignal: (none)""#,
             r#"3|2026-06-09T10:13:25.000000Z|system|8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f|/Users/bob/Documents/q3-report||Bash|call_w_1|byte 553|live|8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f.jsonl|"tool exit code: 0""#,
             r#"4|2026-06-09T10:13:26.000000Z|assistant|8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f|/Users/bob/Documents/q3-report||||byte 905|live|8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f.jsonl|"EMEA leads with 1200, then APAC with 950.""#,
-            r#"5|2026-06-09T10:13:27.000000Z|system|8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f|/Users/bob/Documents/q3-report||||byte 1172|live|8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f.jsonl|"unknown record type session-meta: {\"cwd\":\"/Users/bob/Documents/q3-report\",\"model\":\"deepseek-v3.1\",\"source\":\"workbuddy\",\"timestamp\":1781000007000,\"type\":\"session-meta\"}""#,
+            r#"5|2026-06-09T10:13:27.000000Z|system|8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f|/Users/bob/Documents/q3-report||||byte 1172|live|8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f.jsonl|"unknown record type session-meta: {\"timestamp\":1781000007000,\"type\":\"session-meta\",\"model\":\"deepseek-v3.1\",\"source\":\"workbuddy\",\"cwd\":\"/Users/bob/Documents/q3-report\"}""#,
             r#"6||system|8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f|/Users/bob/Documents/q3-report||||byte 1306|live|8d2e4f6a-1b3c-4d5e-8f70-9a1b2c3d4e5f.jsonl|"parser: unparseable line (torn last line: EOF while parsing a string at line 1 column 147): {\"id\":\"w5\",\"parentId\":\"w4\",\"timestamp\":1781000008000,\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"<user_query>Now plot it""#,
         ],
     );
