@@ -103,17 +103,6 @@ pub fn session_of(chat: &Chat, colliding: &HashSet<String>) -> String {
     }
 }
 
-/// A fingerprint of an interaction's content, to tell whether two versions of the
-/// history value hold the same interaction.
-pub fn fingerprint(it: &Interaction) -> String {
-    let text = |m: &Option<Message>| {
-        m.as_ref()
-            .and_then(Message::display_text)
-            .unwrap_or_default()
-    };
-    format!("{}\u{0}{}", text(&it.human), text(&it.assistant))
-}
-
 /// The rows of a whole history value.
 pub fn history_rows(history: &ChatHistory, origin: &Origin) -> Vec<Row> {
     let colliding = colliding_ids(&history.chats);
@@ -398,44 +387,80 @@ fn process_rows(
 /// The rows that older versions of the history value hold and the live one does not:
 /// whole chats that were deleted, and interactions of live chats that were replaced
 /// (an edited and resent prompt drops the interactions after it). Each row keeps the
-/// place its version was found (`origin`, with [`RecordState::Deleted`]). A chat or
-/// interaction found in several older versions is yielded once, from the first version
-/// that holds it; nothing the live value holds is repeated.
+/// place its version was found (`origin`, with [`RecordState::Deleted`]).
+///
+/// Interactions are compared by their prompt and reply text. Cody saves a chat when the
+/// prompt is sent (reply `null`) and again when the reply is complete, so an older
+/// interaction whose prompt matches a newer one and whose reply is empty or a prefix of
+/// the newer reply is an earlier state of it, not a deleted one, and is not yielded.
+/// A chat or interaction found in several older versions is yielded once, from the first
+/// version that holds it; nothing the live value holds is repeated.
 ///
 /// Damage inside an older version (a fragment cut by page reuse) costs only what it
 /// covers: one `parser:` row per damaged version, in that version's state.
 pub fn deleted_rows(live: Option<&ChatHistory>, older: &[(ChatHistory, Origin)]) -> Vec<Row> {
     type Key = (String, String);
-    let mut seen: HashMap<Key, HashSet<String>> = HashMap::new();
-    if let Some(h) = live {
-        for c in &h.chats {
-            let fps = seen.entry((c.account.clone(), c.id.clone())).or_default();
-            fps.extend(c.interactions.iter().map(fingerprint));
-        }
+    let texts = |it: &Interaction| {
+        let t = |m: &Option<Message>| {
+            m.as_ref()
+                .and_then(Message::display_text)
+                .unwrap_or_default()
+        };
+        (t(&it.human), t(&it.assistant))
+    };
+    // every (prompt, reply) known per chat: the live ones, then all older ones
+    let mut live_pairs: HashMap<Key, HashSet<(String, String)>> = HashMap::new();
+    for c in live.iter().flat_map(|h| h.chats.iter()) {
+        live_pairs
+            .entry((c.account.clone(), c.id.clone()))
+            .or_default()
+            .extend(c.interactions.iter().map(texts));
     }
-    let live_keys: HashSet<Key> = seen.keys().cloned().collect();
+    let mut all_pairs = live_pairs.clone();
+    for c in older.iter().flat_map(|(h, _)| h.chats.iter()) {
+        all_pairs
+            .entry((c.account.clone(), c.id.clone()))
+            .or_default()
+            .extend(c.interactions.iter().map(texts));
+    }
+    // an older pair is wanted when the live chat lacks it and no known pair with the
+    // same prompt carries a longer reply that starts with its reply
+    let wanted = |key: &Key, pair: &(String, String)| {
+        if live_pairs.get(key).is_some_and(|l| l.contains(pair)) {
+            return false;
+        }
+        !all_pairs.get(key).is_some_and(|known| {
+            known
+                .iter()
+                .any(|(h, a)| *h == pair.0 && a.len() > pair.1.len() && a.starts_with(&pair.1))
+        })
+    };
     let colliding = colliding_ids(
         live.into_iter()
             .flat_map(|h| h.chats.iter())
             .chain(older.iter().flat_map(|(h, _)| h.chats.iter())),
     );
+    let mut emitted: HashMap<Key, HashSet<(String, String)>> = HashMap::new();
     let mut headers: HashSet<Key> = HashSet::new();
     let mut rows = Vec::new();
     for (h, origin) in older {
         for chat in &h.chats {
             let key = (chat.account.clone(), chat.id.clone());
-            let known = seen.get(&key).cloned().unwrap_or_default();
-            let fresh: Vec<&Interaction> = chat
+            let done = emitted.get(&key).cloned().unwrap_or_default();
+            let fresh: HashSet<(String, String)> = chat
                 .interactions
                 .iter()
-                .filter(|i| !known.contains(&fingerprint(i)))
+                .map(texts)
+                .filter(|p| wanted(&key, p) && !done.contains(p))
                 .collect();
-            let header = !live_keys.contains(&key) && !headers.contains(&key);
-            if fresh.is_empty() && !header {
+            let header = !live_pairs.contains_key(&key) && !headers.contains(&key);
+            if fresh.is_empty() {
                 continue;
             }
-            headers.insert(key.clone());
-            let keep = |i: &Interaction| !known.contains(&fingerprint(i));
+            if header {
+                headers.insert(key.clone());
+            }
+            let keep = |i: &Interaction| fresh.contains(&texts(i));
             rows.extend(
                 chat_rows(
                     chat,
@@ -447,9 +472,7 @@ pub fn deleted_rows(live: Option<&ChatHistory>, older: &[(ChatHistory, Origin)])
                 .into_iter()
                 .filter(|r| !r.is_parser()),
             );
-            seen.entry(key)
-                .or_default()
-                .extend(fresh.into_iter().map(fingerprint));
+            emitted.entry(key).or_default().extend(fresh);
         }
         let damaged = h.chats.iter().filter(|c| c.damage.is_some()).count();
         if let Some(e) = h.damage.as_ref().or_else(|| {

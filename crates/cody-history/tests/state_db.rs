@@ -193,3 +193,82 @@ fn a_database_without_cody_gives_no_row() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn earlier_states_of_an_interaction_are_not_deleted_ones() {
+    let v = |chats: &str| {
+        ChatHistory::from_bytes(format!(r#"{{"e/-u":{{"chat":{{{chats}}}}}}}"#).as_bytes())
+    };
+    let q = |h: &str, a: Option<&str>| match a {
+        Some(a) => {
+            format!(r#"{{"humanMessage":{{"text":"{h}"}},"assistantMessage":{{"text":"{a}"}}}}"#)
+        }
+        None => format!(r#"{{"humanMessage":{{"text":"{h}"}},"assistantMessage":null}}"#),
+    };
+    let chat = |id: &str, items: Vec<String>| {
+        format!(r#""{id}":{{"interactions":[{}]}}"#, items.join(","))
+    };
+    let live = v(&chat(
+        "Fri, 03 Oct 2026 10:00:00 GMT",
+        vec![q("kept", Some("full reply"))],
+    ));
+    let older = |chats: String, loc: &str| {
+        (
+            v(&chats),
+            Origin {
+                locator: loc.into(),
+                state: RecordState::Deleted,
+                ..Origin::default()
+            },
+        )
+    };
+    let versions = vec![
+        // saved when the prompt was sent, then mid-way: earlier states of the live reply
+        older(
+            chat("Fri, 03 Oct 2026 10:00:00 GMT", vec![q("kept", None)]),
+            "wal frame 1",
+        ),
+        older(
+            chat(
+                "Fri, 03 Oct 2026 10:00:00 GMT",
+                vec![q("kept", Some("full"))],
+            ),
+            "wal frame 2",
+        ),
+        // a chat deleted later, seen first unanswered and then answered
+        older(
+            chat("Sat, 04 Oct 2026 10:00:00 GMT", vec![q("gone", None)]),
+            "wal frame 3",
+        ),
+        older(
+            chat(
+                "Sat, 04 Oct 2026 10:00:00 GMT",
+                vec![q("gone", Some("answer"))],
+            ),
+            "wal frame 4",
+        ),
+        older(
+            chat(
+                "Sat, 04 Oct 2026 10:00:00 GMT",
+                vec![q("gone", Some("answer"))],
+            ),
+            "freelist page 9",
+        ),
+    ];
+    let rows = rows::deleted_rows(Some(&live), &versions);
+    let got: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r.text.as_str(), r.source_locator.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (
+                "session start: account=e/-u endpoint=e/ username=u",
+                "wal frame 4 byte 49"
+            ),
+            ("gone", "wal frame 4 byte 66"),
+            ("answer", "wal frame 4 byte 66"),
+        ]
+    );
+}
