@@ -231,6 +231,30 @@ impl Database {
                 ));
             }
         }
+        if !problems
+            .iter()
+            .any(|p| p.kind == ProblemKind::TruncatedMain)
+        {
+            let in_wal: std::collections::HashSet<usize> = wal_scan
+                .frames
+                .iter()
+                .filter(|f| f.status == FrameStatus::Committed)
+                .map(|f| f.page as usize)
+                .collect();
+            let missing = (main_pages_present + 1..=pages.min(main_pages_present + (1 << 24)))
+                .filter(|p| !in_wal.contains(p))
+                .count();
+            if missing > 0 {
+                problems.push(Problem::new(
+                    ProblemKind::TruncatedMain,
+                    format!("main file offset {}", main.len()),
+                    format!(
+                        "{missing} of the database's {pages} pages are in neither the main file ({} bytes) nor the wal; read as zeros",
+                        main.len()
+                    ),
+                ));
+            }
+        }
         if pages > supplied && (pages - supplied).saturating_mul(page_size) > MAX_PADDING {
             pages = supplied;
         }

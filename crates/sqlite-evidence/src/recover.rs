@@ -390,14 +390,25 @@ fn decode_body(
         values.push(v);
         pos += size;
     }
-    // A carved record of NULLs (zeroed space) says nothing: never invent one.
-    if carved
-        && values
-            .iter()
-            .enumerate()
-            .all(|(i, v)| Some(i) == shape.alias || *v == Value::Null)
-    {
-        return None;
+    // A carved record must say something: zeroed or stray bytes decode as NULLs, empty
+    // or blank text, or a lone number. It needs one non-blank text or blob, or two numbers.
+    if carved {
+        let mut numbers = 0;
+        let mut content = false;
+        for (i, v) in values.iter().enumerate() {
+            if Some(i) == shape.alias {
+                continue;
+            }
+            match v {
+                Value::Integer(_) | Value::Real(_) => numbers += 1,
+                Value::Text(t) if !t.trim().is_empty() => content = true,
+                Value::Blob(b) if !b.is_empty() => content = true,
+                _ => {}
+            }
+        }
+        if !content && numbers < 2 {
+            return None;
+        }
     }
     while values.len() < shape.affinities.len() {
         values.push(Value::Null);
@@ -427,6 +438,8 @@ struct Recoverer<'a> {
     pages: Pages<'a>,
     shape: TableShape,
     found: Vec<Found>,
+    /// The image's version of each page the WAL supplies (others are the main file's).
+    current: Snapshot,
 }
 
 impl Recoverer<'_> {
@@ -526,16 +539,7 @@ impl Recoverer<'_> {
     }
 
     fn current(&self, p: u32) -> Version {
-        self.pages
-            .db
-            .wal_scan
-            .frames
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(_, f)| f.status == FrameStatus::Committed && f.page == p)
-            .map(|(i, _)| Version::Frame(i))
-            .unwrap_or(Version::Main(p))
+        resolve(&self.current, p)
     }
 
     /// Carves records from the free regions (freeblocks, unallocated gap) of a leaf page.
@@ -764,17 +768,64 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         usable: header.usable_size(),
         encoding: header.text_encoding,
     };
+    let frames = &db.wal_scan.frames;
+    // The image's version of each page: the last committed frame that wrote it.
+    let mut current = Snapshot::new();
+    for (i, f) in frames.iter().enumerate() {
+        if f.status == FrameStatus::Committed {
+            current.insert(f.page, Version::Frame(i));
+        }
+    }
     let mut rec = Recoverer {
         pages,
         shape,
         found: Vec::new(),
+        current,
     };
 
-    // 1. Every snapshot: the main file alone, then after each commit.
-    let frames = &db.wal_scan.frames;
-    let mut snapshots: Vec<Snapshot> = Vec::new();
+    // 1. Every snapshot: the main file alone, then the state after each commit. Each
+    //    page version is decoded once, in the first snapshot whose tree reaches it.
+    let mut seen = HashSet::new();
+    let mut table_pages = HashSet::new();
+    let mut visit = |rec: &mut Recoverer<'_>, snap: &Snapshot| {
+        let (mut leaves, mut interiors) = (Vec::new(), Vec::new());
+        walk(
+            &rec.pages,
+            snap,
+            rec.shape.root,
+            &mut leaves,
+            &mut interiors,
+            &mut seen,
+        );
+        for v in leaves {
+            let Some(b) = rec.pages.bytes(v) else {
+                continue;
+            };
+            let page = rec.pages.page_of(v);
+            table_pages.insert(page);
+            let name = rec.pages.name(v);
+            rec.cells(b, page, &name, Strict::Known, Some(snap));
+            let cname = match v {
+                Version::Main(p) if rec.current(p) == v => format!("page {p}"),
+                _ => name,
+            };
+            rec.carve_page(b, page, &cname);
+        }
+        // Interior pages keep stale leaf content in their gap when a root leaf was split.
+        for v in interiors {
+            let Some(b) = rec.pages.bytes(v) else {
+                continue;
+            };
+            let page = rec.pages.page_of(v);
+            let name = match v {
+                Version::Main(p) if rec.current(p) == v => format!("page {p}"),
+                _ => rec.pages.name(v),
+            };
+            rec.carve_page(b, page, &name);
+        }
+    };
     if !db.main.is_empty() {
-        snapshots.push(Snapshot::new());
+        visit(&mut rec, &Snapshot::new());
     }
     let mut snap = Snapshot::new();
     for (i, f) in frames.iter().enumerate() {
@@ -783,54 +834,8 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         }
         snap.insert(f.page, Version::Frame(i));
         if f.db_size != 0 {
-            snapshots.push(snap.clone());
+            visit(&mut rec, &snap);
         }
-    }
-    let mut leaves: Vec<(Version, usize)> = Vec::new();
-    let mut seen = HashSet::new();
-    let mut table_pages = HashSet::new();
-    let mut interiors = Vec::new();
-    for (si, s) in snapshots.iter().enumerate() {
-        let mut l = Vec::new();
-        walk(
-            &rec.pages,
-            s,
-            rec.shape.root,
-            &mut l,
-            &mut interiors,
-            &mut seen,
-        );
-        leaves.extend(l.into_iter().map(|v| (v, si)));
-    }
-    for &(v, _) in &leaves {
-        table_pages.insert(rec.pages.page_of(v));
-    }
-    for &(v, si) in &leaves {
-        let Some(b) = rec.pages.bytes(v) else {
-            continue;
-        };
-        let page = rec.pages.page_of(v);
-        let name = rec.pages.name(v);
-        let snap = snapshots.get(si).cloned();
-        rec.cells(b, page, &name, Strict::Known, snap.as_ref());
-        let cname = match v {
-            Version::Main(p) if rec.current(p) == v => format!("page {p}"),
-            _ => name,
-        };
-        rec.carve_page(b, page, &cname);
-    }
-
-    // Interior pages keep stale leaf content in their gap when a root leaf was split.
-    for &v in &interiors {
-        let Some(b) = rec.pages.bytes(v) else {
-            continue;
-        };
-        let page = rec.pages.page_of(v);
-        let name = match v {
-            Version::Main(p) if rec.current(p) == v => format!("page {p}"),
-            _ => rec.pages.name(v),
-        };
-        rec.carve_page(b, page, &name);
     }
 
     // 2. Frames outside the committed chain.
@@ -891,7 +896,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
 
     // 4. Drop what is live, and repeats.
     let live = live_keys(db, table, rec.shape.alias, rec.shape.affinities.len());
-    let mut kept: HashSet<Vec<KeyPart>> = HashSet::new();
+    let mut kept: HashSet<u64> = HashSet::new();
     let mut out = Vec::new();
     for f in rec.found {
         let k = key(&f.values, rec.shape.alias);
@@ -917,37 +922,29 @@ fn status_name(s: FrameStatus) -> &'static str {
     }
 }
 
-/// A hashable form of a value (reals by their bits).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum KeyPart {
-    Null,
-    Int(i64),
-    Real(u64),
-    Text(String),
-    Blob(Vec<u8>),
+/// A 64-bit fingerprint of a record's values (the rowid alias left out), for dropping
+/// records identical to a live row or to one already recovered. Hashing the values in
+/// place avoids copying every live row; two different records colliding in 64 bits is
+/// negligible next to the counts involved (about 2^-64 per pair).
+fn key(values: &[Value], alias: Option<usize>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for (i, v) in values.iter().enumerate() {
+        if Some(i) == alias {
+            continue;
+        }
+        match v {
+            Value::Null => 0u8.hash(&mut h),
+            Value::Integer(n) => (1u8, n).hash(&mut h),
+            Value::Real(f) => (2u8, f.to_bits()).hash(&mut h),
+            Value::Text(t) => (3u8, t).hash(&mut h),
+            Value::Blob(b) => (4u8, b).hash(&mut h),
+        }
+    }
+    h.finish()
 }
 
-fn key(values: &[Value], alias: Option<usize>) -> Vec<KeyPart> {
-    values
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| Some(*i) != alias)
-        .map(|(_, v)| match v {
-            Value::Null => KeyPart::Null,
-            Value::Integer(i) => KeyPart::Int(*i),
-            Value::Real(f) => KeyPart::Real(f.to_bits()),
-            Value::Text(t) => KeyPart::Text(t.clone()),
-            Value::Blob(b) => KeyPart::Blob(b.clone()),
-        })
-        .collect()
-}
-
-fn live_keys(
-    db: &Database,
-    table: &str,
-    alias: Option<usize>,
-    ncols: usize,
-) -> HashSet<Vec<KeyPart>> {
+fn live_keys(db: &Database, table: &str, alias: Option<usize>, ncols: usize) -> HashSet<u64> {
     let mut set = HashSet::new();
     let sql = format!("SELECT * FROM \"{}\"", table.replace('"', "\"\""));
     let Ok(mut stmt) = db.connection().prepare(&sql) else {

@@ -248,7 +248,13 @@ fn empty_main_with_a_wal_reads_the_wal() {
     // The delete transaction of deleted_wal.db rewrote page 1 (the freelist count), so
     // its WAL alone opens; live.db's WAL never wrote page 1.
     let db = Database::from_bytes(b"", Some(&bytes("deleted_wal.db-wal"))).unwrap();
-    assert_eq!(db.problems(), &[]);
+    let p = db.problems();
+    assert_eq!(p.len(), 1);
+    assert_eq!(p[0].kind, ProblemKind::TruncatedMain);
+    assert_eq!(
+        p[0].message,
+        "3 of the database's 12 pages are in neither the main file (0 bytes) nor the wal; read as zeros"
+    );
     assert!(db.has_table("notes"));
     let err = Database::from_bytes(b"", Some(&bytes("live.db-wal"))).unwrap_err();
     assert_eq!(
