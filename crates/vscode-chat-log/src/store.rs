@@ -126,19 +126,12 @@ fn read_json_session(
 /// The rows of a flat `.json` session's bytes.
 pub(crate) fn json_session_rows(bytes: &[u8], ctx: &SessionContext) -> Vec<Row> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    chat_rows::json::with_repaired(bytes, |b| {
-        let text = match std::str::from_utf8(b) {
-            Ok(t) => t,
-            Err(e) => {
-                let reason = format!("invalid UTF-8 at byte {}", e.valid_up_to());
-                return vec![error_row(ctx, system::file_not_json(reason))];
-            }
-        };
-        match parse_document(text) {
-            Ok(slot) => rows_from_node(&slot, ctx),
-            Err(e) => vec![error_row(ctx, system::file_not_json(e))],
-        }
-    })
+    // invalid UTF-8 is replaced, as VS Code's decoder does
+    let text = String::from_utf8_lossy(bytes);
+    match parse_document(&text) {
+        Ok(slot) => rows_from_node(&slot, ctx),
+        Err(e) => vec![error_row(ctx, system::file_not_json(e))],
+    }
 }
 
 fn error_row(ctx: &SessionContext, text: String) -> Row {

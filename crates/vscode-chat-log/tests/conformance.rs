@@ -242,12 +242,12 @@ fn refusals_are_reported_and_replay_goes_on() {
     assert_eq!(json, r#"{"a":1}"#);
     assert_eq!(
         refusal,
-        "line 2: SyntaxError: EOF while parsing a value at line 1 column 10"
+        "line 2: SyntaxError: EOF while parsing an object at line 1 column 10"
     );
     assert_eq!(
         errors,
         [
-            "line 2 (byte 18): EOF while parsing a value at line 1 column 10",
+            "line 2 (byte 18): EOF while parsing an object at line 1 column 10",
             "line 4 (byte 56): torn last line: EOF while parsing an object at line 1 column 19",
         ]
     );

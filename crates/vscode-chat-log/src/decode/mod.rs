@@ -16,15 +16,13 @@
 //! The tree borrows from the input (see [`node`]), which is what keeps replay of a
 //! 100 MB first line at parse speed and its memory near the file's size.
 
+pub mod json;
 pub mod node;
 
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
-
-use node::{Depth, NodeSeed};
-pub use node::{Node, Slot};
+pub use node::{Depth, Node, Slot};
 
 use crate::Error;
 
@@ -112,79 +110,32 @@ struct Entry<'a> {
     i: Option<Node<'a>>,
 }
 
-struct EntrySeed {
-    origin: u32,
-    owned: bool,
-}
-
-impl<'de> DeserializeSeed<'de> for EntrySeed {
-    type Value = Option<Entry<'de>>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(EntryVisitor(self))
-    }
-}
-
-struct EntryVisitor(EntrySeed);
-
-impl<'de> Visitor<'de> for EntryVisitor {
-    type Value = Option<Entry<'de>>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let seed = NodeSeed {
-            origin: self.0.origin,
-            depth: Depth::Lazy,
-            owned: self.0.owned,
-        };
-        let mut e = Entry {
-            kind: Node::Undefined,
-            k: None,
-            v: None,
-            i: None,
-        };
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            let value = map.next_value_seed(seed)?;
-            // duplicate keys: the last wins, as in JSON.parse
-            match key.as_ref() {
-                "kind" => e.kind = value,
-                "k" => e.k = Some(value),
-                "v" => e.v = Some(value),
-                "i" => e.i = Some(value),
-                _ => {}
-            }
+/// The entry a parsed line holds: `None` when the line is not a JSON object.
+fn entry_of(node: Node<'_>) -> Option<Entry<'_>> {
+    let Node::Obj(fields) = node else { return None };
+    let mut e = Entry {
+        kind: Node::Undefined,
+        k: None,
+        v: None,
+        i: None,
+    };
+    // the object already holds the last of duplicate keys, as JSON.parse does
+    for (key, slot) in fields {
+        match key.as_ref() {
+            "kind" => e.kind = slot.node,
+            "k" => e.k = Some(slot.node),
+            "v" => e.v = Some(slot.node),
+            "i" => e.i = Some(slot.node),
+            _ => {}
         }
-        Ok(Some(e))
     }
-    // any other JSON value parses, and then has no kind
-    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
+    Some(e)
 }
 
 /// A path segment as JavaScript's property access sees it: a property key string.
 fn js_key(n: &Node<'_>) -> String {
     match n {
-        Node::Str(s) => s.to_string(),
+        Node::Str(_) | Node::Esc(_) => n.text().unwrap_or_default().into_owned(),
         Node::Num(x) => node::js_number(*x).replace("null", "NaN"),
         Node::Bool(b) => b.to_string(),
         Node::Null => "null".into(),
@@ -220,7 +171,8 @@ fn to_length(n: &Node<'_>) -> Result<usize, String> {
         Node::Num(x) => *x,
         Node::Bool(b) => f64::from(u8::from(*b)),
         Node::Null => 0.0,
-        Node::Str(s) => {
+        Node::Str(_) | Node::Esc(_) => {
+            let s = n.text().unwrap_or_default();
             let t = s.trim();
             if t.is_empty() {
                 0.0
@@ -404,31 +356,17 @@ impl<'a> Replay<'a> {
             return;
         }
         // VS Code decodes with U+FFFD for invalid bytes and parses what results
-        let text: Cow<'a, str> = match std::str::from_utf8(bytes) {
-            Ok(t) => Cow::Borrowed(t),
-            Err(_) => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
-        };
-        let entry = match &text {
-            Cow::Borrowed(t) => {
-                let t: &'a str = t;
-                match chat_rows::json::repair_lone_surrogates(t.as_bytes()) {
-                    Cow::Borrowed(_) => parse_entry(t, index, false),
-                    Cow::Owned(fixed) => {
-                        let fixed = String::from_utf8(fixed).unwrap_or_default();
-                        parse_entry(&fixed, index, true).map(|e| e.map(into_static))
-                    }
-                }
-            }
-            Cow::Owned(t) => {
-                let fixed = chat_rows::json::repair_lone_surrogates(t.as_bytes()).into_owned();
-                let fixed = String::from_utf8(fixed).unwrap_or_default();
-                parse_entry(&fixed, index, true).map(|e| e.map(into_static))
+        let entry = match std::str::from_utf8(bytes) {
+            Ok(t) => json::parse(t, index, Depth::Lazy).map(entry_of),
+            Err(_) => {
+                let t = String::from_utf8_lossy(bytes).into_owned();
+                json::parse(&t, index, Depth::Lazy).map(|n| entry_of(node::into_static(n)))
             }
         };
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                let torn = e.is_eof() && end as u64 == self.input.len() as u64;
+                let torn = e.eof && end == self.input.len();
                 let reason = if torn {
                     format!("torn last line: {e}")
                 } else {
@@ -511,7 +449,12 @@ impl<'a> Replay<'a> {
         }
         let path: Vec<String> = match &entry.k {
             Some(Node::Arr(items)) => items.iter().map(|s| js_key(&s.node)).collect(),
-            Some(Node::Str(s)) => s.chars().map(|c| c.to_string()).collect(),
+            Some(n @ (Node::Str(_) | Node::Esc(_))) => n
+                .text()
+                .unwrap_or_default()
+                .chars()
+                .map(|c| c.to_string())
+                .collect(),
             Some(other) => {
                 let why = format!(
                     "TypeError: k is {} {}, not a path",
@@ -885,15 +828,6 @@ impl<'a> Replay<'a> {
     }
 }
 
-fn into_static(e: Entry<'_>) -> Entry<'static> {
-    Entry {
-        kind: node::into_static(e.kind),
-        k: e.k.map(node::into_static),
-        v: e.v.map(node::into_static),
-        i: e.i.map(node::into_static),
-    }
-}
-
 /// An owned copy of a node (borrowed strings copied, borrowed raw subtrees parsed).
 pub fn to_static(n: &Node<'_>) -> Node<'static> {
     match n {
@@ -902,6 +836,7 @@ pub fn to_static(n: &Node<'_>) -> Node<'static> {
         Node::Bool(b) => Node::Bool(*b),
         Node::Num(x) => Node::Num(*x),
         Node::Str(s) => Node::Str(Cow::Owned(s.to_string())),
+        Node::Esc(r) => Node::Str(Cow::Owned(json::unescape(r))),
         Node::Arr(a) => Node::Arr(
             a.iter()
                 .map(|s| Slot::new(s.origin, to_static(&s.node)))
@@ -917,20 +852,9 @@ pub fn to_static(n: &Node<'_>) -> Node<'static> {
                 })
                 .collect(),
         ),
-        Node::Raw(r) => Node::RawOwned((*r).to_owned()),
+        Node::Raw(r) => Node::RawOwned((*r).into()),
         Node::RawOwned(r) => Node::RawOwned(r.clone()),
     }
-}
-
-fn parse_entry<'t>(
-    text: &'t str,
-    origin: u32,
-    owned: bool,
-) -> Result<Option<Entry<'t>>, serde_json::Error> {
-    let mut d = serde_json::Deserializer::from_str(text);
-    let e = EntrySeed { origin, owned }.deserialize(&mut d)?;
-    d.end()?;
-    Ok(e)
 }
 
 /// The slot at `path` (raw levels viewed, so only fully parsed levels are found).
@@ -948,35 +872,33 @@ fn lookup<'t, 'a>(root: &'t Slot<'a>, path: &[String]) -> Option<&'t Slot<'a>> {
 
 /// The key that identifies a request across rewrites: its id, else its prompt.
 fn request_key(n: &Node<'_>) -> Option<String> {
-    if let Some(id) = n.get("requestId").and_then(|s| s.node.as_str()) {
+    if let Some(id) = n.get("requestId").and_then(|s| s.node.text()) {
         return Some(format!("id:{id}"));
     }
     let m = n.get("message")?;
-    let text = match &m.node {
-        Node::Str(s) => s.to_string(),
-        other => other.get("text").and_then(|t| t.node.as_str())?.to_string(),
+    let text = match m.node.text() {
+        Some(t) => t.into_owned(),
+        None => m.node.get("text").and_then(|t| t.node.text())?.into_owned(),
     };
     Some(format!("text:{text}"))
 }
 
 /// The text of a markdown or thinking part, for the growth test.
-fn part_text(n: &Node<'_>) -> Option<String> {
+fn part_text<'n>(n: &'n Node<'_>) -> Option<Cow<'n, str>> {
     match n {
-        Node::Str(s) => Some(s.to_string()),
         Node::Obj(_) => {
             let v = n.get("value")?;
             match &v.node {
-                Node::Str(s) => Some(s.to_string()),
-                Node::Arr(a) => Some(a.iter().filter_map(|s| s.node.as_str()).collect()),
-                _ => None,
+                Node::Arr(a) => Some(Cow::Owned(a.iter().filter_map(|s| s.node.text()).collect())),
+                other => other.text(),
             }
         }
-        _ => None,
+        other => other.text(),
     }
 }
 
-fn part_kind<'n>(n: &'n Node<'_>) -> Option<&'n str> {
-    n.get("kind").and_then(|k| k.node.as_str())
+fn part_kind<'n>(n: &'n Node<'_>) -> Option<Cow<'n, str>> {
+    n.get("kind").and_then(|k| k.node.text())
 }
 
 /// True when `new` is the same part as `old`, or `old` grown by streaming.
@@ -985,17 +907,17 @@ pub(crate) fn same_or_grown(old: &Node<'_>, new: &Node<'_>) -> bool {
     if ko != kn {
         return false;
     }
-    match ko {
+    match ko.as_deref() {
         None | Some("thinking") | Some("markdownContent") => match (part_text(old), part_text(new))
         {
-            (Some(a), Some(b)) => b.starts_with(&a),
+            (Some(a), Some(b)) => b.starts_with(a.as_ref()),
             _ => old.to_json() == new.to_json(),
         },
         Some("toolInvocationSerialized" | "toolInvocation") => {
             let id = |n: &Node<'_>| {
                 n.get("toolCallId")
-                    .and_then(|s| s.node.as_str())
-                    .map(str::to_string)
+                    .and_then(|s| s.node.text())
+                    .map(Cow::into_owned)
             };
             id(old) == id(new)
         }
@@ -1101,15 +1023,7 @@ fn match_requests<'a>(old: Vec<Slot<'a>>, new: Option<&Node<'_>>, by: u32) -> Ve
 }
 
 /// Parses a flat `.json` session (or any JSON document) into a tree that borrows from
-/// `text`. Lone surrogates must have been repaired first (see [`chat_rows::json`]).
-pub fn parse_document(text: &str) -> Result<Slot<'_>, serde_json::Error> {
-    let mut d = serde_json::Deserializer::from_str(text);
-    let node = NodeSeed {
-        origin: 0,
-        depth: Depth::Lazy,
-        owned: false,
-    }
-    .deserialize(&mut d)?;
-    d.end()?;
-    Ok(Slot::new(0, node))
+/// `text`.
+pub fn parse_document(text: &str) -> Result<Slot<'_>, json::JsonError> {
+    json::parse(text, 0, Depth::Lazy).map(|n| Slot::new(0, n))
 }

@@ -5,7 +5,7 @@
 //! line copies every string and allocates a map per object, which costs more than the
 //! parse itself. [`Node`] instead keeps strings borrowed from the line when they hold no
 //! escapes, and keeps the bulky subtrees that no mutation touches and no row reads
-//! (`result`, `variableData`, `usedContext`, ...) as unparsed [`RawValue`] slices of the
+//! (`result`, `variableData`, `usedContext`, ...) as unparsed slices of the
 //! input. A mutation whose path walks into such a slice materialises just that level.
 //!
 //! The tree follows JavaScript's semantics where VS Code's reader depends on them:
@@ -15,11 +15,6 @@
 //! tree is written out.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::fmt;
-
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 
 /// A JSON value of the replayed state, borrowing from the input where it can.
 #[derive(Clone, Debug)]
@@ -32,17 +27,19 @@ pub enum Node<'a> {
     Bool(bool),
     /// A number, as JavaScript reads it (an IEEE double).
     Num(f64),
-    /// A string.
+    /// A string without escapes (or already decoded).
     Str(Cow<'a, str>),
+    /// A string as written in the JSON text, between its quotes, escapes not decoded
+    /// yet (see [`Node::text`]).
+    Esc(&'a str),
     /// An array; each element remembers the line that wrote it.
     Arr(Vec<Slot<'a>>),
     /// An object, in key order; each value remembers the line that wrote it.
     Obj(Vec<(Cow<'a, str>, Slot<'a>)>),
-    /// A subtree not parsed yet, borrowed from the input.
-    Raw(&'a RawValue),
-    /// A subtree not parsed yet, from a line that had to be repaired (lone surrogates,
-    /// invalid UTF-8) and so cannot be borrowed.
-    RawOwned(Box<RawValue>),
+    /// A subtree not parsed yet (valid JSON text), borrowed from the input.
+    Raw(&'a str),
+    /// A subtree not parsed yet, owned (from a line that had invalid UTF-8 replaced).
+    RawOwned(Box<str>),
 }
 
 impl PartialEq for Node<'_> {
@@ -52,7 +49,9 @@ impl PartialEq for Node<'_> {
             (Node::Undefined, Node::Undefined) | (Node::Null, Node::Null) => true,
             (Node::Bool(a), Node::Bool(b)) => a == b,
             (Node::Num(a), Node::Num(b)) => a == b,
-            (Node::Str(a), Node::Str(b)) => a == b,
+            (Node::Str(_) | Node::Esc(_), Node::Str(_) | Node::Esc(_)) => {
+                self.text() == other.text()
+            }
             (Node::Arr(a), Node::Arr(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.node == y.node)
             }
@@ -86,205 +85,62 @@ impl<'a> Slot<'a> {
     }
 }
 
-/// Keys whose values are kept unparsed at first: large, and read by no row.
-const RAW_KEYS: &[&str] = &[
-    "result",
-    "variableData",
-    "usedContext",
-    "contentReferences",
-    "codeCitations",
-    "followups",
-    "editedFileEvents",
-    "inputState",
-    "repoData",
-    "pendingRequests",
-    "responseMarkdownInfo",
-    "promptTokenDetails",
-    "outputBuffer",
-    "usage",
-];
+/// Keys whose values are kept unparsed at first: no row reads them, and together
+/// they hold most of a session's bytes (tool-call rounds in `result`, attachments in
+/// `variableData`, participant descriptions in `agent`, edits in `edits` ...). A
+/// mutation that walks into one parses it then; rows never need to.
+pub(crate) fn is_raw_key(key: &str) -> bool {
+    matches!(
+        key,
+        "result"
+            | "variableData"
+            | "usedContext"
+            | "contentReferences"
+            | "codeCitations"
+            | "followups"
+            | "editedFileEvents"
+            | "inputState"
+            | "repoData"
+            | "pendingRequests"
+            | "responseMarkdownInfo"
+            | "promptTokenDetails"
+            | "outputBuffer"
+            | "usage"
+            | "parts"
+            | "agent"
+            | "uris"
+            | "edits"
+            | "data"
+            | "command"
+            | "slashCommand"
+            | "range"
+            | "editorRange"
+            | "location"
+            | "workspaceEdit"
+            | "treeData"
+            | "multiDiffData"
+            | "extensionId"
+            | "sessionCostInfo"
+    )
+}
 
 /// How a subtree is parsed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Depth {
-    /// Keep the [`RAW_KEYS`] subtrees unparsed.
+pub enum Depth {
+    /// Keep the subtrees no row reads (`result`, `variableData` ...) unparsed.
     Lazy,
     /// Parse everything.
     Full,
 }
 
-/// Parses one JSON value into a [`Node`]: borrowed when `owned` is false.
-#[derive(Clone, Copy)]
-pub(crate) struct NodeSeed {
-    pub origin: u32,
-    pub depth: Depth,
-    pub owned: bool,
-}
-
-impl<'de> DeserializeSeed<'de> for NodeSeed {
-    type Value = Node<'de>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node<'de>, D::Error> {
-        d.deserialize_any(NodeVisitor(self))
-    }
-}
-
-struct NodeVisitor(NodeSeed);
-
-/// Parses an object value: a raw slice for the lazy keys, else a node.
-struct ValueSeed<'s> {
-    seed: &'s NodeSeed,
-    raw: bool,
-}
-
-impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
-    type Value = Node<'de>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node<'de>, D::Error> {
-        if self.raw {
-            if self.seed.owned {
-                let raw: Box<RawValue> = serde::Deserialize::deserialize(d)?;
-                Ok(Node::RawOwned(raw))
-            } else {
-                let raw: &'de RawValue = serde::Deserialize::deserialize(d)?;
-                Ok(Node::Raw(raw))
-            }
-        } else {
-            d.deserialize_any(NodeVisitor(NodeSeed { ..*self.seed }))
-        }
-    }
-}
-
-impl<'de> Visitor<'de> for NodeVisitor {
-    type Value = Node<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Node<'de>, E> {
-        Ok(Node::Bool(v))
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Node<'de>, E> {
-        Ok(Node::Num(v as f64))
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node<'de>, E> {
-        Ok(Node::Num(v as f64))
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Node<'de>, E> {
-        Ok(Node::Num(v))
-    }
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Node<'de>, E> {
-        if self.0.owned {
-            Ok(Node::Str(Cow::Owned(v.to_owned())))
-        } else {
-            Ok(Node::Str(Cow::Borrowed(v)))
-        }
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Node<'de>, E> {
-        Ok(Node::Str(Cow::Owned(v.to_owned())))
-    }
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Node<'de>, E> {
-        Ok(Node::Str(Cow::Owned(v)))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Node<'de>, E> {
-        Ok(Node::Null)
-    }
-    fn visit_none<E: de::Error>(self) -> Result<Node<'de>, E> {
-        Ok(Node::Null)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node<'de>, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(n) = seq.next_element_seed(self.0)? {
-            items.push(Slot::new(self.0.origin, n));
-        }
-        Ok(Node::Arr(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node<'de>, A::Error> {
-        let mut fields: Vec<(Cow<'de, str>, Slot<'de>)> = Vec::new();
-        let mut index: Option<HashMap<String, usize>> = None;
-        while let Some(key) = map.next_key::<KeyCow<'de>>()? {
-            let key = if self.0.owned {
-                Cow::Owned(key.0.into_owned())
-            } else {
-                key.0
-            };
-            let raw = self.0.depth == Depth::Lazy && RAW_KEYS.contains(&key.as_ref());
-            let value = map.next_value_seed(ValueSeed { seed: &self.0, raw })?;
-            let slot = Slot::new(self.0.origin, value);
-            // a duplicate key keeps its first position and takes the last value (JSON.parse)
-            let existing = match &mut index {
-                Some(ix) => ix.get(key.as_ref()).copied(),
-                None => fields.iter().position(|(k, _)| *k == key),
-            };
-            match existing {
-                Some(i) => fields[i].1 = slot,
-                None => {
-                    if let Some(ix) = &mut index {
-                        ix.insert(key.to_string(), fields.len());
-                    }
-                    fields.push((key, slot));
-                    if index.is_none() && fields.len() > 32 {
-                        index = Some(
-                            fields
-                                .iter()
-                                .enumerate()
-                                .map(|(i, (k, _))| (k.to_string(), i))
-                                .collect(),
-                        );
-                    }
-                }
-            }
-        }
-        Ok(Node::Obj(fields))
-    }
-}
-
-/// A key that borrows when it holds no escapes.
-struct KeyCow<'a>(Cow<'a, str>);
-
-impl<'de> serde::Deserialize<'de> for KeyCow<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = KeyCow<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<KeyCow<'de>, E> {
-                Ok(KeyCow(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<KeyCow<'de>, E> {
-                Ok(KeyCow(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<KeyCow<'de>, E> {
-                Ok(KeyCow(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
 /// Parses a raw subtree one more level (its own lazy keys stay raw).
-pub(crate) fn expand<'a>(raw: &'a RawValue, origin: u32, depth: Depth) -> Node<'a> {
-    let mut d = serde_json::Deserializer::from_str(raw.get());
-    NodeSeed {
-        origin,
-        depth,
-        owned: false,
-    }
-    .deserialize(&mut d)
-    .unwrap_or(Node::Undefined)
+pub(crate) fn expand(raw: &str, origin: u32, depth: Depth) -> Node<'_> {
+    super::json::parse(raw, origin, depth).unwrap_or(Node::Undefined)
 }
 
 /// Like [`expand`], for an owned raw subtree.
-pub(crate) fn expand_owned(raw: &RawValue, origin: u32, depth: Depth) -> Node<'static> {
-    let mut d = serde_json::Deserializer::from_str(raw.get());
-    let node = NodeSeed {
-        origin,
-        depth,
-        owned: true,
-    }
-    .deserialize(&mut d)
-    .unwrap_or(Node::Undefined);
-    into_static(node)
+pub(crate) fn expand_owned(raw: &str, origin: u32, depth: Depth) -> Node<'static> {
+    into_static(expand(raw, origin, depth))
 }
 
 /// Moves a node into one that owns all its data.
@@ -295,6 +151,7 @@ pub fn into_static(n: Node<'_>) -> Node<'static> {
         Node::Bool(b) => Node::Bool(b),
         Node::Num(x) => Node::Num(x),
         Node::Str(s) => Node::Str(Cow::Owned(s.into_owned())),
+        Node::Esc(r) => Node::Str(Cow::Owned(super::json::unescape(r))),
         Node::Arr(a) => Node::Arr(
             a.into_iter()
                 .map(|s| Slot::new(s.origin, into_static(s.node)))
@@ -310,7 +167,7 @@ pub fn into_static(n: Node<'_>) -> Node<'static> {
                 })
                 .collect(),
         ),
-        Node::Raw(r) => Node::RawOwned(r.to_owned()),
+        Node::Raw(r) => Node::RawOwned(r.into()),
         Node::RawOwned(r) => Node::RawOwned(r),
     }
 }
@@ -318,19 +175,19 @@ pub fn into_static(n: Node<'_>) -> Node<'static> {
 impl<'a> Node<'a> {
     /// Replaces a raw subtree by its parsed form, in place (one level).
     pub fn materialize(&mut self, origin: u32) {
-        match self {
-            Node::Raw(r) => *self = expand(r, origin, Depth::Lazy),
-            Node::RawOwned(r) => *self = expand_owned(r, origin, Depth::Lazy),
-            _ => {}
+        if let Node::Raw(r) = *self {
+            *self = expand(r, origin, Depth::Lazy);
+        } else if let Node::RawOwned(r) = self {
+            *self = expand_owned(r, origin, Depth::Lazy);
         }
     }
 
     /// The parsed form of a raw subtree, or the node itself.
     pub fn view(&self, origin: u32) -> Cow<'_, Node<'a>> {
-        match self {
+        match *self {
             Node::Raw(r) => Cow::Owned(expand(r, origin, Depth::Lazy)),
-            Node::RawOwned(r) => Cow::Owned(expand_owned(r, origin, Depth::Lazy)),
-            n => Cow::Borrowed(n),
+            Node::RawOwned(ref r) => Cow::Owned(expand_owned(r, origin, Depth::Lazy)),
+            ref n => Cow::Borrowed(n),
         }
     }
 
@@ -342,10 +199,11 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// The string, if this is one.
-    pub fn as_str(&self) -> Option<&str> {
+    /// The string, decoded, if this is one.
+    pub fn text(&self) -> Option<Cow<'_, str>> {
         match self {
-            Node::Str(s) => Some(s),
+            Node::Str(s) => Some(Cow::Borrowed(s)),
+            Node::Esc(r) => Some(Cow::Owned(super::json::unescape(r))),
             _ => None,
         }
     }
@@ -386,6 +244,7 @@ impl<'a> Node<'a> {
             Node::Bool(b) => *b,
             Node::Num(n) => *n != 0.0 && !n.is_nan(),
             Node::Str(s) => !s.is_empty(),
+            Node::Esc(r) => !r.is_empty(),
             _ => true,
         }
     }
@@ -397,11 +256,11 @@ impl<'a> Node<'a> {
             Node::Null => "null",
             Node::Bool(_) => "boolean",
             Node::Num(_) => "number",
-            Node::Str(_) => "string",
+            Node::Str(_) | Node::Esc(_) => "string",
             Node::Arr(_) => "array",
             Node::Obj(_) => "object",
-            Node::Raw(r) => raw_type(r.get()),
-            Node::RawOwned(r) => raw_type(r.get()),
+            Node::Raw(r) => raw_type(r),
+            Node::RawOwned(r) => raw_type(r),
         }
     }
 
@@ -414,6 +273,7 @@ impl<'a> Node<'a> {
             Node::Bool(b) => Value::Bool(*b),
             Node::Num(n) => js_number_value(*n),
             Node::Str(s) => Value::String(s.to_string()),
+            Node::Esc(r) => Value::String(super::json::unescape(r)),
             Node::Arr(a) => Value::Array(a.iter().map(|s| s.node.to_value()).collect()),
             Node::Obj(f) => Value::Object(
                 f.iter()
@@ -433,6 +293,9 @@ impl<'a> Node<'a> {
             Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Node::Num(n) => out.push_str(&js_number(*n)),
             Node::Str(s) => out.push_str(&serde_json::to_string(s.as_ref()).unwrap_or_default()),
+            Node::Esc(r) => {
+                out.push_str(&serde_json::to_string(&super::json::unescape(r)).unwrap_or_default())
+            }
             Node::Arr(a) => {
                 out.push('[');
                 for (i, s) in a.iter().enumerate() {
@@ -548,14 +411,7 @@ mod tests {
     use super::*;
 
     fn parse(s: &str) -> Node<'_> {
-        let mut d = serde_json::Deserializer::from_str(s);
-        NodeSeed {
-            origin: 0,
-            depth: Depth::Lazy,
-            owned: false,
-        }
-        .deserialize(&mut d)
-        .unwrap()
+        super::super::json::parse(s, 0, Depth::Lazy).unwrap()
     }
 
     #[test]
@@ -563,8 +419,8 @@ mod tests {
         let n = parse(r#"{"a":"x","result":{"metadata":[1,2]},"b":"\n"}"#);
         let Node::Obj(f) = &n else { panic!() };
         assert!(matches!(&f[0].1.node, Node::Str(Cow::Borrowed("x"))));
-        assert!(matches!(&f[1].1.node, Node::Raw(r) if r.get() == r#"{"metadata":[1,2]}"#));
-        assert!(matches!(&f[2].1.node, Node::Str(Cow::Owned(s)) if s == "\n"));
+        assert!(matches!(&f[1].1.node, Node::Raw(r) if *r == r#"{"metadata":[1,2]}"#));
+        assert!(matches!(&f[2].1.node, Node::Esc(r) if *r == "\\n"));
     }
 
     #[test]

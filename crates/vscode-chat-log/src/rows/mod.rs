@@ -8,6 +8,8 @@
 //! copy's rows identical to the `.jsonl`'s, so [`chat_rows::merge::merge_secondary`]
 //! can drop the copies.
 
+use std::borrow::Cow;
+
 use chat_rows::system::{self, ChangeTracker, ModelSpec};
 use chat_rows::{RecordState, Row, Timestamp, TurnType};
 
@@ -78,7 +80,7 @@ pub fn rows_from_replay(replay: &Replay<'_>, ctx: &SessionContext) -> Vec<Row> {
             RecoveredKind::Request => {
                 for v in &r.values {
                     let node = v.node.view(v.origin);
-                    m.request(&Slot::new(v.origin, node.into_owned()), "", None);
+                    m.request(&node, v.origin, "", None);
                 }
             }
             RecoveredKind::Parts { request } => {
@@ -131,7 +133,10 @@ fn millis(n: Option<&Slot<'_>>) -> Option<Timestamp> {
     let n = n?;
     match &n.node {
         Node::Num(x) if *x > 0.0 => Timestamp::from_epoch_millis_f64(*x),
-        Node::Str(s) => s
+        Node::Str(_) | Node::Esc(_) => n
+            .node
+            .text()
+            .unwrap_or_default()
             .trim()
             .parse::<f64>()
             .ok()
@@ -168,23 +173,30 @@ impl RequestTimes {
 /// Text of a string or a markdown object `{value}`.
 fn text_of(n: &Node<'_>) -> Option<String> {
     match n {
-        Node::Str(s) => Some(s.to_string()),
         Node::Obj(_) => n
             .get("value")
-            .and_then(|v| v.node.as_str())
-            .map(str::to_string),
-        _ => None,
+            .and_then(|v| v.node.text())
+            .map(Cow::into_owned),
+        other => other.text().map(Cow::into_owned),
     }
 }
 
-fn get_str<'n>(n: &'n Node<'_>, key: &str) -> Option<&'n str> {
-    n.get(key).and_then(|s| s.node.as_str())
+fn get_str<'n>(n: &'n Node<'_>, key: &str) -> Option<Cow<'n, str>> {
+    let s = n.get(key)?;
+    match &s.node {
+        Node::Raw(_) | Node::RawOwned(_) => s
+            .node
+            .view(s.origin)
+            .text()
+            .map(|t| Cow::Owned(t.into_owned())),
+        other => other.text(),
+    }
 }
 
 /// A value for `key=value` texts: strings bare, anything else compact JSON.
 fn plain(n: &Node<'_>) -> String {
     match n {
-        Node::Str(s) => s.to_string(),
+        Node::Str(_) | Node::Esc(_) => n.text().unwrap_or_default().into_owned(),
         other => other.to_json(),
     }
 }
@@ -254,7 +266,7 @@ impl<'c> Mapper<'c> {
     }
 
     fn model_of(&self, req: &Node<'_>) -> String {
-        get_str(req, "modelId").unwrap_or("").to_string()
+        get_str(req, "modelId").unwrap_or_default().into_owned()
     }
 
     fn session(&mut self, root: &Slot<'_>) {
@@ -273,7 +285,9 @@ impl<'c> Mapper<'c> {
         }
         if let Some(wd) = node.get("workingDirectory") {
             let path = match &wd.node {
-                Node::Str(s) => chat_rows::uri::to_path(s),
+                Node::Str(_) | Node::Esc(_) => {
+                    chat_rows::uri::to_path(&wd.node.text().unwrap_or_default())
+                }
                 other => chat_rows::uri::value_to_path(&other.view(wd.origin).to_value()),
             };
             if let Some(p) = path.filter(|p| !p.is_empty()) {
@@ -283,13 +297,13 @@ impl<'c> Mapper<'c> {
         // v3 customTitle; v2 computedTitle (VS Code's normalisation)
         let title = get_str(&node, "customTitle")
             .or_else(|| get_str(&node, "computedTitle"))
-            .unwrap_or("");
-        let responder = get_str(&node, "responderUsername").unwrap_or("");
-        let location = get_str(&node, "initialLocation").unwrap_or("");
+            .unwrap_or_default();
+        let responder = get_str(&node, "responderUsername").unwrap_or_default();
+        let location = get_str(&node, "initialLocation").unwrap_or_default();
         let text = system::session_start(&[
-            ("title", title),
-            ("responder", responder),
-            ("location", location),
+            ("title", &title),
+            ("responder", &responder),
+            ("location", &location),
             ("workspace", &self.ctx.workspace),
         ]);
         let created = millis(node.get("creationDate"));
@@ -305,6 +319,16 @@ impl<'c> Mapper<'c> {
         let Node::Arr(items) = reqs_node.as_ref() else {
             return;
         };
+        // reserve the rows at once: growing a vector of rows by doubling copies and
+        // frees tens of MB on a big session
+        let estimate: usize = items
+            .iter()
+            .map(|it| match it.node.get("response").map(|r| &r.node) {
+                Some(Node::Arr(parts)) => parts.len() + 4,
+                _ => 4,
+            })
+            .sum();
+        self.out.reserve(estimate);
         let mut trackers = Trackers {
             mode: system::permission_mode_tracker(),
             level: system::permission_level_tracker(),
@@ -315,26 +339,34 @@ impl<'c> Mapper<'c> {
             if matches!(req.as_ref(), Node::Undefined | Node::Null) {
                 continue;
             }
-            let slot = Slot::new(item.origin, req.into_owned());
-            self.request(&slot, &format!("$.requests[{i}]"), Some(&mut trackers));
+            let path = if self.lines.is_some() {
+                String::new()
+            } else {
+                format!("$.requests[{i}]")
+            };
+            self.request(&req, item.origin, &path, Some(&mut trackers));
         }
     }
 
-    fn request(&mut self, slot: &Slot<'_>, path: &str, trackers: Option<&mut Trackers>) {
-        let req = &slot.node;
+    fn request(
+        &mut self,
+        req: &Node<'_>,
+        origin: u32,
+        path: &str,
+        trackers: Option<&mut Trackers>,
+    ) {
         let model = self.model_of(req);
         let times = RequestTimes::of(req, &model);
-        let origin = slot.origin;
         if let Some(t) = trackers {
             let mode_info = req.get("modeInfo").map(|m| m.node.view(m.origin));
             let mode = mode_info
                 .as_deref()
                 .and_then(|m| get_str(m, "telemetryModeId"))
-                .map(str::to_string);
+                .map(Cow::into_owned);
             let level = mode_info
                 .as_deref()
                 .and_then(|m| get_str(m, "permissionLevel"))
-                .map(str::to_string);
+                .map(Cow::into_owned);
             if let Some(text) = mode.and_then(|m| t.mode.observe(m)) {
                 let row = self
                     .row(TurnType::System, text, origin, path)
@@ -375,8 +407,8 @@ impl<'c> Mapper<'c> {
             Some(m) => {
                 let mn = m.node.view(m.origin);
                 let t = match mn.as_ref() {
-                    Node::Str(s) => s.to_string(),
-                    other => get_str(other, "text").unwrap_or("").to_string(),
+                    Node::Str(_) | Node::Esc(_) => mn.text().unwrap_or_default().into_owned(),
+                    other => get_str(other, "text").unwrap_or_default().into_owned(),
                 };
                 (t, m.origin)
             }
@@ -389,7 +421,7 @@ impl<'c> Mapper<'c> {
         self.out.push(row);
         if let Some(label) = req
             .get("confirmation")
-            .and_then(|c| c.node.as_str().map(|s| (s.to_string(), c.origin)))
+            .and_then(|c| c.node.text().map(|s| (s.into_owned(), c.origin)))
         {
             let text = system::permission_decision(format!("confirmation={}", label.0));
             let row = self
@@ -402,7 +434,8 @@ impl<'c> Mapper<'c> {
             let rn = r.node.view(r.origin);
             match rn.as_ref() {
                 Node::Arr(parts) => self.parts(parts, &times, &join(path, "response")),
-                Node::Str(s) if !s.is_empty() => {
+                Node::Str(_) | Node::Esc(_) if rn.truthy() => {
+                    let s = rn.text().unwrap_or_default();
                     let row = self
                         .row(
                             TurnType::Assistant,
@@ -429,9 +462,9 @@ impl<'c> Mapper<'c> {
                 format!("{path}[{j}]")
             };
             let kind = get_str(&part, "kind");
-            let markdown = match (part.as_ref(), kind) {
-                (Node::Str(s), _) => Some(s.to_string()),
-                (Node::Obj(_), None) => get_str(&part, "value").map(str::to_string),
+            let markdown = match (part.as_ref(), kind.as_deref()) {
+                (Node::Str(_) | Node::Esc(_), _) => part.text().map(Cow::into_owned),
+                (Node::Obj(_), None) => get_str(&part, "value").map(Cow::into_owned),
                 (Node::Obj(_), Some("markdownContent")) => part
                     .get("content")
                     .and_then(|c| text_of(&c.node.view(c.origin))),
@@ -445,11 +478,13 @@ impl<'c> Mapper<'c> {
                 continue;
             }
             self.flush_run(&mut run, times);
-            match kind {
+            match kind.as_deref() {
                 Some("thinking") => {
                     let text = match part.get("value").map(|v| &v.node) {
-                        Some(Node::Str(s)) => s.to_string(),
-                        Some(Node::Arr(a)) => a.iter().filter_map(|s| s.node.as_str()).collect(),
+                        Some(n @ (Node::Str(_) | Node::Esc(_))) => {
+                            n.text().unwrap_or_default().into_owned()
+                        }
+                        Some(Node::Arr(a)) => a.iter().filter_map(|s| s.node.text()).collect(),
                         _ => String::new(),
                     };
                     if !text.is_empty() {
@@ -473,8 +508,10 @@ impl<'c> Mapper<'c> {
                             Node::Arr(items) => items
                                 .iter()
                                 .filter_map(|s| match &s.node {
-                                    Node::Str(x) => Some(x.to_string()),
-                                    other => get_str(other, "label").map(str::to_string),
+                                    Node::Str(_) | Node::Esc(_) => {
+                                        s.node.text().map(Cow::into_owned)
+                                    }
+                                    other => get_str(other, "label").map(Cow::into_owned),
                                 })
                                 .collect::<Vec<_>>()
                                 .join(","),
@@ -514,7 +551,9 @@ impl<'c> Mapper<'c> {
                         .unwrap_or_default();
                     let uri = match part.get("uri").map(|u| u.node.view(u.origin)) {
                         Some(u) => match u.as_ref() {
-                            Node::Str(s) => s.to_string(),
+                            Node::Str(_) | Node::Esc(_) => {
+                                u.text().unwrap_or_default().into_owned()
+                            }
                             Node::Obj(_) => uri_text(&u),
                             _ => String::new(),
                         },
@@ -553,19 +592,19 @@ impl<'c> Mapper<'c> {
     }
 
     fn tool(&mut self, part: &Node<'_>, origin: u32, path: &str, times: &RequestTimes) {
-        let name = get_str(part, "toolId").unwrap_or("").to_string();
-        let id = get_str(part, "toolCallId").unwrap_or("").to_string();
+        let name = get_str(part, "toolId").unwrap_or_default().into_owned();
+        let id = get_str(part, "toolCallId").unwrap_or_default().into_owned();
         let specific = part.get("toolSpecificData").map(|s| s.node.view(s.origin));
         let details = part.get("resultDetails").map(|s| s.node.view(s.origin));
         // the call: the terminal command, the raw input, the recorded input, else the message
         let mut call = None;
         if let Some(sd) = specific.as_deref() {
-            match get_str(sd, "kind") {
+            match get_str(sd, "kind").as_deref() {
                 Some("terminal") => {
                     call = sd
                         .get("commandLine")
-                        .and_then(|c| get_str(&c.node, "original").map(str::to_string))
-                        .or_else(|| get_str(sd, "command").map(str::to_string));
+                        .and_then(|c| get_str(&c.node, "original").map(Cow::into_owned))
+                        .or_else(|| get_str(sd, "command").map(Cow::into_owned));
                 }
                 Some("input") => call = sd.get("rawInput").map(|r| plain(&r.node.view(r.origin))),
                 _ => {}
@@ -575,7 +614,7 @@ impl<'c> Mapper<'c> {
             call = details
                 .as_deref()
                 .and_then(|d| get_str(d, "input"))
-                .map(str::to_string);
+                .map(Cow::into_owned);
         }
         if call.is_none() {
             call = part.get("invocationMessage").and_then(|m| text_of(&m.node));
@@ -613,11 +652,11 @@ impl<'c> Mapper<'c> {
             }
         }
         if let Some(err) = part.get("resultError") {
-            let e = match &err.node {
-                Node::Str(s) => s.to_string(),
-                other => get_str(other, "message")
-                    .map(str::to_string)
-                    .unwrap_or_else(|| plain(other)),
+            let e = match err.node.text() {
+                Some(t) => t.into_owned(),
+                None => get_str(&err.node, "message")
+                    .map(Cow::into_owned)
+                    .unwrap_or_else(|| plain(&err.node)),
             };
             if !e.is_empty() {
                 is_error = true;
@@ -722,7 +761,10 @@ fn join(path: &str, key: &str) -> String {
 /// A URI, a `{uri, range}` location or a URI object, as a path or URI string.
 fn uri_text(n: &Node<'_>) -> String {
     match n {
-        Node::Str(s) => chat_rows::uri::to_path(s).unwrap_or_else(|| s.to_string()),
+        Node::Str(_) | Node::Esc(_) => {
+            let s = n.text().unwrap_or_default();
+            chat_rows::uri::to_path(&s).unwrap_or_else(|| s.into_owned())
+        }
         Node::Obj(_) => {
             if let Some(u) = n.get("uri") {
                 return uri_text(&u.node.view(u.origin));
@@ -737,19 +779,19 @@ fn uri_text(n: &Node<'_>) -> String {
 fn output_text(n: &Node<'_>) -> String {
     let one = |n: &Node<'_>| -> String {
         match n {
-            Node::Str(s) => s.to_string(),
+            Node::Str(_) | Node::Esc(_) => n.text().unwrap_or_default().into_owned(),
             Node::Obj(_) => {
-                let mime = get_str(n, "mimeType").unwrap_or("");
-                let ty = get_str(n, "type").unwrap_or("");
+                let mime = get_str(n, "mimeType").unwrap_or_default();
+                let ty = get_str(n, "type").unwrap_or_default();
                 if ty == "data" || n.get("base64Data").is_some() {
                     let len = n
                         .get("base64Data")
                         .or_else(|| n.get("value"))
-                        .and_then(|v| v.node.as_str())
-                        .map_or(0, str::len);
+                        .and_then(|v| v.node.text())
+                        .map_or(0, |t| t.len());
                     format!(
                         "[{} data, {len} bytes of base64]",
-                        if mime.is_empty() { "binary" } else { mime }
+                        if mime.is_empty() { "binary" } else { &mime }
                     )
                 } else if let Some(v) = n.get("value") {
                     plain(&v.node.view(v.origin))

@@ -1,0 +1,620 @@
+//! A JSON parser that builds [`Node`] trees borrowing from the input.
+//!
+//! Why not serde_json here: serde_json hands a visitor each string already unescaped,
+//! so a tree built through it must copy every string that holds an escape, and
+//! assistant markdown is full of `\n` and `\"`. This parser keeps such strings as
+//! their escaped slice of the input ([`Node::Esc`]) and decodes them only when a row
+//! reads them; subtrees no row reads (`node::is_raw_key`) are validated and kept
+//! as slices. It still validates everything JSON requires (grammar, escapes, control
+//! characters; UTF-8 is checked by the caller on the whole line), and reads numbers as
+//! JavaScript does (IEEE doubles, correctly rounded), duplicate keys as `JSON.parse`
+//! does (first position, last value) and lone surrogate escapes as U+FFFD.
+//!
+//! Nesting is limited to [`MAX_DEPTH`] levels, so hostile input cannot overflow the stack.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+
+use super::node::{Depth, Node, Slot, is_raw_key};
+
+/// Deepest nesting accepted.
+pub const MAX_DEPTH: usize = 256;
+
+/// Where and why a JSON text is invalid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonError {
+    /// What was wrong.
+    pub message: &'static str,
+    /// 1-based line within the text.
+    pub line: usize,
+    /// 1-based column (bytes) within the line.
+    pub column: usize,
+    /// True when the text ended too early (a cut-off write).
+    pub eof: bool,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at line {} column {}",
+            self.message, self.line, self.column
+        )
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+struct P<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    i: usize,
+    origin: u32,
+    depth: Depth,
+    nesting: usize,
+}
+
+/// Parses `text` as exactly one JSON value (surrounding whitespace allowed).
+pub fn parse<'a>(text: &'a str, origin: u32, depth: Depth) -> Result<Node<'a>, JsonError> {
+    let mut p = P {
+        s: text,
+        b: text.as_bytes(),
+        i: 0,
+        origin,
+        depth,
+        nesting: 0,
+    };
+    let v = p.value()?;
+    p.ws();
+    if p.i < p.b.len() {
+        return Err(p.err("trailing characters", false));
+    }
+    Ok(v)
+}
+
+/// Validates `text` as exactly one JSON value without building anything.
+pub fn validate(text: &str) -> Result<(), JsonError> {
+    let mut p = P {
+        s: text,
+        b: text.as_bytes(),
+        i: 0,
+        origin: 0,
+        depth: Depth::Full,
+        nesting: 0,
+    };
+    p.skip()?;
+    p.ws();
+    if p.i < p.b.len() {
+        return Err(p.err("trailing characters", false));
+    }
+    Ok(())
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+#[inline]
+fn zero_byte(x: u64) -> u64 {
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+impl<'a> P<'a> {
+    fn err(&self, message: &'static str, eof: bool) -> JsonError {
+        let upto = &self.b[..self.i.min(self.b.len())];
+        let line = 1 + upto.iter().filter(|c| **c == b'\n').count();
+        let start = upto.iter().rposition(|c| *c == b'\n').map_or(0, |p| p + 1);
+        JsonError {
+            message,
+            line,
+            column: upto.len() - start + usize::from(!eof),
+            eof,
+        }
+    }
+
+    #[inline]
+    fn ws(&mut self) {
+        while let Some(&c) = self.b.get(self.i) {
+            if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn enter(&mut self) -> Result<(), JsonError> {
+        self.nesting += 1;
+        if self.nesting > MAX_DEPTH {
+            return Err(self.err("recursion limit exceeded", false));
+        }
+        Ok(())
+    }
+
+    fn value(&mut self) -> Result<Node<'a>, JsonError> {
+        self.ws();
+        match self.peek() {
+            Some(b'{') => self.object(),
+            Some(b'[') => self.array(),
+            Some(b'"') => {
+                let (raw, esc) = self.string()?;
+                Ok(if esc {
+                    Node::Esc(raw)
+                } else {
+                    Node::Str(Cow::Borrowed(raw))
+                })
+            }
+            Some(b't') => self.literal(b"true").map(|_| Node::Bool(true)),
+            Some(b'f') => self.literal(b"false").map(|_| Node::Bool(false)),
+            Some(b'n') => self.literal(b"null").map(|_| Node::Null),
+            Some(b'-' | b'0'..=b'9') => self.number().map(Node::Num),
+            None => Err(self.err("EOF while parsing a value", true)),
+            Some(_) => Err(self.err("expected value", false)),
+        }
+    }
+
+    /// Skips one value, validating it.
+    fn skip(&mut self) -> Result<(), JsonError> {
+        self.ws();
+        match self.peek() {
+            Some(b'{') => {
+                self.enter()?;
+                self.i += 1;
+                self.ws();
+                if self.peek() == Some(b'}') {
+                    self.i += 1;
+                    self.nesting -= 1;
+                    return Ok(());
+                }
+                loop {
+                    self.ws();
+                    match self.peek() {
+                        Some(b'"') => {
+                            self.string()?;
+                        }
+                        None => return Err(self.err("EOF while parsing an object", true)),
+                        _ => return Err(self.err("key must be a string", false)),
+                    }
+                    self.colon()?;
+                    self.skip()?;
+                    if self.comma_or_end(
+                        b'}',
+                        "EOF while parsing an object",
+                        "expected `,` or `}`",
+                    )? {
+                        break;
+                    }
+                }
+                self.nesting -= 1;
+                Ok(())
+            }
+            Some(b'[') => {
+                self.enter()?;
+                self.i += 1;
+                self.ws();
+                if self.peek() == Some(b']') {
+                    self.i += 1;
+                    self.nesting -= 1;
+                    return Ok(());
+                }
+                loop {
+                    self.skip()?;
+                    if self.comma_or_end(b']', "EOF while parsing a list", "expected `,` or `]`")? {
+                        break;
+                    }
+                }
+                self.nesting -= 1;
+                Ok(())
+            }
+            Some(b'"') => self.string().map(|_| ()),
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => self.literal(b"null"),
+            Some(b'-' | b'0'..=b'9') => self.number_span().map(|_| ()),
+            None => Err(self.err("EOF while parsing a value", true)),
+            Some(_) => Err(self.err("expected value", false)),
+        }
+    }
+
+    fn colon(&mut self) -> Result<(), JsonError> {
+        self.ws();
+        match self.peek() {
+            Some(b':') => {
+                self.i += 1;
+                Ok(())
+            }
+            None => Err(self.err("EOF while parsing an object", true)),
+            _ => Err(self.err("expected `:`", false)),
+        }
+    }
+
+    /// After a member or element: true at the closing bracket, false after a comma.
+    fn comma_or_end(
+        &mut self,
+        close: u8,
+        eof: &'static str,
+        bad: &'static str,
+    ) -> Result<bool, JsonError> {
+        self.ws();
+        match self.peek() {
+            Some(b',') => {
+                self.i += 1;
+                self.ws();
+                if self.peek() == Some(close) {
+                    return Err(self.err("trailing comma", false));
+                }
+                Ok(false)
+            }
+            Some(c) if c == close => {
+                self.i += 1;
+                Ok(true)
+            }
+            None => Err(self.err(eof, true)),
+            _ => Err(self.err(bad, false)),
+        }
+    }
+
+    fn literal(&mut self, word: &'static [u8]) -> Result<(), JsonError> {
+        let end = self.i + word.len();
+        if self.b.get(self.i..end) == Some(word) {
+            self.i = end;
+            return Ok(());
+        }
+        let have = &self.b[self.i..self.b.len().min(end)];
+        if word.starts_with(have) {
+            self.i = self.b.len();
+            return Err(self.err("EOF while parsing a value", true));
+        }
+        Err(self.err("expected value", false))
+    }
+
+    fn number_span(&mut self) -> Result<&'a str, JsonError> {
+        let start = self.i;
+        let b = self.b;
+        let digits = |i: &mut usize| {
+            let s = *i;
+            while b.get(*i).is_some_and(u8::is_ascii_digit) {
+                *i += 1;
+            }
+            *i - s
+        };
+        let mut i = self.i;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                digits(&mut i);
+            }
+            None => {
+                self.i = i;
+                return Err(self.err("EOF while parsing a value", true));
+            }
+            _ => {
+                self.i = i;
+                return Err(self.err("invalid number", false));
+            }
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            if digits(&mut i) == 0 {
+                self.i = i;
+                let eof = i >= b.len();
+                return Err(self.err(
+                    if eof {
+                        "EOF while parsing a value"
+                    } else {
+                        "invalid number"
+                    },
+                    eof,
+                ));
+            }
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if digits(&mut i) == 0 {
+                self.i = i;
+                let eof = i >= b.len();
+                return Err(self.err(
+                    if eof {
+                        "EOF while parsing a value"
+                    } else {
+                        "invalid number"
+                    },
+                    eof,
+                ));
+            }
+        }
+        self.i = i;
+        Ok(&self.s[start..i])
+    }
+
+    fn number(&mut self) -> Result<f64, JsonError> {
+        let t = self.number_span()?;
+        if t.len() <= 15 && t.bytes().all(|c| c.is_ascii_digit()) {
+            // exact: fewer than 16 digits fit a double
+            return Ok(t.bytes().fold(0u64, |a, c| a * 10 + u64::from(c - b'0')) as f64);
+        }
+        // Rust's parse is correctly rounded, as JavaScript's is
+        Ok(t.parse::<f64>().unwrap_or(f64::NAN))
+    }
+
+    /// A string at `"`: its raw contents (between the quotes) and whether it has escapes.
+    fn string(&mut self) -> Result<(&'a str, bool), JsonError> {
+        self.i += 1;
+        let start = self.i;
+        let b = self.b;
+        let mut esc = false;
+        loop {
+            // eight bytes at a time to the next quote, backslash or control character
+            while self.i + 8 <= b.len() {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(&b[self.i..self.i + 8]);
+                let x = u64::from_le_bytes(w);
+                let hit = zero_byte(x ^ (ONES * u64::from(b'"')))
+                    | zero_byte(x ^ (ONES * u64::from(b'\\')))
+                    | (x.wrapping_sub(ONES * 0x20) & !x & HIGHS);
+                if hit != 0 {
+                    self.i += (hit.trailing_zeros() / 8) as usize;
+                    break;
+                }
+                self.i += 8;
+            }
+            let Some(&c) = b.get(self.i) else {
+                return Err(self.err("EOF while parsing a string", true));
+            };
+            match c {
+                b'"' => {
+                    let raw = &self.s[start..self.i];
+                    self.i += 1;
+                    return Ok((raw, esc));
+                }
+                b'\\' => {
+                    esc = true;
+                    self.i += 1;
+                    match b.get(self.i) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.i += 1,
+                        Some(b'u') => {
+                            for k in 1..=4 {
+                                match b.get(self.i + k) {
+                                    Some(h) if h.is_ascii_hexdigit() => {}
+                                    None => {
+                                        self.i = b.len();
+                                        return Err(self.err("EOF while parsing a string", true));
+                                    }
+                                    _ => {
+                                        self.i += k;
+                                        return Err(self.err("invalid escape", false));
+                                    }
+                                }
+                            }
+                            self.i += 5;
+                        }
+                        None => return Err(self.err("EOF while parsing a string", true)),
+                        _ => return Err(self.err("invalid escape", false)),
+                    }
+                }
+                c if c < 0x20 => {
+                    return Err(self.err(
+                        "control character (\\u0000-\\u001F) found while parsing a string",
+                        false,
+                    ));
+                }
+                _ => self.i += 1,
+            }
+        }
+    }
+
+    fn object(&mut self) -> Result<Node<'a>, JsonError> {
+        self.enter()?;
+        self.i += 1;
+        let mut fields: Vec<(Cow<'a, str>, Slot<'a>)> = Vec::new();
+        let mut index: Option<HashMap<String, usize>> = None;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.i += 1;
+            self.nesting -= 1;
+            return Ok(Node::Obj(fields));
+        }
+        loop {
+            self.ws();
+            let key = match self.peek() {
+                Some(b'"') => {
+                    let (raw, esc) = self.string()?;
+                    if esc {
+                        Cow::Owned(unescape(raw))
+                    } else {
+                        Cow::Borrowed(raw)
+                    }
+                }
+                None => return Err(self.err("EOF while parsing an object", true)),
+                _ => return Err(self.err("key must be a string", false)),
+            };
+            self.colon()?;
+            let value = if self.depth == Depth::Lazy && is_raw_key(&key) {
+                self.ws();
+                let start = self.i;
+                self.skip()?;
+                Node::Raw(&self.s[start..self.i])
+            } else {
+                self.value()?
+            };
+            let slot = Slot::new(self.origin, value);
+            // a duplicate key keeps its first position and takes the last value (JSON.parse)
+            let existing = match &index {
+                Some(ix) => ix.get(key.as_ref()).copied(),
+                None => fields.iter().position(|(k, _)| *k == key),
+            };
+            match existing {
+                Some(p) => fields[p].1 = slot,
+                None => {
+                    if let Some(ix) = &mut index {
+                        ix.insert(key.to_string(), fields.len());
+                    }
+                    fields.push((key, slot));
+                    if index.is_none() && fields.len() > 32 {
+                        index = Some(
+                            fields
+                                .iter()
+                                .enumerate()
+                                .map(|(i, (k, _))| (k.to_string(), i))
+                                .collect(),
+                        );
+                    }
+                }
+            }
+            if self.comma_or_end(b'}', "EOF while parsing an object", "expected `,` or `}`")? {
+                break;
+            }
+        }
+        self.nesting -= 1;
+        Ok(Node::Obj(fields))
+    }
+
+    fn array(&mut self) -> Result<Node<'a>, JsonError> {
+        self.enter()?;
+        self.i += 1;
+        let mut items = Vec::new();
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.i += 1;
+            self.nesting -= 1;
+            return Ok(Node::Arr(items));
+        }
+        loop {
+            let v = self.value()?;
+            items.push(Slot::new(self.origin, v));
+            if self.comma_or_end(b']', "EOF while parsing a list", "expected `,` or `]`")? {
+                break;
+            }
+        }
+        self.nesting -= 1;
+        Ok(Node::Arr(items))
+    }
+}
+
+fn hex4(b: &[u8]) -> u32 {
+    b.iter()
+        .fold(0, |a, c| a * 16 + (*c as char).to_digit(16).unwrap_or(0))
+}
+
+/// Decodes the escapes of a validated raw string; a lone surrogate becomes U+FFFD.
+pub fn unescape(raw: &str) -> String {
+    let b = raw.as_bytes();
+    let mut out = String::with_capacity(raw.len());
+    let mut i = 0;
+    while let Some(rel) = memchr::memchr(b'\\', &b[i..]) {
+        out.push_str(&raw[i..i + rel]);
+        i += rel;
+        let Some(&e) = b.get(i + 1) else { break };
+        i += 2;
+        match e {
+            b'n' => out.push('\n'),
+            b't' => out.push('\t'),
+            b'r' => out.push('\r'),
+            b'b' => out.push('\u{8}'),
+            b'f' => out.push('\u{c}'),
+            b'u' if i + 4 <= b.len() => {
+                let cp = hex4(&b[i..i + 4]);
+                i += 4;
+                if (0xD800..0xDC00).contains(&cp)
+                    && b.get(i) == Some(&b'\\')
+                    && b.get(i + 1) == Some(&b'u')
+                    && i + 6 <= b.len()
+                {
+                    let lo = hex4(&b[i + 2..i + 6]);
+                    if (0xDC00..0xE000).contains(&lo) {
+                        i += 6;
+                        let c = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                        out.push(char::from_u32(c).unwrap_or('\u{fffd}'));
+                        continue;
+                    }
+                }
+                out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
+            }
+            other => out.push(other as char),
+        }
+    }
+    out.push_str(&raw[i.min(raw.len())..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<String, String> {
+        parse(s, 0, Depth::Full)
+            .map(|n| n.to_json())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn values() {
+        assert_eq!(
+            p(r#" {"a":[1,-2.5e3,true,false,null,"x\n\"y\"\u00e9\ud83d\ude00\ud83d"],"b":{}} "#)
+                .unwrap(),
+            "{\"a\":[1,-2500,true,false,null,\"x\\n\\\"y\\\"é😀\u{fffd}\"],\"b\":{}}"
+        );
+        assert_eq!(p("[]").unwrap(), "[]");
+        assert_eq!(p("0.1").unwrap(), "0.1");
+    }
+
+    #[test]
+    fn errors_say_where_and_whether_cut() {
+        let e = parse("{\"a\":", 0, Depth::Full).unwrap_err();
+        assert!(e.eof);
+        assert_eq!(
+            e.to_string(),
+            "EOF while parsing a value at line 1 column 5"
+        );
+        let e = parse("{\"a\" 1}", 0, Depth::Full).unwrap_err();
+        assert_eq!(
+            (e.to_string().as_str(), e.eof),
+            ("expected `:` at line 1 column 6", false)
+        );
+        assert_eq!(p("[1,]").unwrap_err(), "trailing comma at line 1 column 4");
+        assert_eq!(
+            p("01").unwrap_err(),
+            "trailing characters at line 1 column 2"
+        );
+        assert_eq!(
+            p("\"a\u{1}\"").unwrap_err(),
+            "control character (\\u0000-\\u001F) found while parsing a string at line 1 column 3"
+        );
+        assert_eq!(
+            p("\"\\x\"").unwrap_err(),
+            "invalid escape at line 1 column 3"
+        );
+        assert_eq!(
+            p("{\n\"a\":tru").unwrap_err(),
+            "EOF while parsing a value at line 2 column 7"
+        );
+        assert_eq!(
+            p(&"[".repeat(300)).unwrap_err(),
+            "recursion limit exceeded at line 1 column 257"
+        );
+        assert!(validate("{\"a\":[1,{\"b\":\"c\\\"\"}]}").is_ok());
+        assert!(validate("{\"a\":[1,{\"b\":\"c\\\"\"}]").is_err());
+    }
+
+    #[test]
+    fn long_strings_with_escapes_stay_raw() {
+        let s = format!("\"{}\\n{}\"", "a".repeat(20), "b".repeat(20));
+        let n = parse(&s, 0, Depth::Full).unwrap();
+        assert!(matches!(n, Node::Esc(r) if r.len() == 42));
+        assert_eq!(
+            n.text().unwrap(),
+            format!("{}\n{}", "a".repeat(20), "b".repeat(20))
+        );
+    }
+}
