@@ -241,9 +241,12 @@ impl Database {
                 .filter(|f| f.status == FrameStatus::Committed)
                 .map(|f| f.page as usize)
                 .collect();
-            let missing = (main_pages_present + 1..=pages.min(main_pages_present + (1 << 24)))
-                .filter(|p| !in_wal.contains(p))
+            let beyond_main = pages.saturating_sub(main_pages_present);
+            let from_wal = in_wal
+                .iter()
+                .filter(|&&p| p > main_pages_present && p <= pages)
                 .count();
+            let missing = beyond_main.saturating_sub(from_wal);
             if missing > 0 {
                 problems.push(Problem::new(
                     ProblemKind::TruncatedMain,
