@@ -244,6 +244,8 @@ pub struct Message {
     pub processes: Vec<Process>,
     /// `content[]`.
     pub content: Vec<Part>,
+    /// The texts of `subMessages[]` (the pieces of an agentic reply).
+    pub sub_texts: Vec<String>,
 }
 
 impl Message {
@@ -265,6 +267,26 @@ impl Message {
                 .map(|a| a.as_slice())
                 .unwrap_or_default()
         };
+        let subs = list("subMessages");
+        let mut processes: Vec<Process> = list("processes")
+            .iter()
+            .filter(|p| p.is_object())
+            .map(Process::from_value)
+            .collect();
+        // a sub-message's step is a processing step too, unless it repeats one by id
+        for step in subs
+            .iter()
+            .filter_map(|m| m.get("step"))
+            .filter(|p| p.is_object())
+        {
+            let step = Process::from_value(step);
+            if !processes
+                .iter()
+                .any(|p| !p.id.is_empty() && p.id == step.id)
+            {
+                processes.push(step);
+            }
+        }
         Message {
             speaker: str_field(v, "speaker"),
             text: str_field(v, "text"),
@@ -273,20 +295,18 @@ impl Message {
             agent: str_field(v, "agent"),
             context_paths,
             error: v.get("error").and_then(ChatError::from_value),
-            processes: list("processes")
-                .iter()
-                .filter(|p| p.is_object())
-                .map(Process::from_value)
-                .collect(),
+            processes,
             content: list("content")
                 .iter()
                 .filter(|p| p.is_object())
                 .map(Part::from_value)
                 .collect(),
+            sub_texts: subs.iter().filter_map(|m| str_field(m, "text")).collect(),
         }
     }
 
-    /// The text, or else the text parts of `content[]` joined.
+    /// The text, or else the text parts of `content[]` joined, or else the texts of
+    /// `subMessages[]` joined.
     pub fn display_text(&self) -> Option<String> {
         if let Some(t) = &self.text {
             return Some(t.clone());
@@ -299,7 +319,10 @@ impl Message {
                 _ => None,
             })
             .collect();
-        (!parts.is_empty()).then(|| parts.join("\n"))
+        if !parts.is_empty() {
+            return Some(parts.join("\n"));
+        }
+        (!self.sub_texts.is_empty()).then(|| self.sub_texts.join("\n"))
     }
 }
 
@@ -1082,6 +1105,19 @@ mod tests {
             permission_settings(b"[1]").unwrap_err().to_string(),
             "settings.json at byte 0 is not a JSON object"
         );
+    }
+
+    #[test]
+    fn sub_messages_give_text_and_steps() {
+        let v: Value = serde_json::from_str(
+            r#"{"speaker":"assistant","processes":[{"type":"tool","id":"a","title":"T"}],
+                "subMessages":[{"text":"first"},{"step":{"type":"tool","id":"a"}},{"text":"second","step":{"type":"confirmation","id":"b","state":"pending"}}]}"#,
+        )
+        .unwrap();
+        let m = Message::from_value(&v);
+        assert_eq!(m.display_text().as_deref(), Some("first\nsecond"));
+        let ids: Vec<&str> = m.processes.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, vec!["a", "b"]);
     }
 
     #[test]
