@@ -63,6 +63,7 @@ impl Store for CodeBuddyStore {
             FileKind::SessionMeta => "codebuddy session meta",
             FileKind::Subagent => "codebuddy sub-agent session",
             FileKind::SubagentMeta => "codebuddy sub-agent meta",
+            FileKind::ToolResult => "codebuddy persisted tool output",
         };
         Some(Claim { kind })
     }
@@ -93,6 +94,7 @@ pub fn read_file(path: &Path, display: &str, evidence: &Evidence) -> Vec<Row> {
     });
     match loc.kind {
         FileKind::Session | FileKind::Subagent => read_session(path, &loc, display, evidence),
+        FileKind::ToolResult => read_orphan_tool_result(path, &loc, display, evidence),
         FileKind::SessionMeta | FileKind::SubagentMeta => {
             read_orphan_meta(path, &loc, display, evidence)
         }
@@ -109,7 +111,7 @@ fn file_name(path: &Path) -> String {
 fn project_folder(path: &Path, kind: FileKind) -> PathBuf {
     let up = match kind {
         FileKind::Session | FileKind::SessionMeta => 1,
-        FileKind::Subagent | FileKind::SubagentMeta => 3,
+        FileKind::Subagent | FileKind::SubagentMeta | FileKind::ToolResult => 3,
     };
     let mut p = path;
     for _ in 0..up {
@@ -193,7 +195,9 @@ fn read_session(path: &Path, loc: &Location, display: &str, evidence: &Evidence)
     }
 
     let folder = project_folder(path, loc.kind);
+    let resolved = std::cell::RefCell::new(std::collections::HashSet::new());
     let lookup = |p: &PersistedPointer| {
+        resolved.borrow_mut().insert(p.relative.clone());
         let file = p
             .relative
             .split('/')
@@ -218,6 +222,122 @@ fn read_session(path: &Path, loc: &Location, display: &str, evidence: &Evidence)
         persisted: &lookup,
     };
     out.extend(session_rows_with(&log, &index, &opts));
+    if !subagent {
+        // persisted outputs no readable line points to: a damaged pointer line, or a
+        // sub-agent's output (read again here, since only its own file points to it)
+        let dir = folder.join(&loc.session_id).join("tool-results");
+        let resolved = resolved.into_inner();
+        for name in list_files(&dir) {
+            let rel = format!("{}/tool-results/{name}", loc.session_id);
+            if resolved.contains(&rel) {
+                continue;
+            }
+            let file_display = locate::sibling_display(display, &rel);
+            let call_id = name.split('.').next().unwrap_or("");
+            let tool = index.tool_name(call_id);
+            let mut rows = tool_result_rows(
+                &dir.join(&name),
+                &name,
+                &file_display,
+                evidence,
+                &session_id,
+                &first_cwd,
+                tool,
+            );
+            rows.push(
+                Row::system(
+                    AGENT,
+                    format!("persisted output {rel} is not pointed to by any readable line of the session file"),
+                )
+                .tool(tool.unwrap_or(""), call_id)
+                .session(session_id.clone())
+                .project(first_cwd.clone())
+                .file(&file_display)
+                .locator("path"),
+            );
+            out.extend(rows);
+        }
+    }
+    out
+}
+
+/// The names of the plain files in `dir`, sorted (none when it does not exist).
+fn list_files(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A persisted output read on its own: one `tool_result` row (the call id is the file's
+/// stem, as CodeBuddy names them), or a `parser:` row when it cannot be read.
+fn tool_result_rows(
+    path: &Path,
+    name: &str,
+    display: &str,
+    evidence: &Evidence,
+    session_id: &str,
+    cwd: &str,
+    tool: Option<&str>,
+) -> Vec<Row> {
+    let call_id = name.split('.').next().unwrap_or(name);
+    match evidence.read(path) {
+        Ok(bytes) => vec![
+            Row::new(
+                AGENT,
+                TurnType::ToolResult,
+                String::from_utf8_lossy(&bytes).into_owned(),
+            )
+            .tool(tool.unwrap_or(""), call_id)
+            .session(session_id)
+            .project(cwd)
+            .file(display)
+            .locator("whole file"),
+        ],
+        Err(e) => vec![
+            Row::system(
+                AGENT,
+                system::parser(Error::Io {
+                    path: PathBuf::from(display),
+                    reason: e.to_string(),
+                }),
+            )
+            .session(session_id)
+            .project(cwd)
+            .file(display),
+        ],
+    }
+}
+
+/// A persisted output is read with its session; alone (its session file gone) it is read here.
+fn read_orphan_tool_result(
+    path: &Path,
+    loc: &Location,
+    display: &str,
+    evidence: &Evidence,
+) -> Vec<Row> {
+    let session_file = format!("{}.jsonl", loc.session_id);
+    let folder = project_folder(path, loc.kind);
+    if folder.join(&session_file).exists() {
+        return Vec::new();
+    }
+    let name = file_name(path);
+    let mut out = tool_result_rows(path, &name, display, evidence, &loc.session_id, "", None);
+    out.push(
+        Row::system(
+            AGENT,
+            format!("session file missing: {session_file} (only its persisted tool output {name} remains)"),
+        )
+        .session(loc.session_id.clone())
+        .file(display)
+        .locator("path"),
+    );
     out
 }
 

@@ -36,6 +36,8 @@ pub enum FileKind {
     Subagent,
     /// `<mangled-cwd>/<session-id>/subagents/agent-<id>.meta.json`.
     SubagentMeta,
+    /// `<mangled-cwd>/<session-id>/tool-results/<name>`: a persisted tool output.
+    ToolResult,
 }
 
 /// A recognised CodeBuddy file and what its path says.
@@ -119,6 +121,23 @@ pub fn locate(path: &Path) -> Option<Location> {
             home: comps[n - 4].clone(),
             project_dir: comps[n - 2].clone(),
             session_id: stem.to_string(),
+            agent_id: None,
+        });
+    }
+    // persisted outputs: <home>/projects/<dir>/<session>/tool-results/<file>
+    if n >= 6
+        && comps[n - 2] == "tool-results"
+        && comps[n - 5] == "projects"
+        && is_home(&comps[n - 6])
+        && is_mangled(&comps[n - 4])
+        && !comps[n - 3].is_empty()
+        && !comps[n - 1].is_empty()
+    {
+        return Some(Location {
+            kind: FileKind::ToolResult,
+            home: comps[n - 6].clone(),
+            project_dir: comps[n - 4].clone(),
+            session_id: comps[n - 3].clone(),
             agent_id: None,
         });
     }
@@ -216,7 +235,8 @@ mod tests {
             "/u/.codebuddy/history.jsonl",
             "/u/.codebuddy/projects/home-u/s.json",
             "/u/.codebuddy/projects/home-u/.jsonl",
-            "/u/.codebuddy/projects/home-u/s/tool-results/out.jsonl",
+            "/u/.codebuddy/projects/-home-u/s/tool-results/out.txt",
+            "/u/.claude/projects/home-u/s/tool-results/out.txt",
             "/u/.codebuddy/projects/home-u/s/subagents/notes.jsonl",
             "/u/.codebuddy/projects/home-u/s/subagents/agent-.jsonl",
             "/u/.other/projects/home-u/s.jsonl",

@@ -293,6 +293,11 @@ impl LogIndex {
         ix
     }
 
+    /// The tool name of a `function_call` with this `callId`, if the file has one.
+    pub fn tool_name(&self, call_id: &str) -> Option<&str> {
+        self.calls.get(call_id).map(String::as_str)
+    }
+
     /// The first readable item's time.
     pub fn first_time(&self) -> Option<Timestamp> {
         self.first_time.flatten()

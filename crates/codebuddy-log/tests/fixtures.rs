@@ -60,6 +60,8 @@ fn linux_session_rows() {
             r#"37|2026-05-28T20:33:32.000000Z|tool_result|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10|/home/alice/src/shop||Grep|call_grep_1|byte 9639|live|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10.jsonl|"src/cart.ts:1:export function total(items) {\nsrc/cart.ts:9:export function applyDiscount(sum) {""#,
             r#"38|2026-05-28T20:33:33.000000Z|assistant|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10|/home/alice/src/shop||||byte 9916|live|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10.jsonl|"It exports total and applyDiscount.""#,
             r#"39|2026-05-28T20:33:34.000000Z|system|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10|/home/alice/src/shop||||byte 10168|live|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10.jsonl|"unknown record type turn-metrics: {\"timestamp\":1780000414000,\"type\":\"turn-metrics\",\"durationMs\":3100,\"inputTokens\":812,\"outputTokens\":40,\"cwd\":\"/home/alice/src/shop\"}""#,
+            r#"||tool_result|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10|/home/alice/src/shop||Edit|call_edit_1|whole file|live|call_edit_1.txt|"The file src/cart.ts has been updated. Here's the result of running `cat -n` on a snippet:\n     3\t  return applyDiscount(sum) * TAX;\n""#,
+            r#"||system|3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10|/home/alice/src/shop||Edit|call_edit_1|path|live|call_edit_1.txt|"persisted output 3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10/tool-results/call_edit_1.txt is not pointed to by any readable line of the session file""#,
         ],
     );
 }

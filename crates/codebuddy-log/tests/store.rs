@@ -53,6 +53,12 @@ fn claims_exactly_the_codebuddy_files_of_the_evidence_tree() {
     assert_eq!(
         claimed,
         vec![
+            format!(
+                "codebuddy persisted tool output <- {LIN_PROJECT}/{LIN_SESSION}/tool-results/call_edit_1.txt"
+            ),
+            format!(
+                "codebuddy persisted tool output <- {LIN_PROJECT}/{LIN_SESSION}/tool-results/call_read_1.txt"
+            ),
             format!("codebuddy session <- {WIN_SESSION}"),
             format!("codebuddy session <- {}", lin_session()),
             format!("codebuddy session <- {MAC_SESSION}"),
@@ -66,11 +72,17 @@ fn claims_exactly_the_codebuddy_files_of_the_evidence_tree() {
 }
 
 #[test]
-fn meta_files_beside_their_session_give_no_rows_of_their_own() {
+fn side_files_beside_their_session_give_no_rows_of_their_own() {
     assert!(read(&format!("{LIN_PROJECT}/{LIN_SESSION}.meta.json")).is_empty());
     assert!(
         read(&format!(
             "{LIN_PROJECT}/{LIN_SESSION}/subagents/agent-5e1f0c2a.meta.json"
+        ))
+        .is_empty()
+    );
+    assert!(
+        read(&format!(
+            "{LIN_PROJECT}/{LIN_SESSION}/tool-results/call_edit_1.txt"
         ))
         .is_empty()
     );
@@ -116,7 +128,7 @@ fn reading_leaves_the_evidence_untouched_and_records_every_file_read() {
         .collect()
     };
     let before = homes(&root);
-    assert_eq!(before.iter().map(BTreeMap::len).sum::<usize>(), 7);
+    assert_eq!(before.iter().map(BTreeMap::len).sum::<usize>(), 8);
     let evidence = Evidence::new();
     for rel in [
         lin_session(),
@@ -144,6 +156,7 @@ fn reading_leaves_the_evidence_untouched_and_records_every_file_read() {
             WIN_SESSION.to_string(),
             format!("{LIN_PROJECT}/{LIN_SESSION}/subagents/agent-5e1f0c2a.jsonl"),
             format!("{LIN_PROJECT}/{LIN_SESSION}/subagents/agent-5e1f0c2a.meta.json"),
+            format!("{LIN_PROJECT}/{LIN_SESSION}/tool-results/call_edit_1.txt"),
             format!("{LIN_PROJECT}/{LIN_SESSION}/tool-results/call_read_1.txt"),
             lin_session(),
             format!("{LIN_PROJECT}/{LIN_SESSION}.meta.json"),
@@ -236,6 +249,20 @@ fn orphan_meta_files_and_broken_meta_files() {
             "99aa88bb-1|.codebuddy/projects/srv-app/s3/subagents/agent-99aa88bb.jsonl|path|session start: parent=s3 agent_file=agent-99aa88bb parent_from=path",
             "99aa88bb-1|.codebuddy/projects/srv-app/s3/subagents/agent-99aa88bb.jsonl|byte 0|session title: y (from topic)",
             "99aa88bb-1|.codebuddy/projects/srv-app/s3/subagents/agent-99aa88bb.jsonl|byte 0|topic: y",
+        ]
+    );
+    // a persisted output whose session file is gone
+    std::fs::create_dir_all(p.join(".codebuddy/projects/srv-app/s4/tool-results")).unwrap();
+    std::fs::write(
+        p.join(".codebuddy/projects/srv-app/s4/tool-results/call_9.txt"),
+        "out",
+    )
+    .unwrap();
+    assert_eq!(
+        rows_at(p, ".codebuddy/projects/srv-app/s4/tool-results/call_9.txt"),
+        vec![
+            "s4|.codebuddy/projects/srv-app/s4/tool-results/call_9.txt|whole file|out",
+            "s4|.codebuddy/projects/srv-app/s4/tool-results/call_9.txt|path|session file missing: s4.jsonl (only its persisted tool output call_9.txt remains)",
         ]
     );
     // a file that cannot be read is one parser row
