@@ -78,8 +78,8 @@ impl Store for CodeBuddyStore {
     }
 }
 
-/// Reads one CodeBuddy file (a session, a sub-agent, or a meta file whose session is
-/// gone) into rows, with `display` as its `source_file`. A path that [`locate`] does
+/// Reads one CodeBuddy file (a session, a sub-agent, or a meta file or persisted
+/// output whose session is gone) into rows, with `display` as its `source_file`. A path that [`locate`] does
 /// not recognise is read as a main session named by its file stem.
 pub fn read_file(path: &Path, display: &str, evidence: &Evidence) -> Vec<Row> {
     let loc = locate(path).unwrap_or_else(|| Location {
