@@ -343,8 +343,12 @@ fn json_type(v: &Value) -> &'static str {
 impl SubagentMeta {
     /// Decodes a sub-agent meta file's bytes; `path` is only for the error.
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<SubagentMeta, Error> {
-        let raw = meta_object(bytes, path)?;
-        Ok(SubagentMeta {
+        Ok(SubagentMeta::from_map(meta_object(bytes, path)?))
+    }
+
+    /// Reads the link fields of a decoded meta object.
+    pub fn from_map(raw: Map<String, Value>) -> SubagentMeta {
+        SubagentMeta {
             parent_session_id: string_field(&raw, "parentSessionId"),
             task_id: string_field(&raw, "taskId"),
             agent_name: string_field(&raw, "agentName"),
@@ -352,7 +356,7 @@ impl SubagentMeta {
             root_request_id: string_field(&raw, "rootRequestId"),
             parent_conversation_id: string_field(&raw, "parentConversationId"),
             raw,
-        })
+        }
     }
 }
 

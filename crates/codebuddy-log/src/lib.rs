@@ -393,11 +393,7 @@ fn flatten(map: &Map<String, Value>) -> String {
 /// `session start: parent=... task=... agent=... task_name=... root_request=...
 /// parent_conversation=... agent_file=...` from a sub-agent meta object.
 fn subagent_start(map: &Map<String, Value>, folder_session: &str, agent_file: &str) -> String {
-    let meta = SubagentMeta::from_bytes(
-        Value::Object(map.clone()).to_string().as_bytes(),
-        Path::new(""),
-    )
-    .unwrap_or_default();
+    let meta = SubagentMeta::from_map(map.clone());
     let parent = meta.parent_session_id.as_deref().unwrap_or(folder_session);
     let from = if meta.parent_session_id.is_some() {
         ""
