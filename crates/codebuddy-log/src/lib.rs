@@ -124,6 +124,14 @@ fn read_session(path: &Path, loc: &Location, display: &str, evidence: &Evidence)
     let log = match SessionLog::from_path(path, evidence) {
         Ok(log) => log,
         Err(e) => {
+            // say the path as the responder sees it
+            let e = match e {
+                Error::Io { reason, .. } => Error::Io {
+                    path: PathBuf::from(display),
+                    reason,
+                },
+                other => other,
+            };
             return vec![
                 Row::system(AGENT, system::parser(&e))
                     .session(loc.session_id.clone())
