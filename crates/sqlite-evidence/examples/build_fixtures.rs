@@ -61,6 +61,14 @@ fn item_value(i: i64, v: i64) -> String {
     )
 }
 
+/// A value of 3 to 12 KB: a chat history as an extension keeps it.
+fn large_value(i: i64) -> String {
+    let turns: Vec<String> = (0..(30 + i * 2))
+        .map(|k| format!("{{\"turn\":{k},\"text\":\"message {k} of chat {i} with some words\"}}"))
+        .collect();
+    format!("{{\"chat\":{i},\"turns\":[{}]}}", turns.join(","))
+}
+
 fn create_notes(conn: &Connection, n: i64) {
     conn.execute_batch(
         "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT, created INTEGER);
@@ -217,6 +225,34 @@ fn main() {
         drop(conn);
         snapshot(scratch, "items_plain.db");
         std::fs::write(out_dir().join("items_plain.db.deleted.txt"), truth).unwrap();
+    }
+    // 7. An ItemTable with large values that spill onto overflow pages (as extension
+    //    state and chat histories do): 10 keys deleted, secure_delete off.
+    {
+        let conn = fresh(scratch, "items_large.db");
+        conn.execute_batch(
+            "PRAGMA secure_delete = OFF;
+             CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
+        )
+        .unwrap();
+        let tx = conn.unchecked_transaction().unwrap();
+        for i in 0..40 {
+            tx.execute(
+                "INSERT INTO ItemTable VALUES (?1, ?2)",
+                params![item_key(i), large_value(i)],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+        let mut truth = String::new();
+        for i in (0..40).filter(|i| i % 4 == 1) {
+            conn.execute("DELETE FROM ItemTable WHERE key = ?1", [item_key(i)])
+                .unwrap();
+            truth.push_str(&format!("{}\t{}\n", item_key(i), large_value(i)));
+        }
+        drop(conn);
+        snapshot(scratch, "items_large.db");
+        std::fs::write(out_dir().join("items_large.db.deleted.txt"), truth).unwrap();
     }
     println!("fixtures written to {}", out_dir().display());
 }

@@ -427,6 +427,17 @@ fn local_size(payload: usize, usable: usize) -> usize {
     if k <= x { k } else { m }
 }
 
+/// The kind of free space being carved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Region {
+    /// A freeblock: its first four bytes are the freeblock link.
+    Freeblock,
+    /// The unallocated gap of a b-tree page, where absorbed freeblocks leave links.
+    Gap,
+    /// Any other bytes (a freelist page that is not a b-tree page): whole records only.
+    Raw,
+}
+
 /// One recovered candidate before de-duplication.
 struct Found {
     rowid: Option<i64>,
@@ -563,7 +574,7 @@ impl Recoverer<'_> {
                 b,
                 gap_start,
                 content,
-                false,
+                Region::Gap,
                 &format!("unallocated space at {name}"),
             );
         }
@@ -577,7 +588,13 @@ impl Recoverer<'_> {
             if size < 4 {
                 break;
             }
-            self.carve(b, fb, end, true, &format!("freeblock at {name}"));
+            self.carve(
+                b,
+                fb,
+                end,
+                Region::Freeblock,
+                &format!("freeblock at {name}"),
+            );
             let next = be16(b, fb) as usize;
             if next != 0 && next <= fb {
                 break;
@@ -593,7 +610,8 @@ impl Recoverer<'_> {
     /// records are looked for in the rest. In unallocated space, whole records are
     /// looked for first; then, where none was found, cells damaged the same way (a
     /// freeblock absorbed into the gap keeps its link bytes).
-    fn carve(&mut self, b: &[u8], start: usize, end: usize, clobbered: bool, name: &str) {
+    fn carve(&mut self, b: &[u8], start: usize, end: usize, region: Region, name: &str) {
+        let clobbered = region == Region::Freeblock;
         let enc = self.pages.encoding;
         let end = end.min(b.len());
         let mut spans: Vec<(usize, usize)> = Vec::new();
@@ -601,7 +619,10 @@ impl Recoverer<'_> {
         if clobbered {
             floor = start + 4;
             let size = be16(b, start + 2) as usize;
-            if let Some((values, len)) = self.rebuild_clobbered(b, start, end, Some(size)) {
+            let rebuilt = self
+                .rebuild_clobbered(b, start, end, Some(size))
+                .or_else(|| self.rebuild_spilled(b, start, end));
+            if let Some((values, len)) = rebuilt {
                 self.found.push(Found {
                     rowid: None,
                     values,
@@ -630,10 +651,20 @@ impl Recoverer<'_> {
                     s += len;
                     continue;
                 }
+                if let Some((values, len)) = self.spilled(b, s, end, &[]) {
+                    self.found.push(Found {
+                        rowid: None,
+                        values,
+                        location: format!("{name} offset {s}"),
+                    });
+                    spans.push((s, s + len));
+                    s += len;
+                    continue;
+                }
             }
             s += 1;
         }
-        if clobbered {
+        if region != Region::Gap {
             return;
         }
         let overlaps = |a: usize, z: usize, spans: &[(usize, usize)]| {
@@ -641,12 +672,21 @@ impl Recoverer<'_> {
         };
         let mut s = start;
         while s + 6 <= end {
+            // The four bytes must read as the freeblock link they once were: the next
+            // freeblock after this one (or none), and a size that fits the page.
+            let next = be16(b, s) as usize;
             let size = be16(b, s + 2) as usize;
-            if size < 4 || overlaps(s, s + 6, &spans) {
+            let usable = self.pages.usable;
+            let link_ok =
+                (next == 0 || (next > s + 3 && next < usable)) && size >= 4 && s + size <= usable;
+            if !link_ok || overlaps(s, s + 6, &spans) {
                 s += 1;
                 continue;
             }
-            match self.rebuild_clobbered(b, s, end, None) {
+            let rebuilt = self
+                .rebuild_clobbered(b, s, end, None)
+                .or_else(|| self.rebuild_spilled(b, s, end));
+            match rebuilt {
                 Some((values, len)) if !overlaps(s, s + len, &spans) => {
                     self.found.push(Found {
                         rowid: None,
@@ -677,6 +717,89 @@ impl Recoverer<'_> {
                 {
                     return varint(b, at + p).map(|x| (x.0 as i64, r + p));
                 }
+            }
+        }
+        None
+    }
+
+    /// A record whose payload spilled onto overflow pages: its header and local part
+    /// lie at `hstart` (the first `patch.len()` bytes replaced by `patch`, for a header
+    /// whose first bytes a freeblock link overwrote), the rest on the overflow chain
+    /// named right after the local part. Freed overflow pages keep their content
+    /// unless `secure_delete` zeroed them. Returns the values and the local length.
+    fn spilled(
+        &self,
+        b: &[u8],
+        hstart: usize,
+        end: usize,
+        patch: &[u8],
+    ) -> Option<(Vec<Value>, usize)> {
+        let usable = self.pages.usable;
+        let end = end.min(b.len());
+        let mut local_buf = b.get(hstart..end.min(hstart + usable))?.to_vec();
+        if local_buf.len() < patch.len() + 4 {
+            return None;
+        }
+        local_buf[..patch.len()].copy_from_slice(patch);
+        let (hlen, n) = varint(&local_buf, 0)?;
+        let hlen = usize::try_from(hlen).ok()?;
+        let ncols = self.shape.affinities.len();
+        if hlen < 2 || hlen > 1 + 9 * ncols || hlen > local_buf.len() {
+            return None;
+        }
+        let mut pos = n;
+        let mut total = hlen;
+        let mut count = 0;
+        while pos < hlen {
+            let (t, k) = varint(&local_buf, pos)?;
+            pos += k;
+            count += 1;
+            total = total.checked_add(serial_size(t)?)?;
+        }
+        if pos != hlen || count != ncols || total <= usable - 35 || total > 1 << 30 {
+            return None;
+        }
+        let local = local_size(total, usable);
+        if local + 4 > local_buf.len() {
+            return None;
+        }
+        let payload = self.overflow(&local_buf, 0, local, total, None)?;
+        let (values, _) = parse_record(
+            &self.shape,
+            &payload,
+            0,
+            payload.len(),
+            self.pages.encoding,
+            Strict::Carved,
+        )?;
+        Some((values, local + 4))
+    }
+
+    /// [`Recoverer::spilled`] for a cell at a freeblock start (see
+    /// [`Recoverer::rebuild_clobbered`]): the header length byte, and for a table whose
+    /// first column is the rowid alias its NULL type, are put back.
+    fn rebuild_spilled(&self, b: &[u8], fb: usize, end: usize) -> Option<(Vec<Value>, usize)> {
+        let ncols = self.shape.affinities.len();
+        for (hstart, lost) in [(fb + 3, 0usize), (fb + 2, 1)] {
+            if lost == 1 && self.shape.alias != Some(0) {
+                continue;
+            }
+            let mut pos = fb + 4;
+            for _ in lost..ncols {
+                let (_, k) = varint(b, pos)?;
+                pos += k;
+            }
+            let hlen = pos - hstart;
+            if hlen > 127 {
+                continue;
+            }
+            let patch: &[u8] = if lost == 1 {
+                &[hlen as u8, 0]
+            } else {
+                &[hlen as u8]
+            };
+            if let Some((values, len)) = self.spilled(b, hstart, end, patch) {
+                return Some((values, hstart - fb + len));
             }
         }
         None
@@ -873,7 +996,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         let count = (be32(b, 4) as usize).min((rec.pages.usable.saturating_sub(8)) / 4);
         let after = 8 + 4 * count;
         let tname = format!("freelist trunk page {trunk}");
-        rec.carve(b, after, rec.pages.usable.min(b.len()), false, &tname);
+        rec.carve(b, after, rec.pages.usable.min(b.len()), Region::Gap, &tname);
         for k in 0..count {
             let leaf = be32(b, 8 + 4 * k);
             if leaf == 0 || leaf > limit {
@@ -888,7 +1011,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
                 rec.cells(lb, leaf, &name, Strict::Carved, None);
                 rec.carve_page(lb, leaf, &name);
             } else {
-                rec.carve(lb, 0, rec.pages.usable.min(lb.len()), false, &name);
+                rec.carve(lb, 0, rec.pages.usable.min(lb.len()), Region::Raw, &name);
             }
         }
         trunk = be32(b, 0);
