@@ -16,5 +16,6 @@ pub fn all() -> Vec<Box<dyn Store>> {
     stores.push(Box::new(state_vscdb::StateVscdbStore));
     stores.push(Box::new(copilot_nitrite::CopilotNitriteStore));
     stores.push(Box::new(tabby_db::TabbyStore::default()));
+    stores.push(Box::new(vscode_chat_log::ChatLogStore));
     stores
 }
