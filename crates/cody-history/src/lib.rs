@@ -167,39 +167,52 @@ impl Store for CodyStore {
             Err(e) => return vec![unreadable(&source, &e)],
         };
         let mtime = evidence.modified(path);
-        let file_origin = Origin {
-            source_file: source.clone(),
-            locator: String::new(),
-            line: Some(1),
-            state: RecordState::Live,
-            host_offset: ctx.host_offset,
-        };
-        match kind {
-            FileKind::History => history_rows_from_bytes(&bytes, &source, ctx),
-            FileKind::ModelPreferences => rows::model_preferences_file_rows(
-                &bytes,
-                &file_origin,
-                &locate::short_name(&source),
-                mtime,
-            ),
-            FileKind::Settings => {
-                let origin = Origin {
-                    line: None,
-                    ..file_origin
-                };
-                rows::settings_rows(&bytes, &origin, &locate::short_name(&source), mtime)
-            }
-            FileKind::LegacyXml => {
-                let project = locate::project_of(&source, &ctx.host);
-                rows::legacy_rows(
-                    &LegacyHistory::from_bytes(&bytes),
-                    &source,
-                    &project,
-                    ctx.host_offset,
-                )
-            }
-            FileKind::StateDb => Vec::new(),
+        file_rows(kind, &bytes, &source, ctx, mtime)
+    }
+}
+
+/// The rows of a Cody file given as bytes (any kind but [`FileKind::StateDb`], which
+/// needs its WAL: see [`state_db_rows`]). `source` is the `source_file` of the rows,
+/// `mtime` the file's modification time (the time of setting and preference rows).
+pub fn file_rows(
+    kind: FileKind,
+    bytes: &[u8],
+    source: &str,
+    ctx: &FileContext,
+    mtime: Option<chat_rows::Timestamp>,
+) -> Vec<Row> {
+    let file_origin = Origin {
+        source_file: source.to_string(),
+        locator: String::new(),
+        line: Some(1),
+        state: RecordState::Live,
+        host_offset: ctx.host_offset,
+    };
+    match kind {
+        FileKind::History => history_rows_from_bytes(bytes, source, ctx),
+        FileKind::ModelPreferences => rows::model_preferences_file_rows(
+            bytes,
+            &file_origin,
+            &locate::short_name(source),
+            mtime,
+        ),
+        FileKind::Settings => {
+            let origin = Origin {
+                line: None,
+                ..file_origin
+            };
+            rows::settings_rows(bytes, &origin, &locate::short_name(source), mtime)
         }
+        FileKind::LegacyXml => {
+            let project = locate::project_of(source, &ctx.host);
+            rows::legacy_rows(
+                &LegacyHistory::from_bytes(bytes),
+                source,
+                &project,
+                ctx.host_offset,
+            )
+        }
+        FileKind::StateDb => Vec::new(),
     }
 }
 

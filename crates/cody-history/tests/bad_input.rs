@@ -283,3 +283,37 @@ fn no_secret_reaches_any_row() {
     let settings = std::fs::read_to_string(fixture(ALICE_SETTINGS)).unwrap();
     assert!(SECRETS[..4].iter().all(|s| settings.contains(s)));
 }
+
+#[test]
+fn dirty_every_cody_text_fixture() {
+    let fixtures = [
+        ALICE_HISTORY,
+        ALICE_PREFS,
+        ALICE_SETTINGS,
+        WEBAPP_XML,
+        "lin-ws01/home/alice/src/api/.idea/cody_history.xml",
+        "WIN-DESK03/C/Users/carol/AppData/Local/Cody-nodejs/Data/JetBrains-globalState/cody-local-chatHistory-v2",
+        "WIN-DESK03/C/Users/carol/AppData/Local/Cody-nodejs/Data/JetBrains-globalState/cody-model-preferences",
+    ];
+    for rel in fixtures {
+        let path = fixture(rel);
+        let kind = cody_history::locate::kind(&path).unwrap();
+        let input = std::fs::read(&path).unwrap();
+        let ctx = FileContext::default();
+        let report = Harness::new()
+            .truncations(32)
+            .flips(32)
+            .splices(16)
+            .run(&input, |b| {
+                cody_history::file_rows(kind, b, rel, &ctx, None)
+            });
+        report.assert_no_panics();
+        report.assert_peak_memory_below(PEAK);
+        // the cut fixtures report damage whatever is cut off them
+        if rel.contains("api/")
+            || rel.contains("carol/AppData/Local/Cody-nodejs/Data/JetBrains-globalState/cody-local")
+        {
+            report.assert_damage_reported(|m| matches!(*m, Mutation::Truncate(n) if n > 0));
+        }
+    }
+}
