@@ -64,17 +64,20 @@ pub struct Context {
 /// Every VS Code row of the database: problems, live rows, then deleted ones.
 pub fn rows(db: &StateDb, ctx: &Context) -> Vec<Row> {
     let mut out = db.problem_rows(&ctx.agent, &ctx.source_file);
-    let live_start = out.len();
     // The grants first, in the plan's order, then everything else in table order.
     let mut items: Vec<&Item> = db.items().iter().collect();
     items.sort_by_key(|i| order(&i.key));
+    let mut live = HashSet::new();
     for item in items {
-        out.extend(item_rows(item, ctx));
+        for r in item_rows(item, ctx) {
+            live.insert(said(&item.key, &r));
+            out.push(r);
+        }
     }
-    let live: HashSet<(String, String)> = out[live_start..]
-        .iter()
-        .map(|r| (r.source_locator.clone(), r.text.clone()))
-        .collect();
+    // Deleted and older versions: only what no live row already says, once. For the
+    // session index, once per session (the index is rewritten on every message, so
+    // its older versions differ only in times); what matters is a session that is no
+    // longer listed.
     let mut seen = HashSet::new();
     for item in db.deleted() {
         let rows = if is_mapped(&item.key) {
@@ -95,18 +98,25 @@ pub fn rows(db: &StateDb, ctx: &Context) -> Vec<Row> {
                 .state(RecordState::Deleted),
             ]
         };
-        let base = format!("ItemTable key={}", item.key);
         for r in rows {
-            // A deleted version's row that a live row already says adds nothing.
-            if live.contains(&(base.clone(), r.text.clone())) {
-                continue;
-            }
-            if seen.insert((item.key.clone(), r.turn_type, r.text.clone())) {
+            let k = said(&item.key, &r);
+            if !live.contains(&k) && seen.insert(k) {
                 out.push(r);
             }
         }
     }
     out
+}
+
+/// What a row says, for comparing a deleted version's rows with the live ones: the key,
+/// session, turn type and text (for the session index: the key and session only).
+fn said(key: &str, r: &Row) -> (String, String, chat_rows::TurnType, String) {
+    let text = if key == INDEX_KEY {
+        String::new()
+    } else {
+        r.text.clone()
+    };
+    (key.to_string(), r.session_id.clone(), r.turn_type, text)
 }
 
 fn order(key: &str) -> usize {

@@ -1,0 +1,114 @@
+//! Deleted and older versions of items: rows only for what the live state no longer says.
+
+use chat_rows::RecordState;
+use rusqlite::{Connection, params};
+use state_vscdb::StateDb;
+use state_vscdb::rows::{Context, rows};
+
+/// Writes `first` (checkpointed into the main file) then `second` (left in the WAL), and
+/// returns the main file and WAL copied while the writer is open.
+fn build(first: &[(&str, &str)], second: &[(&str, Option<&str>)]) -> (Vec<u8>, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("state.vscdb");
+    let conn = Connection::open(&p).unwrap();
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;
+         CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
+    )
+    .unwrap();
+    for (k, v) in first {
+        conn.execute("INSERT INTO ItemTable VALUES (?1, ?2)", params![k, v])
+            .unwrap();
+    }
+    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+        .unwrap();
+    for (k, v) in second {
+        match v {
+            Some(v) => conn
+                .execute("INSERT INTO ItemTable VALUES (?1, ?2)", params![k, v])
+                .unwrap(),
+            None => conn
+                .execute("DELETE FROM ItemTable WHERE key = ?1", [k])
+                .unwrap(),
+        };
+    }
+    let main = std::fs::read(&p).unwrap();
+    let wal = std::fs::read(dir.path().join("state.vscdb-wal")).unwrap();
+    drop(conn);
+    (main, wal)
+}
+
+const SESSION_V1: &str = r#"[{"sessionId":"a","creationDate":1700000000000,"requests":[{"message":{"text":"first question"},"response":[{"value":"first answer"}],"timestamp":1700000001000}]}]"#;
+const SESSION_V2: &str = r#"[{"sessionId":"a","creationDate":1700000000000,"requests":[{"message":{"text":"first question"},"response":[{"value":"first answer"}],"timestamp":1700000001000},{"message":{"text":"second question"},"response":[{"value":"second answer"}],"timestamp":1700000002000}]}]"#;
+const INDEX_V1: &str = r#"{"version":1,"entries":{"a":{"sessionId":"a","title":"A","lastMessageDate":1700000001000},"c":{"sessionId":"c","title":"Trimmed chat","lastMessageDate":1690000000000}}}"#;
+const INDEX_V2: &str = r#"{"version":1,"entries":{"a":{"sessionId":"a","title":"A","lastMessageDate":1700000002000}}}"#;
+
+#[test]
+fn older_versions_give_only_what_is_no_longer_live() {
+    let (main, wal) = build(
+        &[
+            ("interactive.sessions", SESSION_V1),
+            ("chat.ChatSessionStore.index", INDEX_V1),
+            ("chat/autoconfirm", r#"["run_in_terminal","fetch"]"#),
+            ("secret://token", "s3cr3t"),
+        ],
+        &[
+            ("interactive.sessions", Some(SESSION_V2)),
+            ("chat.ChatSessionStore.index", Some(INDEX_V2)),
+            ("chat/autoconfirm", Some(r#"{"fetch":true}"#)),
+            ("secret://token", None),
+        ],
+    );
+    let db = StateDb::from_bytes(&main, Some(&wal)).unwrap();
+    // The older versions are there, and the secret is not.
+    let mut keys: Vec<String> = db.deleted().into_iter().map(|i| i.key).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "chat.ChatSessionStore.index",
+            "chat/autoconfirm",
+            "interactive.sessions"
+        ]
+    );
+    let ctx = Context {
+        agent: "vscode".into(),
+        user_path: "User/globalStorage/state.vscdb".into(),
+        ..Context::default()
+    };
+    let all = rows(&db, &ctx);
+    let deleted: Vec<(&str, &str, &str)> = all
+        .iter()
+        .filter(|r| r.record_state == RecordState::Deleted)
+        .map(|r| {
+            (
+                r.session_id.as_str(),
+                r.text.as_str(),
+                r.source_locator.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        deleted,
+        [
+            (
+                "c",
+                "session index: title=\"Trimmed chat\" last_message=2023-07-22T04:26:40.000000Z",
+                "ItemTable key=chat.ChatSessionStore.index, main file page 2 cell 1"
+            ),
+            (
+                "",
+                "permission setting: chat/autoconfirm.run_in_terminal=true (from User/globalStorage/state.vscdb, file mtime)",
+                "ItemTable key=chat/autoconfirm, main file page 2 cell 2"
+            ),
+        ]
+    );
+    // The live session has both requests, once.
+    let users: Vec<&str> = all
+        .iter()
+        .filter(|r| r.turn_type == chat_rows::TurnType::User)
+        .map(|r| r.text.as_str())
+        .collect();
+    assert_eq!(users, ["first question", "second question"]);
+    assert!(all.iter().all(|r| !r.text.contains("s3cr3t")));
+}
