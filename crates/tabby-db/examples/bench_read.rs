@@ -100,11 +100,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         file: "db.sqlite",
         secondary: false,
     };
-    let n = tabby_db::rows::database_rows(&db, &src).len();
+    let db_rows = tabby_db::rows::database_rows(&db, &src);
+    let took_rows = t.elapsed().as_secs_f64();
+    let not_live = db_rows
+        .iter()
+        .filter(|r| r.record_state != chat_rows::RecordState::Live)
+        .count();
     println!(
-        "decode live database: {t_db:.2} s; its {n} rows: {:.2} s",
-        t.elapsed().as_secs_f64()
+        "decode live database: {t_db:.2} s; its {} rows ({not_live} not live): {took_rows:.2} s",
+        db_rows.len()
     );
+    if std::env::var_os("BENCH_SHOW_NOT_LIVE").is_some() {
+        for r in db_rows
+            .iter()
+            .filter(|r| r.record_state != chat_rows::RecordState::Live)
+            .take(10)
+        {
+            println!("  {} {} {:.100}", r.record_state, r.source_locator, r.text);
+        }
+    }
+    drop(db_rows);
+    if std::env::var_os("BENCH_PROFILE").is_some() {
+        profile_log(&root, &db);
+    }
     let evidence = chat_rows::Evidence::new();
     let start = Instant::now();
     let rows = tabby_db::read_root(&root, &evidence);
@@ -133,4 +151,36 @@ fn time_text(secs: i64) -> String {
         .unwrap_or_default();
     // 2026-10-01T10:00:00.000000Z -> 2026-10-01 10:00:00
     t.get(..19).unwrap_or("").replace('T', " ")
+}
+
+fn profile_log(root: &std::path::Path, db: &tabby_db::ServerDb) {
+    let t = Instant::now();
+    let bytes = std::fs::read(root.join("events/2026-10-01.json")).unwrap();
+    let log = tabby_db::EventLog::from_bytes(&bytes);
+    let t1 = t.elapsed().as_secs_f64();
+    let src = tabby_db::rows::Source {
+        file: "e",
+        secondary: true,
+    };
+    let rows = tabby_db::rows::log_rows(&log, &db.users, &src);
+    let t2 = t.elapsed().as_secs_f64();
+    let live = tabby_db::rows::database_rows(
+        db,
+        &tabby_db::rows::Source {
+            file: "d",
+            secondary: false,
+        },
+    );
+    let t3 = t.elapsed().as_secs_f64();
+    let idx = chat_rows::merge::PrimaryIndex::new(&live);
+    let t4 = t.elapsed().as_secs_f64();
+    let kept = rows.iter().filter(|r| !idx.has_twin(r, 2_000_000)).count();
+    let t5 = t.elapsed().as_secs_f64();
+    println!(
+        "log parse {t1:.2} rows {:.2} db rows {:.2} index {:.2} twins {:.2} (kept {kept})",
+        t2 - t1,
+        t3 - t2,
+        t4 - t3,
+        t5 - t4
+    );
 }

@@ -443,10 +443,16 @@ fn vscdb_rows(path: &Path, display: &str, evidence: &Evidence) -> Vec<Row> {
 /// `_data`): the live database, its backups, the event logs and `config.toml`,
 /// merged. `source_file` is each file's path.
 pub fn read_root(root: &Path, evidence: &Evidence) -> Vec<Row> {
-    let index = Arc::new(build_index(root, evidence));
+    let mut index = build_index(root, evidence);
+    // The live database's and the backups' rows were made for the index: move them out.
+    let mut out: Vec<Row> = index.live.take().map(|(_, rows)| rows).unwrap_or_default();
+    let mut backups: Vec<(PathBuf, Vec<Row>)> = index.backups.drain().collect();
+    backups.sort_by(|a, b| a.0.cmp(&b.0));
+    for (_, rows) in backups {
+        out.extend(rows);
+    }
+    let index = Arc::new(index);
     let mut files: Vec<PathBuf> = Vec::new();
-    files.extend(live_db_path(root, false));
-    files.extend(backups_of(root));
     if let Ok(d) = std::fs::read_dir(root.join("events")) {
         let mut logs: Vec<PathBuf> = d
             .filter_map(|e| e.ok())
@@ -457,25 +463,25 @@ pub fn read_root(root: &Path, evidence: &Evidence) -> Vec<Row> {
         files.extend(logs);
     }
     let config = root.join("config.toml");
-    if config.is_file() {
-        files.push(config);
-    }
-    let mut out = Vec::new();
     for f in files {
-        let kind = match locate::classify(&f) {
-            Some(k) => k,
-            None if f.file_name().is_some_and(|n| n == "config.toml") => FileKind::Config,
-            None if f
-                .parent()
-                .and_then(Path::file_name)
-                .is_some_and(|n| n == "events") =>
-            {
-                FileKind::EventLog
-            }
-            None => continue,
-        };
         let display = f.display().to_string();
-        out.extend(read_file(&f, &kind, &display, evidence, &|_| index.clone()));
+        out.extend(read_file(
+            &f,
+            &FileKind::EventLog,
+            &display,
+            evidence,
+            &|_| index.clone(),
+        ));
+    }
+    if config.is_file() {
+        let display = config.display().to_string();
+        out.extend(read_file(
+            &config,
+            &FileKind::Config,
+            &display,
+            evidence,
+            &|_| index.clone(),
+        ));
     }
     out
 }

@@ -703,5 +703,41 @@ fn recovered(image: &SqliteImage, table: &'static str, wanted: &[&str], live: &[
             };
             Rec { place, values }
         })
+        .filter(|r| plausible(table, r))
         .collect()
+}
+
+/// Whether a recovered candidate is a record Tabby wrote. Carving free space also finds
+/// byte runs that merely fit the table's column types; a record is kept only when its
+/// values are ones Tabby writes (a role, an event kind whose payload decodes, a time).
+fn plausible(table: &str, r: &Rec) -> bool {
+    let time = |c: &str| {
+        r.text(c)
+            .is_some_and(|t| chat_rows::when::parse_sqlite(&t).is_some())
+    };
+    match table {
+        "threads" => {
+            r.int("user_id").is_some() && r.bool("is_ephemeral").is_some() && time("created_at")
+        }
+        "thread_messages" => {
+            matches!(r.text("role").as_deref(), Some("user" | "assistant"))
+                && r.int("thread_id").is_some()
+                && time("created_at")
+        }
+        "user_events" => {
+            let kind = r.text("kind").unwrap_or_default();
+            matches!(
+                kind.as_str(),
+                "completion" | "chat_completion" | "select" | "view" | "dismiss"
+            ) && r.int("user_id").is_some()
+                && time("created_at")
+                && r.text("payload").is_some_and(|p| {
+                    chat_rows::json::from_str::<serde_json::Value>(&p)
+                        .ok()
+                        .and_then(|v| crate::decode::event::Event::from_value(&v).ok())
+                        .is_some_and(|e| e.kind() == kind)
+                })
+        }
+        _ => true,
+    }
 }
