@@ -2,7 +2,7 @@
 
 mod common;
 
-use chat_rows::{Evidence, RecordState, TurnType};
+use chat_rows::{Evidence, RecordState, Store, TurnType};
 use common::{fixture, read, render_all};
 
 const ALICE_HISTORY: &str =
@@ -193,4 +193,32 @@ fn from_path_constructors_read_through_evidence() {
         ),
         "{err}"
     );
+}
+
+#[test]
+fn a_known_host_offset_turns_zone_less_ids_into_utc_on_both_sides() {
+    let store = cody_history::CodyStore;
+    let ctx = |rel: &str| chat_rows::FileContext {
+        host: "lin-ws01".into(),
+        display_path: rel.into(),
+        host_offset: chat_rows::when::parse_offset("+01:00"),
+        ..chat_rows::FileContext::default()
+    };
+    let ev = Evidence::new();
+    let mut rows = store.read(&fixture(ALICE_HISTORY), &ctx(ALICE_HISTORY), &ev);
+    let hi = rows.iter().find(|r| r.text == "hi").unwrap();
+    assert_eq!(
+        hi.timestamp.unwrap().to_string(),
+        "2024-01-31T00:06:18.524621Z"
+    );
+    assert_eq!(hi.zone(), Some(chat_rows::Zone::Utc));
+    rows.extend(store.read(&fixture(WEBAPP_XML), &ctx(WEBAPP_XML), &ev));
+    let (kept, dropped) = cody_history::merge(rows);
+    assert_eq!(dropped, 3);
+    let unpaired = kept.iter().find(|r| r.text == "unpaired question").unwrap();
+    assert_eq!(
+        unpaired.timestamp.unwrap().to_string(),
+        "2024-01-31T00:06:18.524621Z"
+    );
+    assert_eq!(unpaired.project_path, "/home/alice/src/webapp");
 }
