@@ -272,3 +272,73 @@ fn earlier_states_of_an_interaction_are_not_deleted_ones() {
         ]
     );
 }
+
+#[test]
+fn a_removed_key_still_gives_its_chats_as_deleted() {
+    let dir = std::env::temp_dir().join(format!("cody-removed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let build = dir.join("build.vscdb");
+    let conn = rusqlite::Connection::open(&build).unwrap();
+    conn.execute_batch(
+        "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;
+         CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
+    )
+    .unwrap();
+    let value = String::from_utf8(data("sourcegraph.cody-ai.v0.json")).unwrap();
+    conn.execute(
+        "INSERT INTO ItemTable VALUES ('sourcegraph.cody-ai', ?1)",
+        [&value],
+    )
+    .unwrap();
+    conn.execute(
+        "DELETE FROM ItemTable WHERE key = 'sourcegraph.cody-ai'",
+        [],
+    )
+    .unwrap();
+    // copy the files while the connection is open, so the WAL keeps both commits
+    let evidence_dir = dir.join("User/globalStorage");
+    std::fs::create_dir_all(&evidence_dir).unwrap();
+    std::fs::copy(&build, evidence_dir.join("state.vscdb")).unwrap();
+    std::fs::copy(
+        dir.join("build.vscdb-wal"),
+        evidence_dir.join("state.vscdb-wal"),
+    )
+    .unwrap();
+    drop(conn);
+    let db = evidence_dir.join("state.vscdb");
+    let rows = cody_history::CodyStore.read(&db, &FileContext::default(), &Evidence::new());
+    let texts: Vec<(&str, RecordState)> = rows
+        .iter()
+        .map(|r| (r.text.as_str(), r.record_state))
+        .collect();
+    assert_eq!(
+        texts,
+        vec![
+            (
+                "session start: account=https://sourcegraph.com/-alice-w-dev endpoint=https://sourcegraph.com/ username=alice-w-dev title=\"Rotate deploy key\"",
+                RecordState::Deleted
+            ),
+            (
+                "how do I rotate the deploy key on the staging box?",
+                RecordState::Deleted
+            ),
+            (
+                "model: anthropic::2024-10-22::claude-sonnet-4-latest",
+                RecordState::Deleted
+            ),
+            (
+                "Generate a new key with ssh-keygen, add it to the repo's deploy keys, then remove the old one.",
+                RecordState::Deleted
+            ),
+        ]
+    );
+    assert!(
+        rows[0]
+            .source_locator
+            .starts_with("ItemTable key=sourcegraph.cody-ai, wal frame "),
+        "{}",
+        rows[0].source_locator
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
