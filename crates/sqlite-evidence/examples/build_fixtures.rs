@@ -254,5 +254,42 @@ fn main() {
         snapshot(scratch, "items_large.db");
         std::fs::write(out_dir().join("items_large.db.deleted.txt"), truth).unwrap();
     }
+    // 8. Two WAL generations: a row inserted and deleted (secure_delete on, so the
+    //    checkpointed page holds zeros) before a checkpoint; the next write restarts the
+    //    WAL with new salts and overwrites only its first frames, so the frame that
+    //    held the row survives as an older generation.
+    {
+        let conn = fresh(scratch, "generations.db");
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; PRAGMA secure_delete = ON;",
+        )
+        .unwrap();
+        create_notes(&conn, 40);
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+            .unwrap();
+        for i in 41..=50 {
+            let (t, b, c) = note(i);
+            conn.execute(
+                "INSERT INTO notes VALUES (?1, ?2, ?3, ?4)",
+                params![i, t, b, c],
+            )
+            .unwrap();
+        }
+        let (t, b, c) = note(61);
+        conn.execute(
+            "INSERT INTO notes VALUES (?1, ?2, ?3, ?4)",
+            params![61, t, b, c],
+        )
+        .unwrap();
+        conn.execute("DELETE FROM notes WHERE id = 61", []).unwrap();
+        conn.execute_batch("PRAGMA wal_checkpoint(PASSIVE);")
+            .unwrap();
+        conn.execute("UPDATE notes SET title = 'note 1 renamed' WHERE id = 1", [])
+            .unwrap();
+        snapshot(scratch, "generations.db");
+        // Ground truth: note 1 before its rename (an older version), and note 61.
+        std::fs::write(out_dir().join("generations.db.deleted.txt"), "1\n61\n").unwrap();
+        drop(conn);
+    }
     println!("fixtures written to {}", out_dir().display());
 }

@@ -425,8 +425,9 @@ pub fn scan_wal(wal: &[u8], expected_page_size: Option<usize>) -> WalScan {
 }
 
 /// Rewrites the salts of a WAL's current generation to `salts` and recomputes every
-/// checksum of that generation. SQLite draws salts at random; fixture builders use this
-/// so that a database built twice gives the same bytes. Never used on evidence.
+/// checksum of that generation; the frames of an older generation after it get fixed
+/// salts of their own. SQLite draws salts at random; fixture builders use this so that a
+/// database built twice gives the same bytes. Never used on evidence.
 pub fn reseal_wal(wal: &mut [u8], salts: (u32, u32)) {
     let Ok(h) = WalHeader::parse(wal) else { return };
     wal[16..20].copy_from_slice(&salts.0.to_be_bytes());
@@ -442,6 +443,23 @@ pub fn reseal_wal(wal: &mut [u8], salts: (u32, u32)) {
         }
         wal[off + 8..off + 12].copy_from_slice(&salts.0.to_be_bytes());
         wal[off + 12..off + 16].copy_from_slice(&salts.1.to_be_bytes());
+        seed = wal_checksum(h.big_endian, &wal[off..off + 8], seed);
+        seed = wal_checksum(
+            h.big_endian,
+            &wal[off + FRAME_HEADER_SIZE..off + frame],
+            seed,
+        );
+        wal[off + 16..off + 20].copy_from_slice(&seed.0.to_be_bytes());
+        wal[off + 20..off + 24].copy_from_slice(&seed.1.to_be_bytes());
+        off += frame;
+    }
+    // Frames of an older generation: fixed salts of their own, and a checksum chain of
+    // their own (nothing can verify them: their header was overwritten).
+    let old = (salts.0.wrapping_sub(1), !salts.1);
+    let mut seed = (0, 0);
+    while off + frame <= wal.len() {
+        wal[off + 8..off + 12].copy_from_slice(&old.0.to_be_bytes());
+        wal[off + 12..off + 16].copy_from_slice(&old.1.to_be_bytes());
         seed = wal_checksum(h.big_endian, &wal[off..off + 8], seed);
         seed = wal_checksum(
             h.big_endian,

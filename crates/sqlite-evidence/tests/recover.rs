@@ -259,6 +259,45 @@ fn itemtable_values_on_overflow_pages() {
 }
 
 #[test]
+fn older_wal_generation_frames() {
+    // Note 61 was inserted and deleted (secure_delete on) before a checkpoint; the next
+    // write restarted the WAL. Only the older generation's frame 14 still holds it.
+    let db = Database::open(&data("generations.db"), &Evidence::new()).unwrap();
+    assert_eq!(db.problems(), &[]);
+    let frames = &db.wal().frames;
+    assert_eq!(frames.len(), 17);
+    assert_eq!(frames[0].status, sqlite_evidence::FrameStatus::Committed);
+    assert!(
+        frames[1..]
+            .iter()
+            .all(|f| f.status == sqlite_evidence::FrameStatus::OtherGeneration)
+    );
+    // The truth also lists note 1 as it was before the rename (its older version).
+    let s = score(
+        "generations.db",
+        "notes",
+        notes_truth("generations.db"),
+        true,
+    );
+    assert_eq!(
+        s,
+        Score {
+            deleted: 2,
+            intact: 2,
+            found: 2,
+            false_positives: 0,
+            without_rowid: 0
+        }
+    );
+    let recs = db.deleted_records("notes");
+    assert_eq!(recs[1].rowid, Some(61));
+    assert_eq!(
+        recs[1].location,
+        "wal frame 14 (page 6, older wal generation) cell 9"
+    );
+}
+
+#[test]
 fn unknown_and_live_tables() {
     let db = Database::open(&data("live.db"), &Evidence::new()).unwrap();
     assert!(db.deleted_records("nope").is_empty());
