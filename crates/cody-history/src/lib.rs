@@ -248,10 +248,22 @@ pub fn state_db_rows(
         out.extend(extension_rows(&st, &origin(item), mtime));
         st
     });
+    // the same older version is often found in several places (a main-file page, a WAL
+    // frame, a freeblock): decode each distinct value once, from its first place
+    let fingerprint = |v: &str| {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        v.hash(&mut h);
+        (v.len(), h.finish())
+    };
+    let mut distinct = std::collections::HashSet::new();
+    if let Some(item) = db.item(EXTENSION_KEY) {
+        distinct.insert(fingerprint(&item.value));
+    }
     let older: Vec<(ChatHistory, Origin)> = db
         .deleted()
         .iter()
-        .filter(|item| item.key == EXTENSION_KEY)
+        .filter(|item| item.key == EXTENSION_KEY && distinct.insert(fingerprint(&item.value)))
         .filter_map(|item| {
             ExtensionState::from_bytes(item.value.as_bytes())
                 .history
