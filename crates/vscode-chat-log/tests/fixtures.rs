@@ -464,3 +464,53 @@ fn the_json_copy_is_secondary_and_merged_with_its_log() {
         "2025-10-20T22:40:04.000000Z"
     );
 }
+
+#[test]
+fn reading_changes_no_evidence() {
+    fn listing(
+        dir: &std::path::Path,
+        out: &mut Vec<(String, Vec<u8>, Option<std::time::SystemTime>)>,
+    ) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let p = e.path();
+            if p.is_dir() {
+                listing(&p, out);
+            } else {
+                let modified = std::fs::metadata(&p).and_then(|m| m.modified()).ok();
+                out.push((
+                    p.display().to_string(),
+                    std::fs::read(&p).unwrap(),
+                    modified,
+                ));
+            }
+        }
+    }
+    let roots = [
+        "lin-ws01/home/alice/.config/Code",
+        "lin-ws01/home/alice/.vscode-server",
+        "mac-lt02/Users/bob/Library/Application Support/Code",
+        "mac-lt02/Users/bob/Library/Application Support/Cursor",
+        "WIN-DESK03/C/Users/carol/AppData/Roaming/Code",
+    ];
+    let snapshot = || {
+        let mut v = Vec::new();
+        for r in roots {
+            listing(&common::evidence_root().join(r), &mut v);
+        }
+        v
+    };
+    let before = snapshot();
+    let mut read_any = 0;
+    for (path, _, _) in &before {
+        let rel = path
+            .split("fixtures/evidence/")
+            .nth(1)
+            .unwrap_or_default()
+            .to_string();
+        read_any += read(&rel, None).len();
+    }
+    assert!(read_any > 80, "{read_any}");
+    assert_eq!(before, snapshot());
+}
