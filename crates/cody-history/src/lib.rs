@@ -23,11 +23,18 @@
 //!   [`chat_rows::merge::merge_secondary`] (see [`merge`]) drops the copies and keeps
 //!   what only the XML still holds: unpaired messages the migration skipped, and chats
 //!   deleted from the agent store.
+//! * **A delete leaves the older value behind.** Cody writes no tombstone: it rewrites
+//!   the whole value, so the WAL and the freed pages of `state.vscdb` keep earlier
+//!   versions. [`state_db_rows`] decodes every distinct older version that
+//!   `state-vscdb` recovers and yields what the live value no longer holds (deleted
+//!   chats, interactions an edited prompt replaced) as `record_state = deleted`, once,
+//!   never repeating a live chat ([`rows::deleted_rows`]).
 //! * **Secrets never reach a row.** The history holds no token; in `settings.json` only
 //!   the permission keys are read, and an MCP server's `headers`, `env`, `url`,
 //!   `command` and `args` are never looked at.
 //!
-//! Entry points: [`CodyStore`] for the scanner; [`ChatHistory::from_bytes`],
+//! Entry points: [`CodyStore`] for the scanner; [`state_db_rows`] and [`file_rows`] for
+//! one file; [`ChatHistory::from_bytes`] (and `from_path`),
 //! [`ExtensionState::from_bytes`], [`ModelPreferences::from_bytes`],
 //! [`LegacyHistory::from_bytes`] and [`decode::permission_settings`] for the formats;
 //! [`rows`] to turn them into rows.

@@ -729,9 +729,9 @@ impl ChatHistory {
 /// The endpoint and username of an account key `<endpoint>-<username>`.
 ///
 /// The endpoint ends in `/`, and both hosts and usernames may contain `-`, so the key
-/// is split at the last `/-`. A key without `/-` (a test's URL without the slash) is
-/// split at the first `-` after the scheme's `//host`... which cannot be told apart
-/// from a hyphenated host, so it is returned whole as the endpoint.
+/// is split at the last `/-`. In a key without `/-` (an endpoint written without its
+/// slash, as in Cody's own unit tests) no `-` can be told from one of a hyphenated
+/// host or username, so the key is returned whole as the endpoint, with no username.
 pub fn split_account_key(key: &str) -> (&str, &str) {
     match key.rfind("/-") {
         Some(i) => (&key[..=i], &key[i + 2..]),
