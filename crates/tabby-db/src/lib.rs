@@ -103,9 +103,10 @@ struct RootIndex {
     /// The rows the event log is checked against: the live database's and the backups' kept rows.
     references: PrimaryIndex,
     /// The kept rows of each backup (twins of the live database and of older backups removed).
-    backups: HashMap<PathBuf, Vec<Row>>,
-    /// The live database read for the index, and its rows, so it is decoded once.
-    live: Option<(PathBuf, Vec<Row>)>,
+    backups: Mutex<HashMap<PathBuf, Vec<Row>>>,
+    /// The live database read for the index, and its rows, so it is decoded once;
+    /// taken when the store reads that file.
+    live: Mutex<Option<(PathBuf, Vec<Row>)>>,
 }
 
 fn live_db_path(root: &Path, prefer_dev: bool) -> Option<PathBuf> {
@@ -173,9 +174,17 @@ fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
         if let Some(db) = db {
             index.users = db.users;
         }
-        index.live = Some((live, rows));
+        index.live = Mutex::new(Some((live, rows)));
     }
-    let mut seen = PrimaryIndex::new(index.live.iter().flat_map(|(_, rows)| rows));
+    let mut seen = PrimaryIndex::new(
+        index
+            .live
+            .get_mut()
+            .ok()
+            .and_then(|l| l.as_ref())
+            .map(|(_, rows)| rows.as_slice())
+            .unwrap_or_default(),
+    );
     for b in backups_of(root) {
         let file = b.display().to_string();
         let (rows, db) = db_rows(
@@ -197,7 +206,9 @@ fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
             .filter(|r| !seen.has_twin(r, DEFAULT_WINDOW_MICROS))
             .collect();
         seen.extend(kept.iter().filter(|r| !r.is_parser()));
-        index.backups.insert(b, kept);
+        if let Ok(map) = index.backups.get_mut() {
+            map.insert(b, kept);
+        }
     }
     index.references = seen;
     index
@@ -276,12 +287,14 @@ fn read_file(
             // its rows are reused. Another database file (a `dev-db.sqlite` beside a
             // `db.sqlite`) is read on its own.
             let idx = root.map(|r| index(&r));
-            if let Some((_, rows)) = idx
-                .as_ref()
-                .and_then(|i| i.live.as_ref())
-                .filter(|(p, _)| p == path)
-            {
-                let mut rows = rows.clone();
+            let taken = idx.as_ref().and_then(|i| {
+                let mut live = i.live.lock().ok()?;
+                match live.as_ref() {
+                    Some((p, _)) if p == path => live.take().map(|(_, rows)| rows),
+                    _ => None,
+                }
+            });
+            if let Some(mut rows) = taken {
                 for r in &mut rows {
                     r.source_file = display.to_string();
                 }
@@ -301,8 +314,11 @@ fn read_file(
         FileKind::Backup => {
             let Some(root) = root else { return Vec::new() };
             let idx = index(&root);
-            let mut rows = match idx.backups.get(path) {
-                Some(rows) => rows.clone(),
+            // Cloned, not taken: a second read must give the same rows, and the
+            // fallback below could not (the index already holds this backup's rows).
+            let kept = idx.backups.lock().ok().and_then(|m| m.get(path).cloned());
+            let mut rows = match kept {
+                Some(rows) => rows,
                 // Not found in the listing (a single file handed over): merge against the live database only.
                 None => {
                     let (rows, _) = db_rows(
@@ -445,8 +461,18 @@ fn vscdb_rows(path: &Path, display: &str, evidence: &Evidence) -> Vec<Row> {
 pub fn read_root(root: &Path, evidence: &Evidence) -> Vec<Row> {
     let mut index = build_index(root, evidence);
     // The live database's and the backups' rows were made for the index: move them out.
-    let mut out: Vec<Row> = index.live.take().map(|(_, rows)| rows).unwrap_or_default();
-    let mut backups: Vec<(PathBuf, Vec<Row>)> = index.backups.drain().collect();
+    let mut out: Vec<Row> = index
+        .live
+        .get_mut()
+        .ok()
+        .and_then(Option::take)
+        .map(|(_, rows)| rows)
+        .unwrap_or_default();
+    let mut backups: Vec<(PathBuf, Vec<Row>)> = index
+        .backups
+        .get_mut()
+        .map(|m| m.drain().collect())
+        .unwrap_or_default();
     backups.sort_by(|a, b| a.0.cmp(&b.0));
     for (_, rows) in backups {
         out.extend(rows);

@@ -217,12 +217,12 @@ pub fn event_rows(
             vec![finish(src.row(TurnType::System, text.trim_end()))]
         }
         Event::Other { kind, value } => {
+            let fields = value.to_string();
             let text = format!(
-                "{kind}: {} fields={}",
-                key_values(&[(ukey, &uval)]),
-                system::quote(&value.to_string())
+                "{kind}: {}",
+                key_values(&[(ukey, &uval), ("fields", &fields)])
             );
-            vec![finish(src.row(TurnType::System, text.replace(":  ", ": ")))]
+            vec![finish(src.row(TurnType::System, system::quote(&text)))]
         }
     }
 }
@@ -645,4 +645,58 @@ pub fn history_rows(
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_event_kinds_keep_their_fields() {
+        let ev = Event::from_value(&serde_json::json!({"accept_all": {"completion_id": "c:  1"}}))
+            .unwrap();
+        let src = Source {
+            file: "f",
+            secondary: true,
+        };
+        let rows = event_rows(
+            &ev,
+            &UserRef::Hash("zz".into()),
+            None,
+            &src,
+            RowPlace::Line(3, 40),
+        );
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            rows[0].text,
+            "accept_all: user_hash=zz fields=\"{\\\"completion_id\\\":\\\"c:  1\\\"}\""
+        );
+        assert_eq!(
+            (rows[0].source_line, rows[0].source_locator.as_str()),
+            (Some(3), "byte 40")
+        );
+        let rows = event_rows(
+            &Event::ChatCompletion,
+            &UserRef::None,
+            None,
+            &src,
+            RowPlace::Line(1, 0),
+        );
+        assert_eq!(rows[0].text, "chat_completion:");
+    }
+
+    #[test]
+    fn integration_hosts() {
+        assert_eq!(integration_host("github", None), "github.com");
+        assert_eq!(
+            integration_host("gitlab", Some("https://ignored")),
+            "gitlab.com"
+        );
+        assert_eq!(
+            integration_host("gitlab_self_hosted", Some("https://git.corp:8443/api/v4")),
+            "git.corp:8443"
+        );
+        assert_eq!(integration_host("github_self_hosted", None), "-");
+        assert_eq!(integration_host("github_self_hosted", Some("")), "-");
+    }
 }

@@ -172,6 +172,15 @@ fn the_store_gives_each_file_the_rows_of_the_root() {
         v
     };
     assert_eq!(strip(&by_store), strip(&by_root));
+    // A second read of any file gives the same rows.
+    for f in files {
+        let again = store_rows(&root.join(f), &ev, &store);
+        let first: Vec<&Row> = by_store
+            .iter()
+            .filter(|r| r.source_file.ends_with(f))
+            .collect();
+        assert_eq!(again.iter().collect::<Vec<_>>(), first, "{f}");
+    }
     // The sidecars are not claimed: the WAL is read with its database.
     assert!(store.claim(&root.join("ee/db.sqlite-wal")).is_none());
 }
