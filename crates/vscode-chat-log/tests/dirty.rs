@@ -75,7 +75,7 @@ fn cuts_a_document(input: &[u8], m: &Mutation) -> bool {
 
 #[test]
 fn damaged_fixtures_never_panic_and_cuts_are_reported() {
-    let harness = Harness::new().truncations(24).flips(24).splices(12);
+    let harness = Harness::new().truncations(16).flips(16).splices(8);
     for (fixture, as_name) in FIXTURES {
         let input = std::fs::read(evidence_root().join(fixture)).expect("fixture");
         let report = harness.run_files(&input, as_name, &[], |path: &Path| {

@@ -53,6 +53,12 @@ struct P<'a> {
     origin: u32,
     depth: Depth,
     nesting: usize,
+    /// The members of the objects being parsed, innermost last: each object's are
+    /// moved into a vector of exactly their number at its end, so no object carries
+    /// spare capacity (most have two or three members).
+    fields: Vec<(Cow<'a, str>, Slot<'a>)>,
+    /// Likewise for array elements.
+    items: Vec<Slot<'a>>,
 }
 
 /// Parses `text` as exactly one JSON value (surrounding whitespace allowed).
@@ -64,6 +70,8 @@ pub fn parse<'a>(text: &'a str, origin: u32, depth: Depth) -> Result<Node<'a>, J
         origin,
         depth,
         nesting: 0,
+        fields: Vec::new(),
+        items: Vec::new(),
     };
     let v = p.value()?;
     p.ws();
@@ -82,6 +90,8 @@ pub fn validate(text: &str) -> Result<(), JsonError> {
         origin: 0,
         depth: Depth::Full,
         nesting: 0,
+        fields: Vec::new(),
+        items: Vec::new(),
     };
     p.skip()?;
     p.ws();
@@ -417,13 +427,13 @@ impl<'a> P<'a> {
     fn object(&mut self) -> Result<Node<'a>, JsonError> {
         self.enter()?;
         self.i += 1;
-        let mut fields: Vec<(Cow<'a, str>, Slot<'a>)> = Vec::new();
+        let start = self.fields.len();
         let mut index: Option<HashMap<String, usize>> = None;
         self.ws();
         if self.peek() == Some(b'}') {
             self.i += 1;
             self.nesting -= 1;
-            return Ok(Node::Obj(fields));
+            return Ok(Node::Obj(Vec::new()));
         }
         loop {
             self.ws();
@@ -442,28 +452,32 @@ impl<'a> P<'a> {
             self.colon()?;
             let value = if self.depth == Depth::Lazy && is_raw_key(&key) {
                 self.ws();
-                let start = self.i;
+                let from = self.i;
                 self.skip()?;
-                Node::Raw(&self.s[start..self.i])
+                Node::Raw(&self.s[from..self.i])
             } else {
                 self.value()?
             };
             let slot = Slot::new(self.origin, value);
             // a duplicate key keeps its first position and takes the last value (JSON.parse)
             let existing = match &index {
-                Some(ix) => ix.get(key.as_ref()).copied(),
-                None => fields.iter().position(|(k, _)| *k == key),
+                Some(ix) => ix.get(key.as_ref()).map(|p| start + p),
+                None => self.fields[start..]
+                    .iter()
+                    .position(|(k, _)| *k == key)
+                    .map(|p| start + p),
             };
             match existing {
-                Some(p) => fields[p].1 = slot,
+                Some(p) => self.fields[p].1 = slot,
                 None => {
+                    let n = self.fields.len() - start;
                     if let Some(ix) = &mut index {
-                        ix.insert(key.to_string(), fields.len());
+                        ix.insert(key.to_string(), n);
                     }
-                    fields.push((key, slot));
-                    if index.is_none() && fields.len() > 32 {
+                    self.fields.push((key, slot));
+                    if index.is_none() && n + 1 > 32 {
                         index = Some(
-                            fields
+                            self.fields[start..]
                                 .iter()
                                 .enumerate()
                                 .map(|(i, (k, _))| (k.to_string(), i))
@@ -477,29 +491,49 @@ impl<'a> P<'a> {
             }
         }
         self.nesting -= 1;
+        let mut fields = Vec::with_capacity(self.fields.len() - start);
+        fields.extend(self.fields.drain(start..));
         Ok(Node::Obj(fields))
     }
 
     fn array(&mut self) -> Result<Node<'a>, JsonError> {
         self.enter()?;
         self.i += 1;
-        let mut items = Vec::new();
+        let start = self.items.len();
         self.ws();
         if self.peek() == Some(b']') {
             self.i += 1;
             self.nesting -= 1;
-            return Ok(Node::Arr(items));
+            return Ok(Node::Arr(Vec::new()));
         }
         loop {
             let v = self.value()?;
-            items.push(Slot::new(self.origin, v));
+            self.items.push(Slot::new(self.origin, v));
             if self.comma_or_end(b']', "EOF while parsing a list", "expected `,` or `]`")? {
                 break;
             }
         }
         self.nesting -= 1;
+        let mut items = Vec::with_capacity(self.items.len() - start);
+        items.extend(self.items.drain(start..));
         Ok(Node::Arr(items))
     }
+}
+
+/// The first backslash, eight bytes at a time (escapes are dense in chat text, where a
+/// vectorised search's set-up costs more than it saves).
+fn find_backslash(b: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while i + 8 <= b.len() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        let hit = zero_byte(u64::from_le_bytes(w) ^ (ONES * u64::from(b'\\')));
+        if hit != 0 {
+            return Some(i + (hit.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b[i..].iter().position(|c| *c == b'\\').map(|p| i + p)
 }
 
 fn hex4(b: &[u8]) -> u32 {
@@ -512,7 +546,7 @@ pub fn unescape(raw: &str) -> String {
     let b = raw.as_bytes();
     let mut out = String::with_capacity(raw.len());
     let mut i = 0;
-    while let Some(rel) = memchr::memchr(b'\\', &b[i..]) {
+    while let Some(rel) = find_backslash(&b[i..]) {
         out.push_str(&raw[i..i + rel]);
         i += rel;
         let Some(&e) = b.get(i + 1) else { break };

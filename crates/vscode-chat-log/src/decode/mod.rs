@@ -901,6 +901,26 @@ fn part_kind<'n>(n: &'n Node<'_>) -> Option<Cow<'n, str>> {
     n.get("kind").and_then(|k| k.node.text())
 }
 
+/// The string of a markdown part (or the part itself when it is a string), as written.
+fn raw_value<'n>(n: &'n Node<'_>) -> Option<&'n str> {
+    let v = match n {
+        Node::Obj(_) => &n.get("value")?.node,
+        other => other,
+    };
+    match v {
+        Node::Str(s) => Some(s),
+        Node::Esc(r) => Some(r),
+        _ => None,
+    }
+}
+
+fn same_text_or_grown(old: &Node<'_>, new: &Node<'_>) -> bool {
+    match (part_text(old), part_text(new)) {
+        (Some(a), Some(b)) => b.starts_with(a.as_ref()),
+        _ => old.to_json() == new.to_json(),
+    }
+}
+
 /// True when `new` is the same part as `old`, or `old` grown by streaming.
 pub(crate) fn same_or_grown(old: &Node<'_>, new: &Node<'_>) -> bool {
     let (ko, kn) = (part_kind(old), part_kind(new));
@@ -908,11 +928,15 @@ pub(crate) fn same_or_grown(old: &Node<'_>, new: &Node<'_>) -> bool {
         return false;
     }
     match ko.as_deref() {
-        None | Some("thinking") | Some("markdownContent") => match (part_text(old), part_text(new))
-        {
-            (Some(a), Some(b)) => b.starts_with(a.as_ref()),
-            _ => old.to_json() == new.to_json(),
-        },
+        None | Some("thinking") | Some("markdownContent") => {
+            // fast path: the texts as written; a grown text starts with the old one
+            if let (Some(a), Some(b)) = (raw_value(old), raw_value(new)) {
+                if b.starts_with(a) {
+                    return true;
+                }
+            }
+            same_text_or_grown(old, new)
+        }
         Some("toolInvocationSerialized" | "toolInvocation") => {
             let id = |n: &Node<'_>| {
                 n.get("toolCallId")
