@@ -39,7 +39,7 @@ pub mod rows;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use chat_rows::merge::{DEFAULT_WINDOW_MICROS, PrimaryIndex};
 use chat_rows::{Claim, Evidence, FileContext, Row, Store, system};
@@ -225,7 +225,7 @@ fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
 /// many backups and logs it has.
 #[derive(Default)]
 pub struct TabbyStore {
-    roots: Mutex<HashMap<PathBuf, Arc<RootIndex>>>,
+    roots: Mutex<HashMap<PathBuf, Arc<OnceLock<Arc<RootIndex>>>>>,
 }
 
 impl std::fmt::Debug for TabbyStore {
@@ -235,17 +235,15 @@ impl std::fmt::Debug for TabbyStore {
 }
 
 impl TabbyStore {
+    /// The root's index, built once: concurrent readers of the same root wait for the
+    /// first one instead of decoding the database again.
     fn index(&self, root: &Path, evidence: &Evidence) -> Arc<RootIndex> {
-        if let Ok(map) = self.roots.lock()
-            && let Some(i) = map.get(root)
-        {
-            return i.clone();
-        }
-        let built = Arc::new(build_index(root, evidence));
-        if let Ok(mut map) = self.roots.lock() {
-            return map.entry(root.to_path_buf()).or_insert(built).clone();
-        }
-        built
+        let cell = match self.roots.lock() {
+            Ok(mut map) => map.entry(root.to_path_buf()).or_default().clone(),
+            Err(_) => Arc::new(OnceLock::new()),
+        };
+        let index = cell.get_or_init(|| Arc::new(build_index(root, evidence)));
+        index.clone()
     }
 }
 

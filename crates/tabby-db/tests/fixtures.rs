@@ -465,3 +465,35 @@ fn reading_changes_no_evidence() {
     assert_eq!(before.len(), after.len(), "files were added or removed");
     assert!(before == after, "file contents changed");
 }
+
+#[test]
+fn parallel_reads_of_one_root_give_the_sequential_rows() {
+    let root = tabby_root();
+    let files = [
+        "ee/db.sqlite",
+        "ee/db.backup-20260925.sqlite",
+        "events/2026-06-15.json",
+        "events/2026-10-01.json",
+    ];
+    let sequential: Vec<Vec<Row>> = {
+        let store = TabbyStore::default();
+        let ev = Evidence::new();
+        files
+            .iter()
+            .map(|f| store_rows(&root.join(f), &ev, &store))
+            .collect()
+    };
+    let store = TabbyStore::default();
+    let ev = Evidence::new();
+    let parallel: Vec<Vec<Row>> = std::thread::scope(|s| {
+        let handles: Vec<_> = files
+            .iter()
+            .map(|f| {
+                let (root, ev, store) = (&root, &ev, &store);
+                s.spawn(move || store_rows(&root.join(f), ev, store))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(parallel, sequential);
+}
