@@ -247,6 +247,28 @@ pub fn source_host_repository(detail: impl Display, from_: &str) -> String {
     format!("source host repository: {detail} {from_}")
 }
 
+/// `page start | title <title> | author <email (name)> | code_source <id>` (Tabby pages).
+pub fn page_start(title: &str, author: &str, code_source: &str) -> String {
+    format!("page start | title {title} | author {author} | code_source {code_source}")
+}
+
+/// `inline edit command history: <N> commands, newest first (from <source>, no times)`.
+pub fn command_history(commands: usize, source: impl Display) -> String {
+    format!(
+        "inline edit command history: {commands} commands, newest first (from {source}, no times)"
+    )
+}
+
+/// `parser: <file> is not valid TOML (<reason>)`; the reason never quotes the file.
+pub fn not_valid_toml(file: impl Display, reason: impl Display) -> String {
+    format!("parser: {file} is not valid TOML ({reason})")
+}
+
+/// `parser: not a readable XML document (<reason>)`.
+pub fn not_readable_xml(reason: impl Display) -> String {
+    format!("parser: not a readable XML document ({reason})")
+}
+
 /// `edit state: <state> <path> request=<id> model=<id>[ deleted=true] (from ...)`; absent values print `-`.
 pub fn edit_state(
     state: &str,
@@ -463,6 +485,26 @@ mod tests {
                 "file ends at line 9 (byte 310) inside <messages>"
             ),
             "parser: cody_history.xml did not parse; read 1 chat(s) (file ends at line 9 (byte 310) inside <messages>)"
+        );
+    }
+
+    #[test]
+    fn tabby_texts() {
+        assert_eq!(
+            page_start("Cache", "a@example.com (A)", "-"),
+            "page start | title Cache | author a@example.com (A) | code_source -"
+        );
+        assert_eq!(
+            command_history(2, "state.vscdb TabbyML.vscode-tabby edit.recentlyCommand"),
+            "inline edit command history: 2 commands, newest first (from state.vscdb TabbyML.vscode-tabby edit.recentlyCommand, no times)"
+        );
+        assert_eq!(
+            not_valid_toml("config.toml", "invalid key at byte 3"),
+            "parser: config.toml is not valid TOML (invalid key at byte 3)"
+        );
+        assert_eq!(
+            not_readable_xml("no root element at byte 0"),
+            "parser: not a readable XML document (no root element at byte 0)"
         );
     }
 }

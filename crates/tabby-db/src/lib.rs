@@ -371,11 +371,7 @@ fn read_file(
                     rows::config_rows(&models, evidence.modified(path), &file_name(path), &src)
                 }
                 Err(e) => vec![
-                    Row::system(
-                        AGENT,
-                        system::parser(format!("config.toml is not valid TOML ({e})")),
-                    )
-                    .file(display),
+                    Row::system(AGENT, system::not_valid_toml("config.toml", &e)).file(display),
                 ],
             }
         }
@@ -396,12 +392,9 @@ fn read_file(
                     &src,
                 ),
                 Err(e) => vec![
-                    Row::system(
-                        AGENT,
-                        system::parser(format!("not a readable XML document ({e})")),
-                    )
-                    .file(display)
-                    .secondary(true),
+                    Row::system(AGENT, system::not_readable_xml(&e))
+                        .file(display)
+                        .secondary(true),
                 ],
             }
         }

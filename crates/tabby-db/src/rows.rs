@@ -425,14 +425,13 @@ fn page_rows(db: &ServerDb, src: &Source<'_>, out: &mut Vec<Row>) {
         let session = format!("page:{}", p.id);
         let project = project_of(sections.get(&Some(p.id)));
         let ts = sqlite_time(&p.created_at, "created_at", &p.place, src, out);
-        let text = format!(
-            "page start | title {} | author {} | code_source {}",
+        let text = system::page_start(
             p.title.as_deref().unwrap_or("-"),
-            owner_label(p.author_id, &db.users),
+            &owner_label(p.author_id, &db.users),
             p.code_source_id
                 .as_deref()
                 .filter(|s| !s.is_empty())
-                .unwrap_or("-")
+                .unwrap_or("-"),
         );
         out.push(
             src.placed(TurnType::System, text, &p.place)
@@ -628,10 +627,7 @@ pub fn history_rows(
 ) -> Vec<Row> {
     let mut out = vec![src.row(
         TurnType::System,
-        format!(
-            "inline edit command history: {} commands, newest first (from {from}, no times)",
-            commands.len()
-        ),
+        system::command_history(commands.len(), from),
     )];
     for c in commands {
         let mut text = c.command.clone();
