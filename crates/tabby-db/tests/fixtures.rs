@@ -497,3 +497,45 @@ fn parallel_reads_of_one_root_give_the_sequential_rows() {
     });
     assert_eq!(parallel, sequential);
 }
+
+#[test]
+fn log_lines_without_a_user_events_twin_are_kept() {
+    let rows = tabby_db::read_root(&tabby_root(), &Evidence::new());
+    let from_log = |day: &str| -> Vec<String> {
+        rows.iter()
+            .filter(|r| r.source_file.ends_with(day))
+            .map(|r| {
+                format!(
+                    "{} {} {}",
+                    r.source_line.unwrap_or(0),
+                    r.session_id,
+                    r.turn_type
+                )
+            })
+            .collect()
+    };
+    // 2026-10-01: lines 1-4 (alice's completion, view, select, chat completion) have
+    // user_events twins and merge away; the anonymous completion (line 5), bob's
+    // completion and dismiss (lines 6-7, no user_events rows) and the cut line stay.
+    assert_eq!(
+        from_log("2026-10-01.json"),
+        vec![
+            "5 cmpl-anon system",
+            "5 cmpl-anon user",
+            "5 cmpl-anon assistant",
+            "6 cmpl-b0b1 system",
+            "6 cmpl-b0b1 user",
+            "6 cmpl-b0b1 assistant",
+            "7 cmpl-b0b1 system",
+            "8  system",
+        ]
+    );
+    // 2026-06-15: the completion and view were pruned from the live database but the
+    // backup holds them; only the dismiss (never in user_events) is the log's own.
+    assert_eq!(from_log("2026-06-15.json"), vec!["3 cmpl-june system"]);
+    assert!(
+        rows.iter()
+            .filter(|r| r.source_file.ends_with(".json"))
+            .all(|r| r.secondary)
+    );
+}
