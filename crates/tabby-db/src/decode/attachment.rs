@@ -5,8 +5,9 @@
 //! `client_code_attachments`, `doc_attachments`); level 0042 added the single
 //! `attachment` object (`{code, client_code, doc, code_file_list}`) and copied the old
 //! columns into it, and 0045 dropped them. A copy at 0042 to 0044 therefore holds the
-//! same attachments twice: [`Attachment::choose`] prefers `attachment` and never
-//! merges the two, so nothing is rendered twice.
+//! same attachments twice: the database reader ([`crate::decode::db`]) prefers
+//! `attachment` whenever it holds a value and never merges the two, so nothing is
+//! rendered twice.
 //!
 //! `doc[]` is an untagged enum upstream, told apart by its fields, and two of its
 //! variants changed shape in early 2025 (commit docs carried `git_url`, `diff` and
