@@ -451,6 +451,9 @@ struct Recoverer<'a> {
     found: Vec<Found>,
     /// The image's version of each page the WAL supplies (others are the main file's).
     current: Snapshot,
+    /// The snapshot whose pages are being carved, for following overflow chains as they
+    /// were then; `None` carves against the image.
+    carve_snap: Option<Snapshot>,
 }
 
 impl Recoverer<'_> {
@@ -584,10 +587,11 @@ impl Recoverer<'_> {
         while fb != 0 && fb + 4 <= usable && hops < 10_000 {
             hops += 1;
             let size = be16(b, fb + 2) as usize;
-            let end = (fb + size).min(usable);
-            if size < 4 {
+            // A link that leaves the page is stale (an older page state): stop there.
+            if size < 4 || fb + size > usable {
                 break;
             }
+            let end = fb + size;
             self.carve(
                 b,
                 fb,
@@ -622,6 +626,21 @@ impl Recoverer<'_> {
             let rebuilt = self
                 .rebuild_clobbered(b, start, end, Some(size))
                 .or_else(|| self.rebuild_spilled(b, start, end));
+            // A cell whose length and rowid varints took four bytes or more kept its
+            // header: when such a reading fills the freeblock exactly and the rebuilt
+            // one does not, the header was not lost.
+            let intact_exact = (start + 4..=start + 6).any(|h| {
+                let len = parse_record(&self.shape, b, h, end, enc, Strict::Carved)
+                    .map(|(_, l)| l)
+                    .or_else(|| self.spilled(b, h, end, &[]).map(|(_, l, _)| l));
+                len.is_some_and(|l| h - start + l == size)
+            });
+            let rebuilt_exact = rebuilt.as_ref().is_some_and(|(_, l)| *l == size);
+            let rebuilt = if intact_exact && !rebuilt_exact {
+                None
+            } else {
+                rebuilt
+            };
             if let Some((values, len)) = rebuilt {
                 self.found.push(Found {
                     rowid: None,
@@ -636,6 +655,7 @@ impl Recoverer<'_> {
             if b[s] != 0 {
                 if let Some((mut values, len)) =
                     parse_record(&self.shape, b, s, end, enc, Strict::Carved)
+                        .filter(|(_, len)| self.cell_start_ok(b, s, floor, *len, region))
                 {
                     let before = self.rowid_before(b, s, floor, len);
                     let rowid = before.map(|x| x.0);
@@ -651,7 +671,10 @@ impl Recoverer<'_> {
                     s += len;
                     continue;
                 }
-                if let Some((values, len)) = self.spilled(b, s, end, &[]) {
+                if let Some((values, len, _)) = self
+                    .spilled(b, s, end, &[])
+                    .filter(|(_, _, total)| self.cell_start_ok(b, s, floor, *total, region))
+                {
                     self.found.push(Found {
                         rowid: None,
                         values,
@@ -659,6 +682,12 @@ impl Recoverer<'_> {
                     });
                     spans.push((s, s + len));
                     s += len;
+                    continue;
+                }
+                // A header that reads as this table's, whose body did not survive:
+                // step over it, so that its bytes are not read as another header.
+                if let Some(hlen) = self.header_len(b, s, end) {
+                    s += hlen;
                     continue;
                 }
             }
@@ -674,20 +703,17 @@ impl Recoverer<'_> {
         while s + 6 <= end {
             // The four bytes must read as the freeblock link they once were: the next
             // freeblock after this one (or none), and a size that fits the page.
-            let next = be16(b, s) as usize;
-            let size = be16(b, s + 2) as usize;
-            let usable = self.pages.usable;
-            let link_ok =
-                (next == 0 || (next > s + 3 && next < usable)) && size >= 4 && s + size <= usable;
-            if !link_ok || overlaps(s, s + 6, &spans) {
+            if !self.link_ok(b, s) || overlaps(s, s + 6, &spans) {
                 s += 1;
                 continue;
             }
             let rebuilt = self
                 .rebuild_clobbered(b, s, end, None)
                 .or_else(|| self.rebuild_spilled(b, s, end));
+            // The freeblock the link describes must have covered the whole cell.
+            let size = be16(b, s + 2) as usize;
             match rebuilt {
-                Some((values, len)) if !overlaps(s, s + len, &spans) => {
+                Some((values, len)) if len <= size && !overlaps(s, s + len, &spans) => {
                     self.found.push(Found {
                         rowid: None,
                         values,
@@ -698,6 +724,74 @@ impl Recoverer<'_> {
                 }
                 _ => s += 1,
             }
+        }
+    }
+
+    /// The length of a record header at `s` that matches the table strictly (column
+    /// count and serial types the affinities allow), whatever follows it.
+    fn header_len(&self, b: &[u8], s: usize, end: usize) -> Option<usize> {
+        let (hlen, n) = varint(b, s)?;
+        let hlen = usize::try_from(hlen).ok()?;
+        let ncols = self.shape.affinities.len();
+        if hlen < 2 || hlen > 1 + 9 * ncols || s + hlen > end {
+            return None;
+        }
+        let mut pos = s + n;
+        let mut i = 0;
+        while pos < s + hlen {
+            let (t, k) = varint(b, pos)?;
+            pos += k;
+            serial_size(t)?;
+            let fits = if Some(i) == self.shape.alias {
+                t == 0
+            } else {
+                type_fits(*self.shape.affinities.get(i)?, t)
+            };
+            if !fits {
+                return None;
+            }
+            i += 1;
+        }
+        (pos == s + hlen && i == ncols).then_some(hlen)
+    }
+
+    /// True when the four bytes at `s` read as a freeblock link: the next freeblock
+    /// after this one (or none), and a size that fits the page.
+    fn link_ok(&self, b: &[u8], s: usize) -> bool {
+        let usable = self.pages.usable;
+        if s + 4 > b.len() {
+            return false;
+        }
+        let next = be16(b, s) as usize;
+        let size = be16(b, s + 2) as usize;
+        (next == 0 || (next > s + 3 && next < usable)) && size >= 4 && s + size <= usable
+    }
+
+    /// Whether a whole record found at `s` (of payload length `payload`) starts a cell:
+    /// in a freeblock, always (the region is known free); elsewhere its length and
+    /// rowid varints must precede it, or the freeblock link that overwrote them. Stray
+    /// text (old overflow pages, stale content) otherwise decodes as records.
+    fn cell_start_ok(
+        &self,
+        b: &[u8],
+        s: usize,
+        floor: usize,
+        payload: usize,
+        region: Region,
+    ) -> bool {
+        match region {
+            Region::Freeblock => true,
+            Region::Gap => {
+                // A link counts only if the freeblock it describes covered the record.
+                let local = local_size(payload, self.pages.usable).min(payload);
+                self.rowid_before(b, s, floor, payload).is_some()
+                    || (4..=6).any(|k| {
+                        s >= floor + k
+                            && self.link_ok(b, s - k)
+                            && s - k + be16(b, s - k + 2) as usize >= s + local
+                    })
+            }
+            Region::Raw => self.rowid_before(b, s, floor, payload).is_some(),
         }
     }
 
@@ -733,7 +827,7 @@ impl Recoverer<'_> {
         hstart: usize,
         end: usize,
         patch: &[u8],
-    ) -> Option<(Vec<Value>, usize)> {
+    ) -> Option<(Vec<Value>, usize, usize)> {
         let usable = self.pages.usable;
         let end = end.min(b.len());
         let mut local_buf = b.get(hstart..end.min(hstart + usable))?.to_vec();
@@ -763,7 +857,7 @@ impl Recoverer<'_> {
         if local + 4 > local_buf.len() {
             return None;
         }
-        let payload = self.overflow(&local_buf, 0, local, total, None)?;
+        let payload = self.overflow(&local_buf, 0, local, total, self.carve_snap.as_ref())?;
         let (values, _) = parse_record(
             &self.shape,
             &payload,
@@ -772,7 +866,7 @@ impl Recoverer<'_> {
             self.pages.encoding,
             Strict::Carved,
         )?;
-        Some((values, local + 4))
+        Some((values, local + 4, total))
     }
 
     /// [`Recoverer::spilled`] for a cell at a freeblock start (see
@@ -798,7 +892,7 @@ impl Recoverer<'_> {
             } else {
                 &[hlen as u8]
             };
-            if let Some((values, len)) = self.spilled(b, hstart, end, patch) {
+            if let Some((values, len, _)) = self.spilled(b, hstart, end, patch) {
                 return Some((values, hstart - fb + len));
             }
         }
@@ -904,6 +998,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         shape,
         found: Vec::new(),
         current,
+        carve_snap: None,
     };
 
     // 1. Every snapshot: the main file alone, then the state after each commit. Each
@@ -920,6 +1015,10 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
             &mut interiors,
             &mut seen,
         );
+        if leaves.is_empty() && interiors.is_empty() {
+            return;
+        }
+        rec.carve_snap = Some(snap.clone());
         for v in leaves {
             let Some(b) = rec.pages.bytes(v) else {
                 continue;
@@ -946,6 +1045,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
             };
             rec.carve_page(b, page, &name);
         }
+        rec.carve_snap = None;
     };
     if !db.main.is_empty() {
         visit(&mut rec, &Snapshot::new());

@@ -1,5 +1,5 @@
 //! Every VS Code state row type of the plan, pinned on the project's fixtures
-//! (`fixtures/evidence`, built by `examples/build_fixtures.rs`).
+//! (`fixtures/evidence`, built by `examples/state_vscdb_fixtures.rs`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! Builds the test databases of `tests/data/` deterministically.
 //!
-//! `cargo run -p sqlite-evidence --example build_fixtures`
+//! `cargo run -p sqlite-evidence --example sqlite_evidence_fixtures`
 //!
 //! Each database is written with rusqlite in a scratch directory. For a live WAL, the
 //! main file and its `-wal` are copied while the writer connection is still open (with

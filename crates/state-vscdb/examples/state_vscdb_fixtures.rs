@@ -1,6 +1,6 @@
 //! Builds the VS Code `state.vscdb` fixtures of `fixtures/evidence/` deterministically.
 //!
-//! `cargo run -p state-vscdb --example build_fixtures`
+//! `cargo run -p state-vscdb --example state_vscdb_fixtures`
 //!
 //! Each database is written with rusqlite in a scratch directory, VS Code's schema
 //! (`ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`). Where a live WAL is

@@ -1,6 +1,6 @@
 //! Prints open and recovery figures on a generated database.
 //!
-//! `cargo run --release -p sqlite-evidence --example bench [rows]`
+//! `cargo run --release -p sqlite-evidence --example sqlite_evidence_bench [rows]`
 //!
 //! Writes `rows` notes (default 200,000, about 40 MB) with rusqlite in a scratch
 //! directory, checkpoints them, deletes every tenth row in an uncheckpointed WAL, then
