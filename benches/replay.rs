@@ -26,17 +26,26 @@ fn first_line_log(requests: usize) -> Vec<u8> {
                 "result": {"metadata": {"rounds": part(i, 4000)}}, "modelId": "copilot/gpt-4.1"})
         })
         .collect();
-    let mut out = serde_json::to_vec(&json!({"kind": 0, "v": {"version": 3, "sessionId": "b", "requests": reqs}})).unwrap();
+    let mut out = serde_json::to_vec(
+        &json!({"kind": 0, "v": {"version": 3, "sessionId": "b", "requests": reqs}}),
+    )
+    .unwrap();
     out.push(b'\n');
     for d in 0..100 {
-        out.extend(serde_json::to_vec(&json!({"kind": 1, "k": ["requests", d % requests, "vote"], "v": 1})).unwrap());
+        out.extend(
+            serde_json::to_vec(
+                &json!({"kind": 1, "k": ["requests", d % requests, "vote"], "v": 1}),
+            )
+            .unwrap(),
+        );
         out.push(b'\n');
     }
     out
 }
 
 fn streaming_log(requests: usize) -> Vec<u8> {
-    let mut out = b"{\"kind\":0,\"v\":{\"version\":3,\"sessionId\":\"b\",\"requests\":[]}}\n".to_vec();
+    let mut out =
+        b"{\"kind\":0,\"v\":{\"version\":3,\"sessionId\":\"b\",\"requests\":[]}}\n".to_vec();
     for i in 0..requests {
         out.extend(serde_json::to_vec(&json!({"kind": 2, "k": ["requests"], "v": [{"requestId": format!("r{i}"), "message": {"text": "q"}, "response": []}]})).unwrap());
         out.push(b'\n');
@@ -49,7 +58,10 @@ fn streaming_log(requests: usize) -> Vec<u8> {
 }
 
 fn bench(c: &mut Criterion) {
-    for (name, log) in [("first_line", first_line_log(200)), ("streaming", streaming_log(100))] {
+    for (name, log) in [
+        ("first_line", first_line_log(200)),
+        ("streaming", streaming_log(100)),
+    ] {
         let mut g = c.benchmark_group(name);
         g.throughput(Throughput::Bytes(log.len() as u64));
         g.sample_size(20);
@@ -61,10 +73,18 @@ fn bench(c: &mut Criterion) {
                     .count()
             })
         });
-        g.bench_function("replay", |b| b.iter(|| vscode_chat_log::Replay::from_bytes(&log).errors().len()));
+        g.bench_function("replay", |b| {
+            b.iter(|| vscode_chat_log::Replay::from_bytes(&log).errors().len())
+        });
         g.bench_function("replay_rows", |b| {
             let ctx = vscode_chat_log::SessionContext::new("vscode", "bench.jsonl");
-            b.iter(|| vscode_chat_log::rows::rows_from_replay(&vscode_chat_log::Replay::from_bytes(&log), &ctx).len())
+            b.iter(|| {
+                vscode_chat_log::rows::rows_from_replay(
+                    &vscode_chat_log::Replay::from_bytes(&log),
+                    &ctx,
+                )
+                .len()
+            })
         });
         g.finish();
     }

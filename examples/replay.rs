@@ -29,7 +29,10 @@ fn main() -> ExitCode {
     }
     for r in replay.recovered() {
         let line = replay.line_number(r.removed_by).unwrap_or(0);
-        eprintln!("recovered: {} value(s) removed by line {line}", r.values.len());
+        eprintln!(
+            "recovered: {} value(s) removed by line {line}",
+            r.values.len()
+        );
     }
     match replay.refusal() {
         Some(r) => eprintln!("VS Code would not load this file: {r}"),

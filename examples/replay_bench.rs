@@ -40,7 +40,12 @@ fn main() {
     for f in &files {
         let size = std::fs::metadata(f).map(|m| m.len()).unwrap_or(0);
         let lines = std::fs::read(f).map(|b| memchr_count(&b)).unwrap_or(0);
-        println!("{}: {:.1} MB, {} lines", f.display(), size as f64 / 1e6, lines);
+        println!(
+            "{}: {:.1} MB, {} lines",
+            f.display(),
+            size as f64 / 1e6,
+            lines
+        );
         let mut speeds = Vec::new();
         for name in ["validate", "replay", "rows"] {
             let (secs, peak, detail) = best_of(name, f);
@@ -60,7 +65,10 @@ fn main() {
                 detail
             );
         }
-        println!("  ratio (replay + rows) / validation: {:.2}", speeds[2] / speeds[0]);
+        println!(
+            "  ratio (replay + rows) / validation: {:.2}",
+            speeds[2] / speeds[0]
+        );
     }
 }
 
@@ -73,7 +81,12 @@ fn best_of(name: &str, file: &Path) -> (f64, u64, String) {
     let exe = std::env::current_exe().expect("exe");
     let mut best: Option<(f64, u64, String)> = None;
     for _ in 0..RUNS {
-        let out = Command::new(&exe).arg("--phase").arg(name).arg(file).output().expect("child");
+        let out = Command::new(&exe)
+            .arg("--phase")
+            .arg(name)
+            .arg(file)
+            .output()
+            .expect("child");
         let text = String::from_utf8_lossy(&out.stdout);
         let mut it = text.split_whitespace();
         let secs: f64 = it.next().and_then(|s| s.parse().ok()).unwrap_or(f64::NAN);
@@ -102,7 +115,11 @@ fn phase(name: &str, file: &Path) {
         }
         "replay" => {
             let r = vscode_chat_log::Replay::from_bytes(&bytes);
-            let detail = format!("errors={} recovered={}", r.errors().len(), r.recovered().len());
+            let detail = format!(
+                "errors={} recovered={}",
+                r.errors().len(),
+                r.recovered().len()
+            );
             // the child exits next: freeing the tree is not part of the measurement
             std::mem::forget(r);
             detail
@@ -133,8 +150,21 @@ fn phase(name: &str, file: &Path) {
 /// Markdown as assistants write it: prose, lists, code with quotes and newlines.
 fn prose(seed: usize, len: usize) -> String {
     let words = [
-        "the", "function", "returns", "`Result<T, E>`", "when", "parsing", "fails;", "see", "\"config.toml\"", "below.",
-        "\n\n```rust\nfn main() {\n    println!(\"hi\");\n}\n```\n", "- item", "and", "tests", "pass.",
+        "the",
+        "function",
+        "returns",
+        "`Result<T, E>`",
+        "when",
+        "parsing",
+        "fails;",
+        "see",
+        "\"config.toml\"",
+        "below.",
+        "\n\n```rust\nfn main() {\n    println!(\"hi\");\n}\n```\n",
+        "- item",
+        "and",
+        "tests",
+        "pass.",
     ];
     let mut s = String::with_capacity(len + 32);
     let mut i = seed;
@@ -148,7 +178,8 @@ fn prose(seed: usize, len: usize) -> String {
 
 fn request(i: usize, parts: usize, part_len: usize) -> serde_json::Value {
     let mut response = Vec::new();
-    response.push(json!({"kind": "thinking", "value": prose(i, part_len / 4), "id": format!("t{i}")}));
+    response
+        .push(json!({"kind": "thinking", "value": prose(i, part_len / 4), "id": format!("t{i}")}));
     for p in 0..parts {
         response.push(json!({"value": prose(i * 7 + p, part_len), "isTrusted": false, "supportThemeIcons": false}));
         response.push(json!({
@@ -181,7 +212,9 @@ fn request(i: usize, parts: usize, part_len: usize) -> serde_json::Value {
 
 /// One kind-0 line of about `size` bytes, then ~1k deltas.
 fn huge_first_line(size: usize) -> Vec<u8> {
-    let per_request = serde_json::to_vec(&request(0, 4, 2000)).map(|v| v.len()).unwrap_or(20_000);
+    let per_request = serde_json::to_vec(&request(0, 4, 2000))
+        .map(|v| v.len())
+        .unwrap_or(20_000);
     let n = size / per_request;
     let requests: Vec<_> = (0..n).map(|i| request(i, 4, 2000)).collect();
     let root = json!({"version": 3, "creationDate": 1_759_400_000_000u64, "initialLocation": "panel",
@@ -193,7 +226,9 @@ fn huge_first_line(size: usize) -> Vec<u8> {
         let r = n - 1 - (d % 10);
         let line = match d % 4 {
             0 => json!({"kind": 1, "k": ["requests", r, "vote"], "v": 1}),
-            1 => json!({"kind": 2, "k": ["requests", r, "response"], "v": [{"value": prose(d, 300)}]}),
+            1 => {
+                json!({"kind": 2, "k": ["requests", r, "response"], "v": [{"value": prose(d, 300)}]})
+            }
             2 => json!({"kind": 1, "k": ["inputState", "inputText"], "v": prose(d, 40)}),
             _ => json!({"kind": 1, "k": ["requests", r, "result"], "v": {"metadata": {"n": d}}}),
         };
@@ -215,7 +250,10 @@ fn streaming(size: usize) -> Vec<u8> {
     while out.len() < size {
         let mut req = request(i, 1, 1000);
         req["response"] = json!([]);
-        out.extend(serde_json::to_vec(&json!({"kind": 2, "k": ["requests"], "v": [req]})).unwrap_or_default());
+        out.extend(
+            serde_json::to_vec(&json!({"kind": 2, "k": ["requests"], "v": [req]}))
+                .unwrap_or_default(),
+        );
         out.push(b'\n');
         lines += 1;
         // stream: each flush re-sends the growing markdown part (from its index on);

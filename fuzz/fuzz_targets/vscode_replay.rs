@@ -7,7 +7,12 @@ use vscode_chat_log::{Replay, decode};
 
 fuzz_target!(|data: &[u8]| {
     let replay = Replay::from_bytes(data);
-    assert!(replay.lines().iter().all(|l| (l.offset + l.len) as usize <= data.len()));
+    assert!(
+        replay
+            .lines()
+            .iter()
+            .all(|l| (l.offset + l.len) as usize <= data.len())
+    );
     let _ = replay.to_json();
     let rows = rows_from_replay(&replay, &SessionContext::new("fuzz", "fuzz.jsonl"));
     for r in rows.iter().filter(|r| r.is_parser()) {
