@@ -531,13 +531,29 @@ impl Recoverer<'_> {
         total: usize,
         snap: Option<&Snapshot>,
     ) -> Option<Vec<u8>> {
+        // A chain longer than the database has pages is a cycle or garbage: the payload
+        // cannot be larger than the pages that could hold it.
+        let db = self.pages.db;
+        let pages = (db.image_pages as usize)
+            .max(db.main.len() / self.pages.page_size)
+            .max(
+                db.wal_scan
+                    .frames
+                    .iter()
+                    .map(|f| f.page as usize)
+                    .max()
+                    .unwrap_or(0),
+            );
+        if total > pages.saturating_mul(self.pages.usable) {
+            return None;
+        }
         let mut out = Vec::with_capacity(total.min(1 << 24));
         out.extend_from_slice(b.get(start..start + local)?);
         let mut next = be32(b, start + local);
         let mut hops = 0usize;
         while out.len() < total {
             hops += 1;
-            if next == 0 || hops > 1 << 20 {
+            if next == 0 || next as usize > pages || hops > pages {
                 return None;
             }
             let v = match snap {
