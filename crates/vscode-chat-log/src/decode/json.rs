@@ -557,7 +557,10 @@ pub fn unescape(raw: &str) -> String {
             b'r' => out.push('\r'),
             b'b' => out.push('\u{8}'),
             b'f' => out.push('\u{c}'),
-            b'u' if i + 4 <= b.len() => {
+            b'u' if b
+                .get(i..i + 4)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) =>
+            {
                 let cp = hex4(&b[i..i + 4]);
                 i += 4;
                 if (0xD800..0xDC00).contains(&cp)
@@ -575,7 +578,12 @@ pub fn unescape(raw: &str) -> String {
                 }
                 out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
             }
-            other => out.push(other as char),
+            other if other.is_ascii() && other != b'u' => out.push(other as char),
+            _ => {
+                // not an escape JSON allows (only unvalidated input has one): keep it as written
+                i -= 1;
+                out.push('\\');
+            }
         }
     }
     out.push_str(&raw[i.min(raw.len())..]);
@@ -639,6 +647,12 @@ mod tests {
         );
         assert!(validate("{\"a\":[1,{\"b\":\"c\\\"\"}]}").is_ok());
         assert!(validate("{\"a\":[1,{\"b\":\"c\\\"\"}]").is_err());
+    }
+
+    #[test]
+    fn unescape_keeps_what_is_not_an_escape() {
+        assert_eq!(unescape("a\\é\\u12"), "a\\é\\u12");
+        assert_eq!(unescape("\\u00e9\\n\\"), "é\n\\");
     }
 
     #[test]
