@@ -4,7 +4,9 @@
 //! here. The shapes, per `tabby.txt`'s Parser plan:
 //!
 //! * a thread: `thread start | owner <email (name)> | ephemeral|shared` (system, at
-//!   `threads.created_at`), then one user or assistant row per message with the
+//!   `threads.created_at`); for a shared thread `thread shared: visible to all users of
+//!   this server (from threads table, is_ephemeral=0, updated_at <t> upper bound)`
+//!   (system, no time of its own); then one user or assistant row per message with the
 //!   attachment summarised after a blank line; session = the thread id, project = the
 //!   first `code[].git_url` of the message's attachment;
 //! * a completion (session = its `completion_id`): `completion: user=...` (system),
@@ -285,15 +287,32 @@ pub fn database_rows(db: &ServerDb, src: &Source<'_>) -> Vec<Row> {
             None => {}
         }
         let ts = sqlite_time(&t.created_at, "created_at", &t.place, src, &mut out);
+        let session = if t.id >= 0 {
+            t.id.to_string()
+        } else {
+            String::new()
+        };
         out.push(
             src.placed(TurnType::System, text, &t.place)
                 .at(ts)
-                .session(if t.id >= 0 {
-                    t.id.to_string()
-                } else {
-                    String::new()
-                }),
+                .session(&session),
         );
+        // The share has no time of its own: `updated_at` is set by the share and by
+        // later rewrites of `relevant_questions`, so it is an upper bound, in the text.
+        if t.is_ephemeral == Some(false) {
+            let bound = t
+                .updated_at
+                .as_deref()
+                .filter(|u| !u.is_empty())
+                .unwrap_or("-");
+            let text = format!(
+                "thread shared: visible to all users of this server (from threads table, is_ephemeral=0, updated_at {bound} upper bound)"
+            );
+            out.push(
+                src.placed(TurnType::System, text, &t.place)
+                    .session(&session),
+            );
+        }
         if emitted_threads.insert(t.id) {
             if let Some(ms) = by_thread.remove(&Some(t.id)) {
                 message_rows(&ms, src, &mut out);
