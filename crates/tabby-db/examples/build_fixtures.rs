@@ -315,8 +315,9 @@ fn current_events(conn: &Connection) -> R<()> {
     Ok(())
 }
 
-/// The newest rows, left in the WAL: thread 10 and a question-and-answer pair of
-/// thread 7 that was deleted (`deleteThreadMessagePair`) right after.
+/// The newest rows, left in the WAL: thread 10 (shared after its answer), and a
+/// question-and-answer pair of thread 7 that was deleted (`deleteThreadMessagePair`)
+/// right after.
 fn wal_rows(conn: &Connection) -> R<()> {
     conn.execute_batch(r#"
 INSERT INTO threads(id,is_ephemeral,user_id,created_at,updated_at) VALUES (10,1,1,'2026-10-05 09:00:00','2026-10-05 09:00:12');
@@ -328,6 +329,10 @@ INSERT INTO thread_messages(id,thread_id,role,content,created_at,updated_at,atta
  (29,7,'assistant','Yes, with the `no-cache` feature.','2026-10-01 10:01:05','2026-10-01 10:01:05','{"code":null,"client_code":null,"doc":null}');
 "#)?;
     conn.execute_batch("DELETE FROM thread_messages WHERE id IN (28, 29);")?;
+    // Alice shares thread 10 afterwards: the WAL's older frame keeps its ephemeral version.
+    conn.execute_batch(
+        "UPDATE threads SET is_ephemeral = 0, updated_at = '2026-10-05 09:30:00' WHERE id = 10;",
+    )?;
     Ok(())
 }
 

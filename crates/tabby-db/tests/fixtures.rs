@@ -248,6 +248,18 @@ fn deleted_rows_are_recovered() {
             .filter(|r| r.record_state == RecordState::Deleted)
             .all(|r| !r.secondary)
     );
+    // thread 10 was shared after it was written: the WAL's older frame shows it unshared
+    let older: Vec<String> = rows
+        .iter()
+        .filter(|r| r.record_state == RecordState::Recovered)
+        .map(|r| format!("{} | {} | {}", r.session_id, r.source_locator, r.text))
+        .collect();
+    assert_eq!(
+        older,
+        vec![
+            "10 | table threads rowid 10 (older version), wal frame 2 (page 17) cell 4 | thread start | owner alice@example.com (Alice) | ephemeral"
+        ]
+    );
     // the deleted pair is in the WAL only: the main file alone does not have it
     let main = std::fs::read(tabby_root().join("ee/db.sqlite")).unwrap();
     let db = ServerDb::from_bytes(&main, None).unwrap();
