@@ -24,6 +24,13 @@
 
 pub use chat_rows;
 pub use chat_rows::{RecordState, Row, TurnType};
+pub use codebuddy_log;
+pub use cody_history;
+pub use copilot_nitrite;
+pub use sqlite_evidence;
+pub use state_vscdb;
+pub use tabby_db;
+pub use vscode_chat_log;
 
 pub mod layout;
 pub mod locations;

@@ -49,6 +49,9 @@ struct Args {
     /// Never show the progress bar.
     #[arg(long)]
     no_progress: bool,
+    /// Keep secondary copies of primary rows instead of merging them away.
+    #[arg(long)]
+    keep_copies: bool,
 }
 
 fn parse_time(flag: &str, s: &str) -> Result<Timestamp, String> {
@@ -107,7 +110,9 @@ fn main() -> ExitCode {
             ));
         }
     }
-    let mut scanner = Scanner::new().threads(args.threads);
+    let mut scanner = Scanner::new()
+        .threads(args.threads)
+        .keep_copies(args.keep_copies);
     for r in &roots {
         scanner = scanner.root(r);
     }
@@ -278,6 +283,13 @@ fn print_summary(
             e,
             "  left out by --since/--until: {} ({} without a time)",
             result.filtered_by_time, result.untimed_filtered
+        );
+    }
+    if result.merged_copies > 0 {
+        let _ = writeln!(
+            e,
+            "  secondary copies merged away: {} (use --keep-copies to keep them)",
+            result.merged_copies
         );
     }
     if result.filtered_by_agent > 0 {

@@ -82,6 +82,10 @@ pub struct ScanResult {
     pub untimed_filtered: usize,
     /// Rows left out by the agent filter.
     pub filtered_by_agent: usize,
+    /// Secondary rows dropped because a primary row of the same host, user, session,
+    /// turn type and text exists within 2 s (see [`chat_rows::merge`]); 0 with
+    /// [`Scanner::keep_copies`].
+    pub merged_copies: usize,
     /// Every evidence file read, for the chain-of-custody manifest.
     pub manifest: Vec<chat_rows::ManifestEntry>,
 }
@@ -118,6 +122,7 @@ pub struct Scanner {
     until: Option<Timestamp>,
     threads: usize,
     host_offset: Option<UtcOffset>,
+    keep_copies: bool,
     stores: Vec<Box<dyn Store>>,
 }
 
@@ -137,6 +142,7 @@ impl Scanner {
             until: None,
             threads: 0,
             host_offset: None,
+            keep_copies: false,
             stores: crate::stores::all(),
         }
     }
@@ -175,6 +181,14 @@ impl Scanner {
     /// The evidence host's UTC offset, for stores that record zone-less local times.
     pub fn host_offset(mut self, offset: UtcOffset) -> Scanner {
         self.host_offset = Some(offset);
+        self
+    }
+
+    /// Keeps secondary copies of primary rows (a legacy history's copy of a chat the
+    /// agent store still holds, a backup's copy of a live row) instead of merging them
+    /// away. Secondary rows without a primary twin are always kept.
+    pub fn keep_copies(mut self, keep: bool) -> Scanner {
+        self.keep_copies = keep;
         self
     }
 
@@ -315,6 +329,13 @@ impl Scanner {
                 result.rows.push(row);
             }
         }
+        if !self.keep_copies {
+            let rows = std::mem::take(&mut result.rows);
+            let (rows, dropped) =
+                chat_rows::merge::merge_secondary(rows, chat_rows::merge::DEFAULT_WINDOW_MICROS);
+            result.rows = rows;
+            result.merged_copies = dropped;
+        }
         result.manifest = evidence.manifest();
         Ok(result)
     }
@@ -448,6 +469,45 @@ mod tests {
             .run()
             .unwrap();
         assert_eq!((r.rows.len(), r.filtered_by_agent), (0, 3));
+    }
+
+    #[derive(Default)]
+    struct Copies;
+    impl Store for Copies {
+        fn name(&self) -> &'static str {
+            "copies"
+        }
+        fn claim(&self, path: &Path) -> Option<Claim> {
+            paths::ends_with(path, &["*.probe"]).then_some(Claim { kind: "copy" })
+        }
+        fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
+            Probe
+                .read(path, ctx, evidence)
+                .into_iter()
+                .map(|r| r.secondary(true))
+                .collect()
+        }
+    }
+
+    #[test]
+    fn secondary_copies_are_merged_across_files_unless_kept() {
+        let d = tree();
+        let stores = || -> Vec<Box<dyn Store>> { vec![Box::new(Probe), Box::new(Copies)] };
+        let merged = Scanner::new()
+            .stores(stores())
+            .root(d.path())
+            .run()
+            .unwrap();
+        assert_eq!(merged.rows.len(), 3);
+        assert_eq!(merged.merged_copies, 3);
+        assert!(merged.rows.iter().all(|r| !r.secondary));
+        let kept = Scanner::new()
+            .stores(stores())
+            .root(d.path())
+            .keep_copies(true)
+            .run()
+            .unwrap();
+        assert_eq!((kept.rows.len(), kept.merged_copies), (6, 0));
     }
 
     #[test]

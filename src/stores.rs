@@ -5,17 +5,15 @@
 
 use chat_rows::Store;
 
-/// Every store this build can read, in claim order.
-#[allow(clippy::vec_init_then_push)] // one push per registered crate, by design
+/// Every store this build can read, in the order their rows appear for a file that
+/// several stores read (a `state.vscdb` gives VS Code's rows, then Cody's, then Tabby's).
 pub fn all() -> Vec<Box<dyn Store>> {
-    #[allow(unused_mut)]
-    let mut stores: Vec<Box<dyn Store>> = Vec::new();
-    // store registrations: one `stores.push(Box::new(<crate>::<StoreType>::default()));` per crate
-    stores.push(Box::new(codebuddy_log::CodeBuddyStore));
-    stores.push(Box::new(cody_history::CodyStore));
-    stores.push(Box::new(state_vscdb::StateVscdbStore));
-    stores.push(Box::new(copilot_nitrite::CopilotNitriteStore));
-    stores.push(Box::new(tabby_db::TabbyStore::default()));
-    stores.push(Box::new(vscode_chat_log::ChatLogStore));
-    stores
+    vec![
+        Box::new(vscode_chat_log::ChatLogStore),
+        Box::new(state_vscdb::StateVscdbStore),
+        Box::new(cody_history::CodyStore),
+        Box::new(tabby_db::TabbyStore::default()),
+        Box::new(copilot_nitrite::CopilotNitriteStore),
+        Box::new(codebuddy_log::CodeBuddyStore),
+    ]
 }

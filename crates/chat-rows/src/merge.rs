@@ -3,8 +3,8 @@
 //! Several stores keep the same turn twice: a live database and its pre-migration
 //! backup, a chat file and its legacy copy, a database table and an event log. The
 //! specs make one source primary and the others secondary. A secondary row is dropped
-//! when a primary row has the same session, turn type and text at a time within a
-//! window (default [`DEFAULT_WINDOW_MICROS`], 2 s). Everything else is kept: a
+//! when a primary row of the same host and user has the same session, turn type and
+//! text at a time within a window (default [`DEFAULT_WINDOW_MICROS`], 2 s). Everything else is kept: a
 //! secondary row with no primary twin is exactly the evidence that outlived a delete.
 
 use std::collections::HashMap;
@@ -18,10 +18,17 @@ pub const DEFAULT_WINDOW_MICROS: i64 = 2_000_000;
 /// the order of everything else. Rows without a time match only rows without a time.
 /// Returns the kept rows and how many were dropped.
 pub fn merge_secondary(rows: Vec<Row>, window_micros: i64) -> (Vec<Row>, usize) {
-    let mut primary: HashMap<(&str, TurnType, &str), Vec<Option<i64>>> = HashMap::new();
+    type Key<'a> = (&'a str, &'a str, &'a str, TurnType, &'a str);
+    let mut primary: HashMap<Key<'_>, Vec<Option<i64>>> = HashMap::new();
     for r in rows.iter().filter(|r| !r.secondary) {
         primary
-            .entry((r.session_id.as_str(), r.turn_type, r.text.as_str()))
+            .entry((
+                r.host.as_str(),
+                r.user.as_str(),
+                r.session_id.as_str(),
+                r.turn_type,
+                r.text.as_str(),
+            ))
             .or_default()
             .push(r.timestamp.map(|t| t.unix_micros()));
     }
@@ -31,8 +38,13 @@ pub fn merge_secondary(rows: Vec<Row>, window_micros: i64) -> (Vec<Row>, usize) 
             if !r.secondary {
                 return true;
             }
-            let Some(times) = primary.get(&(r.session_id.as_str(), r.turn_type, r.text.as_str()))
-            else {
+            let Some(times) = primary.get(&(
+                r.host.as_str(),
+                r.user.as_str(),
+                r.session_id.as_str(),
+                r.turn_type,
+                r.text.as_str(),
+            )) else {
                 return true;
             };
             let t = r.timestamp.map(|t| t.unix_micros());
@@ -152,6 +164,21 @@ mod tests {
         assert!(!index.has_twin(&row("other", "hello", Some(t), true), w));
         assert!(index.has_twin(&row("s", "untimed", None, true), w));
         assert!(!index.has_twin(&row("s", "untimed", Some(t), true), w));
+    }
+
+    #[test]
+    fn host_and_user_must_match() {
+        let t = 1_700_000_000_000;
+        let mut other_user = row("s", "x", Some(t), true);
+        other_user.user = "bob".into();
+        let mut primary = row("s", "x", Some(t), false);
+        primary.user = "alice".into();
+        let mut twin = row("s", "x", Some(t), true);
+        twin.user = "alice".into();
+        let (kept, dropped) =
+            merge_secondary(vec![primary, other_user, twin], DEFAULT_WINDOW_MICROS);
+        assert_eq!(dropped, 1);
+        assert_eq!(kept[1].user, "bob");
     }
 
     #[test]

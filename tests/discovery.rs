@@ -1,0 +1,97 @@
+//! Discovery on the project's evidence tree: every store file of the three OS layouts
+//! (and the Tabby server) is claimed by its store, with host, user and editor product
+//! read off the path; only SQLite `-wal` files are left to their databases.
+
+use std::path::{Path, PathBuf};
+
+use ai_chat_forensics::Scanner;
+
+fn evidence() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/evidence")
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(evidence())
+        .unwrap()
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[test]
+fn every_store_file_is_claimed_with_host_user_and_product() {
+    let found = Scanner::new().root(evidence()).discover().unwrap();
+    let got: Vec<String> = found
+        .iter()
+        .map(|f| {
+            format!(
+                "{}\t{}\t{}\t{}\t{}\t{}",
+                f.store,
+                f.kind,
+                f.attribution.host,
+                f.attribution.user,
+                f.product.unwrap_or("-"),
+                rel(&f.path)
+            )
+        })
+        .collect();
+    let expected = include_str!("data/discovery.tsv");
+    let expected: Vec<&str> = expected.lines().collect();
+    if got != expected {
+        let got_text = got.join("\n");
+        panic!("discovery changed; got:\n{got_text}");
+    }
+
+    // all three OS layouts and the server are attributed
+    for (host, user) in [
+        ("lin-ws01", "alice"),
+        ("mac-lt02", "bob"),
+        ("WIN-DESK03", "carol"),
+        ("tabby-srv", "tabby"),
+    ] {
+        assert!(
+            found
+                .iter()
+                .any(|f| f.attribution.host == host && f.attribution.user == user),
+            "{host}/{user}"
+        );
+    }
+    // every store claims something
+    for store in [
+        "vscode-chat-log",
+        "state-vscdb",
+        "cody-history",
+        "tabby-db",
+        "copilot-nitrite",
+        "codebuddy-log",
+    ] {
+        assert!(
+            found.iter().any(|f| f.store == store),
+            "{store} claims nothing"
+        );
+    }
+}
+
+#[test]
+fn only_wal_files_are_left_to_their_databases() {
+    let found = Scanner::new().root(evidence()).discover().unwrap();
+    let claimed: std::collections::BTreeSet<String> = found.iter().map(|f| rel(&f.path)).collect();
+    let unclaimed: Vec<String> = walkdir::WalkDir::new(evidence())
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| rel(e.path()))
+        .filter(|p| !claimed.contains(p))
+        .collect();
+    assert_eq!(
+        unclaimed,
+        [
+            "WIN-DESK03/C/Users/carol/AppData/Roaming/Code/User/globalStorage/state.vscdb-wal",
+            "lin-ws01/home/alice/.config/Code/User/globalStorage/state.vscdb-wal",
+            "lin-ws01/home/alice/.config/VSCodium/User/globalStorage/state.vscdb-wal",
+            "tabby-srv/home/tabby/.tabby/ee/db.sqlite-wal",
+        ]
+    );
+}
