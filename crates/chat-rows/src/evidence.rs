@@ -89,6 +89,59 @@ impl Evidence {
     }
 }
 
+/// What [`snapshot_tree`] records of one entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EntryState {
+    /// A directory.
+    Dir,
+    /// A file: its size, SHA-256 and modification time.
+    File {
+        /// Size in bytes.
+        len: u64,
+        /// SHA-256 of the content.
+        sha256: [u8; 32],
+        /// Modification time, when the file system gives one.
+        modified: Option<std::time::SystemTime>,
+    },
+    /// A symbolic link, not followed: its target.
+    Link(PathBuf),
+}
+
+/// The state of every entry below `root` (paths relative to it), for tests that prove a
+/// read left evidence unchanged: equal snapshots before and after mean no byte, no
+/// modification time and no directory entry changed, and no file (`-shm`, `-journal`,
+/// lock) was created.
+pub fn snapshot_tree(root: &Path) -> io::Result<BTreeMap<PathBuf, EntryState>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, EntryState>) -> io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            let path = entry.path();
+            let rel = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+            let ft = entry.file_type()?;
+            if ft.is_symlink() {
+                out.insert(rel, EntryState::Link(std::fs::read_link(&path)?));
+            } else if ft.is_dir() {
+                out.insert(rel, EntryState::Dir);
+                walk(root, &path, out)?;
+            } else {
+                let bytes = std::fs::read(&path)?;
+                out.insert(
+                    rel,
+                    EntryState::File {
+                        len: bytes.len() as u64,
+                        sha256: Sha256::digest(&bytes).into(),
+                        modified: entry.metadata()?.modified().ok(),
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out)?;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +163,23 @@ mod tests {
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
         assert!(m[0].mtime_utc.ends_with('Z'));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn snapshots_see_new_files_and_changed_bytes() {
+        let dir = std::env::temp_dir().join(format!("chat-rows-snapshot-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("sub/a.db"), b"abc").unwrap();
+        let before = snapshot_tree(&dir).unwrap();
+        assert_eq!(before.len(), 2);
+        Evidence::new().read(&dir.join("sub/a.db")).unwrap();
+        assert_eq!(snapshot_tree(&dir).unwrap(), before);
+        std::fs::write(dir.join("sub/a.db-shm"), b"").unwrap();
+        assert_ne!(snapshot_tree(&dir).unwrap(), before);
+        std::fs::remove_file(dir.join("sub/a.db-shm")).unwrap();
+        std::fs::write(dir.join("sub/a.db"), b"abd").unwrap();
+        assert_ne!(snapshot_tree(&dir).unwrap(), before);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

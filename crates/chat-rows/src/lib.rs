@@ -38,7 +38,7 @@ pub mod uri;
 pub mod when;
 pub mod write;
 
-pub use evidence::{Evidence, ManifestEntry};
+pub use evidence::{Evidence, ManifestEntry, snapshot_tree};
 pub use row::{RecordState, Row, TurnType, Zone};
 pub use store::{Claim, FileContext, Store};
 pub use when::Timestamp;

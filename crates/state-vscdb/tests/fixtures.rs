@@ -1,7 +1,6 @@
 //! Every VS Code state row type of the plan, pinned on the project's fixtures
 //! (`fixtures/evidence`, built by `examples/state_vscdb_fixtures.rs`).
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chat_rows::{Evidence, FileContext, RecordState, Row, Store};
@@ -441,35 +440,25 @@ fn utf16_database_with_a_torn_wal() {
     );
 }
 
-fn listing(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(p.clone(), std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn reading_leaves_every_file_byte_identical_and_creates_none() {
     let dirs: Vec<PathBuf> = [ALICE_GLOBAL, ALICE_WORKSPACE, CAROL_GLOBAL]
         .iter()
         .map(|p| path(p).parent().unwrap().to_path_buf())
         .collect();
-    let before: Vec<_> = dirs.iter().map(|d| listing(d)).collect();
+    let before: Vec<_> = dirs
+        .iter()
+        .map(|d| chat_rows::snapshot_tree(d).unwrap())
+        .collect();
     for p in [ALICE_GLOBAL, ALICE_WORKSPACE, CAROL_GLOBAL] {
         let (rows, ev) = read(p, "vscode");
         assert!(!rows.is_empty());
         assert!(!ev.manifest().is_empty());
     }
-    let after: Vec<_> = dirs.iter().map(|d| listing(d)).collect();
+    let after: Vec<_> = dirs
+        .iter()
+        .map(|d| chat_rows::snapshot_tree(d).unwrap())
+        .collect();
     assert!(before == after, "a read changed or created a file");
     assert!(!path(&format!("{ALICE_GLOBAL}-shm")).exists());
 }
