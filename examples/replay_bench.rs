@@ -9,7 +9,8 @@
 //! with serde_json (`IgnoredAny`), the replay alone, and the replay plus the rows; and
 //! the peak RSS of each. Every measurement runs in a child process of its own, so each
 //! peak (`VmHWM`) belongs to one phase; it includes the file's bytes, read whole. Times
-//! exclude reading the file and freeing the results (the child exits instead).
+//! exclude reading the file and freeing the results (the child exits instead); the rows
+//! phase consumes the replay, so freeing the tree as the rows are made is timed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -128,7 +129,9 @@ fn phase(name: &str, file: &Path) {
             let r = vscode_chat_log::Replay::from_bytes(&bytes);
             let replayed = start.elapsed().as_secs_f64();
             let ctx = vscode_chat_log::SessionContext::new("vscode", file.display().to_string());
-            let rows = vscode_chat_log::rows::rows_from_replay(&r, &ctx);
+            // the consuming form, as the store uses it: each request's subtree is freed
+            // once its rows are made
+            let rows = vscode_chat_log::rows::into_rows(r, &ctx);
             let text: usize = rows.iter().map(|r| r.text.len()).sum();
             let detail = format!(
                 "rows={} ({:.1} MB of text; {:.3} s replay, {:.3} s rows)",
@@ -138,7 +141,6 @@ fn phase(name: &str, file: &Path) {
                 start.elapsed().as_secs_f64() - replayed
             );
             std::mem::forget(rows);
-            std::mem::forget(r);
             detail
         }
     };

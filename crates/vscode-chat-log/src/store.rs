@@ -8,7 +8,7 @@ use chat_rows::{Claim, Evidence, FileContext, Row, Store, system};
 use crate::decode::{Replay, parse_document};
 use crate::locate::{self, FileKind};
 use crate::rows::files::{self, FileRows, Workspace};
-use crate::rows::{SessionContext, rows_from_node, rows_from_replay};
+use crate::rows::{SessionContext, into_rows, rows_from_node};
 
 /// VS Code's chat store (and every fork's): sessions, editing state, sync markers,
 /// chat settings.
@@ -69,7 +69,7 @@ impl Store for ChatLogStore {
                     secondary: false,
                 };
                 if kind == FileKind::SessionLog {
-                    rows_from_replay(&Replay::from_bytes(&bytes), &sctx)
+                    into_rows(Replay::from_bytes(&bytes), &sctx)
                 } else {
                     read_json_session(path, &bytes, sctx, evidence)
                 }
@@ -116,7 +116,7 @@ fn read_json_session(
     let Some(log) = twin else { return own };
     let mut log_ctx = ctx.clone();
     log_ctx.secondary = false;
-    let mut all = rows_from_replay(&Replay::from_bytes(&log), &log_ctx);
+    let mut all = into_rows(Replay::from_bytes(&log), &log_ctx);
     all.retain(|r| !r.is_parser());
     all.extend(own);
     let (kept, _) = merge_secondary(all, DEFAULT_WINDOW_MICROS);

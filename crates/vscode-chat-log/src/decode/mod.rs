@@ -786,6 +786,11 @@ impl<'a> Replay<'a> {
         &self.lines
     }
 
+    /// Moves the replayed state out (the rows of a consumed replay take it).
+    pub(crate) fn take_state(&mut self) -> Option<Slot<'a>> {
+        self.state.take()
+    }
+
     /// The final state (`None` when no line could be applied).
     pub fn state(&self) -> Option<&Slot<'a>> {
         self.state.as_ref()

@@ -74,44 +74,66 @@ pub fn rows_from_replay(replay: &Replay<'_>, ctx: &SessionContext) -> Vec<Row> {
     if let Some(state) = replay.state() {
         m.session(state);
     }
-    for r in replay.recovered() {
-        m.state = RecordState::Recovered;
-        match &r.kind {
-            RecoveredKind::Request => {
-                for v in &r.values {
-                    let node = v.node.view(v.origin);
-                    m.request(&node, v.origin, "", None);
+    m.after_session(replay)
+}
+
+/// The same rows as [`rows_from_replay`], consuming the replay: each request's part of
+/// the replayed tree is freed as soon as its rows are made, so a big session's tree
+/// and its rows are never both whole in memory. Use it when the replay is not needed
+/// afterwards (the store does).
+pub fn into_rows(mut replay: Replay<'_>, ctx: &SessionContext) -> Vec<Row> {
+    let state = replay.take_state();
+    let mut m = Mapper::new(ctx, Some(replay.lines()));
+    if let Some(state) = state {
+        m.session_owned(state);
+    }
+    m.after_session(&replay)
+}
+
+impl Mapper<'_> {
+    /// The rows after the session's: recovered values, bad lines, VS Code's refusal.
+    fn after_session(mut self, replay: &Replay<'_>) -> Vec<Row> {
+        let ctx = self.ctx;
+        let m = &mut self;
+        for r in replay.recovered() {
+            m.state = RecordState::Recovered;
+            match &r.kind {
+                RecoveredKind::Request => {
+                    for v in &r.values {
+                        let node = v.node.view(v.origin);
+                        m.request(&node, v.origin, "", None);
+                    }
+                }
+                RecoveredKind::Parts { request } => {
+                    let ctx = RequestTimes::of(request, &m.model_of(request));
+                    m.parts(&r.values, &ctx, "");
                 }
             }
-            RecoveredKind::Parts { request } => {
-                let ctx = RequestTimes::of(request, &m.model_of(request));
-                m.parts(&r.values, &ctx, "");
+        }
+        m.state = base_state(ctx);
+        for e in replay.errors() {
+            let text = e.error.row_text(replay.line_bytes(e.index));
+            let row = m.row(TurnType::System, text, e.index, "");
+            m.out.push(row);
+        }
+        if let Some(refusal) = replay.refusal() {
+            let text = system::parser(format!("VS Code would not load this file ({refusal})"));
+            let index = refusal
+                .line
+                .and_then(|n| replay.lines().iter().position(|l| l.number == n))
+                .map(|i| i as u32);
+            let mut row = match index {
+                Some(i) => m.row(TurnType::System, text, i, ""),
+                None => m.row(TurnType::System, text, u32::MAX, ""),
+            };
+            if index.is_none() {
+                row.source_line = None;
+                row.source_locator = "byte 0".into();
             }
+            m.out.push(row);
         }
+        self.out
     }
-    m.state = base_state(ctx);
-    for e in replay.errors() {
-        let text = e.error.row_text(replay.line_bytes(e.index));
-        let row = m.row(TurnType::System, text, e.index, "");
-        m.out.push(row);
-    }
-    if let Some(refusal) = replay.refusal() {
-        let text = system::parser(format!("VS Code would not load this file ({refusal})"));
-        let index = refusal
-            .line
-            .and_then(|n| replay.lines().iter().position(|l| l.number == n))
-            .map(|i| i as u32);
-        let mut row = match index {
-            Some(i) => m.row(TurnType::System, text, i, ""),
-            None => m.row(TurnType::System, text, u32::MAX, ""),
-        };
-        if index.is_none() {
-            row.source_line = None;
-            row.source_locator = "byte 0".into();
-        }
-        m.out.push(row);
-    }
-    m.out
 }
 
 fn base_state(ctx: &SessionContext) -> RecordState {
@@ -217,6 +239,16 @@ struct Trackers {
     model: ChangeTracker<ModelSpec>,
 }
 
+impl Trackers {
+    fn new() -> Trackers {
+        Trackers {
+            mode: system::permission_mode_tracker(),
+            level: system::permission_level_tracker(),
+            model: ChangeTracker::model(),
+        }
+    }
+}
+
 struct Mapper<'c> {
     ctx: &'c SessionContext,
     lines: Option<&'c [LineInfo]>,
@@ -269,18 +301,18 @@ impl<'c> Mapper<'c> {
         get_str(req, "modelId").unwrap_or_default().into_owned()
     }
 
-    fn session(&mut self, root: &Slot<'_>) {
-        let node = root.node.view(root.origin);
-        if !matches!(node.as_ref(), Node::Obj(_)) {
+    /// The session start row (or the row saying the session is no object, then false).
+    fn session_start(&mut self, node: &Node<'_>, origin: u32) -> bool {
+        if !matches!(node, Node::Obj(_)) {
             let text = system::parser(format!(
                 "the session is {}, not a JSON object",
                 node.type_name()
             ));
-            let row = self.row(TurnType::System, text, root.origin, "$");
+            let row = self.row(TurnType::System, text, origin, "$");
             self.out.push(row);
-            return;
+            return false;
         }
-        if let Some(id) = get_str(&node, "sessionId").filter(|s| !s.is_empty()) {
+        if let Some(id) = get_str(node, "sessionId").filter(|s| !s.is_empty()) {
             self.session = id.to_string();
         }
         if let Some(wd) = node.get("workingDirectory") {
@@ -295,11 +327,11 @@ impl<'c> Mapper<'c> {
             }
         }
         // v3 customTitle; v2 computedTitle (VS Code's normalisation)
-        let title = get_str(&node, "customTitle")
-            .or_else(|| get_str(&node, "computedTitle"))
+        let title = get_str(node, "customTitle")
+            .or_else(|| get_str(node, "computedTitle"))
             .unwrap_or_default();
-        let responder = get_str(&node, "responderUsername").unwrap_or_default();
-        let location = get_str(&node, "initialLocation").unwrap_or_default();
+        let responder = get_str(node, "responderUsername").unwrap_or_default();
+        let location = get_str(node, "initialLocation").unwrap_or_default();
         let text = system::session_start(&[
             ("title", &title),
             ("responder", &responder),
@@ -307,11 +339,17 @@ impl<'c> Mapper<'c> {
             ("workspace", &self.ctx.workspace),
         ]);
         let created = millis(node.get("creationDate"));
-        let row = self
-            .row(TurnType::System, text, root.origin, "$")
-            .at(created);
+        let row = self.row(TurnType::System, text, origin, "$").at(created);
         self.out.push(row);
+        true
+    }
 
+    /// The rows of a session borrowed from a replay or a parsed file.
+    fn session(&mut self, root: &Slot<'_>) {
+        let node = root.node.view(root.origin);
+        if !self.session_start(&node, root.origin) {
+            return;
+        }
         let Some(reqs) = node.get("requests") else {
             return;
         };
@@ -319,33 +357,83 @@ impl<'c> Mapper<'c> {
         let Node::Arr(items) = reqs_node.as_ref() else {
             return;
         };
+        self.reserve_for(items);
+        let mut trackers = Trackers::new();
+        for (i, item) in items.iter().enumerate() {
+            self.session_request(i, item, &mut trackers);
+        }
+    }
+
+    /// Like [`Mapper::session`], consuming the tree: each request's subtree is freed as
+    /// soon as its rows are made, so the tree and the rows are never both whole in
+    /// memory (the freed blocks hold the next requests' row texts).
+    fn session_owned(&mut self, root: Slot<'_>) {
+        let origin = root.origin;
+        let mut node = root.node;
+        node.materialize(origin);
+        if !self.session_start(&node, origin) {
+            return;
+        }
+        let Node::Obj(mut fields) = node else {
+            return;
+        };
+        // the last of equal keys, as `Node::get` finds it
+        let Some(at) = fields.iter().rposition(|(k, _)| k == "requests") else {
+            return;
+        };
+        let reqs = &mut fields[at].1;
+        reqs.node.materialize(reqs.origin);
+        let Node::Arr(items) = std::mem::replace(&mut reqs.node, Node::Undefined) else {
+            return;
+        };
+        drop(fields);
+        self.reserve_for(&items);
+        let mut trackers = Trackers::new();
+        for (i, item) in items.into_iter().enumerate() {
+            self.session_request(i, &item, &mut trackers);
+        }
+    }
+
+    /// Reserves the rows of `items` at once.
+    fn reserve_for(&mut self, items: &[Slot<'_>]) {
         // reserve the rows at once: growing a vector of rows by doubling copies and
         // frees tens of MB on a big session
+        // (a tool invocation makes up to three rows, a request up to five of its own)
         let estimate: usize = items
             .iter()
             .map(|it| match it.node.get("response").map(|r| &r.node) {
-                Some(Node::Arr(parts)) => parts.len() + 4,
-                _ => 4,
+                Some(Node::Arr(parts)) => {
+                    parts
+                        .iter()
+                        .map(|p| match p.node.get("kind").map(|k| &k.node) {
+                            Some(Node::Str(k))
+                                if k == "toolInvocationSerialized" || k == "toolInvocation" =>
+                            {
+                                3
+                            }
+                            _ => 1,
+                        })
+                        .sum::<usize>()
+                        + 5
+                }
+                _ => 5,
             })
             .sum();
         self.out.reserve(estimate);
-        let mut trackers = Trackers {
-            mode: system::permission_mode_tracker(),
-            level: system::permission_level_tracker(),
-            model: ChangeTracker::model(),
-        };
-        for (i, item) in items.iter().enumerate() {
-            let req = item.node.view(item.origin);
-            if matches!(req.as_ref(), Node::Undefined | Node::Null) {
-                continue;
-            }
-            let path = if self.lines.is_some() {
-                String::new()
-            } else {
-                format!("$.requests[{i}]")
-            };
-            self.request(&req, item.origin, &path, Some(&mut trackers));
+    }
+
+    /// The rows of the `i`th element of a session's `requests`.
+    fn session_request(&mut self, i: usize, item: &Slot<'_>, trackers: &mut Trackers) {
+        let req = item.node.view(item.origin);
+        if matches!(req.as_ref(), Node::Undefined | Node::Null) {
+            return;
         }
+        let path = if self.lines.is_some() {
+            String::new()
+        } else {
+            format!("$.requests[{i}]")
+        };
+        self.request(&req, item.origin, &path, Some(trackers));
     }
 
     fn request(
@@ -803,12 +891,23 @@ fn output_text(n: &Node<'_>) -> String {
         }
     };
     match n {
-        Node::Arr(items) => items
-            .iter()
-            .map(|s| one(&s.node.view(s.origin)))
-            .filter(|s| !s.is_empty())
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Node::Arr(items) => {
+            // joined as it goes: the first text is kept as it is (usually the only one)
+            let mut out = String::new();
+            for s in items {
+                let t = one(&s.node.view(s.origin));
+                if t.is_empty() {
+                    continue;
+                }
+                if out.is_empty() {
+                    out = t;
+                } else {
+                    out.push('\n');
+                    out.push_str(&t);
+                }
+            }
+            out
+        }
         other => one(other),
     }
 }

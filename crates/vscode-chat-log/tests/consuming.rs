@@ -1,0 +1,76 @@
+//! `rows::into_rows` (which frees the tree as it goes) yields exactly the rows of
+//! `rows::rows_from_replay`, on every fixture log and on logs with recovered values,
+//! bad lines, a refusal, a session that is no object and a duplicate `requests` key.
+
+use std::path::{Path, PathBuf};
+
+use vscode_chat_log::rows::{into_rows, rows_from_replay};
+use vscode_chat_log::{Replay, SessionContext};
+
+fn same_rows(log: &[u8]) -> usize {
+    let ctx = SessionContext::new("vscode", "s.jsonl");
+    let borrowed = rows_from_replay(&Replay::from_bytes(log), &ctx);
+    let consumed = into_rows(Replay::from_bytes(log), &ctx);
+    assert_eq!(consumed, borrowed, "{}", String::from_utf8_lossy(log));
+    consumed.len()
+}
+
+fn logs_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            logs_under(&p, out);
+        } else if p.extension().is_some_and(|x| x == "jsonl")
+            && p.parent().is_some_and(|d| d.ends_with("chatSessions"))
+        {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn fixture_logs() {
+    let root = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/evidence"
+    ));
+    let mut logs = Vec::new();
+    logs_under(root, &mut logs);
+    logs.sort();
+    assert!(logs.len() >= 4, "{logs:?}");
+    for p in &logs {
+        let bytes = std::fs::read(p).unwrap();
+        assert!(same_rows(&bytes) > 0, "{}", p.display());
+    }
+}
+
+const BASE: &str = r#"{"kind":0,"v":{"sessionId":"s","requests":[{"requestId":"a","message":{"text":"first"},"response":[{"value":"one"}]},{"requestId":"b","message":{"text":"second"},"response":[{"value":"two"},{"kind":"thinking","value":"hmm"}]}]}}"#;
+
+#[test]
+fn edge_logs() {
+    let cases = [
+        (format!("{BASE}\n{{\"kind\":3,\"k\":[\"requests\",1]}}\n"), 6),
+        (
+            format!(
+                "{BASE}\n{{\"kind\":2,\"k\":[\"requests\",1,\"response\"],\"i\":0,\"v\":[{{\"value\":\"other\"}}]}}\n"
+            ),
+            7,
+        ),
+        (format!("{BASE}\nnot json\n{{\"kind\":9}}\n"), 9),
+        ("{\"kind\":1,\"k\":[\"x\"],\"v\":1}\n".to_string(), 3),
+        ("{\"kind\":0,\"v\":[1,2]}\n".to_string(), 1),
+        (
+            r#"{"kind":0,"v":{"requests":[{"message":{"text":"old"}}],"sessionId":"d","requests":[{"message":{"text":"new"}},null]}}"#
+                .to_string()
+                + "\n",
+            2,
+        ),
+        (String::new(), 1),
+    ];
+    for (log, n) in &cases {
+        assert_eq!(same_rows(log.as_bytes()), *n, "{log}");
+    }
+}
