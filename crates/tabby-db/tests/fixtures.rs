@@ -1,4 +1,4 @@
-//! Pins the rows of the project's Tabby fixtures (built by `examples/build_fixtures.rs`).
+//! Pins the rows of the project's Tabby fixtures (built by `examples/tabby_fixtures.rs`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Builds the Tabby fixtures of `fixtures/evidence` (run from the workspace root):
 //!
 //! ```text
-//! cargo run -p tabby-db --example build_fixtures [-- <evidence root>]
+//! cargo run -p tabby-db --example tabby_fixtures [-- <evidence root>]
 //! ```
 //!
 //! It writes, with SQLite itself (rusqlite), databases shaped as Tabby's migrations

@@ -1,7 +1,7 @@
 //! Writes cody-history's fixtures into `fixtures/evidence/` (run from anywhere):
 //!
 //! ```text
-//! cargo run -p cody-history --example build_fixtures
+//! cargo run -p cody-history --example cody_fixtures
 //! ```
 //!
 //! Every Cody file of the evidence tree is written here, so the fixtures can be

@@ -2,7 +2,7 @@
 //! private temporary directory (never the fixtures):
 //!
 //! ```text
-//! cargo run --release -p tabby-db --example bench_read [-- <threads> <events>]
+//! cargo run --release -p tabby-db --example tabby_bench [-- <threads> <events>]
 //! ```
 //!
 //! Defaults: 5,000 threads of 4 messages, 50,000 completions (in `user_events` and in

@@ -1,5 +1,5 @@
 //! Prints decode throughput and peak memory for the crate's fixtures (a bench example:
-//! figures, not a timed test). Run: `cargo run --release -p copilot-nitrite --example bench_decode`.
+//! figures, not a timed test). Run: `cargo run --release -p copilot-nitrite --example copilot_bench`.
 use std::time::Instant;
 
 use copilot_nitrite::{NitriteFile, rows};

@@ -1,7 +1,7 @@
 //! Measures decoding a large history value and mapping it to rows, and prints figures:
 //!
 //! ```text
-//! cargo run --release -p cody-history --example bench_history -- [MB] [DB MB]
+//! cargo run --release -p cody-history --example cody_bench -- [MB] [DB MB]
 //! ```
 //!
 //! The value is synthetic (chats of four interactions with tool calls and context

@@ -2,7 +2,7 @@
 //! summary with the time taken and the peak memory:
 //!
 //! ```text
-//! cargo run --release -p tabby-db --example read_root -- fixtures/evidence/tabby-srv/home/tabby/.tabby
+//! cargo run --release -p tabby-db --example tabby_read_root -- fixtures/evidence/tabby-srv/home/tabby/.tabby
 //! ```
 
 use std::io::Write;

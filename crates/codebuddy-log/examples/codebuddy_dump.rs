@@ -1,5 +1,5 @@
 //! Prints the rows of CodeBuddy files, one per line, for a quick look:
-//! `cargo run -p codebuddy-log --example dump -- <file>...`
+//! `cargo run -p codebuddy-log --example codebuddy_dump -- <file>...`
 use std::path::Path;
 
 use chat_rows::{Evidence, FileContext, Store};

@@ -1,5 +1,5 @@
 //! Throughput and memory of decoding and mapping a large session, printed as figures:
-//! `cargo run --release -p codebuddy-log --example bench_rows -- [MiB]` (default 64).
+//! `cargo run --release -p codebuddy-log --example codebuddy_bench -- [MiB]` (default 64).
 //!
 //! The input is the project's Linux fixture session repeated, with its ids, parent ids
 //! and call ids made unique per copy, until it reaches the requested size.
