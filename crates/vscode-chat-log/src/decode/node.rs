@@ -194,7 +194,18 @@ impl<'a> Node<'a> {
     /// The value under `key` of an object (a parsed object only; see [`Node::view`]).
     pub fn get(&self, key: &str) -> Option<&Slot<'a>> {
         match self {
-            Node::Obj(f) => f.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            Node::Obj(f) => {
+                // lengths first, then the bytes inline: keys are short and most differ in
+                // length, where a comparison call would cost more than the comparison
+                let kb = key.as_bytes();
+                f.iter()
+                    .rev()
+                    .find(|(k, _)| {
+                        let k = k.as_bytes();
+                        k.len() == kb.len() && k.iter().zip(kb).all(|(a, b)| a == b)
+                    })
+                    .map(|(_, v)| v)
+            }
             _ => None,
         }
     }

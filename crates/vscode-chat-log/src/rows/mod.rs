@@ -255,6 +255,8 @@ struct Mapper<'c> {
     session: String,
     project: String,
     state: RecordState,
+    /// The last line's locator, and that line's index.
+    locator: Option<(u32, String)>,
     out: Vec<Row>,
 }
 
@@ -266,11 +268,12 @@ impl<'c> Mapper<'c> {
             session: ctx.session_id.clone(),
             project: ctx.project_path.clone(),
             state: base_state(ctx),
+            locator: None,
             out: Vec::new(),
         }
     }
 
-    fn row(&self, tt: TurnType, text: impl Into<String>, origin: u32, path: &str) -> Row {
+    fn row(&mut self, tt: TurnType, text: impl Into<String>, origin: u32, path: &str) -> Row {
         let mut row = Row::new(self.ctx.agent.clone(), tt, text)
             .session(self.session.clone())
             .project(self.project.clone())
@@ -282,7 +285,17 @@ impl<'c> Mapper<'c> {
         match self.lines {
             Some(lines) => {
                 if let Some(l) = lines.get(origin as usize) {
-                    row = row.line(l.number).locator(format!("byte {}", l.offset));
+                    // a line's rows come together (a whole session, from a kind-0
+                    // line): its locator is formatted once
+                    let loc = match &self.locator {
+                        Some((o, loc)) if *o == origin => loc.clone(),
+                        _ => {
+                            let loc = format!("byte {}", l.offset);
+                            self.locator = Some((origin, loc.clone()));
+                            loc
+                        }
+                    };
+                    row = row.line(l.number).locator(loc);
                 }
             }
             None => {
