@@ -527,48 +527,46 @@ fn hex4(b: &[u8]) -> u32 {
 
 /// Decodes the escapes of a validated raw string; a lone surrogate becomes U+FFFD.
 ///
-/// Works on bytes, eight at a time: each word is stored to the output whole and the
-/// output position advances to the first backslash, so the runs between escapes (a
-/// few dozen bytes in chat text) cost no copy call of their own. The output is never
-/// longer than the input (an escape is at least as long as what it decodes to), and
+/// Works on bytes, eight at a time: each word is appended whole and the output cut
+/// back to its first backslash, so the runs between escapes (a few dozen bytes in chat
+/// text) cost no copy call of their own. The output is never longer than the input
+/// (an escape is at least as long as what it decodes to), so it never grows; and
 /// it is valid UTF-8 by construction: runs end at an ASCII backslash and every escape
 /// decodes to whole characters (checked once at the end rather than trusted).
 pub fn unescape(raw: &str) -> String {
     let b = raw.as_bytes();
-    // eight spare bytes: a word is stored whole even where only part of it is kept
-    let mut out = vec![0u8; b.len() + 8];
-    let (mut i, mut j) = (0usize, 0usize);
+    // eight spare bytes: a word is stored whole even where only part of it is kept, so
+    // the vector never grows
+    let mut out: Vec<u8> = Vec::with_capacity(b.len() + 8);
+    let mut i = 0usize;
     loop {
         while i + 8 <= b.len() {
             let mut w = [0u8; 8];
             w.copy_from_slice(&b[i..i + 8]);
-            out[j..j + 8].copy_from_slice(&w);
+            out.extend_from_slice(&w);
             let hit = zero_byte(u64::from_le_bytes(w) ^ (ONES * u64::from(b'\\')));
             if hit != 0 {
                 let p = (hit.trailing_zeros() / 8) as usize;
+                out.truncate(out.len() - (8 - p));
                 i += p;
-                j += p;
                 break;
             }
             i += 8;
-            j += 8;
         }
         // the tail (or the backslash the loop stopped at), byte by byte
         while let Some(&c) = b.get(i) {
             if c == b'\\' {
                 break;
             }
-            out[j] = c;
+            out.push(c);
             i += 1;
-            j += 1;
         }
         if i >= b.len() {
             break;
         }
         // b[i] is a backslash
         let Some(&e) = b.get(i + 1) else {
-            out[j] = b'\\';
-            j += 1;
+            out.push(b'\\');
             break;
         };
         i += 2;
@@ -597,9 +595,8 @@ pub fn unescape(raw: &str) -> String {
                         c = char::from_u32(pair).unwrap_or('\u{fffd}');
                     }
                 }
-                let n = c.len_utf8();
-                c.encode_utf8(&mut out[j..j + n]);
-                j += n;
+                let mut utf8 = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
                 continue;
             }
             other if other.is_ascii() && other != b'u' => other,
@@ -609,10 +606,8 @@ pub fn unescape(raw: &str) -> String {
                 b'\\'
             }
         };
-        out[j] = decoded;
-        j += 1;
+        out.push(decoded);
     }
-    out.truncate(j);
     match String::from_utf8(out) {
         Ok(s) => s,
         // unreachable by construction; kept lossy rather than panicking

@@ -410,25 +410,13 @@ impl<'c> Mapper<'c> {
     /// Reserves the rows of `items` at once.
     fn reserve_for(&mut self, items: &[Slot<'_>]) {
         // reserve the rows at once: growing a vector of rows by doubling copies and
-        // frees tens of MB on a big session
-        // (a tool invocation makes up to three rows, a request up to five of its own)
+        // frees tens of MB on a big session. A part makes at most three rows (a tool
+        // invocation), a request at most five of its own; the spare capacity of a big
+        // reservation is never touched, so it costs address space, not memory
         let estimate: usize = items
             .iter()
             .map(|it| match it.node.get("response").map(|r| &r.node) {
-                Some(Node::Arr(parts)) => {
-                    parts
-                        .iter()
-                        .map(|p| match p.node.get("kind").map(|k| &k.node) {
-                            Some(Node::Str(k))
-                                if k == "toolInvocationSerialized" || k == "toolInvocation" =>
-                            {
-                                3
-                            }
-                            _ => 1,
-                        })
-                        .sum::<usize>()
-                        + 5
-                }
+                Some(Node::Arr(parts)) => parts.len() * 3 + 5,
                 _ => 5,
             })
             .sum();
