@@ -1,0 +1,62 @@
+//! Secrets stay out: the whole output of a scan of the project's evidence tree, in every
+//! format, holds none of the secrets the fixtures plant (tokens, API keys, password
+//! hashes, MCP servers' env and args, `secret://` rows), although they are all in the files read.
+
+use std::path::{Path, PathBuf};
+
+use ai_chat_forensics::Scanner;
+use ai_chat_forensics::chat_rows::write::{Format, to_bytes};
+
+fn evidence() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/evidence")
+}
+
+/// The secrets planted in `fixtures/evidence` by the store crates' builders.
+const PLANTED: &[&str] = &[
+    "ghp_fixtureArgsTokenDoNotEmit",
+    "ghp_fixtureEnvTokenDoNotEmit",
+    "sgp_fixture_secret_token_do_not_emit",
+    "sk-SECRET-openai-key",
+    "SECRET-llama-key",
+    "auth_SECRET_",
+    "SECRET-refresh-token",
+    "SECRET-registration-token",
+    "SECRETHASH",
+    "ghu_SECRETSECRETSECRET",
+    "ghp_SECRET_github_token",
+    "glpat-SECRET-gitlab-token",
+];
+
+#[test]
+fn no_planted_secret_reaches_any_output_format() {
+    let root = evidence();
+    // every planted secret is really in the evidence the scan reads
+    let mut in_evidence = std::collections::BTreeSet::new();
+    for e in walkdir::WalkDir::new(&root)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        if e.file_type().is_file() {
+            let bytes = std::fs::read(e.path()).unwrap();
+            for s in PLANTED {
+                if memfind(&bytes, s.as_bytes()) {
+                    in_evidence.insert(*s);
+                }
+            }
+        }
+    }
+    assert_eq!(in_evidence.len(), PLANTED.len(), "planted: {in_evidence:?}");
+
+    let result = Scanner::new().root(&root).keep_copies(true).run().unwrap();
+    assert!(result.rows.len() > 400);
+    for format in [Format::Jsonl, Format::Csv, Format::Timesketch] {
+        let (bytes, _) = to_bytes(format, &result.rows).unwrap();
+        for s in PLANTED {
+            assert!(!memfind(&bytes, s.as_bytes()), "{s} in {format:?} output");
+        }
+    }
+}
+
+fn memfind(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
