@@ -195,14 +195,14 @@ impl<'a> Node<'a> {
     pub fn get(&self, key: &str) -> Option<&Slot<'a>> {
         match self {
             Node::Obj(f) => {
-                // lengths first, then the bytes inline: keys are short and most differ in
-                // length, where a comparison call would cost more than the comparison
+                // lengths and first bytes first: keys are short and most differ there,
+                // where a comparison call would cost more than the comparison
                 let kb = key.as_bytes();
                 f.iter()
                     .rev()
                     .find(|(k, _)| {
                         let k = k.as_bytes();
-                        k.len() == kb.len() && k.iter().zip(kb).all(|(a, b)| a == b)
+                        k.len() == kb.len() && k.first() == kb.first() && k == kb
                     })
                     .map(|(_, v)| v)
             }
