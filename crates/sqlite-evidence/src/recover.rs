@@ -19,11 +19,38 @@
 //!
 //! Cells of a page known to be the table's are decoded as SQLite would. Anything else
 //! (pages of unknown owner, carved space) must match the table's schema strictly: the
-//! exact column count, a serial type each column's affinity can hold, NOT NULL columns
-//! not NULL, the rowid alias stored as NULL, text that is valid in the database
-//! encoding, and a body that ends inside the free region. A record identical (in every
-//! column but the rowid alias) to a live row, or to one already recovered, is dropped.
-//! Nothing is invented: zeroed space (`secure_delete`) and a `VACUUM`ed file yield none.
+//! exact column count, a serial type each column's affinity can hold (no blob in a TEXT
+//! or NUMERIC column, no real in an INTEGER one, no real of absurd magnitude), NOT NULL
+//! and non-INTEGER PRIMARY KEY columns not NULL, the rowid alias stored as NULL, text
+//! that is valid in the database encoding, and a body that ends inside the free region.
+//! A record identical (in every column but the rowid alias) to a live row, or to one
+//! already recovered, is dropped; an integral value of a REAL column is read back as a
+//! real, as SQLite does, or a moved copy of a live row would never match it.
+//!
+//! # Why a database that never had a delete yields nothing
+//!
+//! Free space is full of bytes that are not deleted records, and each kind once read as
+//! records that fit the schema:
+//!
+//! * **copies of live rows** that SQLite moved when it split or rebalanced a page (the
+//!   old page keeps them in its gap): dropped as identical to the live row;
+//! * **cell pointer arrays**: the start of a page's gap is what was its pointer array
+//!   when it held more cells; nothing is carved where the bytes still read as offsets;
+//! * **other b-trees' pages**: a WAL frame outside the committed chain, or a freelist
+//!   page, may have been another table's or an index's. Its own cells say whose it
+//!   was (index pages never hold table records; a leaf is this table's only when at
+//!   least half its cells fit); a page without cells is judged by which b-tree its
+//!   page number belongs to in the main file and in the image;
+//! * **freeblocks whose tail SQLite reused**: SQLite allocates a new cell from the end
+//!   of a freeblock, so a freed cell often keeps its head and loses its tail. A rebuilt
+//!   cell must fill its freeblock exactly, its lost length and rowid varints must be
+//!   able to hold its payload length and a rowid the table has had, and a first column
+//!   whose length is inferred from the freeblock's size is refused when the bytes read
+//!   as a cell that kept its header and lost its tail to the cell that follows, or
+//!   begin with a known row's first column that the inference would cut.
+//!
+//! Nothing is invented: zeroed space (`secure_delete`), a `VACUUM`ed file and
+//! databases that only ever had inserts and updates (`tests/no_delete.rs`) yield none.
 
 use std::collections::{HashMap, HashSet};
 
@@ -123,7 +150,9 @@ impl TableShape {
         Some(TableShape {
             root: root as u32,
             affinities: cols.iter().map(|c| affinity(&c.0)).collect(),
-            not_null: cols.iter().map(|c| c.1).collect(),
+            // SQLite lets a non-INTEGER PRIMARY KEY of a rowid table hold NULL (a
+            // legacy quirk), but no application writes one: carving treats it as NOT NULL.
+            not_null: cols.iter().map(|c| c.1 || c.2 > 0).collect(),
             alias,
         })
     }
@@ -216,6 +245,36 @@ fn walk(
     }
 }
 
+/// Collects the page numbers of any b-tree (table or index) in a snapshot.
+fn tree_pages(pages: &Pages<'_>, snap: &Snapshot, root: u32, out: &mut HashSet<u32>) {
+    let mut stack = vec![root];
+    let mut visited = HashSet::new();
+    while let Some(p) = stack.pop() {
+        if p == 0 || !visited.insert(p) || visited.len() > 1_000_000 {
+            continue;
+        }
+        let Some(b) = pages.bytes(resolve(snap, p)) else {
+            continue;
+        };
+        let h = if p == 1 { 100 } else { 0 };
+        match b.get(h) {
+            Some(0x0d | 0x0a) => {
+                out.insert(p);
+            }
+            Some(0x05 | 0x02) => {
+                out.insert(p);
+                let n = be16(b, h + 3) as usize;
+                stack.push(be32(b, h + 8));
+                for c in 0..n.min(pages.usable / 2) {
+                    let ptr = be16(b, h + 12 + 2 * c) as usize;
+                    stack.push(be32(b, ptr));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Serial type → content size, or `None` for the reserved types 10 and 11.
 fn serial_size(t: u64) -> Option<usize> {
     Some(match t {
@@ -287,12 +346,17 @@ fn text_of(bytes: &[u8], encoding: u32, strict: bool) -> Option<String> {
 fn type_fits(aff: Affinity, t: u64) -> bool {
     let is_num = matches!(t, 1..=9);
     let is_text = t >= 13 && t % 2 == 1;
-    let is_blob = t >= 12 && t % 2 == 0;
     match aff {
-        Affinity::Integer | Affinity::Real => t == 0 || is_num,
+        // An INTEGER column holds a real only for a value with a fraction, which
+        // applications do not write there; misaligned bytes often read as one.
+        Affinity::Integer => t == 0 || (is_num && t != 7),
+        Affinity::Real => t == 0 || is_num,
         // A blob in a TEXT column is legal but rare; carving refuses it for precision.
         Affinity::Text => t == 0 || is_text,
-        Affinity::Numeric => t == 0 || is_num || is_text || is_blob,
+        // NUMERIC columns (BOOLEAN, TIMESTAMP, DATETIME, DECIMAL...) hold numbers or
+        // text; a blob is legal but no application stores one, while stale cell
+        // pointer arrays and page headers decode as blobs in such a slot.
+        Affinity::Numeric => t == 0 || is_num || is_text,
         Affinity::Blob => true,
     }
 }
@@ -383,10 +447,20 @@ fn decode_body(
             }
         };
         if let (true, Value::Real(f)) = (carved, &v) {
-            if !f.is_finite() {
+            // Eight stray bytes read as a real almost always have an absurd exponent.
+            if !f.is_finite() || (*f != 0.0 && !(1e-30..=1e30).contains(&f.abs())) {
                 return None;
             }
         }
+        // SQLite stores an integral value of a REAL column as an integer and turns it
+        // back into a real when it reads the column: so must recovery, or the record
+        // would never compare equal to its live row.
+        let v = match (v, shape.affinities.get(i)) {
+            (Value::Integer(n), Some(Affinity::Real)) if Some(i) != shape.alias => {
+                Value::Real(n as f64)
+            }
+            (v, _) => v,
+        };
         values.push(v);
         pos += size;
     }
@@ -402,7 +476,8 @@ fn decode_body(
             match v {
                 Value::Integer(_) | Value::Real(_) => numbers += 1,
                 Value::Text(t) if !t.trim().is_empty() => content = true,
-                Value::Blob(b) if !b.is_empty() => content = true,
+                // Zeroed space reads as blobs of zeros: they say nothing.
+                Value::Blob(b) if b.iter().any(|&x| x != 0) => content = true,
                 _ => {}
             }
         }
@@ -443,6 +518,11 @@ struct Found {
     rowid: Option<i64>,
     values: Vec<Value>,
     location: String,
+    /// For a cell whose first column's length was inferred from its freeblock's size:
+    /// the freeblock's bytes after the serial types, read without and with the inferred
+    /// type, each with the shortest known first column that proves a misreading (see
+    /// [`misread_copy`]).
+    probes: Vec<(Vec<u8>, usize)>,
 }
 
 struct Recoverer<'a> {
@@ -454,9 +534,33 @@ struct Recoverer<'a> {
     /// The snapshot whose pages are being carved, for following overflow chains as they
     /// were then; `None` carves against the image.
     carve_snap: Option<Snapshot>,
+    /// The largest rowid the table has had, as far as the image tells (its largest live
+    /// rowid, or `sqlite_sequence`); `None` for an empty table.
+    max_rowid: Option<i64>,
+}
+
+/// The length of `v` as an SQLite varint.
+fn varint_len(v: u64) -> usize {
+    (1..=8).find(|&n| v < 1 << (7 * n)).unwrap_or(9)
 }
 
 impl Recoverer<'_> {
+    /// Whether a freed cell's lost prefix of `prefix` bytes can have held its payload
+    /// length (`payload`) and rowid varints: the rowid takes what the length leaves,
+    /// and a rowid that needs that many bytes must not exceed any the table has had.
+    fn prefix_ok(&self, prefix: usize, payload: usize) -> bool {
+        let Some(r) = prefix.checked_sub(varint_len(payload as u64)) else {
+            return false;
+        };
+        let smallest = match r {
+            0 => return false,
+            1 => 0,
+            2..=8 => 1i64 << (7 * (r - 1)),
+            _ => return true,
+        };
+        self.max_rowid.is_none_or(|m| m >= smallest)
+    }
+
     fn set_alias(&self, values: &mut [Value], rowid: Option<i64>) {
         if let (Some(i), Some(r)) = (self.shape.alias, rowid) {
             if values[i] == Value::Null {
@@ -517,6 +621,7 @@ impl Recoverer<'_> {
                     rowid,
                     values,
                     location: format!("{name} cell {c}"),
+                    probes: Vec::new(),
                 });
             }
         }
@@ -636,32 +741,46 @@ impl Recoverer<'_> {
         let end = end.min(b.len());
         let mut spans: Vec<(usize, usize)> = Vec::new();
         let mut floor = start;
+        // The unallocated gap begins with what was the cell pointer array when the page
+        // held more cells: two-byte offsets into the page, which decode as headers of
+        // NULLs and numbers, as blobs, and as freeblock links. Nothing is carved from
+        // where the bytes still read as such offsets.
+        if region == Region::Gap {
+            let usable = self.pages.usable.min(b.len());
+            while floor + 2 <= end && (start + 2..usable).contains(&(be16(b, floor) as usize)) {
+                floor += 2;
+            }
+        }
+        let gap_floor = floor;
         if clobbered {
             floor = start + 4;
             let size = be16(b, start + 2) as usize;
+            // A freed cell fills its freeblock, or shares it with cells freed next to
+            // it ([`Recoverer::tiles`]). SQLite allocates new cells from a freeblock's
+            // end, and absorbs a fragment of up to three bytes before a freed cell into
+            // its start, which shifts every byte the rebuild reads: a rebuilt cell that
+            // ends elsewhere is such a misreading (text cut at the wrong byte). (A cell
+            // whose length and rowid varints took four bytes or more kept its header,
+            // and is found by the scan below.)
             let rebuilt = self
                 .rebuild_clobbered(b, start, end, Some(size))
-                .or_else(|| self.rebuild_spilled(b, start, end));
-            // A cell whose length and rowid varints took four bytes or more kept its
-            // header: when such a reading fills the freeblock exactly and the rebuilt
-            // one does not, the header was not lost.
-            let intact_exact = (start + 4..=start + 6).any(|h| {
-                let len = parse_record(&self.shape, b, h, end, enc, Strict::Carved)
-                    .map(|(_, l)| l)
-                    .or_else(|| self.spilled(b, h, end, &[]).map(|(_, l, _)| l));
-                len.is_some_and(|l| h - start + l == size)
-            });
-            let rebuilt_exact = rebuilt.as_ref().is_some_and(|(_, l)| *l == size);
-            let rebuilt = if intact_exact && !rebuilt_exact {
-                None
-            } else {
-                rebuilt
-            };
-            if let Some((values, len)) = rebuilt {
+                .or_else(|| {
+                    self.rebuild_spilled(b, start, end)
+                        .filter(|(_, l)| self.tiles(b, start + l, start + size))
+                        .map(|(v, l)| (v, l, false))
+                });
+            if let Some((values, len, inferred)) = rebuilt {
+                let probes = if inferred {
+                    let n0 = stored_bytes(&values[..1], self.pages.encoding).len();
+                    self.probes(b, start + 4, start + size, n0)
+                } else {
+                    Vec::new()
+                };
                 self.found.push(Found {
                     rowid: None,
                     values,
                     location: format!("{name} offset {start}"),
+                    probes,
                 });
                 floor = start + len;
             }
@@ -680,6 +799,7 @@ impl Recoverer<'_> {
                         rowid,
                         values,
                         location: format!("{name} offset {s}"),
+                        probes: Vec::new(),
                     });
                     // The cell began before its record, with its length and rowid varints.
                     let prefix = before.map(|x| x.1).unwrap_or(2);
@@ -695,6 +815,7 @@ impl Recoverer<'_> {
                         rowid: None,
                         values,
                         location: format!("{name} offset {s}"),
+                        probes: Vec::new(),
                     });
                     spans.push((s, s + len));
                     s += len;
@@ -715,7 +836,7 @@ impl Recoverer<'_> {
         let overlaps = |a: usize, z: usize, spans: &[(usize, usize)]| {
             spans.iter().any(|&(x, y)| a < y && x < z)
         };
-        let mut s = start;
+        let mut s = gap_floor;
         while s + 6 <= end {
             // The four bytes must read as the freeblock link they once were: the next
             // freeblock after this one (or none), and a size that fits the page.
@@ -725,6 +846,7 @@ impl Recoverer<'_> {
             }
             let rebuilt = self
                 .rebuild_clobbered(b, s, end, None)
+                .map(|(v, l, _)| (v, l))
                 .or_else(|| self.rebuild_spilled(b, s, end));
             // The freeblock the link describes must have covered the whole cell.
             let size = be16(b, s + 2) as usize;
@@ -734,6 +856,7 @@ impl Recoverer<'_> {
                         rowid: None,
                         values,
                         location: format!("{name} offset {s}"),
+                        probes: Vec::new(),
                     });
                     spans.push((s, s + len));
                     s += len;
@@ -769,6 +892,187 @@ impl Recoverer<'_> {
             i += 1;
         }
         (pos == s + hlen && i == ncols).then_some(hlen)
+    }
+
+    /// Whether the bytes from `at` (where a rebuilt cell ends) to `end` (its freeblock's
+    /// end) are other freed cells: a freeblock link (a cell freed on its own before the
+    /// two merged) or a whole cell (one freed after, merged without a link), repeated,
+    /// landing exactly on `end`. A freed cell fills its freeblock, or shares it with
+    /// such neighbours; a rebuilt cell that ends anywhere else was misread.
+    fn tiles(&self, b: &[u8], mut at: usize, end: usize) -> bool {
+        for _ in 0..64 {
+            if at == end {
+                return true;
+            }
+            if at > end || at + 4 > end {
+                return false;
+            }
+            let link = be16(b, at + 2) as usize;
+            let (next, linked) = (be16(b, at) as usize, link >= 4 && at + link <= end);
+            if linked && (next == 0 || next > at) {
+                at += link;
+                continue;
+            }
+            let Some((plen, a)) = varint(b, at) else {
+                return false;
+            };
+            let Some((_, r)) = varint(b, at + a) else {
+                return false;
+            };
+            let Ok(plen) = usize::try_from(plen) else {
+                return false;
+            };
+            let local = local_size(plen.min(1 << 30), self.pages.usable);
+            at += a + r + local + if local < plen { 4 } else { 0 };
+        }
+        false
+    }
+
+    /// The bytes of a freeblock after its serial types (which start at `at`), read with
+    /// one serial type fewer and with all of the table's: where the record body begins
+    /// for a cell that lost its first type, and for one that kept it.
+    ///
+    /// Read without it (as rebuilt), a known first column longer than the inferred one
+    /// (`n0` bytes) at the start proves the inference cut it short; read with it (the
+    /// cell kept its header), any known first column there does.
+    fn probes(&self, b: &[u8], at: usize, end: usize, n0: usize) -> Vec<(Vec<u8>, usize)> {
+        let ncols = self.shape.affinities.len();
+        let mut out = Vec::new();
+        let mut pos = at;
+        for i in 0..ncols {
+            let Some((_, k)) = varint(b, pos) else {
+                break;
+            };
+            pos += k;
+            let min = if i + 2 == ncols { n0 + 1 } else { 1 };
+            if i + 2 >= ncols {
+                if let Some(body) = b.get(pos..end) {
+                    out.push((body.to_vec(), min));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the freeblock ending at `end` is a freed cell that kept its header (its
+    /// serial types at `at`, the header length byte just before them lost) and lost its
+    /// tail to a cell SQLite allocated later from the freeblock's end. Such a cell ends
+    /// exactly where the cell now starting at `end` ends: SQLite takes new cells from
+    /// the end of a freeblock.
+    fn kept_header_lost_tail(&self, b: &[u8], at: usize, end: usize) -> bool {
+        let ncols = self.shape.affinities.len();
+        let mut pos = at;
+        let mut types = Vec::with_capacity(ncols);
+        for i in 0..ncols {
+            let Some((t, k)) = varint(b, pos) else {
+                return false;
+            };
+            let fits = if Some(i) == self.shape.alias {
+                t == 0
+            } else {
+                t == 0 || type_fits(self.shape.affinities[i], t)
+            };
+            if !fits || serial_size(t).is_none() {
+                return false;
+            }
+            types.push(t);
+            pos += k;
+        }
+        let sizes: Vec<usize> = types.iter().filter_map(|&t| serial_size(t)).collect();
+        let total: usize = sizes.iter().sum();
+        // Such a cell had a three-byte prefix before its header length byte.
+        if !self.prefix_ok(3, 1 + (pos - at) + total) {
+            return false;
+        }
+        if pos + total <= end {
+            return false;
+        }
+        // The cell that took the tail.
+        let Some((plen, a)) = varint(b, end) else {
+            return false;
+        };
+        let Some((_, r)) = varint(b, end + a) else {
+            return false;
+        };
+        let Ok(plen) = usize::try_from(plen) else {
+            return false;
+        };
+        let local = local_size(plen.min(1 << 30), self.pages.usable);
+        let spill = if local < plen { 4 } else { 0 };
+        end + a + r + local + spill == pos + total
+    }
+
+    /// Whether a page of unknown owner (a WAL frame outside the committed chain, a
+    /// freelist page) can be this table's. Its own live cells say whose page it is: a
+    /// table leaf is the table's when at least half of its cells have a record header
+    /// that fits the table (its column count, or fewer for rows written before an
+    /// `ALTER TABLE ADD COLUMN`, and serial types the affinities hold). A leaf without
+    /// cells and an interior page (no records of its own) are the table's unless their
+    /// page number belongs to another b-tree (`others`) and never to this table's
+    /// (`mine`): a root page split keeps its old leaf content in its free space. An
+    /// index page never holds table records, so its free space holds none either.
+    fn may_own(&self, b: &[u8], page: u32, mine: &HashSet<u32>, others: &HashSet<u32>) -> bool {
+        let by_number = mine.contains(&page) || !others.contains(&page);
+        let h = if page == 1 { 100 } else { 0 };
+        match b.get(h) {
+            Some(0x05) => by_number,
+            Some(0x0d) => {
+                let n = be16(b, h + 3) as usize;
+                let usable = self.pages.usable.min(b.len());
+                let (mut cells, mut fit) = (0usize, 0usize);
+                for c in 0..n.min(usable / 2) {
+                    let ptr = be16(b, h + 8 + 2 * c) as usize;
+                    if ptr < h + 8 || ptr >= usable {
+                        continue;
+                    }
+                    cells += 1;
+                    let start = varint(b, ptr)
+                        .and_then(|(_, a)| varint(b, ptr + a).map(|(_, r)| ptr + a + r));
+                    if start.is_some_and(|s| self.header_fits(b, s)) {
+                        fit += 1;
+                    }
+                }
+                if cells == 0 {
+                    by_number
+                } else {
+                    fit * 2 >= cells
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the record header at `s` fits the table: 1 to `ncols` columns of serial
+    /// types the affinities hold (the rowid alias NULL).
+    fn header_fits(&self, b: &[u8], s: usize) -> bool {
+        let Some((hlen, n)) = varint(b, s) else {
+            return false;
+        };
+        let ncols = self.shape.affinities.len();
+        let Ok(hlen) = usize::try_from(hlen) else {
+            return false;
+        };
+        if hlen < 2 || hlen > 1 + 9 * ncols || s + hlen > b.len() {
+            return false;
+        }
+        let mut pos = s + n;
+        let mut i = 0;
+        while pos < s + hlen {
+            let Some((t, k)) = varint(b, pos) else {
+                return false;
+            };
+            pos += k;
+            let fits = match self.shape.affinities.get(i) {
+                None => false,
+                Some(_) if Some(i) == self.shape.alias => t == 0,
+                Some(&a) => serial_size(t).is_some() && (t == 0 || type_fits(a, t)),
+            };
+            if !fits {
+                return false;
+            }
+            i += 1;
+        }
+        pos == s + hlen && i >= 1
     }
 
     /// True when the four bytes at `s` read as a freeblock link: the next freeblock
@@ -919,14 +1223,15 @@ impl Recoverer<'_> {
     /// and rowid varints and, for small cells, the record header's length byte and its
     /// first serial type. Rebuild it when the rest of the header survives: the header
     /// length follows from the serial types, a lost rowid-alias type is NULL, and a lost
-    /// text or blob type follows from the freeblock size.
+    /// text or blob type follows from the freeblock size. When the freeblock's size is
+    /// known the cell must fill it exactly.
     fn rebuild_clobbered(
         &self,
         b: &[u8],
         fb: usize,
         end: usize,
         size: Option<usize>,
-    ) -> Option<(Vec<Value>, usize)> {
+    ) -> Option<(Vec<Value>, usize, bool)> {
         let ncols = self.shape.affinities.len();
         let enc = self.pages.encoding;
         // Header starts at fb+2 (1-byte length and rowid) or fb+3: both need the serial
@@ -956,6 +1261,12 @@ impl Recoverer<'_> {
                         Some(n) => n,
                         None => continue,
                     };
+                    // The same bytes may be a cell that kept its header (a three-byte
+                    // prefix) and lost its tail to a cell SQLite later allocated from
+                    // the freeblock's end: its length cannot be inferred then.
+                    if self.kept_header_lost_tail(b, fb + 4, fb + size) {
+                        continue;
+                    }
                     let known: usize = types
                         .iter()
                         .map(|&t| serial_size(t).unwrap_or(usize::MAX / 4))
@@ -972,6 +1283,8 @@ impl Recoverer<'_> {
             }
             if let Some((values, body)) =
                 decode_body(&self.shape, &types, b, pos, end, enc, Strict::Carved)
+                    .filter(|(_, body)| size.is_none_or(|n| self.tiles(b, pos + body, fb + n)))
+                    .filter(|(_, body)| self.prefix_ok(hstart - fb, pos - hstart + body))
             {
                 let inferred_ok = lost_types == 0
                     || match &values[0] {
@@ -981,7 +1294,8 @@ impl Recoverer<'_> {
                         _ => true,
                     };
                 if inferred_ok {
-                    return Some((values, pos + body - fb));
+                    let inferred = lost_types == 1 && self.shape.alias != Some(0);
+                    return Some((values, pos + body - fb, inferred));
                 }
             }
         }
@@ -1015,6 +1329,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         found: Vec::new(),
         current,
         carve_snap: None,
+        max_rowid: max_rowid(db, table),
     };
 
     // 1. Every snapshot: the main file alone, then the state after each commit. Each
@@ -1077,7 +1392,26 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         }
     }
 
-    // 2. Frames outside the committed chain.
+    // 2. Frames outside the committed chain. The pages of the other b-trees (tables,
+    //    indexes, the schema) in the main file and in the image tell whose page a frame
+    //    of unknown owner probably was.
+    let mut others = HashSet::new();
+    if let Ok(mut stmt) = db
+        .connection()
+        .prepare("SELECT rootpage FROM sqlite_schema WHERE rootpage > 0 AND name <> ?1")
+    {
+        let roots: Vec<i64> = stmt
+            .query_map([table], |r| r.get(0))
+            .map(|rows| rows.filter_map(Result::ok).collect())
+            .unwrap_or_default();
+        for snap in [Snapshot::new(), rec.current.clone()] {
+            for root in roots.iter().copied().chain([1]) {
+                if let Ok(root) = u32::try_from(root) {
+                    tree_pages(&rec.pages, &snap, root, &mut others);
+                }
+            }
+        }
+    }
     for (i, f) in frames.iter().enumerate() {
         if f.status == FrameStatus::Committed {
             continue;
@@ -1086,6 +1420,10 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         let Some(b) = rec.pages.bytes(v) else {
             continue;
         };
+        // Its page number may have been another b-tree's when it was written.
+        if !rec.may_own(b, f.page, &table_pages, &others) {
+            continue;
+        }
         let strict = if table_pages.contains(&f.page) {
             Strict::Known
         } else {
@@ -1124,8 +1462,15 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
             };
             let name = format!("freelist page {leaf}");
             if lb.first() == Some(&0x0d) {
-                rec.cells(lb, leaf, &name, Strict::Carved, None);
-                rec.carve_page(lb, leaf, &name);
+                if rec.may_own(lb, leaf, &table_pages, &others) {
+                    rec.cells(lb, leaf, &name, Strict::Carved, None);
+                    rec.carve_page(lb, leaf, &name);
+                }
+            } else if matches!(lb.first(), Some(0x0a | 0x02)) {
+                // A freed index page: its cells and free space hold index records,
+                // which fit a table of the same shape (a key and a rowid) by accident.
+                // (An overflow or trunk page starts with a page number below 2^27,
+                // so its first byte is never an index page's type.)
             } else {
                 rec.carve(lb, 0, rec.pages.usable.min(lb.len()), Region::Raw, &name);
             }
@@ -1134,10 +1479,35 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
     }
 
     // 4. Drop what is live, and repeats.
-    let live = live_keys(db, table, rec.shape.alias, rec.shape.affinities.len());
+    let want_firsts = rec.found.iter().any(|f| !f.probes.is_empty());
+    let (live, mut firsts) = live_keys(
+        db,
+        table,
+        rec.shape.alias,
+        rec.shape.affinities.len(),
+        want_firsts,
+        header.text_encoding,
+    );
+    if want_firsts {
+        firsts.extend(
+            rec.found
+                .iter()
+                .filter(|f| f.probes.is_empty())
+                .map(|f| stored_bytes(&f.values[..1], header.text_encoding)),
+        );
+        firsts.retain(|f| !f.is_empty());
+    }
+    let lengths: std::collections::BTreeSet<usize> = firsts.iter().map(Vec::len).collect();
+    let firsts: HashSet<Vec<u8>> = firsts.into_iter().collect();
     let mut kept: HashSet<u64> = HashSet::new();
     let mut out = Vec::new();
     for f in rec.found {
+        if f.probes
+            .iter()
+            .any(|(p, min)| misread_copy(&firsts, &lengths, p, *min))
+        {
+            continue;
+        }
         let k = key(&f.values, rec.shape.alias);
         if live.contains(&k) || !kept.insert(k) {
             continue;
@@ -1149,6 +1519,27 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         });
     }
     out
+}
+
+/// The largest rowid `table` has had, as far as the image tells.
+fn max_rowid(db: &Database, table: &str) -> Option<i64> {
+    let conn = db.connection();
+    let live: Option<i64> = conn
+        .query_row(
+            &format!("SELECT max(rowid) FROM \"{}\"", table.replace('"', "\"\"")),
+            [],
+            |r| r.get(0),
+        )
+        .ok()
+        .flatten();
+    let seq: Option<i64> = conn
+        .query_row(
+            "SELECT seq FROM sqlite_sequence WHERE name = ?1",
+            [table],
+            |r| r.get(0),
+        )
+        .ok();
+    live.max(seq)
 }
 
 fn status_name(s: FrameStatus) -> &'static str {
@@ -1183,22 +1574,72 @@ fn key(values: &[Value], alias: Option<usize>) -> u64 {
     h.finish()
 }
 
-fn live_keys(db: &Database, table: &str, alias: Option<usize>, ncols: usize) -> HashSet<u64> {
+/// The fingerprints of the live rows and, when `refs` is asked, the stored bytes of
+/// their first column (see [`stored_bytes`]).
+fn live_keys(
+    db: &Database,
+    table: &str,
+    alias: Option<usize>,
+    ncols: usize,
+    refs: bool,
+    encoding: u32,
+) -> (HashSet<u64>, Vec<Vec<u8>>) {
     let mut set = HashSet::new();
+    let mut bytes = Vec::new();
     let sql = format!("SELECT * FROM \"{}\"", table.replace('"', "\"\""));
     let Ok(mut stmt) = db.connection().prepare(&sql) else {
-        return set;
+        return (set, bytes);
     };
     let Ok(mut rows) = stmt.query([]) else {
-        return set;
+        return (set, bytes);
     };
     while let Ok(Some(r)) = rows.next() {
         let values: Vec<Value> = (0..ncols)
             .map(|i| r.get::<_, Value>(i).unwrap_or(Value::Null))
             .collect();
         set.insert(key(&values, alias));
+        if refs {
+            bytes.push(stored_bytes(&values[..1.min(values.len())], encoding));
+        }
     }
-    set
+    (set, bytes)
+}
+
+/// The body bytes of a record's leading text and blob columns as stored (NULLs store
+/// none), up to its first number: what a copy of the record's cell holds after its
+/// header.
+fn stored_bytes(values: &[Value], encoding: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in values {
+        match v {
+            Value::Null => {}
+            Value::Text(t) => match encoding {
+                2 => out.extend(t.encode_utf16().flat_map(u16::to_le_bytes)),
+                3 => out.extend(t.encode_utf16().flat_map(u16::to_be_bytes)),
+                _ => out.extend_from_slice(t.as_bytes()),
+            },
+            Value::Blob(b) => out.extend_from_slice(b),
+            Value::Integer(_) | Value::Real(_) => break,
+        }
+    }
+    out
+}
+
+/// Whether `probe` (the bytes of a freeblock whose first column's length was inferred)
+/// begins with the first column of a live or recovered record (`firsts`, whose lengths
+/// are `lengths`) at least `min` bytes long: the freeblock is then a copy of a version
+/// of that row whose tail SQLite reused for a later cell, and the length inferred from
+/// the freeblock's size cut the text at the wrong byte. A truncated copy of a known row
+/// is not a deleted record.
+fn misread_copy(
+    firsts: &HashSet<Vec<u8>>,
+    lengths: &std::collections::BTreeSet<usize>,
+    probe: &[u8],
+    min: usize,
+) -> bool {
+    lengths
+        .range(min.max(1)..=probe.len())
+        .any(|&n| firsts.contains(&probe[..n]))
 }
 
 #[cfg(test)]
