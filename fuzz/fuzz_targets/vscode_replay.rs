@@ -1,8 +1,9 @@
 #![no_main]
 //! The VS Code mutation-log replay, its rows and the flat-session parser must never
-//! panic, whatever the bytes; every parser row stays bounded.
+//! panic, whatever the bytes; every parser row stays bounded; the consuming
+//! `into_rows` yields exactly the rows of `rows_from_replay`.
 use libfuzzer_sys::fuzz_target;
-use vscode_chat_log::rows::{SessionContext, rows_from_replay};
+use vscode_chat_log::rows::{SessionContext, into_rows, rows_from_replay};
 use vscode_chat_log::{Replay, decode};
 
 fuzz_target!(|data: &[u8]| {
@@ -14,10 +15,12 @@ fuzz_target!(|data: &[u8]| {
             .all(|l| (l.offset + l.len) as usize <= data.len())
     );
     let _ = replay.to_json();
-    let rows = rows_from_replay(&replay, &SessionContext::new("fuzz", "fuzz.jsonl"));
+    let ctx = SessionContext::new("fuzz", "fuzz.jsonl");
+    let rows = rows_from_replay(&replay, &ctx);
     for r in rows.iter().filter(|r| r.is_parser()) {
         assert!(r.text.len() < 8 * chat_rows::system::MAX_QUOTED + 400);
     }
+    assert_eq!(into_rows(replay, &ctx), rows);
     if let Ok(text) = std::str::from_utf8(data) {
         if let Ok(doc) = decode::parse_document(text) {
             let _ = doc.node.to_json();
