@@ -774,15 +774,7 @@ fn object_json(o: &Object, depth: usize) -> Value {
         if let (Some(Content::Prim(Prim::Int(hi))), Some(Content::Prim(Prim::Int(lo)))) =
             (o.field("mostSigBits"), o.field("leastSigBits"))
         {
-            let h = format!("{:016x}{:016x}", *hi as u64, *lo as u64);
-            return Value::String(format!(
-                "{}-{}-{}-{}-{}",
-                &h[0..8],
-                &h[8..12],
-                &h[12..16],
-                &h[16..20],
-                &h[20..32]
-            ));
+            return Value::String(crate::mvstore::uuid_text(*hi as u64, *lo as u64));
         }
     }
     let mut m = Map::new();

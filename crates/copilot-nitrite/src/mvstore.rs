@@ -464,6 +464,20 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// A UUID's canonical text from its two 64-bit halves, as both H2 (`UUID` values) and
+/// Java serialization (`java.util.UUID`'s `mostSigBits`/`leastSigBits`) store it.
+pub fn uuid_text(most: u64, least: u64) -> String {
+    let h = format!("{most:016x}{least:016x}");
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
+}
+
 /// Reads one ObjectDataType value (tag byte, then the payload).
 pub fn read_object(c: &mut Cursor<'_>) -> Result<MvValue, MvError> {
     read_object_depth(c, 0)
@@ -522,15 +536,7 @@ fn read_object_depth(c: &mut Cursor<'_>, depth: usize) -> Result<MvValue, MvErro
         12 => {
             let hi = c.i64()? as u64;
             let lo = c.i64()? as u64;
-            let h = format!("{hi:016x}{lo:016x}");
-            MvValue::Uuid(format!(
-                "{}-{}-{}-{}-{}",
-                &h[0..8],
-                &h[8..12],
-                &h[12..16],
-                &h[16..20],
-                &h[20..32]
-            ))
+            MvValue::Uuid(uuid_text(hi, lo))
         }
         13 => MvValue::Date(c.i64()?),
         104..=119 => MvValue::Bytes(c.take((tag - 104) as usize)?.to_vec()),
