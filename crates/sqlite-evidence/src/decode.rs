@@ -436,21 +436,25 @@ pub fn reseal_wal(wal: &mut [u8], salts: (u32, u32)) {
     wal[24..28].copy_from_slice(&seed.0.to_be_bytes());
     wal[28..32].copy_from_slice(&seed.1.to_be_bytes());
     let frame = FRAME_HEADER_SIZE + h.page_size;
-    let mut off = WAL_HEADER_SIZE;
-    while off + frame <= wal.len() {
-        if (be32(wal, off + 8), be32(wal, off + 12)) != (h.salt1, h.salt2) {
-            break;
-        }
+    // Seals the frame at `off` with `salts`, chaining its checksum from `seed`.
+    let seal = |wal: &mut [u8], off: usize, salts: (u32, u32), seed: (u32, u32)| {
         wal[off + 8..off + 12].copy_from_slice(&salts.0.to_be_bytes());
         wal[off + 12..off + 16].copy_from_slice(&salts.1.to_be_bytes());
-        seed = wal_checksum(h.big_endian, &wal[off..off + 8], seed);
-        seed = wal_checksum(
+        let seed = wal_checksum(h.big_endian, &wal[off..off + 8], seed);
+        let seed = wal_checksum(
             h.big_endian,
             &wal[off + FRAME_HEADER_SIZE..off + frame],
             seed,
         );
         wal[off + 16..off + 20].copy_from_slice(&seed.0.to_be_bytes());
         wal[off + 20..off + 24].copy_from_slice(&seed.1.to_be_bytes());
+        seed
+    };
+    let mut off = WAL_HEADER_SIZE;
+    while off + frame <= wal.len()
+        && (be32(wal, off + 8), be32(wal, off + 12)) == (h.salt1, h.salt2)
+    {
+        seed = seal(wal, off, salts, seed);
         off += frame;
     }
     // Frames of an older generation: fixed salts of their own, and a checksum chain of
@@ -458,16 +462,7 @@ pub fn reseal_wal(wal: &mut [u8], salts: (u32, u32)) {
     let old = (salts.0.wrapping_sub(1), !salts.1);
     let mut seed = (0, 0);
     while off + frame <= wal.len() {
-        wal[off + 8..off + 12].copy_from_slice(&old.0.to_be_bytes());
-        wal[off + 12..off + 16].copy_from_slice(&old.1.to_be_bytes());
-        seed = wal_checksum(h.big_endian, &wal[off..off + 8], seed);
-        seed = wal_checksum(
-            h.big_endian,
-            &wal[off + FRAME_HEADER_SIZE..off + frame],
-            seed,
-        );
-        wal[off + 16..off + 20].copy_from_slice(&seed.0.to_be_bytes());
-        wal[off + 20..off + 24].copy_from_slice(&seed.1.to_be_bytes());
+        seed = seal(wal, off, old, seed);
         off += frame;
     }
 }

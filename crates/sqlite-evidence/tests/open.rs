@@ -272,3 +272,19 @@ fn schema_version_helpers() {
     assert_eq!(db.table_columns("nope"), Vec::<String>::new());
     assert!(db.has_table("notes"));
 }
+
+#[test]
+fn resealing_a_fixture_wal_with_its_own_salts_changes_no_byte() {
+    // The fixture builders seal their WALs with fixed salts; sealing again with the same
+    // salts must give the same bytes (current generation and older frames alike).
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/evidence/tabby-srv/home/tabby/.tabby/ee/db.sqlite-wal");
+    let wal = std::fs::read(&path).unwrap();
+    let mut again = wal.clone();
+    sqlite_evidence::decode::reseal_wal(&mut again, (0x7ab1_7ab1, 0x0db0_0db0));
+    assert_eq!(again, wal);
+    let mut other = wal.clone();
+    sqlite_evidence::decode::reseal_wal(&mut other, (1, 2));
+    assert_ne!(other, wal);
+    assert_eq!(other.len(), wal.len());
+}
