@@ -84,6 +84,16 @@ fn home_dir() -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
+/// This machine's name, for live triage (the layout of a live home names no host).
+fn this_host() -> Option<String> {
+    std::env::var("COMPUTERNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+}
+
 fn fail(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("ai-chat-forensics: error: {message}");
     ExitCode::from(2)
@@ -96,7 +106,8 @@ fn main() -> ExitCode {
         Err(e) => return fail(e),
     };
     let mut roots = args.roots.clone();
-    if roots.is_empty() {
+    let live = roots.is_empty();
+    if live {
         match home_dir() {
             Some(h) => roots.push(h),
             None => return fail("no evidence root given and no home directory found"),
@@ -113,6 +124,11 @@ fn main() -> ExitCode {
     let mut scanner = Scanner::new()
         .threads(args.threads)
         .keep_copies(args.keep_copies);
+    if live {
+        if let Some(h) = this_host() {
+            scanner = scanner.default_host(h);
+        }
+    }
     for r in &roots {
         scanner = scanner.root(r);
     }

@@ -123,6 +123,7 @@ pub struct Scanner {
     threads: usize,
     host_offset: Option<UtcOffset>,
     keep_copies: bool,
+    default_host: String,
     stores: Vec<Box<dyn Store>>,
 }
 
@@ -143,6 +144,7 @@ impl Scanner {
             threads: 0,
             host_offset: None,
             keep_copies: false,
+            default_host: String::new(),
             stores: crate::stores::all(),
         }
     }
@@ -189,6 +191,12 @@ impl Scanner {
     /// away. Secondary rows without a primary twin are always kept.
     pub fn keep_copies(mut self, keep: bool) -> Scanner {
         self.keep_copies = keep;
+        self
+    }
+
+    /// The host to name when the layout names none (live triage of this machine's home).
+    pub fn default_host(mut self, host: impl Into<String>) -> Scanner {
+        self.default_host = host.into();
         self
     }
 
@@ -247,7 +255,11 @@ impl Scanner {
 
     fn context(&self, f: &FoundFile) -> FileContext {
         FileContext {
-            host: f.attribution.host.clone(),
+            host: if f.attribution.host.is_empty() {
+                self.default_host.clone()
+            } else {
+                f.attribution.host.clone()
+            },
             user: f.attribution.user.clone(),
             product: f.product.map(str::to_string),
             host_offset: self.host_offset,
@@ -508,6 +520,26 @@ mod tests {
             .run()
             .unwrap();
         assert_eq!((kept.rows.len(), kept.merged_copies), (6, 0));
+    }
+
+    #[test]
+    fn the_default_host_names_rows_the_layout_does_not() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("x.probe"), "1700000000000 x\n").unwrap();
+        let r = Scanner::new()
+            .stores(vec![Box::new(Probe)])
+            .root(d.path())
+            .default_host("triage-box")
+            .run()
+            .unwrap();
+        assert_eq!(r.rows[0].host, "triage-box");
+        let r = Scanner::new()
+            .stores(vec![Box::new(Probe)])
+            .root(tree().path())
+            .default_host("triage-box")
+            .run()
+            .unwrap();
+        assert_eq!(r.rows[0].host, "h1");
     }
 
     #[test]
