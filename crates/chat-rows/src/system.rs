@@ -309,10 +309,12 @@ pub fn key_values(fields: &[(&str, &str)]) -> String {
     out
 }
 
-/// `chat: <internalId> | account=<accountId> | messages=<n>`: one chat of a legacy
-/// JetBrains `cody_history.xml`.
+/// `chat: <internalId> | account=<accountId> | messages=<n> (legacy JetBrains history)`:
+/// one chat of a legacy JetBrains `cody_history.xml`.
 pub fn legacy_chat(internal_id: &str, account: &str, messages: usize) -> String {
-    format!("chat: {internal_id} | account={account} | messages={messages}")
+    format!(
+        "chat: {internal_id} | account={account} | messages={messages} (legacy JetBrains history)"
+    )
 }
 
 /// `parser: <file> did not parse; read <n> chat(s) (<error>)`: a file read
@@ -476,7 +478,7 @@ mod tests {
     fn legacy_history_texts() {
         assert_eq!(
             legacy_chat("0f8b", "VXNl", 3),
-            "chat: 0f8b | account=VXNl | messages=3"
+            "chat: 0f8b | account=VXNl | messages=3 (legacy JetBrains history)"
         );
         assert_eq!(
             did_not_parse(

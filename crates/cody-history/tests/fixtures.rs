@@ -109,12 +109,12 @@ fn permission_settings_from_jsonc() {
 #[test]
 fn legacy_xml_rows_are_secondary() {
     let expected = vec![
-        "2024-01-31T01:06:18.524621|unknown|2024-01-31T01:06:18.524621|/home/alice/src/webapp|system||||chat: 0f8b7034-9fa8-488a-a13e-09c52677008a | account=VXNlcjozNDI1NjE= | messages=3|10|byte 247|secondary",
+        "2024-01-31T01:06:18.524621|unknown|2024-01-31T01:06:18.524621|/home/alice/src/webapp|system||||chat: 0f8b7034-9fa8-488a-a13e-09c52677008a | account=VXNlcjozNDI1NjE= | messages=3 (legacy JetBrains history)|10|byte 247|secondary",
         "2024-01-31T01:06:18.524621|unknown|2024-01-31T01:06:18.524621|/home/alice/src/webapp|user|anthropic/claude-3-sonnet-20240229|||hi|21|byte 674|secondary",
         "2024-01-31T01:06:18.524621|unknown|2024-01-31T01:06:18.524621|/home/alice/src/webapp|system|anthropic/claude-3-sonnet-20240229|||model: anthropic/claude-3-sonnet-20240229|25|byte 825|secondary",
         "2024-01-31T01:06:18.524621|unknown|2024-01-31T01:06:18.524621|/home/alice/src/webapp|assistant|anthropic/claude-3-sonnet-20240229|||hello|25|byte 825|secondary",
         "2024-01-31T01:06:18.524621|unknown|2024-01-31T01:06:18.524621|/home/alice/src/webapp|user|anthropic/claude-3-sonnet-20240229|||unpaired question|29|byte 983|secondary",
-        "2024-01-30T17:45:02.100000|unknown|2024-01-30T17:45:02.1|/home/alice/src/webapp|system||||chat: 7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f | account=VXNlcjozNDI1NjE= | messages=2|37|byte 1284|secondary",
+        "2024-01-30T17:45:02.100000|unknown|2024-01-30T17:45:02.1|/home/alice/src/webapp|system||||chat: 7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f | account=VXNlcjozNDI1NjE= | messages=2 (legacy JetBrains history)|37|byte 1284|secondary",
         "2024-01-30T17:45:02.100000|unknown|2024-01-30T17:45:02.1|/home/alice/src/webapp|user|openai/gpt-4|||how do I configure the proxy for gradle?|41|byte 1439|secondary",
         "2024-01-30T17:45:02.100000|unknown|2024-01-30T17:45:02.1|/home/alice/src/webapp|system|openai/gpt-4|||model: openai/gpt-4|45|byte 1628|secondary",
         "2024-01-30T17:45:02.100000|unknown|2024-01-30T17:45:02.1|/home/alice/src/webapp|assistant|openai/gpt-4|||Add these lines to gradle.properties:\\nsystemProp.https.proxyHost=proxy.corp\\nsystemProp.https.proxyPort=3128|45|byte 1628|secondary",
@@ -130,7 +130,7 @@ fn legacy_xml_rows_are_secondary() {
 #[test]
 fn a_cut_legacy_xml_keeps_the_chats_before_the_cut() {
     let expected = vec![
-        "2023-11-20T09:12:44.500000|unknown|2023-11-20T09:12:44.5|/home/alice/src/api|system||||chat: a1b2c3d4-0000-4000-8000-00000000000a | account=VXNlcjozNDI1NjE= | messages=2|5|byte 120|secondary",
+        "2023-11-20T09:12:44.500000|unknown|2023-11-20T09:12:44.5|/home/alice/src/api|system||||chat: a1b2c3d4-0000-4000-8000-00000000000a | account=VXNlcjozNDI1NjE= | messages=2 (legacy JetBrains history)|5|byte 120|secondary",
         "2023-11-20T09:12:44.500000|unknown|2023-11-20T09:12:44.5|/home/alice/src/api|user|anthropic/claude-2|||what does the retry middleware do?|10|byte 300|secondary",
         "2023-11-20T09:12:44.500000|unknown|2023-11-20T09:12:44.5|/home/alice/src/api|system|anthropic/claude-2|||model: anthropic/claude-2|14|byte 459|secondary",
         "2023-11-20T09:12:44.500000|unknown|2023-11-20T09:12:44.5|/home/alice/src/api|assistant|anthropic/claude-2|||It retries idempotent requests up to three times with backoff.|14|byte 459|secondary",
@@ -156,12 +156,12 @@ fn legacy_copies_merge_away_and_unpaired_and_deleted_chats_stay() {
         vec![
             (
                 TurnType::System,
-                "chat: 0f8b7034-9fa8-488a-a13e-09c52677008a | account=VXNlcjozNDI1NjE= | messages=3"
+                "chat: 0f8b7034-9fa8-488a-a13e-09c52677008a | account=VXNlcjozNDI1NjE= | messages=3 (legacy JetBrains history)"
             ),
             (TurnType::User, "unpaired question"),
             (
                 TurnType::System,
-                "chat: 7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f | account=VXNlcjozNDI1NjE= | messages=2"
+                "chat: 7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f | account=VXNlcjozNDI1NjE= | messages=2 (legacy JetBrains history)"
             ),
             (TurnType::User, "how do I configure the proxy for gradle?"),
             (TurnType::System, "model: openai/gpt-4"),
