@@ -3,7 +3,7 @@
 //! The row texts are the contract a responder greps, so each is built in one place
 //! here. The shapes, per `tabby.txt`'s Parser plan:
 //!
-//! * a thread: `thread start | owner <email (name)> | ephemeral|shared` (system, at
+//! * a thread: `thread start | owner <email (name)>[ | ephemeral]` (system, at
 //!   `threads.created_at`); for a shared thread `thread shared: visible to all users of
 //!   this server (from threads table, is_ephemeral=0, updated_at <t> upper bound)`
 //!   (system, no time of its own); then one user or assistant row per message with the
@@ -281,10 +281,10 @@ pub fn database_rows(db: &ServerDb, src: &Source<'_>) -> Vec<Row> {
     let mut emitted_threads = std::collections::BTreeSet::new();
     for t in threads {
         let mut text = format!("thread start | owner {}", owner_label(t.user_id, &db.users));
-        match t.is_ephemeral {
-            Some(true) => text.push_str(" | ephemeral"),
-            Some(false) => text.push_str(" | shared"),
-            None => {}
+        // The share is carried by omission (tabby.txt: the row "says ephemeral only for
+        // an unshared thread"); the `thread shared:` row below makes it explicit.
+        if t.is_ephemeral == Some(true) {
+            text.push_str(" | ephemeral");
         }
         let ts = sqlite_time(&t.created_at, "created_at", &t.place, src, &mut out);
         let session = if t.id >= 0 {

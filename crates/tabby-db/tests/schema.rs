@@ -78,7 +78,7 @@ fn level_0035_reads_the_per_kind_columns_and_no_pages() {
         texts(&db),
         vec![
             " | system | parser: code_attachments of table thread_messages rowid 3 is not valid JSON (expected ident at line 1 column 2)",
-            "1 | system | thread start | owner a@example.com | shared",
+            "1 | system | thread start | owner a@example.com",
             "1 | system | thread shared: visible to all users of this server (from threads table, is_ephemeral=0, updated_at 2024-10-01 10:00:00 upper bound)",
             "1 | user | q\n\n[client code: filepath=a.rs start_line=3]",
             "1 | assistant | a\n\n[code: git_url=https://g/r filepath=a.rs start_line=3 language=rust]\n[doc web: title=T link=https://l]",
