@@ -101,6 +101,8 @@ pub fn editing_state_rows(bytes: &[u8], key: &str, project: &str, f: &FileRows) 
             Some(0) => "Modified".to_string(),
             Some(1) => "Accepted".to_string(),
             Some(2) => "Rejected".to_string(),
+            // the plan prints `-` for an absent value
+            _ if e["state"].is_null() => "-".to_string(),
             _ => format!("state={}", plain(&e["state"])),
         };
         let path = e
@@ -233,4 +235,34 @@ pub fn settings_rows(bytes: &[u8], user_path: &str, f: &FileRows) -> Vec<Row> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_state_prints_a_dash_for_an_absent_state_and_names_an_unknown_one() {
+        let f = FileRows {
+            agent: "vscode".into(),
+            source_file: "state.json".into(),
+            mtime: None,
+        };
+        let json = br#"{"recentSnapshot": {"entries": [
+            {"resource": "file:///p/a.py", "telemetryInfo": {"requestId": "r1"}},
+            {"resource": "file:///p/b.py", "state": null},
+            {"resource": "file:///p/c.py", "state": 7}]}}"#;
+        let texts: Vec<String> = editing_state_rows(json, "k", "/p", &f)
+            .into_iter()
+            .map(|r| r.text)
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "edit state: - /p/a.py request=r1 model=- (from chatEditingSessions state.json, file mtime)",
+                "edit state: - /p/b.py request=- model=- (from chatEditingSessions state.json, file mtime)",
+                "edit state: state=7 /p/c.py request=- model=- (from chatEditingSessions state.json, file mtime)",
+            ]
+        );
+    }
 }
