@@ -5,7 +5,8 @@
 //!
 //! * a thread: `thread start | owner <email (name)>[ | ephemeral]` (system, at
 //!   `threads.created_at`); for a shared thread `thread shared: visible to all users of
-//!   this server (from threads table, is_ephemeral=0, updated_at <t> upper bound)`
+//!   this server (from db.sqlite, threads.updated_at <t> upper bound)` (`dev-db.sqlite`
+//!   for a source build's database and its backups)
 //!   (system, no time of its own); then one user or assistant row per message with the
 //!   attachment summarised after a blank line; session = the thread id, project = the
 //!   first `code[].git_url` of the message's attachment;
@@ -305,8 +306,15 @@ pub fn database_rows(db: &ServerDb, src: &Source<'_>) -> Vec<Row> {
                 .as_deref()
                 .filter(|u| !u.is_empty())
                 .unwrap_or("-");
+            // The live database's name, also for a backup's copy, so the two pair.
+            let name = src.file.rsplit(['/', '\\']).next().unwrap_or(src.file);
+            let database = if name.starts_with("dev-db") {
+                "dev-db.sqlite"
+            } else {
+                "db.sqlite"
+            };
             let text = format!(
-                "thread shared: visible to all users of this server (from threads table, is_ephemeral=0, updated_at {bound} upper bound)"
+                "thread shared: visible to all users of this server (from {database}, threads.updated_at {bound} upper bound)"
             );
             out.push(
                 src.placed(TurnType::System, text, &t.place)

@@ -79,7 +79,7 @@ fn level_0035_reads_the_per_kind_columns_and_no_pages() {
         vec![
             " | system | parser: code_attachments of table thread_messages rowid 3 is not valid JSON (expected ident at line 1 column 2)",
             "1 | system | thread start | owner a@example.com",
-            "1 | system | thread shared: visible to all users of this server (from threads table, is_ephemeral=0, updated_at 2024-10-01 10:00:00 upper bound)",
+            "1 | system | thread shared: visible to all users of this server (from db.sqlite, threads.updated_at 2024-10-01 10:00:00 upper bound)",
             "1 | user | q\n\n[client code: filepath=a.rs start_line=3]",
             "1 | assistant | a\n\n[code: git_url=https://g/r filepath=a.rs start_line=3 language=rust]\n[doc web: title=T link=https://l]",
             "1 | assistant | broken",
@@ -126,4 +126,41 @@ fn unreadable_times_and_payloads_are_reported() {
             ),
         ]
     );
+}
+
+#[test]
+fn the_share_row_names_the_live_database_also_in_a_backup() {
+    let bytes = image(
+        r#"CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT);
+        CREATE TABLE threads (id INTEGER PRIMARY KEY, is_ephemeral BOOLEAN, user_id INTEGER, created_at TIMESTAMP, updated_at TIMESTAMP);
+        INSERT INTO threads VALUES (1,0,1,'2024-10-01 10:00:00','2024-10-01 10:05:00');"#,
+    );
+    let db = ServerDb::from_bytes(&bytes, None).unwrap();
+    let share = |file: &str| {
+        database_rows(
+            &db,
+            &Source {
+                file,
+                secondary: true,
+            },
+        )
+        .into_iter()
+        .map(|r| r.text)
+        .filter(|t| t.starts_with("thread shared:"))
+        .collect::<Vec<_>>()
+    };
+    let text = |database: &str| {
+        vec![format!(
+            "thread shared: visible to all users of this server (from {database}, threads.updated_at 2024-10-01 10:05:00 upper bound)"
+        )]
+    };
+    assert_eq!(
+        share("srv/.tabby/ee/db.backup-20241002.sqlite"),
+        text("db.sqlite")
+    );
+    assert_eq!(
+        share(r"D:\case\.tabby\ee\dev-db.backup-20241002.sqlite"),
+        text("dev-db.sqlite")
+    );
+    assert_eq!(share("_data/ee/dev-db.sqlite"), text("dev-db.sqlite"));
 }
