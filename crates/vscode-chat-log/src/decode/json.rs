@@ -122,6 +122,22 @@ impl<'a> P<'a> {
         }
     }
 
+    /// The error for a number whose fraction or exponent has no digit at `i`: the input
+    /// ended there, or something else stands where a digit must.
+    #[cold]
+    fn number_cut_at(&mut self, i: usize) -> JsonError {
+        self.i = i;
+        let eof = i >= self.b.len();
+        self.err(
+            if eof {
+                "EOF while parsing a value"
+            } else {
+                "invalid number"
+            },
+            eof,
+        )
+    }
+
     #[inline]
     fn ws(&mut self) {
         while let Some(&c) = self.b.get(self.i) {
@@ -314,16 +330,7 @@ impl<'a> P<'a> {
         if b.get(i) == Some(&b'.') {
             i += 1;
             if digits(&mut i) == 0 {
-                self.i = i;
-                let eof = i >= b.len();
-                return Err(self.err(
-                    if eof {
-                        "EOF while parsing a value"
-                    } else {
-                        "invalid number"
-                    },
-                    eof,
-                ));
+                return Err(self.number_cut_at(i));
             }
         }
         if matches!(b.get(i), Some(b'e' | b'E')) {
@@ -332,16 +339,7 @@ impl<'a> P<'a> {
                 i += 1;
             }
             if digits(&mut i) == 0 {
-                self.i = i;
-                let eof = i >= b.len();
-                return Err(self.err(
-                    if eof {
-                        "EOF while parsing a value"
-                    } else {
-                        "invalid number"
-                    },
-                    eof,
-                ));
+                return Err(self.number_cut_at(i));
             }
         }
         self.i = i;
@@ -666,6 +664,11 @@ mod tests {
             p("{\n\"a\":tru").unwrap_err(),
             "EOF while parsing a value at line 2 column 7"
         );
+        // a fraction or exponent without a digit, cut or invalid, as serde_json says it
+        for bad in ["1.", "1.x", "[1e", "[1e+]", "2E-"] {
+            let serde = serde_json::from_str::<serde_json::Value>(bad).unwrap_err();
+            assert_eq!(p(bad).unwrap_err(), serde.to_string(), "{bad}");
+        }
         assert_eq!(
             p(&"[".repeat(300)).unwrap_err(),
             "recursion limit exceeded at line 1 column 257"
