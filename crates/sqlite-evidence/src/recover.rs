@@ -899,6 +899,16 @@ impl Recoverer<'_> {
     /// two merged) or a whole cell (one freed after, merged without a link), repeated,
     /// landing exactly on `end`. A freed cell fills its freeblock, or shares it with
     /// such neighbours; a rebuilt cell that ends anywhere else was misread.
+    /// The size of the table-leaf cell at `at` on its page: payload-length and rowid
+    /// varints, the local payload, and the overflow pointer when the payload spills.
+    fn leaf_cell_size(&self, b: &[u8], at: usize) -> Option<usize> {
+        let (plen, a) = varint(b, at)?;
+        let (_, r) = varint(b, at + a)?;
+        let plen = usize::try_from(plen).ok()?;
+        let local = local_size(plen.min(1 << 30), self.pages.usable);
+        Some(a + r + local + if local < plen { 4 } else { 0 })
+    }
+
     fn tiles(&self, b: &[u8], mut at: usize, end: usize) -> bool {
         for _ in 0..64 {
             if at == end {
@@ -913,17 +923,10 @@ impl Recoverer<'_> {
                 at += link;
                 continue;
             }
-            let Some((plen, a)) = varint(b, at) else {
+            let Some(size) = self.leaf_cell_size(b, at) else {
                 return false;
             };
-            let Some((_, r)) = varint(b, at + a) else {
-                return false;
-            };
-            let Ok(plen) = usize::try_from(plen) else {
-                return false;
-            };
-            let local = local_size(plen.min(1 << 30), self.pages.usable);
-            at += a + r + local + if local < plen { 4 } else { 0 };
+            at += size;
         }
         false
     }
@@ -988,18 +991,7 @@ impl Recoverer<'_> {
             return false;
         }
         // The cell that took the tail.
-        let Some((plen, a)) = varint(b, end) else {
-            return false;
-        };
-        let Some((_, r)) = varint(b, end + a) else {
-            return false;
-        };
-        let Ok(plen) = usize::try_from(plen) else {
-            return false;
-        };
-        let local = local_size(plen.min(1 << 30), self.pages.usable);
-        let spill = if local < plen { 4 } else { 0 };
-        end + a + r + local + spill == pos + total
+        self.leaf_cell_size(b, end) == Some(pos + total - end)
     }
 
     /// Whether a page of unknown owner (a WAL frame outside the committed chain, a

@@ -447,33 +447,25 @@ impl<'a> Replay<'a> {
             });
             self.state = Some(Slot::new(index, Node::Obj(Vec::new())));
         }
-        let path: Vec<String> = match &entry.k {
-            Some(Node::Arr(items)) => items.iter().map(|s| js_key(&s.node)).collect(),
-            Some(n @ (Node::Str(_) | Node::Esc(_))) => n
+        // `k` must be a path; anything else is the TypeError VS Code would throw.
+        let path: Result<Vec<String>, String> = match &entry.k {
+            Some(Node::Arr(items)) => Ok(items.iter().map(|s| js_key(&s.node)).collect()),
+            Some(n @ (Node::Str(_) | Node::Esc(_))) => Ok(n
                 .text()
                 .unwrap_or_default()
                 .chars()
                 .map(|c| c.to_string())
-                .collect(),
-            Some(other) => {
-                let why = format!(
-                    "TypeError: k is {} {}, not a path",
-                    article(other.type_name()),
-                    other.type_name()
-                );
-                self.error(
-                    index,
-                    Error::NotApplied {
-                        line: number,
-                        offset,
-                        why,
-                    },
-                    true,
-                );
-                return;
-            }
-            None => {
-                let why = "TypeError: the line has no path k".to_string();
+                .collect()),
+            Some(other) => Err(format!(
+                "TypeError: k is {} {}, not a path",
+                article(other.type_name()),
+                other.type_name()
+            )),
+            None => Err("TypeError: the line has no path k".to_string()),
+        };
+        let path = match path {
+            Ok(path) => path,
+            Err(why) => {
                 self.error(
                     index,
                     Error::NotApplied {
