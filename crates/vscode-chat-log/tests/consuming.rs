@@ -1,10 +1,10 @@
-//! `rows::into_rows` (which frees the tree as it goes) yields exactly the rows of
-//! `rows::rows_from_replay`, on every fixture log and on logs with recovered values,
+//! `rows::into_rows` (which frees the tree as it goes) and `rows::for_each_row` (which
+//! hands the rows over one at a time) yield exactly the rows of `rows::rows_from_replay`, on every fixture log and on logs with recovered values,
 //! bad lines, a refusal, a session that is no object and a duplicate `requests` key.
 
 use std::path::{Path, PathBuf};
 
-use vscode_chat_log::rows::{into_rows, rows_from_replay};
+use vscode_chat_log::rows::{for_each_row, into_rows, rows_from_replay};
 use vscode_chat_log::{Replay, SessionContext};
 
 fn same_rows(log: &[u8]) -> usize {
@@ -12,6 +12,9 @@ fn same_rows(log: &[u8]) -> usize {
     let borrowed = rows_from_replay(&Replay::from_bytes(log), &ctx);
     let consumed = into_rows(Replay::from_bytes(log), &ctx);
     assert_eq!(consumed, borrowed, "{}", String::from_utf8_lossy(log));
+    let mut streamed = Vec::new();
+    for_each_row(&Replay::from_bytes(log), &ctx, |row| streamed.push(row));
+    assert_eq!(streamed, borrowed, "{}", String::from_utf8_lossy(log));
     consumed.len()
 }
 

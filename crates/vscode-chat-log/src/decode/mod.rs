@@ -95,6 +95,9 @@ pub struct Recovered<'a> {
 #[derive(Debug)]
 pub struct Replay<'a> {
     input: &'a [u8],
+    /// The input as text, when all of it is valid UTF-8 (the usual case): lines are
+    /// then sliced from it without a check of their own.
+    text: Option<&'a str>,
     lines: Vec<LineInfo>,
     state: Option<Slot<'a>>,
     errors: Vec<LineError>,
@@ -288,6 +291,8 @@ impl<'a> Replay<'a> {
     pub fn from_bytes(input: &'a [u8]) -> Replay<'a> {
         let mut r = Replay {
             input,
+            // one check of the whole input, vectorised, instead of one per line
+            text: simdutf8::basic::from_utf8(input).ok(),
             lines: Vec::new(),
             state: None,
             errors: Vec::new(),
@@ -356,9 +361,13 @@ impl<'a> Replay<'a> {
             return;
         }
         // VS Code decodes with U+FFFD for invalid bytes and parses what results
-        let entry = match std::str::from_utf8(bytes) {
-            Ok(t) => json::parse(t, index, Depth::Lazy).map(entry_of),
-            Err(_) => {
+        let text = match self.text {
+            Some(t) => t.get(end - bytes.len()..end),
+            None => std::str::from_utf8(bytes).ok(),
+        };
+        let entry = match text {
+            Some(t) => json::parse(t, index, Depth::Lazy).map(entry_of),
+            None => {
                 let t = String::from_utf8_lossy(bytes).into_owned();
                 json::parse(&t, index, Depth::Lazy).map(|n| entry_of(node::into_static(n)))
             }

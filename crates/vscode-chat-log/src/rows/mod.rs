@@ -55,26 +55,46 @@ impl SessionContext {
 /// `source_line`. Rows are live, or secondary when `ctx.secondary` is set.
 pub fn rows_from_session(session: &serde_json::Value, ctx: &SessionContext) -> Vec<Row> {
     let slot = Slot::new(0, Node::from_value(session, 0));
-    let mut m = Mapper::new(ctx, None);
+    let mut out = Vec::new();
+    let mut m = Mapper::new(ctx, None, Out::Vec(&mut out));
     m.session(&slot);
-    m.out
+    out
 }
 
 /// The rows of a parsed session node (flat `.json` files use this, borrowing).
 pub(crate) fn rows_from_node(slot: &Slot<'_>, ctx: &SessionContext) -> Vec<Row> {
-    let mut m = Mapper::new(ctx, None);
+    let mut out = Vec::new();
+    let mut m = Mapper::new(ctx, None, Out::Vec(&mut out));
     m.session(slot);
-    m.out
+    out
 }
 
 /// Every row of a replayed log: the session, the recovered values, one `parser:` row
 /// per bad line and, when VS Code would refuse the file, a row that says so.
 pub fn rows_from_replay(replay: &Replay<'_>, ctx: &SessionContext) -> Vec<Row> {
-    let mut m = Mapper::new(ctx, Some(replay.lines()));
+    let mut out = Vec::new();
+    let mut m = Mapper::new(ctx, Some(replay.lines()), Out::Vec(&mut out));
     if let Some(state) = replay.state() {
         m.session(state);
     }
-    m.after_session(replay)
+    m.after_session(replay);
+    out
+}
+
+/// The rows of [`rows_from_replay`], in the same order, handed to `each` one at a time
+/// instead of collected.
+///
+/// This is the form for a tool that writes rows out as it goes (a JSONL or CSV
+/// writer, a filter, a counter): only the row being handed over exists at a time, so
+/// a session's rows never need memory of their own beside the file's bytes and the
+/// replayed tree, whose texts are decoded only now, row by row. `each` may keep a row
+/// (it is handed over owned).
+pub fn for_each_row(replay: &Replay<'_>, ctx: &SessionContext, mut each: impl FnMut(Row)) {
+    let mut m = Mapper::new(ctx, Some(replay.lines()), Out::Each(&mut each));
+    if let Some(state) = replay.state() {
+        m.session(state);
+    }
+    m.after_session(replay);
 }
 
 /// The same rows as [`rows_from_replay`], consuming the replay: each request's part of
@@ -83,16 +103,40 @@ pub fn rows_from_replay(replay: &Replay<'_>, ctx: &SessionContext) -> Vec<Row> {
 /// afterwards (the store does).
 pub fn into_rows(mut replay: Replay<'_>, ctx: &SessionContext) -> Vec<Row> {
     let state = replay.take_state();
-    let mut m = Mapper::new(ctx, Some(replay.lines()));
+    let mut out = Vec::new();
+    let mut m = Mapper::new(ctx, Some(replay.lines()), Out::Vec(&mut out));
     if let Some(state) = state {
         m.session_owned(state);
     }
-    m.after_session(&replay)
+    m.after_session(&replay);
+    out
 }
 
-impl Mapper<'_> {
+/// Where the mapper's rows go: collected, or handed to a closure one at a time.
+enum Out<'o> {
+    Vec(&'o mut Vec<Row>),
+    Each(&'o mut dyn FnMut(Row)),
+}
+
+impl Out<'_> {
+    #[inline]
+    fn push(&mut self, row: Row) {
+        match self {
+            Out::Vec(v) => v.push(row),
+            Out::Each(f) => f(row),
+        }
+    }
+
+    fn reserve(&mut self, n: usize) {
+        if let Out::Vec(v) = self {
+            v.reserve(n);
+        }
+    }
+}
+
+impl Mapper<'_, '_> {
     /// The rows after the session's: recovered values, bad lines, VS Code's refusal.
-    fn after_session(mut self, replay: &Replay<'_>) -> Vec<Row> {
+    fn after_session(mut self, replay: &Replay<'_>) {
         let ctx = self.ctx;
         let m = &mut self;
         for r in replay.recovered() {
@@ -132,7 +176,6 @@ impl Mapper<'_> {
             }
             m.out.push(row);
         }
-        self.out
     }
 }
 
@@ -249,7 +292,7 @@ impl Trackers {
     }
 }
 
-struct Mapper<'c> {
+struct Mapper<'c, 'o> {
     ctx: &'c SessionContext,
     lines: Option<&'c [LineInfo]>,
     session: String,
@@ -257,11 +300,11 @@ struct Mapper<'c> {
     state: RecordState,
     /// The last line's locator, and that line's index.
     locator: Option<(u32, String)>,
-    out: Vec<Row>,
+    out: Out<'o>,
 }
 
-impl<'c> Mapper<'c> {
-    fn new(ctx: &'c SessionContext, lines: Option<&'c [LineInfo]>) -> Mapper<'c> {
+impl<'c, 'o> Mapper<'c, 'o> {
+    fn new(ctx: &'c SessionContext, lines: Option<&'c [LineInfo]>, out: Out<'o>) -> Mapper<'c, 'o> {
         Mapper {
             ctx,
             lines,
@@ -269,7 +312,7 @@ impl<'c> Mapper<'c> {
             project: ctx.project_path.clone(),
             state: base_state(ctx),
             locator: None,
-            out: Vec::new(),
+            out,
         }
     }
 
