@@ -47,8 +47,12 @@ impl fmt::Display for JsonError {
 impl std::error::Error for JsonError {}
 
 struct P<'a> {
-    s: &'a str,
+    /// The input as text when the caller checked it; otherwise every string and raw
+    /// subtree is checked as it is sliced (see [`parse_line`]).
+    s: Option<&'a str>,
     b: &'a [u8],
+    /// A newline ends the input (see [`parse_line`]).
+    line_mode: bool,
     i: usize,
     origin: u32,
     depth: Depth,
@@ -64,8 +68,9 @@ struct P<'a> {
 /// Parses `text` as exactly one JSON value (surrounding whitespace allowed).
 pub fn parse<'a>(text: &'a str, origin: u32, depth: Depth) -> Result<Node<'a>, JsonError> {
     let mut p = P {
-        s: text,
+        s: Some(text),
         b: text.as_bytes(),
+        line_mode: false,
         i: 0,
         origin,
         depth,
@@ -84,8 +89,9 @@ pub fn parse<'a>(text: &'a str, origin: u32, depth: Depth) -> Result<Node<'a>, J
 /// Validates `text` as exactly one JSON value without building anything.
 pub fn validate(text: &str) -> Result<(), JsonError> {
     let mut p = P {
-        s: text,
+        s: Some(text),
         b: text.as_bytes(),
+        line_mode: false,
         i: 0,
         origin: 0,
         depth: Depth::Full,
@@ -99,6 +105,35 @@ pub fn validate(text: &str) -> Result<(), JsonError> {
         return Err(p.err("trailing characters", false));
     }
     Ok(())
+}
+
+/// Parses the line of `input` that starts at `start` as one JSON value, in one pass
+/// over its bytes: the value, optional spaces, then a newline or the end of the input.
+/// Returns the value and the index of the line's end (its newline, or the input's
+/// length).
+///
+/// This is the replay's fast path. Finding the newline first and checking the line's
+/// UTF-8 first would each be a pass of their own over the bytes, and the first line of
+/// a session is often most of a 100 MB file, far bigger than any cache: the parser
+/// stops at the newline instead (JSON has no raw newline inside a value), and checks
+/// the UTF-8 of each string and raw subtree as it slices it, while it is in cache.
+/// `None` for anything else (invalid JSON or UTF-8, a newline inside the value): the
+/// caller then reads the line the careful way, which says what is wrong and where.
+pub fn parse_line(input: &[u8], start: usize, origin: u32) -> Option<(Node<'_>, usize)> {
+    let mut p = P {
+        s: None,
+        b: input,
+        line_mode: true,
+        i: start,
+        origin,
+        depth: Depth::Lazy,
+        nesting: 0,
+        fields: Vec::new(),
+        items: Vec::new(),
+    };
+    let v = p.value().ok()?;
+    p.ws();
+    (p.i == input.len() || input[p.i] == b'\n').then_some((v, p.i))
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -138,10 +173,20 @@ impl<'a> P<'a> {
         )
     }
 
+    /// The text of `b[from..to]` (both at ASCII delimiters).
+    #[inline]
+    fn slice(&self, from: usize, to: usize) -> Result<&'a str, JsonError> {
+        let text = match self.s {
+            Some(s) => s.get(from..to),
+            None => simdutf8::basic::from_utf8(&self.b[from..to]).ok(),
+        };
+        text.ok_or_else(|| self.err("invalid UTF-8", false))
+    }
+
     #[inline]
     fn ws(&mut self) {
         while let Some(&c) = self.b.get(self.i) {
-            if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+            if matches!(c, b' ' | b'\t' | b'\r') || (c == b'\n' && !self.line_mode) {
                 self.i += 1;
             } else {
                 break;
@@ -299,7 +344,7 @@ impl<'a> P<'a> {
         Err(self.err("expected value", false))
     }
 
-    fn number_span(&mut self) -> Result<&'a str, JsonError> {
+    fn number_span(&mut self) -> Result<&'a [u8], JsonError> {
         let start = self.i;
         let b = self.b;
         let digits = |i: &mut usize| {
@@ -343,17 +388,20 @@ impl<'a> P<'a> {
             }
         }
         self.i = i;
-        Ok(&self.s[start..i])
+        Ok(&self.b[start..i])
     }
 
     fn number(&mut self) -> Result<f64, JsonError> {
         let t = self.number_span()?;
-        if t.len() <= 15 && t.bytes().all(|c| c.is_ascii_digit()) {
+        if t.len() <= 15 && t.iter().all(u8::is_ascii_digit) {
             // exact: fewer than 16 digits fit a double
-            return Ok(t.bytes().fold(0u64, |a, c| a * 10 + u64::from(c - b'0')) as f64);
+            return Ok(t.iter().fold(0u64, |a, c| a * 10 + u64::from(c - b'0')) as f64);
         }
-        // Rust's parse is correctly rounded, as JavaScript's is
-        Ok(t.parse::<f64>().unwrap_or(f64::NAN))
+        // Rust's parse is correctly rounded, as JavaScript's is (a number's span is ASCII)
+        Ok(std::str::from_utf8(t)
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok())
+            .unwrap_or(f64::NAN))
     }
 
     /// A string at `"`: its raw contents (between the quotes) and whether it has escapes.
@@ -364,7 +412,7 @@ impl<'a> P<'a> {
         #[cfg(target_arch = "x86_64")]
         if let Some((end, esc)) = block::string_end(b, start) {
             self.i = end + 1;
-            return Ok((&self.s[start..end], esc));
+            return Ok((self.slice(start, end)?, esc));
         }
         // the careful path: the end of the input is near, or something is wrong (it
         // finds what, and where)
@@ -389,7 +437,7 @@ impl<'a> P<'a> {
             };
             match c {
                 b'"' => {
-                    let raw = &self.s[start..self.i];
+                    let raw = self.slice(start, self.i)?;
                     self.i += 1;
                     return Ok((raw, esc));
                 }
@@ -459,7 +507,7 @@ impl<'a> P<'a> {
                 self.ws();
                 let from = self.i;
                 self.skip()?;
-                Node::Raw(&self.s[from..self.i])
+                Node::Raw(self.slice(from, self.i)?)
             } else {
                 self.value()?
             };

@@ -95,9 +95,6 @@ pub struct Recovered<'a> {
 #[derive(Debug)]
 pub struct Replay<'a> {
     input: &'a [u8],
-    /// The input as text, when all of it is valid UTF-8 (the usual case): lines are
-    /// then sliced from it without a check of their own.
-    text: Option<&'a str>,
     lines: Vec<LineInfo>,
     state: Option<Slot<'a>>,
     errors: Vec<LineError>,
@@ -291,8 +288,6 @@ impl<'a> Replay<'a> {
     pub fn from_bytes(input: &'a [u8]) -> Replay<'a> {
         let mut r = Replay {
             input,
-            // one check of the whole input, vectorised, instead of one per line
-            text: simdutf8::basic::from_utf8(input).ok(),
             lines: Vec::new(),
             state: None,
             errors: Vec::new(),
@@ -303,6 +298,21 @@ impl<'a> Replay<'a> {
         let mut number = 0u64;
         while pos < input.len() {
             number += 1;
+            // the usual line, an object as VS Code writes it: parsed in the same pass
+            // that finds its end (see `json::parse_line`)
+            if input[pos] == b'{' {
+                let index = r.lines.len() as u32;
+                if let Some((node, end)) = json::parse_line(input, pos, index) {
+                    r.lines.push(LineInfo {
+                        number,
+                        offset: pos as u64,
+                        len: (end - pos) as u64,
+                    });
+                    r.entry(index, number, pos as u64, entry_of(node));
+                    pos = (end + 1).min(input.len());
+                    continue;
+                }
+            }
             let (end, next) = match memchr::memchr(b'\n', &input[pos..]) {
                 Some(i) => (pos + i, pos + i + 1),
                 None => (input.len(), input.len()),
@@ -361,13 +371,9 @@ impl<'a> Replay<'a> {
             return;
         }
         // VS Code decodes with U+FFFD for invalid bytes and parses what results
-        let text = match self.text {
-            Some(t) => t.get(end - bytes.len()..end),
-            None => std::str::from_utf8(bytes).ok(),
-        };
-        let entry = match text {
-            Some(t) => json::parse(t, index, Depth::Lazy).map(entry_of),
-            None => {
+        let entry = match std::str::from_utf8(bytes) {
+            Ok(t) => json::parse(t, index, Depth::Lazy).map(entry_of),
+            Err(_) => {
                 let t = String::from_utf8_lossy(bytes).into_owned();
                 json::parse(&t, index, Depth::Lazy).map(|n| entry_of(node::into_static(n)))
             }
@@ -393,6 +399,11 @@ impl<'a> Replay<'a> {
                 return;
             }
         };
+        self.entry(index, number, offset, entry);
+    }
+
+    /// Applies a parsed line (`None`: not a JSON object).
+    fn entry(&mut self, index: u32, number: u64, offset: u64, entry: Option<Entry<'a>>) {
         let Some(entry) = entry else {
             self.error(
                 index,
