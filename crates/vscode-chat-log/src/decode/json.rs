@@ -63,6 +63,9 @@ struct P<'a> {
     fields: Vec<(Cow<'a, str>, Slot<'a>)>,
     /// Likewise for array elements.
     items: Vec<Slot<'a>>,
+    /// The last 64-byte block the string scanner looked at.
+    #[cfg(target_arch = "x86_64")]
+    block: block::Cache,
 }
 
 /// Parses `text` as exactly one JSON value (surrounding whitespace allowed).
@@ -77,6 +80,8 @@ pub fn parse<'a>(text: &'a str, origin: u32, depth: Depth) -> Result<Node<'a>, J
         nesting: 0,
         fields: Vec::new(),
         items: Vec::new(),
+        #[cfg(target_arch = "x86_64")]
+        block: block::Cache::default(),
     };
     let v = p.value()?;
     p.ws();
@@ -98,6 +103,8 @@ pub fn validate(text: &str) -> Result<(), JsonError> {
         nesting: 0,
         fields: Vec::new(),
         items: Vec::new(),
+        #[cfg(target_arch = "x86_64")]
+        block: block::Cache::default(),
     };
     p.skip()?;
     p.ws();
@@ -130,6 +137,8 @@ pub fn parse_line(input: &[u8], start: usize, origin: u32) -> Option<(Node<'_>, 
         nesting: 0,
         fields: Vec::new(),
         items: Vec::new(),
+        #[cfg(target_arch = "x86_64")]
+        block: block::Cache::default(),
     };
     let v = p.value().ok()?;
     p.ws();
@@ -410,7 +419,7 @@ impl<'a> P<'a> {
         let start = self.i;
         let b = self.b;
         #[cfg(target_arch = "x86_64")]
-        if let Some((end, esc)) = block::string_end(b, start) {
+        if let Some((end, esc)) = block::string_end(b, start, &mut self.block) {
             self.i = end + 1;
             return Ok((self.slice(start, end)?, esc));
         }
@@ -590,25 +599,31 @@ mod block {
         set_splat_i8_m128i,
     };
 
-    /// The escape characters JSON allows after a backslash.
-    static ESCAPE: [bool; 256] = {
-        let mut t = [false; 256];
-        let mut k = 0;
-        let ok = *b"\"\\/bfnrtu";
-        while k < ok.len() {
-            t[ok[k] as usize] = true;
-            k += 1;
-        }
-        t
-    };
+    /// A block's masks (bit k stands for byte `base + k`).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub(super) struct Cache {
+        /// Where the block starts; `None` before the first.
+        base: Option<usize>,
+        /// Unescaped quotes.
+        quotes: u64,
+        /// Escaped bytes.
+        escaped: u64,
+        /// Escaped bytes other than the common `n`, `"` and `\\`, checked one by one.
+        rare: u64,
+        /// Control characters.
+        control: u64,
+        /// Whether the byte after the block is escaped.
+        carry: u64,
+    }
 
-    /// Masks of a 64-byte block: quotes, backslashes, control characters.
+    /// The masks of the 64 bytes at `base`, given whether the first is escaped.
     #[inline(always)]
-    fn masks(block: &[u8; 64]) -> (u64, u64, u64) {
+    fn masks(block: &[u8; 64], base: usize, carry: u64) -> Cache {
         let quote = set_splat_i8_m128i(b'"' as i8);
         let backslash = set_splat_i8_m128i(b'\\' as i8);
+        let newline = set_splat_i8_m128i(b'n' as i8);
         let top_control = set_splat_i8_m128i(0x1f);
-        let (mut q, mut bs, mut ctl) = (0u64, 0u64, 0u64);
+        let (mut q, mut bs, mut n, mut ctl) = (0u64, 0u64, 0u64, 0u64);
         for (k, chunk) in block.chunks_exact(16).enumerate() {
             let mut bytes = [0u8; 16];
             bytes.copy_from_slice(chunk);
@@ -616,13 +631,23 @@ mod block {
             let bit = |m: i32| u64::from(m as u16) << (k * 16);
             q |= bit(move_mask_i8_m128i(cmp_eq_mask_i8_m128i(x, quote)));
             bs |= bit(move_mask_i8_m128i(cmp_eq_mask_i8_m128i(x, backslash)));
+            n |= bit(move_mask_i8_m128i(cmp_eq_mask_i8_m128i(x, newline)));
             // x <= 0x1f, unsigned: max(x, 0x1f) == 0x1f
             ctl |= bit(move_mask_i8_m128i(cmp_eq_mask_i8_m128i(
                 max_u8_m128i(x, top_control),
                 top_control,
             )));
         }
-        (q, bs, ctl)
+        let mut carry = carry;
+        let escaped = escaped(bs, &mut carry);
+        Cache {
+            base: Some(base),
+            quotes: q & !escaped,
+            escaped,
+            rare: escaped & !(q | bs | n),
+            control: ctl,
+            carry,
+        }
     }
 
     /// The bytes a backslash escapes, given the block's backslashes and whether its
@@ -643,46 +668,50 @@ mod block {
 
     /// The index of the quote that ends the string whose contents start at `start`, and
     /// whether it holds escapes; `None` to leave it to the careful path.
+    ///
+    /// `cache` keeps the last block: the next string usually starts a few bytes after
+    /// this one ends, in the same block, whose masks still hold there (after an
+    /// unescaped quote, which bytes are escaped depends only on the bytes that follow).
     #[inline]
-    pub(super) fn string_end(b: &[u8], start: usize) -> Option<(usize, bool)> {
-        let mut i = start;
-        let mut carry = 0u64;
+    pub(super) fn string_end(b: &[u8], start: usize, cache: &mut Cache) -> Option<(usize, bool)> {
+        let mut c = match cache.base {
+            Some(base) if (base..base + 64).contains(&start) => *cache,
+            _ => masks(b.get(start..start + 64)?.try_into().ok()?, start, 0),
+        };
+        let mut from = start - c.base.unwrap_or(start);
         let mut any = false;
-        while let Some(block) = b.get(i..i + 64) {
-            let block: &[u8; 64] = block.try_into().ok()?;
-            let (q, bs, ctl) = masks(block);
-            let esc = escaped(bs, &mut carry);
-            let quotes = q & !esc;
-            let stop = quotes | ctl;
+        loop {
+            let base = c.base.unwrap_or(0);
+            let live = u64::MAX << from;
+            let stop = (c.quotes | c.control) & live;
             let before = if stop == 0 {
                 u64::MAX
             } else {
                 (1u64 << stop.trailing_zeros()) - 1
             };
-            let mut e = esc & before;
-            any |= e != 0;
-            while e != 0 {
-                let k = e.trailing_zeros() as usize;
-                e &= e - 1;
-                let c = block[k];
-                if !ESCAPE[c as usize] {
-                    return None;
-                }
-                if c == b'u'
-                    && !b
-                        .get(i + k + 1..i + k + 5)
-                        .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
-                {
-                    return None;
+            any |= c.escaped & live & before != 0;
+            let mut rare = c.rare & live & before;
+            while rare != 0 {
+                let k = rare.trailing_zeros() as usize;
+                rare &= rare - 1;
+                let at = base + k;
+                match b[at] {
+                    b'/' | b'b' | b'f' | b'r' | b't' => {}
+                    b'u' if b
+                        .get(at + 1..at + 5)
+                        .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) => {}
+                    _ => return None,
                 }
             }
+            *cache = c;
             if stop != 0 {
                 let k = stop.trailing_zeros() as usize;
-                return (quotes & (1 << k) != 0).then_some((i + k, any));
+                return (c.quotes & (1 << k) != 0).then_some((base + k, any));
             }
-            i += 64;
+            let next = base + 64;
+            c = masks(b.get(next..next + 64)?.try_into().ok()?, next, c.carry);
+            from = 0;
         }
-        None
     }
 }
 
@@ -840,7 +869,7 @@ mod tests {
             b.push(b'"');
             b.extend_from_slice(&[b' '; 64]);
             let slow = string_end_slowly(&b, 1);
-            let fast = block::string_end(&b, 1);
+            let fast = block::string_end(&b, 1, &mut block::Cache::default());
             if let Some(f) = fast {
                 answered += 1;
                 assert_eq!(Ok(f), slow, "{:?}", String::from_utf8_lossy(&b));
@@ -851,6 +880,56 @@ mod tests {
         // every valid string the slow path accepts with 64 bytes left is answered
         assert_eq!(valid_long, 0);
         assert!(answered > 1_000, "{answered}");
+    }
+
+    /// Whole documents of many strings, so that strings start inside blocks the
+    /// scanner has seen (its cache), dense with backslash runs, quotes, `\\u` escapes,
+    /// control characters and multi-byte UTF-8: the parser accepts exactly what
+    /// serde_json accepts and reads the same values.
+    #[test]
+    fn documents_of_dense_strings_read_as_serde_json_reads_them() {
+        let alphabet: &[&str] = &[
+            "\\\\", "\\\"", "\\n", "\\u00e9", "\\t", "\\/", "\"", "\\", "\\x", "\\u12", "\u{1}",
+            "é", "a", "b", " ", "n", "0", "{", "]",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut valid, mut invalid) = (0, 0);
+        for _ in 0..4_000 {
+            let mut doc = String::from("[");
+            for k in 0..(next() % 12) {
+                if k > 0 {
+                    doc.push(',');
+                }
+                doc.push('"');
+                for _ in 0..(next() % 60) {
+                    // mostly plain text, so that many documents are valid
+                    let pick = next() as usize % (alphabet.len() * 4);
+                    doc.push_str(alphabet.get(pick).copied().unwrap_or("abcdefgh"));
+                }
+                doc.push('"');
+            }
+            doc.push(']');
+            let ours = parse(&doc, 0, Depth::Full).map(|n| n.to_value());
+            let theirs = serde_json::from_str::<serde_json::Value>(&doc);
+            match (&ours, &theirs) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "{doc}");
+                    valid += 1;
+                }
+                (Err(_), Err(_)) => invalid += 1,
+                _ => panic!("{doc}: ours {ours:?}, serde_json {theirs:?}"),
+            }
+        }
+        assert!(
+            valid > 300 && invalid > 300,
+            "{valid} valid, {invalid} invalid"
+        );
     }
 
     #[test]
