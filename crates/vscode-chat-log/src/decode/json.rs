@@ -255,7 +255,7 @@ impl<'a> P<'a> {
                     self.ws();
                     match self.peek() {
                         Some(b'"') => {
-                            self.string()?;
+                            self.string_span()?;
                         }
                         None => return Err(self.err("EOF while parsing an object", true)),
                         _ => return Err(self.err("key must be a string", false)),
@@ -291,7 +291,7 @@ impl<'a> P<'a> {
                 self.nesting -= 1;
                 Ok(())
             }
-            Some(b'"') => self.string().map(|_| ()),
+            Some(b'"') => self.string_span().map(|_| ()),
             Some(b't') => self.literal(b"true"),
             Some(b'f') => self.literal(b"false"),
             Some(b'n') => self.literal(b"null"),
@@ -414,14 +414,23 @@ impl<'a> P<'a> {
     }
 
     /// A string at `"`: its raw contents (between the quotes) and whether it has escapes.
+    #[inline]
     fn string(&mut self) -> Result<(&'a str, bool), JsonError> {
+        let (start, end, esc) = self.string_span()?;
+        Ok((self.slice(start, end)?, esc))
+    }
+
+    /// A string at `"`, validated but not sliced (a raw subtree's strings are checked
+    /// for UTF-8 with the subtree, at once): where its contents start and end, and
+    /// whether it has escapes.
+    fn string_span(&mut self) -> Result<(usize, usize, bool), JsonError> {
         self.i += 1;
         let start = self.i;
         let b = self.b;
         #[cfg(target_arch = "x86_64")]
         if let Some((end, esc)) = block::string_end(b, start, &mut self.block) {
             self.i = end + 1;
-            return Ok((self.slice(start, end)?, esc));
+            return Ok((start, end, esc));
         }
         // the careful path: the end of the input is near, or something is wrong (it
         // finds what, and where)
@@ -446,9 +455,9 @@ impl<'a> P<'a> {
             };
             match c {
                 b'"' => {
-                    let raw = self.slice(start, self.i)?;
+                    let end = self.i;
                     self.i += 1;
-                    return Ok((raw, esc));
+                    return Ok((start, end, esc));
                 }
                 b'\\' => {
                     esc = true;
