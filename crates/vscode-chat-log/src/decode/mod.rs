@@ -133,9 +133,12 @@ fn entry_of(node: Node<'_>) -> Option<Entry<'_>> {
 }
 
 /// A path segment as JavaScript's property access sees it: a property key string.
-fn js_key(n: &Node<'_>) -> String {
-    match n {
+fn js_key<'a>(n: &Node<'a>) -> Cow<'a, str> {
+    Cow::Owned(match n {
+        Node::Str(Cow::Borrowed(s)) => return Cow::Borrowed(s),
         Node::Str(_) | Node::Esc(_) => n.text().unwrap_or_default().into_owned(),
+        // an array index, as most numbers in paths are: no float formatting
+        Node::Num(x) if *x >= 0.0 && *x < 1e15 && x.fract() == 0.0 => (*x as u64).to_string(),
         Node::Num(x) => node::js_number(*x).replace("null", "NaN"),
         Node::Bool(b) => b.to_string(),
         Node::Null => "null".into(),
@@ -146,7 +149,7 @@ fn js_key(n: &Node<'_>) -> String {
             .collect::<Vec<_>>()
             .join(","),
         Node::Obj(_) | Node::Raw(_) | Node::RawOwned(_) => "[object Object]".into(),
-    }
+    })
 }
 
 /// The array index a property key names (a canonical integer below 2^32 - 1).
@@ -211,7 +214,7 @@ fn benign(why: impl Into<String>) -> NotApplied {
 
 /// What a mutation removed, for recovery.
 struct Removed<'a> {
-    path: Vec<String>,
+    path: Vec<Cow<'a, str>>,
     /// For arrays: the index of the first removed element.
     start: usize,
     old: Vec<Slot<'a>>,
@@ -219,14 +222,14 @@ struct Removed<'a> {
     elements: bool,
 }
 
-fn path_text(path: &[String]) -> String {
+fn path_text(path: &[Cow<'_, str>]) -> String {
     format!("[{}]", path.join(", "))
 }
 
 /// Walks `path` from `slot` (materialising raw subtrees), as `cur = cur[seg]`.
 fn walk<'t, 'a>(
     mut slot: &'t mut Slot<'a>,
-    path: &[String],
+    path: &[Cow<'_, str>],
 ) -> Result<&'t mut Slot<'a>, NotApplied> {
     for (depth, seg) in path.iter().enumerate() {
         let origin = slot.origin;
@@ -468,13 +471,13 @@ impl<'a> Replay<'a> {
             self.state = Some(Slot::new(index, Node::Obj(Vec::new())));
         }
         // `k` must be a path; anything else is the TypeError VS Code would throw.
-        let path: Result<Vec<String>, String> = match &entry.k {
+        let path: Result<Vec<Cow<'a, str>>, String> = match &entry.k {
             Some(Node::Arr(items)) => Ok(items.iter().map(|s| js_key(&s.node)).collect()),
             Some(n @ (Node::Str(_) | Node::Esc(_))) => Ok(n
                 .text()
                 .unwrap_or_default()
                 .chars()
-                .map(|c| c.to_string())
+                .map(|c| Cow::Owned(c.to_string()))
                 .collect()),
             Some(other) => Err(format!(
                 "TypeError: k is {} {}, not a path",
@@ -523,7 +526,7 @@ impl<'a> Replay<'a> {
 
     fn apply_set(
         &mut self,
-        path: &[String],
+        path: &[Cow<'a, str>],
         v: Node<'a>,
         index: u32,
     ) -> Result<Option<Removed<'a>>, NotApplied> {
@@ -547,7 +550,7 @@ impl<'a> Replay<'a> {
                         elements: false,
                     }));
                 }
-                fields.push((Cow::Owned(last.clone()), new));
+                fields.push((last.clone(), new));
                 Ok(None)
             }
             Node::Arr(items) => {
@@ -602,12 +605,12 @@ impl<'a> Replay<'a> {
 
     fn apply_push(
         &mut self,
-        path: &[String],
+        path: &[Cow<'a, str>],
         v: Option<Node<'a>>,
         i: Option<Node<'a>>,
         index: u32,
     ) -> Result<Option<Removed<'a>>, NotApplied> {
-        let undefined = ["undefined".to_string()];
+        let undefined: [Cow<'a, str>; 1] = [Cow::Borrowed("undefined")];
         let (last, parents) = path.split_last().unwrap_or((&undefined[0], &[]));
         let items = match v {
             None | Some(Node::Undefined) => Vec::new(),
@@ -633,7 +636,7 @@ impl<'a> Replay<'a> {
             Node::Obj(fields) => match fields.iter().rposition(|(k, _)| k == last) {
                 Some(p) => &mut fields[p].1,
                 None => {
-                    fields.push((Cow::Owned(last.clone()), Slot::new(index, Node::Undefined)));
+                    fields.push((last.clone(), Slot::new(index, Node::Undefined)));
                     let n = fields.len() - 1;
                     &mut fields[n].1
                 }
@@ -703,7 +706,7 @@ impl<'a> Replay<'a> {
     fn recover(&mut self, removed: Removed<'a>, by: u32) {
         let Some(state) = &self.state else { return };
         let current = lookup(state, &removed.path);
-        let p: Vec<&str> = removed.path.iter().map(String::as_str).collect();
+        let p: Vec<&str> = removed.path.iter().map(|s| s.as_ref()).collect();
         let found: Vec<Recovered<'a>> = match p.as_slice() {
             [] => {
                 // a new kind 0: the old state's requests against the new one's
@@ -771,7 +774,7 @@ impl<'a> Replay<'a> {
                 if parts.is_empty() {
                     Vec::new()
                 } else {
-                    let request = lookup(state, &["requests".to_string(), r.to_string()])
+                    let request = lookup(state, &["requests".into(), r.to_string().into()])
                         .map(|s| to_static(&s.node.view(s.origin)))
                         .unwrap_or(Node::Undefined);
                     vec![Recovered {
@@ -875,7 +878,7 @@ pub fn to_static(n: &Node<'_>) -> Node<'static> {
 }
 
 /// The slot at `path` (raw levels viewed, so only fully parsed levels are found).
-fn lookup<'t, 'a>(root: &'t Slot<'a>, path: &[String]) -> Option<&'t Slot<'a>> {
+fn lookup<'t, 'a>(root: &'t Slot<'a>, path: &[Cow<'_, str>]) -> Option<&'t Slot<'a>> {
     let mut cur = root;
     for seg in path {
         cur = match &cur.node {
