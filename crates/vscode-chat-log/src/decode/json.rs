@@ -500,6 +500,7 @@ impl<'a> P<'a> {
         self.i += 1;
         let start = self.fields.len();
         let mut index: Option<HashMap<String, usize>> = None;
+        let mut seen = 0u64;
         self.ws();
         if self.peek() == Some(b'}') {
             self.i += 1;
@@ -530,14 +531,19 @@ impl<'a> P<'a> {
                 self.value()?
             };
             let slot = Slot::new(self.origin, value);
-            // a duplicate key keeps its first position and takes the last value (JSON.parse)
+            // a duplicate key keeps its first position and takes the last value
+            // (JSON.parse); `seen` has a bit per key length, so that the usual object,
+            // whose keys all differ, is searched only for keys of a length seen before
+            let bit = 1u64 << (key.len() & 63);
             let existing = match &index {
                 Some(ix) => ix.get(key.as_ref()).map(|p| start + p),
+                None if seen & bit == 0 => None,
                 None => self.fields[start..]
                     .iter()
                     .position(|(k, _)| *k == key)
                     .map(|p| start + p),
             };
+            seen |= bit;
             match existing {
                 Some(p) => self.fields[p].1 = slot,
                 None => {
