@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(r.text.len() < 8 * chat_rows::system::MAX_QUOTED + 400);
     }
     let mut streamed = Vec::new();
-    for_each_row(&replay, &ctx, |row| streamed.push(row));
+    for_each_row(&replay, &ctx, |row| streamed.push(row.clone()));
     assert_eq!(streamed, rows);
     assert_eq!(into_rows(replay, &ctx), rows);
     if let Ok(text) = std::str::from_utf8(data) {

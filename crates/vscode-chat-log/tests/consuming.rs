@@ -13,7 +13,9 @@ fn same_rows(log: &[u8]) -> usize {
     let consumed = into_rows(Replay::from_bytes(log), &ctx);
     assert_eq!(consumed, borrowed, "{}", String::from_utf8_lossy(log));
     let mut streamed = Vec::new();
-    for_each_row(&Replay::from_bytes(log), &ctx, |row| streamed.push(row));
+    for_each_row(&Replay::from_bytes(log), &ctx, |row| {
+        streamed.push(row.clone())
+    });
     assert_eq!(streamed, borrowed, "{}", String::from_utf8_lossy(log));
     consumed.len()
 }

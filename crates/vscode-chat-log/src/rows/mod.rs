@@ -85,12 +85,19 @@ pub fn rows_from_replay(replay: &Replay<'_>, ctx: &SessionContext) -> Vec<Row> {
 /// instead of collected.
 ///
 /// This is the form for a tool that writes rows out as it goes (a JSONL or CSV
-/// writer, a filter, a counter): only the row being handed over exists at a time, so
-/// a session's rows never need memory of their own beside the file's bytes and the
-/// replayed tree, whose texts are decoded only now, row by row. `each` may keep a row
-/// (it is handed over owned).
-pub fn for_each_row(replay: &Replay<'_>, ctx: &SessionContext, mut each: impl FnMut(Row)) {
-    let mut m = Mapper::new(ctx, Some(replay.lines()), Out::Each(&mut each));
+/// writer, a filter, a counter): only one row exists at a time, so a session's rows
+/// never need memory of their own beside the file's bytes and the replayed tree, whose
+/// texts are decoded only now, row by row. The row is lent, and its buffers are reused
+/// for the next one; clone it to keep it.
+pub fn for_each_row(replay: &Replay<'_>, ctx: &SessionContext, mut each: impl FnMut(&Row)) {
+    let mut m = Mapper::new(
+        ctx,
+        Some(replay.lines()),
+        Out::Each {
+            each: &mut each,
+            spare: None,
+        },
+    );
     if let Some(state) = replay.state() {
         m.session(state);
     }
@@ -112,10 +119,14 @@ pub fn into_rows(mut replay: Replay<'_>, ctx: &SessionContext) -> Vec<Row> {
     out
 }
 
-/// Where the mapper's rows go: collected, or handed to a closure one at a time.
+/// Where the mapper's rows go: collected, or lent to a closure one at a time (the lent
+/// row is then kept as `spare`, whose strings the next row reuses).
 enum Out<'o> {
     Vec(&'o mut Vec<Row>),
-    Each(&'o mut dyn FnMut(Row)),
+    Each {
+        each: &'o mut dyn FnMut(&Row),
+        spare: Option<Row>,
+    },
 }
 
 impl Out<'_> {
@@ -123,7 +134,18 @@ impl Out<'_> {
     fn push(&mut self, row: Row) {
         match self {
             Out::Vec(v) => v.push(row),
-            Out::Each(f) => f(row),
+            Out::Each { each, spare } => {
+                each(&row);
+                *spare = Some(row);
+            }
+        }
+    }
+
+    /// The last lent row, to be overwritten.
+    fn spare(&mut self) -> Option<Row> {
+        match self {
+            Out::Vec(_) => None,
+            Out::Each { spare, .. } => spare.take(),
         }
     }
 
@@ -176,6 +198,21 @@ impl Mapper<'_, '_> {
             }
             m.out.push(row);
         }
+    }
+}
+
+/// Setting a row's strings from borrowed ones, reusing the row's buffers.
+trait Reuse {
+    /// Sets the model.
+    fn model_of(self, model: &str) -> Row;
+}
+
+impl Reuse for Row {
+    #[inline]
+    fn model_of(mut self, model: &str) -> Row {
+        self.model.clear();
+        self.model.push_str(model);
+        self
     }
 }
 
@@ -317,11 +354,53 @@ impl<'c, 'o> Mapper<'c, 'o> {
     }
 
     fn row(&mut self, tt: TurnType, text: impl Into<String>, origin: u32, path: &str) -> Row {
-        let mut row = Row::new(self.ctx.agent.clone(), tt, text)
-            .session(self.session.clone())
-            .project(self.project.clone())
-            .file(self.ctx.source_file.clone())
-            .state(self.state);
+        let mut row = match self.out.spare() {
+            // a lent row's strings keep their buffers: no allocation per field
+            Some(mut r) => {
+                // every field named, so that a new field of `Row` cannot be forgotten
+                let Row {
+                    timestamp,
+                    host,
+                    user,
+                    agent,
+                    session_id,
+                    project_path,
+                    git_branch,
+                    turn_type,
+                    model,
+                    tool_name,
+                    tool_use_id,
+                    text: row_text,
+                    source_file,
+                    source_line,
+                    source_locator,
+                    record_state: _,
+                    secondary,
+                } = &mut r;
+                *timestamp = None;
+                host.clear();
+                user.clear();
+                agent.clone_from(&self.ctx.agent);
+                session_id.clone_from(&self.session);
+                project_path.clone_from(&self.project);
+                git_branch.clear();
+                *turn_type = tt;
+                model.clear();
+                tool_name.clear();
+                tool_use_id.clear();
+                *row_text = text.into();
+                source_file.clone_from(&self.ctx.source_file);
+                *source_line = None;
+                source_locator.clear();
+                *secondary = false;
+                r.state(self.state)
+            }
+            None => Row::new(self.ctx.agent.clone(), tt, text)
+                .session(self.session.clone())
+                .project(self.project.clone())
+                .file(self.ctx.source_file.clone())
+                .state(self.state),
+        };
         if self.ctx.secondary {
             row = row.secondary(true);
         }
@@ -330,15 +409,13 @@ impl<'c, 'o> Mapper<'c, 'o> {
                 if let Some(l) = lines.get(origin as usize) {
                     // a line's rows come together (a whole session, from a kind-0
                     // line): its locator is formatted once
-                    let loc = match &self.locator {
-                        Some((o, loc)) if *o == origin => loc.clone(),
-                        _ => {
-                            let loc = format!("byte {}", l.offset);
-                            self.locator = Some((origin, loc.clone()));
-                            loc
-                        }
-                    };
-                    row = row.line(l.number).locator(loc);
+                    if !matches!(&self.locator, Some((o, _)) if *o == origin) {
+                        self.locator = Some((origin, format!("byte {}", l.offset)));
+                    }
+                    if let Some((_, loc)) = &self.locator {
+                        row.source_locator.clone_from(loc);
+                    }
+                    row.source_line = Some(l.number);
                 }
             }
             None => {
@@ -503,14 +580,14 @@ impl<'c, 'o> Mapper<'c, 'o> {
                 let row = self
                     .row(TurnType::System, text, origin, path)
                     .at(times.request)
-                    .model(model.clone());
+                    .model_of(&model);
                 self.out.push(row);
             }
             if let Some(text) = level.and_then(|l| t.level.observe(l)) {
                 let row = self
                     .row(TurnType::System, text, origin, path)
                     .at(times.request)
-                    .model(model.clone());
+                    .model_of(&model);
                 self.out.push(row);
             }
             if !model.is_empty() {
@@ -529,7 +606,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
                     let row = self
                         .row(TurnType::System, text, origin, path)
                         .at(times.request)
-                        .model(model.clone());
+                        .model_of(&model);
                     self.out.push(row);
                 }
             }
@@ -549,7 +626,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
         let row = self
             .row(TurnType::User, text, morigin, &join(path, "message"))
             .at(times.request)
-            .model(model.clone());
+            .model_of(&model);
         self.out.push(row);
         if let Some(label) = req
             .get("confirmation")
@@ -559,7 +636,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
             let row = self
                 .row(TurnType::System, text, label.1, &join(path, "confirmation"))
                 .at(times.request)
-                .model(model.clone());
+                .model_of(&model);
             self.out.push(row);
         }
         if let Some(r) = req.get("response") {
@@ -576,7 +653,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
                             &join(path, "response"),
                         )
                         .at(times.response)
-                        .model(model.clone());
+                        .model_of(&model);
                     self.out.push(row);
                 }
                 _ => {}
@@ -623,7 +700,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
                         let row = self
                             .row(TurnType::Thinking, text, slot.origin, &ppath)
                             .at(times.response)
-                            .model(times.model.clone());
+                            .model_of(&times.model);
                         self.out.push(row);
                     }
                 }
@@ -673,7 +750,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
                             &ppath,
                         )
                         .at(times.response)
-                        .model(times.model.clone());
+                        .model_of(&times.model);
                     self.out.push(row);
                 }
                 Some("pullRequest") => {
@@ -702,7 +779,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
                     let row = self
                         .row(TurnType::System, text, slot.origin, &ppath)
                         .at(times.response)
-                        .model(times.model.clone());
+                        .model_of(&times.model);
                     self.out.push(row);
                 }
                 _ => {}
@@ -717,7 +794,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
                 let row = self
                     .row(TurnType::Assistant, text, origin, &path)
                     .at(times.response)
-                    .model(times.model.clone());
+                    .model_of(&times.model);
                 self.out.push(row);
             }
         }
@@ -755,7 +832,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
             .row(TurnType::ToolUse, call.unwrap_or_default(), origin, path)
             .tool(name.clone(), id.clone())
             .at(times.response)
-            .model(times.model.clone());
+            .model_of(&times.model);
         self.out.push(row);
 
         // the result: the output, the error, else the past-tense message
@@ -812,7 +889,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
             .row(TurnType::ToolResult, result, origin, path)
             .tool(name.clone(), id.clone())
             .at(times.response)
-            .model(times.model.clone());
+            .model_of(&times.model);
         self.out.push(row);
 
         // the decision
@@ -873,7 +950,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
             )
             .tool(name, id)
             .at(times.response)
-            .model(times.model.clone());
+            .model_of(&times.model);
         self.out.push(row);
     }
 }
