@@ -121,6 +121,9 @@ pub fn into_rows(mut replay: Replay<'_>, ctx: &SessionContext) -> Vec<Row> {
 
 /// Where the mapper's rows go: collected, or lent to a closure one at a time (the lent
 /// row is then kept as `spare`, whose strings the next row reuses).
+// one value per mapping, on the stack: its size does not matter, and boxing the spare
+// row would cost an allocation per row, which it is there to save
+#[allow(clippy::large_enum_variant)]
 enum Out<'o> {
     Vec(&'o mut Vec<Row>),
     Each {
