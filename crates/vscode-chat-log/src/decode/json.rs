@@ -126,7 +126,15 @@ pub fn validate(text: &str) -> Result<(), JsonError> {
 /// the UTF-8 of each string and raw subtree as it slices it, while it is in cache.
 /// `None` for anything else (invalid JSON or UTF-8, a newline inside the value): the
 /// caller then reads the line the careful way, which says what is wrong and where.
-pub fn parse_line(input: &[u8], start: usize, origin: u32) -> Option<(Node<'_>, usize)> {
+///
+/// `scratch` holds the parser's working vectors from one line to the next, so that a
+/// log of many short lines does not allocate them again for each.
+pub fn parse_line<'a>(
+    input: &'a [u8],
+    start: usize,
+    origin: u32,
+    scratch: &mut Scratch<'a>,
+) -> Option<(Node<'a>, usize)> {
     let mut p = P {
         s: None,
         b: input,
@@ -135,14 +143,28 @@ pub fn parse_line(input: &[u8], start: usize, origin: u32) -> Option<(Node<'_>, 
         origin,
         depth: Depth::Lazy,
         nesting: 0,
-        fields: Vec::new(),
-        items: Vec::new(),
+        fields: std::mem::take(&mut scratch.fields),
+        items: std::mem::take(&mut scratch.items),
         #[cfg(target_arch = "x86_64")]
         block: block::Cache::default(),
     };
-    let v = p.value().ok()?;
+    let v = p.value();
     p.ws();
-    (p.i == input.len() || input[p.i] == b'\n').then_some((v, p.i))
+    let end = p.i;
+    // after an error the vectors may hold a half-built value: emptied, kept
+    p.fields.clear();
+    p.items.clear();
+    scratch.fields = p.fields;
+    scratch.items = p.items;
+    let v = v.ok()?;
+    (end == input.len() || input[end] == b'\n').then_some((v, end))
+}
+
+/// The parser's working vectors, kept between lines (see [`parse_line`]).
+#[derive(Debug, Default)]
+pub struct Scratch<'a> {
+    fields: Vec<(Cow<'a, str>, Slot<'a>)>,
+    items: Vec<Slot<'a>>,
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;

@@ -299,13 +299,14 @@ impl<'a> Replay<'a> {
         };
         let mut pos = 0usize;
         let mut number = 0u64;
+        let mut scratch = json::Scratch::default();
         while pos < input.len() {
             number += 1;
             // the usual line, an object as VS Code writes it: parsed in the same pass
             // that finds its end (see `json::parse_line`)
             if input[pos] == b'{' {
                 let index = r.lines.len() as u32;
-                if let Some((node, end)) = json::parse_line(input, pos, index) {
+                if let Some((node, end)) = json::parse_line(input, pos, index, &mut scratch) {
                     r.lines.push(LineInfo {
                         number,
                         offset: pos as u64,
