@@ -90,38 +90,26 @@ impl<'a> Slot<'a> {
 /// `variableData`, participant descriptions in `agent`, edits in `edits` ...). A
 /// mutation that walks into one parses it then; rows never need to.
 pub(crate) fn is_raw_key(key: &str) -> bool {
-    matches!(
-        key,
-        "result"
-            | "variableData"
-            | "usedContext"
-            | "contentReferences"
-            | "codeCitations"
-            | "followups"
-            | "editedFileEvents"
-            | "inputState"
-            | "repoData"
-            | "pendingRequests"
-            | "responseMarkdownInfo"
-            | "promptTokenDetails"
-            | "outputBuffer"
-            | "usage"
-            | "parts"
-            | "agent"
-            | "uris"
-            | "edits"
-            | "data"
-            | "command"
-            | "slashCommand"
-            | "range"
-            | "editorRange"
-            | "location"
-            | "workspaceEdit"
-            | "treeData"
-            | "multiDiffData"
-            | "extensionId"
-            | "sessionCostInfo"
-    )
+    // by length first: every member of every object is asked, and most keys have a
+    // length no lazy key has
+    match key.len() {
+        4 => matches!(key, "uris" | "data"),
+        5 => matches!(key, "usage" | "parts" | "agent" | "edits" | "range"),
+        6 => matches!(key, "result"),
+        7 => matches!(key, "command"),
+        8 => matches!(key, "repoData" | "location" | "treeData"),
+        9 => matches!(key, "followups"),
+        10 => matches!(key, "inputState"),
+        11 => matches!(key, "usedContext" | "editorRange" | "extensionId"),
+        12 => matches!(key, "variableData" | "outputBuffer" | "slashCommand"),
+        13 => matches!(key, "codeCitations" | "workspaceEdit" | "multiDiffData"),
+        15 => matches!(key, "pendingRequests" | "sessionCostInfo"),
+        16 => matches!(key, "editedFileEvents"),
+        17 => matches!(key, "contentReferences"),
+        18 => matches!(key, "promptTokenDetails"),
+        20 => matches!(key, "responseMarkdownInfo"),
+        _ => false,
+    }
 }
 
 /// How a subtree is parsed.
