@@ -711,10 +711,11 @@ mod block {
     /// unescaped quote, which bytes are escaped depends only on the bytes that follow).
     #[inline]
     pub(super) fn string_end(b: &[u8], start: usize, cache: &mut Cache) -> Option<(usize, bool)> {
-        let mut c = match cache.base {
-            Some(base) if (base..base + 64).contains(&start) => *cache,
-            _ => masks(b.get(start..start + 64)?.try_into().ok()?, start, 0),
-        };
+        match cache.base {
+            Some(base) if (base..base + 64).contains(&start) => {}
+            _ => *cache = masks(b.get(start..start + 64)?.try_into().ok()?, start, 0),
+        }
+        let c = cache;
         let mut from = start - c.base.unwrap_or(start);
         let mut any = false;
         loop {
@@ -740,13 +741,12 @@ mod block {
                     _ => return None,
                 }
             }
-            *cache = c;
             if stop != 0 {
                 let k = stop.trailing_zeros() as usize;
                 return (c.quotes & (1 << k) != 0).then_some((base + k, any));
             }
             let next = base + 64;
-            c = masks(b.get(next..next + 64)?.try_into().ok()?, next, c.carry);
+            *c = masks(b.get(next..next + 64)?.try_into().ok()?, next, c.carry);
             from = 0;
         }
     }
