@@ -76,7 +76,19 @@ fn bench(c: &mut Criterion) {
         g.bench_function("replay", |b| {
             b.iter(|| vscode_chat_log::Replay::from_bytes(&log).errors().len())
         });
-        g.bench_function("replay_rows", |b| {
+        g.bench_function("replay_for_each_row", |b| {
+            let ctx = vscode_chat_log::SessionContext::new("vscode", "bench.jsonl");
+            b.iter(|| {
+                let mut n = 0usize;
+                vscode_chat_log::rows::for_each_row(
+                    &vscode_chat_log::Replay::from_bytes(&log),
+                    &ctx,
+                    |row| n += row.text.len(),
+                );
+                n
+            })
+        });
+        g.bench_function("replay_rows_collected", |b| {
             let ctx = vscode_chat_log::SessionContext::new("vscode", "bench.jsonl");
             b.iter(|| {
                 vscode_chat_log::rows::rows_from_replay(

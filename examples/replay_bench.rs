@@ -290,7 +290,7 @@ fn streaming(size: usize) -> Vec<u8> {
         let mut at = 0usize;
         let mut seed = i;
         for step in 1..=18usize {
-            let text = prose(seed, ((step - 1) % 6 + 1) * 400);
+            let text = prose(seed, ((step - 1) % 6 + 1) * 1200);
             let v = if step % 6 == 0 {
                 json!([{"value": text}, {"kind": "toolInvocationSerialized", "toolCallId": format!("c{i}_{step}"),
                         "toolId": "copilot_readFile", "invocationMessage": "Reading", "isComplete": true,
