@@ -4,6 +4,7 @@
 //! Push with `i` (a long session between compactions).
 //!
 //! `cargo run --release --example replay_bench [-- FILE]`
+//! (`-- --generate DIR` only writes the two generated logs to `DIR`)
 //!
 //! For each file it prints, single-threaded, MB/s of: merely validating every line
 //! with serde_json (`IgnoredAny`), the replay alone, the replay plus the rows handed
@@ -29,6 +30,19 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--phase") {
         phase(&args[1], Path::new(&args[2]));
+        return;
+    }
+    if args.first().map(String::as_str) == Some("--generate") {
+        // `--generate DIR`: writes the two logs there and stops, to measure them again
+        // and again with the FILE form
+        let dir = PathBuf::from(args.get(1).map_or(".", String::as_str));
+        std::fs::create_dir_all(&dir).expect("dir");
+        std::fs::write(
+            dir.join("huge-first-line.jsonl"),
+            huge_first_line(100 << 20),
+        )
+        .expect("write");
+        std::fs::write(dir.join("streaming.jsonl"), streaming(100 << 20)).expect("write");
         return;
     }
     let files: Vec<PathBuf> = if let Some(f) = args.first() {

@@ -21,6 +21,9 @@ use super::node::{Depth, Node, Slot, is_raw_key};
 /// Deepest nesting accepted.
 pub const MAX_DEPTH: usize = 256;
 
+/// Bytes of unchecked input checked for UTF-8 at once (see `P::slice`).
+const WINDOW: usize = 64 << 10;
+
 /// Where and why a JSON text is invalid.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JsonError {
@@ -47,9 +50,11 @@ impl fmt::Display for JsonError {
 impl std::error::Error for JsonError {}
 
 struct P<'a> {
-    /// The input as text when the caller checked it; otherwise every string and raw
-    /// subtree is checked as it is sliced (see [`parse_line`]).
+    /// The input as text when the caller checked it; otherwise the input is checked a
+    /// window at a time as the parser reaches it (see [`P::slice`]).
     s: Option<&'a str>,
+    /// The checked window of the input (`None` before the first), and where it starts.
+    window: Option<(usize, &'a str)>,
     b: &'a [u8],
     /// A newline ends the input (see [`parse_line`]).
     line_mode: bool,
@@ -72,6 +77,7 @@ struct P<'a> {
 pub fn parse<'a>(text: &'a str, origin: u32, depth: Depth) -> Result<Node<'a>, JsonError> {
     let mut p = P {
         s: Some(text),
+        window: None,
         b: text.as_bytes(),
         line_mode: false,
         i: 0,
@@ -95,6 +101,7 @@ pub fn parse<'a>(text: &'a str, origin: u32, depth: Depth) -> Result<Node<'a>, J
 pub fn validate(text: &str) -> Result<(), JsonError> {
     let mut p = P {
         s: Some(text),
+        window: None,
         b: text.as_bytes(),
         line_mode: false,
         i: 0,
@@ -137,6 +144,7 @@ pub fn parse_line<'a>(
 ) -> Option<(Node<'a>, usize)> {
     let mut p = P {
         s: None,
+        window: None,
         b: input,
         line_mode: true,
         i: start,
@@ -205,13 +213,55 @@ impl<'a> P<'a> {
     }
 
     /// The text of `b[from..to]` (both at ASCII delimiters).
+    ///
+    /// Unchecked input is checked for UTF-8 a window of [`WINDOW`] bytes at a time, as
+    /// the parser reaches it (just ahead of its scan, so in cache): the strings in the
+    /// window are then sliced from it without a check of their own. A slice that does
+    /// not fit the window is checked by itself; so is everything after a window that
+    /// holds invalid UTF-8, which then fails where the invalid bytes are.
     #[inline]
-    fn slice(&self, from: usize, to: usize) -> Result<&'a str, JsonError> {
+    fn slice(&mut self, from: usize, to: usize) -> Result<&'a str, JsonError> {
         let text = match self.s {
             Some(s) => s.get(from..to),
-            None => simdutf8::basic::from_utf8(&self.b[from..to]).ok(),
+            None => match self.window {
+                Some((start, w)) if from >= start && to <= start + w.len() => {
+                    w.get(from - start..to - start)
+                }
+                _ => self.slice_outside_window(from, to),
+            },
         };
         text.ok_or_else(|| self.err("invalid UTF-8", false))
+    }
+
+    /// [`P::slice`] past the window: moves the window to `from` and slices it, or
+    /// checks the slice alone.
+    #[cold]
+    fn slice_outside_window(&mut self, from: usize, to: usize) -> Option<&'a str> {
+        if to - from <= WINDOW / 2 {
+            let mut end = (from + WINDOW).min(self.b.len());
+            // the window stops before a character it would cut
+            let mut back = 0;
+            while end > from && back < 3 && self.b.get(end).is_some_and(|c| c & 0xC0 == 0x80) {
+                end -= 1;
+                back += 1;
+            }
+            let bytes = &self.b[from..end];
+            let w = match simdutf8::basic::from_utf8(bytes) {
+                Ok(w) => Some(w),
+                // invalid bytes ahead: the window stops before them (checked again, but
+                // only here), so that the strings before them are not checked one by one
+                Err(_) => simdutf8::compat::from_utf8(bytes)
+                    .err()
+                    .and_then(|e| std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()),
+            };
+            if let Some(w) = w {
+                self.window = Some((from, w));
+                if to <= from + w.len() {
+                    return w.get(..to - from);
+                }
+            }
+        }
+        simdutf8::basic::from_utf8(&self.b[from..to]).ok()
     }
 
     #[inline]
