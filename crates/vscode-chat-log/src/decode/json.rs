@@ -145,8 +145,9 @@ pub fn validate(text: &str) -> Result<(), JsonError> {
 /// `None` for anything else (invalid JSON or UTF-8, a newline inside the value): the
 /// caller then reads the line the careful way, which says what is wrong and where.
 ///
-/// `scratch` holds the parser's working vectors from one line to the next, so that a
-/// log of many short lines does not allocate them again for each.
+/// `scratch` holds the parser's working vectors and its checked window from one line
+/// to the next, so that a log of many short lines neither allocates them nor checks
+/// its UTF-8 again for each; it must come from the same `input`.
 pub fn parse_line<'a>(
     input: &'a [u8],
     start: usize,
@@ -155,7 +156,7 @@ pub fn parse_line<'a>(
 ) -> Option<(Node<'a>, usize)> {
     let mut p = P {
         s: None,
-        window: None,
+        window: scratch.window.take(),
         b: input,
         line_mode: true,
         i: start,
@@ -175,15 +176,18 @@ pub fn parse_line<'a>(
     p.items.clear();
     scratch.fields = p.fields;
     scratch.items = p.items;
+    scratch.window = p.window;
     let v = v.ok()?;
     (end == input.len() || input[end] == b'\n').then_some((v, end))
 }
 
-/// The parser's working vectors, kept between lines (see [`parse_line`]).
+/// The parser's working vectors and its checked window of the input, kept between
+/// lines of the same input (see [`parse_line`]).
 #[derive(Debug, Default)]
 pub struct Scratch<'a> {
     fields: Vec<(Cow<'a, str>, Slot<'a>)>,
     items: Vec<Slot<'a>>,
+    window: Option<(usize, &'a str)>,
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
