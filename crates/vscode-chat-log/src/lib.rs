@@ -37,6 +37,13 @@
 //! let rows = rows_from_replay(&replay, &SessionContext::new("vscode", "s.jsonl"));
 //! assert_eq!(rows.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(), ["session start: ", "hi", "hello"]);
 //! assert_eq!(rows[2].source_line, Some(2));
+//!
+//! // the same rows, lent one at a time (a writer's form: no memory for all of them)
+//! let mut texts = Vec::new();
+//! vscode_chat_log::rows::for_each_row(&replay, &SessionContext::new("vscode", "s.jsonl"), |row| {
+//!     texts.push(row.text.clone())
+//! });
+//! assert_eq!(texts, ["session start: ", "hi", "hello"]);
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
