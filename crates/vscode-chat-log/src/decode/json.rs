@@ -949,6 +949,7 @@ mod tests {
 
     /// The end of the string starting at `b[start]` (after its quote), byte by byte:
     /// `Ok((end, has_escapes))`, or `Err(())` where the string is invalid or cut.
+    #[cfg(target_arch = "x86_64")]
     fn string_end_slowly(b: &[u8], start: usize) -> Result<(usize, bool), ()> {
         let (mut i, mut esc) = (start, false);
         while let Some(&c) = b.get(i) {
