@@ -2,7 +2,7 @@
 //! hands the rows over one at a time) yield exactly the rows of `rows::rows_from_replay`, on every fixture log and on logs with recovered values,
 //! bad lines, a refusal, a session that is no object and a duplicate `requests` key.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use vscode_chat_log::rows::{for_each_row, into_rows, rows_from_replay};
 use vscode_chat_log::{Replay, SessionContext};
@@ -20,31 +20,9 @@ fn same_rows(log: &[u8]) -> usize {
     consumed.len()
 }
 
-fn logs_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            logs_under(&p, out);
-        } else if p.extension().is_some_and(|x| x == "jsonl")
-            && p.parent().is_some_and(|d| d.ends_with("chatSessions"))
-        {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn fixture_logs() {
-    let root = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fixtures/evidence"
-    ));
-    let mut logs = Vec::new();
-    logs_under(root, &mut logs);
-    logs.sort();
+    let logs = common::fixture_logs();
     assert!(logs.len() >= 4, "{logs:?}");
     for p in &logs {
         let bytes = std::fs::read(p).unwrap();

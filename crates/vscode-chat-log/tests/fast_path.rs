@@ -7,11 +7,8 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use chat_rows::TurnType;
 use chat_rows::dirty::Harness;
-use common::evidence_root;
 use vscode_chat_log::rows::rows_from_replay;
 use vscode_chat_log::{Replay, SessionContext};
 
@@ -53,28 +50,9 @@ fn outcome(input: &[u8]) -> (String, Vec<u64>, usize, usize, bool, Vec<String>) 
     )
 }
 
-fn logs_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            logs_under(&p, out);
-        } else if p.extension().is_some_and(|x| x == "jsonl")
-            && p.parent()
-                .and_then(Path::file_name)
-                .is_some_and(|d| d.to_string_lossy().to_lowercase().ends_with("chatsessions"))
-        {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn both_paths_agree_on_fixtures_and_damaged_copies() {
-    let mut logs = Vec::new();
-    logs_under(&evidence_root(), &mut logs);
+    let logs = common::fixture_logs();
     assert!(logs.len() >= 5, "{logs:?}");
     let harness = Harness::new().truncations(24).flips(48).splices(16);
     let mut cases = 0;

@@ -947,6 +947,16 @@ mod tests {
             .map_err(|e| e.to_string())
     }
 
+    /// A deterministic pseudo-random sequence (xorshift64) for generated inputs.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// The end of the string starting at `b[start]` (after its quote), byte by byte:
     /// `Ok((end, has_escapes))`, or `Err(())` where the string is invalid or cut.
     #[cfg(target_arch = "x86_64")]
@@ -982,13 +992,7 @@ mod tests {
     #[test]
     fn block_scanner_agrees_with_bytes() {
         let alphabet: &[u8] = b"\\\\\\\"\"nu0aF9x /\x01\xc3\xa9";
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         let (mut answered, mut valid_long) = (0, 0);
         for _ in 0..20_000 {
             let len = (next() % 200) as usize;
@@ -1020,13 +1024,7 @@ mod tests {
             "\\\\", "\\\"", "\\n", "\\u00e9", "\\t", "\\/", "\"", "\\", "\\x", "\\u12", "\u{1}",
             "é", "a", "b", " ", "n", "0", "{", "]",
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let (mut valid, mut invalid) = (0, 0);
         for _ in 0..4_000 {
             let mut doc = String::from("[");

@@ -11,6 +11,32 @@ pub fn evidence_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence")
 }
 
+/// Every session log (`.jsonl` in a `chatSessions`, `emptyWindowChatSessions` ...
+/// folder) under the fixture tree, sorted.
+pub fn fixture_logs() -> Vec<PathBuf> {
+    fn under(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                under(&p, out);
+            } else if p.extension().is_some_and(|x| x == "jsonl")
+                && p.parent()
+                    .and_then(Path::file_name)
+                    .is_some_and(|d| d.to_string_lossy().to_lowercase().ends_with("chatsessions"))
+            {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    under(&evidence_root(), &mut out);
+    out.sort();
+    out
+}
+
 /// Reads one fixture file through the store, as the scanner would.
 pub fn read(rel: &str, product: Option<&str>) -> Vec<Row> {
     let path = evidence_root().join(rel);
