@@ -87,6 +87,19 @@ pub enum JavaError {
         /// The offset.
         at: usize,
     },
+    /// A `TC_RESET` inside an object, array or class descriptor (Java refuses it too).
+    #[error("reset inside an object at byte {at}")]
+    NestedReset {
+        /// The offset.
+        at: usize,
+    },
+    /// Back-references make the JSON form of the stream larger than any real document
+    /// (a reference to an object repeated inside itself, level after level).
+    #[error("references expand to more than {limit} JSON values or bytes of text")]
+    Expansion {
+        /// The limit that was reached.
+        limit: usize,
+    },
     /// An Externalizable class written without block data (protocol 1): unreadable.
     #[error("externalizable class {class} without block data at byte {at}")]
     Externalizable {
@@ -237,7 +250,7 @@ pub fn parse(buf: &[u8]) -> Result<(Content, usize), JavaError> {
 
 /// Parses a stream and maps its first item to JSON (see the module docs).
 pub fn to_json(buf: &[u8]) -> Result<Value, JavaError> {
-    parse(buf).map(|(c, _)| content_json(&c, 0))
+    parse(buf).and_then(|(c, _)| try_content_json(&c))
 }
 
 impl<'a> Parser<'a> {
@@ -278,6 +291,19 @@ impl<'a> Parser<'a> {
     fn utf(&mut self) -> Result<String, JavaError> {
         let n = self.u16()? as usize;
         Ok(modified_utf8(self.take(n)?))
+    }
+    /// Fills a handle taken earlier (`new_handle`); never indexes out of the table.
+    fn set_handle(&mut self, idx: usize, h: Handle) -> Result<(), JavaError> {
+        match self.handles.get_mut(idx) {
+            Some(slot) => {
+                *slot = h;
+                Ok(())
+            }
+            None => Err(JavaError::BadHandle {
+                at: self.pos,
+                handle: BASE_HANDLE.wrapping_add(idx as u32),
+            }),
+        }
     }
     fn new_handle(&mut self, h: Handle) -> usize {
         self.handles.push(h);
@@ -354,17 +380,24 @@ impl<'a> Parser<'a> {
                         .unwrap_or_else(|| "".into()),
                     name,
                 );
-                self.handles[h] = Handle::Value(Some(v.clone()));
+                self.set_handle(h, Handle::Value(Some(v.clone())))?;
                 Ok(v)
             }
             0x77 | 0x7A => {
                 self.pos = at;
                 Ok(Content::Block(self.blocks()?))
             }
-            0x79 => {
+            0x79 if depth == 0 => {
+                // TC_RESET between top-level items: forget every handle. Java refuses a
+                // reset inside an object ("unexpected reset; recursion depth"): handles
+                // taken by the objects still open would dangle.
                 self.handles.clear();
-                self.content(depth + 1)
+                while self.peek()? == 0x79 {
+                    self.pos += 1;
+                }
+                self.content(depth)
             }
+            0x79 => Err(JavaError::NestedReset { at }),
             0x7B => Err(JavaError::Exception { at }),
             _ => Err(JavaError::UnexpectedCode { at, code }),
         }
@@ -442,7 +475,7 @@ impl<'a> Parser<'a> {
                     fields,
                     superclass,
                 });
-                self.handles[h] = Handle::Class(desc.clone());
+                self.set_handle(h, Handle::Class(desc.clone()))?;
                 Ok(Some(desc))
             }
             0x7D => {
@@ -451,7 +484,7 @@ impl<'a> Parser<'a> {
                 if n < 0 || n as usize > self.buf.len() - self.pos {
                     return Err(JavaError::BadLength { at, len: n as i64 });
                 }
-                let mut names = Vec::new();
+                let mut names = Vec::with_capacity((n as usize).min(64));
                 for _ in 0..n {
                     names.push(self.utf()?);
                 }
@@ -463,7 +496,7 @@ impl<'a> Parser<'a> {
                     fields: Vec::new(),
                     superclass,
                 });
-                self.handles[h] = Handle::Class(desc.clone());
+                self.set_handle(h, Handle::Class(desc.clone()))?;
                 Ok(Some(desc))
             }
             code => Err(JavaError::UnexpectedCode { at, code }),
@@ -524,7 +557,7 @@ impl<'a> Parser<'a> {
             });
         }
         let obj = Content::Object(Rc::new(Object { class, data }));
-        self.handles[h] = Handle::Value(Some(obj.clone()));
+        self.set_handle(h, Handle::Value(Some(obj.clone())))?;
         Ok(obj)
     }
 
@@ -580,12 +613,14 @@ impl<'a> Parser<'a> {
                 len: n as i64,
             });
         }
-        let mut items = Vec::with_capacity(n as usize);
+        // capacity by what is read, not by what the length claims: nested arrays each
+        // claiming the whole rest of the stream would reserve it again at every level
+        let mut items = Vec::with_capacity((n as usize).min(1024));
         for _ in 0..n {
             items.push(self.field_value(elem, depth)?);
         }
         let v = Content::Array(Rc::new(items));
-        self.handles[h] = Handle::Value(Some(v.clone()));
+        self.set_handle(h, Handle::Value(Some(v.clone())))?;
         Ok(v)
     }
 }
@@ -656,17 +691,14 @@ fn key_text(v: &Value) -> String {
 }
 
 /// Pairs of content items as a JSON object (keys as text).
-fn pairs_json(items: &[Content], depth: usize) -> Value {
+fn pairs_json(items: &[Content], depth: usize, b: &mut Budget) -> Value {
     let mut m = Map::new();
     for kv in items.chunks(2) {
         if let [k, v] = kv {
             if matches!(k, Content::Null) && matches!(v, Content::Null) {
                 break;
             }
-            m.insert(
-                key_text(&content_json(k, depth + 1)),
-                content_json(v, depth + 1),
-            );
+            m.insert(key_text(&json(k, depth + 1, b)), json(v, depth + 1, b));
         }
     }
     Value::Object(m)
@@ -680,9 +712,71 @@ fn after_block(items: &[Content]) -> &[Content] {
     }
 }
 
-/// Maps a content item to JSON (see the module docs for the class mapping).
+/// The most JSON values one stream is mapped to: far above any real document.
+const MAX_JSON_VALUES: usize = 1 << 21;
+/// The most bytes of text (strings, hex blocks) one stream is mapped to.
+const MAX_JSON_TEXT: usize = 64 << 20;
+
+/// What is left of the JSON form's size. A back-reference (`TC_REFERENCE`) costs five
+/// bytes of stream but repeats a whole object, so a stream of references to references
+/// would otherwise expand exponentially.
+struct Budget {
+    values: usize,
+    text: usize,
+    hit: bool,
+}
+
+impl Budget {
+    fn new() -> Budget {
+        Budget {
+            values: MAX_JSON_VALUES,
+            text: MAX_JSON_TEXT,
+            hit: false,
+        }
+    }
+    /// Spends one value with `text` bytes of text; false once the budget is gone.
+    fn spend(&mut self, text: usize) -> bool {
+        if self.hit || self.values == 0 || text > self.text {
+            self.hit = true;
+            return false;
+        }
+        self.values -= 1;
+        self.text -= text;
+        true
+    }
+}
+
+/// Maps a content item to JSON (see the module docs for the class mapping). Bounded:
+/// past [`MAX_DEPTH`] levels, or once back-references have expanded the result beyond
+/// two million values or 64 MiB of text, the rest is `null`; [`try_content_json`] says
+/// so instead.
 pub fn content_json(c: &Content, depth: usize) -> Value {
+    json(c, depth, &mut Budget::new())
+}
+
+/// Maps a content item to JSON, or [`JavaError::Expansion`] when its back-references
+/// expand beyond two million values or 64 MiB of text (see [`content_json`]).
+pub fn try_content_json(c: &Content) -> Result<Value, JavaError> {
+    let mut b = Budget::new();
+    let v = json(c, 0, &mut b);
+    if b.hit {
+        return Err(JavaError::Expansion {
+            limit: MAX_JSON_VALUES,
+        });
+    }
+    Ok(v)
+}
+
+fn json(c: &Content, depth: usize, b: &mut Budget) -> Value {
     if depth > MAX_DEPTH {
+        return Value::Null;
+    }
+    let text = match c {
+        Content::Str(s) | Content::Class(s) | Content::Enum(_, s) => s.len(),
+        Content::Block(x) => x.len().saturating_mul(2),
+        _ => 0,
+    };
+    if !b.spend(text) {
         return Value::Null;
     }
     match c {
@@ -693,25 +787,25 @@ pub fn content_json(c: &Content, depth: usize) -> Value {
         Content::Prim(p) => prim_json(*p),
         Content::Block(b) => Value::String(b.iter().map(|x| format!("{x:02x}")).collect()),
         Content::Array(items) => {
-            Value::Array(items.iter().map(|i| content_json(i, depth + 1)).collect())
+            Value::Array(items.iter().map(|i| json(i, depth + 1, b)).collect())
         }
-        Content::Object(o) => object_json(o, depth),
+        Content::Object(o) => object_json(o, depth, b),
     }
 }
 
-fn object_json(o: &Object, depth: usize) -> Value {
+fn object_json(o: &Object, depth: usize, b: &mut Budget) -> Value {
     let name = o.class.name.as_str();
     if let Some(d) = o
         .class_data("java.util.HashMap")
         .or_else(|| o.class_data("java.util.TreeMap"))
     {
-        return pairs_json(after_block(&d.annotations), depth);
+        return pairs_json(after_block(&d.annotations), depth, b);
     }
     if let Some(d) = o.class_data("java.util.concurrent.ConcurrentHashMap") {
-        return pairs_json(after_block(&d.annotations), depth);
+        return pairs_json(after_block(&d.annotations), depth, b);
     }
     if let Some(d) = o.class_data("java.util.Hashtable") {
-        return pairs_json(after_block(&d.annotations), depth);
+        return pairs_json(after_block(&d.annotations), depth, b);
     }
     for list in [
         "java.util.ArrayList",
@@ -729,38 +823,36 @@ fn object_json(o: &Object, depth: usize) -> Value {
                         Some(Content::Prim(Prim::Int(n))) => (*n).max(0) as usize,
                         _ => a.len(),
                     };
-                    return Value::Array(
-                        a.iter()
-                            .take(n)
-                            .map(|i| content_json(i, depth + 1))
-                            .collect(),
-                    );
+                    return Value::Array(a.iter().take(n).map(|i| json(i, depth + 1, b)).collect());
                 }
             }
             return Value::Array(
                 after_block(&d.annotations)
                     .iter()
-                    .map(|i| content_json(i, depth + 1))
+                    .map(|i| json(i, depth + 1, b))
                     .collect(),
             );
         }
     }
     if name == "org.dizitart.no2.collection.NitriteId" {
-        if let Some(Content::Block(b)) = o.data.last().and_then(|d| d.annotations.first()) {
-            if b.len() >= 2 {
-                let n = u16::from_be_bytes([b[0], b[1]]) as usize;
-                if let Some(s) = b.get(2..2 + n) {
+        if let Some(Content::Block(block)) = o.data.last().and_then(|d| d.annotations.first()) {
+            if let [hi, lo, rest @ ..] = block.as_slice() {
+                let n = u16::from_be_bytes([*hi, *lo]) as usize;
+                if let Some(s) = rest.get(..n) {
+                    if !b.spend(n) {
+                        return Value::Null;
+                    }
                     return Value::String(modified_utf8(s));
                 }
             }
         }
         if let Some(v) = o.field("idValue").or_else(|| o.field("_idValue")) {
-            return content_json(v, depth + 1);
+            return json(v, depth + 1, b);
         }
     }
     if o.is_a("java.lang.Number") || o.is_a("java.lang.Boolean") || o.is_a("java.lang.Character") {
         if let Some(v) = o.field("value") {
-            return content_json(v, depth + 1);
+            return json(v, depth + 1, b);
         }
     }
     if name == "java.util.Date" {
@@ -777,14 +869,24 @@ fn object_json(o: &Object, depth: usize) -> Value {
             return Value::String(crate::mvstore::uuid_text(*hi as u64, *lo as u64));
         }
     }
+    // the class and field names are copied for every reference to the object: count them
+    let names = name.len()
+        + o.data
+            .iter()
+            .flat_map(|d| d.fields.iter())
+            .map(|(k, _)| k.len())
+            .sum::<usize>();
+    if !b.spend(names) {
+        return Value::Null;
+    }
     let mut m = Map::new();
     m.insert("@class".into(), Value::String(name.to_string()));
     let mut extra = Vec::new();
     for d in &o.data {
         for (k, v) in &d.fields {
-            m.insert(k.clone(), content_json(v, depth + 1));
+            m.insert(k.clone(), json(v, depth + 1, b));
         }
-        extra.extend(d.annotations.iter().map(|a| content_json(a, depth + 1)));
+        extra.extend(d.annotations.iter().map(|a| json(a, depth + 1, b)));
     }
     if !extra.is_empty() {
         m.insert("@annotations".into(), Value::Array(extra));
@@ -855,10 +957,104 @@ mod tests {
         );
     }
 
+    /// `sr`-less class descriptor of `name` (flags SERIALIZABLE, no fields, no annotation).
+    fn class_desc(name: &str) -> Vec<u8> {
+        let mut b = vec![0x72];
+        b.extend_from_slice(&(name.len() as u16).to_be_bytes());
+        b.extend_from_slice(name.as_bytes());
+        b.extend_from_slice(&[0; 8]);
+        b.extend_from_slice(&[0x02, 0x00, 0x00, 0x78]);
+        b
+    }
+
+    fn reference(handle: u32) -> [u8; 5] {
+        let h = (BASE_HANDLE + handle).to_be_bytes();
+        [0x71, h[0], h[1], h[2], h[3]]
+    }
+
     #[test]
     fn deep_nesting_is_refused() {
+        // top-level resets are skipped in a loop (no recursion): 10 000 of them, then the end
         let mut b = vec![0xAC, 0xED, 0x00, 0x05];
         b.extend(std::iter::repeat_n(0x79, 10_000));
+        assert_eq!(
+            parse(&b),
+            Err(JavaError::Eof {
+                at: 10_004,
+                wanted: 1
+            })
+        );
+        // a class whose superclass chain is 10 000 descriptors long
+        let mut b = vec![0xAC, 0xED, 0x00, 0x05, 0x76];
+        for i in 0..10_000 {
+            b.extend(class_desc(&format!("C{i}")));
+        }
+        b.push(0x70);
         assert!(matches!(parse(&b), Err(JavaError::TooDeep { .. })));
+    }
+
+    #[test]
+    fn a_reset_inside_an_object_is_refused() {
+        // an enum constant whose name is preceded by a reset: the enum's handle would
+        // dangle (this panicked with an index into the emptied handle table)
+        let mut b = vec![0xAC, 0xED, 0x00, 0x05, 0x7E];
+        b.extend(class_desc("E"));
+        b.push(0x70);
+        let at = b.len();
+        b.extend_from_slice(&[0x79, 0x74, 0x00, 0x01, b'A']);
+        assert_eq!(parse(&b), Err(JavaError::NestedReset { at }));
+        // a reset inside a class descriptor's field signature (the other panic)
+        let mut b = vec![0xAC, 0xED, 0x00, 0x05, 0x73, 0x72, 0x00, 0x01, b'C'];
+        b.extend_from_slice(&[0; 8]);
+        b.extend_from_slice(&[0x02, 0x00, 0x01, b'L', 0x00, 0x01, b'f']);
+        let at = b.len();
+        b.extend_from_slice(&[0x79, 0x74, 0x00, 0x01, b'x', 0x78, 0x70]);
+        assert_eq!(parse(&b), Err(JavaError::NestedReset { at }));
+    }
+
+    #[test]
+    fn references_cannot_expand_without_bound() {
+        // 40 nested arrays, each holding the next one and a reference to it: 2^40 leaves
+        let k = 40u32;
+        let mut b = vec![0xAC, 0xED, 0x00, 0x05];
+        for i in 1..=k {
+            b.push(0x75);
+            if i == 1 {
+                b.extend(class_desc("[Ljava.lang.Object;"));
+                b.push(0x70);
+            } else {
+                b.extend(reference(0));
+            }
+            b.extend_from_slice(&2i32.to_be_bytes());
+        }
+        b.extend_from_slice(&[0x74, 0x00, 0x01, b'x']);
+        b.extend(reference(k + 1));
+        for i in (1..k).rev() {
+            b.extend(reference(i + 1));
+        }
+        let (c, used) = parse(&b).unwrap();
+        assert_eq!(used, b.len());
+        assert_eq!(
+            to_json(&b),
+            Err(JavaError::Expansion {
+                limit: MAX_JSON_VALUES
+            })
+        );
+        // the plain mapping stays bounded: the first leaf is there, the rest is null
+        let v = content_json(&c, 0);
+        let mut leaf = &v;
+        for _ in 0..k {
+            leaf = &leaf[0];
+        }
+        assert_eq!(leaf, "x");
+        // two levels expand as they should
+        let small = [
+            &[0xAC, 0xED, 0x00, 0x05, 0x75][..],
+            &class_desc("[Ljava.lang.Object;"),
+            &[0x70, 0, 0, 0, 2, 0x74, 0x00, 0x01, b'x'],
+            &reference(2),
+        ]
+        .concat();
+        assert_eq!(to_json(&small), Ok(serde_json::json!(["x", "x"])));
     }
 }
