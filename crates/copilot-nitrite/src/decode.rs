@@ -20,7 +20,7 @@ use serde_json::Value;
 
 use crate::Error;
 use crate::javaser::{self, JavaError};
-use crate::mvstore::{self, MvStore, MvValue, Pos};
+use crate::mvstore::{self, MvError, MvStore, MvValue, Pos};
 
 /// Where a document came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -284,10 +284,16 @@ impl NitriteFile {
         let mut seen_raw: HashSet<u64> = HashSet::new();
         // map names from every readable meta page of every chunk (old names, damaged files)
         let mut pages_by_chunk = Vec::new();
+        let mut limit_told = false;
         for chunk in &mv.chunks {
             let (pages, errors) = mv.chunk_pages(chunk, meta_id);
             for e in errors {
-                if chunk.footer_ok {
+                if let MvError::WorkLimit { .. } = e {
+                    // said once for the file, not once per chunk
+                    if !std::mem::replace(&mut limit_told, true) {
+                        self.problems.push(Problem::new("file", Error::Page(e)));
+                    }
+                } else if chunk.footer_ok {
                     self.problems
                         .push(Problem::new(format!("chunk {}", chunk.id), Error::Page(e)));
                 }
@@ -376,12 +382,27 @@ impl NitriteFile {
             }
         }
         if damaged {
-            for doc in raw_scan(mv.data()) {
-                let same = |d: &Document| d.id() == doc.id() && d.value == doc.value;
-                if self.documents.iter().any(same) || carved.iter().any(same) {
-                    continue;
+            // by (id, value) in a set: a scan of every document for each raw find would
+            // be quadratic in a file packed with small streams
+            let mut known: HashSet<(String, String)> = self
+                .documents
+                .iter()
+                .chain(&carved)
+                .map(|d| (d.id(), d.value.to_string()))
+                .collect();
+            let (found, stopped) = raw_scan_bounded(mv.data());
+            for doc in found {
+                if known.insert((doc.id(), doc.value.to_string())) {
+                    carved.push(doc);
                 }
-                carved.push(doc);
+            }
+            if let Some(at) = stopped {
+                self.problems.push(Problem::new(
+                    format!("byte {at}"),
+                    Error::Mv(MvError::WorkLimit {
+                        limit: mv.data().len().saturating_mul(8).saturating_add(64 << 20),
+                    }),
+                ));
             }
         }
         // newest first within a document: by chunk version
@@ -436,7 +457,17 @@ pub fn guess_entity(v: &Value) -> String {
 
 /// Scans raw bytes for tag-19 Java streams (`13 <varint L> AC ED 00 05`) whose parse
 /// ends exactly at `L`, and keeps those that are Nitrite entity documents.
+/// Gives up (see [`raw_scan_bounded`]) once the streams it tried add up to eight times
+/// the file plus 64 MiB.
 pub fn raw_scan(data: &[u8]) -> Vec<Document> {
+    raw_scan_bounded(data).0
+}
+
+/// [`raw_scan`], and the offset at which it gave up, if it did. Streams may overlap (a
+/// magic inside a long string inside another stream), so the bytes parsed are counted:
+/// past eight times the file plus 64 MiB, the scan stops.
+pub fn raw_scan_bounded(data: &[u8]) -> (Vec<Document>, Option<usize>) {
+    let mut budget = data.len().saturating_mul(8).saturating_add(64 << 20);
     let mut out = Vec::new();
     let magic = [0xAC, 0xED, 0x00, 0x05];
     let mut i = 0;
@@ -460,13 +491,19 @@ pub fn raw_scan(data: &[u8]) -> Vec<Document> {
                 continue;
             }
             let stream = &data[at..at + len as usize];
+            if stream.len() > budget {
+                return (out, Some(at));
+            }
+            budget -= stream.len();
             let Ok((content, used)) = javaser::parse(stream) else {
                 continue;
             };
             if used != stream.len() {
                 continue;
             }
-            let value = javaser::content_json(&content, 0);
+            let Ok(value) = javaser::try_content_json(&content) else {
+                continue;
+            };
             if value.get("_id").is_none() {
                 break;
             }
@@ -483,7 +520,7 @@ pub fn raw_scan(data: &[u8]) -> Vec<Document> {
             break;
         }
     }
-    out
+    (out, None)
 }
 
 /// A record of a Copilot `contents` value: `Markdown`, `AgentRound`, `Thinking`...

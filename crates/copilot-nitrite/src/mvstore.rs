@@ -19,6 +19,7 @@
 //! Every length read from the file is checked against the bytes that remain before
 //! anything is allocated; damage gives an [`MvError`], never a panic.
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::io::Read;
@@ -33,6 +34,13 @@ const FOOTER_LENGTH: usize = 128;
 const MAX_EXPANDED: usize = 256 << 20;
 /// The deepest B-tree this reader walks (H2 trees are a handful of levels deep).
 const MAX_DEPTH: usize = 64;
+/// Page bytes (expanded, for compressed pages) one file may make the reader decode, on
+/// top of [`WORK_PER_BYTE`] per byte of the file. A real store decodes each page a few
+/// times at most; a hostile one can point a TOC or a node at the same or overlapping
+/// pages many thousand times, or at one compression bomb again and again.
+const WORK_BASE: usize = 256 << 20;
+/// See [`WORK_BASE`].
+const WORK_PER_BYTE: usize = 32;
 
 /// What went wrong, and where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -142,6 +150,15 @@ pub enum MvError {
         /// The page position.
         pos: u64,
     },
+    /// The file's pages together decode to more than any real store: repeated or
+    /// overlapping pages, or compression bombs. What was read until then is kept.
+    #[error(
+        "the file decodes to more than {limit} bytes (repeated or overlapping pages or streams); the rest is not read"
+    )]
+    WorkLimit {
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// A required map entry is missing.
     #[error("{what} is missing")]
     Missing {
@@ -228,9 +245,12 @@ fn parse_checked(raw: &[u8]) -> Option<BTreeMap<String, String>> {
     let trim = |b: &u8| *b <= 0x20 || *b >= 0x80;
     let start = raw.iter().position(|b| !trim(b))?;
     let end = raw.iter().rposition(|b| !trim(b))? + 1;
-    let line = &raw[start..end];
+    let line = raw.get(start..end)?;
+    // the checksum covers the bytes before `,fletcher:`; find it in the bytes, since a
+    // byte >= 0x80 is one char of the Latin-1 text but two bytes of its UTF-8 form
+    const MARK: &[u8] = b",fletcher:";
+    let cut = line.windows(MARK.len()).rposition(|w| w == MARK)?;
     let text: String = line.iter().map(|&b| b as char).collect();
-    let cut = text.rfind(",fletcher:")?;
     let map = parse_map(&text);
     let stored = u32::from_str_radix(map.get("fletcher")?, 16).ok()?;
     let check = fletcher32(&line[..cut]);
@@ -770,6 +790,19 @@ pub fn parse_page(
     value: DataType,
     base: usize,
 ) -> Result<Page, MvError> {
+    parse_page_sized(buf, chunk, offset, key, value, base).map(|(p, _)| p)
+}
+
+/// [`parse_page`], with the number of bytes decoded: the page's length, plus the
+/// expanded length of a compressed page.
+fn parse_page_sized(
+    buf: &[u8],
+    chunk: u32,
+    offset: u32,
+    key: DataType,
+    value: DataType,
+    base: usize,
+) -> Result<(Page, usize), MvError> {
     let bad = |reason: String| MvError::BadPage {
         offset: base,
         reason,
@@ -794,7 +827,7 @@ pub fn parse_page(
             expected,
         });
     }
-    let inner = |c: &mut Cursor<'_>| -> Result<Page, MvError> {
+    let inner = |c: &mut Cursor<'_>| -> Result<(Page, usize), MvError> {
         let page_no = c.varint()? as u32;
         let map_id = c.varint()? as u32;
         let n = c.length(1)?;
@@ -814,6 +847,7 @@ pub fn parse_page(
         }
         let compressed = ty & 2 != 0;
         let expanded;
+        let mut expanded_len = 0;
         let mut body = if compressed {
             let len_add = c.varint()?;
             if len_add < 0 {
@@ -829,6 +863,7 @@ pub fn parse_page(
                     comp.len()
                 )));
             }
+            expanded_len = out_len;
             expanded = if ty & 6 == 6 {
                 deflate_expand(comp, out_len)
             } else {
@@ -854,7 +889,7 @@ pub fn parse_page(
                 values.push(read(&mut body, value)?);
             }
         }
-        Ok(Page {
+        let page = Page {
             map_id,
             page_no,
             length,
@@ -862,7 +897,8 @@ pub fn parse_page(
             values,
             children,
             compressed,
-        })
+        };
+        Ok((page, length.saturating_add(expanded_len)))
     };
     inner(&mut c).map_err(|e| match e {
         MvError::BadValue { at, reason } => bad(format!("at byte {at}: {reason}")),
@@ -941,6 +977,10 @@ pub struct MvStore<'a> {
     pub snapshot: Option<Snapshot>,
     /// What went wrong while opening: torn chunks, bad pages, a missing header.
     pub problems: Vec<MvError>,
+    /// Page bytes still allowed to be decoded (see [`WORK_BASE`]).
+    work: Cell<usize>,
+    /// The budget the file started with.
+    limit: usize,
 }
 
 impl<'a> MvStore<'a> {
@@ -948,6 +988,11 @@ impl<'a> MvStore<'a> {
     /// is listed in [`MvStore::problems`], and [`MvStore::snapshot`] is `None` when no
     /// chunk holds a readable state.
     pub fn from_bytes(data: &'a [u8]) -> MvStore<'a> {
+        Self::with_work_limit(data, Self::work_limit(data.len()))
+    }
+
+    /// [`MvStore::from_bytes`] with a given budget of decoded page bytes.
+    fn with_work_limit(data: &'a [u8], limit: usize) -> MvStore<'a> {
         let mut store = MvStore {
             data,
             header: None,
@@ -955,6 +1000,8 @@ impl<'a> MvStore<'a> {
             chunks: Vec::new(),
             snapshot: None,
             problems: Vec::new(),
+            work: Cell::new(limit),
+            limit,
         };
         if data.len() < 2 * BLOCK_SIZE {
             store.problems.push(MvError::TooShort { len: data.len() });
@@ -1009,6 +1056,33 @@ impl<'a> MvStore<'a> {
     /// The file's bytes.
     pub fn data(&self) -> &'a [u8] {
         self.data
+    }
+
+    fn work_limit(len: usize) -> usize {
+        WORK_BASE.saturating_add(len.saturating_mul(WORK_PER_BYTE))
+    }
+
+    /// Decodes a page, charging its decoded bytes to the file's work budget; once the
+    /// budget is spent, every further page is [`MvError::WorkLimit`].
+    fn decode_page(
+        &self,
+        buf: &[u8],
+        chunk: u32,
+        offset: u32,
+        ty: DataType,
+        base: usize,
+    ) -> Result<Page, MvError> {
+        let left = self.work.get();
+        if left == 0 {
+            return Err(MvError::WorkLimit { limit: self.limit });
+        }
+        // a page that does not decode costs its header at least
+        let (page, cost) =
+            parse_page_sized(buf, chunk, offset, ty, ty, base).inspect_err(|_| {
+                self.work.set(left.saturating_sub(16));
+            })?;
+        self.work.set(left.saturating_sub(cost));
+        Ok(page)
     }
 
     fn choose_snapshot(&mut self) {
@@ -1183,14 +1257,7 @@ impl<'a> MvStore<'a> {
         if start >= chunk_end {
             return Err(MvError::PageOutOfBounds { pos, offset: start });
         }
-        parse_page(
-            &self.data[start..chunk_end],
-            p.chunk,
-            p.offset,
-            ty,
-            ty,
-            start,
-        )
+        self.decode_page(&self.data[start..chunk_end], p.chunk, p.offset, ty, start)
     }
 
     /// The TOC of a chunk: one element per page (map id in place of the chunk id).
@@ -1240,10 +1307,15 @@ impl<'a> MvStore<'a> {
                     reason: "no page header".into(),
                 })?,
             };
-            parse_page(buf, chunk.id, offset, ty(map), ty(map), start)
+            self.decode_page(buf, chunk.id, offset, ty(map), start)
         };
         if let Some(toc) = self.toc(chunk) {
+            // a page listed twice is read once (a hostile TOC may list one page per entry)
+            let mut listed = HashSet::new();
             for el in toc {
+                if !listed.insert(el.offset) {
+                    continue;
+                }
                 let pos = Pos {
                     chunk: chunk.id,
                     ..el
@@ -1251,6 +1323,10 @@ impl<'a> MvStore<'a> {
                 .to_u64();
                 match decode(el.offset, Some(el.chunk)) {
                     Ok(p) => pages.push((pos, p)),
+                    Err(e @ MvError::WorkLimit { .. }) => {
+                        errors.push(e);
+                        break;
+                    }
                     Err(e) => errors.push(e),
                 }
             }
@@ -1277,11 +1353,12 @@ impl<'a> MvStore<'a> {
                     }
                     Err(e) => {
                         // a zero length means the padding before the TOC/footer: the run ends
-                        let start = chunk.start() + offset as usize;
-                        if self
-                            .data
-                            .get(start..start + 4)
-                            .is_some_and(|b| b != [0, 0, 0, 0])
+                        let start = chunk.start().saturating_add(offset as usize);
+                        if matches!(e, MvError::WorkLimit { .. })
+                            || self
+                                .data
+                                .get(start..start.saturating_add(4))
+                                .is_some_and(|b| b != [0, 0, 0, 0])
                         {
                             errors.push(e);
                         }
@@ -1513,6 +1590,93 @@ mod tests {
         let len = (b.len() as u32).to_be_bytes();
         b[..4].copy_from_slice(&len);
         b
+    }
+
+    #[test]
+    fn checked_lines_count_bytes_not_chars() {
+        // a Latin-1 byte before `,fletcher:` is one byte of the checksum (and one char)
+        let mut line = b"H:2,block:2,chunk:1,format:2,x:\xe9".to_vec();
+        let sum = fletcher32(&line);
+        line.extend_from_slice(format!(",fletcher:{sum:08x}").as_bytes());
+        let map = parse_checked(&line).unwrap();
+        assert_eq!(map["x"], "\u{e9}");
+        assert_eq!(map["format"], "2");
+        // twenty high bytes make the text 20 bytes longer than the line: the cut taken
+        // from the text ran past the line's end (the panic of the fuzz findings)
+        let mut line = b"a".to_vec();
+        line.extend_from_slice(&[0xFF; 20]);
+        line.extend_from_slice(b",fletcher:1");
+        assert_eq!(parse_checked(&line), None);
+        assert_eq!(parse_checked(&[0xFF; 4]), None);
+        assert_eq!(parse_checked(b",fletcher"), None);
+    }
+
+    /// A file with one chunk at block 2 holding `n` leaf pages of map 0 ("a" -> "b") from
+    /// offset 0x100, and a TOC listing the pages in `toc` (indexes into those pages).
+    fn chunk_of_pages(n: usize, toc: &[usize]) -> (Vec<u8>, Chunk) {
+        let mut body = vec![0u8; 0x100];
+        let mut offsets = Vec::new();
+        for _ in 0..n {
+            let off = body.len() as u32;
+            body.extend(page(1 ^ (off as u16) ^ 14, 0, &[1, b'a', 1, b'b']));
+            offsets.push(off);
+        }
+        let toc_at = body.len();
+        for &i in toc {
+            let pos = Pos {
+                chunk: 0,
+                offset: offsets[i],
+                code: 0,
+                node: false,
+            };
+            body.extend_from_slice(&pos.to_u64().to_be_bytes());
+        }
+        let blocks = body.len().div_ceil(BLOCK_SIZE);
+        body.resize(blocks * BLOCK_SIZE, 0);
+        let mut data = vec![0u8; 2 * BLOCK_SIZE];
+        data.extend(body);
+        let chunk = Chunk {
+            id: 1,
+            block: 2,
+            len: blocks as u64,
+            version: 1,
+            pages: toc.len() as u64,
+            root: 0,
+            toc: Some(toc_at as u64),
+            first_page: 0x100,
+            time: None,
+            footer_ok: true,
+            format: 2,
+        };
+        (data, chunk)
+    }
+
+    #[test]
+    fn a_page_listed_again_in_the_toc_is_read_once() {
+        let toc: Vec<usize> = (0..1000).map(|i| i % 2).collect();
+        let (data, chunk) = chunk_of_pages(2, &toc);
+        let mv = MvStore::from_bytes(&data);
+        let (pages, errors) = mv.chunk_pages(&chunk, 1);
+        let offsets: Vec<u32> = pages
+            .iter()
+            .map(|(p, _)| Pos::from_u64(*p).offset)
+            .collect();
+        assert_eq!(offsets, [0x100, 0x10E]);
+        assert_eq!(errors, []);
+    }
+
+    #[test]
+    fn decoding_stops_at_the_work_limit() {
+        let toc: Vec<usize> = (0..50).collect();
+        let (data, chunk) = chunk_of_pages(50, &toc);
+        // 14 bytes a page: 100 bytes of budget decode 8 pages (the last one overdrawn)
+        let mv = MvStore::with_work_limit(&data, 100);
+        let (pages, errors) = mv.chunk_pages(&chunk, 1);
+        assert_eq!(pages.len(), 8);
+        assert_eq!(errors, [MvError::WorkLimit { limit: 100 }]);
+        // the default budget reads them all
+        let mv = MvStore::from_bytes(&data);
+        assert_eq!(mv.chunk_pages(&chunk, 1).0.len(), 50);
     }
 
     #[test]
