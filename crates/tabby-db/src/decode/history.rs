@@ -59,10 +59,13 @@ pub fn intellij_history(bytes: &[u8]) -> Result<Vec<Command>, Error> {
     let mut reader = Reader::from_reader(bytes);
     reader.config_mut().check_end_names = true;
     let mut buf = Vec::new();
-    // Open elements: (name, role) where role marks the component and history option.
+    // Open elements: (name, role) where role marks the component and history option,
+    // and how many of each role are open: counted, not searched for in the stack, so
+    // that deep nesting (3 MB of `<a>`) stays linear.
     let mut stack: Vec<(String, u8)> = Vec::new();
     const COMPONENT: u8 = 1;
     const HISTORY: u8 = 2;
+    let mut open = [0usize; 3];
     let mut out = Vec::new();
     let mut saw_root = false;
     loop {
@@ -74,7 +77,9 @@ pub fn intellij_history(bytes: &[u8]) -> Result<Vec<Command>, Error> {
             XmlEvent::Start(e) => (Some(e.clone()), false),
             XmlEvent::Empty(e) => (Some(e.clone()), true),
             XmlEvent::End(_) => {
-                stack.pop();
+                if let Some((_, role)) = stack.pop() {
+                    open[role as usize] -= 1;
+                }
                 (None, false)
             }
             XmlEvent::Eof => break,
@@ -83,8 +88,8 @@ pub fn intellij_history(bytes: &[u8]) -> Result<Vec<Command>, Error> {
         if let Some(e) = start {
             saw_root = true;
             let name = e.name().as_ref().to_string();
-            let in_component = stack.iter().any(|(_, r)| *r == COMPONENT);
-            let in_history = stack.iter().any(|(_, r)| *r == HISTORY);
+            let in_component = open[COMPONENT as usize] > 0;
+            let in_history = open[HISTORY as usize] > 0;
             let mut role = 0;
             if name == "component"
                 && attr(&e, "name").map_err(|r| xml_err(pos, r))?.as_deref()
@@ -106,6 +111,7 @@ pub fn intellij_history(bytes: &[u8]) -> Result<Vec<Command>, Error> {
                 }
             }
             if !empty {
+                open[role as usize] += 1;
                 stack.push((name, role));
             }
         }
@@ -214,6 +220,80 @@ mod tests {
             intellij_history(b"<application><component name=\"other\"/></application>").unwrap(),
             vec![]
         );
+    }
+
+    #[test]
+    fn deep_nesting_is_linear() {
+        // 3 MB of nested <a> around a real history entry: every start tag used to search
+        // the whole stack of open elements (quadratic; minutes). Now counted: linear.
+        let depth = 1 << 20;
+        let mut xml = String::from("<application>");
+        xml.push_str(&"<a>".repeat(depth));
+        let entry_at = xml.len();
+        xml.push_str(&SPEC["<application>".len()..SPEC.find("</application>").unwrap()]);
+        xml.push_str(&"<a/>".repeat(1000));
+        xml.push_str(&"</a>".repeat(depth));
+        xml.push_str("</application>");
+        assert!(xml.len() > 7_000_000);
+        let c = intellij_history(xml.as_bytes()).unwrap();
+        let got: Vec<_> = c
+            .iter()
+            .map(|c| (c.position, c.command.as_str(), c.offset))
+            .collect();
+        let first = entry_at as u64 + 136 - "<application>".len() as u64;
+        assert_eq!(
+            got,
+            vec![
+                (1, "add docstrings", Some(first)),
+                (2, "explain \"this\"", Some(first + 42)),
+            ]
+        );
+        assert_eq!(
+            &xml[first as usize..first as usize + 30],
+            "<option value=\"add docstrings\""
+        );
+        let src = crate::rows::Source {
+            file: "intellij-tabby-command-history.xml",
+            secondary: true,
+        };
+        let rows = crate::rows::history_rows(
+            &c,
+            "intellij-tabby-command-history.xml",
+            &|c| c.offset.map(|o| format!("byte {o}")).unwrap_or_default(),
+            &src,
+        );
+        let rows: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.turn_type.as_str(),
+                    r.source_line,
+                    r.source_locator.clone(),
+                    r.text.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            vec![
+                (
+                    "system",
+                    None,
+                    String::new(),
+                    "inline edit command history: 2 commands, newest first (from intellij-tabby-command-history.xml, no times)".to_string()
+                ),
+                ("user", Some(1), format!("byte {first}"), "add docstrings".to_string()),
+                (
+                    "user",
+                    Some(2),
+                    format!("byte {}", first + 42),
+                    "explain \"this\"".to_string()
+                ),
+            ]
+        );
+        // the same entry under another component is not the history
+        let outside = xml.replacen(INTELLIJ_COMPONENT, "other", 1);
+        assert_eq!(intellij_history(outside.as_bytes()).unwrap(), vec![]);
     }
 
     #[test]
