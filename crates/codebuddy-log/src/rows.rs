@@ -108,6 +108,20 @@ pub fn session_rows_with(
     m.rows
 }
 
+/// The most characters of the first prompt that a `session title: ... (from first
+/// prompt)` row embeds: the title is derived text, and the prompt's own `user` row
+/// holds it whole (a 100 MB first line must not be copied into a second row).
+pub const MAX_TITLE_PROMPT: usize = 200;
+
+/// `text` cut to [`MAX_TITLE_PROMPT`] characters on a char boundary, with `…` appended
+/// when it was cut.
+fn cap_prompt(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(MAX_TITLE_PROMPT) {
+        None => text.into(),
+        Some((cut, _)) => format!("{}…", &text[..cut]).into(),
+    }
+}
+
 /// A title candidate: where it is and what it says.
 #[derive(Clone, Debug, PartialEq)]
 struct TitlePick {
@@ -281,8 +295,9 @@ impl LogIndex {
                     let prompt = item.as_ref().and_then(real_prompt);
                     let first = prompt
                         .as_deref()
-                        .and_then(|p| p.lines().map(str::trim).find(|l| !l.is_empty()));
-                    (3, first.and_then(pick))
+                        .and_then(|p| p.lines().map(str::trim).find(|l| !l.is_empty()))
+                        .map(cap_prompt);
+                    (3, first.as_deref().and_then(pick))
                 }
                 _ => continue,
             };
@@ -1188,6 +1203,44 @@ mod tests {
                 "user|||see",
                 "system|||user attachment: input_image path=a.png",
             ]
+        );
+    }
+
+    #[test]
+    fn a_title_from_the_first_prompt_is_capped() {
+        // 300 two-byte characters on the first line: the title keeps 200 and says it was
+        // cut; the user row keeps the whole prompt
+        let long = "é".repeat(299) + "z";
+        let line = format!(r#"{{"type":"message","role":"user","content":"{long}\nsecond line"}}"#);
+        let rows = map(&format!("{line}\n"));
+        assert_eq!(
+            rows,
+            vec![
+                format!(
+                    "system|||session title: {}… (from first prompt)",
+                    "é".repeat(200)
+                ),
+                format!("user|||{long}\nsecond line"),
+            ]
+        );
+        // exactly 200 characters are not cut, nor is a custom title
+        let exact = "x".repeat(200);
+        let rows = map(&format!(
+            r#"{{"type":"message","role":"user","content":"{exact}"}}{}"#,
+            "\n"
+        ));
+        assert_eq!(
+            rows[0],
+            format!("system|||session title: {exact} (from first prompt)")
+        );
+        let custom = "t".repeat(300);
+        let rows = map(&format!(
+            r#"{{"type":"custom-title","customTitle":"{custom}"}}{}"#,
+            "\n"
+        ));
+        assert_eq!(
+            rows[0],
+            format!("system|||session title: {custom} (from custom-title)")
         );
     }
 
