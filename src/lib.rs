@@ -32,12 +32,17 @@ pub use state_vscdb;
 pub use tabby_db;
 pub use vscode_chat_log;
 
+pub mod guard;
 pub mod layout;
 pub mod locations;
 mod scan;
+pub mod sort;
 pub mod stores;
 
-pub use scan::{FileReport, FoundFile, ScanError, ScanResult, Scanner, Summary};
+pub use scan::{
+    CHUNKS_IN_FLIGHT, FileReport, FoundFile, HOLD_BUDGET, MAX_THREADS_PER_CORE, SCANNER_AGENT,
+    ScanError, ScanReport, ScanResult, Scanner, Summary, cores, effective_threads,
+};
 
 /// The README's examples, compiled as doctests.
 #[cfg(doctest)]

@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use ai_chat_forensics::chat_rows::when;
 use ai_chat_forensics::chat_rows::write::{Format, RowWriter};
 use ai_chat_forensics::chat_rows::{Timestamp, Zone};
-use ai_chat_forensics::{ScanResult, Scanner};
+use ai_chat_forensics::sort::TimeSorter;
+use ai_chat_forensics::{ScanError, ScanReport, Scanner, guard};
 use clap::Parser;
 
 /// Turns the local stores of AI coding assistants (VS Code and its forks, Cody,
@@ -22,7 +23,8 @@ struct Args {
     /// Output format.
     #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "csv", "timesketch"])]
     format: String,
-    /// Write rows to FILE instead of standard output (never inside an evidence root).
+    /// Write rows to FILE instead of standard output (`-` is standard output). Refused
+    /// when FILE resolves inside an evidence root, under any spelling or link.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
     /// Keep only rows of this agent (vscode, cursor, vscodium, windsurf, cody, tabby, copilot, codebuddy ...). Repeatable.
@@ -31,7 +33,8 @@ struct Args {
     /// Keep only rows at or after T (UTC): 2026-10-01, 2026-10-01T12:00:00Z, or epoch ms.
     #[arg(long, value_name = "T")]
     since: Option<String>,
-    /// Keep only rows at or before T (UTC), same forms as --since.
+    /// Keep only rows at or before T (UTC), same forms as --since; a bare date means the
+    /// end of that day (2026-10-01 keeps everything up to 2026-10-01T23:59:59.999999Z).
     #[arg(long, value_name = "T")]
     until: Option<String>,
     /// List each file that would be read and the store that claims it; read nothing.
@@ -40,12 +43,22 @@ struct Args {
     /// Write a chain-of-custody manifest (path, size, mtime, SHA-256 of every file read) as JSON.
     #[arg(long, value_name = "FILE")]
     manifest: Option<PathBuf>,
-    /// Worker threads (0: one per core).
+    /// Worker threads (0: one per core; at most 4 per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// The evidence host's UTC offset (+02:00), to convert zone-less local times to UTC.
-    #[arg(long, value_name = "OFFSET")]
+    /// The evidence host's UTC offset (+02:00, -05:00), to convert zone-less local
+    /// times to UTC; at most ±14:00.
+    #[arg(long, value_name = "OFFSET", allow_hyphen_values = true)]
     host_zone: Option<String>,
+    /// Output order: `scan` (by host, file and session, sorted by time within each
+    /// session; streaming) or `time` (one global timeline, through a bounded-memory
+    /// external sort that spills to --temp-dir).
+    #[arg(long, default_value = "scan", value_parser = ["scan", "time"])]
+    sort: String,
+    /// Where `--sort time` spills its runs (default: the system's temporary folder).
+    /// Refused inside an evidence root.
+    #[arg(long, value_name = "DIR")]
+    temp_dir: Option<PathBuf>,
     /// Never show the progress bar.
     #[arg(long)]
     no_progress: bool,
@@ -54,12 +67,13 @@ struct Args {
     keep_copies: bool,
 }
 
-fn parse_time(flag: &str, s: &str) -> Result<Timestamp, String> {
+fn parse_time(flag: &str, s: &str, end_of_day: bool) -> Result<Timestamp, String> {
     let t = s.trim();
-    let t_full = if t.len() == 10 && t.as_bytes().get(4) == Some(&b'-') {
-        format!("{t}T00:00:00Z")
-    } else {
-        t.to_string()
+    let bare_date = t.len() == 10 && t.as_bytes().get(4) == Some(&b'-');
+    let t_full = match (bare_date, end_of_day) {
+        (true, false) => format!("{t}T00:00:00Z"),
+        (true, true) => format!("{t}T23:59:59.999999Z"),
+        _ => t.to_string(),
     };
     match when::parse_any(&t_full, None) {
         Some(ts) if ts.zone() == Zone::Utc => Ok(ts),
@@ -70,12 +84,6 @@ fn parse_time(flag: &str, s: &str) -> Result<Timestamp, String> {
             "{flag}: cannot read {s:?} as a time (use 2026-10-01, 2026-10-01T12:00:00Z or epoch milliseconds)"
         )),
     }
-}
-
-fn inside_any(path: &Path, roots: &[PathBuf]) -> bool {
-    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let target = abs(path);
-    roots.iter().any(|r| target.starts_with(abs(r)))
 }
 
 fn home_dir() -> Option<PathBuf> {
@@ -99,6 +107,10 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
+fn is_stdout(p: &Path) -> bool {
+    p.as_os_str() == "-"
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let format: Format = match args.format.parse() {
@@ -113,17 +125,54 @@ fn main() -> ExitCode {
             None => return fail("no evidence root given and no home directory found"),
         }
     }
+    // everything an analyst typed is checked before the scan starts, and before any
+    // output file is created
+    let known = ai_chat_forensics::stores::known_agents();
+    for a in &args.agents {
+        if !known.contains(&a.as_str()) {
+            return fail(format!(
+                "--agent: unknown agent {a:?}; known agents: {}",
+                known.join(", ")
+            ));
+        }
+    }
+    if args.list && args.manifest.is_some() {
+        return fail(
+            "--manifest cannot be used with --list: --list reads no file, so there is nothing to hash",
+        );
+    }
     for out in [&args.output, &args.manifest].into_iter().flatten() {
-        if inside_any(out, &roots) {
+        if !is_stdout(out) && guard::inside_any(out, &roots) {
             return fail(format!(
                 "{} is inside an evidence root; write output elsewhere so the evidence stays unchanged",
                 out.display()
             ));
         }
     }
+    if args.manifest.as_deref().is_some_and(is_stdout) {
+        return fail("--manifest needs a file; standard output carries the rows");
+    }
+    let sort_time = args.sort == "time";
+    let temp_dir = args.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
+    if sort_time && guard::inside_any(&temp_dir, &roots) {
+        return fail(format!(
+            "--temp-dir {} is inside an evidence root; --sort time must spill elsewhere (give --temp-dir)",
+            temp_dir.display()
+        ));
+    }
+    let threads = ai_chat_forensics::effective_threads(args.threads);
+    if args.threads != 0 && threads != args.threads {
+        eprintln!(
+            "ai-chat-forensics: --threads {} capped at {threads} ({} per core on {} core(s))",
+            args.threads,
+            ai_chat_forensics::MAX_THREADS_PER_CORE,
+            ai_chat_forensics::cores()
+        );
+    }
     let mut scanner = Scanner::new()
-        .threads(args.threads)
-        .keep_copies(args.keep_copies);
+        .threads(threads)
+        .keep_copies(args.keep_copies)
+        .hash_files(args.manifest.is_some());
     if live {
         if let Some(h) = this_host() {
             scanner = scanner.default_host(h);
@@ -136,20 +185,27 @@ fn main() -> ExitCode {
         scanner = scanner.agent(a);
     }
     if let Some(s) = &args.since {
-        match parse_time("--since", s) {
+        match parse_time("--since", s, false) {
             Ok(t) => scanner = scanner.since(t),
             Err(e) => return fail(e),
         }
     }
     if let Some(s) = &args.until {
-        match parse_time("--until", s) {
+        match parse_time("--until", s, true) {
             Ok(t) => scanner = scanner.until(t),
             Err(e) => return fail(e),
         }
     }
     if let Some(z) = &args.host_zone {
         match when::parse_offset(z) {
-            Some(off) => scanner = scanner.host_offset(off),
+            Some(off) if off.whole_minutes().unsigned_abs() <= 14 * 60 => {
+                scanner = scanner.host_offset(off)
+            }
+            Some(_) => {
+                return fail(format!(
+                    "--host-zone: {z:?} is beyond ±14:00, the widest offset in use"
+                ));
+            }
             None => {
                 return fail(format!(
                     "--host-zone: cannot read {z:?} as a UTC offset (use +02:00)"
@@ -167,20 +223,35 @@ fn main() -> ExitCode {
             Ok(o) => o,
             Err(e) => return fail(e),
         };
+        let mut written = 0;
         for f in &found {
-            let _ = writeln!(
+            let r = writeln!(
                 out,
                 "{}\t{}\t{}\t{}\t{}\t{}",
                 f.store,
-                f.kind,
+                f.problem.as_deref().unwrap_or(f.kind),
                 f.attribution.host,
                 f.attribution.user,
                 f.product.unwrap_or("-"),
-                f.path.display()
+                ai_chat_forensics::chat_rows::display_path(&f.path)
             );
+            match r {
+                Ok(()) => written += 1,
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
+                Err(e) => return fail(format!("writing output: {e}")),
+            }
         }
-        let _ = out.flush();
-        eprintln!("{} file(s) claimed", found.len());
+        if let Err(e) = out.flush() {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                return ExitCode::SUCCESS;
+            }
+            return fail(format!("writing output: {e}"));
+        }
+        let problems = found.iter().filter(|f| f.problem.is_some()).count();
+        eprintln!(
+            "{} file(s) claimed, {problems} path(s) not read",
+            written - problems
+        );
         return ExitCode::SUCCESS;
     }
 
@@ -197,68 +268,97 @@ fn main() -> ExitCode {
     } else {
         None
     };
-    let result = scanner.run_with_progress(|f| {
+    let progress = |f: &ai_chat_forensics::FoundFile| {
         if let Some(b) = &bar {
             b.set_message(f.store);
             b.inc(1);
         }
-    });
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
-    let result = match result {
-        Ok(r) => r,
-        Err(e) => return ExitCode::from(fail_scan(e)),
     };
-    let out = match open_output(args.output.as_deref()) {
+    let mut out = match open_output(args.output.as_deref()) {
         Ok(o) => o,
         Err(e) => return fail(e),
     };
-    let stats = match write_rows(format, out, &result) {
-        Ok(s) => s,
-        Err(e) => return fail(format!("writing output: {e}")),
+    let result = if sort_time {
+        run_sorted(&scanner, format, &mut out, &temp_dir, progress)
+    } else {
+        scanner.write_to_with_progress(format, &mut out, progress)
+    };
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let report = match result {
+        Ok(r) => r,
+        Err(ScanError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            // the reader went away (`| head`): a normal end, not an error
+            return ExitCode::SUCCESS;
+        }
+        Err(ScanError::Output(e)) => return fail(format!("writing output: {e}")),
+        Err(e) => return ExitCode::from(fail_scan(e)),
     };
     if let Some(m) = &args.manifest {
-        if let Err(e) = write_manifest(m, &roots, &result) {
+        if let Err(e) = write_manifest(m, &roots, &report) {
             return fail(format!("writing manifest {}: {e}", m.display()));
         }
     }
-    print_summary(&result, stats, format);
+    print_summary(&report, format);
     ExitCode::SUCCESS
 }
 
-fn fail_scan(e: ai_chat_forensics::ScanError) -> u8 {
+/// `--sort time`: the rows stream into a bounded-memory external sort, then out.
+fn run_sorted(
+    scanner: &Scanner,
+    format: Format,
+    out: &mut Box<dyn Write>,
+    temp_dir: &Path,
+    mut progress: impl FnMut(&ai_chat_forensics::FoundFile),
+) -> Result<ScanReport, ScanError> {
+    let mut sorter = TimeSorter::new(temp_dir).map_err(ScanError::Output)?;
+    let mut failed: Option<io::Error> = None;
+    let mut report = scanner.for_each_row(|ctx, row| {
+        if failed.is_none() {
+            if let Err(e) = sorter.push(ctx, row) {
+                failed = Some(e);
+            }
+        }
+    })?;
+    let _ = &mut progress;
+    if let Some(e) = failed {
+        return Err(ScanError::Output(e));
+    }
+    let mut w = RowWriter::new(format, out).map_err(ScanError::Output)?;
+    sorter.finish(&mut w).map_err(ScanError::Output)?;
+    report.write = w.finish().map_err(ScanError::Output)?;
+    Ok(report)
+}
+
+fn fail_scan(e: ScanError) -> u8 {
     eprintln!("ai-chat-forensics: error: {e}");
     1
 }
 
 fn open_output(path: Option<&Path>) -> Result<Box<dyn Write>, String> {
     match path {
-        None => Ok(Box::new(io::BufWriter::new(io::stdout().lock()))),
+        None => Ok(Box::new(io::BufWriter::with_capacity(
+            1 << 16,
+            io::stdout().lock(),
+        ))),
+        Some(p) if is_stdout(p) => Ok(Box::new(io::BufWriter::with_capacity(
+            1 << 16,
+            io::stdout().lock(),
+        ))),
         Some(p) => std::fs::File::create(p)
-            .map(|f| Box::new(io::BufWriter::new(f)) as Box<dyn Write>)
+            .map(|f| Box::new(io::BufWriter::with_capacity(1 << 16, f)) as Box<dyn Write>)
             .map_err(|e| format!("cannot create {}: {e}", p.display())),
     }
 }
 
-fn write_rows(
-    format: Format,
-    out: Box<dyn Write>,
-    result: &ScanResult,
-) -> io::Result<ai_chat_forensics::chat_rows::write::WriteStats> {
-    let mut w = RowWriter::new(format, out)?;
-    for r in &result.rows {
-        w.write(r)?;
-    }
-    w.finish()
-}
-
-fn write_manifest(path: &Path, roots: &[PathBuf], result: &ScanResult) -> io::Result<()> {
+fn write_manifest(path: &Path, roots: &[PathBuf], report: &ScanReport) -> io::Result<()> {
     let doc = serde_json::json!({
         "tool": concat!("ai-chat-forensics ", env!("CARGO_PKG_VERSION")),
         "generated_utc": Timestamp::from_system_time(std::time::SystemTime::now()).map(|t| t.to_string()),
-        "roots": roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>(),
-        "files": result.manifest,
+        "roots": roots.iter().map(|r| ai_chat_forensics::chat_rows::display_path(r)).collect::<Vec<_>>(),
+        "files": report.manifest,
+        "not_read": report.problems.iter().map(|(p, why)| serde_json::json!({"path": p, "why": why})).collect::<Vec<_>>(),
     });
     let mut f = io::BufWriter::new(std::fs::File::create(path)?);
     serde_json::to_writer_pretty(&mut f, &doc)?;
@@ -266,17 +366,18 @@ fn write_manifest(path: &Path, roots: &[PathBuf], result: &ScanResult) -> io::Re
     f.flush()
 }
 
-fn print_summary(
-    result: &ScanResult,
-    stats: ai_chat_forensics::chat_rows::write::WriteStats,
-    format: Format,
-) {
-    let s = result.summary();
+fn print_summary(report: &ScanReport, format: Format) {
+    let s = report.summary();
+    let stats = report.write;
     let mut e = io::stderr().lock();
+    let files = report
+        .files
+        .iter()
+        .filter(|f| f.store != ai_chat_forensics::SCANNER_AGENT)
+        .count();
     let _ = writeln!(
         e,
-        "summary: {} file(s) read, {} row(s) written",
-        result.files.len(),
+        "summary: {files} file(s) read, {} row(s) written",
         stats.written
     );
     for (store, n) in &s.files_per_store {
@@ -287,6 +388,30 @@ fn print_summary(
     }
     let _ = writeln!(e, "  parser rows: {}", s.parser_rows);
     let _ = writeln!(e, "  rows without a time: {}", s.untimed_rows);
+    if !report.problems.is_empty() {
+        let _ = writeln!(
+            e,
+            "  paths not read: {} (each is a parser row)",
+            report.problems.len()
+        );
+        for (p, why) in &report.problems {
+            let _ = writeln!(e, "    {p}: {why}");
+        }
+    }
+    if report.panics > 0 {
+        let _ = writeln!(
+            e,
+            "  files on which a reader failed: {} (each is a parser row; the scan went on)",
+            report.panics
+        );
+    }
+    for r in &report.overlapping_roots {
+        let _ = writeln!(
+            e,
+            "  root {} lies inside another root: its files were read once, under the outer root",
+            r.display()
+        );
+    }
     if format == Format::Timesketch && stats.untimed_left_out > 0 {
         let _ = writeln!(
             e,
@@ -294,21 +419,21 @@ fn print_summary(
             stats.untimed_left_out
         );
     }
-    if result.filtered_by_time > 0 {
+    if report.filtered_by_time > 0 {
         let _ = writeln!(
             e,
             "  left out by --since/--until: {} ({} without a time)",
-            result.filtered_by_time, result.untimed_filtered
+            report.filtered_by_time, report.untimed_filtered
         );
     }
-    if result.merged_copies > 0 {
+    if report.merged_copies > 0 {
         let _ = writeln!(
             e,
             "  secondary copies merged away: {} (use --keep-copies to keep them)",
-            result.merged_copies
+            report.merged_copies
         );
     }
-    if result.filtered_by_agent > 0 {
-        let _ = writeln!(e, "  left out by --agent: {}", result.filtered_by_agent);
+    if report.filtered_by_agent > 0 {
+        let _ = writeln!(e, "  left out by --agent: {}", report.filtered_by_agent);
     }
 }

@@ -1,22 +1,69 @@
 //! The scanner: walk evidence roots, offer each file to the store crates, read the
-//! claimed files in parallel, and return rows in a deterministic order.
+//! claimed files in parallel, and stream rows out in a deterministic order.
 //!
-//! Determinism matters in forensics: two runs over the same evidence must give the
-//! same output, whatever the thread count, so a diff between runs means the evidence
-//! changed. Files are sorted by path, each claimed file is read independently on the
-//! rayon pool, and the results are put back in file order.
+//! # Why it streams
+//!
+//! A case can be hundreds of hosts and tens of gigabytes. The scanner never holds the
+//! case: each store hands its rows to a sink as it makes them ([`Store::read_into`]),
+//! worker threads read files while the caller's thread writes, and what is held at any
+//! time is bounded by the number of workers, not by the size of the collection.
+//!
+//! # The order, and why it is the same for every thread count
+//!
+//! Two runs over the same evidence must give the same bytes, so a diff between runs
+//! means the evidence changed. The order is:
+//!
+//! 1. **Units** (a host, or a root whose layout names no host), in the order of their
+//!    first file by path.
+//! 2. **Files** of a unit, by path, then in store registration order.
+//! 3. **Rows** of a file grouped by session (sessions in the order the file first names
+//!    them) and sorted by time within each session; a row without a time stays right
+//!    after the row the store gave before it. A file whose rows pass
+//!    [`HOLD_BUDGET`] bytes is written from then on in chunks, each sorted the same way.
+//! 4. **Secondary rows** (copies of rows another source holds as primary) of a unit
+//!    last, after the unit's primary rows, in file order; those whose primary twin
+//!    exists are merged away (see [`chat_rows::merge`]). Only these are held until
+//!    the unit ends, and only in a unit with a file that may hold copies
+//!    ([`chat_rows::Claim::copies`]); elsewhere the merge costs nothing.
+//!
+//! Workers take files in this order, so the file being written is always being read
+//! (or read already), and a worker that runs ahead waits once it has
+//! [`CHUNKS_IN_FLIGHT`] chunks ready.
+//!
+//! # What cannot be read is still a row
+//!
+//! An unreadable folder, a link that discovery does not follow, an empty store file,
+//! and a store that panics on a file each become one `parser:` row naming the path, are
+//! counted in the report, and the scan goes on.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::io::{self, Write};
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 
-use chat_rows::{Evidence, FileContext, Row, Store, Timestamp, TurnType};
-use rayon::prelude::*;
+use chat_rows::merge::{DEFAULT_WINDOW_MICROS, TwinIndex, twin_key};
+use chat_rows::write::{Format, WriteStats, csv_header_into, format_row};
+use chat_rows::{Evidence, FileContext, Row, RowSink, Store, Timestamp, TurnType, system};
 use time::UtcOffset;
 
 use crate::layout::{self, Attribution};
 use crate::locations;
 
-/// What went wrong before any file could be read.
+/// Bytes of a file's rows held to sort them before the first chunk is written.
+pub const HOLD_BUDGET: usize = 16 << 20;
+/// Bytes of rows per chunk once a file streams.
+const CHUNK_BYTES: usize = 1 << 20;
+/// Chunks a worker may have ready before it waits for the writer.
+pub const CHUNKS_IN_FLIGHT: usize = 4;
+/// Worker threads at most, per core.
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// The agent of the rows the scanner itself makes (unreadable folders, links).
+pub const SCANNER_AGENT: &str = "scanner";
+
+/// What went wrong before any file could be read, or while writing.
 #[derive(Debug, thiserror::Error)]
 pub enum ScanError {
     /// A root does not exist or cannot be listed.
@@ -27,7 +74,7 @@ pub enum ScanError {
         /// Why.
         source: std::io::Error,
     },
-    /// The thread pool could not be built.
+    /// The worker threads could not be started.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
         /// Requested threads.
@@ -35,16 +82,19 @@ pub enum ScanError {
         /// Why.
         message: String,
     },
+    /// The sink (the output) failed; the scan stopped.
+    #[error("writing output: {0}")]
+    Output(#[source] std::io::Error),
 }
 
-/// A file that a store claims.
+/// A file that a store claims, or a path the scanner could not walk.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FoundFile {
     /// The file's path.
     pub path: PathBuf,
     /// The root it was found under.
     pub root: PathBuf,
-    /// The claiming store's name.
+    /// The claiming store's name ([`SCANNER_AGENT`] for a problem).
     pub store: &'static str,
     /// The kind of file, as the store names it.
     pub kind: &'static str,
@@ -52,6 +102,10 @@ pub struct FoundFile {
     pub attribution: Attribution,
     /// The editor product whose user data directory holds the file, if any.
     pub product: Option<&'static str>,
+    /// True when the store says the file may hold secondary copies.
+    pub copies: bool,
+    /// For a path that could not be walked or a link not followed: why.
+    pub problem: Option<String>,
 }
 
 /// What reading one file gave.
@@ -67,16 +121,53 @@ pub struct FileReport {
     pub rows: usize,
     /// `parser:` rows among them.
     pub parser_rows: usize,
+    /// True when the store panicked on the file (the rows before it are kept).
+    pub panicked: bool,
 }
 
-/// The result of a scan.
+/// Counts for the end-of-scan summary, of the rows written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Files read per store.
+    pub files_per_store: BTreeMap<&'static str, usize>,
+    /// Rows per turn type.
+    pub rows_per_turn_type: BTreeMap<&'static str, usize>,
+    /// `parser:` rows.
+    pub parser_rows: usize,
+    /// Rows without a time.
+    pub untimed_rows: usize,
+    /// Rows in all.
+    pub rows: usize,
+}
+
+impl Summary {
+    fn count(&mut self, turn: TurnType, parser: bool, untimed: bool) {
+        *self.rows_per_turn_type.entry(turn.as_str()).or_default() += 1;
+        self.parser_rows += usize::from(parser);
+        self.untimed_rows += usize::from(untimed);
+        self.rows += 1;
+    }
+
+    fn add(&mut self, other: &Summary) {
+        for (k, v) in &other.rows_per_turn_type {
+            *self.rows_per_turn_type.entry(k).or_default() += v;
+        }
+        self.parser_rows += other.parser_rows;
+        self.untimed_rows += other.untimed_rows;
+        self.rows += other.rows;
+    }
+}
+
+/// Everything a scan tells besides its rows.
 #[derive(Debug, Default)]
-pub struct ScanResult {
-    /// The rows, in deterministic order (by file, then store, then the store's order).
-    pub rows: Vec<Row>,
-    /// One report per (file, store) read.
+pub struct ScanReport {
+    /// One report per (file, store) read, and one per problem path.
     pub files: Vec<FileReport>,
-    /// Rows left out by the `--since`/`--until` range, and of those, rows without a time.
+    /// Paths that could not be walked, and links that discovery does not follow, with why.
+    pub problems: Vec<(String, String)>,
+    /// Roots left out because another root holds them (each file is read once).
+    pub overlapping_roots: Vec<PathBuf>,
+    /// Rows left out by the `--since`/`--until` range.
     pub filtered_by_time: usize,
     /// Of `filtered_by_time`, rows without a time (a range cannot place them).
     pub untimed_filtered: usize,
@@ -86,8 +177,45 @@ pub struct ScanResult {
     /// turn type and text exists within 2 s (see [`chat_rows::merge`]); 0 with
     /// [`Scanner::keep_copies`].
     pub merged_copies: usize,
+    /// Files on which a store panicked (each gave a `parser:` row).
+    pub panics: usize,
     /// Every evidence file read, for the chain-of-custody manifest.
     pub manifest: Vec<chat_rows::ManifestEntry>,
+    /// Counts of the rows written.
+    pub counts: Summary,
+    /// What a writer wrote ([`Scanner::write_to`]); zero otherwise.
+    pub write: WriteStats,
+}
+
+impl ScanReport {
+    /// The summary the CLI prints.
+    pub fn summary(&self) -> Summary {
+        let mut s = self.counts.clone();
+        for t in TurnType::ALL {
+            s.rows_per_turn_type.entry(t.as_str()).or_insert(0);
+        }
+        for f in self.files.iter().filter(|f| f.store != SCANNER_AGENT) {
+            *s.files_per_store.entry(f.store).or_default() += 1;
+        }
+        s
+    }
+}
+
+/// The collected result of a scan: every row, with its per-file fields filled in, and
+/// the report (its fields are reachable directly: `result.manifest`).
+#[derive(Debug, Default)]
+pub struct ScanResult {
+    /// The rows, in the scanner's order (see the module docs).
+    pub rows: Vec<Row>,
+    /// Everything else.
+    pub report: ScanReport,
+}
+
+impl std::ops::Deref for ScanResult {
+    type Target = ScanReport;
+    fn deref(&self) -> &ScanReport {
+        &self.report
+    }
 }
 
 /// Directory names never descended into: caches, VCS data, package trees, and the
@@ -114,6 +242,21 @@ fn pruned(path: &Path, name: &str) -> bool {
             .is_some_and(|p| p == ".tabby" || p == "_data")
 }
 
+/// The number of cores, at least 1.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The worker count a request gives: 0 means one per core; more than
+/// [`MAX_THREADS_PER_CORE`] per core is capped (more only adds memory and switching).
+pub fn effective_threads(requested: usize) -> usize {
+    let cores = cores();
+    match requested {
+        0 => cores,
+        n => n.min(cores * MAX_THREADS_PER_CORE),
+    }
+}
+
 /// Builder and runner of scans. See the crate docs for an example.
 pub struct Scanner {
     roots: Vec<PathBuf>,
@@ -124,12 +267,294 @@ pub struct Scanner {
     host_offset: Option<UtcOffset>,
     keep_copies: bool,
     default_host: String,
+    hashing: bool,
+    max_file_size: u64,
     stores: Vec<Box<dyn Store>>,
 }
 
 impl Default for Scanner {
     fn default() -> Self {
         Scanner::new()
+    }
+}
+
+/// A unit of the merge: its files' indexes into the discovery list.
+struct Unit {
+    files: Vec<usize>,
+    indexing: bool,
+}
+
+/// A secondary row held until its unit ends.
+struct Held {
+    file: usize,
+    key: u128,
+    time: Option<i64>,
+    turn: TurnType,
+    parser: bool,
+    /// The formatted row (writers), empty when a Timesketch file leaves it out.
+    bytes: Vec<u8>,
+    left_out: bool,
+    /// The row (collected and streamed forms).
+    row: Option<Row>,
+}
+
+enum Payload {
+    Rows(Vec<Row>),
+    Bytes(Vec<u8>),
+}
+
+struct FileEnd {
+    report: FileReport,
+    counts: Summary,
+    write: WriteStats,
+    held: Vec<Held>,
+    index: Vec<(u128, Option<i64>)>,
+    filtered_by_time: usize,
+    untimed_filtered: usize,
+    filtered_by_agent: usize,
+}
+
+enum Msg {
+    Chunk(Payload),
+    End(Box<FileEnd>),
+}
+
+/// How the rows leave the workers: as rows, or already written in a format.
+#[derive(Clone, Copy)]
+enum Mode {
+    Rows,
+    Write(Format),
+}
+
+/// The per-file sink: filters, holds copies, sorts within sessions, and sends chunks.
+struct FileSink<'a> {
+    scanner: &'a Scanner,
+    ctx: &'a FileContext,
+    file: usize,
+    mode: Mode,
+    holding: bool,
+    tx: &'a mpsc::SyncSender<Msg>,
+    abort: &'a AtomicBool,
+    // the chunk being built
+    rows: Vec<Row>,
+    bytes: Vec<u8>,
+    spans: Vec<(usize, usize)>,
+    keys: Vec<(u32, i64)>,
+    in_order: bool,
+    size: usize,
+    streaming: bool,
+    sessions: HashMap<String, (u32, i64)>,
+    // what the file gives the unit
+    end: FileEnd,
+}
+
+impl FileSink<'_> {
+    fn take(&mut self, row: std::borrow::Cow<'_, Row>) {
+        if self.abort.load(Ordering::Relaxed) {
+            return;
+        }
+        self.end.report.rows += 1;
+        self.end.report.parser_rows += usize::from(row.is_parser());
+        let s = self.scanner;
+        if !s.agents.is_empty() && !s.agents.iter().any(|a| *a == row.agent) {
+            self.end.filtered_by_agent += 1;
+            return;
+        }
+        let time = row.timestamp.map(|t| t.unix_micros());
+        if s.since.is_some() || s.until.is_some() {
+            let keep = match time {
+                None => {
+                    self.end.untimed_filtered += 1;
+                    false
+                }
+                Some(t) => {
+                    s.since.is_none_or(|x| t >= x.unix_micros())
+                        && s.until.is_none_or(|x| t <= x.unix_micros())
+                }
+            };
+            if !keep {
+                self.end.filtered_by_time += 1;
+                return;
+            }
+        }
+        if self.holding {
+            let key = twin_key(self.ctx.user_of(&row), &row);
+            if row.secondary {
+                let mut held = Held {
+                    file: self.file,
+                    key,
+                    time,
+                    turn: row.turn_type,
+                    parser: row.is_parser(),
+                    bytes: Vec::new(),
+                    left_out: false,
+                    row: None,
+                };
+                match self.mode {
+                    Mode::Write(f) => {
+                        held.left_out = !format_row(f, self.ctx, &row, &mut held.bytes)
+                    }
+                    Mode::Rows => held.row = Some(row.into_owned()),
+                }
+                self.end.held.push(held);
+                return;
+            }
+            self.end.index.push((key, time));
+        }
+        self.end
+            .counts
+            .count(row.turn_type, row.is_parser(), time.is_none());
+        // the sort key: the session's place in the file, then the time (an untimed row
+        // takes the time of the row before it in its session)
+        let key = match self.sessions.get_mut(row.session_id.as_str()) {
+            Some(e) => {
+                if let Some(t) = time {
+                    e.1 = t;
+                }
+                *e
+            }
+            None => {
+                let e = (self.sessions.len() as u32, time.unwrap_or(i64::MIN));
+                self.sessions.insert(row.session_id.clone(), e);
+                e
+            }
+        };
+        if let Some(last) = self.keys.last() {
+            self.in_order &= *last <= key;
+        }
+        self.keys.push(key);
+        match self.mode {
+            Mode::Write(f) => {
+                let start = self.bytes.len();
+                if format_row(f, self.ctx, &row, &mut self.bytes) {
+                    self.end.write.written += 1;
+                } else {
+                    self.end.write.untimed_left_out += 1;
+                }
+                self.spans.push((start, self.bytes.len()));
+                self.size = self.bytes.len();
+            }
+            Mode::Rows => {
+                self.size += 160 + row.text.len();
+                self.rows.push(row.into_owned());
+            }
+        }
+        let limit = if self.streaming {
+            CHUNK_BYTES
+        } else {
+            HOLD_BUDGET
+        };
+        if self.size >= limit {
+            self.streaming = true;
+            self.send_chunk();
+        }
+    }
+
+    /// Sorts the chunk (a no-op when it is in order) and sends it.
+    fn send_chunk(&mut self) {
+        if self.keys.is_empty() {
+            return;
+        }
+        let mut order: Vec<usize> = (0..self.keys.len()).collect();
+        if !self.in_order {
+            order.sort_by_key(|&i| self.keys[i]);
+        }
+        let payload = match self.mode {
+            Mode::Write(_) => {
+                let bytes = if self.in_order {
+                    std::mem::take(&mut self.bytes)
+                } else {
+                    let mut out = Vec::with_capacity(self.bytes.len());
+                    for &i in &order {
+                        let (a, b) = self.spans[i];
+                        out.extend_from_slice(&self.bytes[a..b]);
+                    }
+                    self.bytes.clear();
+                    out
+                };
+                Payload::Bytes(bytes)
+            }
+            Mode::Rows => {
+                let rows = if self.in_order {
+                    std::mem::take(&mut self.rows)
+                } else {
+                    let mut slots: Vec<Option<Row>> = std::mem::take(&mut self.rows)
+                        .into_iter()
+                        .map(Some)
+                        .collect();
+                    order.iter().filter_map(|&i| slots[i].take()).collect()
+                };
+                Payload::Rows(rows)
+            }
+        };
+        self.spans.clear();
+        self.keys.clear();
+        self.in_order = true;
+        self.size = 0;
+        if self.tx.send(Msg::Chunk(payload)).is_err() {
+            self.abort.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl RowSink for FileSink<'_> {
+    fn push(&mut self, row: Row) {
+        self.take(std::borrow::Cow::Owned(row));
+    }
+    fn lend(&mut self, row: &Row) {
+        self.take(std::borrow::Cow::Borrowed(row));
+    }
+}
+
+/// The text of a panic's payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string())
+}
+
+/// Where the rows of a scan go, on the caller's thread, in order.
+trait Consumer {
+    fn payload(&mut self, ctx: &FileContext, payload: Payload) -> io::Result<()>;
+    fn held(&mut self, ctx: &FileContext, held: Held) -> io::Result<()>;
+}
+
+struct WriteConsumer<'w> {
+    out: &'w mut dyn Write,
+}
+
+impl Consumer for WriteConsumer<'_> {
+    fn payload(&mut self, _ctx: &FileContext, payload: Payload) -> io::Result<()> {
+        match payload {
+            Payload::Bytes(b) => self.out.write_all(&b),
+            Payload::Rows(_) => Ok(()),
+        }
+    }
+    fn held(&mut self, _ctx: &FileContext, held: Held) -> io::Result<()> {
+        self.out.write_all(&held.bytes)
+    }
+}
+
+struct RowConsumer<'f> {
+    each: &'f mut dyn FnMut(&FileContext, &Row),
+}
+
+impl Consumer for RowConsumer<'_> {
+    fn payload(&mut self, ctx: &FileContext, payload: Payload) -> io::Result<()> {
+        if let Payload::Rows(rows) = payload {
+            for r in &rows {
+                (self.each)(ctx, r);
+            }
+        }
+        Ok(())
+    }
+    fn held(&mut self, ctx: &FileContext, held: Held) -> io::Result<()> {
+        if let Some(r) = &held.row {
+            (self.each)(ctx, r);
+        }
+        Ok(())
     }
 }
 
@@ -145,6 +570,8 @@ impl Scanner {
             host_offset: None,
             keep_copies: false,
             default_host: String::new(),
+            hashing: false,
+            max_file_size: chat_rows::evidence::DEFAULT_MAX_SIZE,
             stores: crate::stores::all(),
         }
     }
@@ -174,7 +601,7 @@ impl Scanner {
         self
     }
 
-    /// Worker threads (0: one per core).
+    /// Worker threads (0: one per core; capped at [`MAX_THREADS_PER_CORE`] per core).
     pub fn threads(mut self, n: usize) -> Scanner {
         self.threads = n;
         self
@@ -200,17 +627,60 @@ impl Scanner {
         self
     }
 
+    /// Takes the SHA-256 of every file read, for the manifest (off by default: the
+    /// hash costs a pass over every byte). The hash comes from the same read as the rows.
+    pub fn hash_files(mut self, on: bool) -> Scanner {
+        self.hashing = on;
+        self
+    }
+
+    /// The size cap of one evidence file (default 4 GiB): a larger file gives one
+    /// `parser:` row saying so.
+    pub fn max_file_size(mut self, bytes: u64) -> Scanner {
+        self.max_file_size = bytes;
+        self
+    }
+
     /// Replaces the registered stores (for tests and for embedding a subset).
     pub fn stores(mut self, stores: Vec<Box<dyn Store>>) -> Scanner {
         self.stores = stores;
         self
     }
 
-    /// Lists every file a store claims under the roots, sorted by path, then store order.
-    /// Reads no file content.
-    pub fn discover(&self) -> Result<Vec<FoundFile>, ScanError> {
-        let mut found = Vec::new();
+    /// The roots as the scan reads them: each existing root once, and a root that lies
+    /// inside another root left out (its files are read once, under the outer root).
+    /// Returns the roots kept and those left out.
+    pub fn effective_roots(&self) -> Result<(Vec<PathBuf>, Vec<PathBuf>), ScanError> {
+        let mut resolved: Vec<(PathBuf, PathBuf)> = Vec::new();
         for root in &self.roots {
+            let canon = std::fs::canonicalize(root).map_err(|source| ScanError::Root {
+                path: root.clone(),
+                source,
+            })?;
+            resolved.push((root.clone(), canon));
+        }
+        let mut kept = Vec::new();
+        let mut dropped = Vec::new();
+        for (i, (root, canon)) in resolved.iter().enumerate() {
+            let inside_other = resolved.iter().enumerate().any(|(j, (_, other))| {
+                j != i && canon.starts_with(other) && (canon != other || j < i)
+            });
+            if inside_other {
+                dropped.push(root.clone());
+            } else {
+                kept.push(root.clone());
+            }
+        }
+        Ok((kept, dropped))
+    }
+
+    /// Lists every file a store claims under the roots, in the scan's order (see the
+    /// module docs), and every path the walk could not read or did not follow. Reads
+    /// no file content.
+    pub fn discover(&self) -> Result<Vec<FoundFile>, ScanError> {
+        let (roots, _) = self.effective_roots()?;
+        let mut found = Vec::new();
+        for root in &roots {
             let meta = std::fs::metadata(root).map_err(|source| ScanError::Root {
                 path: root.clone(),
                 source,
@@ -221,7 +691,8 @@ impl Scanner {
                     source,
                 })?;
             }
-            let mut paths: Vec<PathBuf> = walkdir::WalkDir::new(root)
+            let mut entries: Vec<(PathBuf, Option<String>)> = Vec::new();
+            for entry in walkdir::WalkDir::new(root)
                 .follow_links(false)
                 .sort_by_file_name()
                 .into_iter()
@@ -230,27 +701,82 @@ impl Scanner {
                         && e.depth() > 0
                         && pruned(e.path(), &e.file_name().to_string_lossy()))
                 })
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file())
-                .map(|e| e.into_path())
-                .collect();
-            paths.sort();
-            for path in paths {
+            {
+                match entry {
+                    Err(e) => {
+                        let path = e.path().unwrap_or(root).to_path_buf();
+                        let why = e
+                            .io_error()
+                            .map(|io| io.to_string())
+                            .unwrap_or_else(|| e.to_string());
+                        entries.push((path, Some(format!("folder not read ({why})"))));
+                    }
+                    Ok(e) if e.file_type().is_symlink() && e.depth() > 0 => {
+                        let path = e.path();
+                        let is_dir = std::fs::metadata(path).is_ok_and(|m| m.is_dir());
+                        let claimed = self.stores.iter().any(|s| s.claim(path).is_some());
+                        if is_dir || claimed {
+                            let target = std::fs::read_link(path)
+                                .map(|t| chat_rows::display_path(&t))
+                                .unwrap_or_default();
+                            let what = if is_dir { "folder" } else { "store file" };
+                            entries.push((
+                                path.to_path_buf(),
+                                Some(format!(
+                                    "{what} not read: a symbolic link to {target}; discovery follows no link (give the target as a root to read it)"
+                                )),
+                            ));
+                        }
+                    }
+                    Ok(e) if e.file_type().is_file() => entries.push((e.into_path(), None)),
+                    Ok(_) => {}
+                }
+            }
+            entries.sort();
+            for (path, problem) in entries {
+                let attribution = layout::attribute_file(root, &path);
+                if let Some(problem) = problem {
+                    found.push(FoundFile {
+                        attribution,
+                        product: None,
+                        path,
+                        root: root.clone(),
+                        store: SCANNER_AGENT,
+                        kind: "path not read",
+                        copies: false,
+                        problem: Some(problem),
+                    });
+                    continue;
+                }
                 for store in &self.stores {
                     if let Some(claim) = store.claim(&path) {
                         found.push(FoundFile {
-                            attribution: layout::attribute_file(root, &path),
+                            attribution: attribution.clone(),
                             product: locations::editor_product(&path),
                             path: path.clone(),
                             root: root.clone(),
                             store: store.name(),
                             kind: claim.kind,
+                            copies: claim.copies,
+                            problem: None,
                         });
                     }
                 }
             }
         }
-        Ok(found)
+        // units in the order of their first file; files of a unit keep their order
+        let mut unit_of: HashMap<(PathBuf, String), usize> = HashMap::new();
+        let mut units: Vec<Vec<FoundFile>> = Vec::new();
+        for f in found {
+            let key = (f.root.clone(), f.attribution.host.clone());
+            let next = units.len();
+            let u = *unit_of.entry(key).or_insert(next);
+            if u == units.len() {
+                units.push(Vec::new());
+            }
+            units[u].push(f);
+        }
+        Ok(units.into_iter().flatten().collect())
     }
 
     fn context(&self, f: &FoundFile) -> FileContext {
@@ -263,135 +789,356 @@ impl Scanner {
             user: f.attribution.user.clone(),
             product: f.product.map(str::to_string),
             host_offset: self.host_offset,
-            display_path: f.path.display().to_string(),
+            display_path: chat_rows::display_path(&f.path),
         }
     }
 
-    /// Reads every claimed file, with `progress` called after each file (for a progress bar).
+    /// Streams every row, in the scanner's order (see the module docs), to `each`
+    /// with its file's context: the row's `host`, `user` and `source_file` may be
+    /// empty, and are the context's then ([`FileContext::host_of`] ...). Memory stays
+    /// flat whatever the size of the collection.
+    pub fn for_each_row(
+        &self,
+        mut each: impl FnMut(&FileContext, &Row),
+    ) -> Result<ScanReport, ScanError> {
+        self.engine(
+            Mode::Rows,
+            &mut RowConsumer { each: &mut each },
+            &mut |_| {},
+        )
+    }
+
+    /// Writes every row in `format` to `out`, streaming: workers format the rows, this
+    /// thread writes them in order. The report's `write` says what was written.
+    pub fn write_to(&self, format: Format, out: &mut dyn Write) -> Result<ScanReport, ScanError> {
+        self.write_to_with_progress(format, out, |_| {})
+    }
+
+    /// [`Scanner::write_to`], with `progress` called after each file is written.
+    pub fn write_to_with_progress(
+        &self,
+        format: Format,
+        out: &mut dyn Write,
+        mut progress: impl FnMut(&FoundFile),
+    ) -> Result<ScanReport, ScanError> {
+        if format == Format::Csv {
+            let mut header = Vec::new();
+            csv_header_into(&mut header);
+            out.write_all(&header).map_err(ScanError::Output)?;
+        }
+        let report = self.engine(
+            Mode::Write(format),
+            &mut WriteConsumer { out },
+            &mut progress,
+        )?;
+        out.flush().map_err(ScanError::Output)?;
+        Ok(report)
+    }
+
+    /// Reads every claimed file and collects the rows (per-file fields filled in), with
+    /// `progress` called after each file. Built on [`Scanner::for_each_row`]; prefer
+    /// that (or [`Scanner::write_to`]) for large cases, since this holds every row.
     pub fn run_with_progress(
         &self,
-        progress: impl Fn(&FoundFile) + Sync,
+        mut progress: impl FnMut(&FoundFile),
     ) -> Result<ScanResult, ScanError> {
-        let found = self.discover()?;
-        let evidence = Evidence::new();
-        let store_of = |name: &str| self.stores.iter().find(|s| s.name() == name);
-        let read = |f: &FoundFile| -> (FileReport, Vec<Row>) {
-            let ctx = self.context(f);
-            let mut rows = match store_of(f.store) {
-                Some(store) => store.read(&f.path, &ctx, &evidence),
-                None => Vec::new(),
-            };
-            for r in &mut rows {
-                if r.host.is_empty() {
-                    r.host.clone_from(&ctx.host);
-                }
-                if r.user.is_empty() {
-                    r.user.clone_from(&ctx.user);
-                }
-                if r.source_file.is_empty() {
-                    r.source_file.clone_from(&ctx.display_path);
-                }
-            }
-            progress(f);
-            let report = FileReport {
-                path: f.path.clone(),
-                store: f.store,
-                kind: f.kind,
-                rows: rows.len(),
-                parser_rows: rows.iter().filter(|r| r.is_parser()).count(),
-            };
-            (report, rows)
+        let mut rows = Vec::new();
+        let mut each = |ctx: &FileContext, r: &Row| {
+            let mut r = r.clone();
+            ctx.fill(&mut r);
+            rows.push(r);
         };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
-            .build()
-            .map_err(|e| ScanError::Threads {
-                threads: self.threads,
-                message: e.to_string(),
-            })?;
-        let per_file: Vec<(FileReport, Vec<Row>)> =
-            pool.install(|| found.par_iter().map(read).collect());
-        let mut result = ScanResult::default();
-        for (report, rows) in per_file {
-            result.files.push(report);
-            for row in rows {
-                if !self.agents.is_empty() && !self.agents.contains(&row.agent) {
-                    result.filtered_by_agent += 1;
-                    continue;
-                }
-                if self.since.is_some() || self.until.is_some() {
-                    let keep = match row.timestamp {
-                        None => {
-                            result.untimed_filtered += 1;
-                            false
-                        }
-                        Some(t) => {
-                            self.since
-                                .is_none_or(|s| t.unix_micros() >= s.unix_micros())
-                                && self
-                                    .until
-                                    .is_none_or(|u| t.unix_micros() <= u.unix_micros())
-                        }
-                    };
-                    if !keep {
-                        result.filtered_by_time += 1;
-                        continue;
-                    }
-                }
-                result.rows.push(row);
-            }
-        }
-        if !self.keep_copies {
-            let rows = std::mem::take(&mut result.rows);
-            let (rows, dropped) =
-                chat_rows::merge::merge_secondary(rows, chat_rows::merge::DEFAULT_WINDOW_MICROS);
-            result.rows = rows;
-            result.merged_copies = dropped;
-        }
-        result.manifest = evidence.manifest();
-        Ok(result)
+        let report = self.engine(
+            Mode::Rows,
+            &mut RowConsumer { each: &mut each },
+            &mut progress,
+        )?;
+        Ok(ScanResult { rows, report })
     }
 
-    /// Reads every claimed file. See [`Scanner::run_with_progress`].
+    /// Reads every claimed file and collects the rows. See [`Scanner::run_with_progress`].
     pub fn run(&self) -> Result<ScanResult, ScanError> {
         self.run_with_progress(|_| {})
     }
-}
 
-/// Counts for the end-of-scan summary.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
-    /// Files read per store.
-    pub files_per_store: BTreeMap<&'static str, usize>,
-    /// Rows per turn type.
-    pub rows_per_turn_type: BTreeMap<&'static str, usize>,
-    /// `parser:` rows.
-    pub parser_rows: usize,
-    /// Rows without a time.
-    pub untimed_rows: usize,
-    /// Rows in all.
-    pub rows: usize,
-}
+    /// Reads one file in a worker, sending its chunks and its end on `tx`.
+    fn read_file(
+        &self,
+        found: &[FoundFile],
+        i: usize,
+        holding: bool,
+        mode: Mode,
+        evidence: &Evidence,
+        tx: &mpsc::SyncSender<Msg>,
+        abort: &AtomicBool,
+    ) {
+        let f = &found[i];
+        let ctx = self.context(f);
+        let mut sink = FileSink {
+            scanner: self,
+            ctx: &ctx,
+            file: i,
+            mode,
+            holding,
+            tx,
+            abort,
+            rows: Vec::new(),
+            bytes: Vec::new(),
+            spans: Vec::new(),
+            keys: Vec::new(),
+            in_order: true,
+            size: 0,
+            streaming: false,
+            sessions: HashMap::new(),
+            end: FileEnd {
+                report: FileReport {
+                    path: f.path.clone(),
+                    store: f.store,
+                    kind: f.kind,
+                    rows: 0,
+                    parser_rows: 0,
+                    panicked: false,
+                },
+                counts: Summary::default(),
+                write: WriteStats::default(),
+                held: Vec::new(),
+                index: Vec::new(),
+                filtered_by_time: 0,
+                untimed_filtered: 0,
+                filtered_by_agent: 0,
+            },
+        };
+        let store = self.stores.iter().find(|s| s.name() == f.store);
+        if let Some(problem) = &f.problem {
+            sink.push(Row::system(SCANNER_AGENT, system::parser(problem)).file(&ctx.display_path));
+        } else if let Some(store) = store {
+            let empty = evidence.check(&f.path).is_ok_and(|c| c.size == 0);
+            if empty {
+                sink.push(
+                    Row::system(
+                        store.agent(&ctx),
+                        system::parser(format!("{} is empty (0 bytes); nothing to read", f.kind)),
+                    )
+                    .file(&ctx.display_path),
+                );
+            } else {
+                let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    store.read_into(&f.path, &ctx, evidence, &mut sink)
+                }));
+                if let Err(payload) = outcome {
+                    sink.end.report.panicked = true;
+                    sink.push(
+                        Row::system(
+                            store.agent(&ctx),
+                            system::parser(format!(
+                                "the {} reader stopped on this file with an internal error ({}); the rows before it are kept",
+                                store.name(),
+                                panic_message(payload.as_ref())
+                            )),
+                        )
+                        .file(&ctx.display_path),
+                    );
+                }
+            }
+        }
+        sink.send_chunk();
+        let end = std::mem::replace(
+            &mut sink.end,
+            FileEnd {
+                report: FileReport {
+                    path: PathBuf::new(),
+                    store: "",
+                    kind: "",
+                    rows: 0,
+                    parser_rows: 0,
+                    panicked: false,
+                },
+                counts: Summary::default(),
+                write: WriteStats::default(),
+                held: Vec::new(),
+                index: Vec::new(),
+                filtered_by_time: 0,
+                untimed_filtered: 0,
+                filtered_by_agent: 0,
+            },
+        );
+        let _ = tx.send(Msg::End(Box::new(end)));
+    }
 
-impl ScanResult {
-    /// The summary the CLI prints.
-    pub fn summary(&self) -> Summary {
-        let mut s = Summary::default();
-        for f in &self.files {
-            *s.files_per_store.entry(f.store).or_default() += 1;
+    fn engine(
+        &self,
+        mode: Mode,
+        consumer: &mut dyn Consumer,
+        progress: &mut dyn FnMut(&FoundFile),
+    ) -> Result<ScanReport, ScanError> {
+        let (roots, overlapping) = self.effective_roots()?;
+        let found = self.discover()?;
+        let evidence = Evidence::new()
+            .roots(&roots)
+            .hashing(self.hashing)
+            .max_size(self.max_file_size);
+        // units: consecutive files of one (root, host)
+        let mut units: Vec<Unit> = Vec::new();
+        let mut unit_of_file = vec![0usize; found.len()];
+        for (i, f) in found.iter().enumerate() {
+            let same = i > 0
+                && found[i - 1].root == f.root
+                && found[i - 1].attribution.host == f.attribution.host;
+            if !same {
+                units.push(Unit {
+                    files: Vec::new(),
+                    indexing: false,
+                });
+            }
+            let u = units.len() - 1;
+            units[u].files.push(i);
+            units[u].indexing |= f.copies && !self.keep_copies;
+            unit_of_file[i] = u;
         }
-        for t in TurnType::ALL {
-            s.rows_per_turn_type.insert(t.as_str(), 0);
+        let holding: Vec<bool> = unit_of_file.iter().map(|&u| units[u].indexing).collect();
+        let threads = effective_threads(self.threads).min(found.len().max(1));
+
+        let mut report = ScanReport {
+            overlapping_roots: overlapping,
+            ..ScanReport::default()
+        };
+        let next = AtomicUsize::new(0);
+        let abort = AtomicBool::new(false);
+        let (reg_tx, reg_rx) = mpsc::channel::<(usize, mpsc::Receiver<Msg>)>();
+        let outcome: Result<(), ScanError> = std::thread::scope(|scope| {
+            for w in 0..threads {
+                let reg_tx = reg_tx.clone();
+                let (found, holding, next, abort, evidence) =
+                    (&found, &holding, &next, &abort, &evidence);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("scan-worker-{w}"))
+                    .spawn_scoped(scope, move || {
+                        loop {
+                            if abort.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            let i = next.fetch_add(1, Ordering::SeqCst);
+                            if i >= found.len() {
+                                break;
+                            }
+                            let (tx, rx) = mpsc::sync_channel(CHUNKS_IN_FLIGHT);
+                            if reg_tx.send((i, rx)).is_err() {
+                                break;
+                            }
+                            self.read_file(found, i, holding[i], mode, evidence, &tx, abort);
+                        }
+                    });
+                if let Err(e) = spawned {
+                    abort.store(true, Ordering::Relaxed);
+                    return Err(ScanError::Threads {
+                        threads,
+                        message: e.to_string(),
+                    });
+                }
+            }
+            drop(reg_tx);
+            let result = self.consume(&found, &units, consumer, progress, &reg_rx, &mut report);
+            if result.is_err() {
+                abort.store(true, Ordering::Relaxed);
+            }
+            drop(reg_rx);
+            result
+        });
+        outcome?;
+        report.manifest = evidence.manifest();
+        Ok(report)
+    }
+
+    /// The writer's side: takes each file's chunks in order, and ends each unit with
+    /// its surviving secondary rows.
+    fn consume(
+        &self,
+        found: &[FoundFile],
+        units: &[Unit],
+        consumer: &mut dyn Consumer,
+        progress: &mut dyn FnMut(&FoundFile),
+        reg_rx: &mpsc::Receiver<(usize, mpsc::Receiver<Msg>)>,
+        report: &mut ScanReport,
+    ) -> Result<(), ScanError> {
+        let mut waiting: HashMap<usize, mpsc::Receiver<Msg>> = HashMap::new();
+        for unit in units {
+            let mut index = TwinIndex::default();
+            let mut held: Vec<Held> = Vec::new();
+            for &i in &unit.files {
+                let rx = loop {
+                    if let Some(rx) = waiting.remove(&i) {
+                        break rx;
+                    }
+                    match reg_rx.recv() {
+                        Ok((j, rx)) => {
+                            waiting.insert(j, rx);
+                        }
+                        Err(_) => {
+                            return Err(ScanError::Threads {
+                                threads: 0,
+                                message: "a worker stopped before reading its file".into(),
+                            });
+                        }
+                    }
+                };
+                let ctx = self.context(&found[i]);
+                loop {
+                    match rx.recv() {
+                        Ok(Msg::Chunk(p)) => {
+                            consumer.payload(&ctx, p).map_err(ScanError::Output)?;
+                        }
+                        Ok(Msg::End(end)) => {
+                            let end = *end;
+                            report.filtered_by_agent += end.filtered_by_agent;
+                            report.filtered_by_time += end.filtered_by_time;
+                            report.untimed_filtered += end.untimed_filtered;
+                            report.counts.add(&end.counts);
+                            report.write.written += end.write.written;
+                            report.write.untimed_left_out += end.write.untimed_left_out;
+                            report.panics += usize::from(end.report.panicked);
+                            if let Some(p) = &found[i].problem {
+                                report
+                                    .problems
+                                    .push((chat_rows::display_path(&found[i].path), p.clone()));
+                            }
+                            report.files.push(end.report);
+                            for (k, t) in end.index {
+                                index.insert(k, t);
+                            }
+                            held.extend(end.held);
+                            break;
+                        }
+                        Err(_) => {
+                            return Err(ScanError::Threads {
+                                threads: 0,
+                                message: "a worker stopped in the middle of a file".into(),
+                            });
+                        }
+                    }
+                }
+                progress(&found[i]);
+            }
+            let mut last_file = usize::MAX;
+            let mut ctx = FileContext::default();
+            for h in held {
+                if index.has_twin(h.key, h.time, DEFAULT_WINDOW_MICROS) {
+                    report.merged_copies += 1;
+                    continue;
+                }
+                if h.file != last_file {
+                    ctx = self.context(&found[h.file]);
+                    last_file = h.file;
+                }
+                report.counts.count(h.turn, h.parser, h.time.is_none());
+                if h.left_out {
+                    report.write.untimed_left_out += 1;
+                } else if h.row.is_none() {
+                    report.write.written += 1;
+                }
+                consumer.held(&ctx, h).map_err(ScanError::Output)?;
+            }
         }
-        for r in &self.rows {
-            *s.rows_per_turn_type
-                .entry(r.turn_type.as_str())
-                .or_default() += 1;
-            s.parser_rows += usize::from(r.is_parser());
-            s.untimed_rows += usize::from(r.timestamp.is_none());
-        }
-        s.rows = self.rows.len();
-        s
+        Ok(())
     }
 }
 
@@ -407,22 +1154,28 @@ mod tests {
             "probe"
         }
         fn claim(&self, path: &Path) -> Option<Claim> {
-            paths::ends_with(path, &["*.probe"]).then_some(Claim { kind: "probe file" })
+            paths::ends_with(path, &["*.probe"]).then_some(Claim::new("probe file"))
         }
-        fn read(&self, path: &Path, _ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
+        fn read_into(
+            &self,
+            path: &Path,
+            _ctx: &FileContext,
+            evidence: &Evidence,
+            sink: &mut dyn RowSink,
+        ) {
             let bytes = evidence.read(path).unwrap_or_default();
-            chat_rows::lines::lines(&bytes)
-                .map(|l| {
-                    let text = l.text_lossy().into_owned();
-                    let ts = text
-                        .split_once(' ')
-                        .and_then(|(ms, _)| ms.parse().ok())
-                        .and_then(Timestamp::from_epoch_millis);
-                    Row::new("probe", TurnType::User, text)
-                        .at(ts)
-                        .line(l.number)
-                })
-                .collect()
+            for row in chat_rows::lines::lines(&bytes).map(|l| {
+                let text = l.text_lossy().into_owned();
+                let ts = text
+                    .split_once(' ')
+                    .and_then(|(ms, _)| ms.parse().ok())
+                    .and_then(Timestamp::from_epoch_millis);
+                Row::new("probe", TurnType::User, text)
+                    .at(ts)
+                    .line(l.number)
+            }) {
+                sink.push(row);
+            }
         }
     }
 
@@ -490,14 +1243,18 @@ mod tests {
             "copies"
         }
         fn claim(&self, path: &Path) -> Option<Claim> {
-            paths::ends_with(path, &["*.probe"]).then_some(Claim { kind: "copy" })
+            paths::ends_with(path, &["*.probe"]).then_some(Claim::new("copy").with_copies())
         }
-        fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
-            Probe
-                .read(path, ctx, evidence)
-                .into_iter()
-                .map(|r| r.secondary(true))
-                .collect()
+        fn read_into(
+            &self,
+            path: &Path,
+            ctx: &FileContext,
+            evidence: &Evidence,
+            sink: &mut dyn RowSink,
+        ) {
+            for r in Probe.read(path, ctx, evidence) {
+                sink.push(r.secondary(true));
+            }
         }
     }
 

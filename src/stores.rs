@@ -17,3 +17,25 @@ pub fn all() -> Vec<Box<dyn Store>> {
         Box::new(codebuddy_log::CodeBuddyStore),
     ]
 }
+
+/// The agents of the stores' own rows (the editors' products are in
+/// [`crate::locations`]), and the scanner's.
+pub const STORE_AGENTS: &[&str] = &[
+    "vscode",
+    "cody",
+    "tabby",
+    "copilot",
+    "codebuddy",
+    crate::SCANNER_AGENT,
+];
+
+/// Every agent name a row can carry, sorted: what `--agent` accepts.
+pub fn known_agents() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = STORE_AGENTS.to_vec();
+    all.extend(crate::locations::EDITOR_DIRS.iter().map(|(_, p)| *p));
+    all.extend(crate::locations::SERVER_DIRS.iter().map(|(_, p)| *p));
+    all.extend(crate::locations::OTHER_LOCATIONS.iter().map(|l| l.product));
+    all.sort_unstable();
+    all.dedup();
+    all
+}

@@ -1,15 +1,30 @@
 //! Read-only access to evidence files, with a chain-of-custody manifest.
 //!
-//! Every byte a store crate reads from evidence goes through an [`Evidence`]. It only
-//! ever opens files for reading (`std::fs::read` opens read-only, takes no lock and
-//! creates nothing), and it records the path, size, modification time and SHA-256 of
-//! each file it read, so the CLI can write a manifest (`--manifest FILE`) that proves
-//! which bytes the timeline came from.
+//! Every byte a store crate reads from evidence goes through an [`Evidence`], so the
+//! rules of the evidence are kept in one place rather than in every parser:
 //!
-//! The hash is of the bytes actually read, which is what the rows were built from.
+//! * **Regular files only.** The entry is examined with `symlink_metadata` before it
+//!   is opened: a FIFO, socket or device is never opened (opening a FIFO blocks for
+//!   ever, reading `/dev/zero` never ends), and the opened handle is checked again.
+//! * **No link followed out of the root.** A symbolic link is followed only when its
+//!   target, fully resolved, lies inside one of the evidence roots; the manifest then
+//!   names the link and its target. With no roots set (a library user reading one
+//!   file), the root is the folder that holds the path given.
+//! * **A size cap** ([`Evidence::max_size`]): a larger file is refused with an error
+//!   that says its size, before anything is allocated.
+//! * **The manifest entry is for the file actually read**: its size, modification time
+//!   and, when hashing is on ([`Evidence::hashing`]), the SHA-256 of the bytes the rows
+//!   were built from, computed from the same read.
+//!
+//! Opening read-only takes no lock and creates nothing; nothing here writes.
+//!
+//! Paths are shown with [`display_path`]: UTF-8 as it is, except that `%` and every
+//! byte that is not UTF-8 are percent-encoded, so two different files never print the
+//! same and the exact bytes can be recovered by percent-decoding.
 
 use std::collections::BTreeMap;
-use std::io;
+use std::fmt;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -18,35 +33,318 @@ use sha2::{Digest, Sha256};
 
 use crate::when::Timestamp;
 
+/// The default size cap of one evidence file: 4 GiB.
+pub const DEFAULT_MAX_SIZE: u64 = 4 << 30;
+
 /// One file read, for the manifest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ManifestEntry {
-    /// The path as given to [`Evidence::read`].
+    /// The path as given to [`Evidence::read`], shown with [`display_path`].
     pub path: String,
+    /// When `path` is a symbolic link inside the root: the file actually read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_target: Option<String>,
     /// Size in bytes of what was read.
     pub size: u64,
     /// The file's modification time (UTC), when the file system gives one.
     pub mtime_utc: String,
-    /// SHA-256 of the bytes read, lower-case hex.
+    /// SHA-256 of the bytes read, lower-case hex; empty when hashing is off.
     pub sha256: String,
 }
 
+/// Why an evidence file was not read: the rules above, in words an analyst can quote.
+#[derive(Debug)]
+pub enum Refusal {
+    /// Not a regular file.
+    NotRegular {
+        /// `a directory`, `a FIFO`, `a socket`, `a device` ...
+        what: &'static str,
+    },
+    /// A link whose target lies outside every evidence root, or cannot be resolved.
+    LinkOutside {
+        /// The resolved target, or the link's text when it resolves to nothing.
+        target: String,
+    },
+    /// A path that resolves (through a linked folder) outside every evidence root.
+    OutsideRoot {
+        /// The resolved path.
+        resolved: String,
+    },
+    /// Larger than the cap.
+    TooLarge {
+        /// The file's size.
+        size: u64,
+        /// The cap.
+        cap: u64,
+    },
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::NotRegular { what } => {
+                write!(f, "not a regular file ({what}); left unread")
+            }
+            Refusal::LinkOutside { target } => write!(
+                f,
+                "a symbolic link to {target}, outside the evidence root; not followed"
+            ),
+            Refusal::OutsideRoot { resolved } => write!(
+                f,
+                "resolves to {resolved}, outside the evidence root; not followed"
+            ),
+            Refusal::TooLarge { size, cap } => {
+                write!(
+                    f,
+                    "{size} bytes, over the {cap}-byte cap of one evidence file"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+impl Refusal {
+    fn into_io(self) -> io::Error {
+        let kind = match self {
+            Refusal::TooLarge { .. } => io::ErrorKind::FileTooLarge,
+            _ => io::ErrorKind::InvalidInput,
+        };
+        io::Error::new(kind, self)
+    }
+}
+
+/// The refusal inside an error of [`Evidence::read`], if it was one.
+pub fn refusal(e: &io::Error) -> Option<&Refusal> {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<Refusal>())
+}
+
+/// What [`Evidence::check`] found: a regular file that may be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// The file that a read opens (the link's target for a link).
+    pub target: PathBuf,
+    /// True when the path given is a symbolic link.
+    pub via_link: bool,
+    /// Its size.
+    pub size: u64,
+    /// Its modification time.
+    pub modified: Option<std::time::SystemTime>,
+}
+
 /// The read-only gateway to evidence files. Cheap to share between threads.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Evidence {
+    roots: Vec<PathBuf>,
+    max_size: u64,
+    hashing: bool,
     manifest: Mutex<BTreeMap<PathBuf, ManifestEntry>>,
 }
 
+impl Default for Evidence {
+    fn default() -> Self {
+        Evidence::new()
+    }
+}
+
+/// Shows a path losslessly: UTF-8 as it is, `%` and every byte that is not UTF-8 as
+/// `%XX`. Percent-decoding the result gives the path's exact bytes (on Windows, its
+/// WTF-8 bytes).
+pub fn display_path(path: &Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        if !s.contains('%') {
+            return s.to_string();
+        }
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c == '%' {
+                out.push_str("%25");
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn kind_of(ft: &std::fs::FileType) -> &'static str {
+    if ft.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "a FIFO";
+        }
+        if ft.is_socket() {
+            return "a socket";
+        }
+        if ft.is_block_device() || ft.is_char_device() {
+            return "a device";
+        }
+    }
+    if ft.is_symlink() {
+        return "a symbolic link";
+    }
+    "not a file"
+}
+
 impl Evidence {
-    /// A new gateway with an empty manifest.
+    /// A gateway with no roots (a link is followed only within its own folder), the
+    /// default size cap, hashing on, and an empty manifest.
     pub fn new() -> Evidence {
-        Evidence::default()
+        Evidence {
+            roots: Vec::new(),
+            max_size: DEFAULT_MAX_SIZE,
+            hashing: true,
+            manifest: Mutex::new(BTreeMap::new()),
+        }
     }
 
-    /// Reads a whole file, read-only, and records it in the manifest.
+    /// Sets the evidence roots: no link is followed, and no path resolved, outside them.
+    pub fn roots<P: AsRef<Path>>(mut self, roots: impl IntoIterator<Item = P>) -> Evidence {
+        self.roots = roots
+            .into_iter()
+            .map(|r| {
+                let r = r.as_ref();
+                std::fs::canonicalize(r)
+                    .or_else(|_| std::path::absolute(r))
+                    .unwrap_or_else(|_| r.to_path_buf())
+            })
+            .collect();
+        self
+    }
+
+    /// Sets the size cap of one file (default [`DEFAULT_MAX_SIZE`]).
+    pub fn max_size(mut self, bytes: u64) -> Evidence {
+        self.max_size = bytes;
+        self
+    }
+
+    /// Turns the SHA-256 of each file read on or off (on by default). The scanner turns
+    /// it on only when a manifest is asked for; the hash is then taken from the same read.
+    pub fn hashing(mut self, on: bool) -> Evidence {
+        self.hashing = on;
+        self
+    }
+
+    /// The size cap of one file.
+    pub fn size_cap(&self) -> u64 {
+        self.max_size
+    }
+
+    fn inside_roots(&self, resolved: &Path, given: &Path) -> bool {
+        if self.roots.is_empty() {
+            let parent = match given.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            return std::fs::canonicalize(parent).is_ok_and(|p| resolved.starts_with(p));
+        }
+        self.roots.iter().any(|r| resolved.starts_with(r))
+    }
+
+    /// Checks that `path` may be read under the rules in the module docs, without
+    /// opening it. A missing file is an error of kind `NotFound`; a refusal is an error
+    /// whose [`refusal`] says why.
+    pub fn check(&self, path: &Path) -> io::Result<Checked> {
+        let meta = std::fs::symlink_metadata(path)?;
+        let ft = meta.file_type();
+        if ft.is_symlink() {
+            let target = match std::fs::canonicalize(path) {
+                Ok(t) => t,
+                Err(_) => {
+                    let text = std::fs::read_link(path)
+                        .map(|t| display_path(&t))
+                        .unwrap_or_default();
+                    return Err(Refusal::LinkOutside {
+                        target: format!("{text} (which resolves to nothing)"),
+                    }
+                    .into_io());
+                }
+            };
+            if !self.inside_roots(&target, path) {
+                return Err(Refusal::LinkOutside {
+                    target: display_path(&target),
+                }
+                .into_io());
+            }
+            let tmeta = std::fs::metadata(&target)?;
+            if !tmeta.is_file() {
+                return Err(Refusal::NotRegular {
+                    what: kind_of(&tmeta.file_type()),
+                }
+                .into_io());
+            }
+            return Ok(Checked {
+                target,
+                via_link: true,
+                size: tmeta.len(),
+                modified: tmeta.modified().ok(),
+            });
+        }
+        if !ft.is_file() {
+            return Err(Refusal::NotRegular { what: kind_of(&ft) }.into_io());
+        }
+        if !self.roots.is_empty() {
+            // a folder on the way may be a link out of the root
+            let resolved = std::fs::canonicalize(path)?;
+            if !self.inside_roots(&resolved, path) {
+                return Err(Refusal::OutsideRoot {
+                    resolved: display_path(&resolved),
+                }
+                .into_io());
+            }
+        }
+        Ok(Checked {
+            target: path.to_path_buf(),
+            via_link: false,
+            size: meta.len(),
+            modified: meta.modified().ok(),
+        })
+    }
+
+    /// Reads a whole file, read-only, under the rules in the module docs, and records
+    /// it in the manifest.
     pub fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        let bytes = std::fs::read(path)?;
-        self.record(path, &bytes);
+        let checked = self.check(path)?;
+        if checked.size > self.max_size {
+            return Err(Refusal::TooLarge {
+                size: checked.size,
+                cap: self.max_size,
+            }
+            .into_io());
+        }
+        let mut file = std::fs::File::open(&checked.target)?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(Refusal::NotRegular {
+                what: kind_of(&meta.file_type()),
+            }
+            .into_io());
+        }
+        let cap = self.max_size;
+        let mut bytes = Vec::with_capacity(meta.len().min(cap) as usize);
+        (&mut file)
+            .take(cap.saturating_add(1))
+            .read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > cap {
+            return Err(Refusal::TooLarge {
+                size: meta.len().max(bytes.len() as u64),
+                cap,
+            }
+            .into_io());
+        }
+        self.record(path, &checked, &bytes);
         Ok(bytes)
     }
 
@@ -59,21 +357,53 @@ impl Evidence {
         }
     }
 
-    /// The file's modification time, UTC, if the file system records one.
-    pub fn modified(&self, path: &Path) -> Option<Timestamp> {
-        let m = std::fs::metadata(path).ok()?.modified().ok()?;
-        Timestamp::from_system_time(m)
+    /// The entries of a folder, sorted, under the same rules (a linked folder is listed
+    /// only when it resolves inside the root). Lists names only; reads no file.
+    pub fn read_dir(&self, dir: &Path) -> io::Result<Vec<PathBuf>> {
+        let meta = std::fs::symlink_metadata(dir)?;
+        if meta.file_type().is_symlink() {
+            let target = std::fs::canonicalize(dir)?;
+            if !self.inside_roots(&target, dir) {
+                return Err(Refusal::LinkOutside {
+                    target: display_path(&target),
+                }
+                .into_io());
+            }
+        } else if !meta.is_dir() {
+            return Err(Refusal::NotRegular {
+                what: kind_of(&meta.file_type()),
+            }
+            .into_io());
+        }
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir)? {
+            out.push(entry?.path());
+        }
+        out.sort();
+        Ok(out)
     }
 
-    fn record(&self, path: &Path, bytes: &[u8]) {
+    /// The file's modification time, UTC, if the rules allow the file and the file
+    /// system records one.
+    pub fn modified(&self, path: &Path) -> Option<Timestamp> {
+        Timestamp::from_system_time(self.check(path).ok()?.modified?)
+    }
+
+    fn record(&self, path: &Path, checked: &Checked, bytes: &[u8]) {
         let entry = ManifestEntry {
-            path: path.display().to_string(),
+            path: display_path(path),
+            link_target: checked.via_link.then(|| display_path(&checked.target)),
             size: bytes.len() as u64,
-            mtime_utc: self
-                .modified(path)
+            mtime_utc: checked
+                .modified
+                .and_then(Timestamp::from_system_time)
                 .map(|t| t.to_string())
                 .unwrap_or_default(),
-            sha256: hex::encode(Sha256::digest(bytes)),
+            sha256: if self.hashing {
+                hex::encode(Sha256::digest(bytes))
+            } else {
+                String::new()
+            },
         };
         if let Ok(mut m) = self.manifest.lock() {
             m.insert(path.to_path_buf(), entry);
@@ -181,5 +511,96 @@ mod tests {
         std::fs::write(dir.join("sub/a.db"), b"abd").unwrap();
         assert_ne!(snapshot_tree(&dir).unwrap(), before);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_what_is_not_a_regular_file_inside_the_root() {
+        use std::os::unix::fs::symlink;
+        let d = tempfile_dir("refusals");
+        let root = d.join("root");
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::write(d.join("outside.txt"), b"secret").unwrap();
+        std::fs::write(root.join("sub/real.db"), b"inside").unwrap();
+        symlink(d.join("outside.txt"), root.join("out-link")).unwrap();
+        symlink(root.join("sub/real.db"), root.join("in-link")).unwrap();
+        symlink("/dev/zero", root.join("zero-link")).unwrap();
+        symlink(&d, root.join("up")).unwrap();
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(root.join("fifo"))
+                .status()
+                .unwrap()
+                .success()
+        );
+        let ev = Evidence::new().roots([&root]).max_size(4);
+        let err = |p: &str| ev.read(&root.join(p)).unwrap_err().to_string();
+        assert_eq!(
+            err("out-link"),
+            format!(
+                "a symbolic link to {}, outside the evidence root; not followed",
+                std::fs::canonicalize(d.join("outside.txt"))
+                    .unwrap()
+                    .display()
+            )
+        );
+        assert_eq!(
+            err("zero-link"),
+            "a symbolic link to /dev/zero, outside the evidence root; not followed"
+        );
+        assert_eq!(err("fifo"), "not a regular file (a FIFO); left unread");
+        assert_eq!(err("sub"), "not a regular file (a directory); left unread");
+        assert!(err("up/outside.txt").starts_with("resolves to "));
+        assert_eq!(
+            err("in-link"),
+            "6 bytes, over the 4-byte cap of one evidence file"
+        );
+        assert_eq!(
+            refusal(&ev.read(&root.join("fifo")).unwrap_err()).map(|r| r.to_string()),
+            Some("not a regular file (a FIFO); left unread".to_string())
+        );
+        let ev = Evidence::new().roots([&root]).hashing(false);
+        assert_eq!(ev.read(&root.join("in-link")).unwrap(), b"inside");
+        let m = ev.manifest();
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].path, root.join("in-link").display().to_string());
+        assert_eq!(
+            m[0].link_target.as_deref(),
+            Some(
+                std::fs::canonicalize(root.join("sub/real.db"))
+                    .unwrap()
+                    .display()
+                    .to_string()
+                    .as_str()
+            )
+        );
+        assert_eq!(m[0].sha256, "");
+        assert!(ev.read_dir(&root.join("up")).is_err());
+        assert_eq!(
+            ev.read_dir(&root.join("sub")).unwrap(),
+            [root.join("sub/real.db")]
+        );
+        // without roots, the folder holding the link is the root
+        assert!(Evidence::new().read(&root.join("out-link")).is_err());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn display_path_is_lossless() {
+        use std::os::unix::ffi::OsStrExt;
+        let p = |b: &[u8]| display_path(Path::new(std::ffi::OsStr::from_bytes(b)));
+        assert_eq!(p(b"/a/b c.db"), "/a/b c.db");
+        assert_eq!(p(b"/a/\xff\x80.db"), "/a/%FF%80.db");
+        assert_eq!(p(b"/a/%FF.db"), "/a/%25FF.db");
+        assert_ne!(p(b"/a/\xe9"), p(b"/a/\xc3\xa9"));
+        assert_eq!(p("/a/é".as_bytes()), "/a/é");
+    }
+
+    fn tempfile_dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("chat-rows-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
     }
 }

@@ -107,6 +107,58 @@ impl PrimaryIndex {
     }
 }
 
+/// A 128-bit fingerprint of what makes two rows twins: the user, the session, the
+/// turn type and the text (the host is the unit's). Two independent 64-bit hashes
+/// make a false match (which would drop a secondary row) vanishingly unlikely.
+pub fn twin_key(user: &str, row: &Row) -> u128 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let hash = |seed: u64| {
+        let mut h = foldhash::quality::FixedState::with_seed(seed).build_hasher();
+        user.hash(&mut h);
+        row.session_id.hash(&mut h);
+        (row.turn_type as u8).hash(&mut h);
+        row.text.hash(&mut h);
+        h.finish()
+    };
+    (u128::from(hash(0x243F_6A88_85A3_08D3)) << 64) | u128::from(hash(0x1319_8A2E_0370_7344))
+}
+
+/// The primary rows of a unit (a host, or a root whose hosts are unknown) as twin keys
+/// and times: what a secondary row is checked against, without holding the rows.
+#[derive(Clone, Debug, Default)]
+pub struct TwinIndex {
+    times: HashMap<u128, Vec<Option<i64>>>,
+}
+
+impl TwinIndex {
+    /// Adds a primary row's key and time (µs).
+    pub fn insert(&mut self, key: u128, time: Option<i64>) {
+        self.times.entry(key).or_default().push(time);
+    }
+
+    /// True when a primary row with `key` lies within `window_micros` of `time` (rows
+    /// without a time match only rows without a time), as [`merge_secondary`] decides.
+    pub fn has_twin(&self, key: u128, time: Option<i64>, window_micros: i64) -> bool {
+        self.times.get(&key).is_some_and(|times| {
+            times.iter().any(|p| match (p, time) {
+                (Some(p), Some(t)) => (p - t).abs() <= window_micros,
+                (None, None) => true,
+                _ => false,
+            })
+        })
+    }
+
+    /// How many primary rows it holds.
+    pub fn len(&self) -> usize {
+        self.times.values().map(Vec::len).sum()
+    }
+
+    /// True when it holds no row.
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,5 +243,38 @@ mod tests {
             DEFAULT_WINDOW_MICROS,
         );
         assert_eq!((kept.len(), dropped), (2, 0));
+    }
+
+    #[test]
+    fn twin_index_decides_like_merge() {
+        let t = 1_700_000_000_000;
+        let rows = vec![
+            row("s", "hello", Some(t), false),
+            row("s", "hello", Some(t + 1500), true),
+            row("s", "hello", Some(t + 2500), true),
+            row("s", "gone", Some(t), true),
+            row("other", "hello", Some(t), true),
+            row("s", "untimed", None, false),
+            row("s", "untimed", None, true),
+            row("s", "untimed", Some(t), true),
+        ];
+        let mut index = TwinIndex::default();
+        for r in rows.iter().filter(|r| !r.secondary) {
+            index.insert(twin_key("", r), r.timestamp.map(|t| t.unix_micros()));
+        }
+        let kept: Vec<bool> = rows
+            .iter()
+            .filter(|r| r.secondary)
+            .map(|r| {
+                !index.has_twin(
+                    twin_key("", r),
+                    r.timestamp.map(|t| t.unix_micros()),
+                    DEFAULT_WINDOW_MICROS,
+                )
+            })
+            .collect();
+        assert_eq!(kept, [false, true, true, true, false, true]);
+        assert_eq!(index.len(), 2);
+        assert_ne!(twin_key("alice", &rows[0]), twin_key("bob", &rows[0]));
     }
 }

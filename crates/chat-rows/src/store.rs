@@ -18,9 +18,33 @@ use crate::row::Row;
 pub struct Claim {
     /// A short name of the file's kind, for `--list`: `chat session log`, `state database` ...
     pub kind: &'static str,
+    /// True when the file may give secondary rows (copies of rows that another file
+    /// holds as primary). The scanner indexes a unit's primary rows for the merge only
+    /// when one of its files says so, so the merge costs nothing elsewhere.
+    pub copies: bool,
+}
+
+impl Claim {
+    /// A claim of a file that gives primary rows only.
+    pub const fn new(kind: &'static str) -> Claim {
+        Claim {
+            kind,
+            copies: false,
+        }
+    }
+
+    /// The same claim, for a file that may give secondary rows.
+    pub const fn with_copies(mut self) -> Claim {
+        self.copies = true;
+        self
+    }
 }
 
 /// What the scanner knows about a file from where it was found.
+///
+/// The per-file fields of a row (`host`, `user`, `source_file`) live here once per
+/// file: a store may leave them empty in its rows, and every writer and the collected
+/// form fill them from the context ([`FileContext::fill`]).
 #[derive(Clone, Debug, Default)]
 pub struct FileContext {
     /// The evidence host, from the collection layout (empty when unknown).
@@ -32,8 +56,72 @@ pub struct FileContext {
     pub product: Option<String>,
     /// The host's UTC offset, when the responder supplied it (for zone-less times).
     pub host_offset: Option<UtcOffset>,
-    /// The path to show in `source_file`: the file's path as found under the root.
+    /// The path to show in `source_file`: the file's path as found under the root,
+    /// shown with [`crate::evidence::display_path`].
     pub display_path: String,
+}
+
+impl FileContext {
+    /// The row's host, or the file's when the row names none.
+    pub fn host_of<'a>(&'a self, row: &'a Row) -> &'a str {
+        if row.host.is_empty() {
+            &self.host
+        } else {
+            &row.host
+        }
+    }
+
+    /// The row's user, or the file's when the row names none.
+    pub fn user_of<'a>(&'a self, row: &'a Row) -> &'a str {
+        if row.user.is_empty() {
+            &self.user
+        } else {
+            &row.user
+        }
+    }
+
+    /// The row's source file, or the file's path when the row names none.
+    pub fn source_of<'a>(&'a self, row: &'a Row) -> &'a str {
+        if row.source_file.is_empty() {
+            &self.display_path
+        } else {
+            &row.source_file
+        }
+    }
+
+    /// Fills the row's empty per-file fields from the context (for the collected form).
+    pub fn fill(&self, row: &mut Row) {
+        if row.host.is_empty() {
+            row.host.clone_from(&self.host);
+        }
+        if row.user.is_empty() {
+            row.user.clone_from(&self.user);
+        }
+        if row.source_file.is_empty() {
+            row.source_file.clone_from(&self.display_path);
+        }
+    }
+}
+
+/// Where a store hands its rows, one at a time, as it makes them.
+///
+/// A store that builds owned rows calls [`RowSink::push`]; a store that lends a row
+/// whose buffers it reuses for the next (VS Code's `for_each_row`) calls
+/// [`RowSink::lend`], and the sink copies only what it keeps. `Vec<Row>` is a sink.
+pub trait RowSink {
+    /// Takes a row the store gives away.
+    fn push(&mut self, row: Row);
+
+    /// Takes a borrowed row; the default copies it into [`RowSink::push`].
+    fn lend(&mut self, row: &Row) {
+        self.push(row.clone());
+    }
+}
+
+impl RowSink for Vec<Row> {
+    fn push(&mut self, row: Row) {
+        Vec::push(self, row);
+    }
 }
 
 /// A store crate's reader, registered with the scanner.
@@ -44,9 +132,34 @@ pub trait Store: Send + Sync {
     /// Claims a file by its path, or returns `None`. Must not read the file.
     fn claim(&self, path: &Path) -> Option<Claim>;
 
-    /// Reads a claimed file into rows. Never panics and never fails as a whole: damage
-    /// becomes `parser:` rows. All reads go through `evidence`.
-    fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row>;
+    /// Reads a claimed file, handing each row to `sink` as it is made. Never panics
+    /// and never fails as a whole: damage becomes `parser:` rows. All reads go through
+    /// `evidence`. Rows may leave `host`, `user` and `source_file` empty: they are the
+    /// file's, from `ctx`.
+    fn read_into(
+        &self,
+        path: &Path,
+        ctx: &FileContext,
+        evidence: &Evidence,
+        sink: &mut dyn RowSink,
+    );
+
+    /// The agent of the rows this store gives for a file: what the scanner names in a
+    /// row it makes for the file itself (an empty file, a panic). The default is the
+    /// product the location names, or the store's name.
+    fn agent(&self, ctx: &FileContext) -> String {
+        ctx.product
+            .clone()
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| self.name().to_string())
+    }
+
+    /// The collected form of [`Store::read_into`]: every row of the file, in order.
+    fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
+        let mut rows = Vec::new();
+        self.read_into(path, ctx, evidence, &mut rows);
+        rows
+    }
 }
 
 /// Path helpers for [`Store::claim`] implementations: matching on components, so the

@@ -9,9 +9,8 @@
 
 use std::io::{self, Write};
 
-use serde::Serialize;
-
 use crate::row::{Row, Zone};
+use crate::store::FileContext;
 
 /// An output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,21 +47,15 @@ pub struct WriteStats {
 }
 
 /// Writes rows in one of the [`Format`]s.
+///
+/// Each row is formatted by [`format_row`] into a buffer the writer keeps, so writing a
+/// row allocates nothing.
 pub struct RowWriter<W: Write> {
     format: Format,
-    out: Option<csv::Writer<W>>,
-    raw: Option<W>,
+    out: W,
+    buf: Vec<u8>,
+    ctx: FileContext,
     stats: WriteStats,
-}
-
-#[derive(Serialize)]
-struct TimesketchRow<'a> {
-    message: String,
-    datetime: String,
-    timestamp: i64,
-    timestamp_desc: &'static str,
-    #[serde(flatten)]
-    row: &'a Row,
 }
 
 /// The `message` of a Timesketch event: `[agent] turn_type tool: text`.
@@ -77,76 +70,249 @@ pub fn timesketch_message(row: &Row) -> String {
     m
 }
 
+/// Appends `s` as the contents of a JSON string (no quotes), escaped exactly as
+/// serde_json escapes it: `"`, `\` and the control characters, nothing else.
+pub fn escape_json_into(out: &mut Vec<u8>, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b >= 0x20 && b != b'"' && b != b'\\' {
+            continue;
+        }
+        out.extend_from_slice(&bytes[start..i]);
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            _ => out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(b >> 4) as usize],
+                HEX[(b & 0xf) as usize],
+            ]),
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+}
+
+fn json_field(out: &mut Vec<u8>, key: &str, value: &str) {
+    out.push(b'"');
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(b"\":\"");
+    escape_json_into(out, value);
+    out.extend_from_slice(b"\",");
+}
+
+/// True when a CSV cell would be read as a formula by a spreadsheet: it begins with
+/// `=`, `+`, `-`, `@`, a tab or a carriage return (OWASP's list).
+pub fn csv_cell_is_formula(cell: &str) -> bool {
+    matches!(
+        cell.as_bytes().first(),
+        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r')
+    )
+}
+
+/// Appends one CSV cell, quoted when it holds `,`, `"`, CR or LF (RFC 4180), and
+/// neutralised with a leading `'` when it would be read as a formula
+/// ([`csv_cell_is_formula`]).
+pub fn csv_cell_into(out: &mut Vec<u8>, cell: &str) {
+    let neutralise = csv_cell_is_formula(cell);
+    let quote = cell
+        .as_bytes()
+        .iter()
+        .any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'));
+    if quote {
+        out.push(b'"');
+    }
+    if neutralise {
+        out.push(b'\'');
+    }
+    if quote {
+        let bytes = cell.as_bytes();
+        let mut start = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'"' {
+                out.extend_from_slice(&bytes[start..=i]);
+                out.push(b'"');
+                start = i + 1;
+            }
+        }
+        out.extend_from_slice(&bytes[start..]);
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(cell.as_bytes());
+    }
+}
+
+/// The CSV header line, CRLF-terminated.
+pub fn csv_header_into(out: &mut Vec<u8>) {
+    for (i, c) in Row::columns().iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(c.as_bytes());
+    }
+    out.extend_from_slice(b"\r\n");
+}
+
+/// Appends one row in `format` to `out`, reading `host`, `user` and `source_file` from
+/// `ctx` where the row leaves them empty. Returns false (and appends nothing) for a row
+/// without a time in a Timesketch file, which cannot hold it.
+pub fn format_row(format: Format, ctx: &FileContext, row: &Row, out: &mut Vec<u8>) -> bool {
+    use std::io::Write as _;
+    let host = ctx.host_of(row);
+    let user = ctx.user_of(row);
+    let source = ctx.source_of(row);
+    let zone = row.zone().map(Zone::as_str).unwrap_or("");
+    match format {
+        Format::Csv => {
+            if let Some(t) = row.timestamp {
+                let _ = write!(out, "{t}");
+            }
+            out.push(b',');
+            for cell in [
+                zone,
+                host,
+                user,
+                &row.agent,
+                &row.session_id,
+                &row.project_path,
+                &row.git_branch,
+                row.turn_type.as_str(),
+                &row.model,
+                &row.tool_name,
+                &row.tool_use_id,
+                &row.text,
+                source,
+            ] {
+                csv_cell_into(out, cell);
+                out.push(b',');
+            }
+            if let Some(l) = row.source_line {
+                let _ = write!(out, "{l}");
+            }
+            out.push(b',');
+            csv_cell_into(out, &row.source_locator);
+            out.push(b',');
+            out.extend_from_slice(row.record_state.as_str().as_bytes());
+            out.extend_from_slice(if row.secondary {
+                b",true\r\n"
+            } else {
+                b",false\r\n"
+            });
+            true
+        }
+        Format::Jsonl => {
+            out.extend_from_slice(b"{\"timestamp_utc\":\"");
+            if let Some(t) = row.timestamp {
+                let _ = write!(out, "{t}");
+            }
+            out.extend_from_slice(b"\",");
+            row_fields(out, row, zone, host, user, source);
+            true
+        }
+        Format::Timesketch => {
+            let Some(ts) = row.timestamp else {
+                return false;
+            };
+            let desc = match ts.zone() {
+                Zone::Utc => "Event Recorded",
+                Zone::Unknown => "Event Recorded (local time, zone unknown; written as if UTC)",
+            };
+            out.extend_from_slice(b"{\"message\":\"[");
+            escape_json_into(out, &row.agent);
+            out.extend_from_slice(b"] ");
+            out.extend_from_slice(row.turn_type.as_str().as_bytes());
+            if !row.tool_name.is_empty() {
+                out.push(b' ');
+                escape_json_into(out, &row.tool_name);
+            }
+            out.extend_from_slice(b": ");
+            escape_json_into(out, &row.text);
+            out.extend_from_slice(b"\",\"datetime\":\"");
+            out.extend_from_slice(ts.timesketch_datetime().as_bytes());
+            let _ = write!(
+                out,
+                "\",\"timestamp\":{},\"timestamp_desc\":\"{desc}\",\"timestamp_utc\":\"{ts}\",",
+                ts.unix_micros()
+            );
+            row_fields(out, row, zone, host, user, source);
+            true
+        }
+    }
+}
+
+/// The JSON fields after `timestamp_utc`, closing the object and the line.
+fn row_fields(out: &mut Vec<u8>, row: &Row, zone: &str, host: &str, user: &str, source: &str) {
+    use std::io::Write as _;
+    json_field(out, "timestamp_zone", zone);
+    json_field(out, "host", host);
+    json_field(out, "user", user);
+    json_field(out, "agent", &row.agent);
+    json_field(out, "session_id", &row.session_id);
+    json_field(out, "project_path", &row.project_path);
+    json_field(out, "git_branch", &row.git_branch);
+    json_field(out, "turn_type", row.turn_type.as_str());
+    json_field(out, "model", &row.model);
+    json_field(out, "tool_name", &row.tool_name);
+    json_field(out, "tool_use_id", &row.tool_use_id);
+    json_field(out, "text", &row.text);
+    json_field(out, "source_file", source);
+    match row.source_line {
+        Some(l) => {
+            let _ = write!(out, "\"source_line\":{l},");
+        }
+        None => out.extend_from_slice(b"\"source_line\":null,"),
+    }
+    json_field(out, "source_locator", &row.source_locator);
+    json_field(out, "record_state", row.record_state.as_str());
+    out.extend_from_slice(if row.secondary {
+        b"\"secondary\":true}\n"
+    } else {
+        b"\"secondary\":false}\n"
+    });
+}
+
 impl<W: Write> RowWriter<W> {
     /// A writer of `format` over `out`. CSV writes its header at once.
     pub fn new(format: Format, out: W) -> io::Result<RowWriter<W>> {
         let mut w = RowWriter {
             format,
-            out: None,
-            raw: None,
+            out,
+            buf: Vec::with_capacity(4096),
+            ctx: FileContext::default(),
             stats: WriteStats::default(),
         };
-        match format {
-            Format::Csv => {
-                let mut c = csv::WriterBuilder::new()
-                    .terminator(csv::Terminator::CRLF)
-                    .from_writer(out);
-                c.write_record(Row::columns()).map_err(io::Error::other)?;
-                w.out = Some(c);
-            }
-            _ => w.raw = Some(out),
+        if format == Format::Csv {
+            csv_header_into(&mut w.buf);
+            w.out.write_all(&w.buf)?;
         }
         Ok(w)
     }
 
     /// Writes one row (or, for Timesketch, counts an untimed row as left out).
     pub fn write(&mut self, row: &Row) -> io::Result<()> {
-        match self.format {
-            Format::Csv => {
-                if let Some(c) = self.out.as_mut() {
-                    c.write_record(row.values()).map_err(io::Error::other)?;
-                }
-            }
-            Format::Jsonl => {
-                if let Some(w) = self.raw.as_mut() {
-                    serde_json::to_writer(&mut *w, row)?;
-                    w.write_all(b"\n")?;
-                }
-            }
-            Format::Timesketch => {
-                let Some(ts) = row.timestamp else {
-                    self.stats.untimed_left_out += 1;
-                    return Ok(());
-                };
-                let desc = match ts.zone() {
-                    Zone::Utc => "Event Recorded",
-                    Zone::Unknown => "Event Recorded (local time, zone unknown; written as if UTC)",
-                };
-                let ev = TimesketchRow {
-                    message: timesketch_message(row),
-                    datetime: ts.timesketch_datetime(),
-                    timestamp: ts.unix_micros(),
-                    timestamp_desc: desc,
-                    row,
-                };
-                if let Some(w) = self.raw.as_mut() {
-                    serde_json::to_writer(&mut *w, &ev)?;
-                    w.write_all(b"\n")?;
-                }
-            }
+        self.buf.clear();
+        if format_row(self.format, &self.ctx, row, &mut self.buf) {
+            self.out.write_all(&self.buf)?;
+            self.stats.written += 1;
+        } else {
+            self.stats.untimed_left_out += 1;
         }
-        self.stats.written += 1;
         Ok(())
     }
 
     /// Flushes and returns what was written.
     pub fn finish(mut self) -> io::Result<WriteStats> {
-        if let Some(c) = self.out.as_mut() {
-            c.flush()?;
-        }
-        if let Some(w) = self.raw.as_mut() {
-            w.flush()?;
-        }
+        self.out.flush()?;
         Ok(self.stats)
     }
 }
@@ -250,5 +416,149 @@ mod tests {
                 .unwrap_err()
                 .contains("expected jsonl, csv or timesketch")
         );
+    }
+
+    /// The serde form the writers had before they wrote from borrowed fields: the new
+    /// writers must give the same bytes.
+    fn serde_reference(format: Format, row: &Row) -> Vec<u8> {
+        #[derive(serde::Serialize)]
+        struct TimesketchRow<'a> {
+            message: String,
+            datetime: String,
+            timestamp: i64,
+            timestamp_desc: &'static str,
+            #[serde(flatten)]
+            row: &'a Row,
+        }
+        let mut out = Vec::new();
+        match format {
+            Format::Jsonl => serde_json::to_writer(&mut out, row).unwrap(),
+            Format::Timesketch => {
+                let ts = row.timestamp.unwrap();
+                let ev = TimesketchRow {
+                    message: timesketch_message(row),
+                    datetime: ts.timesketch_datetime(),
+                    timestamp: ts.unix_micros(),
+                    timestamp_desc: match ts.zone() {
+                        Zone::Utc => "Event Recorded",
+                        Zone::Unknown => {
+                            "Event Recorded (local time, zone unknown; written as if UTC)"
+                        }
+                    },
+                    row,
+                };
+                serde_json::to_writer(&mut out, &ev).unwrap();
+            }
+            Format::Csv => {
+                let mut c = csv::WriterBuilder::new()
+                    .terminator(csv::Terminator::CRLF)
+                    .has_headers(false)
+                    .from_writer(&mut out);
+                c.write_record(row.values()).unwrap();
+                c.flush().unwrap();
+                drop(c);
+                return out;
+            }
+        }
+        out.push(b'\n');
+        out
+    }
+
+    #[test]
+    fn borrowed_writers_match_serde_and_csv_byte_for_byte() {
+        let texts = [
+            "plain",
+            "quote \" backslash \\ slash / tab\t nl\n cr\r",
+            "ctl \u{1} \u{8} \u{c} \u{1f} \u{7f} é 😀 \u{2028}",
+            "comma, \"quoted\"",
+            "",
+        ];
+        let mut n = 0;
+        for (i, text) in texts.iter().enumerate() {
+            for r in rows() {
+                let mut row = r.clone();
+                row.text = (*text).to_string();
+                row.host = texts[(i + 1) % texts.len()].to_string();
+                row.tool_name = texts[(i + 2) % texts.len()].to_string();
+                for format in [Format::Jsonl, Format::Timesketch, Format::Csv] {
+                    let mut got = Vec::new();
+                    let wrote = format_row(format, &FileContext::default(), &row, &mut got);
+                    if !wrote {
+                        assert!(format == Format::Timesketch && row.timestamp.is_none());
+                        continue;
+                    }
+                    assert_eq!(
+                        String::from_utf8(got).unwrap(),
+                        String::from_utf8(serde_reference(format, &row)).unwrap()
+                    );
+                    n += 1;
+                }
+            }
+        }
+        assert_eq!(n, 40);
+    }
+
+    #[test]
+    fn csv_cells_that_a_spreadsheet_would_evaluate_are_neutralised() {
+        let mut out = Vec::new();
+        for cell in [
+            "=HYPERLINK(\"http://x\")",
+            "+1",
+            "-2",
+            "@SUM(A1)",
+            "\tx",
+            "\rx",
+            "a=b",
+            "",
+        ] {
+            csv_cell_into(&mut out, cell);
+            out.push(b'|');
+        }
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\"'=HYPERLINK(\"\"http://x\"\")\"|'+1|'-2|'@SUM(A1)|'\tx|\"'\rx\"|a=b||"
+        );
+        let row = Row::new("vscode", TurnType::User, "=1+1").file("-x.jsonl");
+        let (buf, _) = to_bytes(Format::Csv, &[row.clone()]).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert!(
+            text.ends_with(",user,,,,'=1+1,'-x.jsonl,,,live,false\r\n"),
+            "{text}"
+        );
+        // JSONL stays byte-faithful
+        let (buf, _) = to_bytes(Format::Jsonl, &[row]).unwrap();
+        assert!(
+            String::from_utf8(buf)
+                .unwrap()
+                .contains("\"text\":\"=1+1\"")
+        );
+    }
+
+    #[test]
+    fn per_file_fields_come_from_the_context() {
+        let ctx = FileContext {
+            host: "h1".into(),
+            user: "zed".into(),
+            display_path: "/ev/a.jsonl".into(),
+            ..FileContext::default()
+        };
+        let mut out = Vec::new();
+        format_row(
+            Format::Jsonl,
+            &ctx,
+            &Row::new("vscode", TurnType::User, "x"),
+            &mut out,
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(
+            (v["host"].as_str(), v["user"].as_str()),
+            (Some("h1"), Some("zed"))
+        );
+        assert_eq!(v["source_file"], "/ev/a.jsonl");
+        let mut out = Vec::new();
+        let own = Row::new("vscode", TurnType::User, "x").file("other.json");
+        format_row(Format::Jsonl, &ctx, &own, &mut out);
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["source_file"], "other.json");
     }
 }

@@ -53,6 +53,10 @@ pub use rows::{AGENT, LogIndex, MapOptions, Persisted, session_rows, session_row
 pub struct CodeBuddyStore;
 
 impl Store for CodeBuddyStore {
+    fn agent(&self, _ctx: &chat_rows::FileContext) -> String {
+        "codebuddy".into()
+    }
+
     fn name(&self) -> &'static str {
         "codebuddy-log"
     }
@@ -65,10 +69,30 @@ impl Store for CodeBuddyStore {
             FileKind::SubagentMeta => "codebuddy sub-agent meta",
             FileKind::ToolResult => "codebuddy persisted tool output",
         };
-        Some(Claim { kind })
+        Some(Claim::new(kind))
     }
 
-    fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
+    fn read_into(
+        &self,
+        path: &Path,
+        ctx: &chat_rows::FileContext,
+        evidence: &Evidence,
+        sink: &mut dyn chat_rows::RowSink,
+    ) {
+        for row in self.read_rows(path, ctx, evidence) {
+            sink.push(row);
+        }
+    }
+}
+
+impl CodeBuddyStore {
+    /// Every row of a claimed file (the collected form of the store's `read_into`).
+    pub(crate) fn read_rows(
+        &self,
+        path: &Path,
+        ctx: &FileContext,
+        evidence: &Evidence,
+    ) -> Vec<Row> {
         let display = if ctx.display_path.is_empty() {
             path.display().to_string()
         } else {

@@ -149,15 +149,39 @@ fn unreadable(source: &str, e: &std::io::Error) -> Row {
 }
 
 impl Store for CodyStore {
+    fn agent(&self, _ctx: &chat_rows::FileContext) -> String {
+        "cody".into()
+    }
+
     fn name(&self) -> &'static str {
         "cody-history"
     }
 
     fn claim(&self, path: &Path) -> Option<Claim> {
-        locate::kind(path).map(|k| Claim { kind: k.describe() })
+        locate::kind(path).map(|k| Claim::new(k.describe()).with_copies())
     }
 
-    fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
+    fn read_into(
+        &self,
+        path: &Path,
+        ctx: &chat_rows::FileContext,
+        evidence: &Evidence,
+        sink: &mut dyn chat_rows::RowSink,
+    ) {
+        for row in self.read_rows(path, ctx, evidence) {
+            sink.push(row);
+        }
+    }
+}
+
+impl CodyStore {
+    /// Every row of a claimed file (the collected form of the store's `read_into`).
+    pub(crate) fn read_rows(
+        &self,
+        path: &Path,
+        ctx: &FileContext,
+        evidence: &Evidence,
+    ) -> Vec<Row> {
         let source = if ctx.display_path.is_empty() {
             path.display().to_string()
         } else {

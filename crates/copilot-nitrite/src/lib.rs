@@ -91,22 +91,42 @@ pub fn from_bytes(data: &[u8]) -> NitriteFile {
 pub struct CopilotNitriteStore;
 
 impl Store for CopilotNitriteStore {
+    fn agent(&self, _ctx: &chat_rows::FileContext) -> String {
+        "copilot".into()
+    }
+
     fn name(&self) -> &'static str {
         "copilot-nitrite"
     }
 
     fn claim(&self, path: &Path) -> Option<Claim> {
         match locate::locate(path)? {
-            locate::Located::Store { .. } => Some(Claim {
-                kind: "Copilot JetBrains Nitrite store",
-            }),
-            locate::Located::Xodus => Some(Claim {
-                kind: "Copilot JetBrains Xodus log",
-            }),
+            locate::Located::Store { .. } => Some(Claim::new("Copilot JetBrains Nitrite store")),
+            locate::Located::Xodus => Some(Claim::new("Copilot JetBrains Xodus log")),
         }
     }
 
-    fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
+    fn read_into(
+        &self,
+        path: &Path,
+        ctx: &chat_rows::FileContext,
+        evidence: &Evidence,
+        sink: &mut dyn chat_rows::RowSink,
+    ) {
+        for row in self.read_rows(path, ctx, evidence) {
+            sink.push(row);
+        }
+    }
+}
+
+impl CopilotNitriteStore {
+    /// Every row of a claimed file (the collected form of the store's `read_into`).
+    pub(crate) fn read_rows(
+        &self,
+        path: &Path,
+        ctx: &FileContext,
+        evidence: &Evidence,
+    ) -> Vec<Row> {
         let shown = if ctx.display_path.is_empty() {
             path.display().to_string()
         } else {

@@ -262,17 +262,42 @@ pub fn not_json_row(agent: &str, source_file: &str, item: &Item, error: &Error) 
 pub struct StateVscdbStore;
 
 impl chat_rows::Store for StateVscdbStore {
+    fn agent(&self, ctx: &chat_rows::FileContext) -> String {
+        ctx.product
+            .clone()
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| "vscode".into())
+    }
+
     fn name(&self) -> &'static str {
         "state-vscdb"
     }
 
     fn claim(&self, path: &Path) -> Option<chat_rows::Claim> {
-        locate::scope(path).map(|_| chat_rows::Claim {
-            kind: "state database",
-        })
+        locate::scope(path).map(|_| chat_rows::Claim::new("state database").with_copies())
     }
 
-    fn read(&self, path: &Path, ctx: &chat_rows::FileContext, evidence: &Evidence) -> Vec<Row> {
+    fn read_into(
+        &self,
+        path: &Path,
+        ctx: &chat_rows::FileContext,
+        evidence: &Evidence,
+        sink: &mut dyn chat_rows::RowSink,
+    ) {
+        for row in self.read_rows(path, ctx, evidence) {
+            sink.push(row);
+        }
+    }
+}
+
+impl StateVscdbStore {
+    /// Every row of a claimed file (the collected form of the store's `read_into`).
+    pub(crate) fn read_rows(
+        &self,
+        path: &Path,
+        ctx: &chat_rows::FileContext,
+        evidence: &Evidence,
+    ) -> Vec<Row> {
         let agent = ctx.product.clone().unwrap_or_else(|| "vscode".to_string());
         let source_file = if ctx.display_path.is_empty() {
             path.display().to_string()

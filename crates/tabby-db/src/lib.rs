@@ -248,15 +248,39 @@ impl TabbyStore {
 }
 
 impl Store for TabbyStore {
+    fn agent(&self, _ctx: &chat_rows::FileContext) -> String {
+        "tabby".into()
+    }
+
     fn name(&self) -> &'static str {
         "tabby-db"
     }
 
     fn claim(&self, path: &Path) -> Option<Claim> {
-        locate::classify(path).map(|k| Claim { kind: k.describe() })
+        locate::classify(path).map(|k| Claim::new(k.describe()).with_copies())
     }
 
-    fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
+    fn read_into(
+        &self,
+        path: &Path,
+        ctx: &chat_rows::FileContext,
+        evidence: &Evidence,
+        sink: &mut dyn chat_rows::RowSink,
+    ) {
+        for row in self.read_rows(path, ctx, evidence) {
+            sink.push(row);
+        }
+    }
+}
+
+impl TabbyStore {
+    /// Every row of a claimed file (the collected form of the store's `read_into`).
+    pub(crate) fn read_rows(
+        &self,
+        path: &Path,
+        ctx: &FileContext,
+        evidence: &Evidence,
+    ) -> Vec<Row> {
         let display = if ctx.display_path.is_empty() {
             path.display().to_string()
         } else {

@@ -3,12 +3,12 @@
 use std::path::Path;
 
 use chat_rows::merge::{DEFAULT_WINDOW_MICROS, merge_secondary};
-use chat_rows::{Claim, Evidence, FileContext, Row, Store, system};
+use chat_rows::{Claim, Evidence, FileContext, Row, RowSink, Store, system};
 
 use crate::decode::{Replay, parse_document};
 use crate::locate::{self, FileKind};
 use crate::rows::files::{self, FileRows, Workspace};
-use crate::rows::{SessionContext, into_rows, rows_from_node};
+use crate::rows::{SessionContext, for_each_row, into_rows, rows_from_node};
 
 /// VS Code's chat store (and every fork's): sessions, editing state, sync markers,
 /// chat settings.
@@ -16,17 +16,38 @@ use crate::rows::{SessionContext, into_rows, rows_from_node};
 pub struct ChatLogStore;
 
 impl Store for ChatLogStore {
+    fn agent(&self, ctx: &chat_rows::FileContext) -> String {
+        ctx.product
+            .clone()
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| "vscode".into())
+    }
+
     fn name(&self) -> &'static str {
         "vscode-chat-log"
     }
 
     fn claim(&self, path: &Path) -> Option<Claim> {
-        locate::classify(path).map(|k| Claim { kind: k.name() })
+        locate::classify(path).map(|k| {
+            let claim = Claim::new(k.name());
+            // a flat session beside its log twin gives secondary rows
+            if k == FileKind::SessionJson {
+                claim.with_copies()
+            } else {
+                claim
+            }
+        })
     }
 
-    fn read(&self, path: &Path, ctx: &FileContext, evidence: &Evidence) -> Vec<Row> {
+    fn read_into(
+        &self,
+        path: &Path,
+        ctx: &FileContext,
+        evidence: &Evidence,
+        sink: &mut dyn RowSink,
+    ) {
         let Some(kind) = locate::classify(path) else {
-            return Vec::new();
+            return;
         };
         let agent = ctx
             .product
@@ -34,7 +55,7 @@ impl Store for ChatLogStore {
             .filter(|p| !p.is_empty())
             .unwrap_or_else(|| "vscode".into());
         let source_file = if ctx.display_path.is_empty() {
-            path.display().to_string()
+            chat_rows::display_path(path)
         } else {
             ctx.display_path.clone()
         };
@@ -45,10 +66,11 @@ impl Store for ChatLogStore {
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                return vec![
+                sink.push(
                     Row::system(agent, system::parser(format!("{name} not read ({e})")))
                         .file(source_file),
-                ];
+                );
+                return;
             }
         };
         let f = FileRows {
@@ -56,7 +78,7 @@ impl Store for ChatLogStore {
             source_file: source_file.clone(),
             mtime: evidence.modified(path),
         };
-        match kind {
+        let rows = match kind {
             FileKind::SessionLog | FileKind::SessionJson => {
                 let ws = workspace_of(path, evidence);
                 let sctx = SessionContext {
@@ -69,7 +91,10 @@ impl Store for ChatLogStore {
                     secondary: false,
                 };
                 if kind == FileKind::SessionLog {
-                    into_rows(Replay::from_bytes(&bytes), &sctx)
+                    // streamed: each row is lent as it is made, none collected
+                    let replay = Replay::from_bytes(&bytes);
+                    for_each_row(&replay, &sctx, |row| sink.lend(row));
+                    return;
                 } else {
                     read_json_session(path, &bytes, sctx, evidence)
                 }
@@ -86,6 +111,9 @@ impl Store for ChatLogStore {
             }
             FileKind::CloudSessions => files::cloud_sessions_rows(&bytes, &f),
             FileKind::Settings => files::settings_rows(&bytes, &locate::user_relative(path), &f),
+        };
+        for row in rows {
+            sink.push(row);
         }
     }
 }
