@@ -129,6 +129,10 @@ impl LegacyHistory {
         let mut reader = Reader::from_reader(bytes);
         reader.config_mut().check_end_names = true;
         let mut stack: Vec<String> = Vec::new();
+        // the stack positions of the open <llm> elements, so that "inside an <llm> of
+        // the chat" is one look at the innermost, not a scan of the stack at every
+        // <model> (quadratic in nesting depth)
+        let mut llms: Vec<usize> = Vec::new();
         let mut account: Option<String> = None;
         let mut chat: Option<(usize, LegacyChat)> = None;
         let mut message: Option<(usize, LegacyMessage)> = None;
@@ -187,7 +191,7 @@ impl LegacyHistory {
                                         _ => {}
                                     }
                                 } else if name == "model"
-                                    && stack[*depth + 1..].iter().any(|n| n == "llm")
+                                    && llms.last().is_some_and(|&at| at > *depth)
                                 {
                                     c.llm_model.get_or_insert(v);
                                 }
@@ -215,11 +219,17 @@ impl LegacyHistory {
                                 };
                                 message = Some((stack.len(), m));
                             }
+                            if name == "llm" {
+                                llms.push(stack.len());
+                            }
                             stack.push(name);
                         }
                     }
                     Event::End(_) => {
                         stack.pop();
+                        if llms.last() == Some(&stack.len()) {
+                            llms.pop();
+                        }
                         if message.as_ref().is_some_and(|(d, _)| *d == stack.len()) {
                             if let (Some((_, m)), Some((_, c))) = (message.take(), &mut chat) {
                                 c.messages.push(m);
@@ -308,6 +318,39 @@ mod tests {
             (c.messages[1].speaker.as_deref(), c.messages[1].line),
             (Some("ASSISTANT"), 10)
         );
+    }
+
+    #[test]
+    fn deep_nesting_is_linear() {
+        // inside a chat, 3 MB of nested <a> holding 10 000 <model> elements outside any
+        // <llm> and one inside: each <model> used to scan the whole stack for an <llm>
+        let depth = 1 << 20;
+        let inner = format!(
+            "{}<llm><model value=\"deep-model\"/></llm>{}{}",
+            "<a>".repeat(depth),
+            "<model value=\"not-llm\"/>".repeat(10_000),
+            "</a>".repeat(depth)
+        );
+        let xml = CURRENT.replace(
+            "<llm><llm><model value=\"anthropic/claude-3-sonnet\" /><provider value=\"Anthropic\" /></llm></llm>",
+            &inner,
+        );
+        assert!(xml.len() > 7_000_000);
+        let h = LegacyHistory::from_bytes(xml.as_bytes());
+        assert_eq!(h.damage, None);
+        assert_eq!(h.chats.len(), 1);
+        let c = &h.chats[0];
+        assert_eq!(c.llm_model.as_deref(), Some("deep-model"));
+        assert_eq!(c.deprecated_model.as_deref(), Some("old-model"));
+        assert_eq!(c.messages.len(), 2);
+        assert_eq!(c.messages[0].text.as_deref(), Some("line1\nline2"));
+        // a <model> after the <llm> closed is not the chat's model
+        let after = CURRENT.replace(
+            "<llm><llm><model value=\"anthropic/claude-3-sonnet\" /><provider value=\"Anthropic\" /></llm></llm>",
+            "<x><llm></llm><model value=\"no\"/></x>",
+        );
+        let h = LegacyHistory::from_bytes(after.as_bytes());
+        assert_eq!(h.chats[0].llm_model, None);
     }
 
     #[test]
