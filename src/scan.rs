@@ -1310,4 +1310,145 @@ mod tests {
                 .starts_with("cannot read evidence root /definitely/not/here:")
         );
     }
+
+    struct Panicky;
+    impl Store for Panicky {
+        fn name(&self) -> &'static str {
+            "panicky"
+        }
+        fn claim(&self, path: &Path) -> Option<Claim> {
+            paths::ends_with(path, &["*.probe"]).then_some(Claim::new("probe file"))
+        }
+        fn read_into(
+            &self,
+            path: &Path,
+            ctx: &FileContext,
+            evidence: &Evidence,
+            sink: &mut dyn RowSink,
+        ) {
+            for r in Probe.read(path, ctx, evidence) {
+                sink.push(r);
+            }
+            if path.ends_with("b.probe") {
+                panic!("index out of bounds: the len is 0 but the index is 3");
+            }
+        }
+    }
+
+    #[test]
+    fn a_panic_in_a_store_is_one_parser_row_and_the_scan_goes_on() {
+        let d = tree();
+        let r = Scanner::new()
+            .stores(vec![Box::new(Panicky)])
+            .root(d.path())
+            .run()
+            .unwrap();
+        let texts: Vec<_> = r.rows.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "1600000000000 a1",
+                "1700000000000 b1",
+                "no time",
+                "parser: the panicky reader stopped on this file with an internal error (index out of bounds: the len is 0 but the index is 3); the rows before it are kept"
+            ]
+        );
+        assert_eq!(r.rows[3].agent, "panicky");
+        assert!(r.rows[3].source_file.ends_with("b.probe"));
+        assert_eq!(r.panics, 1);
+        assert_eq!(r.files.iter().filter(|f| f.panicked).count(), 1);
+    }
+
+    struct Shuffled;
+    impl Store for Shuffled {
+        fn name(&self) -> &'static str {
+            "shuffled"
+        }
+        fn claim(&self, path: &Path) -> Option<Claim> {
+            paths::ends_with(path, &["a.probe"]).then_some(Claim::new("probe file"))
+        }
+        fn read_into(
+            &self,
+            _path: &Path,
+            _ctx: &FileContext,
+            _evidence: &Evidence,
+            sink: &mut dyn RowSink,
+        ) {
+            let at = |ms: i64| Timestamp::from_epoch_millis(1_700_000_000_000 + ms);
+            for (session, ms, text) in [
+                ("s1", Some(30), "s1 third"),
+                ("s2", Some(5), "s2 first"),
+                ("s1", None, "s1 untimed after third"),
+                ("s1", Some(10), "s1 first"),
+                ("s2", Some(1), "s2 zeroth"),
+                ("s1", Some(20), "s1 second"),
+            ] {
+                sink.push(
+                    Row::new("probe", TurnType::User, text)
+                        .session(session)
+                        .at(ms.and_then(at)),
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn rows_are_grouped_by_session_and_sorted_by_time_within_it() {
+        let d = tree();
+        let run = |threads| {
+            Scanner::new()
+                .stores(vec![Box::new(Shuffled)])
+                .root(d.path())
+                .threads(threads)
+                .run()
+                .unwrap()
+        };
+        let r = run(1);
+        let texts: Vec<_> = r.rows.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "s1 first",
+                "s1 second",
+                "s1 third",
+                "s1 untimed after third",
+                "s2 zeroth",
+                "s2 first"
+            ]
+        );
+        assert_eq!(run(2).rows, r.rows);
+    }
+
+    #[test]
+    fn the_streamed_written_and_collected_forms_agree() {
+        let d = tree();
+        let scanner = || {
+            Scanner::new()
+                .stores(vec![Box::new(Probe), Box::new(Copies)])
+                .root(d.path())
+        };
+        let collected = scanner().run().unwrap();
+        let mut streamed = Vec::new();
+        scanner()
+            .for_each_row(|ctx, r| {
+                let mut r = r.clone();
+                ctx.fill(&mut r);
+                streamed.push(r);
+            })
+            .unwrap();
+        assert_eq!(streamed, collected.rows);
+        for format in [
+            chat_rows::write::Format::Jsonl,
+            chat_rows::write::Format::Csv,
+            chat_rows::write::Format::Timesketch,
+        ] {
+            let mut written = Vec::new();
+            let report = scanner().write_to(format, &mut written).unwrap();
+            let (expect, stats) = chat_rows::write::to_bytes(format, &collected.rows).unwrap();
+            assert_eq!(String::from_utf8(written).unwrap(), String::from_utf8(expect).unwrap());
+            assert_eq!(report.write, stats);
+            assert_eq!(report.merged_copies, 3);
+        }
+    }
+
 }

@@ -172,9 +172,10 @@ pub fn is_system_map(name: &str) -> bool {
 }
 
 impl NitriteFile {
-    /// Reads a store file (read-only, in one go).
+    /// Reads a store file (read-only, in one go) through the evidence reader: a regular
+    /// file only, no link followed out of its folder, under the size cap.
     pub fn from_path(path: &Path) -> std::io::Result<NitriteFile> {
-        Ok(NitriteFile::from_bytes(&std::fs::read(path)?))
+        Ok(NitriteFile::from_bytes(&chat_rows::Evidence::new().read(path)?))
     }
 
     /// Decodes a store from the bytes of the whole file. Never fails: damage is listed

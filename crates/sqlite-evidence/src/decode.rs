@@ -206,6 +206,9 @@ pub enum ProblemKind {
     TruncatedMain,
     /// SQLite could not read the schema of the image.
     Schema,
+    /// The `-wal` beside the database could not be read (not a regular file, a link
+    /// out of the evidence root, too large, unreadable): the main file is read alone.
+    WalUnreadable,
 }
 
 /// Damage found while reading a database: where, and what. Callers turn each into a

@@ -147,13 +147,30 @@ impl Database {
             source,
         })?;
         let wal_path = locate::wal_path(path);
-        let wal = evidence
-            .read_optional(&wal_path)
-            .map_err(|source| Error::Io {
-                path: wal_path,
-                source,
-            })?;
-        Database::from_vecs(main, wal)
+        // a WAL that cannot be used never costs the database: the main file is read
+        // alone, and one problem (a `parser:` row) says why the WAL was left out
+        let (wal, wal_problem) = match evidence.read_optional(&wal_path) {
+            Ok(wal) => (wal, None),
+            Err(e) => (
+                None,
+                Some(Problem::new(
+                    ProblemKind::WalUnreadable,
+                    "wal file".to_string(),
+                    format!(
+                        "{} left out ({e}); the main file was read without it, so rows only in the wal are missing",
+                        wal_path
+                            .file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default()
+                    ),
+                )),
+            ),
+        };
+        let mut db = Database::from_vecs(main, wal)?;
+        if let Some(p) = wal_problem {
+            db.problems.insert(0, p);
+        }
+        Ok(db)
     }
 
     /// Opens a database from the bytes of its main file and of its WAL, if any.

@@ -161,10 +161,12 @@ pub struct SessionLog {
 }
 
 impl SessionLog {
-    /// Reads a log file (read-only).
+    /// Reads a log file (read-only) through the evidence reader: a regular file only, no
+    /// link followed out of its folder, under the size cap.
     pub fn from_path(path: impl AsRef<Path>) -> Result<SessionLog, Error> {
         let path = path.as_ref();
-        std::fs::read(path)
+        chat_rows::Evidence::new()
+            .read(path)
             .map(SessionLog::from_buffer)
             .map_err(|source| Error::Io {
                 path: path.to_path_buf(),
