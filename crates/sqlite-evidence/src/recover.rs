@@ -52,7 +52,7 @@
 //! Nothing is invented: zeroed space (`secure_delete`), a `VACUUM`ed file and
 //! databases that only ever had inserts and updates (`tests/no_delete.rs`) yield none.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rusqlite::types::Value;
 
@@ -730,6 +730,10 @@ impl Recoverer<'_> {
 
     /// Scans `b[start..end]` for records.
     ///
+    /// What was found is kept as a set of byte ranges that the damaged-cell search must
+    /// not overlap; it asks at almost every byte of a gap, so the set answers in
+    /// logarithmic time (a scan of every range per byte was quadratic in a page).
+    ///
     /// A freeblock (`clobbered`) lost its first four bytes to the freeblock link: the
     /// cell at its start is rebuilt first ([`Recoverer::rebuild_clobbered`]), then whole
     /// records are looked for in the rest. In unallocated space, whole records are
@@ -739,7 +743,7 @@ impl Recoverer<'_> {
         let clobbered = region == Region::Freeblock;
         let enc = self.pages.encoding;
         let end = end.min(b.len());
-        let mut spans: Vec<(usize, usize)> = Vec::new();
+        let mut spans = Spans::default();
         let mut floor = start;
         // The unallocated gap begins with what was the cell pointer array when the page
         // held more cells: two-byte offsets into the page, which decode as headers of
@@ -803,7 +807,7 @@ impl Recoverer<'_> {
                     });
                     // The cell began before its record, with its length and rowid varints.
                     let prefix = before.map(|x| x.1).unwrap_or(2);
-                    spans.push((s.saturating_sub(prefix).max(floor), s + len));
+                    spans.insert(s.saturating_sub(prefix).max(floor), s + len);
                     s += len;
                     continue;
                 }
@@ -817,7 +821,7 @@ impl Recoverer<'_> {
                         location: format!("{name} offset {s}"),
                         probes: Vec::new(),
                     });
-                    spans.push((s, s + len));
+                    spans.insert(s, s + len);
                     s += len;
                     continue;
                 }
@@ -833,14 +837,11 @@ impl Recoverer<'_> {
         if region != Region::Gap {
             return;
         }
-        let overlaps = |a: usize, z: usize, spans: &[(usize, usize)]| {
-            spans.iter().any(|&(x, y)| a < y && x < z)
-        };
         let mut s = gap_floor;
         while s + 6 <= end {
             // The four bytes must read as the freeblock link they once were: the next
             // freeblock after this one (or none), and a size that fits the page.
-            if !self.link_ok(b, s) || overlaps(s, s + 6, &spans) {
+            if !self.link_ok(b, s) || spans.overlaps(s, s + 6) {
                 s += 1;
                 continue;
             }
@@ -851,14 +852,14 @@ impl Recoverer<'_> {
             // The freeblock the link describes must have covered the whole cell.
             let size = be16(b, s + 2) as usize;
             match rebuilt {
-                Some((values, len)) if len <= size && !overlaps(s, s + len, &spans) => {
+                Some((values, len)) if len <= size && !spans.overlaps(s, s + len) => {
                     self.found.push(Found {
                         rowid: None,
                         values,
                         location: format!("{name} offset {s}"),
                         probes: Vec::new(),
                     });
-                    spans.push((s, s + len));
+                    spans.insert(s, s + len);
                     s += len;
                 }
                 _ => s += 1,
@@ -1634,9 +1635,60 @@ fn misread_copy(
         .any(|&n| firsts.contains(&probe[..n]))
 }
 
+/// Byte ranges already taken by found records: disjoint, by start (ranges that
+/// overlap are merged; ranges that only touch are kept apart, as the list was).
+#[derive(Default)]
+struct Spans(BTreeMap<usize, usize>);
+
+impl Spans {
+    /// True when `[a, z)` overlaps a range of the set: the one starting last before
+    /// `z` is the only one that can, since the ranges are disjoint.
+    fn overlaps(&self, a: usize, z: usize) -> bool {
+        self.0
+            .range(..z)
+            .next_back()
+            .is_some_and(|(_, &end)| end > a)
+    }
+
+    /// Adds `[a, z)`, merged with the ranges it overlaps.
+    fn insert(&mut self, mut a: usize, mut z: usize) {
+        if a >= z {
+            return;
+        }
+        while let Some((&x, &y)) = self.0.range(..z).next_back() {
+            if y <= a {
+                break;
+            }
+            self.0.remove(&x);
+            a = a.min(x);
+            z = z.max(y);
+        }
+        self.0.insert(a, z);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spans_answer_as_a_scan_of_the_list_would() {
+        let list = [(10, 20), (20, 25), (40, 50), (45, 60), (70, 71)];
+        let mut spans = Spans::default();
+        for &(a, z) in &list {
+            spans.insert(a, z);
+        }
+        for a in 0..80 {
+            for z in a..85 {
+                let scan = list.iter().any(|&(x, y)| a < y && x < z);
+                assert_eq!(spans.overlaps(a, z), scan, "[{a}, {z})");
+            }
+        }
+        assert_eq!(
+            spans.0.into_iter().collect::<Vec<_>>(),
+            [(10, 20), (20, 25), (40, 60), (70, 71)]
+        );
+    }
 
     #[test]
     fn serial_sizes_and_ints() {
