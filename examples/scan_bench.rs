@@ -71,7 +71,8 @@ fn collection(dir: &Path, hosts: usize, log: &[u8]) -> PathBuf {
     for h in 0..hosts {
         let host = root.join(format!("host{h:04}"));
         copy_tree(&fixture, &host);
-        let chats = host.join("home/alice/.config/Code/User/workspaceStorage/bench0001/chatSessions");
+        let chats =
+            host.join("home/alice/.config/Code/User/workspaceStorage/bench0001/chatSessions");
         std::fs::create_dir_all(&chats).unwrap();
         std::fs::write(chats.join("generated.jsonl"), log).unwrap();
     }
@@ -81,10 +82,17 @@ fn collection(dir: &Path, hosts: usize, log: &[u8]) -> PathBuf {
 /// One measured run in a fresh process: (seconds, peak RSS bytes, detail).
 fn child(args: &[&str]) -> (f64, u64, String) {
     let exe = std::env::current_exe().unwrap();
-    let out = Command::new(exe).arg("--child").args(args).output().unwrap();
+    let out = Command::new(exe)
+        .arg("--child")
+        .args(args)
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     if !out.status.success() {
-        panic!("child {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+        panic!(
+            "child {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let mut it = text.split_whitespace();
     let secs: f64 = it.next().unwrap().parse().unwrap();
@@ -110,10 +118,8 @@ fn run_child(args: &[String]) {
     let detail = match args[0].as_str() {
         "scan" => {
             let (root, threads, out) = (&args[1], args[2].parse().unwrap(), &args[3]);
-            let mut w = std::io::BufWriter::with_capacity(
-                1 << 16,
-                std::fs::File::create(out).unwrap(),
-            );
+            let mut w =
+                std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(out).unwrap());
             let report = Scanner::new()
                 .root(root)
                 .threads(threads)
@@ -183,7 +189,12 @@ fn main() {
         for &t in &threads {
             let (secs, rss, detail) = best_of(
                 3,
-                &["scan", root.to_str().unwrap(), &t.to_string(), out.to_str().unwrap()],
+                &[
+                    "scan",
+                    root.to_str().unwrap(),
+                    &t.to_string(),
+                    out.to_str().unwrap(),
+                ],
             );
             let speed = size / secs / 1e6;
             let base = *first.get_or_insert(secs);
@@ -199,7 +210,9 @@ fn main() {
     println!("load average after the collections: {}", loadavg());
 
     // the CLI path end to end on one big log, next to replay + rows alone
-    let big = dir.path().join("big/home/u/.config/Code/User/workspaceStorage/b/chatSessions");
+    let big = dir
+        .path()
+        .join("big/home/u/.config/Code/User/workspaceStorage/b/chatSessions");
     std::fs::create_dir_all(&big).unwrap();
     let file = big.join("big.jsonl");
     std::fs::write(&file, bench_logs::streaming(big_mb << 20)).unwrap();
@@ -212,7 +225,10 @@ fn main() {
     );
     let (rows_s, rows_rss, rows_d) = best_of(3, &["rows", file.to_str().unwrap()]);
     println!();
-    println!("| one {:.0} MB log | MB/s | peak RSS (x file) | rows |", size / 1e6);
+    println!(
+        "| one {:.0} MB log | MB/s | peak RSS (x file) | rows |",
+        size / 1e6
+    );
     println!("|---|---|---|---|");
     println!(
         "| CLI path (JSONL to a file) | {:.0} | {:.2}x | {scan_d} |",

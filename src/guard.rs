@@ -97,10 +97,18 @@ mod tests {
             assert!(inside_any(&out, &roots), "{}", out.display());
         }
         for root in [ev.join("../ev"), d.path().join("evlink"), ev.join("h/..")] {
-            assert!(inside_any(&ev.join("h/x"), &[root.clone()]), "{}", root.display());
+            assert!(
+                inside_any(&ev.join("h/x"), &[root.clone()]),
+                "{}",
+                root.display()
+            );
             assert!(inside_any(&other.join("../ev/out"), &[root]));
         }
-        for out in [other.join("x.jsonl"), ev.join("../other/x.jsonl"), d.path().join("evx")] {
+        for out in [
+            other.join("x.jsonl"),
+            ev.join("../other/x.jsonl"),
+            d.path().join("evx"),
+        ] {
             assert!(!inside_any(&out, &roots), "{}", out.display());
         }
     }

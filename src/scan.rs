@@ -1445,10 +1445,12 @@ mod tests {
             let mut written = Vec::new();
             let report = scanner().write_to(format, &mut written).unwrap();
             let (expect, stats) = chat_rows::write::to_bytes(format, &collected.rows).unwrap();
-            assert_eq!(String::from_utf8(written).unwrap(), String::from_utf8(expect).unwrap());
+            assert_eq!(
+                String::from_utf8(written).unwrap(),
+                String::from_utf8(expect).unwrap()
+            );
             assert_eq!(report.write, stats);
             assert_eq!(report.merged_copies, 3);
         }
     }
-
 }

@@ -25,10 +25,7 @@ pub const DEFAULT_RUN_ROWS: usize = 200_000;
 type Key = (i64, u64);
 
 fn key_of(row: &Row, seq: u64) -> Key {
-    (
-        row.timestamp.map_or(i64::MAX, |t| t.unix_micros()),
-        seq,
-    )
+    (row.timestamp.map_or(i64::MAX, |t| t.unix_micros()), seq)
 }
 
 /// An external merge sort of rows by time.
@@ -80,7 +77,10 @@ impl TimeSorter {
 
     fn spill(&mut self) -> io::Result<()> {
         self.buf.sort_by_key(|(k, _)| *k);
-        let path = self.dir.path().join(format!("run-{}.jsonl", self.runs.len()));
+        let path = self
+            .dir
+            .path()
+            .join(format!("run-{}.jsonl", self.runs.len()));
         let mut w = BufWriter::new(File::create(&path)?);
         for (k, row) in self.buf.drain(..) {
             writeln!(w, "{} {}", k.1, serde_json::to_string(&row)?)?;
@@ -160,8 +160,9 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, &t)| {
-                Row::new("x", TurnType::User, format!("r{i}"))
-                    .at((t > 0).then(|| Timestamp::from_epoch_millis(1_700_000_000_000 + t)).flatten())
+                Row::new("x", TurnType::User, format!("r{i}")).at((t > 0)
+                    .then(|| Timestamp::from_epoch_millis(1_700_000_000_000 + t))
+                    .flatten())
             })
             .collect();
         let sorted = |run_rows: usize| {

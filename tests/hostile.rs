@@ -130,7 +130,10 @@ fn output_into_the_evidence_is_refused_under_every_spelling() {
     symlink(&ev, t.dir.path().join("evlink")).unwrap();
     symlink(&db, t.dir.path().join("out/dangling-into-ev")).unwrap();
     let before = snapshot_tree(&ev).unwrap();
-    let via_other = t.dir.path().join("out/../ev/host1/home/u/.config/Code/User/globalStorage/state.vscdb");
+    let via_other = t
+        .dir
+        .path()
+        .join("out/../ev/host1/home/u/.config/Code/User/globalStorage/state.vscdb");
     let via_link = t.dir.path().join("evlink/x.jsonl");
     let root_dotdot = ev.join("../ev");
     let root_link = t.dir.path().join("evlink");
@@ -149,7 +152,8 @@ fn output_into_the_evidence_is_refused_under_every_spelling() {
         let r = run(args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(
-            r.stderr.contains("is inside an evidence root; write output elsewhere"),
+            r.stderr
+                .contains("is inside an evidence root; write output elsewhere"),
             "{args:?}: {}",
             r.stderr
         );
@@ -171,7 +175,13 @@ fn a_fifo_at_a_companion_path_is_not_opened() {
     let wal = t.user().join("globalStorage/state.vscdb-wal");
     std::fs::remove_file(&wal).unwrap();
     for fifo in [ws.join("workspace.json"), wal.clone()] {
-        assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        assert!(
+            Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
     }
     let r = run(&[s(&t.ev()), "--no-progress"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -184,8 +194,13 @@ fn a_fifo_at_a_companion_path_is_not_opened() {
         "{parser:#?}"
     );
     // the main database's rows are still there
-    assert!(all.iter().any(|r| r["source_file"].as_str().unwrap().ends_with("globalStorage/state.vscdb")
-        && !r["text"].as_str().unwrap().starts_with("parser:")));
+    assert!(all.iter().any(|r| {
+        r["source_file"]
+            .as_str()
+            .unwrap()
+            .ends_with("globalStorage/state.vscdb")
+            && !r["text"].as_str().unwrap().starts_with("parser:")
+    }));
 }
 
 #[test]
@@ -211,7 +226,12 @@ fn a_link_out_of_the_root_is_neither_read_nor_in_the_manifest() {
         .iter()
         .map(|f| f["path"].as_str().unwrap())
         .collect();
-    assert!(!read.iter().any(|p| p.ends_with("-wal") || p.ends_with("workspace.json")), "{read:?}");
+    assert!(
+        !read
+            .iter()
+            .any(|p| p.ends_with("-wal") || p.ends_with("workspace.json")),
+        "{read:?}"
+    );
     // the linked workspace.json is itself a store file, which discovery names
     assert_eq!(
         doc["not_read"][0]["why"],
@@ -246,16 +266,20 @@ fn a_wal_that_is_a_directory_keeps_the_main_database() {
     let global = |out: &str| {
         rows(out)
             .into_iter()
-            .filter(|r| r["source_file"].as_str().unwrap().ends_with("globalStorage/state.vscdb"))
+            .filter(|r| {
+                r["source_file"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("globalStorage/state.vscdb")
+            })
             .filter(|r| !r["text"].as_str().unwrap().starts_with("parser:"))
             .count()
     };
     assert!(global(&r.stdout) > 0);
     assert!(global(&r.stdout) <= global(&reference.stdout));
     assert!(
-        parser_texts(&rows(&r.stdout)).iter().any(|p| p.contains(
-            "state.vscdb-wal left out (not a regular file (a directory); left unread)"
-        )),
+        parser_texts(&rows(&r.stdout)).iter().any(|p| p
+            .contains("state.vscdb-wal left out (not a regular file (a directory); left unread)")),
         "{}",
         r.stdout
     );
@@ -311,7 +335,10 @@ fn unreadable_folders_links_and_empty_files_are_reported() {
     let all = rows(&r.stdout);
     let parser = parser_texts(&all);
     let has = |needle: &str| parser.iter().any(|p| p.contains(needle));
-    assert!(has("parser: folder not read (Permission denied (os error 13))"), "{parser:#?}");
+    assert!(
+        has("parser: folder not read (Permission denied (os error 13))"),
+        "{parser:#?}"
+    );
     assert!(
         has(&format!(
             "parser: folder not read: a symbolic link to {}; discovery follows no link",
@@ -326,11 +353,24 @@ fn unreadable_folders_links_and_empty_files_are_reported() {
         )),
         "{parser:#?}"
     );
-    assert!(has("parser: chat session log is empty (0 bytes); nothing to read"), "{parser:#?}");
+    assert!(
+        has("parser: chat session log is empty (0 bytes); nothing to read"),
+        "{parser:#?}"
+    );
     let scanner_rows: Vec<_> = all.iter().filter(|r| r["agent"] == "scanner").collect();
     assert_eq!(scanner_rows.len(), 3);
-    assert!(r.stderr.contains("  paths not read: 3 (each is a parser row)"), "{}", r.stderr);
-    assert!(r.stderr.contains("workspaceStorage/locked: folder not read"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("  paths not read: 3 (each is a parser row)"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("workspaceStorage/locked: folder not read"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -348,7 +388,10 @@ fn overlapping_roots_read_each_file_once() {
         let r = run(&a);
         assert_eq!(r.code, 0, "{}", r.stderr);
         assert_eq!(r.stdout, once.stdout, "{args:?}");
-        assert!(r.stderr.contains("lies inside another root: its files were read once"));
+        assert!(
+            r.stderr
+                .contains("lies inside another root: its files were read once")
+        );
     }
 }
 
@@ -358,7 +401,11 @@ fn thread_counts_are_capped_and_output_is_identical() {
     let one = run(&[s(&t.ev()), "--no-progress", "--threads", "1"]);
     let many = run(&[s(&t.ev()), "--no-progress", "--threads", "100000"]);
     assert_eq!(many.code, 0, "{}", many.stderr);
-    assert!(many.stderr.contains("--threads 100000 capped at "), "{}", many.stderr);
+    assert!(
+        many.stderr.contains("--threads 100000 capped at "),
+        "{}",
+        many.stderr
+    );
     assert_eq!(one.stdout, many.stdout);
 }
 
@@ -377,7 +424,8 @@ fn arguments_an_analyst_types() {
     let r = run(&[s(&ev), "--agent", "claud"]);
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains("--agent: unknown agent \"claud\"; known agents: ")
+        r.stderr
+            .contains("--agent: unknown agent \"claud\"; known agents: ")
             && r.stderr.contains("codebuddy")
             && r.stderr.contains("cursor"),
         "{}",
@@ -385,7 +433,11 @@ fn arguments_an_analyst_types() {
     );
     let r = run(&[s(&ev), "--list", "--manifest", s(&t.out("m.json"))]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("--manifest cannot be used with --list"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--manifest cannot be used with --list"),
+        "{}",
+        r.stderr
+    );
     assert!(!t.out("m.json").exists());
     // a bare date in --until is the end of that day: the same rows as the next
     // midnight minus a microsecond
@@ -408,7 +460,11 @@ fn arguments_an_analyst_types() {
     let until_date = timed(&["--until", &day]);
     let until_end = timed(&["--until", &format!("{day}T23:59:59.999999Z")]);
     assert_eq!(until_date, until_end);
-    assert!(until_date.iter().any(|r| r["timestamp_utc"].as_str().is_some_and(|t| t.starts_with(&day))));
+    assert!(until_date.iter().any(|r| {
+        r["timestamp_utc"]
+            .as_str()
+            .is_some_and(|t| t.starts_with(&day))
+    }));
 }
 
 #[test]
@@ -424,7 +480,11 @@ fn a_closed_pipe_ends_quietly() {
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     let code = out.status.code().unwrap_or(-1);
-    assert!(code == 0 || code == 141, "exit {code}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        code == 0 || code == 141,
+        "exit {code}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("error"));
 }
 
@@ -432,7 +492,9 @@ fn a_closed_pipe_ends_quietly() {
 fn csv_cells_cannot_attack_the_analyst() {
     let t = Tree::new();
     // a chat log whose prompt is a spreadsheet formula
-    let log = t.user().join("workspaceStorage/5f3c0a1e/chatSessions/9ab.jsonl");
+    let log = t
+        .user()
+        .join("workspaceStorage/5f3c0a1e/chatSessions/9ab.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.contains(r#""text":"run tests""#));
     std::fs::write(
@@ -446,9 +508,18 @@ fn csv_cells_cannot_attack_the_analyst() {
     .unwrap();
     let r = run(&[s(&t.ev()), "--no-progress", "--format", "csv"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains(",\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\","), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains(",\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\","),
+        "{}",
+        r.stdout
+    );
     let r = run(&[s(&t.ev()), "--no-progress"]);
-    assert!(rows(&r.stdout).iter().any(|r| r["text"] == "=HYPERLINK(\"http://evil\",\"x\")"));
+    assert!(
+        rows(&r.stdout)
+            .iter()
+            .any(|r| r["text"] == "=HYPERLINK(\"http://evil\",\"x\")")
+    );
 }
 
 #[test]
@@ -481,7 +552,9 @@ fn non_utf8_paths_stay_distinct_and_recoverable() {
     .into();
     assert_eq!(files, expect);
     let m = std::fs::read_to_string(&manifest).unwrap();
-    assert!(m.contains("/w%FF/chatSessions/9ab.jsonl") && m.contains("/w%FE/chatSessions/9ab.jsonl"));
+    assert!(
+        m.contains("/w%FF/chatSessions/9ab.jsonl") && m.contains("/w%FE/chatSessions/9ab.jsonl")
+    );
 }
 
 #[test]
@@ -512,7 +585,11 @@ fn every_fuzz_finding_laid_out_as_a_store_is_read_without_a_panic() {
     assert!(n > 90, "{n} findings");
     let r = run(&[s(&t.ev()), "--no-progress", "--agent", "copilot"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(!r.stderr.contains("files on which a reader failed"), "{}", r.stderr);
+    assert!(
+        !r.stderr.contains("files on which a reader failed"),
+        "{}",
+        r.stderr
+    );
     let all = rows(&r.stdout);
     let files: std::collections::BTreeSet<&str> = all
         .iter()

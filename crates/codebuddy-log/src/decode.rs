@@ -12,79 +12,15 @@
 //! `session-meta` were seen in 2.161.2 and do not exist in 2.117.0) and an unknown
 //! type must still become a row.
 
-use std::borrow::Cow;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use chat_rows::Evidence;
 use chat_rows::Timestamp;
-use chat_rows::lines::{BadLine, BadLineKind, Line, decode_line, lines};
+use chat_rows::lines::Line;
 use chat_rows::when;
 use serde_json::{Map, Value};
-
-/// Everything that can go wrong reading CodeBuddy files. Each variant says where.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
-    /// A line that is not JSON (or not UTF-8): broken in the middle, or torn at the end.
-    #[error("line {} (byte {}): {}", .0.number, .0.offset, .0.reason)]
-    Line(BadLine),
-    /// A line that is JSON but not an object.
-    #[error("line {line} (byte {offset}): not a JSON object")]
-    NotObject {
-        /// 1-based line number.
-        line: u64,
-        /// Byte offset of the line.
-        offset: u64,
-        /// The line's text.
-        text: String,
-    },
-    /// A file could not be read at all.
-    #[error("{path}: cannot read ({reason})")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The operating system's reason.
-        reason: String,
-    },
-    /// A side file (`.meta.json`) that is not a JSON object.
-    #[error("{path}: not a JSON object ({reason})")]
-    Sidecar {
-        /// The file.
-        path: PathBuf,
-        /// serde_json's reason (with line and column), or the JSON type found.
-        reason: String,
-    },
-}
-
-impl Error {
-    /// The 1-based line of a line error.
-    pub fn line(&self) -> Option<u64> {
-        match self {
-            Error::Line(b) => Some(b.number),
-            Error::NotObject { line, .. } => Some(*line),
-            _ => None,
-        }
-    }
-
-    /// True for a torn last line (a write cut off), false for damage.
-    pub fn is_torn(&self) -> bool {
-        matches!(self, Error::Line(b) if b.kind == BadLineKind::Torn)
-    }
-
-    /// The `id` a broken line most likely had. CodeBuddy writes `id` first, so a line
-    /// cut or damaged after its opening `{"id":"...",` still names its record; this is
-    /// how a `parentId` link to a broken record is told apart from one to a missing record.
-    pub fn sniffed_id(&self) -> Option<&str> {
-        let text = match self {
-            Error::Line(b) => b.text.as_str(),
-            Error::NotObject { text, .. } => text.as_str(),
-            _ => return None,
-        };
-        let rest = text.trim_start().strip_prefix("{\"id\":\"")?;
-        let end = rest.find('"')?;
-        let id = &rest[..end];
-        (!id.is_empty() && !id.contains('\\')).then_some(id)
-    }
-}
+use session_tree::log::string_field;
+pub use session_tree::log::{Error, meta_object, truthy};
+pub use session_tree::persisted::{PersistedPointer, persisted_pointer};
 
 /// One item of a session file, with its shared fields typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -114,13 +50,6 @@ pub(crate) fn parse_time(v: &Value) -> Option<Timestamp> {
     match v {
         Value::String(s) => when::from_json_millis(v).or_else(|| when::parse_iso8601(s, None)),
         _ => when::from_json_millis(v),
-    }
-}
-
-fn string_field(map: &Map<String, Value>, key: &str) -> Option<String> {
-    match map.get(key)? {
-        Value::String(s) if !s.is_empty() => Some(s.clone()),
-        _ => None,
     }
 }
 
@@ -168,131 +97,23 @@ impl Item {
     }
 }
 
-/// True for `true`, a non-empty string, a non-zero number, an object or a non-empty array.
-pub fn truthy(v: Option<&Value>) -> bool {
-    match v {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(Value::String(s)) => !s.is_empty(),
-        Some(Value::Number(n)) => n.as_f64() != Some(0.0),
-        Some(Value::Array(a)) => !a.is_empty(),
-        Some(Value::Object(_)) => true,
+impl session_tree::Record for Item {
+    fn from_map(raw: Map<String, Value>) -> Item {
+        Item::from_map(raw)
     }
 }
 
 /// One line of a session file: its place, and the item or the reason it is unreadable.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    /// 1-based line number.
-    pub line: u64,
-    /// Byte offset of the line.
-    pub offset: u64,
-    /// The item, or why the line could not be read.
-    pub item: Result<Item, Error>,
-}
+pub type Entry = session_tree::Entry<Item>;
 
-/// Where a non-blank line lies in the file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Span {
-    number: u64,
-    start: usize,
-    end: usize,
-    last: bool,
-    terminated: bool,
-}
-
-/// A session file split into lines, decoded on demand.
-///
-/// Splitting is one cheap pass; each line is decoded only when [`SessionLog::entries`]
-/// reaches it, and the caller drops the item once mapped. That keeps a large session's
-/// memory near its own size instead of holding every decoded JSON tree at once.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SessionLog<'a> {
-    data: Cow<'a, [u8]>,
-    spans: Vec<Span>,
-}
+/// A session file split into lines, decoded on demand into [`Item`]s (see
+/// [`session_tree::SessionLog`]): splitting is one cheap pass, and each line is decoded
+/// only when reached, which keeps a large session's memory near its own size.
+pub type SessionLog<'a> = session_tree::SessionLog<'a, Item>;
 
 /// Decodes one line into an item.
 pub(crate) fn decode_one(line: &Line<'_>) -> Result<Item, Error> {
-    match decode_line::<Value>(line) {
-        Ok(Value::Object(map)) => Ok(Item::from_map(map)),
-        Ok(_) => Err(Error::NotObject {
-            line: line.number,
-            offset: line.offset,
-            text: line.text_lossy().into_owned(),
-        }),
-        Err(bad) => Err(Error::Line(bad)),
-    }
-}
-
-impl<'a> SessionLog<'a> {
-    /// Splits a session file's bytes into lines. Never fails: a bad line is an error
-    /// entry in its place when [`SessionLog::entries`] reaches it.
-    pub fn from_bytes(bytes: &'a [u8]) -> SessionLog<'a> {
-        SessionLog::new(Cow::Borrowed(bytes))
-    }
-
-    /// Like [`SessionLog::from_bytes`], owning the bytes.
-    pub fn from_vec(bytes: Vec<u8>) -> SessionLog<'static> {
-        SessionLog::new(Cow::Owned(bytes))
-    }
-
-    /// Reads a session file through the evidence gateway.
-    pub fn from_path(path: &Path, evidence: &Evidence) -> Result<SessionLog<'static>, Error> {
-        let bytes = evidence.read(path).map_err(|e| Error::Io {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        })?;
-        Ok(SessionLog::from_vec(bytes))
-    }
-
-    fn new(data: Cow<'a, [u8]>) -> SessionLog<'a> {
-        let spans = lines(&data)
-            .map(|l| Span {
-                number: l.number,
-                start: l.offset as usize,
-                end: l.offset as usize + l.bytes.len(),
-                last: l.last,
-                terminated: l.terminated,
-            })
-            .collect();
-        SessionLog { data, spans }
-    }
-
-    /// The number of non-blank lines.
-    pub fn len(&self) -> usize {
-        self.spans.len()
-    }
-
-    /// True when the file has no non-blank line.
-    pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
-    }
-
-    /// The non-blank lines, undecoded.
-    pub fn lines(&self) -> impl Iterator<Item = Line<'_>> {
-        self.spans.iter().map(|s| Line {
-            number: s.number,
-            offset: s.start as u64,
-            bytes: self.data.get(s.start..s.end).unwrap_or_default(),
-            last: s.last,
-            terminated: s.terminated,
-        })
-    }
-
-    /// Every line decoded, in order: the item, or why the line is unreadable.
-    pub fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
-        self.lines().map(|line| Entry {
-            line: line.number,
-            offset: line.offset,
-            item: decode_one(&line),
-        })
-    }
-
-    /// The unreadable lines (decodes the whole file).
-    pub fn errors(&self) -> impl Iterator<Item = Error> + '_ {
-        self.entries().filter_map(|e| e.item.err())
-    }
+    session_tree::log::decode_record(line)
 }
 
 /// A sub-agent's `agent-<id>.meta.json`: the link to its parent session and task.
@@ -312,32 +133,6 @@ pub struct SubagentMeta {
     pub parent_conversation_id: Option<String>,
     /// The whole object.
     pub raw: Map<String, Value>,
-}
-
-/// Decodes a JSON side file that must be an object.
-pub fn meta_object(bytes: &[u8], path: &Path) -> Result<Map<String, Value>, Error> {
-    match chat_rows::json::from_slice::<Value>(bytes) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(other) => Err(Error::Sidecar {
-            path: path.to_path_buf(),
-            reason: format!("found {}", json_type(&other)),
-        }),
-        Err(e) => Err(Error::Sidecar {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        }),
-    }
-}
-
-fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 impl SubagentMeta {
@@ -407,62 +202,6 @@ pub fn exit_status(output: &str) -> Option<ExitStatus> {
         }
     }
     found.map(|s| ExitStatus { signal, ..s })
-}
-
-/// A `<persisted-output>` pointer found in a tool result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PersistedPointer {
-    /// The path as the pointer writes it (on the original host).
-    pub written: String,
-    /// The path relative to the project folder, `/`-separated:
-    /// `<session-id>/tool-results/<name>`.
-    pub relative: String,
-}
-
-/// Finds a `<persisted-output>` pointer and the file it names. The path is taken from
-/// the pointer's `saved to:` phrase, else from any token that holds a `tool-results`
-/// component; it is mapped into the evidence by its components after
-/// `projects/<mangled-cwd>/` (or `<session>/tool-results/...` when the pointer has no
-/// `projects` component). A path with `..` is refused.
-pub fn persisted_pointer(output: &str, session_id: &str) -> Option<PersistedPointer> {
-    let start = output.find("<persisted-output>")?;
-    let body = &output[start + "<persisted-output>".len()..];
-    let body = body.split("</persisted-output>").next().unwrap_or(body);
-    let written = body
-        .lines()
-        .find_map(|l| {
-            let i = l.find("saved to:")?;
-            Some(l[i + "saved to:".len()..].trim().to_string())
-        })
-        .filter(|p| p.contains("tool-results"))
-        .or_else(|| {
-            body.split_whitespace()
-                .find(|t| t.contains("tool-results/") || t.contains("tool-results\\"))
-                .map(str::to_string)
-        })?;
-    let written = written.trim_end_matches(['.', ',', ')']).to_string();
-    let comps: Vec<&str> = written
-        .split(['/', '\\'])
-        .filter(|c| !c.is_empty())
-        .collect();
-    if comps.iter().any(|c| *c == ".." || *c == ".") {
-        return None;
-    }
-    let rel: Vec<&str> = if let Some(p) = comps.iter().rposition(|c| *c == "projects") {
-        comps.get(p + 2..)?.to_vec()
-    } else {
-        let t = comps.iter().position(|c| *c == "tool-results")?;
-        let mut v = vec![session_id];
-        v.extend_from_slice(&comps[t..]);
-        v
-    };
-    if rel.len() < 2 || !rel.contains(&"tool-results") {
-        return None;
-    }
-    Some(PersistedPointer {
-        relative: rel.join("/"),
-        written,
-    })
 }
 
 #[cfg(test)]

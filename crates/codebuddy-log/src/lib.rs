@@ -38,11 +38,12 @@ pub mod decode;
 pub mod locate;
 pub mod rows;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use chat_rows::system::{self, key_values};
-use chat_rows::{Claim, Evidence, FileContext, Row, Store, TurnType};
+use chat_rows::system;
+use chat_rows::{Claim, Evidence, FileContext, Row, Store};
 use serde_json::{Map, Value};
+use session_tree::tree::{SessionFiles, flatten, subagent_start_from_path};
 
 pub use decode::{Entry, Error, ExitStatus, Item, PersistedPointer, SessionLog, SubagentMeta};
 pub use locate::{FileKind, Location, locate, mangle};
@@ -106,68 +107,29 @@ impl CodeBuddyStore {
 /// output whose session is gone) into rows, with `display` as its `source_file`. A path that [`locate`] does
 /// not recognise is read as a main session named by its file stem.
 pub fn read_file(path: &Path, display: &str, evidence: &Evidence) -> Vec<Row> {
-    let loc = locate(path).unwrap_or_else(|| Location {
-        kind: FileKind::Session,
-        home: String::new(),
-        project_dir: String::new(),
-        session_id: path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        agent_id: None,
-    });
-    match loc.kind {
-        FileKind::Session | FileKind::Subagent => read_session(path, &loc, display, evidence),
-        FileKind::ToolResult => read_orphan_tool_result(path, &loc, display, evidence),
-        FileKind::SessionMeta | FileKind::SubagentMeta => {
-            read_orphan_meta(path, &loc, display, evidence)
+    let files = SessionFiles::new(path, locate(path), display, evidence, AGENT);
+    match files.kind() {
+        FileKind::Session | FileKind::Subagent => read_session(&files),
+        FileKind::ToolResult => files.orphan_tool_result(),
+        FileKind::SessionMeta => {
+            files.orphan_meta(&|map| format!("session meta: {}", flatten(map)))
+        }
+        FileKind::SubagentMeta => {
+            let stem = files.loc.stem().to_string();
+            files.orphan_meta(&|map| subagent_start(map, &files.loc.session_id, &stem))
         }
     }
 }
 
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-}
-
-/// The project folder (`projects/<mangled-cwd>`) of a session or sub-agent file.
-fn project_folder(path: &Path, kind: FileKind) -> PathBuf {
-    let up = match kind {
-        FileKind::Session | FileKind::SessionMeta => 1,
-        FileKind::Subagent | FileKind::SubagentMeta | FileKind::ToolResult => 3,
-    };
-    let mut p = path;
-    for _ in 0..up {
-        p = p.parent().unwrap_or(p);
-    }
-    p.to_path_buf()
-}
-
-fn read_session(path: &Path, loc: &Location, display: &str, evidence: &Evidence) -> Vec<Row> {
-    let log = match SessionLog::from_path(path, evidence) {
+fn read_session(files: &SessionFiles<'_>) -> Vec<Row> {
+    let loc = &files.loc;
+    let display = files.display;
+    let log = match SessionLog::from_path(files.path, files.evidence) {
         Ok(log) => log,
-        Err(e) => {
-            // say the path as the responder sees it
-            let e = match e {
-                Error::Io { reason, .. } => Error::Io {
-                    path: PathBuf::from(display),
-                    reason,
-                },
-                other => other,
-            };
-            return vec![
-                Row::system(AGENT, system::parser(&e))
-                    .session(loc.session_id.clone())
-                    .file(display),
-            ];
-        }
+        Err(e) => return vec![files.unreadable(e, &loc.session_id)],
     };
     let subagent = loc.kind == FileKind::Subagent;
-    let fallback = loc
-        .agent_id
-        .clone()
-        .unwrap_or_else(|| loc.session_id.clone());
+    let fallback = loc.stem().to_string();
     let index = LogIndex::build(&log);
     let session_id = index.session_id(&fallback, subagent);
     let first_time = index.first_time();
@@ -175,12 +137,7 @@ fn read_session(path: &Path, loc: &Location, display: &str, evidence: &Evidence)
     let mut out = Vec::new();
 
     // the meta side file: the sub-agent's link to its parent, or the session's meta
-    let meta_name = match &loc.agent_id {
-        Some(agent) => format!("{agent}.meta.json"),
-        None => format!("{}.meta.json", loc.session_id),
-    };
-    let meta_path = locate::sibling(path, &meta_name);
-    let meta_display = locate::sibling_display(display, &meta_name);
+    let meta_display = files.meta_display();
     let header = |text: String, file: &str| {
         Row::system(AGENT, text)
             .at(first_time)
@@ -188,7 +145,7 @@ fn read_session(path: &Path, loc: &Location, display: &str, evidence: &Evidence)
             .project(first_cwd.clone())
             .file(file)
     };
-    let meta = read_meta(&meta_path, &meta_display, evidence);
+    let meta = files.session_meta();
     if let Some(Err(row)) = &meta {
         out.push(
             row.clone()
@@ -205,15 +162,7 @@ fn read_session(path: &Path, loc: &Location, display: &str, evidence: &Evidence)
                     .locator("whole file"),
             ),
             None => out.push(
-                header(
-                    system::session_start(&[
-                        ("parent", &loc.session_id),
-                        ("agent_file", agent),
-                        ("parent_from", "path"),
-                    ]),
-                    display,
-                )
-                .locator("path"),
+                header(subagent_start_from_path(&loc.session_id, agent), display).locator("path"),
             ),
         }
     } else if let Some(map) = &meta {
@@ -226,26 +175,8 @@ fn read_session(path: &Path, loc: &Location, display: &str, evidence: &Evidence)
         );
     }
 
-    let folder = project_folder(path, loc.kind);
-    let resolved = std::cell::RefCell::new(std::collections::HashSet::new());
-    let lookup = |p: &PersistedPointer| {
-        resolved.borrow_mut().insert(p.relative.clone());
-        let file = p
-            .relative
-            .split('/')
-            .fold(folder.clone(), |acc, c| acc.join(c));
-        match evidence.read_optional(&file) {
-            Ok(Some(bytes)) => Persisted::Found {
-                text: String::from_utf8_lossy(&bytes).into_owned(),
-            },
-            Ok(None) => Persisted::Missing {
-                reason: "not in the evidence".to_string(),
-            },
-            Err(e) => Persisted::Missing {
-                reason: e.to_string(),
-            },
-        }
-    };
+    let resolver = files.resolver();
+    let lookup = |p: &PersistedPointer| resolver.lookup(p);
     let opts = MapOptions {
         source_file: display,
         session_id: &fallback,
@@ -257,169 +188,12 @@ fn read_session(path: &Path, loc: &Location, display: &str, evidence: &Evidence)
     if !subagent {
         // persisted outputs no readable line points to: a damaged pointer line, or a
         // sub-agent's output (read again here, since only its own file points to it)
-        let dir = folder.join(&loc.session_id).join("tool-results");
-        let resolved = resolved.into_inner();
-        for name in list_files(&dir) {
-            let rel = format!("{}/tool-results/{name}", loc.session_id);
-            if resolved.contains(&rel) {
-                continue;
-            }
-            let file_display = locate::sibling_display(display, &rel);
-            let call_id = name.split('.').next().unwrap_or("");
-            let tool = index.tool_name(call_id);
-            let mut rows = tool_result_rows(
-                &dir.join(&name),
-                &name,
-                &file_display,
-                evidence,
-                &session_id,
-                &first_cwd,
-                tool,
-            );
-            rows.push(
-                Row::system(
-                    AGENT,
-                    format!("persisted output {rel} is not pointed to by any readable line of the session file"),
-                )
-                .tool(tool.unwrap_or(""), call_id)
-                .session(session_id.clone())
-                .project(first_cwd.clone())
-                .file(&file_display)
-                .locator("path"),
-            );
-            out.extend(rows);
-        }
+        let tool = |call: &str| index.tool_name(call).map(str::to_string);
+        files.unreferenced_outputs(&resolver, &session_id, &first_cwd, &tool, &mut |r| {
+            out.push(r)
+        });
     }
     out
-}
-
-/// The names of the plain files in `dir`, sorted (none when it does not exist).
-fn list_files(dir: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = entries
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
-/// A persisted output read on its own: one `tool_result` row (the call id is the file's
-/// stem, as CodeBuddy names them), or a `parser:` row when it cannot be read.
-fn tool_result_rows(
-    path: &Path,
-    name: &str,
-    display: &str,
-    evidence: &Evidence,
-    session_id: &str,
-    cwd: &str,
-    tool: Option<&str>,
-) -> Vec<Row> {
-    let call_id = name.split('.').next().unwrap_or(name);
-    match evidence.read(path) {
-        Ok(bytes) => vec![
-            Row::new(
-                AGENT,
-                TurnType::ToolResult,
-                String::from_utf8_lossy(&bytes).into_owned(),
-            )
-            .tool(tool.unwrap_or(""), call_id)
-            .session(session_id)
-            .project(cwd)
-            .file(display)
-            .locator("whole file"),
-        ],
-        Err(e) => vec![
-            Row::system(
-                AGENT,
-                system::parser(Error::Io {
-                    path: PathBuf::from(display),
-                    reason: e.to_string(),
-                }),
-            )
-            .session(session_id)
-            .project(cwd)
-            .file(display),
-        ],
-    }
-}
-
-/// A persisted output is read with its session; alone (its session file gone) it is read here.
-fn read_orphan_tool_result(
-    path: &Path,
-    loc: &Location,
-    display: &str,
-    evidence: &Evidence,
-) -> Vec<Row> {
-    let session_file = format!("{}.jsonl", loc.session_id);
-    let folder = project_folder(path, loc.kind);
-    if folder.join(&session_file).exists() {
-        return Vec::new();
-    }
-    let name = file_name(path);
-    let mut out = tool_result_rows(path, &name, display, evidence, &loc.session_id, "", None);
-    out.push(
-        Row::system(
-            AGENT,
-            format!("session file missing: {session_file} (only its persisted tool output {name} remains)"),
-        )
-        .session(loc.session_id.clone())
-        .file(display)
-        .locator("path"),
-    );
-    out
-}
-
-/// Reads a meta side file: `None` when absent, `Err(row)` for a `parser:` row.
-fn read_meta(
-    path: &Path,
-    display: &str,
-    evidence: &Evidence,
-) -> Option<Result<Map<String, Value>, Row>> {
-    match evidence.read_optional(path) {
-        Ok(None) => None,
-        Ok(Some(bytes)) => Some(decode::meta_object(&bytes, path).map_err(|e| {
-            let reason = match e {
-                Error::Sidecar { reason, .. } => reason,
-                other => other.to_string(),
-            };
-            Row::system(
-                AGENT,
-                system::not_json_object_because(file_name(path), reason),
-            )
-            .file(display)
-            .locator("whole file")
-        })),
-        Err(e) => Some(Err(Row::system(
-            AGENT,
-            system::parser(Error::Io {
-                path: PathBuf::from(display),
-                reason: e.to_string(),
-            }),
-        )
-        .file(display))),
-    }
-}
-
-fn scalar(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
-
-/// A meta object's top-level fields as `key=value` pairs, sorted by key.
-fn flatten(map: &Map<String, Value>) -> String {
-    let pairs: Vec<(String, String)> = map.iter().map(|(k, v)| (k.clone(), scalar(v))).collect();
-    let refs: Vec<(&str, &str)> = pairs
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    key_values(&refs)
 }
 
 /// `session start: parent=... task=... agent=... task_name=... root_request=...
@@ -448,44 +222,4 @@ fn subagent_start(map: &Map<String, Value>, folder_session: &str, agent_file: &s
         ("agent_file", agent_file),
         ("parent_from", from),
     ])
-}
-
-/// A meta file is read with its session; alone (its session file gone) it is read here.
-fn read_orphan_meta(path: &Path, loc: &Location, display: &str, evidence: &Evidence) -> Vec<Row> {
-    let stem = loc
-        .agent_id
-        .clone()
-        .unwrap_or_else(|| loc.session_id.clone());
-    let session_file = format!("{stem}.jsonl");
-    if locate::sibling(path, &session_file).exists() {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    match read_meta(path, display, evidence) {
-        None => {}
-        Some(Err(row)) => out.push(row.session(stem.clone())),
-        Some(Ok(map)) => {
-            let text = match loc.kind {
-                FileKind::SubagentMeta => subagent_start(&map, &loc.session_id, &stem),
-                _ => format!("session meta: {}", flatten(&map)),
-            };
-            out.push(
-                Row::system(AGENT, text)
-                    .session(stem.clone())
-                    .file(display)
-                    .locator("whole file"),
-            );
-        }
-    }
-    out.push(
-        Row::new(
-            AGENT,
-            TurnType::System,
-            format!("session file missing: {session_file} (only its meta file remains)"),
-        )
-        .session(stem)
-        .file(display)
-        .locator("path"),
-    );
-    out
 }

@@ -23,37 +23,16 @@
 
 use std::path::Path;
 
-use chat_rows::store::paths::components;
+use session_tree::locate::Family;
+pub use session_tree::locate::{FileKind, Location, sibling, sibling_display};
 
-/// What kind of CodeBuddy file a path names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileKind {
-    /// `<mangled-cwd>/<session-id>.jsonl`.
-    Session,
-    /// `<mangled-cwd>/<session-id>.meta.json`.
-    SessionMeta,
-    /// `<mangled-cwd>/<session-id>/subagents/agent-<id>.jsonl`.
-    Subagent,
-    /// `<mangled-cwd>/<session-id>/subagents/agent-<id>.meta.json`.
-    SubagentMeta,
-    /// `<mangled-cwd>/<session-id>/tool-results/<name>`: a persisted tool output.
-    ToolResult,
-}
-
-/// A recognised CodeBuddy file and what its path says.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Location {
-    /// The kind of file.
-    pub kind: FileKind,
-    /// The home folder's name: `.codebuddy`, `.workbuddy`, `.workbuddy-ai` or a configured one.
-    pub home: String,
-    /// The mangled working-directory folder under `projects`.
-    pub project_dir: String,
-    /// The (parent) session id: the file stem of a session, the folder of a sub-agent.
-    pub session_id: String,
-    /// The sub-agent's file id (`agent-1a2b3c4d`), for sub-agent files.
-    pub agent_id: Option<String>,
-}
+/// The CodeBuddy and WorkBuddy tree: their homes, their project-key rule, sub-agent
+/// files directly under `subagents/`.
+pub const FAMILY: Family = Family {
+    is_home,
+    is_project_key: is_mangled,
+    nested_subagents: false,
+};
 
 /// True for a folder name that can be a CodeBuddy or WorkBuddy home (see the module docs).
 pub fn is_home(name: &str) -> bool {
@@ -94,98 +73,9 @@ pub fn is_mangled(name: &str) -> bool {
     !name.is_empty() && mangle(name) == name
 }
 
-fn is_agent_id(stem: &str) -> bool {
-    stem.strip_prefix("agent-")
-        .is_some_and(|rest| !rest.is_empty())
-}
-
 /// Recognises a CodeBuddy file by its path. Never touches the file system.
 pub fn locate(path: &Path) -> Option<Location> {
-    let comps = components(path);
-    let n = comps.len();
-    // session files: <home>/projects/<dir>/<file>
-    if n >= 4 && comps[n - 3] == "projects" && is_home(&comps[n - 4]) && is_mangled(&comps[n - 2]) {
-        let file = &comps[n - 1];
-        let (kind, stem) = if let Some(stem) = file.strip_suffix(".meta.json") {
-            (FileKind::SessionMeta, stem)
-        } else if let Some(stem) = file.strip_suffix(".jsonl") {
-            (FileKind::Session, stem)
-        } else {
-            return None;
-        };
-        if stem.is_empty() {
-            return None;
-        }
-        return Some(Location {
-            kind,
-            home: comps[n - 4].clone(),
-            project_dir: comps[n - 2].clone(),
-            session_id: stem.to_string(),
-            agent_id: None,
-        });
-    }
-    // persisted outputs: <home>/projects/<dir>/<session>/tool-results/<file>
-    if n >= 6
-        && comps[n - 2] == "tool-results"
-        && comps[n - 5] == "projects"
-        && is_home(&comps[n - 6])
-        && is_mangled(&comps[n - 4])
-        && !comps[n - 3].is_empty()
-        && !comps[n - 1].is_empty()
-    {
-        return Some(Location {
-            kind: FileKind::ToolResult,
-            home: comps[n - 6].clone(),
-            project_dir: comps[n - 4].clone(),
-            session_id: comps[n - 3].clone(),
-            agent_id: None,
-        });
-    }
-    // sub-agent files: <home>/projects/<dir>/<session>/subagents/<file>
-    if n >= 6
-        && comps[n - 2] == "subagents"
-        && comps[n - 5] == "projects"
-        && is_home(&comps[n - 6])
-        && is_mangled(&comps[n - 4])
-        && !comps[n - 3].is_empty()
-    {
-        let file = &comps[n - 1];
-        let (kind, stem) = if let Some(stem) = file.strip_suffix(".meta.json") {
-            (FileKind::SubagentMeta, stem)
-        } else if let Some(stem) = file.strip_suffix(".jsonl") {
-            (FileKind::Subagent, stem)
-        } else {
-            return None;
-        };
-        if !is_agent_id(stem) {
-            return None;
-        }
-        return Some(Location {
-            kind,
-            home: comps[n - 6].clone(),
-            project_dir: comps[n - 4].clone(),
-            session_id: comps[n - 3].clone(),
-            agent_id: Some(stem.to_string()),
-        });
-    }
-    None
-}
-
-/// The path of a sibling file: `path` with its last component replaced by `name`.
-pub fn sibling(path: &Path, name: &str) -> std::path::PathBuf {
-    path.with_file_name(name)
-}
-
-/// The display form of a sibling: `display` with its last `/`- or `\`-separated
-/// component replaced by `rel` (itself `/`-separated; a `\` display keeps `\`).
-pub fn sibling_display(display: &str, rel: &str) -> String {
-    match display.rfind(['/', '\\']) {
-        Some(i) => {
-            let sep = &display[i..=i];
-            format!("{}{}", &display[..=i], rel.replace('/', sep))
-        }
-        None => rel.to_string(),
-    }
+    FAMILY.locate(path)
 }
 
 #[cfg(test)]

@@ -33,12 +33,20 @@
 //! calls without their result. Ids repeat across item types (a turn-start
 //! file-history snapshot reuses its user message's id); that is normal and not flagged.
 
-use std::collections::{HashMap, HashSet};
-
 use chat_rows::lines::Line;
-use chat_rows::system::{self, ChangeTracker, key_values, quote};
+use chat_rows::system::{ChangeTracker, key_values, quote};
 use chat_rows::{Row, Timestamp, TurnType};
 use serde_json::{Map, Value};
+use session_tree::file_history::file_history_texts;
+use session_tree::hidden::{hidden_text, opens_with, tag_label};
+use session_tree::light::{Light as LightView, lenient, lenient_value, light_pass};
+use session_tree::links::{Calls, Ids};
+use session_tree::log::scalar;
+pub use session_tree::persisted::Persisted;
+use session_tree::persisted::{missing_text, resolved_locator};
+pub use session_tree::titles::MAX_TITLE_PROMPT;
+use session_tree::titles::first_prompt_title;
+use session_tree::{Place, TitlePick, Titles};
 
 use crate::decode::{
     self, Entry, Error, Item, PersistedPointer, SessionLog, exit_status, persisted_pointer, truthy,
@@ -47,21 +55,6 @@ use crate::decode::{
 /// The agent id of every row. WorkBuddy runs the same agent and shares the id; its
 /// rows are told apart by `source_file`, which names the home (`.workbuddy...`).
 pub const AGENT: &str = "codebuddy";
-
-/// What became of a `<persisted-output>` pointer's file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Persisted {
-    /// The file was read: its text replaces the pointer.
-    Found {
-        /// The persisted output.
-        text: String,
-    },
-    /// The file is not in the evidence (or could not be read): the pointer is kept.
-    Missing {
-        /// Why, for the row.
-        reason: String,
-    },
-}
 
 /// What the mapping needs besides the log.
 pub struct MapOptions<'a> {
@@ -94,12 +87,7 @@ pub fn session_rows_with(
     if let Some(row) = m.title_row() {
         m.rows.push(row);
     }
-    for line in log.lines() {
-        let entry = Entry {
-            line: line.number,
-            offset: line.offset,
-            item: decode::decode_one(&line),
-        };
+    for (line, entry) in log.lines_and_entries() {
         match &entry.item {
             Ok(item) => m.item(&entry, item, &line),
             Err(err) => m.bad_line(&entry, err),
@@ -108,59 +96,21 @@ pub fn session_rows_with(
     m.rows
 }
 
-/// The most characters of the first prompt that a `session title: ... (from first
-/// prompt)` row embeds: the title is derived text, and the prompt's own `user` row
-/// holds it whole (a 100 MB first line must not be copied into a second row).
-pub const MAX_TITLE_PROMPT: usize = 200;
-
-/// `text` cut to [`MAX_TITLE_PROMPT`] characters on a char boundary, with `…` appended
-/// when it was cut.
-fn cap_prompt(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(MAX_TITLE_PROMPT) {
-        None => text.into(),
-        Some((cut, _)) => format!("{}…", &text[..cut]).into(),
-    }
-}
-
-/// A title candidate: where it is and what it says.
-#[derive(Clone, Debug, PartialEq)]
-struct TitlePick {
-    line: u64,
-    offset: u64,
-    time: Option<Timestamp>,
-    cwd: Option<String>,
-    text: String,
-}
+/// Where the title candidates come from, in CodeBuddy's order.
+const TITLE_SOURCES: &[&str] = &["custom-title", "ai-title", "topic", "first prompt"];
 
 /// What the first pass learns about a session: which ids, calls and results exist,
 /// which ids the unreadable lines most likely had, the first cwd, time and session id,
 /// and the title candidates.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LogIndex {
-    ids: HashSet<String>,
-    calls: HashMap<String, String>,
-    results: HashSet<String>,
-    broken_ids: HashMap<String, u64>,
-    broken_calls: HashMap<String, u64>,
-    broken_results: HashMap<String, u64>,
+    ids: Ids,
+    calls: Calls,
     first_cwd: Option<String>,
     first_time: Option<Option<Timestamp>>,
     first_session_id: Option<String>,
     /// newest custom-title, ai-title, topic; first real prompt
-    titles: [Option<TitlePick>; 4],
-}
-
-fn lenient<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    use serde::Deserialize;
-    Ok(match Value::deserialize(d)? {
-        Value::String(s) if !s.is_empty() => Some(s),
-        _ => None,
-    })
-}
-
-fn lenient_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    use serde::Deserialize;
-    Ok(Some(Value::deserialize(d)?))
+    titles: Titles,
 }
 
 /// The few fields the first pass reads; everything else is skipped without allocating.
@@ -193,6 +143,12 @@ struct Light {
     timestamp: Option<Value>,
 }
 
+impl LightView<Item> for Light {
+    fn from_record(item: &Item) -> Light {
+        Light::from_item(item)
+    }
+}
+
 impl Light {
     fn from_item(item: &Item) -> Light {
         let get = |k: &str| item.str(k).filter(|v| !v.is_empty()).map(str::to_string);
@@ -217,36 +173,29 @@ impl LogIndex {
     /// Indexes a session (one light pass; only user messages are decoded in full, until
     /// the first real prompt is found).
     pub fn build(log: &SessionLog<'_>) -> LogIndex {
-        let mut ix = LogIndex::default();
-        for line in log.lines() {
-            // serde_json does not check the UTF-8 of strings it skips, so check it here,
-            // or a line the second pass refuses would be indexed as readable
-            let light = match std::str::from_utf8(line.bytes) {
-                Ok(_) => chat_rows::json::with_repaired(line.bytes, |b| {
-                    serde_json::from_slice::<Light>(b).ok()
-                }),
-                Err(_) => None,
-            };
-            // a line the light pass refuses (not an object, duplicate keys...) is decoded in full
-            let (light, full) = match light {
-                Some(l) => (l, None),
-                None => match decode::decode_one(&line) {
-                    Ok(item) => (Light::from_item(&item), Some(item)),
-                    Err(err) => {
-                        if let Some(id) = err.sniffed_id() {
-                            ix.broken_ids.insert(id.to_string(), line.number);
-                        }
-                        if let Some(call) = sniff(&err, "callId") {
-                            if sniff(&err, "type").is_some_and(|t| t.starts_with("function_call_"))
-                            {
-                                ix.broken_results.insert(call, line.number);
-                            } else {
-                                ix.broken_calls.insert(call, line.number);
-                            }
-                        }
-                        continue;
+        let mut ix = LogIndex {
+            titles: Titles::new(TITLE_SOURCES),
+            ..LogIndex::default()
+        };
+        for (line, read) in light_pass::<Light, Item>(log) {
+            let (light, full) = match read {
+                Ok(read) => read,
+                Err(err) => {
+                    if let Some(id) = err.sniffed_id() {
+                        ix.ids.insert_broken(id.to_string(), line.number);
                     }
-                },
+                    if let Some(call) = err.sniff("callId") {
+                        if err
+                            .sniff("type")
+                            .is_some_and(|t| t.starts_with("function_call_"))
+                        {
+                            ix.calls.broken_result(call, line.number);
+                        } else {
+                            ix.calls.broken_call(call, line.number);
+                        }
+                    }
+                    continue;
+                }
             };
             let time = light.timestamp.as_ref().and_then(decode::parse_time);
             if ix.first_time.is_none() {
@@ -269,40 +218,35 @@ impl LogIndex {
             let call = light.call_id.or(light.call_id_snake);
             match (kind, call) {
                 ("function_call", Some(c)) => {
-                    ix.calls.insert(c, light.name.unwrap_or_default());
+                    ix.calls.call(c, light.name.unwrap_or_default());
                 }
                 ("function_call_result" | "function_call_output", Some(c)) => {
-                    ix.results.insert(c);
+                    ix.calls.result(c);
                 }
                 _ => {}
             }
-            let pick = |text: &str| {
-                let text = text.trim();
-                (!text.is_empty()).then(|| TitlePick {
-                    line: line.number,
-                    offset: line.offset,
-                    time,
-                    cwd: light.cwd.clone(),
-                    text: text.to_string(),
-                })
-            };
-            let (slot, candidate) = match kind {
-                "custom-title" => (0, light.custom_title.as_deref().and_then(pick)),
-                "ai-title" => (1, light.ai_title.as_deref().and_then(pick)),
-                "topic" => (2, light.topic.as_deref().and_then(pick)),
-                "message" if ix.titles[3].is_none() && light.role.as_deref() == Some("user") => {
+            let pick = |text: String| TitlePick::at(&line, time, light.cwd.as_ref(), text);
+            match kind {
+                "custom-title" | "ai-title" | "topic" => {
+                    let title = match kind {
+                        "custom-title" => light.custom_title.clone(),
+                        "ai-title" => light.ai_title.clone(),
+                        _ => light.topic.clone(),
+                    };
+                    if let Some(t) = title {
+                        ix.titles.offer(kind, pick(t), false);
+                    }
+                }
+                "message"
+                    if !ix.titles.has("first prompt") && light.role.as_deref() == Some("user") =>
+                {
                     let item = full.or_else(|| decode::decode_one(&line).ok());
                     let prompt = item.as_ref().and_then(real_prompt);
-                    let first = prompt
-                        .as_deref()
-                        .and_then(|p| p.lines().map(str::trim).find(|l| !l.is_empty()))
-                        .map(cap_prompt);
-                    (3, first.as_deref().and_then(pick))
+                    if let Some(first) = prompt.as_deref().and_then(first_prompt_title) {
+                        ix.titles.offer("first prompt", pick(first), true);
+                    }
                 }
-                _ => continue,
-            };
-            if candidate.is_some() {
-                ix.titles[slot] = candidate;
+                _ => {}
             }
         }
         ix
@@ -310,7 +254,7 @@ impl LogIndex {
 
     /// The tool name of a `function_call` with this `callId`, if the file has one.
     pub fn tool_name(&self, call_id: &str) -> Option<&str> {
-        self.calls.get(call_id).map(String::as_str)
+        self.calls.tool(call_id)
     }
 
     /// The first readable item's time.
@@ -356,37 +300,6 @@ fn real_prompt(item: &Item) -> Option<String> {
 enum Part {
     Text(String),
     Other(String),
-}
-
-/// A text item that the app hides, by its opening tag.
-fn tag_label(text: &str) -> Option<(&'static str, &'static str)> {
-    const TAGS: [(&str, &str); 9] = [
-        ("<command-name>", "local command"),
-        ("<command-message>", "local command"),
-        ("<command-args>", "local command"),
-        ("<local-command-stdout>", "local command output"),
-        ("<local-command-stderr>", "local command output"),
-        ("<system-reminder>", "system reminder"),
-        ("<teammate-message", "teammate message"),
-        ("<task-notification>", "task notification"),
-        ("<cb_summary>", "compaction summary"),
-    ];
-    let t = text.trim_start();
-    if t.starts_with("<conversation_history_summary>") {
-        return Some(("<conversation_history_summary>", "compaction summary"));
-    }
-    TAGS.iter()
-        .find(|(tag, _)| t.starts_with(tag))
-        .map(|(tag, label)| {
-            (
-                if *tag == "<teammate-message" {
-                    "<teammate-message>"
-                } else {
-                    *tag
-                },
-                *label,
-            )
-        })
 }
 
 /// The prompt inside a `<user_query>` wrapper (the text itself when unwrapped).
@@ -536,22 +449,6 @@ fn hidden_message(item: &Item, first_text: Option<&str>) -> Option<Hidden> {
     })
 }
 
-fn hidden_text(label: &str, why: &str, text: &str) -> String {
-    if why.is_empty() {
-        format!("hidden {label}: {text}")
-    } else {
-        format!("hidden {label} ({why}): {text}")
-    }
-}
-
-fn scalar(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
-
 const ENVELOPE: [&str; 9] = [
     "id",
     "parentId",
@@ -627,26 +524,11 @@ fn is_shell(tool: &str) -> bool {
     tool.eq_ignore_ascii_case("bash") || tool.eq_ignore_ascii_case("powershell")
 }
 
-/// Finds `"key":"value"` in a broken line's text.
-fn sniff(err: &Error, key: &str) -> Option<String> {
-    let text = match err {
-        Error::Line(b) => b.text.as_str(),
-        Error::NotObject { text, .. } => text.as_str(),
-        _ => return None,
-    };
-    let pat = format!("\"{key}\":\"");
-    let start = text.find(&pat)? + pat.len();
-    let rest = &text[start..];
-    let end = rest.find('"')?;
-    Some(rest[..end].to_string()).filter(|v| !v.is_empty())
-}
-
 struct Mapper<'a> {
     ix: &'a LogIndex,
     opts: &'a MapOptions<'a>,
     rows: Vec<Row>,
-    session_id: String,
-    cwd: String,
+    place: Place<'a>,
     models: ChangeTracker<String>,
 }
 
@@ -656,8 +538,13 @@ impl<'a> Mapper<'a> {
             ix,
             opts,
             rows: Vec::new(),
-            session_id: ix.session_id(opts.session_id, opts.subagent),
-            cwd: ix.first_cwd().to_string(),
+            place: Place {
+                agent: AGENT,
+                source_file: opts.source_file,
+                session_id: ix.session_id(opts.session_id, opts.subagent),
+                cwd: ix.first_cwd().to_string(),
+                ..Place::default()
+            },
             models: ChangeTracker::model(),
         }
     }
@@ -669,24 +556,7 @@ impl<'a> Mapper<'a> {
         turn: TurnType,
         text: impl Into<String>,
     ) -> Row {
-        self.row_at(entry.line, entry.offset, ts, turn, text)
-    }
-
-    fn row_at(
-        &self,
-        line: u64,
-        offset: u64,
-        ts: Option<Timestamp>,
-        turn: TurnType,
-        text: impl Into<String>,
-    ) -> Row {
-        Row::new(AGENT, turn, text)
-            .at(ts)
-            .session(self.session_id.clone())
-            .project(self.cwd.clone())
-            .file(self.opts.source_file)
-            .line(line)
-            .locator(format!("byte {offset}"))
+        self.place.row(entry.line, entry.offset, ts, turn, text)
     }
 
     fn system(&mut self, entry: &Entry, item: &Item, text: impl Into<String>) {
@@ -697,50 +567,30 @@ impl<'a> Mapper<'a> {
     /// `session title: <t> (from <kind>)`, in CodeBuddy's order: the newest
     /// custom-title, then the newest ai-title, then the newest topic, then the first real prompt.
     fn title_row(&self) -> Option<Row> {
-        let names = ["custom-title", "ai-title", "topic", "first prompt"];
-        let (pick, from) = self
-            .ix
-            .titles
-            .iter()
-            .zip(names)
-            .find_map(|(t, n)| t.as_ref().map(|t| (t, n)))?;
-        let cwd = pick.cwd.clone().unwrap_or_else(|| self.cwd.clone());
+        let (pick, _) = self.ix.titles.best()?;
+        let cwd = pick.cwd.clone().unwrap_or_else(|| self.place.cwd.clone());
+        let text = self.ix.titles.row_text()?;
         Some(
-            self.row_at(
-                pick.line,
-                pick.offset,
-                pick.time,
-                TurnType::System,
-                format!("session title: {} (from {from})", pick.text),
-            )
-            .project(cwd),
+            self.place
+                .row(pick.line, pick.offset, pick.time, TurnType::System, text)
+                .project(cwd),
         )
     }
 
     fn bad_line(&mut self, entry: &Entry, err: &Error) {
-        let text = match err {
-            Error::Line(bad) => system::unparseable_line(&bad.reason, &bad.text),
-            Error::NotObject { text, .. } => system::unparseable_line("not a JSON object", text),
-            other => system::parser(other),
-        };
-        let row = self.row(entry, None, TurnType::System, text);
+        let row = self.row(entry, None, TurnType::System, err.row_text());
         self.rows.push(row);
     }
 
     fn link(&mut self, entry: &Entry, item: &Item, what: &str, target: &str) {
-        if self.ix.ids.contains(target) {
-            return;
+        if let Some(text) = self.ix.ids.check(what, target) {
+            self.system(entry, item, text);
         }
-        let text = match self.ix.broken_ids.get(target) {
-            Some(line) => format!("link: {what} {target} is on unreadable line {line}"),
-            None => format!("link: {what} {target} not found in this file"),
-        };
-        self.system(entry, item, text);
     }
 
     fn item(&mut self, entry: &Entry, item: &Item, line: &Line<'_>) {
         if let Some(cwd) = &item.cwd {
-            self.cwd.clone_from(cwd);
+            self.place.cwd.clone_from(cwd);
         }
         match item.kind.as_str() {
             "message" => self.message(entry, item),
@@ -857,7 +707,7 @@ impl<'a> Mapper<'a> {
                     if let Part::Text(t) = part {
                         match tag_label(t) {
                             Some((tag, label)) => {
-                                hidden.push(hidden_text(label, &format!("opens with {tag}"), t))
+                                hidden.push(hidden_text(label, &opens_with(tag), t))
                             }
                             None => {
                                 let s = strip_user_query(t);
@@ -971,13 +821,7 @@ impl<'a> Mapper<'a> {
                 "tool call discarded: its arguments are not valid JSON",
             );
         }
-        if !call_id.is_empty() && !self.ix.results.contains(call_id) {
-            let text = match self.ix.broken_results.get(call_id) {
-                Some(line) => {
-                    format!("link: tool call {call_id} has its result on unreadable line {line}")
-                }
-                None => format!("link: tool call {call_id} has no result in this file"),
-            };
+        if let Some(text) = self.ix.calls.call_link(call_id) {
             let row = self
                 .row(entry, item.timestamp, TurnType::System, text)
                 .tool(name, call_id);
@@ -993,7 +837,7 @@ impl<'a> Mapper<'a> {
         let name = item
             .str("name")
             .filter(|n| !n.is_empty())
-            .or_else(|| self.ix.calls.get(call_id).map(String::as_str))
+            .or_else(|| self.ix.calls.tool(call_id))
             .unwrap_or("")
             .to_string();
         let mut text = output_text(item);
@@ -1004,14 +848,11 @@ impl<'a> Mapper<'a> {
             match (self.opts.persisted)(&pointer) {
                 Persisted::Found { text: full } => {
                     text = full;
-                    locator = format!("byte {}, output from {}", entry.offset, pointer.relative);
+                    locator = resolved_locator(entry.offset, &pointer.relative);
                 }
                 Persisted::Missing { reason } => {
                     resolved = false;
-                    missing = Some(format!(
-                        "persisted output {} not read ({reason}); the result keeps the pointer",
-                        pointer.relative
-                    ));
+                    missing = Some(missing_text(&pointer.relative, &reason));
                 }
             }
         }
@@ -1051,13 +892,8 @@ impl<'a> Mapper<'a> {
                 None => {}
             }
         }
-        if !call_id.is_empty() && !self.ix.calls.contains_key(call_id) {
-            notes.push(match self.ix.broken_calls.get(call_id) {
-                Some(line) => {
-                    format!("link: tool result {call_id} has its call on unreadable line {line}")
-                }
-                None => format!("link: tool result {call_id} has no tool call in this file"),
-            });
+        if let Some(text) = self.ix.calls.result_link(call_id) {
+            notes.push(text);
         }
         for note in notes {
             let row = self
@@ -1100,45 +936,8 @@ impl<'a> Mapper<'a> {
 
     fn snapshot(&mut self, entry: &Entry, item: &Item) {
         let snapshot = item.raw.get("snapshot").and_then(Value::as_object);
-        let message = snapshot
-            .and_then(|s| s.get("messageId"))
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        let update = if item.flag("isSnapshotUpdate") {
-            "true"
-        } else {
-            ""
-        };
-        let files = snapshot
-            .and_then(|s| s.get("trackedFileBackups"))
-            .and_then(Value::as_object);
-        match files {
-            Some(files) if !files.is_empty() => {
-                for (path, backup) in files {
-                    let get = |k: &str| backup.get(k).map(scalar).unwrap_or_default();
-                    let (name, version, time) =
-                        (get("backupFileName"), get("version"), get("backupTime"));
-                    let text = format!(
-                        "file history: {}",
-                        key_values(&[
-                            ("file", path),
-                            ("backup", &name),
-                            ("version", &version),
-                            ("backup_time", &time),
-                            ("message", message),
-                            ("update", update),
-                        ])
-                    );
-                    self.system(entry, item, text);
-                }
-            }
-            _ => {
-                let text = format!(
-                    "file history: no tracked files {}",
-                    key_values(&[("message", message), ("update", update)])
-                );
-                self.system(entry, item, text.trim_end().to_string());
-            }
+        for text in file_history_texts(snapshot, item.flag("isSnapshotUpdate")) {
+            self.system(entry, item, text);
         }
     }
 }

@@ -159,7 +159,7 @@ impl CopilotNitriteStore {
                     let file = NitriteFile::from_bytes(&bytes);
                     let mut project = rows::project_name(&file).unwrap_or_default();
                     if project.is_empty() {
-                        for sib in locate::sibling_stores(path) {
+                        for sib in locate::sibling_stores(path, evidence) {
                             if let Ok(b) = evidence.read(&sib) {
                                 if let Some(p) = rows::project_name(&NitriteFile::from_bytes(&b)) {
                                     project = p;

@@ -58,7 +58,7 @@ pub fn locate(path: &Path) -> Option<Located> {
 
 /// The stores of the other kinds with the same store id (for the `projectName` join):
 /// `<ide>/<other kind>/<storeId>/copilot-*-nitrite.db` paths that exist.
-pub fn sibling_stores(path: &Path) -> Vec<PathBuf> {
+pub fn sibling_stores(path: &Path, evidence: &chat_rows::Evidence) -> Vec<PathBuf> {
     let Some(Located::Store { kind, store_id }) = locate(path) else {
         return Vec::new();
     };
@@ -71,15 +71,15 @@ pub fn sibling_stores(path: &Path) -> Vec<PathBuf> {
         .filter(|k| **k != kind && **k != "bg-agent-sessions")
     {
         let dir = ide_dir.join(other).join(&store_id);
-        let Ok(entries) = std::fs::read_dir(&dir) else {
+        // listed through the evidence reader: a linked folder out of the root is not
+        let Ok(entries) = evidence.read_dir(&dir) else {
             continue;
         };
-        let mut found: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| matches!(locate(p), Some(Located::Store { .. })))
-            .collect();
-        found.sort();
-        out.extend(found);
+        out.extend(
+            entries
+                .into_iter()
+                .filter(|p| matches!(locate(p), Some(Located::Store { .. }))),
+        );
     }
     out
 }

@@ -115,17 +115,16 @@ fn live_db_path(root: &Path, prefer_dev: bool) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-fn backups_of(root: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(root.join("ee"))
+fn backups_of(root: &Path, evidence: &Evidence) -> Vec<PathBuf> {
+    // listed through the evidence reader: a linked `ee` out of the root is not listed
+    evidence
+        .read_dir(&root.join("ee"))
         .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.path())
+            d.into_iter()
                 .filter(|p| locate::is_backup_name(&file_name(p)))
                 .collect()
         })
-        .unwrap_or_default();
-    out.sort();
-    out
+        .unwrap_or_default()
 }
 
 /// The rows of a database file: `parser:` rows when it cannot be opened at all.
@@ -185,7 +184,7 @@ fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
             .map(|(_, rows)| rows.as_slice())
             .unwrap_or_default(),
     );
-    for b in backups_of(root) {
+    for b in backups_of(root, evidence) {
         let file = b.display().to_string();
         let (rows, db) = db_rows(
             &b,
@@ -494,14 +493,11 @@ pub fn read_root(root: &Path, evidence: &Evidence) -> Vec<Row> {
     }
     let index = Arc::new(index);
     let mut files: Vec<PathBuf> = Vec::new();
-    if let Ok(d) = std::fs::read_dir(root.join("events")) {
-        let mut logs: Vec<PathBuf> = d
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| locate::is_event_file_name(&file_name(p)))
-            .collect();
-        logs.sort();
-        files.extend(logs);
+    if let Ok(d) = evidence.read_dir(&root.join("events")) {
+        files.extend(
+            d.into_iter()
+                .filter(|p| locate::is_event_file_name(&file_name(p))),
+        );
     }
     let config = root.join("config.toml");
     for f in files {

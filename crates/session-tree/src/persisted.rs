@@ -1,0 +1,172 @@
+//! `<persisted-output>` stubs and the `tool-results/` files they point to.
+//!
+//! A tool result too large for the transcript is written to
+//! `<key>/<session>/tool-results/<name>` and the transcript keeps a stub that says
+//! `Full output saved to: <path on the original host>`. The path is the writer's, not
+//! the evidence's, so it is mapped into the evidence by its components after
+//! `projects/<key>/`; a `..` in it is refused, so a stub can never make the reader
+//! leave the session folder. [`Resolver`] reads what stubs point to and remembers
+//! which files it read, so that the outputs no readable line points to (the stub's
+//! line is damaged, or only a sub-agent points to it) are still read as rows.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use chat_rows::Evidence;
+
+/// A `<persisted-output>` pointer found in a tool result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PersistedPointer {
+    /// The path as the pointer writes it (on the original host).
+    pub written: String,
+    /// The path relative to the project folder, `/`-separated:
+    /// `<session-id>/tool-results/<name>`.
+    pub relative: String,
+}
+
+/// What became of a `<persisted-output>` pointer's file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Persisted {
+    /// The file was read: its text replaces the pointer.
+    Found {
+        /// The persisted output.
+        text: String,
+    },
+    /// The file is not in the evidence (or could not be read): the pointer is kept.
+    Missing {
+        /// Why, for the row.
+        reason: String,
+    },
+}
+
+/// Finds a `<persisted-output>` pointer and the file it names. The path is taken from
+/// the pointer's `saved to:` phrase, else from any token that holds a `tool-results`
+/// component; it is mapped into the evidence by its components after
+/// `projects/<key>/` (or `<session>/tool-results/...` when the pointer has no
+/// `projects` component). A path with `..` is refused.
+pub fn persisted_pointer(output: &str, session_id: &str) -> Option<PersistedPointer> {
+    let start = output.find("<persisted-output>")?;
+    let body = &output[start + "<persisted-output>".len()..];
+    let body = body.split("</persisted-output>").next().unwrap_or(body);
+    let written = body
+        .lines()
+        .find_map(|l| {
+            let i = l.find("saved to:")?;
+            Some(l[i + "saved to:".len()..].trim().to_string())
+        })
+        .filter(|p| p.contains("tool-results"))
+        .or_else(|| {
+            body.split_whitespace()
+                .find(|t| t.contains("tool-results/") || t.contains("tool-results\\"))
+                .map(str::to_string)
+        })?;
+    let written = written.trim_end_matches(['.', ',', ')']).to_string();
+    let comps: Vec<&str> = written
+        .split(['/', '\\'])
+        .filter(|c| !c.is_empty())
+        .collect();
+    if comps.iter().any(|c| *c == ".." || *c == ".") {
+        return None;
+    }
+    let rel: Vec<&str> = if let Some(p) = comps.iter().rposition(|c| *c == "projects") {
+        comps.get(p + 2..)?.to_vec()
+    } else {
+        let t = comps.iter().position(|c| *c == "tool-results")?;
+        let mut v = vec![session_id];
+        v.extend_from_slice(&comps[t..]);
+        v
+    };
+    if rel.len() < 2 || !rel.contains(&"tool-results") {
+        return None;
+    }
+    Some(PersistedPointer {
+        relative: rel.join("/"),
+        written,
+    })
+}
+
+/// `persisted output <rel> not read (<reason>); the result keeps the pointer`.
+pub fn missing_text(relative: &str, reason: &str) -> String {
+    format!("persisted output {relative} not read ({reason}); the result keeps the pointer")
+}
+
+/// `byte <n>, output from <rel>`: the locator of a result whose stub was resolved.
+pub fn resolved_locator(offset: u64, relative: &str) -> String {
+    format!("byte {offset}, output from {relative}")
+}
+
+/// Reads the files stubs point to, under one project folder, and remembers them.
+pub struct Resolver<'a> {
+    folder: PathBuf,
+    evidence: &'a Evidence,
+    resolved: RefCell<HashSet<String>>,
+}
+
+impl<'a> Resolver<'a> {
+    /// A resolver for the project folder `folder` (`projects/<key>`).
+    pub fn new(folder: PathBuf, evidence: &'a Evidence) -> Resolver<'a> {
+        Resolver {
+            folder,
+            evidence,
+            resolved: RefCell::new(HashSet::new()),
+        }
+    }
+
+    /// The project folder.
+    pub fn folder(&self) -> &Path {
+        &self.folder
+    }
+
+    /// Reads the file a pointer names (and remembers that a line pointed to it).
+    pub fn lookup(&self, p: &PersistedPointer) -> Persisted {
+        self.resolved.borrow_mut().insert(p.relative.clone());
+        let file = p
+            .relative
+            .split('/')
+            .fold(self.folder.clone(), |acc, c| acc.join(c));
+        match self.evidence.read_optional(&file) {
+            Ok(Some(bytes)) => Persisted::Found {
+                text: String::from_utf8_lossy(&bytes).into_owned(),
+            },
+            Ok(None) => Persisted::Missing {
+                reason: "not in the evidence".to_string(),
+            },
+            Err(e) => Persisted::Missing {
+                reason: e.to_string(),
+            },
+        }
+    }
+
+    /// True when a line pointed to `relative` (`<session>/tool-results/<name>`).
+    pub fn was_pointed_to(&self, relative: &str) -> bool {
+        self.resolved.borrow().contains(relative)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers() {
+        let out = "<persisted-output>\nOutput too large (52.3KB). Full output saved to: /home/a/.claude/projects/-home-a/s1/tool-results/toolu_1.txt\n\nPreview (first 2KB):\nx\n</persisted-output>";
+        assert_eq!(
+            persisted_pointer(out, "s1").unwrap().relative,
+            "s1/tool-results/toolu_1.txt"
+        );
+        let out = r"<persisted-output>Full output saved to: C:\Users\c\.claude\projects\C--Users-c\s2\tool-results\b.txt</persisted-output>";
+        assert_eq!(
+            persisted_pointer(out, "s2").unwrap().relative,
+            "s2/tool-results/b.txt"
+        );
+        assert_eq!(
+            persisted_pointer(
+                "<persisted-output>saved to: /p/projects/d/../tool-results/x</persisted-output>",
+                "s"
+            ),
+            None
+        );
+        assert_eq!(persisted_pointer("plain", "s"), None);
+    }
+}
