@@ -200,6 +200,17 @@ fn zero_byte(x: u64) -> u64 {
 
 impl<'a> P<'a> {
     fn err(&self, message: &'static str, eof: bool) -> JsonError {
+        if self.line_mode {
+            // the one-pass line parser's errors are never shown (the careful path reads
+            // the line again and says where): counting the lines of the whole input
+            // before it, for each bad line, made a log of many bad lines quadratic
+            return JsonError {
+                message,
+                line: 0,
+                column: 0,
+                eof,
+            };
+        }
         let upto = &self.b[..self.i.min(self.b.len())];
         let line = 1 + upto.iter().filter(|c| **c == b'\n').count();
         let start = upto.iter().rposition(|c| *c == b'\n').map_or(0, |p| p + 1);
