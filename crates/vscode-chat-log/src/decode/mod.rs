@@ -18,6 +18,7 @@
 
 pub mod json;
 pub mod node;
+pub mod write;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -29,6 +30,27 @@ use crate::Error;
 /// Holes an array may grow by in one mutation. JavaScript arrays are sparse; ours are
 /// not, so a mutation asking for more is reported instead of allocating.
 pub const MAX_HOLES: usize = 1 << 20;
+
+/// Holes all the mutations of one log may create together: without it, every line of
+/// a few dozen bytes could add [`MAX_HOLES`] elements (9 KB of log asked for 10 GB).
+pub const MAX_TOTAL_HOLES: usize = 4 * MAX_HOLES;
+
+/// Takes `n` holes from what the log has `left`; false (nothing taken) when too many.
+fn spend_holes(left: &mut usize, n: usize) -> bool {
+    match left.checked_sub(n) {
+        Some(rest) => {
+            *left = rest;
+            true
+        }
+        None => false,
+    }
+}
+
+fn too_many_holes(what: String, n: usize, left: usize) -> NotApplied {
+    benign(format!(
+        "{what} would add {n} holes, more than the {left} this log has left of {MAX_TOTAL_HOLES}"
+    ))
+}
 
 /// One non-empty line of the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +122,8 @@ pub struct Replay<'a> {
     errors: Vec<LineError>,
     refusal: Option<Refusal>,
     recovered: Vec<Recovered<'a>>,
+    /// Holes the log may still create (see [`MAX_TOTAL_HOLES`]).
+    holes: usize,
 }
 
 /// One decoded line.
@@ -296,6 +320,7 @@ impl<'a> Replay<'a> {
             errors: Vec::new(),
             refusal: None,
             recovered: Vec::new(),
+            holes: MAX_TOTAL_HOLES,
         };
         let mut pos = 0usize;
         let mut number = 0u64;
@@ -571,6 +596,13 @@ impl<'a> Replay<'a> {
                             items.len()
                         )));
                     }
+                    if !spend_holes(&mut self.holes, i - items.len()) {
+                        return Err(too_many_holes(
+                            format!("index {i}"),
+                            i - items.len(),
+                            self.holes,
+                        ));
+                    }
                     items.resize(i, Slot::new(index, Node::Undefined));
                     items.push(new);
                     Ok(None)
@@ -578,6 +610,13 @@ impl<'a> Replay<'a> {
                     let n = to_length(&new.node).map_err(fatal)?;
                     if n > items.len() + MAX_HOLES {
                         return Err(benign(format!("length {n} is far past the array's end")));
+                    }
+                    if n > items.len() && !spend_holes(&mut self.holes, n - items.len()) {
+                        return Err(too_many_holes(
+                            format!("length {n}"),
+                            n - items.len(),
+                            self.holes,
+                        ));
                     }
                     if n < items.len() {
                         let old = items.split_off(n);
@@ -645,6 +684,13 @@ impl<'a> Replay<'a> {
             Node::Arr(arr) => match array_index(last) {
                 Some(ix) if ix < arr.len() => &mut arr[ix],
                 Some(ix) if ix - arr.len() <= MAX_HOLES => {
+                    if !spend_holes(&mut self.holes, ix - arr.len()) {
+                        return Err(too_many_holes(
+                            format!("index {ix}"),
+                            ix - arr.len(),
+                            self.holes,
+                        ));
+                    }
                     arr.resize(ix + 1, Slot::new(index, Node::Undefined));
                     &mut arr[ix]
                 }
@@ -691,6 +737,12 @@ impl<'a> Replay<'a> {
                 });
             } else if n - arr.len() > MAX_HOLES {
                 return Err(benign(format!("length {n} is far past the array's end")));
+            } else if !spend_holes(&mut self.holes, n - arr.len()) {
+                return Err(too_many_holes(
+                    format!("length {n}"),
+                    n - arr.len(),
+                    self.holes,
+                ));
             } else {
                 arr.resize(n, Slot::new(index, Node::Undefined));
             }
@@ -837,6 +889,16 @@ impl<'a> Replay<'a> {
         match self.lines.get(index as usize) {
             Some(l) => &self.input[l.offset as usize..(l.offset + l.len) as usize],
             None => &[],
+        }
+    }
+
+    /// Writes the final state as compact JSON to `out`, as VS Code would write it
+    /// (`null` when none), 64 KiB at a time, without building the text whole (see
+    /// [`write`]).
+    pub fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match &self.state {
+            Some(s) => write::write_node(&s.node, out),
+            None => out.write_all(b"null"),
         }
     }
 

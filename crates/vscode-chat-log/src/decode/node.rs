@@ -285,49 +285,16 @@ impl<'a> Node<'a> {
     }
 
     /// Writes the node as compact JSON, as `JSON.stringify` would (see [`Node::to_value`]
-    /// for undefined; numbers are printed as JavaScript prints them).
+    /// for undefined; numbers are printed as JavaScript prints them; a lone surrogate
+    /// escape is U+FFFD). The fast writer of [`super::write`].
     pub fn write_json(&self, out: &mut String) {
-        match self {
-            Node::Undefined | Node::Null => out.push_str("null"),
-            Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Node::Num(n) => out.push_str(&js_number(*n)),
-            Node::Str(s) => out.push_str(&serde_json::to_string(s.as_ref()).unwrap_or_default()),
-            Node::Esc(r) => {
-                out.push_str(&serde_json::to_string(&super::json::unescape(r)).unwrap_or_default())
-            }
-            Node::Arr(a) => {
-                out.push('[');
-                for (i, s) in a.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    s.node.write_json(out);
-                }
-                out.push(']');
-            }
-            Node::Obj(f) => {
-                out.push('{');
-                let mut first = true;
-                for (k, v) in f.iter().filter(|(_, v)| !v.node.is_undefined()) {
-                    if !first {
-                        out.push(',');
-                    }
-                    first = false;
-                    out.push_str(&serde_json::to_string(k.as_ref()).unwrap_or_default());
-                    out.push(':');
-                    v.node.write_json(out);
-                }
-                out.push('}');
-            }
-            Node::Raw(_) | Node::RawOwned(_) => {
-                let full = match self {
-                    Node::Raw(r) => expand(r, 0, Depth::Full),
-                    Node::RawOwned(r) => expand_owned(r, 0, Depth::Full),
-                    _ => Node::Null,
-                };
-                full.write_json(out);
-            }
-        }
+        let mut bytes = std::mem::take(out).into_bytes();
+        super::write::append_node(self, &mut bytes);
+        // the writer writes whole characters only
+        *out = match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
     }
 
     /// The node as compact JSON (see [`Node::write_json`]).
