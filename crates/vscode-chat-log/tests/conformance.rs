@@ -296,3 +296,44 @@ fn values_remember_their_line() {
     assert_eq!(r.line_number(first.origin), Some(2));
     assert_eq!(r.lines()[first.origin as usize].offset, 31);
 }
+
+#[test]
+fn holes_are_bounded_for_the_whole_log() {
+    // every line asks for a million more holes: each is allowed on its own, but the
+    // log as a whole may create at most MAX_TOTAL_HOLES (9 KB of log asked for 10 GB)
+    use vscode_chat_log::decode::{MAX_HOLES, MAX_TOTAL_HOLES};
+    let mut log = String::from("{\"kind\":0,\"v\":{\"l\":[]}}\n");
+    for k in 1..=200 {
+        log.push_str(&format!(
+            "{{\"kind\":1,\"k\":[\"l\",{}],\"v\":{k}}}\n",
+            k * MAX_HOLES
+        ));
+    }
+    // and pushes with a growing length, the other way to ask for holes
+    log.push_str(&format!(
+        "{{\"kind\":2,\"k\":[\"m\"],\"i\":{MAX_HOLES},\"v\":[]}}\n"
+    ));
+    let r = Replay::from_bytes(log.as_bytes());
+    assert!(r.refusal().is_none());
+    let errors: Vec<String> = r.errors().iter().map(|e| e.error.to_string()).collect();
+    // four lines fit: 1 048 576 + 3 × 1 048 575 holes; the fifth would not
+    let left = MAX_TOTAL_HOLES - (MAX_HOLES + 3 * (MAX_HOLES - 1));
+    assert_eq!(left, 3);
+    assert_eq!(errors.len(), 197);
+    assert_eq!(
+        errors[0],
+        format!(
+            "line 6 (byte 164): mutation not applied: index 5242880 would add 1048575 holes, more than the 3 this log has left of {MAX_TOTAL_HOLES}"
+        )
+    );
+    assert_eq!(
+        errors[196],
+        format!(
+            "line 202 (byte 7612): mutation not applied: length 1048576 would add 1048576 holes, more than the 3 this log has left of {MAX_TOTAL_HOLES}"
+        )
+    );
+    let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+    let l = json["l"].as_array().unwrap();
+    assert_eq!(l.len(), 4 * MAX_HOLES + 1);
+    assert_eq!(l[4 * MAX_HOLES], 4);
+}
