@@ -61,8 +61,9 @@ pub fn rows_from_session(session: &serde_json::Value, ctx: &SessionContext) -> V
     out
 }
 
-/// The rows of a parsed session node (flat `.json` files use this, borrowing).
-pub(crate) fn rows_from_node(slot: &Slot<'_>, ctx: &SessionContext) -> Vec<Row> {
+/// The rows of a parsed session node (flat `.json` files use this, borrowing the text
+/// [`crate::decode::parse_document`] parsed).
+pub fn rows_from_node(slot: &Slot<'_>, ctx: &SessionContext) -> Vec<Row> {
     let mut out = Vec::new();
     let mut m = Mapper::new(ctx, None, Out::Vec(&mut out));
     m.session(slot);
