@@ -93,6 +93,16 @@ impl Item {
         }
     }
 
+    /// The `source_locator` of rows built from this item of another key-value table
+    /// ([`KvTable`]): `cursorDiskKV key=<key>`, with the place it was found appended for
+    /// a deleted item.
+    pub fn locator_in(&self, table: &str) -> String {
+        match self.state {
+            RecordState::Live => format!("{table} key={}", self.key),
+            _ => format!("{table} key={}, {}", self.key, self.location),
+        }
+    }
+
     /// The value decoded as JSON (lone surrogates tolerated), or the spec's error.
     pub fn json(&self) -> Result<serde_json::Value, Error> {
         chat_rows::json::from_str(&self.value).map_err(|e| Error::NotJson {
@@ -236,6 +246,132 @@ impl StateDb {
             "state.vscdb unreadable: ",
         )
     }
+}
+
+/// Any two-column key-value table of a state database: `ItemTable`, or a fork's own
+/// table such as Cursor's `cursorDiskKV(key TEXT UNIQUE, value BLOB)`.
+///
+/// [`StateDb`] loads the whole `ItemTable` (a few hundred small items); a fork's table
+/// can hold millions of large values (Cursor's grows to tens of gigabytes), so this view
+/// loads nothing up front: it looks keys up one at a time and walks key ranges through
+/// the key's index, handing each item to the caller as it is read. Items have the same
+/// text decoding and secret filter ([`is_secret_key`]) as `ItemTable`'s; their location
+/// is `<table> rowid <n>` ([`Item::locator_in`] gives the row locator).
+#[derive(Clone, Copy, Debug)]
+pub struct KvTable<'a> {
+    db: &'a Database,
+    table: &'a str,
+}
+
+fn kv_query_error(source: sqlite_evidence::rusqlite::Error) -> Error {
+    Error::Open(sqlite_evidence::Error::Sqlite {
+        context: "key-value table query",
+        source,
+    })
+}
+
+impl<'a> KvTable<'a> {
+    /// The table of that name, when the database has it and it has `key` and `value`
+    /// columns.
+    pub fn new(db: &'a Database, table: &'a str) -> Option<KvTable<'a>> {
+        let cols = db.table_columns(table);
+        (cols.iter().any(|c| c == "key") && cols.iter().any(|c| c == "value"))
+            .then_some(KvTable { db, table })
+    }
+
+    /// The table's name.
+    pub fn table(&self) -> &'a str {
+        self.table
+    }
+
+    fn item(&self, rowid: i64, key: String, value: ValueRef<'_>) -> Item {
+        Item {
+            key,
+            value: decode::value_text(value),
+            rowid: Some(rowid),
+            state: RecordState::Live,
+            location: format!("{} rowid {rowid}", self.table),
+        }
+    }
+
+    /// The live item of a key (never a secret).
+    pub fn get(&self, key: &str) -> Result<Option<Item>, Error> {
+        if is_secret_key(key) {
+            return Ok(None);
+        }
+        let sql = format!(
+            "SELECT rowid, value FROM \"{}\" WHERE key = ?1",
+            self.table.replace('"', "\"\"")
+        );
+        let mut stmt = self.db.connection().prepare(&sql).map_err(kv_query_error)?;
+        let mut rows = stmt.query([key]).map_err(kv_query_error)?;
+        match rows.next().map_err(kv_query_error)? {
+            Some(r) => {
+                let rowid: i64 = r.get(0).map_err(kv_query_error)?;
+                let v = r.get_ref(1).map_err(kv_query_error)?;
+                Ok(Some(self.item(rowid, key.to_string(), v)))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Hands every live item whose key starts with `prefix` to `each`, in key order,
+    /// one at a time (secrets skipped); returns how many were handed. An empty prefix
+    /// walks the whole table.
+    pub fn for_each_prefix(
+        &self,
+        prefix: &str,
+        mut each: impl FnMut(Item),
+    ) -> Result<usize, Error> {
+        let sql = format!(
+            "SELECT rowid, key, value FROM \"{}\" WHERE key >= ?1 ORDER BY key",
+            self.table.replace('"', "\"\"")
+        );
+        let mut stmt = self.db.connection().prepare(&sql).map_err(kv_query_error)?;
+        let mut rows = stmt.query([prefix]).map_err(kv_query_error)?;
+        let mut n = 0;
+        while let Some(r) = rows.next().map_err(kv_query_error)? {
+            let key = decode::value_text(r.get_ref(1).map_err(kv_query_error)?);
+            if !key.starts_with(prefix) {
+                break;
+            }
+            if is_secret_key(&key) {
+                continue;
+            }
+            let rowid: i64 = r.get(0).map_err(kv_query_error)?;
+            let v = r.get_ref(2).map_err(kv_query_error)?;
+            each(self.item(rowid, key, v));
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// The deleted items and older versions of rewritten items of this table that the
+    /// files still hold, secrets left out (see [`StateDb::deleted`]).
+    pub fn deleted(&self) -> Vec<Item> {
+        deleted_items(self.db, self.table)
+    }
+}
+
+fn deleted_items(db: &Database, table: &str) -> Vec<Item> {
+    db.deleted_records(table)
+        .into_iter()
+        .filter_map(|r| {
+            let mut values = r.values.into_iter();
+            let key = value_string(values.next()?);
+            if key.is_empty() || is_secret_key(&key) {
+                return None;
+            }
+            let value = value_string(values.next().unwrap_or(Value::Null));
+            Some(Item {
+                key,
+                value,
+                rowid: r.rowid,
+                state: RecordState::Deleted,
+                location: r.location,
+            })
+        })
+        .collect()
 }
 
 /// The `parser: state.vscdb unreadable: <message>` row for a database that could not

@@ -1,0 +1,227 @@
+//! Cursor's chats and agents: the IDE's `cursorDiskKV` and the `cursor-agent` CLI.
+//!
+//! # Why
+//!
+//! Cursor is a VS Code fork whose chats are invisible to VS Code's stores: the IDE
+//! keeps every conversation of every project in one SQLite file,
+//! `User/globalStorage/state.vscdb`, as JSON values in its own key-value table
+//! `cursorDiskKV` (one `composerData:<composerId>` per chat, one
+//! `bubbleId:<composerId>:<bubbleId>` per message), and the CLI keeps each chat in a
+//! content-addressed `~/.cursor/chats/<hash>/<agentId>/store.db`. The global database is
+//! never vacuumed, so deleted chats stay in its free pages: this crate recovers them
+//! through [`sqlite_evidence`], as `deleted` rows with the place they were found.
+//!
+//! Cursor is closed source: every field read here comes from other readers' reports
+//! (see `cursor.md`), and the variants they describe are all read: the pre-3.0 chat
+//! index in workspace databases and the 3.0+ `composer.composerHeaders`, bubbles with
+//! and without `createdAt` (ISO text or epoch milliseconds), bubbles inside a legacy
+//! `conversationMap`, `timingInfo` values that are relative counters (never read as
+//! times).
+//!
+//! # Layers
+//!
+//! * [`locate`]: which paths are Cursor's and what each is;
+//! * [`decode`]: the CLI's protobuf root blobs and hex `meta`, bubble times, Lexical text;
+//! * [`rows`]: the rows of the parser plan.
+//!
+//! The `cursorDiskKV` table is read through [`state_vscdb::KvTable`], the key-value view
+//! of `state-vscdb` generalised to any two-column table, one composer at a time.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod decode;
+pub mod locate;
+pub mod rows;
+
+use std::path::Path;
+
+use chat_rows::{Claim, Evidence, FileContext, RowSink, Store};
+
+use locate::Kind;
+use rows::Out;
+
+/// Why a value could not be decoded; each variant says at which byte.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// A protobuf blob that cannot be read.
+    #[error("protobuf at byte {offset}: {reason}")]
+    Protobuf {
+        /// Byte offset of the bad field.
+        offset: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Hex text that cannot be decoded.
+    #[error("hex at byte {offset}: {reason}")]
+    Hex {
+        /// Byte offset in the text.
+        offset: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// JSON that cannot be decoded.
+    #[error("{reason}")]
+    Json {
+        /// The column serde_json reports (the byte, for one-line values).
+        offset: usize,
+        /// serde_json's reason, with line and column.
+        reason: String,
+    },
+}
+
+/// The [`chat_rows::Store`] of Cursor: claims the IDE's global database (and its
+/// `.backup`, as a secondary copy), its workspace databases, and the CLI's files under
+/// `.cursor`.
+#[derive(Debug, Default)]
+pub struct CursorStore;
+
+impl Store for CursorStore {
+    fn name(&self) -> &'static str {
+        "cursor-state"
+    }
+
+    fn agent(&self, _ctx: &FileContext) -> String {
+        rows::AGENT.to_string()
+    }
+
+    fn claim(&self, path: &Path) -> Option<Claim> {
+        Some(match locate::kind(path)? {
+            Kind::GlobalDb => Claim::new("cursor chat database").with_copies(),
+            Kind::GlobalBackup => Claim::new("cursor chat database backup").with_copies(),
+            Kind::WorkspaceDb => Claim::new("cursor workspace database").with_copies(),
+            Kind::AgentStore => Claim::new("cursor agent chat store"),
+            Kind::PromptHistory => Claim::new("cursor agent prompt history").with_copies(),
+            Kind::Transcript => Claim::new("cursor agent transcript").with_copies(),
+            Kind::Permissions => Claim::new("cursor permissions"),
+            Kind::CliConfig => Claim::new("cursor cli config"),
+            Kind::McpApprovals => Claim::new("cursor mcp approvals"),
+            Kind::WorkspaceTrusted => Claim::new("cursor workspace trust marker"),
+        })
+    }
+
+    fn read_into(
+        &self,
+        path: &Path,
+        ctx: &FileContext,
+        evidence: &Evidence,
+        sink: &mut dyn RowSink,
+    ) {
+        let source = if ctx.display_path.is_empty() {
+            chat_rows::display_path(path)
+        } else {
+            ctx.display_path.clone()
+        };
+        let mut out = Out::new(source, sink);
+        let Some(kind) = locate::kind(path) else {
+            return;
+        };
+        let read = |out: &mut Out<'_>| -> Option<Vec<u8>> {
+            match evidence.read(path) {
+                Ok(b) => Some(b),
+                Err(e) => {
+                    out.push(rows::sys(chat_rows::system::parser(format!(
+                        "{} unreadable: {e}",
+                        path.file_name()
+                            .map(|n| n.to_string_lossy())
+                            .unwrap_or_default()
+                    ))));
+                    None
+                }
+            }
+        };
+        let mtime = evidence.modified(path);
+        match kind {
+            Kind::GlobalDb => rows::ide::read_global(path, evidence, &mut out),
+            Kind::GlobalBackup => {
+                out.secondary = true;
+                rows::ide::read_global(path, evidence, &mut out);
+            }
+            Kind::WorkspaceDb => rows::ide::read_workspace(path, evidence, &mut out),
+            Kind::AgentStore => rows::cli::read_store(path, evidence, &mut out),
+            Kind::PromptHistory => {
+                if let Some(b) = read(&mut out) {
+                    rows::cli::read_prompt_history(&b, &mut out);
+                }
+            }
+            Kind::Transcript => {
+                let Some(b) = read(&mut out) else { return };
+                let session = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let (secondary, project) = transcript_owner(path, &session, evidence);
+                rows::cli::read_transcript(&b, &session, &project, secondary, &mut out);
+            }
+            Kind::Permissions | Kind::CliConfig => {
+                let Some(b) = read(&mut out) else { return };
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let from = chat_rows::system::from(format!(".cursor/{name}"), "file mtime");
+                let project = if locate::is_home_dot_cursor(path) {
+                    String::new()
+                } else {
+                    locate::project_of_dot_cursor(path)
+                        .map(|p| locate::as_on_host(&p))
+                        .unwrap_or_default()
+                };
+                if kind == Kind::Permissions {
+                    rows::settings::permissions(&b, &from, &project, mtime, &mut out);
+                } else {
+                    rows::settings::cli_config(&b, &from, &project, mtime, &mut out);
+                }
+            }
+            Kind::McpApprovals | Kind::WorkspaceTrusted => {
+                let Some(b) = read(&mut out) else { return };
+                let from = chat_rows::system::from(locate::short_path(path), "file mtime");
+                let location = path
+                    .parent()
+                    .and_then(Path::file_name)
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                if kind == Kind::McpApprovals {
+                    rows::settings::mcp_approvals(&b, &from, &location, mtime, &mut out);
+                } else {
+                    rows::settings::workspace_trusted(&from, &location, mtime, &mut out);
+                }
+            }
+        }
+    }
+}
+
+/// Whether a transcript's agent also has a `store.db` (then the transcript is a
+/// secondary copy), and the project: that agent's `meta.json` `cwd`, else the
+/// `projects/<p>` folder name as written.
+fn transcript_owner(path: &Path, session: &str, evidence: &Evidence) -> (bool, String) {
+    let folder = path
+        .ancestors()
+        .find(|p| {
+            p.parent()
+                .and_then(Path::file_name)
+                .is_some_and(|n| n == "projects")
+        })
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let Some(dot) = locate::dot_cursor(path) else {
+        return (false, folder);
+    };
+    let Ok(hashes) = evidence.read_dir(&dot.join("chats")) else {
+        return (false, folder);
+    };
+    for h in hashes {
+        let agent = h.join(session);
+        if evidence.check(&agent.join("store.db")).is_ok() {
+            let cwd = evidence
+                .read_optional(&agent.join("meta.json"))
+                .ok()
+                .flatten()
+                .and_then(|b| chat_rows::json::from_slice::<serde_json::Value>(&b).ok())
+                .map(|m| rows::str_of(&m, "cwd"))
+                .filter(|c| !c.is_empty());
+            return (true, cwd.unwrap_or(folder));
+        }
+    }
+    (false, folder)
+}

@@ -1,0 +1,215 @@
+//! Which files are Cursor's, and what each one is, from the path alone.
+//!
+//! The IDE keeps everything under its user data directory (`Cursor/User`, the same
+//! layout as VS Code's on every OS: `~/Library/Application Support/Cursor/User`,
+//! `%APPDATA%\Cursor\User`, `~/.config/Cursor/User`); the agent CLI under `~/.cursor`
+//! (`%USERPROFILE%\.cursor` on Windows). The rules match the path's last components,
+//! so they work on any collection layout and on `/`- or `\`-separated evidence.
+
+use std::path::{Path, PathBuf};
+
+use chat_rows::store::paths::{component_matches, components, ends_with};
+
+/// What a Cursor file is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `Cursor/User/globalStorage/state.vscdb`: every chat (`cursorDiskKV`).
+    GlobalDb,
+    /// `Cursor/User/globalStorage/state.vscdb.backup`: a stale full copy (secondary).
+    GlobalBackup,
+    /// `Cursor/User/workspaceStorage/<id>/state.vscdb`: a project's chat list and caches.
+    WorkspaceDb,
+    /// `.cursor/chats/<hash>/<agentId>/store.db` or `.cursor/acp-sessions/<id>/store.db`.
+    AgentStore,
+    /// `.cursor/chats/**/prompt_history.json`: raw prompts (secondary).
+    PromptHistory,
+    /// `.cursor/projects/<p>/agent-transcripts/**/*.jsonl`.
+    Transcript,
+    /// `.cursor/permissions.json` (the user's, or a project's).
+    Permissions,
+    /// `~/.cursor/cli-config.json`, or a project's `.cursor/cli.json`.
+    CliConfig,
+    /// `.cursor/projects/<p>/mcp-approvals.json`.
+    McpApprovals,
+    /// `.cursor/projects/<p>/.workspace-trusted`.
+    WorkspaceTrusted,
+}
+
+fn in_cursor_user(path: &Path) -> bool {
+    let comps = components(path);
+    comps
+        .iter()
+        .rposition(|c| c == "User")
+        .and_then(|i| i.checked_sub(1))
+        .is_some_and(|i| comps[i] == "Cursor")
+}
+
+/// The kind of a Cursor file, or `None`.
+pub fn kind(path: &Path) -> Option<Kind> {
+    let comps = components(path);
+    if in_cursor_user(path) {
+        if ends_with(path, &["User", "globalStorage", "state.vscdb"]) {
+            return Some(Kind::GlobalDb);
+        }
+        if ends_with(path, &["User", "globalStorage", "state.vscdb.backup"]) {
+            return Some(Kind::GlobalBackup);
+        }
+        if ends_with(path, &["User", "workspaceStorage", "*", "state.vscdb"]) {
+            return Some(Kind::WorkspaceDb);
+        }
+        return None;
+    }
+    if ends_with(path, &[".cursor", "chats", "*", "*", "store.db"])
+        || ends_with(path, &[".cursor", "acp-sessions", "*", "store.db"])
+    {
+        return Some(Kind::AgentStore);
+    }
+    let dot = comps.iter().rposition(|c| c == ".cursor")?;
+    let rest = &comps[dot + 1..];
+    match rest {
+        [f] if f == "permissions.json" => Some(Kind::Permissions),
+        [f] if f == "cli-config.json" || f == "cli.json" => Some(Kind::CliConfig),
+        [c, .., f] if c == "chats" && f == "prompt_history.json" => Some(Kind::PromptHistory),
+        [p, _, f] if p == "projects" && f == "mcp-approvals.json" => Some(Kind::McpApprovals),
+        [p, _, f] if p == "projects" && f == ".workspace-trusted" => Some(Kind::WorkspaceTrusted),
+        [p, _, t, .., f]
+            if p == "projects" && t == "agent-transcripts" && component_matches(f, "*.jsonl") =>
+        {
+            Some(Kind::Transcript)
+        }
+        _ => None,
+    }
+}
+
+/// True when a `.cursor` folder is a user's home one (`home/<u>/.cursor`,
+/// `Users/<u>/.cursor`, `C/Users/<u>/.cursor`), not a project's.
+pub fn is_home_dot_cursor(path: &Path) -> bool {
+    let comps = components(path);
+    let Some(dot) = comps.iter().rposition(|c| c == ".cursor") else {
+        return false;
+    };
+    dot >= 2 && matches!(comps[dot - 2].as_str(), "home" | "Users")
+        || dot == 1 && comps[0] == "root"
+}
+
+/// The folder that holds a project's `.cursor` (the project), as found.
+pub fn project_of_dot_cursor(path: &Path) -> Option<PathBuf> {
+    let mut p = path;
+    while let Some(parent) = p.parent() {
+        if p.file_name().is_some_and(|n| n == ".cursor") {
+            return Some(parent.to_path_buf());
+        }
+        p = parent;
+    }
+    None
+}
+
+/// A folder as the user knew it: from the home's `home`/`Users` component on
+/// (`/Users/bob/src/web`, `C:/Users/carol/src/shop`), else the path as found.
+pub fn as_on_host(path: &Path) -> String {
+    let comps = components(path);
+    match comps.iter().position(|c| c == "home" || c == "Users") {
+        Some(i) => {
+            let drive = i
+                .checked_sub(1)
+                .map(|d| comps[d].as_str())
+                .filter(|d| d.len() == 1 && d.chars().all(|c| c.is_ascii_alphabetic()));
+            match drive {
+                Some(d) => format!("{d}:/{}", comps[i..].join("/")),
+                None => format!("/{}", comps[i..].join("/")),
+            }
+        }
+        None => chat_rows::display_path(path),
+    }
+}
+
+/// The `.cursor` folder above a path.
+pub fn dot_cursor(path: &Path) -> Option<PathBuf> {
+    path.ancestors()
+        .find(|p| p.file_name().is_some_and(|n| n == ".cursor"))
+        .map(Path::to_path_buf)
+}
+
+/// The `User` folder above a path.
+pub fn user_dir(path: &Path) -> Option<PathBuf> {
+    path.ancestors()
+        .find(|p| p.file_name().is_some_and(|n| n == "User"))
+        .map(Path::to_path_buf)
+}
+
+/// The path from the last `.cursor` or `User` component on, `/`-joined, as the
+/// `(from ...)` suffixes print it.
+pub fn short_path(path: &Path) -> String {
+    let comps = components(path);
+    match comps.iter().rposition(|c| c == ".cursor" || c == "User") {
+        Some(i) => comps[i..].join("/"),
+        None => comps.last().cloned().unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds() {
+        let k = |p: &str| kind(Path::new(p));
+        assert_eq!(
+            k("h/Users/b/Library/Application Support/Cursor/User/globalStorage/state.vscdb"),
+            Some(Kind::GlobalDb)
+        );
+        assert_eq!(
+            k("h/C/Users/c/AppData/Roaming/Cursor/User/globalStorage/state.vscdb.backup"),
+            Some(Kind::GlobalBackup)
+        );
+        assert_eq!(
+            k("h/home/a/.config/Cursor/User/workspaceStorage/abc/state.vscdb"),
+            Some(Kind::WorkspaceDb)
+        );
+        assert_eq!(
+            k("h/home/a/.config/Code/User/globalStorage/state.vscdb"),
+            None
+        );
+        assert_eq!(
+            k("h/home/a/.cursor/chats/0f1e/agent-1/store.db"),
+            Some(Kind::AgentStore)
+        );
+        assert_eq!(
+            k("h/home/a/.cursor/acp-sessions/s1/store.db"),
+            Some(Kind::AgentStore)
+        );
+        assert_eq!(k("h/home/a/.cursor/chats/0f1e/agent-1/meta.json"), None);
+        assert_eq!(
+            k("h/home/a/.cursor/projects/p/agent-transcripts/x/x.jsonl"),
+            Some(Kind::Transcript)
+        );
+        assert_eq!(
+            k("h/home/a/.cursor/projects/p/agent-transcripts/x.jsonl"),
+            Some(Kind::Transcript)
+        );
+        assert_eq!(
+            k("h/home/a/.cursor/permissions.json"),
+            Some(Kind::Permissions)
+        );
+        assert_eq!(
+            k("h/home/a/src/web/.cursor/cli.json"),
+            Some(Kind::CliConfig)
+        );
+        assert_eq!(
+            k("h/home/a/.cursor/projects/p/mcp-approvals.json"),
+            Some(Kind::McpApprovals)
+        );
+        assert_eq!(
+            k("h/home/a/.cursor/projects/p/.workspace-trusted"),
+            Some(Kind::WorkspaceTrusted)
+        );
+        assert_eq!(k("h/home/a/.cursor/mcp.json"), None);
+        assert_eq!(k("h/home/a/.cursor/projects/p/mcp-auth.json"), None);
+        assert!(is_home_dot_cursor(Path::new(
+            "h/home/a/.cursor/permissions.json"
+        )));
+        assert!(!is_home_dot_cursor(Path::new(
+            "h/home/a/src/web/.cursor/permissions.json"
+        )));
+    }
+}

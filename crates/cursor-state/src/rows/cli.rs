@@ -1,0 +1,420 @@
+//! The agent CLI: `store.db` (+ `meta.json`), prompt history and transcripts.
+//!
+//! # Why older roots are read
+//!
+//! `store.db` is content-addressed: every message is a blob named by its SHA-256, and a
+//! root blob lists the conversation's message ids in order. An edit or a retry writes a
+//! new root (and new messages) and moves `latestRootBlobId`; nothing is replaced. So
+//! the blobs the current root does not reach are the conversation as it was before:
+//! they are read as `recovered` rows, in the order of the older roots that list them,
+//! then the loose ones in rowid order. Blob records deleted from the table come back
+//! from free pages through [`sqlite_evidence`] as `deleted` rows.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use chat_rows::system::ModelSpec;
+use chat_rows::{Evidence, RecordState, Row, TurnType, system};
+use serde_json::Value;
+use sqlite_evidence::Database;
+use sqlite_evidence::rusqlite::types::ValueRef;
+
+use super::ide::blob_rows;
+use super::{Out, Place, iso, str_of, sys, turn};
+use crate::decode::{self, as_written, json_time};
+
+fn text_of(v: ValueRef<'_>) -> String {
+    state_vscdb::decode::value_text(v)
+}
+
+fn bytes_of(v: ValueRef<'_>) -> Vec<u8> {
+    match v {
+        ValueRef::Blob(b) | ValueRef::Text(b) => b.to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// Reads one agent's `store.db` with the `meta.json` beside it.
+pub fn read_store(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let session = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let limit = evidence.modified(path);
+    let meta_json_path = dir.join("meta.json");
+    let meta_json: Option<Value> = match evidence.read_optional(&meta_json_path) {
+        Ok(Some(b)) => match chat_rows::json::from_slice::<Value>(&b) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                out.push(
+                    sys(system::parser(format!(
+                        "meta.json is not valid JSON ({})",
+                        chat_rows::json::reason(&e)
+                    )))
+                    .session(&session)
+                    .file(chat_rows::display_path(&meta_json_path)),
+                );
+                None
+            }
+        },
+        _ => None,
+    };
+    let project = meta_json
+        .as_ref()
+        .map(|m| str_of(m, "cwd"))
+        .unwrap_or_default();
+    let db = match Database::open(path, evidence) {
+        Ok(db) => db,
+        Err(e) => {
+            out.push(
+                sys(system::parser(format!("store.db unreadable: {e}")))
+                    .session(&session)
+                    .project(&project),
+            );
+            return;
+        }
+    };
+    for r in sqlite_evidence::rows::problem_rows(
+        db.problems(),
+        super::AGENT,
+        "",
+        "store.db unreadable: ",
+    ) {
+        out.push(r.session(&session).project(&project));
+    }
+    // the meta row: hex-encoded JSON (its blobEncryptionKey is never output)
+    let meta_row: Option<Value> = db
+        .connection()
+        .query_row("SELECT value FROM meta WHERE key = '0'", [], |r| {
+            Ok(text_of(r.get_ref(0)?))
+        })
+        .ok()
+        .and_then(|hex| match decode::meta(&hex) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                out.push(
+                    sys(system::parser(format!(
+                        "store.db meta is not hex-encoded JSON ({e})"
+                    )))
+                    .session(&session)
+                    .project(&project)
+                    .locator("table meta key=0"),
+                );
+                None
+            }
+        });
+    // session start: meta.json, else the meta row
+    let (src, loc): (Option<&Value>, String) = match (&meta_json, &meta_row) {
+        (Some(m), _) => (Some(m), "meta.json".into()),
+        (None, Some(m)) => (Some(m), "table meta key=0".into()),
+        _ => (None, String::new()),
+    };
+    if let Some(m) = src {
+        let created = m
+            .get("createdAtMs")
+            .or_else(|| m.get("createdAt"))
+            .and_then(|t| json_time(t, limit));
+        let updated = m
+            .get("updatedAtMs")
+            .or_else(|| m.get("updatedAt"))
+            .and_then(|t| json_time(t, limit));
+        let name = {
+            let n = str_of(m, "name");
+            if n.is_empty() {
+                meta_row
+                    .as_ref()
+                    .map(|r| str_of(r, "name"))
+                    .unwrap_or_default()
+            } else {
+                n
+            }
+        };
+        out.push(
+            sys(system::session_start(&[
+                ("title", &name),
+                ("cwd", &str_of(m, "cwd")),
+                ("created", &iso(created)),
+                ("updated", &iso(updated)),
+                ("subagent", &str_of(m, "isSubagent")),
+                ("schema", &str_of(m, "schemaVersion")),
+            ]))
+            .session(&session)
+            .project(&project)
+            .at(created)
+            .locator(&loc),
+        );
+        let model = meta_row
+            .as_ref()
+            .map(|r| str_of(r, "lastUsedModel"))
+            .filter(|s| !s.is_empty())
+            .or_else(|| Some(str_of(m, "lastUsedModel")).filter(|s| !s.is_empty()))
+            .or_else(|| Some(str_of(m, "model")).filter(|s| !s.is_empty()));
+        if let Some(model) = model {
+            out.push(
+                sys(system::model(ModelSpec::new(&model)))
+                    .session(&session)
+                    .project(&project)
+                    .model(&model)
+                    .at(created)
+                    .locator(&loc),
+            );
+        }
+    }
+    if !db.has_table("blobs") {
+        out.push(
+            sys(system::parser("store.db has no blobs table"))
+                .session(&session)
+                .project(&project),
+        );
+        return;
+    }
+    let get = |id: &str| -> Option<Vec<u8>> {
+        db.connection()
+            .query_row("SELECT data FROM blobs WHERE id = ?1", [id], |r| {
+                Ok(bytes_of(r.get_ref(0)?))
+            })
+            .ok()
+    };
+    let place = |id: &str, state: RecordState| Place {
+        session: session.clone(),
+        project: project.clone(),
+        locator: format!("blobs id={id}"),
+        state,
+        time: None,
+    };
+    let mut reached: HashSet<String> = HashSet::new();
+    let latest = meta_row
+        .as_ref()
+        .map(|m| str_of(m, "latestRootBlobId"))
+        .unwrap_or_default();
+    if !latest.is_empty() {
+        reached.insert(latest.clone());
+        match get(&latest).map(|b| decode::blob(&b)) {
+            Some(Ok(decode::Blob::Root(children))) => {
+                for child in children {
+                    reached.insert(child.clone());
+                    match get(&child) {
+                        Some(b) => {
+                            for r in blob_rows(&b, &child, &place(&child, RecordState::Live)) {
+                                out.push(r);
+                            }
+                        }
+                        None => out.push(place(&child, RecordState::Live).apply(sys(format!(
+                            "link: blob {child} named by the root is missing"
+                        )))),
+                    }
+                }
+            }
+            Some(Ok(decode::Blob::Message(_))) => out.push(
+                place(&latest, RecordState::Live).apply(sys(system::parser(format!(
+                    "root blob {latest} is a message, not a root"
+                )))),
+            ),
+            Some(Err(e)) => out.push(place(&latest, RecordState::Live).apply(sys(system::parser(
+                format!("root blob {latest} unreadable ({e})"),
+            )))),
+            None => out.push(place(&latest, RecordState::Live).apply(sys(format!(
+                "link: root blob {latest} named by meta is missing"
+            )))),
+        }
+    }
+    // older roots, in rowid order, and their messages the current root does not reach
+    let mut older: Vec<(String, Vec<String>)> = Vec::new();
+    let mut is_root: HashSet<String> = HashSet::new();
+    let scan = (|| -> Result<(), sqlite_evidence::rusqlite::Error> {
+        let mut stmt = db
+            .connection()
+            .prepare("SELECT id, data FROM blobs ORDER BY rowid")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let id = text_of(r.get_ref(0)?);
+            let data = r.get_ref(1)?;
+            let bytes = match data {
+                ValueRef::Blob(b) | ValueRef::Text(b) => b,
+                _ => &[][..],
+            };
+            if bytes.trim_ascii_start().first() == Some(&b'{') {
+                continue;
+            }
+            if let Ok(decode::Blob::Root(children)) = decode::blob(bytes) {
+                is_root.insert(id.clone());
+                if !reached.contains(&id) {
+                    older.push((id, children));
+                }
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = scan {
+        out.push(sys(system::parser(format!("store.db unreadable: {e}"))).session(&session));
+    }
+    let mut emitted: HashSet<String> = HashSet::new();
+    for (_root, children) in &older {
+        for child in children {
+            if reached.contains(child) || !emitted.insert(child.clone()) {
+                continue;
+            }
+            if let Some(b) = get(child) {
+                for r in blob_rows(&b, child, &place(child, RecordState::Recovered)) {
+                    out.push(r);
+                }
+            }
+        }
+    }
+    let loose = (|| -> Result<(), sqlite_evidence::rusqlite::Error> {
+        let mut stmt = db
+            .connection()
+            .prepare("SELECT id, data FROM blobs ORDER BY rowid")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let id = text_of(r.get_ref(0)?);
+            if reached.contains(&id) || emitted.contains(&id) || is_root.contains(&id) {
+                continue;
+            }
+            let b = bytes_of(r.get_ref(1)?);
+            for row in blob_rows(&b, &id, &place(&id, RecordState::Recovered)) {
+                out.push(row);
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = loose {
+        out.push(sys(system::parser(format!("store.db unreadable: {e}"))).session(&session));
+    }
+    // blob records deleted from the table
+    let cols = db.table_columns("blobs");
+    let id_col = cols.iter().position(|c| c == "id").unwrap_or(0);
+    let data_col = cols.iter().position(|c| c == "data").unwrap_or(1);
+    for rec in db.deleted_records("blobs") {
+        let id = rec
+            .values
+            .get(id_col)
+            .map(|v| text_of(v.into()))
+            .unwrap_or_default();
+        let data = rec
+            .values
+            .get(data_col)
+            .map(|v| bytes_of(v.into()))
+            .unwrap_or_default();
+        if matches!(decode::blob(&data), Ok(decode::Blob::Root(_))) {
+            continue;
+        }
+        let mut p = place(&id, RecordState::Deleted);
+        p.locator = format!("blobs id={id}, {}", rec.location);
+        for r in blob_rows(&data, &id, &p) {
+            out.push(r);
+        }
+    }
+}
+
+/// `prompt_history.json`: secondary `user` rows without time.
+pub fn read_prompt_history(bytes: &[u8], out: &mut Out<'_>) {
+    let v: Value = match chat_rows::json::from_slice(bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            out.push(sys(system::file_not_json(chat_rows::json::reason(&e))));
+            return;
+        }
+    };
+    let items: Vec<&Value> = match &v {
+        Value::Array(a) => a.iter().collect(),
+        Value::Object(o) => o
+            .get("prompts")
+            .or_else(|| o.get("history"))
+            .and_then(Value::as_array)
+            .map(|a| a.iter().collect())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    for (i, p) in items.into_iter().enumerate() {
+        let text = match p {
+            Value::String(s) => s.clone(),
+            other => other
+                .get("text")
+                .or_else(|| other.get("prompt"))
+                .map(as_written)
+                .unwrap_or_else(|| other.to_string()),
+        };
+        out.push(
+            turn(TurnType::User, text)
+                .locator(format!("[{i}]"))
+                .state(RecordState::Secondary),
+        );
+    }
+}
+
+/// A transcript JSONL. `session` is the file id, `project` the project as known,
+/// `secondary` true when the agent's `store.db` exists.
+pub fn read_transcript(
+    bytes: &[u8],
+    session: &str,
+    project: &str,
+    secondary: bool,
+    out: &mut Out<'_>,
+) {
+    for (line, r) in chat_rows::lines::json_lines::<Value>(bytes) {
+        let v = match r {
+            Ok(v) => v,
+            Err(bad) => {
+                out.push(bad.row(super::AGENT, "").session(session).project(project));
+                continue;
+            }
+        };
+        let place = Place {
+            session: session.to_string(),
+            project: project.to_string(),
+            locator: line.locator(),
+            state: if secondary {
+                RecordState::Secondary
+            } else {
+                RecordState::Live
+            },
+            time: None,
+        };
+        let at = |r: Row| place.apply(r).line(line.number);
+        if v.get("type").and_then(Value::as_str) == Some("turn_ended") {
+            let status = str_of(&v, "status");
+            if status == "error" || v.get("error").is_some_and(|e| !e.is_null()) {
+                out.push(at(sys(format!(
+                    "turn error: status={status} message={}",
+                    serde_json::to_string(&as_written(v.get("error").unwrap_or(&Value::Null)))
+                        .unwrap_or_default()
+                ))));
+            }
+            continue;
+        }
+        let role = str_of(&v, "role");
+        let content = v.pointer("/message/content").or_else(|| v.get("content"));
+        let parts: Vec<Value> = match content {
+            Some(Value::String(s)) => vec![serde_json::json!({"type": "text", "text": s})],
+            Some(Value::Array(a)) => a.clone(),
+            _ => Vec::new(),
+        };
+        for part in parts {
+            let kind = str_of(&part, "type");
+            let row = match (role.as_str(), kind.as_str()) {
+                ("user", "text") => {
+                    let t = str_of(&part, "text");
+                    turn(TurnType::User, super::unwrap_tag(&t, "user_query"))
+                }
+                (_, "thinking") => turn(TurnType::Thinking, {
+                    let t = str_of(&part, "thinking");
+                    if t.is_empty() {
+                        str_of(&part, "text")
+                    } else {
+                        t
+                    }
+                }),
+                (_, "tool_use") => turn(
+                    TurnType::ToolUse,
+                    part.get("input").map(|i| i.to_string()).unwrap_or_default(),
+                )
+                .tool(str_of(&part, "name"), str_of(&part, "id")),
+                (_, "text") => turn(TurnType::Assistant, str_of(&part, "text")),
+                (r, k) => sys(format!("message part: role={r} type={k}")),
+            };
+            out.push(at(row));
+        }
+    }
+}

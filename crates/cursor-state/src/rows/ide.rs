@@ -1,0 +1,1388 @@
+//! The IDE: `cursorDiskKV` and `ItemTable` of the global `state.vscdb`, and the
+//! workspace databases.
+//!
+//! # Why the reading is shaped so
+//!
+//! The global database holds every chat of every project and is never vacuumed, so it
+//! reaches tens of gigabytes. The composers are walked one at a time through the key
+//! index (`composerData:` keys in key order); each composer's bubbles are fetched by
+//! their key range (`bubbleId:<composerId>:`), mapped and handed on before the next
+//! composer is read. What is held across composers is small: the composer ids, the
+//! tool-call ids that name sub-agents, and the hashes of the rows of composers that
+//! also have deleted records (to drop deleted rows a live row already says).
+//!
+//! Deleted records come from [`sqlite_evidence`] (older page versions, freelist pages,
+//! freeblocks), grouped by the composer id in their keys: a chat whose `composerData`
+//! is gone still comes back from its bubbles, ordered by the bubble headers of an older
+//! `composerData` when one survives, else by bubble time.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+
+use chat_rows::system::{ChangeTracker, ModelSpec};
+use chat_rows::{Evidence, RecordState, Row, Timestamp, TurnType, system};
+use serde_json::Value;
+use sqlite_evidence::Database;
+use state_vscdb::{Item, KvTable, StateDb};
+
+use super::{Out, Place, iso, str_of, sys, turn};
+use crate::decode::{self, as_written, bubble_time, json_time, rich_text};
+
+/// The table of Cursor's chats.
+pub const KV: &str = "cursorDiskKV";
+/// The 3.0+ chat index (global `ItemTable`).
+pub const HEADERS_KEY: &str = "composer.composerHeaders";
+/// The pre-3.0 chat index (workspace `ItemTable`).
+pub const WORKSPACE_INDEX_KEY: &str = "composer.composerData";
+/// The application state that holds `composerState` (yolo mode, allow lists).
+pub const APP_STATE_KEY: &str = "src.vs.platform.reactivestorage.browser.reactiveStorageServiceImpl.persistentStorage.applicationUser";
+/// Prompts without replies (workspace).
+pub const PROMPTS_KEY: &str = "aiService.prompts";
+/// Generations with times (workspace).
+pub const GENERATIONS_KEY: &str = "aiService.generations";
+/// Legacy chat tabs (workspace).
+pub const AICHAT_KEY: &str = "workbench.panel.aichat.view.aichat.chatdata";
+
+/// The rows of a database that could not be opened: `parser: state.vscdb unreadable:
+/// <message>`; a file over the evidence size cap says so and why it was not read.
+pub fn unreadable(err: &sqlite_evidence::Error, out: &mut Out<'_>) {
+    let mut text = format!("state.vscdb unreadable: {err}");
+    if let sqlite_evidence::Error::Io { source, .. } = err {
+        if let Some(chat_rows::evidence::Refusal::TooLarge { .. }) =
+            chat_rows::evidence::refusal(source)
+        {
+            text.push_str(
+                "; not read: sqlite-evidence loads a database whole, and a database over the cap waits for page-on-demand reading (issue 14)",
+            );
+        }
+    }
+    out.push(sys(system::parser(text)));
+}
+
+fn problems(db: &Database, out: &mut Out<'_>) {
+    for r in sqlite_evidence::rows::problem_rows(
+        db.problems(),
+        super::AGENT,
+        "",
+        "state.vscdb unreadable: ",
+    ) {
+        out.push(r);
+    }
+}
+
+fn kv_error(e: &state_vscdb::Error, out: &mut Out<'_>, at: &str) {
+    out.push(sys(system::parser(format!("state.vscdb unreadable: {e}"))).locator(at));
+}
+
+/// Reads the global database (or its `.backup`, with `out.secondary` set).
+pub fn read_global(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
+    let db = match Database::open(path, evidence) {
+        Ok(db) => db,
+        Err(e) => return unreadable(&e, out),
+    };
+    problems(&db, out);
+    let mtime = evidence.modified(path);
+    let mut projects = workspace_index(path, evidence);
+    let state = if db.has_table("ItemTable") {
+        match StateDb::from_database(db) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                out.push(sys(system::parser(format!("state.vscdb unreadable: {e}"))));
+                return;
+            }
+        }
+    } else {
+        // no ItemTable: read the key-value table alone
+        return read_kv(&db, mtime, &projects, path, out);
+    };
+    let Some(state) = state else { return };
+    item_rows_global(&state, mtime, &mut projects, path, out);
+    read_kv(state.database(), mtime, &projects, path, out);
+}
+
+/// The `ItemTable` rows of the global database: the 3.0+ index (secondary `session
+/// index:` rows; it also gives composers their project) and the grants of `composerState`.
+fn item_rows_global(
+    state: &StateDb,
+    mtime: Option<Timestamp>,
+    projects: &mut HashMap<String, String>,
+    path: &Path,
+    out: &mut Out<'_>,
+) {
+    if let Some(item) = state.item(HEADERS_KEY) {
+        match item.json() {
+            Ok(v) => {
+                for h in v
+                    .get("allComposers")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let cid = str_of(h, "composerId");
+                    let ws = h.get("workspaceIdentifier");
+                    let fs = ws
+                        .and_then(|w| w.pointer("/uri/fsPath"))
+                        .map(as_written)
+                        .unwrap_or_default();
+                    let ws_text = if fs.is_empty() {
+                        ws.and_then(|w| w.get("id"))
+                            .map(as_written)
+                            .unwrap_or_default()
+                    } else {
+                        fs.clone()
+                    };
+                    if !fs.is_empty() {
+                        projects.insert(cid.clone(), fs.clone());
+                    }
+                    out.push(
+                        index_row(h, &ws_text, mtime)
+                            .session(&cid)
+                            .project(&fs)
+                            .locator(item.locator())
+                            .state(RecordState::Secondary),
+                    );
+                }
+            }
+            Err(e) => out.push(state_vscdb::not_json_row(super::AGENT, "", item, &e)),
+        }
+    }
+    if let Some(item) = state.item(APP_STATE_KEY) {
+        match item.json() {
+            Ok(v) => {
+                if let Some(cs) = v.get("composerState") {
+                    let from = system::from(state_vscdb::locate::user_relative(path), "file mtime");
+                    let mut push = |k: &str, val: String| {
+                        out.push(
+                            sys(system::permission_setting(
+                                format!("composerState.{k}"),
+                                val,
+                                &from,
+                            ))
+                            .at(mtime)
+                            .locator(item.locator()),
+                        );
+                    };
+                    if let Some(b) = cs.get("useYoloMode") {
+                        push("useYoloMode", as_written(b));
+                    }
+                    for k in [
+                        "yoloCommandAllowlist",
+                        "yoloCommandDenylist",
+                        "mcpAllowedTools",
+                    ] {
+                        for e in cs.get(k).and_then(Value::as_array).into_iter().flatten() {
+                            push(k, as_written(e));
+                        }
+                    }
+                }
+            }
+            Err(e) => out.push(state_vscdb::not_json_row(super::AGENT, "", item, &e)),
+        }
+    }
+}
+
+fn index_row(h: &Value, workspace: &str, limit: Option<Timestamp>) -> Row {
+    let created = h.get("createdAt").and_then(|v| json_time(v, limit));
+    let updated = h.get("lastUpdatedAt").and_then(|v| json_time(v, limit));
+    sys(system::session_index(&[
+        ("title", &str_of(h, "name")),
+        ("created", &iso(created)),
+        ("updated", &iso(updated)),
+        ("mode", &str_of(h, "unifiedMode")),
+        ("workspace", workspace),
+    ]))
+    .at(created)
+}
+
+/// The composer ids that the workspace databases beside a global database list
+/// (`allComposers`, `selectedComposerIds`, `lastFocusedComposerIds`), each with the
+/// folder of that workspace's `workspace.json`.
+pub fn workspace_index(global: &Path, evidence: &Evidence) -> HashMap<String, String> {
+    let mut map = HashMap::new();
+    let Some(user) = crate::locate::user_dir(global) else {
+        return map;
+    };
+    let Ok(dirs) = evidence.read_dir(&user.join("workspaceStorage")) else {
+        return map;
+    };
+    for dir in dirs {
+        let db_path = dir.join("state.vscdb");
+        if evidence.check(&db_path).is_err() {
+            continue;
+        }
+        let folder = evidence
+            .read_optional(&dir.join("workspace.json"))
+            .ok()
+            .flatten()
+            .and_then(|b| state_vscdb::locate::project_from_workspace_json(&b));
+        let Some(folder) = folder else { continue };
+        let Ok(db) = StateDb::open(&db_path, evidence) else {
+            continue;
+        };
+        if let Some(Ok(v)) = db.json(WORKSPACE_INDEX_KEY) {
+            for id in workspace_composer_ids(&v) {
+                map.entry(id).or_insert_with(|| folder.clone());
+            }
+        }
+    }
+    map
+}
+
+fn workspace_composer_ids(v: &Value) -> Vec<String> {
+    let mut ids = Vec::new();
+    for c in v
+        .get("allComposers")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        ids.push(str_of(c, "composerId"));
+    }
+    for k in ["selectedComposerIds", "lastFocusedComposerIds"] {
+        for c in v.get(k).and_then(Value::as_array).into_iter().flatten() {
+            ids.push(as_written(c));
+        }
+    }
+    ids.retain(|s| !s.is_empty());
+    ids
+}
+
+fn row_hash(r: &Row) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    (&r.session_id, r.turn_type, &r.text, &r.tool_use_id).hash(&mut h);
+    h.finish()
+}
+
+/// The composer id and the rest of a `<prefix>:<composerId>:<rest>` key.
+fn split_key<'k>(key: &'k str, prefix: &str) -> Option<(&'k str, &'k str)> {
+    let rest = key.strip_prefix(prefix)?.strip_prefix(':')?;
+    Some(rest.split_once(':').unwrap_or((rest, "")))
+}
+
+/// The deleted records of `cursorDiskKV`, grouped by composer.
+#[derive(Default)]
+struct Deleted {
+    composers: BTreeMap<String, Vec<Item>>,
+    bubbles: BTreeMap<String, Vec<Item>>,
+    extras: BTreeMap<String, Vec<Item>>,
+    others: Vec<Item>,
+}
+
+impl Deleted {
+    fn from(items: Vec<Item>) -> Deleted {
+        let mut d = Deleted::default();
+        for item in items {
+            if let Some((cid, _)) = split_key(&item.key, "composerData") {
+                d.composers.entry(cid.to_string()).or_default().push(item);
+            } else if let Some((cid, _)) = split_key(&item.key, "bubbleId") {
+                d.bubbles.entry(cid.to_string()).or_default().push(item);
+            } else if let Some((cid, _)) = split_key(&item.key, "checkpointId")
+                .or_else(|| split_key(&item.key, "messageRequestContext"))
+            {
+                d.extras.entry(cid.to_string()).or_default().push(item);
+            } else {
+                d.others.push(item);
+            }
+        }
+        d
+    }
+
+    fn cids(&self) -> HashSet<String> {
+        self.composers
+            .keys()
+            .chain(self.bubbles.keys())
+            .chain(self.extras.keys())
+            .cloned()
+            .collect()
+    }
+}
+
+/// What mapping one composer needs.
+struct Reader<'a> {
+    kv: KvTable<'a>,
+    limit: Option<Timestamp>,
+    projects: &'a HashMap<String, String>,
+    tool_calls: HashMap<String, String>,
+    with_deleted: HashSet<String>,
+    said: HashSet<u64>,
+    live_cids: HashSet<String>,
+    /// 64-hex runs in composerData values, for linking agentKv roots.
+    root_refs: HashMap<String, String>,
+}
+
+fn read_kv(
+    db: &Database,
+    limit: Option<Timestamp>,
+    projects: &HashMap<String, String>,
+    _path: &Path,
+    out: &mut Out<'_>,
+) {
+    let Some(kv) = KvTable::new(db, KV) else {
+        return;
+    };
+    let deleted = Deleted::from(kv.deleted());
+    let mut r = Reader {
+        kv,
+        limit,
+        projects,
+        tool_calls: HashMap::new(),
+        with_deleted: deleted.cids(),
+        said: HashSet::new(),
+        live_cids: HashSet::new(),
+        root_refs: HashMap::new(),
+    };
+    // parents before sub-agents: `task-<toolCallId>` composers are read last
+    let mut tasks = Vec::new();
+    let res = kv.for_each_prefix("composerData:", |item| {
+        if item.key.starts_with("composerData:task-") {
+            tasks.push(item.key.clone());
+        } else {
+            r.composer(&item, out);
+        }
+    });
+    if let Err(e) = res {
+        kv_error(&e, out, "cursorDiskKV composerData:");
+    }
+    for key in tasks {
+        match kv.get(&key) {
+            Ok(Some(item)) => r.composer(&item, out),
+            Ok(None) => {}
+            Err(e) => kv_error(&e, out, &key),
+        }
+    }
+    // bubbles whose composerData is gone, still live
+    let mut orphans: BTreeMap<String, Vec<Item>> = BTreeMap::new();
+    let res = kv.for_each_prefix("bubbleId:", |item| {
+        if let Some((cid, _)) = split_key(&item.key, "bubbleId") {
+            if !r.live_cids.contains(cid) {
+                orphans.entry(cid.to_string()).or_default().push(item);
+            }
+        }
+    });
+    if let Err(e) = res {
+        kv_error(&e, out, "cursorDiskKV bubbleId:");
+    }
+    for (cid, bubbles) in orphans {
+        out.push(
+            sys(format!(
+                "session start: composerData missing; {} bubbles read by their keys",
+                bubbles.len()
+            ))
+            .session(&cid)
+            .project(r.projects.get(&cid).cloned().unwrap_or_default())
+            .locator(format!("{KV} key=bubbleId:{cid}:")),
+        );
+        r.loose_bubbles(&cid, bubbles, RecordState::Live, None, out);
+    }
+    r.agent_kv(out);
+    r.deleted(deleted, out);
+}
+
+impl Reader<'_> {
+    /// The composer's project; a sub-agent's is its parent's.
+    fn project(&self, cid: &str) -> String {
+        if let Some(p) = self.projects.get(cid) {
+            return p.clone();
+        }
+        cid.strip_prefix("task-")
+            .and_then(|call| self.tool_calls.get(call))
+            .and_then(|parent| self.projects.get(parent))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn emit(&mut self, cid: &str, row: Row, out: &mut Out<'_>) {
+        if self.with_deleted.contains(cid) {
+            self.said.insert(row_hash(&row));
+        }
+        out.push(row);
+    }
+
+    fn composer(&mut self, item: &Item, out: &mut Out<'_>) {
+        let Some((cid, _)) = split_key(&item.key, "composerData") else {
+            return;
+        };
+        let cid = cid.to_string();
+        self.live_cids.insert(cid.clone());
+        let v = match item.json() {
+            Ok(v) => v,
+            Err(_) => {
+                return self.not_json(&cid, item, out);
+            }
+        };
+        for hexid in hex_runs(&item.value) {
+            self.root_refs.entry(hexid).or_insert_with(|| cid.clone());
+        }
+        let rows = self.composer_rows(&cid, item, &v, RecordState::Live);
+        let mut models = rows.1;
+        for row in rows.0 {
+            self.emit(&cid, row, out);
+        }
+        // bubbles of this composer, by key range; then in header order
+        let mut found: HashMap<String, Item> = HashMap::new();
+        let prefix = format!("bubbleId:{cid}:");
+        if let Err(e) = self.kv.for_each_prefix(&prefix, |b| {
+            let bid = b.key[prefix.len()..].to_string();
+            found.insert(bid, b);
+        }) {
+            kv_error(&e, out, &item.locator_in(KV));
+        }
+        let place = Place {
+            session: cid.clone(),
+            project: self.project(&cid),
+            locator: item.locator_in(KV),
+            state: RecordState::Live,
+            time: None,
+        };
+        let mut done_extras: HashSet<String> = HashSet::new();
+        let headers = header_ids(&v);
+        let inline = inline_bubbles(&v);
+        for bid in &headers {
+            if let Some(b) = found.remove(bid) {
+                self.bubble_item(
+                    &cid,
+                    &b,
+                    RecordState::Live,
+                    &mut models,
+                    &mut done_extras,
+                    out,
+                );
+            } else if let Some(b) = inline.get(bid.as_str()) {
+                self.bubble_value(&cid, b, &place, &mut models, &mut done_extras, out);
+            } else {
+                let row = place.apply(sys(format!(
+                    "link: bubble {bid} listed in composerData is missing"
+                )));
+                self.emit(&cid, row, out);
+            }
+        }
+        // inline bubbles the headers do not list (legacy conversationMap / conversation)
+        if headers.is_empty() {
+            let mut rest: Vec<&Value> = inline.values().copied().collect();
+            rest.sort_by_key(|b| {
+                (
+                    bubble_time(b, self.limit).map(|t| t.unix_micros()),
+                    str_of(b, "bubbleId"),
+                )
+            });
+            for b in rest {
+                self.bubble_value(&cid, b, &place, &mut models, &mut done_extras, out);
+            }
+        }
+        // bubbles stored but not listed: in bubble time order
+        let rest: Vec<Item> = found.into_values().collect();
+        self.loose_items(
+            &cid,
+            rest,
+            RecordState::Live,
+            &mut models,
+            &mut done_extras,
+            out,
+        );
+        self.extras_live(&cid, &done_extras, out);
+        if let Some(row) = context_tokens(&v, self.limit) {
+            let row = place.apply(row).at(v
+                .get("lastUpdatedAt")
+                .and_then(|t| json_time(t, self.limit)));
+            self.emit(&cid, row, out);
+        }
+    }
+
+    fn not_json(&mut self, cid: &str, item: &Item, out: &mut Out<'_>) {
+        let reason = match item.json() {
+            Err(state_vscdb::Error::NotJson { reason, .. }) => reason,
+            _ => String::new(),
+        };
+        out.push(
+            sys(system::parser(format!(
+                "cursorDiskKV value for {} is not valid JSON ({reason})",
+                item.key
+            )))
+            .session(cid)
+            .locator(item.locator_in(KV))
+            .state(item.state),
+        );
+    }
+
+    /// The rows of a composerData value (session start, model) and the model tracker.
+    fn composer_rows(
+        &self,
+        cid: &str,
+        item: &Item,
+        v: &Value,
+        state: RecordState,
+    ) -> (Vec<Row>, ChangeTracker<String>) {
+        let place = Place {
+            session: cid.to_string(),
+            project: self.project(cid),
+            locator: item.locator_in(KV),
+            state,
+            time: v.get("createdAt").and_then(|t| json_time(t, self.limit)),
+        };
+        let mut rows = Vec::new();
+        if let Some(call) = cid.strip_prefix("task-") {
+            let parent = self.tool_calls.get(call).cloned().unwrap_or_default();
+            rows.push(place.apply(sys(system::session_start(&[
+                ("parent_tool_call", call),
+                ("parent", &parent),
+            ]))));
+        }
+        let updated = v
+            .get("lastUpdatedAt")
+            .and_then(|t| json_time(t, self.limit));
+        let format = match v.get("_v") {
+            Some(x) if !x.is_null() => format!("v{}", as_written(x)),
+            _ => String::new(),
+        };
+        rows.push(place.apply(sys(system::session_start(&[
+            ("title", &str_of(v, "name")),
+            ("mode", &str_of(v, "unifiedMode")),
+            ("force_mode", &str_of(v, "forceMode")),
+            ("agentic", &str_of(v, "isAgentic")),
+            ("status", &str_of(v, "status")),
+            ("format", &format),
+            ("updated", &iso(updated)),
+        ]))));
+        let mut models = ChangeTracker::model();
+        let model = v
+            .pointer("/modelConfig/modelName")
+            .map(as_written)
+            .unwrap_or_default();
+        if !model.is_empty() {
+            let _ = models.observe(model.clone());
+            let max = v
+                .pointer("/modelConfig/maxMode")
+                .map(as_written)
+                .unwrap_or_default();
+            let spec = if max.is_empty() {
+                ModelSpec::new(&model)
+            } else {
+                ModelSpec::with_options(&model, vec![("maxMode".into(), max)])
+            };
+            rows.push(place.apply(sys(system::model(spec)).model(&model)));
+        }
+        (rows, models)
+    }
+
+    fn bubble_item(
+        &mut self,
+        cid: &str,
+        item: &Item,
+        state: RecordState,
+        models: &mut ChangeTracker<String>,
+        done: &mut HashSet<String>,
+        out: &mut Out<'_>,
+    ) {
+        let place = Place {
+            session: cid.to_string(),
+            project: self.project(cid),
+            locator: item.locator_in(KV),
+            state,
+            time: None,
+        };
+        match item.json() {
+            Ok(b) => self.bubble_value(cid, &b, &place, models, done, out),
+            Err(_) => self.not_json(cid, item, out),
+        }
+    }
+
+    fn bubble_value(
+        &mut self,
+        cid: &str,
+        b: &Value,
+        place: &Place,
+        models: &mut ChangeTracker<String>,
+        done: &mut HashSet<String>,
+        out: &mut Out<'_>,
+    ) {
+        let mut place = place.clone();
+        place.time = bubble_time(b, self.limit);
+        if let Some(id) = b
+            .pointer("/toolFormerData/toolCallId")
+            .and_then(Value::as_str)
+        {
+            self.tool_calls
+                .entry(id.to_string())
+                .or_insert_with(|| cid.to_string());
+        }
+        for row in bubble_rows(b, &place, models) {
+            self.emit(cid, row, out);
+        }
+        if place.state != RecordState::Live {
+            return;
+        }
+        // the checkpoint and request context this bubble names, at its time
+        let bid = str_of(b, "bubbleId");
+        let cp = str_of(b, "checkpointId");
+        for key in [
+            (!cp.is_empty()).then(|| format!("checkpointId:{cid}:{cp}")),
+            (!bid.is_empty()).then(|| format!("messageRequestContext:{cid}:{bid}")),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if done.contains(&key) {
+                continue;
+            }
+            match self.kv.get(&key) {
+                Ok(Some(item)) => {
+                    done.insert(key);
+                    for row in extra_rows(&item, &place) {
+                        self.emit(cid, row, out);
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => kv_error(&e, out, &key),
+            }
+        }
+    }
+
+    /// Bubbles in no header list: ordered by time, then key.
+    fn loose_items(
+        &mut self,
+        cid: &str,
+        mut items: Vec<Item>,
+        state: RecordState,
+        models: &mut ChangeTracker<String>,
+        done: &mut HashSet<String>,
+        out: &mut Out<'_>,
+    ) {
+        let mut keyed: Vec<(Option<i64>, Item)> = items
+            .drain(..)
+            .map(|i| {
+                let t = i
+                    .json()
+                    .ok()
+                    .and_then(|b| bubble_time(&b, self.limit))
+                    .map(|t| t.unix_micros());
+                (t, i)
+            })
+            .collect();
+        keyed.sort_by(|a, b| (a.0, &a.1.key).cmp(&(b.0, &b.1.key)));
+        for (_, item) in keyed {
+            self.bubble_item(cid, &item, state, models, done, out);
+        }
+    }
+
+    fn loose_bubbles(
+        &mut self,
+        cid: &str,
+        items: Vec<Item>,
+        state: RecordState,
+        models: Option<ChangeTracker<String>>,
+        out: &mut Out<'_>,
+    ) {
+        let mut models = models.unwrap_or_else(ChangeTracker::model);
+        let mut done = HashSet::new();
+        self.loose_items(cid, items, state, &mut models, &mut done, out);
+    }
+
+    /// Checkpoints and request contexts of a composer that no bubble named.
+    fn extras_live(&mut self, cid: &str, done: &HashSet<String>, out: &mut Out<'_>) {
+        let mut items = Vec::new();
+        for prefix in ["checkpointId", "messageRequestContext"] {
+            let p = format!("{prefix}:{cid}:");
+            if let Err(e) = self.kv.for_each_prefix(&p, |i| {
+                if !done.contains(&i.key) {
+                    items.push(i);
+                }
+            }) {
+                kv_error(&e, out, &p);
+            }
+        }
+        for item in items {
+            let place = Place {
+                session: cid.to_string(),
+                project: self.project(cid),
+                locator: item.locator_in(KV),
+                state: item.state,
+                time: None,
+            };
+            for row in extra_rows(&item, &place) {
+                self.emit(cid, row, out);
+            }
+        }
+    }
+
+    /// `agentKv:blob:` values: roots give conversations, linked to the composer whose
+    /// composerData names the root; messages in no root are `recovered`.
+    fn agent_kv(&mut self, out: &mut Out<'_>) {
+        const PREFIX: &str = "agentKv:blob:";
+        let mut roots: Vec<(String, Vec<String>, String)> = Vec::new();
+        let mut in_root: HashSet<String> = HashSet::new();
+        let res = self.kv.for_each_prefix(PREFIX, |item| {
+            let id = item.key[PREFIX.len()..].to_string();
+            let bytes = blob_bytes(&item.value);
+            if let Ok(decode::Blob::Root(children)) = decode::blob(&bytes) {
+                in_root.extend(children.iter().cloned());
+                roots.push((id, children, item.locator_in(KV)));
+            }
+        });
+        if let Err(e) = res {
+            kv_error(&e, out, PREFIX);
+        }
+        for (root, children, _) in &roots {
+            let cid = self.root_refs.get(root).cloned();
+            let session = cid.clone().unwrap_or_else(|| {
+                format!("agentkv:{}", root.chars().take(12).collect::<String>())
+            });
+            let project = cid.as_deref().map(|c| self.project(c)).unwrap_or_default();
+            let state = if cid.as_deref().is_some_and(|c| self.live_cids.contains(c)) {
+                RecordState::Secondary
+            } else {
+                RecordState::Live
+            };
+            for child in children {
+                let key = format!("{PREFIX}{child}");
+                let place = Place {
+                    session: session.clone(),
+                    project: project.clone(),
+                    locator: format!("{KV} key={key}"),
+                    state,
+                    time: None,
+                };
+                match self.kv.get(&key) {
+                    Ok(Some(item)) => {
+                        for row in blob_rows(&blob_bytes(&item.value), child, &place) {
+                            out.push(row);
+                        }
+                    }
+                    Ok(None) => out.push(place.apply(sys(format!(
+                        "link: blob {child} named by the root is missing"
+                    )))),
+                    Err(e) => kv_error(&e, out, &key),
+                }
+            }
+        }
+        let res = self.kv.for_each_prefix(PREFIX, |item| {
+            let id = &item.key[PREFIX.len()..];
+            if in_root.contains(id) {
+                return;
+            }
+            let bytes = blob_bytes(&item.value);
+            if matches!(decode::blob(&bytes), Ok(decode::Blob::Root(_))) {
+                return;
+            }
+            let place = Place {
+                locator: item.locator_in(KV),
+                state: RecordState::Recovered,
+                ..Place::default()
+            };
+            for row in blob_rows(&bytes, id, &place) {
+                out.push(row);
+            }
+        });
+        if let Err(e) = res {
+            kv_error(&e, out, PREFIX);
+        }
+    }
+
+    fn deleted(&mut self, d: Deleted, out: &mut Out<'_>) {
+        let mut seen: HashSet<u64> = HashSet::new();
+        let cids: Vec<String> = {
+            let mut c: Vec<String> = d.cids().into_iter().collect();
+            c.sort();
+            c
+        };
+        let Deleted {
+            mut composers,
+            mut bubbles,
+            mut extras,
+            others,
+        } = d;
+        for cid in cids {
+            let mut rows: Vec<Row> = Vec::new();
+            let versions = composers.remove(&cid).unwrap_or_default();
+            let live = self
+                .kv
+                .get(&format!("composerData:{cid}"))
+                .unwrap_or_default();
+            // the header order: the live composer's, else the newest deleted version's
+            let mut order: Vec<String> = Vec::new();
+            let mut newest: Option<i64> = None;
+            let mut models = ChangeTracker::model();
+            if let Some(live_item) = live.as_ref() {
+                if let Ok(l) = live_item.json() {
+                    order = header_ids(&l);
+                    models = self
+                        .composer_rows(&cid, live_item, &l, RecordState::Deleted)
+                        .1;
+                }
+            }
+            let mut parsed_versions = 0;
+            for item in &versions {
+                match item.json() {
+                    Ok(v) => {
+                        parsed_versions += 1;
+                        let (rs, m) = self.composer_rows(&cid, item, &v, RecordState::Deleted);
+                        rows.extend(rs);
+                        let t = v.get("lastUpdatedAt").and_then(Value::as_i64);
+                        if live.is_none() && (newest.is_none() || t > newest) {
+                            newest = t;
+                            order = header_ids(&v);
+                            models = m;
+                        }
+                    }
+                    Err(_) => self.not_json(&cid, item, out),
+                }
+            }
+            let bs = bubbles.remove(&cid).unwrap_or_default();
+            if live.is_none() && parsed_versions == 0 && !bs.is_empty() {
+                rows.push(
+                    sys(format!(
+                        "session start: composerData missing; {} bubbles recovered by their keys",
+                        bs.len()
+                    ))
+                    .session(&cid)
+                    .project(self.project(&cid))
+                    .locator(format!("{KV} key=bubbleId:{cid}:"))
+                    .state(RecordState::Deleted),
+                );
+            }
+            for r in rows {
+                let h = row_hash(&r);
+                if !self.said.contains(&h) && seen.insert(h) {
+                    out.push(r);
+                }
+            }
+            // bubbles in header order, then the rest by time
+            let pos: HashMap<&str, usize> = order
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (b.as_str(), i))
+                .collect();
+            let mut keyed: Vec<(usize, Option<i64>, Item)> = bs
+                .into_iter()
+                .map(|i| {
+                    let bid = split_key(&i.key, "bubbleId").map(|(_, b)| b).unwrap_or("");
+                    let p = pos.get(bid).copied().unwrap_or(usize::MAX);
+                    let t = i
+                        .json()
+                        .ok()
+                        .and_then(|b| bubble_time(&b, self.limit))
+                        .map(|t| t.unix_micros());
+                    (p, t, i)
+                })
+                .collect();
+            keyed.sort_by(|a, b| (a.0, a.1, &a.2.key).cmp(&(b.0, b.1, &b.2.key)));
+            for (_, _, item) in keyed {
+                let place = Place {
+                    session: cid.clone(),
+                    project: self.project(&cid),
+                    locator: item.locator_in(KV),
+                    state: RecordState::Deleted,
+                    time: None,
+                };
+                let b = match item.json() {
+                    Ok(b) => b,
+                    Err(_) => {
+                        self.not_json(&cid, &item, out);
+                        continue;
+                    }
+                };
+                let mut place = place;
+                place.time = bubble_time(&b, self.limit);
+                for r in bubble_rows(&b, &place, &mut models) {
+                    let h = row_hash(&r);
+                    if !self.said.contains(&h) && seen.insert(h) {
+                        out.push(r);
+                    }
+                }
+            }
+            for item in extras.remove(&cid).unwrap_or_default() {
+                let place = Place {
+                    session: cid.clone(),
+                    project: self.project(&cid),
+                    locator: item.locator_in(KV),
+                    state: RecordState::Deleted,
+                    time: None,
+                };
+                for r in extra_rows(&item, &place) {
+                    let h = row_hash(&r);
+                    if !self.said.contains(&h) && seen.insert(h) {
+                        out.push(r);
+                    }
+                }
+            }
+        }
+        for item in others {
+            if item.key.starts_with("agentKv:blob:") {
+                let id = &item.key["agentKv:blob:".len()..];
+                let place = Place {
+                    locator: item.locator_in(KV),
+                    state: RecordState::Deleted,
+                    ..Place::default()
+                };
+                for r in blob_rows(&blob_bytes(&item.value), id, &place) {
+                    out.push(r);
+                }
+                continue;
+            }
+            out.push(
+                sys(format!(
+                    "state item deleted: {KV} {} ({} bytes)",
+                    item.key,
+                    item.value.len()
+                ))
+                .locator(item.locator_in(KV))
+                .state(RecordState::Deleted),
+            );
+        }
+    }
+}
+
+/// An `agentKv:blob:` value's bytes: hex text decoded, else the text's bytes.
+fn blob_bytes(value: &str) -> Vec<u8> {
+    let t = value.trim();
+    if !t.is_empty() && t.len() % 2 == 0 && t.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if let Ok(b) = decode::unhex(t) {
+            return b;
+        }
+    }
+    value.as_bytes().to_vec()
+}
+
+/// The rows of one blob (a message), or a `parser:` row saying why it is not one.
+pub fn blob_rows(bytes: &[u8], id: &str, place: &Place) -> Vec<Row> {
+    match decode::blob(bytes) {
+        Ok(decode::Blob::Message(m)) => super::message_rows(&m, id, place),
+        Ok(decode::Blob::Root(ids)) => vec![place.apply(sys(system::parser(format!(
+            "blob {id} is not a message (a root of {} blobs)",
+            ids.len()
+        ))))],
+        Err(e) => vec![place.apply(sys(system::parser(format!(
+            "blob {id} is not a message ({e})"
+        ))))],
+    }
+}
+
+/// Every run of exactly 64 hex digits in a text (candidate blob ids), linear.
+fn hex_runs(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_hexdigit() {
+            let start = i;
+            while i < b.len() && b[i].is_ascii_hexdigit() {
+                i += 1;
+            }
+            if i - start == 64 {
+                out.push(text[start..i].to_ascii_lowercase());
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The bubble ids of `fullConversationHeadersOnly`, in order.
+pub fn header_ids(v: &Value) -> Vec<String> {
+    v.get("fullConversationHeadersOnly")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|h| str_of(h, "bubbleId"))
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// Bubbles kept inside the composer: legacy `conversationMap{id: bubble}`, or the older
+/// `conversation[]` array, by bubble id.
+pub fn inline_bubbles(v: &Value) -> BTreeMap<String, &Value> {
+    let mut out = BTreeMap::new();
+    if let Some(m) = v.get("conversationMap").and_then(Value::as_object) {
+        for (k, b) in m {
+            out.insert(k.clone(), b);
+        }
+    }
+    for b in v
+        .get("conversation")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let id = str_of(b, "bubbleId");
+        if !id.is_empty() {
+            out.entry(id).or_insert(b);
+        }
+    }
+    out
+}
+
+fn context_tokens(v: &Value, _limit: Option<Timestamp>) -> Option<Row> {
+    let used = v
+        .get("contextTokensUsed")
+        .or_else(|| v.pointer("/promptTokenBreakdown/totalUsedTokens"))
+        .and_then(Value::as_f64)?;
+    (used > 0.0).then(|| sys(format!("context tokens: used={used}")))
+}
+
+/// The `[context <kind> <path>]` lines of a bubble's attached items.
+fn context_lines(b: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(ctx) = b.get("context").and_then(Value::as_object) else {
+        return out;
+    };
+    for (kind, items) in ctx {
+        for it in items.as_array().into_iter().flatten() {
+            let path = [
+                "/uri/fsPath",
+                "/uri/path",
+                "/relativePath",
+                "/path",
+                "/name",
+                "/fileName",
+            ]
+            .iter()
+            .find_map(|p| it.pointer(p).and_then(Value::as_str))
+            .map(str::to_string)
+            .or_else(|| it.as_str().map(str::to_string));
+            if let Some(p) = path.filter(|p| !p.is_empty()) {
+                out.push(format!("[context {kind} {p}]"));
+            }
+        }
+    }
+    out
+}
+
+/// The rows of one bubble, in the plan's order: user (with its attached context), or
+/// a model change, thinking, the reply, the tool call, its result and status, code
+/// blocks and token usage. `models` carries the composer's model across its bubbles.
+pub fn bubble_rows(b: &Value, place: &Place, models: &mut ChangeTracker<String>) -> Vec<Row> {
+    let mut out = Vec::new();
+    let kind = b.get("type").and_then(Value::as_i64).unwrap_or(0);
+    let text = {
+        let t = str_of(b, "text");
+        if t.is_empty() {
+            b.get("richText").map(rich_text).unwrap_or_default()
+        } else {
+            t
+        }
+    };
+    let bubble_model = b
+        .pointer("/modelInfo/modelName")
+        .map(as_written)
+        .unwrap_or_default();
+    if !bubble_model.is_empty() {
+        if let Some(t) = models.observe(bubble_model.clone()) {
+            out.push(place.apply(sys(t).model(&bubble_model)));
+        }
+    }
+    let model = if bubble_model.is_empty() {
+        models.last().cloned().unwrap_or_default()
+    } else {
+        bubble_model
+    };
+    if kind == 1 {
+        let mut t = text.clone();
+        for line in context_lines(b) {
+            if !t.is_empty() {
+                t.push('\n');
+            }
+            t.push_str(&line);
+        }
+        out.push(place.apply(turn(TurnType::User, t)));
+    } else {
+        // thinking
+        match b.get("allThinkingBlocks").and_then(Value::as_array) {
+            Some(blocks) if !blocks.is_empty() => {
+                for blk in blocks {
+                    let t = ["thinking", "text", "content"]
+                        .iter()
+                        .find_map(|k| blk.get(*k).and_then(Value::as_str))
+                        .map(str::to_string)
+                        .or_else(|| blk.as_str().map(str::to_string))
+                        .unwrap_or_default();
+                    if !t.is_empty() {
+                        out.push(place.apply(turn(TurnType::Thinking, t).model(&model)));
+                    }
+                }
+            }
+            _ => {
+                let t = b
+                    .pointer("/thinking/text")
+                    .and_then(Value::as_str)
+                    .or_else(|| b.get("thinking").and_then(Value::as_str))
+                    .unwrap_or("");
+                if !t.is_empty() {
+                    out.push(place.apply(turn(TurnType::Thinking, t).model(&model)));
+                }
+            }
+        }
+        if !text.is_empty() {
+            out.push(place.apply(turn(TurnType::Assistant, text).model(&model)));
+        } else if kind != 2 && b.get("toolFormerData").is_none() {
+            out.push(place.apply(sys(format!(
+                "bubble: type={} without text",
+                b.get("type").map(as_written).unwrap_or_default()
+            ))));
+        }
+    }
+    if let Some(tf) = b.get("toolFormerData").filter(|t| t.is_object()) {
+        let name = {
+            let n = str_of(tf, "name");
+            if n.is_empty() { str_of(tf, "tool") } else { n }
+        };
+        let id = str_of(tf, "toolCallId");
+        let args = match tf.get("rawArgs") {
+            Some(Value::String(s)) if !s.is_empty() => s.clone(),
+            _ => tf
+                .get("params")
+                .map(|p| match p {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .unwrap_or_default(),
+        };
+        out.push(place.apply(turn(TurnType::ToolUse, args).tool(&name, &id).model(&model)));
+        let result = tf.get("result").filter(|r| !r.is_null());
+        let error = tf.get("error").filter(|r| !r.is_null());
+        if let Some(r) = result {
+            out.push(place.apply(turn(TurnType::ToolResult, as_written(r)).tool(&name, &id)));
+        } else if let Some(e) = error {
+            out.push(place.apply(
+                turn(TurnType::ToolResult, format!("error: {}", as_written(e))).tool(&name, &id),
+            ));
+        }
+        let status = str_of(tf, "status");
+        if !status.is_empty() && status != "completed" {
+            let note = match (result.is_some(), error.is_some()) {
+                (false, false) => " (no result)",
+                (false, true) => " (error only)",
+                _ => "",
+            };
+            out.push(place.apply(sys(format!("tool status: {status}{note}")).tool(&name, &id)));
+        }
+    }
+    for cb in b
+        .get("codeBlocks")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let file = ["/uri/fsPath", "/uri/path"]
+            .iter()
+            .find_map(|p| cb.pointer(p).and_then(Value::as_str))
+            .unwrap_or("");
+        let chars = cb
+            .get("content")
+            .and_then(Value::as_str)
+            .map(|c| c.chars().count());
+        out.push(place.apply(sys(format!(
+            "code block: {}",
+            system::key_values(&[
+                ("language", &str_of(cb, "languageId")),
+                ("file", file),
+                ("chars", &chars.map(|c| c.to_string()).unwrap_or_default()),
+                ("status", &str_of(cb, "status")),
+            ])
+        ))));
+    }
+    if let Some(tc) = b.get("tokenCount") {
+        let n = |k: &str| tc.get(k).and_then(Value::as_i64).unwrap_or(0);
+        let (i, o) = (n("inputTokens"), n("outputTokens"));
+        if i != 0 || o != 0 {
+            out.push(place.apply(
+                sys(format!(
+                    "usage: model={} input={i} output={o} cache_read=- cache_write=- reasoning=- scope=call",
+                    if model.is_empty() { "-" } else { &model }
+                ))
+                .model(&model),
+            ));
+        }
+    }
+    out
+}
+
+/// The rows of a `checkpointId:` (one per file) or `messageRequestContext:` record.
+fn extra_rows(item: &Item, place: &Place) -> Vec<Row> {
+    let mut place = place.clone();
+    place.locator = item.locator_in(KV);
+    place.state = item.state;
+    let v = match item.json() {
+        Ok(v) => v,
+        Err(e) => {
+            return vec![place.apply(sys(system::parser(format!(
+                "cursorDiskKV value for {} is not valid JSON ({})",
+                item.key,
+                match e {
+                    state_vscdb::Error::NotJson { reason, .. } => reason,
+                    other => other.to_string(),
+                }
+            ))))];
+        }
+    };
+    if let Some((_, id)) = split_key(&item.key, "checkpointId") {
+        let mut out = Vec::new();
+        for f in v
+            .get("files")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let path = ["/uri/fsPath", "/uri/path"]
+                .iter()
+                .find_map(|p| f.pointer(p).and_then(Value::as_str))
+                .or_else(|| f.get("uri").and_then(Value::as_str))
+                .unwrap_or("");
+            let hunks = f
+                .get("originalModelDiffWrtV0")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            out.push(place.apply(sys(format!(
+                "checkpoint file: {path} hunks={hunks} checkpoint={id}"
+            ))));
+        }
+        return out;
+    }
+    if let Some((_, id)) = split_key(&item.key, "messageRequestContext") {
+        let mut text = format!("request context: message={id}");
+        match v.as_object() {
+            Some(o) => {
+                for (k, val) in o {
+                    text.push_str(&format!(" {k}={}", val.to_string().len()));
+                }
+            }
+            None => text.push_str(&format!(" ({} bytes)", item.value.len())),
+        }
+        return vec![place.apply(sys(text))];
+    }
+    Vec::new()
+}
+
+/// Reads a workspace database: its chat list (secondary `session index:` rows), the
+/// `aiService` prompt caches (secondary `user` rows) and legacy chat tabs.
+pub fn read_workspace(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
+    let db = match StateDb::open(path, evidence) {
+        Ok(db) => db,
+        Err(state_vscdb::Error::Open(e)) => return unreadable(&e, out),
+        Err(e) => {
+            out.push(sys(system::parser(format!("state.vscdb unreadable: {e}"))));
+            return;
+        }
+    };
+    for r in db.problem_rows(super::AGENT, "") {
+        out.push(r);
+    }
+    let limit = evidence.modified(path);
+    let project = evidence
+        .read_optional(&state_vscdb::locate::workspace_json(path))
+        .ok()
+        .flatten()
+        .and_then(|b| state_vscdb::locate::project_from_workspace_json(&b))
+        .unwrap_or_default();
+    for item in db.items() {
+        let key = item.key.as_str();
+        if ![
+            WORKSPACE_INDEX_KEY,
+            PROMPTS_KEY,
+            GENERATIONS_KEY,
+            AICHAT_KEY,
+        ]
+        .contains(&key)
+        {
+            continue;
+        }
+        let v = match item.json() {
+            Ok(v) => v,
+            Err(e) => {
+                out.push(state_vscdb::not_json_row(super::AGENT, "", item, &e));
+                continue;
+            }
+        };
+        let loc = item.locator();
+        match key {
+            WORKSPACE_INDEX_KEY => {
+                for h in v
+                    .get("allComposers")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    out.push(
+                        index_row(h, &project, limit)
+                            .session(str_of(h, "composerId"))
+                            .project(&project)
+                            .locator(&loc)
+                            .state(RecordState::Secondary),
+                    );
+                }
+            }
+            PROMPTS_KEY => {
+                for (i, p) in v.as_array().into_iter().flatten().enumerate() {
+                    let text = p
+                        .get("text")
+                        .map(as_written)
+                        .unwrap_or_else(|| as_written(p));
+                    out.push(
+                        turn(TurnType::User, text)
+                            .project(&project)
+                            .locator(format!("{loc} [{i}]"))
+                            .state(RecordState::Secondary),
+                    );
+                }
+            }
+            GENERATIONS_KEY => {
+                for (i, g) in v.as_array().into_iter().flatten().enumerate() {
+                    let t = g.get("unixMs").and_then(|t| json_time(t, limit));
+                    out.push(
+                        turn(TurnType::User, str_of(g, "textDescription"))
+                            .project(&project)
+                            .at(t)
+                            .locator(format!(
+                                "{loc} [{i}] generation={}",
+                                str_of(g, "generationUUID")
+                            ))
+                            .state(RecordState::Secondary),
+                    );
+                }
+            }
+            _ => {
+                for tab in v
+                    .get("tabs")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let tab_id = str_of(tab, "tabId");
+                    for (i, b) in tab
+                        .get("bubbles")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .enumerate()
+                    {
+                        let tt = match b.get("type").and_then(Value::as_str) {
+                            Some("user") => TurnType::User,
+                            Some("ai") => TurnType::Assistant,
+                            _ => continue,
+                        };
+                        let time = b
+                            .get("createdAt")
+                            .or_else(|| b.get("timestamp"))
+                            .and_then(|t| json_time(t, limit));
+                        let text = {
+                            let t = str_of(b, "text");
+                            if t.is_empty() {
+                                str_of(b, "rawText")
+                            } else {
+                                t
+                            }
+                        };
+                        out.push(
+                            turn(tt, text)
+                                .session(&tab_id)
+                                .project(&project)
+                                .at(time)
+                                .model(str_of(b, "modelType"))
+                                .locator(format!("{loc} tab={tab_id} [{i}]")),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

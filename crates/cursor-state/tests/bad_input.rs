@@ -1,0 +1,91 @@
+//! Damaged and oversized input: exact rows, and the evidence left as it was.
+
+mod common;
+
+use chat_rows::{Evidence, FileContext, Store};
+use common::*;
+use cursor_state::CursorStore;
+
+#[test]
+fn a_database_over_the_cap_says_so() {
+    let path = evidence_root().join(CAROL_GLOBAL);
+    let size = std::fs::metadata(&path).unwrap().len();
+    let ev = Evidence::new().max_size(4096);
+    let rows = CursorStore.read(&path, &FileContext::default(), &ev);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        rows[0].text,
+        format!(
+            "parser: state.vscdb unreadable: cannot read {}: {size} bytes, over the 4096-byte cap of one evidence file; not read: sqlite-evidence loads a database whole, and a database over the cap waits for page-on-demand reading (issue 14)",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn not_sqlite_and_bad_meta() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = dir.path().join("Cursor/User/globalStorage/state.vscdb");
+    std::fs::create_dir_all(g.parent().unwrap()).unwrap();
+    std::fs::write(&g, b"{\"hello\": \"world\"}").unwrap();
+    let rows = CursorStore.read(&g, &FileContext::default(), &Evidence::new());
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        rows[0].text,
+        "parser: state.vscdb unreadable: not an SQLite database: the file starts with \"{\\\"hello\\\": \\\"world\""
+    );
+
+    // a store.db whose meta is not hex
+    let s = dir.path().join(".cursor/chats/h/agent-x/store.db");
+    std::fs::create_dir_all(s.parent().unwrap()).unwrap();
+    let conn = rusqlite::Connection::open(&s).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+         CREATE TABLE blobs (id TEXT PRIMARY KEY, data BLOB);
+         INSERT INTO meta VALUES ('0', 'zz');
+         INSERT INTO blobs VALUES ('aa', x'0a0201');",
+    )
+    .unwrap();
+    drop(conn);
+    let rows = CursorStore.read(&s, &FileContext::default(), &Evidence::new());
+    let texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "parser: store.db meta is not hex-encoded JSON (hex at byte 0: byte 0x7a is not a hex digit)",
+            "parser: blob aa is not a message (protobuf at byte 0: length 2 but 1 bytes remain)",
+        ]
+    );
+    assert!(rows.iter().all(|r| r.session_id == "agent-x"));
+}
+
+#[test]
+fn bad_json_value_is_a_parser_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = dir.path().join("Cursor/User/globalStorage/state.vscdb");
+    std::fs::create_dir_all(g.parent().unwrap()).unwrap();
+    let conn = rusqlite::Connection::open(&g).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+         INSERT INTO cursorDiskKV VALUES ('composerData:c', '{\"name\": ');",
+    )
+    .unwrap();
+    drop(conn);
+    let rows = CursorStore.read(&g, &FileContext::default(), &Evidence::new());
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        rows[0].text,
+        "parser: cursorDiskKV value for composerData:c is not valid JSON (EOF while parsing a value at line 1 column 9)"
+    );
+    assert_eq!(rows[0].source_locator, "cursorDiskKV key=composerData:c");
+}
+
+#[test]
+fn evidence_is_unchanged() {
+    let root = evidence_root();
+    let before = chat_rows::snapshot_tree(&root).unwrap();
+    for rel in ALL {
+        read(rel);
+    }
+    assert_eq!(chat_rows::snapshot_tree(&root).unwrap(), before);
+}
