@@ -153,6 +153,23 @@ pub const OTHER_LOCATIONS: &[Location] = &[
         os: "windows",
         path: ".workbuddy-ai",
     },
+    // The Cursor agent CLI (chats, transcripts, permission files); the IDE's data is
+    // under the editor's user data directory (`Cursor/User`, see EDITOR_DIRS).
+    Location {
+        product: "cursor",
+        os: "linux",
+        path: ".cursor",
+    },
+    Location {
+        product: "cursor",
+        os: "macos",
+        path: ".cursor",
+    },
+    Location {
+        product: "cursor",
+        os: "windows",
+        path: ".cursor",
+    },
 ];
 
 /// Every known location: the editors' user data directories on each OS (and their

@@ -15,6 +15,7 @@ pub fn all() -> Vec<Box<dyn Store>> {
         Box::new(tabby_db::TabbyStore::default()),
         Box::new(copilot_nitrite::CopilotNitriteStore),
         Box::new(codebuddy_log::CodeBuddyStore),
+        Box::new(cursor_state::CursorStore),
     ]
 }
 
@@ -26,6 +27,7 @@ pub const STORE_AGENTS: &[&str] = &[
     "tabby",
     "copilot",
     "codebuddy",
+    "cursor",
     crate::SCANNER_AGENT,
 ];
 

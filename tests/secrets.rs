@@ -25,6 +25,15 @@ const PLANTED: &[&str] = &[
     "ghu_SECRETSECRETSECRET",
     "ghp_SECRET_github_token",
     "glpat-SECRET-gitlab-token",
+    // cursor-state: cursorAuth/*, blobEncryptionKey, authInfo, mcp-auth.json, mcp.json env,
+    // a messageRequestContext's file contents
+    "SECRET-CURSOR-ACCESS-alice",
+    "SECRET-CURSOR-REFRESH-carol",
+    "SECRET-BLOB-KEY-bob",
+    "SECRET-CLI-AUTH-bob",
+    "SECRET-MCP-OAUTH-bob",
+    "SECRET-MCP-ENV-bob",
+    "SECRET-IN-REQUEST-CONTEXT",
 ];
 
 #[test]
