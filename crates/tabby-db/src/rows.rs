@@ -24,7 +24,7 @@
 //! by `user_id`, in the log by decoding the Hashids `user`. Both sources then give
 //! identical texts, which is what lets the log's copies merge away.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use chat_rows::system::{self, key_values};
 use chat_rows::when::{Timestamp, parse_sqlite};
@@ -32,7 +32,7 @@ use chat_rows::{Row, TurnType};
 
 use crate::AGENT;
 use crate::decode::config::ConfiguredModel;
-use crate::decode::db::{Place, RecordError, ServerDb, User};
+use crate::decode::db::{Integration, Place, RecordError, ServerDb, User};
 use crate::decode::event::{Event, EventLog, Interaction};
 use crate::decode::hashid::HashIds;
 use crate::decode::history::Command;
@@ -542,11 +542,14 @@ fn source_host_rows(db: &ServerDb, src: &Source<'_>, out: &mut Vec<Row>) {
         );
         out.push(src.placed(TurnType::System, text, &i.place).at(ts));
     }
+    // by id, the first of each (a lookup per repository, not a scan of every integration)
+    let mut by_id: HashMap<i64, &Integration> = HashMap::new();
+    for i in &db.integrations {
+        by_id.entry(i.id).or_insert(i);
+    }
     for r in &db.repositories {
         let ts = sqlite_time(&r.updated_at, "updated_at", &r.place, src, out);
-        let integ = r
-            .integration_id
-            .and_then(|id| db.integrations.iter().find(|i| i.id == id));
+        let integ = r.integration_id.and_then(|id| by_id.get(&id).copied());
         // `refs` (level 0050) is left out: a backup at an older level cannot have it, and
         // printing it would keep the backup's copy of every repository row apart.
         let detail = format!(
