@@ -16,7 +16,6 @@
 //! this machine is shared. The generated trees are removed afterwards.
 
 #[path = "bench_logs/mod.rs"]
-#[allow(dead_code)]
 mod bench_logs;
 
 use std::path::{Path, PathBuf};

@@ -310,18 +310,20 @@ fn run_sorted(
     format: Format,
     out: &mut Box<dyn Write>,
     temp_dir: &Path,
-    mut progress: impl FnMut(&ai_chat_forensics::FoundFile),
+    progress: impl FnMut(&ai_chat_forensics::FoundFile),
 ) -> Result<ScanReport, ScanError> {
     let mut sorter = TimeSorter::new(temp_dir).map_err(ScanError::Output)?;
     let mut failed: Option<io::Error> = None;
-    let mut report = scanner.for_each_row(|ctx, row| {
-        if failed.is_none() {
-            if let Err(e) = sorter.push(ctx, row) {
-                failed = Some(e);
+    let mut report = scanner.for_each_row_with_progress(
+        |ctx, row| {
+            if failed.is_none() {
+                if let Err(e) = sorter.push(ctx, row) {
+                    failed = Some(e);
+                }
             }
-        }
-    })?;
-    let _ = &mut progress;
+        },
+        progress,
+    )?;
     if let Some(e) = failed {
         return Err(ScanError::Output(e));
     }

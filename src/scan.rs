@@ -314,6 +314,15 @@ struct FileEnd {
     filtered_by_agent: usize,
 }
 
+/// What every worker shares.
+struct Job<'a> {
+    found: &'a [FoundFile],
+    holding: &'a [bool],
+    mode: Mode,
+    evidence: &'a Evidence,
+    abort: &'a AtomicBool,
+}
+
 enum Msg {
     Chunk(Payload),
     End(Box<FileEnd>),
@@ -799,12 +808,21 @@ impl Scanner {
     /// flat whatever the size of the collection.
     pub fn for_each_row(
         &self,
+        each: impl FnMut(&FileContext, &Row),
+    ) -> Result<ScanReport, ScanError> {
+        self.for_each_row_with_progress(each, |_| {})
+    }
+
+    /// [`Scanner::for_each_row`], with `progress` called after each file's rows.
+    pub fn for_each_row_with_progress(
+        &self,
         mut each: impl FnMut(&FileContext, &Row),
+        mut progress: impl FnMut(&FoundFile),
     ) -> Result<ScanReport, ScanError> {
         self.engine(
             Mode::Rows,
             &mut RowConsumer { each: &mut each },
-            &mut |_| {},
+            &mut progress,
         )
     }
 
@@ -862,16 +880,9 @@ impl Scanner {
     }
 
     /// Reads one file in a worker, sending its chunks and its end on `tx`.
-    fn read_file(
-        &self,
-        found: &[FoundFile],
-        i: usize,
-        holding: bool,
-        mode: Mode,
-        evidence: &Evidence,
-        tx: &mpsc::SyncSender<Msg>,
-        abort: &AtomicBool,
-    ) {
+    fn read_file(&self, job: &Job<'_>, i: usize, tx: &mpsc::SyncSender<Msg>) {
+        let (found, holding, mode, evidence, abort) =
+            (job.found, job.holding[i], job.mode, job.evidence, job.abort);
         let f = &found[i];
         let ctx = self.context(f);
         let mut sink = FileSink {
@@ -1004,12 +1015,18 @@ impl Scanner {
         };
         let next = AtomicUsize::new(0);
         let abort = AtomicBool::new(false);
+        let job = Job {
+            found: &found,
+            holding: &holding,
+            mode,
+            evidence: &evidence,
+            abort: &abort,
+        };
         let (reg_tx, reg_rx) = mpsc::channel::<(usize, mpsc::Receiver<Msg>)>();
         let outcome: Result<(), ScanError> = std::thread::scope(|scope| {
             for w in 0..threads {
                 let reg_tx = reg_tx.clone();
-                let (found, holding, next, abort, evidence) =
-                    (&found, &holding, &next, &abort, &evidence);
+                let (found, next, abort, job) = (&found, &next, &abort, &job);
                 let spawned = std::thread::Builder::new()
                     .name(format!("scan-worker-{w}"))
                     .spawn_scoped(scope, move || {
@@ -1025,7 +1042,7 @@ impl Scanner {
                             if reg_tx.send((i, rx)).is_err() {
                                 break;
                             }
-                            self.read_file(found, i, holding[i], mode, evidence, &tx, abort);
+                            self.read_file(job, i, &tx);
                         }
                     });
                 if let Err(e) = spawned {

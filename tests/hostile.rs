@@ -316,9 +316,7 @@ fn unreadable_folders_links_and_empty_files_are_reported() {
     symlink(chats.join("9ab.jsonl"), chats.join("linked.jsonl")).unwrap();
     std::fs::write(chats.join("empty.jsonl"), b"").unwrap();
     // the tree must be walkable by an unprivileged user, who cannot enter `locked`
-    for p in [t.dir.path().to_path_buf()] {
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    std::fs::set_permissions(t.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let r = if is_root() {
         let bin = t.dir.path().join("aicf");
         std::fs::copy(bin_path(), &bin).unwrap();
@@ -596,4 +594,59 @@ fn every_fuzz_finding_laid_out_as_a_store_is_read_without_a_panic() {
         .map(|r| r["source_file"].as_str().unwrap())
         .collect();
     assert_eq!(files.len(), n, "every finding gives at least one row");
+}
+
+#[test]
+fn sort_time_gives_one_timeline_and_spills_outside_the_evidence() {
+    let t = Tree::new();
+    let inside = t.ev().join("host1");
+    let r = run(&[s(&t.ev()), "--sort", "time", "--temp-dir", s(&inside)]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("--temp-dir") && r.stderr.contains("is inside an evidence root"),
+        "{}",
+        r.stderr
+    );
+    let before = snapshot_tree(&t.ev()).unwrap();
+    let spill = t.dir.path().join("spill");
+    std::fs::create_dir_all(&spill).unwrap();
+    let sorted = run(&[
+        s(&t.ev()),
+        "--no-progress",
+        "--sort",
+        "time",
+        "--temp-dir",
+        s(&spill),
+    ]);
+    assert_eq!(sorted.code, 0, "{}", sorted.stderr);
+    assert_eq!(snapshot_tree(&t.ev()).unwrap(), before);
+    assert_eq!(
+        std::fs::read_dir(&spill).unwrap().count(),
+        0,
+        "the spill folder is removed"
+    );
+    let streamed = run(&[s(&t.ev()), "--no-progress"]);
+    let (a, b) = (rows(&sorted.stdout), rows(&streamed.stdout));
+    assert_eq!(a.len(), b.len());
+    let times: Vec<&str> = a
+        .iter()
+        .map(|r| r["timestamp_utc"].as_str().unwrap())
+        .collect();
+    let timed: Vec<&str> = times.iter().copied().filter(|t| !t.is_empty()).collect();
+    let mut expect = timed.clone();
+    expect.sort();
+    assert_eq!(timed, expect, "timed rows in time order");
+    let first_untimed = times
+        .iter()
+        .position(|t| t.is_empty())
+        .unwrap_or(times.len());
+    assert!(
+        times[first_untimed..].iter().all(|t| t.is_empty()),
+        "untimed rows last"
+    );
+    let mut sa: Vec<String> = a.iter().map(|r| r.to_string()).collect();
+    let mut sb: Vec<String> = b.iter().map(|r| r.to_string()).collect();
+    sa.sort();
+    sb.sort();
+    assert_eq!(sa, sb, "the same rows");
 }

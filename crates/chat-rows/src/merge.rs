@@ -248,7 +248,7 @@ mod tests {
     #[test]
     fn twin_index_decides_like_merge() {
         let t = 1_700_000_000_000;
-        let rows = vec![
+        let rows = [
             row("s", "hello", Some(t), false),
             row("s", "hello", Some(t + 1500), true),
             row("s", "hello", Some(t + 2500), true),

@@ -519,7 +519,7 @@ mod tests {
             "\"'=HYPERLINK(\"\"http://x\"\")\"|'+1|'-2|'@SUM(A1)|'\tx|\"'\rx\"|a=b||"
         );
         let row = Row::new("vscode", TurnType::User, "=1+1").file("-x.jsonl");
-        let (buf, _) = to_bytes(Format::Csv, &[row.clone()]).unwrap();
+        let (buf, _) = to_bytes(Format::Csv, std::slice::from_ref(&row)).unwrap();
         let text = String::from_utf8(buf).unwrap();
         assert!(
             text.ends_with(",user,,,,'=1+1,'-x.jsonl,,,live,false\r\n"),
