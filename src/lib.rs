@@ -25,6 +25,7 @@
 pub use chat_rows;
 pub use chat_rows::{RecordState, Row, TurnType};
 pub use codebuddy_log;
+pub use copilot_events;
 pub use cursor_state;
 pub use cody_history;
 pub use copilot_nitrite;

@@ -153,6 +153,34 @@ pub const OTHER_LOCATIONS: &[Location] = &[
         os: "windows",
         path: ".workbuddy-ai",
     },
+    // The GitHub Copilot CLI home ($COPILOT_HOME, else ~/.copilot on every OS) and the
+    // XDG leftovers it moves in at start; the extension's transcripts, stores and
+    // traces are under the editors' user data directories (see EDITOR_DIRS).
+    Location {
+        product: "copilot",
+        os: "linux",
+        path: ".copilot",
+    },
+    Location {
+        product: "copilot",
+        os: "linux",
+        path: ".local/state/.copilot",
+    },
+    Location {
+        product: "copilot",
+        os: "linux",
+        path: ".config/.copilot",
+    },
+    Location {
+        product: "copilot",
+        os: "macos",
+        path: ".copilot",
+    },
+    Location {
+        product: "copilot",
+        os: "windows",
+        path: ".copilot",
+    },
     // The Cursor agent CLI (chats, transcripts, permission files); the IDE's data is
     // under the editor's user data directory (`Cursor/User`, see EDITOR_DIRS).
     Location {

@@ -15,6 +15,7 @@ pub fn all() -> Vec<Box<dyn Store>> {
         Box::new(tabby_db::TabbyStore::default()),
         Box::new(copilot_nitrite::CopilotNitriteStore),
         Box::new(codebuddy_log::CodeBuddyStore),
+        Box::new(copilot_events::CopilotEventsStore),
         Box::new(cursor_state::CursorStore),
     ]
 }

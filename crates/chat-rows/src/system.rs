@@ -317,6 +317,70 @@ pub fn legacy_chat(internal_id: &str, account: &str, messages: usize) -> String 
     )
 }
 
+/// Token usage of one model call or one session, as every store prints it (see [`usage`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Usage<'a> {
+    /// The model the counts belong to.
+    pub model: &'a str,
+    /// Input tokens.
+    pub input: Option<i64>,
+    /// Output tokens.
+    pub output: Option<i64>,
+    /// Cache-read tokens.
+    pub cache_read: Option<i64>,
+    /// Cache-write (cache creation) tokens.
+    pub cache_write: Option<i64>,
+    /// Reasoning tokens.
+    pub reasoning: Option<i64>,
+    /// Billing units (nano AIU), when known.
+    pub nano_aiu: Option<i64>,
+    /// Number of requests, when known.
+    pub requests: Option<i64>,
+    /// Duration in milliseconds, when known.
+    pub duration_ms: Option<i64>,
+    /// Finish reason, when known.
+    pub finish: Option<&'a str>,
+    /// Turn index, when known.
+    pub turn: Option<i64>,
+    /// `call` or `session`.
+    pub scope: &'a str,
+}
+
+/// `usage: model=<m> input=<n> output=<n> cache_read=<n> cache_write=<n> reasoning=<n>`,
+/// then ` nano_aiu=<n> requests=<n> duration_ms=<n> finish=<reason> turn=<n>` where
+/// known, and last ` scope=<scope>`. An absent count prints `-`, a stored 0 prints `0`;
+/// one text for every store, so copies of the same usage can merge.
+pub fn usage(u: &Usage<'_>) -> String {
+    let n = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
+    let mut out = format!(
+        "usage: model={} input={} output={} cache_read={} cache_write={} reasoning={}",
+        if u.model.is_empty() { "-" } else { u.model },
+        n(u.input),
+        n(u.output),
+        n(u.cache_read),
+        n(u.cache_write),
+        n(u.reasoning)
+    );
+    let known = [
+        ("nano_aiu", u.nano_aiu),
+        ("requests", u.requests),
+        ("duration_ms", u.duration_ms),
+    ];
+    for (k, v) in known {
+        if let Some(v) = v {
+            out.push_str(&format!(" {k}={v}"));
+        }
+    }
+    if let Some(f) = u.finish.filter(|f| !f.is_empty()) {
+        out.push_str(&format!(" finish={f}"));
+    }
+    if let Some(t) = u.turn {
+        out.push_str(&format!(" turn={t}"));
+    }
+    out.push_str(&format!(" scope={}", u.scope));
+    out
+}
+
 /// `parser: <file> did not parse; read <n> chat(s) (<error>)`: a file read
 /// incrementally that stopped at damage, after `n` chats.
 pub fn did_not_parse(file: &str, chats: usize, error: impl Display) -> String {

@@ -1,0 +1,446 @@
+//! Forensic reader of GitHub Copilot's event logs and the stores around them.
+//!
+//! GitHub Copilot keeps its agent history in one event-log family: the Copilot CLI's
+//! `~/.copilot/session-state/<id>/events.jsonl` and VS Code Copilot Chat's
+//! `workspaceStorage/<h>/GitHub.copilot-chat/transcripts/<sessionId>.jsonl` share the
+//! envelope `{type, data, id, timestamp, parentId}`, so one streaming reader
+//! ([`events`]) serves both. Around them sit SQLite stores (`session-store.db` of the CLI
+//! and of the extension, the OTel `agent-traces.db`), standing grants
+//! (`permissions-config.json`, trusted folders in `config.json`), `workspace.yaml`,
+//! rewind snapshot indexes and other side files.
+//!
+//! Why one crate for all of them: on VS Code 1.137 a workspace can hold transcripts and
+//! no `chatSessions/`, so the transcript is the only conversation record, and the
+//! stores repeat the logs cut down. The event logs are primary; the stores, debug
+//! logs, command history and a transcript whose workspace also holds the same
+//! session's `chatSessions` log are secondary. Their copies are cut to
+//! version-dependent lengths, which the scanner's exact merge cannot match, so this
+//! crate proves each twin itself against the primary log ([`twins`]) and hands the
+//! scanner rows it can merge; what only a secondary source holds is kept. Token usage
+//! mostly exists only in the stores.
+//!
+//! The crate has the layers every store crate here has:
+//!
+//! * [`locate`]: which paths are Copilot files, from the path alone;
+//! * [`decode`]: the formats (the event envelope, flat YAML, times) and [`Error`];
+//! * the mapping to rows: [`events`] (the event logs), [`stores`] over [`db`] (the
+//!   SQLite stores through `sqlite-evidence`), [`side`] (side files), with the
+//!   store-specific texts in [`texts`].
+//!
+//! [`CopilotEventsStore`] plugs it into the scanner. Agent names: `copilot` for the
+//! CLI home, the editor's product (`vscode`, `cursor` ...) for the extension's files.
+//! Secrets never reach a row: `config.json` is read for its trust list only, MCP and
+//! OAuth configuration are not read, settings keys naming secrets are skipped, and a
+//! binary asset's data is counted, never printed.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod db;
+pub mod decode;
+pub mod events;
+pub mod locate;
+pub mod side;
+pub mod stores;
+pub mod texts;
+pub mod twins;
+
+use std::path::{Path, PathBuf};
+
+use chat_rows::store::paths::components;
+use chat_rows::{Claim, Evidence, FileContext, Row, RowSink, Store, TurnType};
+
+pub use decode::Error;
+pub use events::{Counts, EventReader, Options, read_events};
+pub use locate::{FileKind, Location, locate};
+pub use twins::Twins;
+
+/// The agent of the CLI's rows.
+pub const AGENT: &str = "copilot";
+
+/// Primary logs read to prove twins are read only up to this many bytes in all per
+/// secondary file; beyond it the remaining copies are kept unmerged.
+pub const TWIN_BUDGET: u64 = 256 << 20;
+
+/// The scanner's entry point for Copilot's event logs, stores and side files.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CopilotEventsStore;
+
+impl Store for CopilotEventsStore {
+    fn name(&self) -> &'static str {
+        "copilot-events"
+    }
+
+    fn claim(&self, path: &Path) -> Option<Claim> {
+        let l = locate(path)?;
+        let c = Claim::new(l.kind.name());
+        Some(if l.kind.has_copies() {
+            c.with_copies()
+        } else {
+            c
+        })
+    }
+
+    fn agent(&self, ctx: &FileContext) -> String {
+        ctx.product
+            .clone()
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| AGENT.to_string())
+    }
+
+    fn read_into(
+        &self,
+        path: &Path,
+        ctx: &FileContext,
+        evidence: &Evidence,
+        sink: &mut dyn RowSink,
+    ) {
+        let agent = self.agent(ctx);
+        read_file(path, &agent, evidence, &mut |r| sink.push(r));
+    }
+}
+
+fn name_of(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn up(path: &Path, n: usize) -> PathBuf {
+    let mut p = path;
+    for _ in 0..n {
+        p = p.parent().unwrap_or(p);
+    }
+    p.to_path_buf()
+}
+
+fn io_row(agent: &str, path: &Path, e: &std::io::Error) -> Row {
+    Row::system(
+        agent,
+        chat_rows::system::parser(Error::Io {
+            path: chat_rows::display_path(path),
+            offset: 0,
+            reason: e.to_string(),
+        }),
+    )
+    .locator("whole file")
+}
+
+/// Reads one Copilot file into rows, handed to `sink` as they are made. A path
+/// [`locate`] does not recognise is read as a CLI event log.
+pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn FnMut(Row)) {
+    let loc = locate(path).unwrap_or(Location {
+        kind: FileKind::CliEvents,
+        session_id: path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    });
+    match loc.kind {
+        FileKind::CliEvents => read_cli_log(path, &loc, agent, evidence, sink),
+        FileKind::Transcript => read_transcript(path, &loc, agent, evidence, sink),
+        FileKind::SessionStore | FileKind::AgentTraces => {
+            let file_name = name_of(path);
+            let Some(db) = stores::open(path, evidence, agent, &file_name, sink) else {
+                return;
+            };
+            let twins = store_twins(path, loc.kind, agent, evidence);
+            let input = stores::StoreInput {
+                agent,
+                file_name: &file_name,
+                twins: &twins,
+            };
+            if loc.kind == FileKind::SessionStore {
+                stores::session_store_rows(&db, &input, sink);
+            } else {
+                stores::traces_rows(&db, &input, sink);
+            }
+        }
+        _ => read_side(path, &loc, agent, evidence, sink),
+    }
+}
+
+/// `workspace.yaml` beside a CLI log: (cwd, branch), empty when absent or unreadable.
+fn workspace_yaml_columns(session_dir: &Path, evidence: &Evidence) -> (String, String) {
+    match evidence.read_optional(&session_dir.join("workspace.yaml")) {
+        Ok(Some(bytes)) => {
+            let (entries, _) = decode::flat_yaml(&String::from_utf8_lossy(&bytes));
+            let get = |k: &str| {
+                entries
+                    .iter()
+                    .find(|e| e.key == k)
+                    .map(|e| e.value.clone())
+                    .unwrap_or_default()
+            };
+            (get("cwd"), get("branch"))
+        }
+        _ => (String::new(), String::new()),
+    }
+}
+
+fn read_cli_log(
+    path: &Path,
+    loc: &Location,
+    agent: &str,
+    evidence: &Evidence,
+    sink: &mut dyn FnMut(Row),
+) {
+    let bytes = match evidence.read(path) {
+        Ok(b) => b,
+        Err(e) => return sink(io_row(agent, path, &e).session(loc.session_id.clone())),
+    };
+    let (cwd, branch) = workspace_yaml_columns(&up(path, 1), evidence);
+    let opts = Options {
+        agent,
+        fallback_session: &loc.session_id,
+        project: &cwd,
+        branch: &branch,
+        secondary: false,
+    };
+    read_events(&bytes, &opts, sink);
+}
+
+/// The workspace folder of a transcript (`workspaceStorage/<h>`), when it has one.
+fn workspace_dir(transcript: &Path) -> Option<PathBuf> {
+    let ws = up(transcript, 3);
+    let c = components(&ws);
+    (c.len() >= 2 && c[c.len() - 2] == "workspaceStorage").then_some(ws)
+}
+
+fn workspace_folder(ws: &Path, evidence: &Evidence) -> String {
+    match evidence.read_optional(&ws.join("workspace.json")) {
+        Ok(Some(bytes)) => serde_json::from_slice::<serde_json::Value>(&bytes)
+            .ok()
+            .and_then(|v| {
+                v.get("folder")
+                    .or_else(|| v.get("workspace"))
+                    .and_then(|f| f.as_str())
+                    .map(|u| chat_rows::uri::to_path(u).unwrap_or_else(|| u.to_string()))
+            })
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// The same session's `chatSessions` log in the transcript's workspace, if any.
+fn chat_log_of(ws: &Path, session: &str, evidence: &Evidence) -> Option<PathBuf> {
+    ["jsonl", "json"]
+        .iter()
+        .map(|ext| ws.join("chatSessions").join(format!("{session}.{ext}")))
+        .find(|p| evidence.check(p).is_ok())
+}
+
+fn read_transcript(
+    path: &Path,
+    loc: &Location,
+    agent: &str,
+    evidence: &Evidence,
+    sink: &mut dyn FnMut(Row),
+) {
+    let bytes = match evidence.read(path) {
+        Ok(b) => b,
+        Err(e) => return sink(io_row(agent, path, &e).session(loc.session_id.clone())),
+    };
+    let ws = workspace_dir(path);
+    let folder = ws
+        .as_deref()
+        .map(|w| workspace_folder(w, evidence))
+        .unwrap_or_default();
+    let chat_log = ws
+        .as_deref()
+        .and_then(|w| chat_log_of(w, &loc.session_id, evidence));
+    let opts = Options {
+        agent,
+        fallback_session: &loc.session_id,
+        project: &folder,
+        branch: "",
+        secondary: chat_log.is_some(),
+    };
+    match chat_log {
+        None => {
+            read_events(&bytes, &opts, sink);
+        }
+        Some(log) => {
+            // the chat log is richer and primary: prove each row's twin in it
+            let ctx = FileContext {
+                product: Some(agent.to_string()),
+                ..FileContext::default()
+            };
+            let primary = vscode_chat_log::ChatLogStore.read(&log, &ctx, evidence);
+            let mut twins = Twins::new();
+            twins.add_file(&primary);
+            read_events(&bytes, &opts, &mut |mut r| {
+                if r.secondary {
+                    twins.prove(&mut r);
+                }
+                sink(r)
+            });
+        }
+    }
+}
+
+/// Collects the turn rows of primary logs (for twins), within [`TWIN_BUDGET`].
+fn load_twins(logs: &[(PathBuf, String)], agent: &str, evidence: &Evidence) -> Twins {
+    let mut twins = Twins::new();
+    let mut spent = 0u64;
+    for (log, fallback) in logs {
+        let Ok(checked) = evidence.check(log) else {
+            continue;
+        };
+        if spent + checked.size > TWIN_BUDGET {
+            break;
+        }
+        spent += checked.size;
+        let Ok(bytes) = evidence.read(log) else {
+            continue;
+        };
+        let opts = Options {
+            agent,
+            fallback_session: fallback,
+            ..Options::default()
+        };
+        let mut rows = Vec::new();
+        read_events(&bytes, &opts, &mut |r| {
+            if matches!(
+                r.turn_type,
+                TurnType::User
+                    | TurnType::Assistant
+                    | TurnType::ToolUse
+                    | TurnType::ToolResult
+                    | TurnType::Thinking
+            ) {
+                rows.push(r);
+            }
+        });
+        twins.add_file(&rows);
+    }
+    twins
+}
+
+/// The CLI logs under a home: `<home>/session-state/*/events.jsonl`.
+fn cli_logs(home: &Path, evidence: &Evidence) -> Vec<(PathBuf, String)> {
+    evidence
+        .read_dir(&home.join("session-state"))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|d| (d.join("events.jsonl"), name_of(&d)))
+        .filter(|(p, _)| evidence.check(p).is_ok())
+        .collect()
+}
+
+/// The transcripts under a user data folder's `User/workspaceStorage`.
+fn transcripts_under(user: &Path, evidence: &Evidence) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    for ws in evidence
+        .read_dir(&user.join("workspaceStorage"))
+        .unwrap_or_default()
+    {
+        let dir = ws.join("GitHub.copilot-chat").join("transcripts");
+        for t in evidence.read_dir(&dir).unwrap_or_default() {
+            let n = name_of(&t);
+            if let Some(stem) = n.strip_suffix(".jsonl") {
+                out.push((t.clone(), stem.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The primary logs a store's rows are checked against.
+fn store_twins(path: &Path, kind: FileKind, agent: &str, evidence: &Evidence) -> Twins {
+    let c = components(path);
+    let logs = if c.iter().any(|x| x == ".copilot") {
+        cli_logs(&up(path, 1), evidence)
+    } else if kind == FileKind::AgentTraces && c.iter().any(|x| x == "agent-host") {
+        // <userData>/agent-host/otel/agent-host-traces.db
+        transcripts_under(&up(path, 3).join("User"), evidence)
+    } else if let Some(i) = c.iter().rposition(|x| x == "User") {
+        let user: PathBuf = path
+            .ancestors()
+            .nth(c.len() - 1 - i)
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        transcripts_under(&user, evidence)
+    } else {
+        Vec::new()
+    };
+    load_twins(&logs, agent, evidence)
+}
+
+fn read_side(
+    path: &Path,
+    loc: &Location,
+    agent: &str,
+    evidence: &Evidence,
+    sink: &mut dyn FnMut(Row),
+) {
+    let bytes = match evidence.read(path) {
+        Ok(b) => b,
+        Err(e) => return sink(io_row(agent, path, &e).session(loc.session_id.clone())),
+    };
+    let file_name = name_of(path);
+    let side = side::Side {
+        agent,
+        session: &loc.session_id,
+        mtime: evidence.modified(path),
+        file_name: &file_name,
+    };
+    match loc.kind {
+        FileKind::WorkspaceYaml => side::workspace_yaml(&bytes, &side, sink),
+        FileKind::VscodeMetadata => side::vscode_metadata(&bytes, &side, sink),
+        FileKind::RewindIndex => {
+            // its prompts are copies of the session log's: <session>/<folder>/index.json
+            let log = up(path, 2).join("events.jsonl");
+            let twins = load_twins(&[(log, loc.session_id.clone())], agent, evidence);
+            side::rewind_index(&bytes, &side, &mut |mut r| {
+                if r.secondary {
+                    twins.prove(&mut r);
+                }
+                sink(r)
+            })
+        }
+        FileKind::Checkpoint => side::checkpoint_md(&bytes, &side, sink),
+        FileKind::Plan => side::plan_md(&bytes, &side, sink),
+        FileKind::CommandHistory => {
+            let home = components(path)
+                .iter()
+                .rposition(|x| x == ".copilot")
+                .and_then(|i| path.ancestors().nth(components(path).len() - 1 - i));
+            let twins = match home {
+                Some(h) => load_twins(&cli_logs(h, evidence), agent, evidence),
+                None => Twins::new(),
+            };
+            side::command_history(&bytes, &side, &twins, sink)
+        }
+        FileKind::PermissionsConfig => side::permissions_config(&bytes, &side, sink),
+        FileKind::Config => side::config_json(&bytes, &side, sink),
+        FileKind::Settings => side::settings(&bytes, &side, sink),
+        FileKind::DebugLog => {
+            // debug-logs/<sid>/x.jsonl: its twins are the transcript of the same session
+            let chat = up(path, 3);
+            let t = chat
+                .join("transcripts")
+                .join(format!("{}.jsonl", loc.session_id));
+            let twins = load_twins(&[(t, loc.session_id.clone())], agent, evidence);
+            side::debug_log(&bytes, &side, &mut |mut r| {
+                if r.secondary {
+                    twins.prove(&mut r);
+                }
+                sink(r)
+            });
+        }
+        FileKind::Memory => {
+            let c = components(path);
+            let rel = c
+                .iter()
+                .rposition(|x| x == "memories")
+                .map(|i| c[i + 1..].join("/"))
+                .unwrap_or(file_name.clone());
+            side::memory(&bytes, &rel, &side, sink)
+        }
+        FileKind::LegacySession => side::legacy_session(&bytes, &side, sink),
+        FileKind::CliEvents
+        | FileKind::Transcript
+        | FileKind::SessionStore
+        | FileKind::AgentTraces => {}
+    }
+}

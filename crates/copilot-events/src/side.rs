@@ -1,0 +1,639 @@
+//! The side files: `workspace.yaml`, VS Code metadata, rewind snapshot indexes,
+//! checkpoints and plans, command history, standing grants, trusted folders,
+//! settings, debug logs, memory notes and the legacy session JSON.
+//!
+//! Why each is small and separate: these files are written by different versions
+//! with shapes the spec marks unverified, so each reader takes only the keys the
+//! Parser plan names, says `parser:` when a file is not the JSON or YAML it should be,
+//! and never prints anything else of the file: `config.json` may hold the user's
+//! token, so only its trust list is read, and settings keys that name a password,
+//! token, secret, API key or authorization are skipped.
+
+use chat_rows::lines::lines;
+use chat_rows::system::{self, key_values};
+use chat_rows::{RecordState, Row, Timestamp, TurnType};
+use serde_json::{Map, Value};
+
+use crate::decode::{self, compact_json, scalar};
+use crate::texts;
+
+/// The rows' common columns for a side file.
+pub struct Side<'a> {
+    /// The agent.
+    pub agent: &'a str,
+    /// The session the path names, or empty.
+    pub session: &'a str,
+    /// The file's modification time.
+    pub mtime: Option<Timestamp>,
+    /// The file's name, for `(from <file>, file mtime)`.
+    pub file_name: &'a str,
+}
+
+fn object(bytes: &[u8], what: &str, agent: &str) -> Result<Map<String, Value>, Row> {
+    match chat_rows::jsonc::parse_bytes(bytes) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(Row::system(
+            agent,
+            system::parser(crate::Error::NotObject {
+                what: what.to_string(),
+                offset: 0,
+                reason: "the top-level value is not an object".into(),
+            }),
+        )
+        .locator("whole file")),
+        Err(e) => Err(Row::system(
+            agent,
+            system::parser(crate::Error::NotObject {
+                what: what.to_string(),
+                offset: 0,
+                reason: e.to_string(),
+            }),
+        )
+        .locator("whole file")),
+    }
+}
+
+/// `workspace.yaml`: the session title, and a secondary `session index:` row.
+pub fn workspace_yaml(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            sink(
+                Row::system(
+                    side.agent,
+                    system::parser(format!(
+                        "workspace.yaml is not readable (invalid UTF-8 at byte {})",
+                        e.valid_up_to()
+                    )),
+                )
+                .session(side.session)
+                .locator(format!("byte {}", e.valid_up_to())),
+            );
+            return;
+        }
+    };
+    let (entries, bad) = decode::flat_yaml(text);
+    let get = |k: &str| {
+        entries
+            .iter()
+            .find(|e| e.key == k)
+            .map(|e| e.value.as_str())
+            .unwrap_or("")
+    };
+    let sid = if get("id").is_empty() {
+        side.session
+    } else {
+        get("id")
+    };
+    let created = decode::time_text(get("created_at"));
+    let base = |turn, text: String| {
+        Row::new(side.agent, turn, text)
+            .at(created)
+            .session(sid)
+            .project(get("cwd"))
+            .branch(get("branch"))
+            .locator("whole file")
+    };
+    for (n, line) in bad {
+        sink(
+            Row::system(
+                side.agent,
+                system::parser(format!(
+                    "workspace.yaml is not readable (line {n} is not `key: value`: {})",
+                    system::quote(&line)
+                )),
+            )
+            .session(sid)
+            .line(n),
+        );
+    }
+    let title = if get("name").is_empty() {
+        get("summary")
+    } else {
+        get("name")
+    };
+    if !title.is_empty() {
+        sink(base(TurnType::System, texts::session_title(title)));
+    }
+    let index = system::session_index(&[
+        ("client", get("client_name")),
+        ("repository", get("repository")),
+        ("git_root", get("git_root")),
+        ("summary_count", get("summary_count")),
+        ("created", get("created_at")),
+        ("updated", get("updated_at")),
+    ]);
+    sink(base(TurnType::System, index).state(RecordState::Secondary));
+}
+
+/// `vscode.metadata.json`: a secondary `session index:` row of its top-level keys.
+pub fn vscode_metadata(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    match object(bytes, side.file_name, side.agent) {
+        Err(r) => sink(r.session(side.session)),
+        Ok(m) if m.is_empty() => {}
+        Ok(m) => {
+            let pairs: Vec<(String, String)> =
+                m.iter().map(|(k, v)| (k.clone(), scalar(v))).collect();
+            let refs: Vec<(&str, &str)> = pairs
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            sink(
+                Row::system(side.agent, system::session_index(&refs))
+                    .at(side.mtime)
+                    .session(side.session)
+                    .locator("whole file")
+                    .state(RecordState::Secondary),
+            );
+        }
+    }
+}
+
+/// The rewind snapshot index: one `edit snapshot:` row per file of each snapshot, and
+/// its `userMessage` as a secondary user row.
+pub fn rewind_index(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    let m = match object(bytes, side.file_name, side.agent) {
+        Ok(m) => m,
+        Err(r) => return sink(r.session(side.session)),
+    };
+    let snaps = m
+        .get("snapshots")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for (i, snap) in snaps.iter().enumerate() {
+        let g = |k: &str| snap.get(k).map(scalar).unwrap_or_default();
+        let at = snap.get("timestamp").and_then(decode::time_of);
+        let loc = format!("snapshots[{i}]");
+        let mut files: Vec<(String, String)> = Vec::new();
+        match snap.get("files") {
+            Some(Value::Array(a)) => {
+                for f in a {
+                    match f {
+                        Value::String(p) => files.push((p.clone(), String::new())),
+                        Value::Object(o) => {
+                            let p = ["path", "filePath", "file"]
+                                .iter()
+                                .find_map(|k| o.get(*k).map(scalar))
+                                .unwrap_or_default();
+                            let b = ["backupHash", "sha256", "backup", "hash"]
+                                .iter()
+                                .find_map(|k| o.get(*k).map(scalar))
+                                .unwrap_or_default();
+                            files.push((p, b));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Some(Value::Object(o)) => {
+                for (p, v) in o {
+                    let b = match v {
+                        Value::Object(x) => ["backupHash", "sha256", "backup", "hash"]
+                            .iter()
+                            .find_map(|k| x.get(*k).map(scalar))
+                            .unwrap_or_default(),
+                        other => scalar(other),
+                    };
+                    files.push((p.clone(), b));
+                }
+            }
+            _ => {}
+        }
+        for (path, backup) in files {
+            let text = texts::edit_snapshot(
+                &path,
+                &[
+                    ("snapshot", &g("snapshotId")),
+                    ("event", &g("eventId")),
+                    ("commit", &g("gitCommit")),
+                    ("branch", &g("gitBranch")),
+                    ("backup", &backup),
+                ],
+            );
+            sink(
+                Row::system(side.agent, text)
+                    .at(at)
+                    .session(side.session)
+                    .branch(g("gitBranch"))
+                    .locator(loc.clone()),
+            );
+        }
+        let msg = g("userMessage");
+        if !msg.is_empty() {
+            sink(
+                Row::new(side.agent, TurnType::User, msg)
+                    .at(at)
+                    .session(side.session)
+                    .branch(g("gitBranch"))
+                    .locator(loc.clone())
+                    .state(RecordState::Secondary),
+            );
+        }
+    }
+}
+
+/// A checkpoint Markdown file (`checkpoints/<n>-<title>.md`): a secondary `checkpoint:` row.
+pub fn checkpoint_md(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    let text = String::from_utf8_lossy(bytes);
+    let stem = side.file_name.strip_suffix(".md").unwrap_or(side.file_name);
+    let n: String = stem.chars().take_while(char::is_ascii_digit).collect();
+    let title = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# "))
+        .map(str::to_string)
+        .unwrap_or_else(|| {
+            stem.trim_start_matches(|c: char| c.is_ascii_digit() || c == '-')
+                .to_string()
+        });
+    let body = text.trim().to_string();
+    sink(
+        Row::system(
+            side.agent,
+            texts::checkpoint(
+                if n.is_empty() { "-".into() } else { n },
+                &title,
+                &[("content", body)],
+            ),
+        )
+        .at(side.mtime)
+        .session(side.session)
+        .locator("whole file")
+        .state(RecordState::Secondary),
+    );
+}
+
+/// `plan.md`: a secondary `plan:` row.
+pub fn plan_md(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    sink(
+        Row::system(
+            side.agent,
+            format!("plan: {}", String::from_utf8_lossy(bytes).trim()),
+        )
+        .at(side.mtime)
+        .session(side.session)
+        .locator("whole file")
+        .state(RecordState::Secondary),
+    );
+}
+
+/// `command-history-state.json`: one secondary user row per command, no time; a
+/// command that a primary log holds as a prompt takes that prompt's session and
+/// time (so the scanner merges it).
+pub fn command_history(
+    bytes: &[u8],
+    side: &Side<'_>,
+    twins: &crate::twins::Twins,
+    sink: &mut dyn FnMut(Row),
+) {
+    let list = match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(m)) => m.get("commandHistory").and_then(Value::as_array).cloned(),
+        Ok(Value::Array(a)) => Some(a),
+        Ok(_) => None,
+        Err(e) => {
+            return sink(
+                Row::system(
+                    side.agent,
+                    system::parser(crate::Error::NotObject {
+                        what: side.file_name.to_string(),
+                        offset: 0,
+                        reason: e.to_string(),
+                    }),
+                )
+                .locator("whole file"),
+            );
+        }
+    };
+    for (i, cmd) in list.unwrap_or_default().iter().enumerate() {
+        let text = scalar(cmd);
+        if text.is_empty() {
+            continue;
+        }
+        let mut row = Row::new(side.agent, TurnType::User, text)
+            .locator(format!("commandHistory[{i}]"))
+            .state(RecordState::Secondary);
+        if let Some((sid, at, full)) = twins.user_with_text(&row.text) {
+            row.session_id.clone_from(sid);
+            row.timestamp = *at;
+            row.text.clone_from(full);
+        }
+        sink(row);
+    }
+}
+
+/// `permissions-config.json`: one `permission setting:` row per saved approval.
+pub fn permissions_config(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    let m = match object(bytes, side.file_name, side.agent) {
+        Ok(m) => m,
+        Err(r) => return sink(r),
+    };
+    let from = system::from(side.file_name, "file mtime");
+    let Some(locations) = m.get("locations").and_then(Value::as_object) else {
+        return;
+    };
+    for (location, entry) in locations {
+        let approvals = entry
+            .get("tool_approvals")
+            .or_else(|| entry.get("toolApprovals"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for (i, a) in approvals.iter().enumerate() {
+            let kind = a.get("kind").map(scalar).unwrap_or_default();
+            let detail = match kind.as_str() {
+                "commands" => a
+                    .get("command_identifiers")
+                    .or_else(|| a.get("commandIdentifiers"))
+                    .and_then(Value::as_array)
+                    .map(|l| l.iter().map(scalar).collect::<Vec<_>>().join(","))
+                    .unwrap_or_default(),
+                "mcp" => {
+                    let srv = a
+                        .get("serverName")
+                        .or_else(|| a.get("server_name"))
+                        .map(scalar)
+                        .unwrap_or_default();
+                    let tool = a
+                        .get("toolName")
+                        .or_else(|| a.get("tool_name"))
+                        .map(scalar)
+                        .filter(|t| !t.is_empty())
+                        .unwrap_or_else(|| "*".into());
+                    format!("{srv}/{tool}")
+                }
+                "custom-tool" => a
+                    .get("toolName")
+                    .or_else(|| a.get("tool_name"))
+                    .map(scalar)
+                    .unwrap_or_default(),
+                "read" | "write" | "memory" => "true".into(),
+                _ => compact_json(&a.to_string()),
+            };
+            sink(
+                Row::system(
+                    side.agent,
+                    system::permission_setting(
+                        format!("tool_approvals.{kind}"),
+                        format!("{detail} location={location}"),
+                        &from,
+                    ),
+                )
+                .at(side.mtime)
+                .project(location.clone())
+                .locator(format!("locations.{location}.tool_approvals[{i}]")),
+            );
+        }
+    }
+}
+
+/// `config.json`: only `trusted_folders` / `trustedFolders`, one row per folder.
+pub fn config_json(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    let m = match object(bytes, side.file_name, side.agent) {
+        Ok(m) => m,
+        Err(r) => return sink(r),
+    };
+    let from = system::from(side.file_name, "file mtime");
+    for key in ["trusted_folders", "trustedFolders"] {
+        for (i, f) in m
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let path = scalar(f);
+            sink(
+                Row::system(
+                    side.agent,
+                    system::permission_setting("trusted_folders", &path, &from),
+                )
+                .at(side.mtime)
+                .project(path)
+                .locator(format!("{key}[{i}]")),
+            );
+        }
+    }
+}
+
+fn secret_key(k: &str) -> bool {
+    let k = k.to_ascii_lowercase();
+    [
+        "password",
+        "token",
+        "secret",
+        "apikey",
+        "api_key",
+        "authorization",
+        "oauth",
+        "env",
+        "headers",
+    ]
+    .iter()
+    .any(|s| k.contains(s))
+}
+
+fn leaves(prefix: &str, v: &Value, out: &mut Vec<(String, String)>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if secret_key(k) {
+                    continue;
+                }
+                leaves(&format!("{prefix}.{k}"), x, out);
+            }
+        }
+        other => out.push((
+            prefix.to_string(),
+            compact_json(&other.to_string())
+                .trim_matches('"')
+                .to_string(),
+        )),
+    }
+}
+
+/// `settings.json` / `managed-settings.json`: each leaf under `permissions`, and `model`.
+pub fn settings(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    let m = match object(bytes, side.file_name, side.agent) {
+        Ok(m) => m,
+        Err(r) => return sink(r),
+    };
+    let from = system::from(side.file_name, "file mtime");
+    if let Some(p) = m.get("permissions") {
+        let mut out = Vec::new();
+        leaves("permissions", p, &mut out);
+        for (k, v) in out {
+            sink(
+                Row::system(side.agent, system::permission_setting(&k, &v, &from))
+                    .at(side.mtime)
+                    .locator(k.clone()),
+            );
+        }
+    }
+    if let Some(model) = m.get("model").map(scalar).filter(|x| !x.is_empty()) {
+        sink(
+            Row::system(
+                side.agent,
+                system::model_setting(format!("model={model}"), &from),
+            )
+            .at(side.mtime)
+            .locator("model"),
+        );
+    }
+}
+
+/// A debug log (`debug-logs/<sessionId>/*.jsonl`): secondary user, assistant and
+/// tool rows, `session start: parent=.. child=..` for child sessions.
+pub fn debug_log(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    for line in lines(bytes) {
+        let v: Value = match chat_rows::lines::decode_line(&line) {
+            Ok(v) => v,
+            Err(bad) => {
+                sink(bad.row(side.agent, "").session(side.session));
+                continue;
+            }
+        };
+        let g = |k: &str| v.get(k).map(scalar).unwrap_or_default();
+        let attrs = v.get("attrs").cloned().unwrap_or(Value::Null);
+        let a = |k: &str| attrs.get(k).map(scalar).unwrap_or_default();
+        let first = |ks: &[&str]| {
+            ks.iter()
+                .map(|k| a(k))
+                .find(|x| !x.is_empty())
+                .unwrap_or_default()
+        };
+        let at = v.get("ts").and_then(decode::time_of);
+        let sid = if g("sid").is_empty() {
+            side.session.to_string()
+        } else {
+            g("sid")
+        };
+        let base = |turn, text: String| {
+            Row::new(side.agent, turn, text)
+                .at(at)
+                .session(sid.clone())
+                .line(line.number)
+                .locator(line.locator())
+                .state(RecordState::Secondary)
+        };
+        let row = match g("type").as_str() {
+            "user_message" => base(
+                TurnType::User,
+                first(&["content", "text", "message", "prompt"]),
+            ),
+            "agent_response" => base(
+                TurnType::Assistant,
+                first(&["content", "text", "response", "message"]),
+            ),
+            "tool_call" => base(TurnType::ToolUse, first(&["arguments", "args", "input"])).tool(
+                if g("name").is_empty() {
+                    a("toolName")
+                } else {
+                    g("name")
+                },
+                first(&["toolCallId", "callId"]),
+            ),
+            "child_session_ref" => base(
+                TurnType::System,
+                system::session_start(&[
+                    ("parent", &sid),
+                    ("child", &first(&["childSessionId", "sessionId", "id"])),
+                ]),
+            ),
+            other => base(
+                TurnType::System,
+                texts::session_event(other, &compact_json(&attrs.to_string())),
+            ),
+        };
+        sink(row);
+    }
+}
+
+/// A memory note: `memory note: <path under memories/>: <content>`, no time.
+pub fn memory(bytes: &[u8], rel: &str, side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    sink(
+        Row::system(
+            side.agent,
+            texts::memory_note(rel, String::from_utf8_lossy(bytes).trim()),
+        )
+        .session(side.session)
+        .locator("whole file")
+        .state(RecordState::Secondary),
+    );
+}
+
+/// The legacy `history-session-state/<id>.json`: `chatMessages` as user and assistant
+/// rows, `timeline` tool items as tool rows (shapes unverified).
+pub fn legacy_session(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    let m = match object(bytes, side.file_name, side.agent) {
+        Ok(m) => m,
+        Err(r) => return sink(r.session(side.session)),
+    };
+    let sid = m
+        .get("sessionId")
+        .or_else(|| m.get("id"))
+        .map(scalar)
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| side.session.to_string());
+    for (i, msg) in m
+        .get("chatMessages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let role = msg.get("role").map(scalar).unwrap_or_default();
+        let turn = match role.as_str() {
+            "user" => TurnType::User,
+            "assistant" => TurnType::Assistant,
+            _ => TurnType::System,
+        };
+        let content = msg.get("content").map(scalar).unwrap_or_default();
+        let text = if turn == TurnType::System {
+            format!("system message: {role}: {content}")
+        } else {
+            content
+        };
+        sink(
+            Row::new(side.agent, turn, text)
+                .at(msg.get("timestamp").and_then(decode::time_of))
+                .session(sid.clone())
+                .locator(format!("chatMessages[{i}]")),
+        );
+    }
+    for (i, item) in m
+        .get("timeline")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let g = |k: &str| item.get(k).map(scalar).unwrap_or_default();
+        let kind = g("type");
+        let id = g("callId");
+        let id = if id.is_empty() { g("toolCallId") } else { id };
+        let at = item.get("timestamp").and_then(decode::time_of);
+        let turn = if kind.contains("result") || kind.contains("complete") {
+            TurnType::ToolResult
+        } else if kind.contains("tool") {
+            TurnType::ToolUse
+        } else {
+            TurnType::System
+        };
+        let text = if turn == TurnType::System {
+            texts::session_event(&kind, &compact_json(&item.to_string()))
+        } else {
+            key_values(&[
+                ("name", &g("name")),
+                ("arguments", &g("arguments")),
+                ("result", &g("result")),
+            ])
+        };
+        sink(
+            Row::new(side.agent, turn, text)
+                .at(at)
+                .session(sid.clone())
+                .tool(g("name"), id)
+                .locator(format!("timeline[{i}]")),
+        );
+    }
+}

@@ -1,0 +1,496 @@
+//! Rows of the SQLite stores: `session-store.db` and `agent-traces.db`.
+//!
+//! Both repeat the event logs cut down, so their conversation rows are secondary and
+//! are checked against the primary log of their session ([`crate::twins`]); what
+//! only they hold (token usage per call, deleted sessions, purged spans) is kept.
+//! `assistant_usage_events` is primary: no log line repeats it.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use chat_rows::system::{self, Usage};
+use chat_rows::{Evidence, RecordState, Row, TurnType};
+use sqlite_evidence::Database;
+
+use crate::db::{Rec, read_table};
+use crate::texts;
+use crate::twins::Twins;
+
+/// What a store read needs besides the database.
+pub struct StoreInput<'a> {
+    /// The agent of the rows.
+    pub agent: &'a str,
+    /// `session-store.db` or `agent-traces.db`, for `parser:` rows.
+    pub file_name: &'a str,
+    /// The primary rows to prove twins against.
+    pub twins: &'a Twins,
+}
+
+fn base(input: &StoreInput<'_>, rec: &Rec, turn: TurnType, text: String, secondary: bool) -> Row {
+    let mut r = Row::new(input.agent, turn, text).locator(rec.place.locator());
+    let state = rec.place.state();
+    if state != RecordState::Live {
+        r = r.state(state);
+    }
+    if secondary {
+        r = r.secondary(true);
+    }
+    r
+}
+
+fn emit(input: &StoreInput<'_>, mut row: Row, sink: &mut dyn FnMut(Row)) {
+    if row.secondary {
+        input.twins.prove(&mut row);
+    }
+    sink(row);
+}
+
+fn parser_rows(
+    input: &StoreInput<'_>,
+    db: &Database,
+    errors: &[String],
+    sink: &mut dyn FnMut(Row),
+) {
+    for p in db.problems() {
+        sink(
+            Row::system(
+                input.agent,
+                system::parser(format!("{} unreadable: {}", input.file_name, p.message)),
+            )
+            .locator(p.location.clone()),
+        );
+    }
+    for e in errors {
+        sink(Row::system(
+            input.agent,
+            system::parser(format!("{} unreadable: {e}", input.file_name)),
+        ));
+    }
+}
+
+/// Opens a store; an unopenable file is one `parser:` row.
+pub fn open(
+    path: &Path,
+    evidence: &Evidence,
+    agent: &str,
+    file_name: &str,
+    sink: &mut dyn FnMut(Row),
+) -> Option<Database> {
+    match Database::open(path, evidence) {
+        Ok(db) => Some(db),
+        Err(e) => {
+            let err = crate::Error::Sqlite {
+                file: file_name.to_string(),
+                offset: 0,
+                message: e.to_string(),
+            };
+            sink(Row::system(agent, system::parser(err)).locator("whole file"));
+            None
+        }
+    }
+}
+
+/// The rows of a `session-store.db`.
+pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn FnMut(Row)) {
+    let mut errors = Vec::new();
+    let mut cwd_of: HashMap<String, (String, String)> = HashMap::new();
+    let (sessions, e) = read_table(
+        db,
+        "sessions",
+        &[
+            "id",
+            "cwd",
+            "repository",
+            "host_type",
+            "branch",
+            "summary",
+            "agent_name",
+            "created_at",
+            "updated_at",
+        ],
+    );
+    errors.extend(e);
+    for rec in &sessions {
+        let id = rec.str("id");
+        cwd_of
+            .entry(id.clone())
+            .or_insert((rec.str("cwd"), rec.str("branch")));
+        let text = system::session_index(&[
+            ("id", &id),
+            ("cwd", &rec.str("cwd")),
+            ("repository", &rec.str("repository")),
+            ("branch", &rec.str("branch")),
+            ("host", &rec.str("host_type")),
+            ("agent", &rec.str("agent_name")),
+            ("summary", &rec.str("summary")),
+            ("created", &rec.str("created_at")),
+            ("updated", &rec.str("updated_at")),
+        ]);
+        let row = base(input, rec, TurnType::System, text, true)
+            .at(rec.time("created_at"))
+            .session(id)
+            .project(rec.str("cwd"))
+            .branch(rec.str("branch"));
+        emit(input, row, sink);
+    }
+    let ctx = |sid: &str| cwd_of.get(sid).cloned().unwrap_or_default();
+    let (turns, e) = read_table(
+        db,
+        "turns",
+        &[
+            "session_id",
+            "turn_index",
+            "user_message",
+            "assistant_response",
+            "timestamp",
+        ],
+    );
+    errors.extend(e);
+    let mut turn_texts: HashSet<String> = HashSet::new();
+    for rec in &turns {
+        let sid = rec.str("session_id");
+        let (cwd, branch) = ctx(&sid);
+        for (col, turn) in [
+            ("user_message", TurnType::User),
+            ("assistant_response", TurnType::Assistant),
+        ] {
+            if let Some(text) = rec.text(col).filter(|t| !t.is_empty()) {
+                turn_texts.insert(text.clone());
+                let row = base(input, rec, turn, text, true)
+                    .at(rec.time("timestamp"))
+                    .session(sid.clone())
+                    .project(cwd.clone())
+                    .branch(branch.clone());
+                emit(input, row, sink);
+            }
+        }
+    }
+    let (checkpoints, e) = read_table(
+        db,
+        "checkpoints",
+        &[
+            "session_id",
+            "checkpoint_number",
+            "title",
+            "overview",
+            "history",
+            "work_done",
+            "technical_details",
+            "important_files",
+            "next_steps",
+            "created_at",
+        ],
+    );
+    errors.extend(e);
+    for rec in &checkpoints {
+        let sid = rec.str("session_id");
+        let sections: Vec<(&str, String)> = [
+            "overview",
+            "history",
+            "work_done",
+            "technical_details",
+            "important_files",
+            "next_steps",
+        ]
+        .iter()
+        .map(|k| (*k, rec.str(k)))
+        .collect();
+        let text = texts::checkpoint(rec.str("checkpoint_number"), &rec.str("title"), &sections);
+        let (cwd, branch) = ctx(&sid);
+        let row = base(input, rec, TurnType::System, text, true)
+            .at(rec.time("created_at"))
+            .session(sid)
+            .project(cwd)
+            .branch(branch);
+        emit(input, row, sink);
+    }
+    let (files, e) = read_table(
+        db,
+        "session_files",
+        &[
+            "session_id",
+            "file_path",
+            "tool_name",
+            "turn_index",
+            "first_seen_at",
+        ],
+    );
+    errors.extend(e);
+    for rec in &files {
+        let sid = rec.str("session_id");
+        let text = texts::file_touched(
+            &rec.str("file_path"),
+            &rec.str("tool_name"),
+            &rec.str("turn_index"),
+        );
+        let (cwd, branch) = ctx(&sid);
+        let row = base(input, rec, TurnType::System, text, true)
+            .at(rec.time("first_seen_at"))
+            .session(sid)
+            .project(cwd)
+            .branch(branch);
+        emit(input, row, sink);
+    }
+    let (refs, e) = read_table(
+        db,
+        "session_refs",
+        &[
+            "session_id",
+            "ref_type",
+            "ref_value",
+            "turn_index",
+            "created_at",
+        ],
+    );
+    errors.extend(e);
+    for rec in &refs {
+        let sid = rec.str("session_id");
+        let text = texts::session_ref(
+            &rec.str("ref_type"),
+            &rec.str("ref_value"),
+            &rec.str("turn_index"),
+        );
+        let (cwd, branch) = ctx(&sid);
+        let row = base(input, rec, TurnType::System, text, true)
+            .at(rec.time("created_at"))
+            .session(sid)
+            .project(cwd)
+            .branch(branch);
+        emit(input, row, sink);
+    }
+    let (usage, e) = read_table(
+        db,
+        "assistant_usage_events",
+        &[
+            "created_at",
+            "session_id",
+            "turn_index",
+            "model",
+            "copilot_usage_model",
+            "input_tokens",
+            "output_tokens",
+            "cache_read_tokens",
+            "cache_write_tokens",
+            "reasoning_tokens",
+            "total_nano_aiu",
+            "duration_ms",
+            "finish_reason",
+            "parent_tool_call_id",
+        ],
+    );
+    errors.extend(e);
+    for rec in &usage {
+        let model = rec
+            .text("copilot_usage_model")
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| rec.str("model"));
+        let finish = rec.str("finish_reason");
+        let u = Usage {
+            model: &model,
+            input: rec.int("input_tokens"),
+            output: rec.int("output_tokens"),
+            cache_read: rec.int("cache_read_tokens"),
+            cache_write: rec.int("cache_write_tokens"),
+            reasoning: rec.int("reasoning_tokens"),
+            nano_aiu: rec.int("total_nano_aiu"),
+            duration_ms: rec.int("duration_ms"),
+            finish: Some(finish.as_str()),
+            turn: rec.int("turn_index"),
+            scope: "call",
+            ..Usage::default()
+        };
+        let sid = rec.str("session_id");
+        let (cwd, branch) = ctx(&sid);
+        let row = base(input, rec, TurnType::System, system::usage(&u), false)
+            .at(rec.time("created_at"))
+            .session(sid)
+            .project(cwd)
+            .branch(branch)
+            .model(model.clone())
+            .tool("", rec.str("parent_tool_call_id"));
+        sink(row);
+    }
+    // FTS content cells that no turn holds (the index outlives a rewind's turns)
+    if db.has_table("search_index_content") {
+        let cols = db.table_columns("search_index_content");
+        let wanted: Vec<&'static str> = ["c0", "c1", "c2", "c3", "c4", "c5"]
+            .into_iter()
+            .filter(|c| cols.iter().any(|x| x == c))
+            .collect();
+        let (cells, e) = read_table(db, "search_index_content", &wanted);
+        errors.extend(e);
+        for rec in &cells {
+            for c in &wanted {
+                let Some(v) = rec.text(c).filter(|v| v.chars().count() > 40) else {
+                    continue;
+                };
+                if turn_texts.contains(&v) {
+                    continue;
+                }
+                let row = base(
+                    input,
+                    rec,
+                    TurnType::System,
+                    format!("search index: {v}"),
+                    true,
+                );
+                sink(row);
+            }
+        }
+    }
+    parser_rows(input, db, &errors, sink);
+}
+
+/// The rows of an `agent-traces.db`.
+pub fn traces_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn FnMut(Row)) {
+    let mut errors = Vec::new();
+    let (attrs, e) = read_table(db, "span_attributes", &["span_id", "key", "value"]);
+    errors.extend(e);
+    let mut attr: HashMap<(String, String), String> = HashMap::new();
+    for rec in &attrs {
+        attr.entry((rec.str("span_id"), rec.str("key")))
+            .or_insert_with(|| rec.str("value"));
+    }
+    let get = |span: &str, key: &str| attr.get(&(span.to_string(), key.to_string())).cloned();
+    let (spans, e) = read_table(
+        db,
+        "spans",
+        &[
+            "span_id",
+            "name",
+            "start_time_ms",
+            "status_code",
+            "status_message",
+            "operation_name",
+            "agent_name",
+            "conversation_id",
+            "chat_session_id",
+            "request_model",
+            "response_model",
+            "input_tokens",
+            "output_tokens",
+            "cached_tokens",
+            "reasoning_tokens",
+            "tool_name",
+            "tool_call_id",
+            "turn_index",
+        ],
+    );
+    errors.extend(e);
+    for rec in &spans {
+        let span = rec.str("span_id");
+        let sid = rec
+            .text("chat_session_id")
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| rec.str("conversation_id"));
+        let at = rec.time("start_time_ms");
+        let op = rec.str("operation_name");
+        let model = rec
+            .text("response_model")
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| rec.str("request_model"));
+        match op.as_str() {
+            "execute_tool" => {
+                let text = get(&span, "gen_ai.tool.call.arguments")
+                    .unwrap_or_else(|| "[arguments not captured]".to_string());
+                let row = base(input, rec, TurnType::ToolUse, text, true)
+                    .at(at)
+                    .session(sid.clone())
+                    .tool(rec.str("tool_name"), rec.str("tool_call_id"));
+                emit(input, row, sink);
+            }
+            "chat" => {
+                let u = Usage {
+                    model: &model,
+                    input: rec.int("input_tokens"),
+                    output: rec.int("output_tokens"),
+                    cache_read: rec.int("cached_tokens"),
+                    reasoning: rec.int("reasoning_tokens"),
+                    nano_aiu: get(&span, "copilot_chat.copilot_usage_nano_aiu")
+                        .and_then(|v| v.trim().parse().ok()),
+                    turn: rec.int("turn_index"),
+                    scope: "call",
+                    ..Usage::default()
+                };
+                let row = base(input, rec, TurnType::System, system::usage(&u), true)
+                    .at(at)
+                    .session(sid.clone())
+                    .model(model.clone());
+                emit(input, row, sink);
+                for (key, turn) in [
+                    ("gen_ai.input.messages", TurnType::User),
+                    ("gen_ai.output.messages", TurnType::Assistant),
+                ] {
+                    if let Some(v) = get(&span, key) {
+                        let text = message_text(&v, turn);
+                        if text.is_empty() {
+                            continue;
+                        }
+                        let mut row = base(input, rec, turn, text, true)
+                            .at(at)
+                            .session(sid.clone());
+                        if turn == TurnType::Assistant {
+                            row.model.clone_from(&model);
+                        }
+                        emit(input, row, sink);
+                    }
+                }
+            }
+            _ => {}
+        }
+        if rec.int("status_code") == Some(2) {
+            let row = base(
+                input,
+                rec,
+                TurnType::System,
+                texts::turn_error(&rec.str("status_message")),
+                true,
+            )
+            .at(at)
+            .session(sid.clone());
+            emit(input, row, sink);
+        }
+    }
+    parser_rows(input, db, &errors, sink);
+}
+
+/// The text of captured OTel messages: for the input, the last user message's text
+/// parts; for the output, the assistant's text parts. Not JSON: the value as it is.
+fn message_text(value: &str, turn: TurnType) -> String {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(value) else {
+        return value.to_string();
+    };
+    let Some(list) = v.as_array() else {
+        return value.to_string();
+    };
+    let parts = |m: &serde_json::Value| -> String {
+        m.get("parts")
+            .and_then(|p| p.as_array())
+            .map(|ps| {
+                ps.iter()
+                    .filter(|p| p.get("type").and_then(|t| t.as_str()) == Some("text"))
+                    .filter_map(|p| p.get("content").and_then(|c| c.as_str()))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .or_else(|| {
+                m.get("content")
+                    .and_then(|c| c.as_str())
+                    .map(str::to_string)
+            })
+            .unwrap_or_default()
+    };
+    let role = if turn == TurnType::User {
+        "user"
+    } else {
+        "assistant"
+    };
+    let pick: Vec<&serde_json::Value> = list
+        .iter()
+        .filter(|m| m.get("role").and_then(|r| r.as_str()) == Some(role))
+        .collect();
+    match turn {
+        TurnType::User => pick.last().map(|m| parts(m)).unwrap_or_default(),
+        _ => pick.iter().map(|m| parts(m)).collect::<Vec<_>>().join("\n"),
+    }
+}

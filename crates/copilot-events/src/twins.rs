@@ -1,0 +1,227 @@
+//! Proving a secondary row's primary twin, by the spec's prefix rule.
+//!
+//! Why here and not in the scanner: the scanner merges a secondary row only with a
+//! primary row of the same session, turn type and *exact* text within 2 s. Copilot's
+//! stores and debug logs cut texts (1,000/5,000 or 100/1,000 characters, `...` or
+//! `...[truncated` appended, by version) and write them late, so their copies would
+//! never merge and every turn would appear twice. This module reads the primary log
+//! of the same session and proves a twin by the rule of `copilot-events.md`:
+//!
+//! * same `session_id` and `turn_type`, and
+//! * (a) tool rows with the same `tool_use_id` once a trailing `__vscode-<n>` is
+//!   removed, or (b) one text, without a trailing `...` or `...[truncated...`, is a
+//!   prefix of the other (the cut part must keep at least one character), and
+//! * (c) the secondary time falls inside the primary's turn (its user row's time to
+//!   2 s after the turn's last row) or is empty.
+//!
+//! A proven twin is given the primary row's text and time, so the scanner's exact
+//! merge drops it (and `--keep-copies` shows it beside its primary, its own locator
+//! saying where it came from). A row without a proven twin keeps its own text and
+//! time: it is what outlived a delete.
+
+use std::collections::HashMap;
+
+use chat_rows::{Row, Timestamp, TurnType};
+
+const SLACK_MICROS: i64 = 2_000_000;
+
+#[derive(Clone, Debug)]
+struct Primary {
+    turn: TurnType,
+    text: String,
+    tool_id: String,
+    time: Option<Timestamp>,
+    window: (Option<i64>, Option<i64>),
+}
+
+/// The primary rows of some sessions, indexed for [`Twins::prove`].
+#[derive(Clone, Debug, Default)]
+pub struct Twins {
+    sessions: HashMap<String, Vec<Primary>>,
+    untimed_users: HashMap<String, (String, Option<Timestamp>, String)>,
+}
+
+/// Removes a trailing `__vscode-<n>` from a tool-call id.
+pub fn strip_vscode_suffix(id: &str) -> &str {
+    if let Some(i) = id.rfind("__vscode-") {
+        let tail = &id[i + "__vscode-".len()..];
+        if !tail.is_empty() && tail.bytes().all(|b| b.is_ascii_digit()) {
+            return &id[..i];
+        }
+    }
+    id
+}
+
+/// Removes a cut marker: a trailing `...[truncated...` (whatever follows it) or `...`.
+pub fn strip_cut_marker(text: &str) -> &str {
+    if let Some(i) = text.rfind("...[truncated") {
+        return &text[..i];
+    }
+    text.strip_suffix("...")
+        .or_else(|| text.strip_suffix('…'))
+        .unwrap_or(text)
+}
+
+fn is_turn(t: TurnType) -> bool {
+    matches!(
+        t,
+        TurnType::User
+            | TurnType::Assistant
+            | TurnType::ToolUse
+            | TurnType::ToolResult
+            | TurnType::Thinking
+    )
+}
+
+impl Twins {
+    /// An empty index.
+    pub fn new() -> Twins {
+        Twins::default()
+    }
+
+    /// True when no primary row is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.sessions.is_empty()
+    }
+
+    /// Adds the rows of one primary file, in file order (secondary rows are skipped).
+    pub fn add_file(&mut self, rows: &[Row]) {
+        let mut by_session: HashMap<&str, Vec<&Row>> = HashMap::new();
+        for r in rows.iter().filter(|r| !r.secondary && is_turn(r.turn_type)) {
+            by_session.entry(r.session_id.as_str()).or_default().push(r);
+        }
+        for (session, list) in by_session {
+            // turns: from a user row to the row before the next user row
+            let mut out: Vec<Primary> = Vec::with_capacity(list.len());
+            let mut start = 0;
+            while start < list.len() {
+                let mut end = start + 1;
+                while end < list.len() && list[end].turn_type != TurnType::User {
+                    end += 1;
+                }
+                let times: Vec<i64> = list[start..end]
+                    .iter()
+                    .filter_map(|r| r.timestamp.map(|t| t.unix_micros()))
+                    .collect();
+                let window = (
+                    times.iter().min().copied(),
+                    times.iter().max().map(|m| m + SLACK_MICROS),
+                );
+                for r in &list[start..end] {
+                    if r.turn_type == TurnType::User {
+                        // a prompt as typed: without the attachment lines the log adds
+                        let typed = r.text.split("\n[attachment ").next().unwrap_or("");
+                        self.untimed_users
+                            .entry(typed.to_string())
+                            .or_insert_with(|| (r.session_id.clone(), r.timestamp, r.text.clone()));
+                    }
+                    out.push(Primary {
+                        turn: r.turn_type,
+                        text: r.text.clone(),
+                        tool_id: strip_vscode_suffix(&r.tool_use_id).to_string(),
+                        time: r.timestamp,
+                        window,
+                    });
+                }
+                start = end;
+            }
+            self.sessions
+                .entry(session.to_string())
+                .or_default()
+                .extend(out);
+        }
+    }
+
+    /// Looks for `row`'s primary twin; when proven, gives `row` the twin's text and
+    /// time (see the module docs) and returns true.
+    pub fn prove(&self, row: &mut Row) -> bool {
+        let Some(list) = self.sessions.get(&row.session_id) else {
+            return false;
+        };
+        let t = row.timestamp.map(|t| t.unix_micros());
+        let own_id = strip_vscode_suffix(&row.tool_use_id);
+        let own = strip_cut_marker(&row.text);
+        for p in list.iter().filter(|p| p.turn == row.turn_type) {
+            let in_turn = match (t, p.window) {
+                (None, _) => true,
+                (Some(t), (Some(lo), Some(hi))) => t >= lo - SLACK_MICROS && t <= hi,
+                (Some(_), _) => false,
+            };
+            if !in_turn {
+                continue;
+            }
+            let by_id = matches!(row.turn_type, TurnType::ToolUse | TurnType::ToolResult)
+                && !own_id.is_empty()
+                && own_id == p.tool_id;
+            let theirs = strip_cut_marker(&p.text);
+            let by_prefix = !own.is_empty()
+                && !theirs.is_empty()
+                && (p.text.starts_with(own) || row.text.starts_with(theirs));
+            if by_id || by_prefix {
+                row.text.clone_from(&p.text);
+                row.timestamp = p.time;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// For a time-less secondary `user` row with no session (command history): the
+    /// primary user row with the same typed text (attachment lines aside), as
+    /// (session, time, full text), when one exists.
+    pub fn user_with_text(&self, text: &str) -> Option<&(String, Option<Timestamp>, String)> {
+        self.untimed_users.get(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(turn: TurnType, text: &str, ms: Option<i64>, secondary: bool) -> Row {
+        Row::new("copilot", turn, text)
+            .session("s")
+            .at(ms.and_then(Timestamp::from_epoch_millis))
+            .secondary(secondary)
+    }
+
+    #[test]
+    fn prefix_rule() {
+        let t = 1_790_000_000_000;
+        let mut tw = Twins::new();
+        tw.add_file(&[
+            row(TurnType::User, "Please fix the flaky test", Some(t), false),
+            row(
+                TurnType::Assistant,
+                "Done, it was a race.",
+                Some(t + 5000),
+                false,
+            ),
+            row(TurnType::User, "thanks", Some(t + 60_000), false),
+        ]);
+        // cut with `...`, written 6 s after the prompt: inside the turn (+2 s)
+        let mut cut = row(TurnType::User, "Please fix...", Some(t + 6000), true);
+        assert!(tw.prove(&mut cut));
+        assert_eq!(cut.text, "Please fix the flaky test");
+        assert_eq!(
+            cut.timestamp,
+            Some(Timestamp::from_epoch_millis(t).unwrap())
+        );
+        // outside the turn: kept as it is
+        let mut late = row(TurnType::User, "Please fix...", Some(t + 8000), true);
+        assert!(!tw.prove(&mut late));
+        assert_eq!(late.text, "Please fix...");
+        // a text that is no prefix: kept
+        let mut other = row(TurnType::Assistant, "Something else", None, true);
+        assert!(!tw.prove(&mut other));
+        // untimed: matched on text alone
+        let mut untimed = row(TurnType::Assistant, "Done, it", None, true);
+        assert!(tw.prove(&mut untimed));
+        // other turn type: no
+        let mut wrong = row(TurnType::Thinking, "thanks", None, true);
+        assert!(!tw.prove(&mut wrong));
+        assert_eq!(strip_cut_marker("abc...[truncated 300 chars]"), "abc");
+        assert_eq!(strip_vscode_suffix("call_1__vscode-12"), "call_1");
+        assert_eq!(strip_vscode_suffix("call_1__vscode-x"), "call_1__vscode-x");
+    }
+}

@@ -1,0 +1,538 @@
+//! Exact rows, counts and texts on the project's Copilot fixtures; the merge counts of
+//! a whole scan-like read; secrets; the dirty-input harness on every fixture.
+use std::path::{Path, PathBuf};
+
+use chat_rows::dirty::Harness;
+use chat_rows::write::{Format, to_bytes};
+use chat_rows::{Evidence, FileContext, RecordState, Row, Store, TurnType};
+use copilot_events::{CopilotEventsStore, Options, read_events, side, stores};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence")
+}
+
+const A: &str = "lin-ws01/home/alice/.copilot/session-state/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70";
+const HOME: &str = "lin-ws01/home/alice/.copilot";
+const WS: &str =
+    "lin-ws01/home/alice/.config/Code/User/workspaceStorage/7e137a01/GitHub.copilot-chat";
+const GLOBAL: &str = "lin-ws01/home/alice/.config/Code/User/globalStorage/github.copilot-chat";
+const MAC_T2: &str = "mac-lt02/Users/bob/Library/Application Support/Code/User/workspaceStorage/b0b7c0de/GitHub.copilot-chat/transcripts/b0b0b0b0-2222-4000-9000-000000000002.jsonl";
+
+fn read(rel: &str, product: Option<&str>) -> Vec<Row> {
+    let ctx = FileContext {
+        product: product.map(str::to_string),
+        display_path: rel.to_string(),
+        ..FileContext::default()
+    };
+    CopilotEventsStore.read(&root().join(rel), &ctx, &Evidence::new())
+}
+
+fn render(rows: &[Row]) -> Vec<String> {
+    rows.iter()
+        .map(|r| {
+            format!(
+                "{}|{}|{}|{}|{}|{}|{}",
+                r.turn_type,
+                r.record_state,
+                r.model,
+                r.tool_name,
+                r.tool_use_id,
+                r.source_locator,
+                r.text
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn cli_session_rows() {
+    let rows = read(&format!("{A}/events.jsonl"), None);
+    assert!(rows.iter().all(|r| r.agent == "copilot"));
+    let r = render(&rows);
+    let expected_prefix = [
+        "system|live||||byte 0|session start: copilot=1.0.91 cwd=/home/alice/src/api git_root=/home/alice/src/api repository=acme/api branch=main selected_model=claude-sonnet-4.5 started=2026-10-05T09:00:00.000Z",
+        "system|live||||byte 0|model: claude-sonnet-4.5",
+        "system|live||||byte 406|permission decision: folder trust: Folder /home/alice/src/api trusted for this session",
+        "system|live||||byte 602|permission mode: interactive",
+        "user|live||||byte 602|Run the tests and fix the failing one\n[attachment file /home/alice/src/api/test/users.test.js]",
+        "thinking|live||||byte 1138|I should run npm test first.",
+        "assistant|live|claude-sonnet-4.5|||byte 1311|I'll run the test suite.",
+        "system|live|||toolu_vrtx_01A|byte 1675|permission decision: requested kind=shell request=perm-1 intention=\"Run the test suite\" command=\"npm test\"",
+        "system|live|||toolu_vrtx_01A|byte 1939|permission decision: approved request=perm-1",
+        "tool_use|live||bash|toolu_vrtx_01A|byte 2133|npm test",
+        "tool_result|live||bash|toolu_vrtx_01A|byte 2402|1 failing: users › rejects duplicate email",
+        "system|live||bash|toolu_vrtx_01A|byte 2402|tool exit code: 1",
+        "system|live||bash|toolu_vrtx_01A|byte 2402|tool detail: FAIL test/users.test.js\n1 failing: users › rejects duplicate email",
+        "system|live|||toolu_vrtx_02B|byte 3128|permission decision: requested kind=write request=perm-2 intention=\"Edit src/users.js\" file=src/users.js",
+        "system|live|||toolu_vrtx_02B|byte 3388|permission decision: denied-interactively-by-user request=perm-2 feedback=\"Do not touch users.js, fix the test instead\"",
+        "tool_use|live||edit|toolu_vrtx_02B|byte 3659|{\"path\":\"src/users.js\"}",
+        "tool_result|live||edit|toolu_vrtx_02B|byte 4055|[error] Permission denied by user",
+        "system|live||edit|toolu_vrtx_02B|byte 4055|tool status: failed code=denied",
+        "system|live||||byte 4407|model: claude-sonnet-4.5 -> gpt-5 reasoning_effort=high source=user",
+        "system|live||||byte 4617|permission mode: interactive -> autopilot",
+        "system|live||||byte 4782|permission level: manual -> allow-all",
+        "system|live||||byte 4946|hidden autopilot continuation (isAutopilotContinuation): Continue until the task is done.",
+        "thinking|live|gpt-5|||byte 5295|[encrypted reasoning, 31 bytes]",
+        "assistant|live|gpt-5|||byte 5295|Fixed the test's expected error message.",
+        "tool_use|live||bash|call_Q1|byte 5626|{\"command\":\"npm test\"}",
+        "system|live||||byte 5816|subagent started: agent=explore tool_call=call_Q2 model=gpt-5-mini",
+        "system|live||||byte 6021|session start: parent=0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70 agent_id=explore-1",
+        "user|live||||byte 6021|Find where duplicate emails are checked",
+        "assistant|live|gpt-5-mini|||byte 6201|In src/users.js:42.",
+        "system|live||||byte 6387|subagent completed: agent=explore duration_ms=4000 tokens=5120",
+        "system|live||||byte 6581|hook: postToolUse id=h1 success=false error=\"lint failed\"",
+        "system|live||||byte 6782|skill invoked: test-runner path=/home/alice/.copilot/skills/test-runner/SKILL.md source=user",
+        "system|live||||byte 6984|compaction: start",
+        "system|live||||byte 7103|compaction: complete success=true checkpoint=1 trigger=auto",
+        "system|live||||byte 7103|compaction summary: Ran tests; one failure in users.test.js; fixed the expected message.",
+        "system|live||||byte 7365|context truncation: removed_messages=12 removed_tokens=30500",
+        "system|live||||byte 7552|cwd changed: /home/alice/src/api/packages/core branch=fix/users",
+        "system|live||||byte 7732|session warning: rate_limit: Approaching the rate limit",
+        "system|live||||byte 7907|session error: model_call status=500: Upstream error",
+        "system|live||||byte 8083|turn aborted: user_initiated",
+        "system|live||||byte 8208|system message: system: Custom instructions loaded from AGENTS.md",
+        "system|live||||byte 8386|session event: session.task_complete {\"summary\":\"done\"}",
+        "system|live||||byte 8518|unknown record type session.future_thing: {\"type\":\"session.future_thing\",\"data\":{\"x\":1},\"id\":\"a-0040\",\"timestamp\":\"2026-10-05T09:02:13.000Z\",\"parentId\":\"a-0039\"}",
+        "system|live||||byte 8638|binary asset: image/png, 16 bytes",
+        "system|live||||byte 8809|session end: type=routine current_model=gpt-5 files_modified=1 lines_added=3 lines_removed=1",
+        "system|live|claude-sonnet-4.5|||byte 8809|usage: model=claude-sonnet-4.5 input=42000 output=1800 cache_read=30000 cache_write=0 reasoning=400 nano_aiu=1200000 requests=3 scope=session",
+        "system|live|gpt-5|||byte 8809|usage: model=gpt-5 input=9000 output=700 cache_read=0 cache_write=- reasoning=- requests=1 scope=session",
+        "system|live||||byte 9366|parser: unparseable line (torn last line: EOF while parsing a string at line 1 column 53): {\"type\":\"user.message\",\"data\":{\"content\":\"one more th",
+        "tool_use|live||view|toolu_vrtx_03C|byte 2781|{\"path\":\"README.md\"}",
+        "system|live||view|toolu_vrtx_03C|byte 2781|link: tool call toolu_vrtx_03C was requested but never started in this file",
+        "system|live||bash|call_Q1|end of file|link: tool call call_Q1 has no result in this file",
+    ];
+    assert_eq!(r, expected_prefix);
+    // the sub-agent's rows carry `<session>:<agentId>`, the others the session
+    let sub: Vec<_> = rows
+        .iter()
+        .filter(|r| r.session_id.ends_with(":explore-1"))
+        .collect();
+    assert_eq!(sub.len(), 3);
+    // the edit written twice is one tool_use; the parser row is the torn line alone
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r.tool_use_id == "toolu_vrtx_02B" && r.turn_type == TurnType::ToolUse)
+            .count(),
+        1
+    );
+    assert_eq!(rows.iter().filter(|r| r.is_parser()).count(), 1);
+    // the project follows `session.context_changed`
+    assert_eq!(rows[0].project_path, "/home/alice/src/api");
+    assert_eq!(
+        rows.iter()
+            .find(|r| r.text.starts_with("session warning"))
+            .unwrap()
+            .project_path,
+        "/home/alice/src/api/packages/core"
+    );
+    assert!(rows.iter().all(|r| !r.text.contains("inferred")));
+}
+
+#[test]
+fn no_model_infers_families_and_links() {
+    let rows = read(
+        &format!("{HOME}/session-state/1b2c3d4e-0000-4a00-8b00-00000000000b/events.jsonl"),
+        None,
+    );
+    let r = render(&rows);
+    assert!(r.contains(&"tool_result|live|||toolu_orphan|byte 1064|orphan result".to_string()));
+    assert!(r.contains(&"system|live|||toolu_orphan|byte 1064|link: tool result toolu_orphan has no tool call in this file".to_string()));
+    assert!(
+        r.contains(
+            &"tool_use|live||github/list_issues|toolu_bdrk_02Y|byte 1261|{\"repo\":\"acme/web\"}"
+                .to_string()
+        )
+    );
+    assert!(r.contains(&"system|live||grep|toolu_bdrk_01X|byte 818|tool exit code: 0".to_string()));
+    let inferred: Vec<_> = rows
+        .iter()
+        .filter(|r| r.text.starts_with("model family inferred"))
+        .collect();
+    assert_eq!(inferred.len(), 1);
+    assert_eq!(
+        inferred[0].text,
+        "model family inferred: Anthropic (tool-call id prefix toolu_bdrk_; not recorded by the store)"
+    );
+    assert!(rows.iter().all(|r| r.model.is_empty()));
+}
+
+#[test]
+fn resumed_session_replay_is_secondary() {
+    let rows = read(
+        &format!("{HOME}/session-state/2c3d4e5f-0000-4c00-8c00-00000000000c/events.jsonl"),
+        None,
+    );
+    let r = render(&rows);
+    assert_eq!(
+        r,
+        vec![
+            "system|live||||byte 0|session start: copilot=1.0.91 cwd=/home/alice/src/api selected_model=auto",
+            "user|live||||byte 243|What does the cache layer do?",
+            "assistant|live|gpt-5|||byte 391|It memoises user lookups.",
+            "system|live||||byte 556|session start: resumed=true events=3",
+            "user|secondary||||byte 719|What does the cache layer do?",
+            "assistant|secondary|gpt-5|||byte 867|It memoises user lookups.",
+            "system|live||||byte 719|transcript replay: 2 lines rewritten at 2026-10-07T10:00:00.000000Z with their original times",
+            "user|live||||byte 1032|And how is it invalidated?",
+            "assistant|live|gpt-5|||byte 1177|On every write to users.",
+        ]
+    );
+    // `auto` is a route, never a `model:` row
+    assert!(!rows.iter().any(|r| r.text.starts_with("model:")));
+}
+
+#[test]
+fn transcript_without_chat_sessions_is_primary() {
+    let rows = read(
+        &format!("{WS}/transcripts/5a1e7c37-1137-4000-9000-000000000001.jsonl"),
+        Some("vscode"),
+    );
+    assert!(
+        rows.iter()
+            .all(|r| r.agent == "vscode" && r.record_state == RecordState::Live)
+    );
+    assert_eq!(rows.len(), 7);
+    assert_eq!(rows[1].project_path, "/home/alice/src/shop");
+    let usage = rows.iter().find(|r| r.text.starts_with("usage:")).unwrap();
+    assert_eq!(
+        usage.text,
+        "usage: model=claude-sonnet-4.5 input=12000 output=300 cache_read=8000 cache_write=1000 reasoning=- nano_aiu=250000 scope=call"
+    );
+    assert_eq!(usage.model, "claude-sonnet-4.5");
+}
+
+#[test]
+fn transcript_beside_chat_log_is_secondary_and_proven() {
+    let rows = read(MAC_T2, Some("vscode"));
+    assert!(rows.iter().all(|r| r.secondary));
+    let r = render(&rows);
+    assert_eq!(r[1], "user|secondary||||byte 326|Add a health endpoint");
+    assert_eq!(
+        r[3],
+        "assistant|secondary||||byte 774|Only in the transcript: remember to add a test."
+    );
+}
+
+#[test]
+fn session_store_wal_only_and_deleted_session() {
+    let rows = read(&format!("{HOME}/session-store.db"), None);
+    let count = |s: RecordState| rows.iter().filter(|r| r.record_state == s).count();
+    assert_eq!(
+        (
+            count(RecordState::Live),
+            count(RecordState::Secondary),
+            count(RecordState::Deleted)
+        ),
+        (2, 8, 9)
+    );
+    // live rows come from the WAL only: the main file holds the deleted session
+    let turn = rows
+        .iter()
+        .find(|r| r.source_locator == "table turns rowid 1" && r.turn_type == TurnType::User)
+        .unwrap();
+    // the cut prompt (`Run the tests and fix...`) is proven against the log: full text, log time
+    assert_eq!(
+        turn.text,
+        "Run the tests and fix the failing one\n[attachment file /home/alice/src/api/test/users.test.js]"
+    );
+    let deleted = rows
+        .iter()
+        .find(|r| r.record_state == RecordState::Deleted && r.text.starts_with("session index:"))
+        .unwrap();
+    assert!(
+        deleted
+            .text
+            .contains("id=3d4e5f60-0000-4d00-8d00-00000000000d"),
+        "{}",
+        deleted.text
+    );
+    assert!(
+        deleted
+            .source_locator
+            .starts_with("table sessions rowid 1 (deleted), "),
+        "{}",
+        deleted.source_locator
+    );
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r.record_state == RecordState::Deleted && r.turn_type == TurnType::User)
+            .count(),
+        4
+    );
+    let usage: Vec<_> = rows
+        .iter()
+        .filter(|r| r.text.starts_with("usage:"))
+        .map(|r| r.text.as_str())
+        .collect();
+    assert_eq!(
+        usage,
+        vec![
+            "usage: model=claude-sonnet-4.5 input=14000 output=600 cache_read=10000 cache_write=0 reasoning=120 nano_aiu=400000 duration_ms=2100 finish=tool_calls turn=0 scope=call",
+            "usage: model=gpt-5 input=9000 output=700 cache_read=0 cache_write=0 reasoning=- duration_ms=1500 finish=stop turn=1 scope=call",
+        ]
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.text == "file touched: test/users.test.js tool=edit turn=0")
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.text == "session ref: pr acme/api#42 turn=0")
+    );
+}
+
+#[test]
+fn traces_purged_span_and_content() {
+    let rows = read(&format!("{GLOBAL}/agent-traces.db"), Some("vscode"));
+    let r = render(&rows);
+    assert_eq!(rows.len(), 7, "{r:#?}");
+    let purged = rows
+        .iter()
+        .find(|r| r.record_state == RecordState::Deleted)
+        .unwrap();
+    assert!(
+        purged
+            .text
+            .starts_with("usage: model=gpt-4.1 input=5000 output=250 cache_read=1000")
+    );
+    assert_eq!(purged.session_id, "old-session-0001");
+    assert!(
+        rows.iter()
+            .any(|r| r.text
+                == "turn error: status=error message=\"Request Failed: 429 rate limited\"")
+    );
+    // the tool call proven by its id (the `__vscode-7` suffix aside) and the captured prompt
+    assert!(rows.iter().any(|r| r.turn_type == TurnType::ToolUse
+        && r.text == "{\"filePath\":\"/home/alice/src/shop/checkout.py\"}"));
+    assert!(
+        rows.iter()
+            .any(|r| r.turn_type == TurnType::User && r.text == "Why is checkout slow?")
+    );
+    assert!(rows.iter().all(|r| r.is_parser() == false));
+}
+
+#[test]
+fn grants_trust_settings_side_files() {
+    let texts =
+        |rel: &str| -> Vec<String> { read(rel, None).into_iter().map(|r| r.text).collect() };
+    assert_eq!(
+        texts(&format!("{HOME}/permissions-config.json")),
+        vec![
+            "permission setting: tool_approvals.commands=npm test,git status location=/home/alice/src/api (from permissions-config.json, file mtime)",
+            "permission setting: tool_approvals.mcp=github/* location=/home/alice/src/api (from permissions-config.json, file mtime)",
+            "permission setting: tool_approvals.write=true location=/home/alice/src/api (from permissions-config.json, file mtime)",
+        ]
+    );
+    assert_eq!(
+        texts(&format!("{HOME}/config.json")),
+        vec![
+            "permission setting: trusted_folders=/home/alice/src/api (from config.json, file mtime)",
+            "permission setting: trusted_folders=/home/alice/src/web (from config.json, file mtime)",
+        ]
+    );
+    assert_eq!(
+        texts(&format!("{HOME}/settings.json")),
+        vec![
+            "permission setting: permissions.allowedTools=[\"shell(git:*)\"] (from settings.json, file mtime)",
+            "permission setting: permissions.deniedTools=[\"shell(rm)\"] (from settings.json, file mtime)",
+            "model setting: model=claude-sonnet-4.5 (from settings.json, file mtime)",
+        ]
+    );
+    let yaml = read(&format!("{A}/workspace.yaml"), None);
+    assert_eq!(
+        yaml[0].text,
+        "session title: Users test: fix (from workspace.yaml)"
+    );
+    assert_eq!(
+        (yaml[0].project_path.as_str(), yaml[0].git_branch.as_str()),
+        ("/home/alice/src/api", "main")
+    );
+    assert!(
+        yaml[1].secondary
+            && yaml[1]
+                .text
+                .starts_with("session index: client=copilot-cli ")
+    );
+    let rewind = render(&read(
+        &format!("{A}/rewind-file-snapshots/index.json"),
+        None,
+    ));
+    assert_eq!(
+        rewind[0],
+        "system|live||||snapshots[0]|edit snapshot: test/users.test.js snapshot=snap-1 event=a-0003 commit=4f2a9b1 branch=main backup=9c1185a5c5e9fc54612808977ee8f548b2258d31"
+    );
+    assert_eq!(rewind.len(), 3);
+    let history = read(&format!("{HOME}/command-history-state.json"), None);
+    assert_eq!(history.len(), 3);
+    assert_eq!(
+        history[0].session_id,
+        "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70"
+    );
+    assert!(history[1].session_id.is_empty() && history[1].timestamp.is_none());
+}
+
+/// The merge counts of the whole Copilot evidence, as the scanner decides them:
+/// secondary rows whose twin is a primary row (same user, session, turn type, text,
+/// within 2 s) are dropped.
+#[test]
+fn merge_counts() {
+    let mut all = Vec::new();
+    let files = [
+        (format!("{A}/events.jsonl"), None),
+        (
+            format!("{HOME}/session-state/2c3d4e5f-0000-4c00-8c00-00000000000c/events.jsonl"),
+            None,
+        ),
+        (format!("{HOME}/session-store.db"), None),
+        (format!("{HOME}/command-history-state.json"), None),
+        (format!("{A}/rewind-file-snapshots/index.json"), None),
+        (
+            format!("{WS}/transcripts/5a1e7c37-1137-4000-9000-000000000001.jsonl"),
+            Some("vscode"),
+        ),
+        (
+            format!("{WS}/debug-logs/5a1e7c37-1137-4000-9000-000000000001/main.jsonl"),
+            Some("vscode"),
+        ),
+        (format!("{GLOBAL}/agent-traces.db"), Some("vscode")),
+    ];
+    for (f, p) in &files {
+        all.extend(read(f, *p));
+    }
+    let secondary = all.iter().filter(|r| r.secondary).count();
+    let (kept, dropped) =
+        chat_rows::merge::merge_secondary(all, chat_rows::merge::DEFAULT_WINDOW_MICROS);
+    // twins: 2 store turns, 1 command, 1 rewind prompt, 2 replayed lines, 3 debug-log
+    // rows, 3 trace rows (prompt, reply, tool call)
+    assert_eq!((secondary, dropped), (34, 12));
+    assert!(
+        kept.iter()
+            .any(|r| r.text == "Only in the store: rewound prompt")
+    );
+}
+
+#[test]
+fn secrets_never_reach_any_format() {
+    let mut rows = Vec::new();
+    for rel in [
+        format!("{HOME}/config.json"),
+        format!("{HOME}/settings.json"),
+        format!("{A}/events.jsonl"),
+    ] {
+        rows.extend(read(&rel, None));
+    }
+    for secret in [
+        "gho_fixtureCopilotCliTokenDoNotEmit",
+        "ghp_fixtureCopilotMcpEnvDoNotEmit",
+        "CopilotProxyPasswordDoNotEmit",
+        "iVBORw0KGgo",
+    ] {
+        for format in [Format::Jsonl, Format::Csv, Format::Timesketch] {
+            let (bytes, _) = to_bytes(format, &rows).unwrap();
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(secret),
+                "{secret} in {format:?}"
+            );
+        }
+    }
+    // the MCP configuration is not claimed
+    assert!(copilot_events::locate(&root().join(HOME).join("mcp-config.json")).is_none());
+}
+
+#[test]
+fn dirty_input_on_every_fixture() {
+    let logs = [
+        format!("{A}/events.jsonl"),
+        format!("{HOME}/session-state/1b2c3d4e-0000-4a00-8b00-00000000000b/events.jsonl"),
+        format!("{HOME}/session-state/2c3d4e5f-0000-4c00-8c00-00000000000c/events.jsonl"),
+        format!("{WS}/transcripts/5a1e7c37-1137-4000-9000-000000000001.jsonl"),
+        MAC_T2.to_string(),
+        "WIN-DESK03/C/Users/carol/.copilot/session-state/9e8d7c6b-0000-4e00-8e00-00000000000e/events.jsonl".to_string(),
+    ];
+    let opts = Options {
+        agent: "copilot",
+        fallback_session: "s",
+        ..Options::default()
+    };
+    for rel in &logs {
+        let bytes = std::fs::read(root().join(rel)).unwrap();
+        let report = Harness::new().run(&bytes, |b| {
+            let mut rows = Vec::new();
+            read_events(b, &opts, &mut |r| rows.push(r));
+            rows
+        });
+        report.assert_no_panics();
+    }
+    // side files through their readers, databases from their bytes (main file damaged)
+    let side_fixtures: [(String, fn(&[u8], &side::Side<'_>, &mut dyn FnMut(Row))); 6] = [
+        (format!("{A}/workspace.yaml"), side::workspace_yaml),
+        (
+            format!("{A}/rewind-file-snapshots/index.json"),
+            side::rewind_index,
+        ),
+        (
+            format!("{HOME}/permissions-config.json"),
+            side::permissions_config,
+        ),
+        (format!("{HOME}/config.json"), side::config_json),
+        (format!("{HOME}/settings.json"), side::settings),
+        (
+            format!("{WS}/debug-logs/5a1e7c37-1137-4000-9000-000000000001/main.jsonl"),
+            side::debug_log,
+        ),
+    ];
+    let sd = side::Side {
+        agent: "copilot",
+        session: "s",
+        mtime: None,
+        file_name: "f",
+    };
+    for (rel, f) in &side_fixtures {
+        let bytes = std::fs::read(root().join(rel)).unwrap();
+        Harness::new()
+            .run(&bytes, |b| {
+                let mut rows = Vec::new();
+                f(b, &sd, &mut |r| rows.push(r));
+                rows
+            })
+            .assert_no_panics();
+    }
+    let twins = copilot_events::Twins::new();
+    for (rel, traces) in [
+        (format!("{HOME}/session-store.db"), false),
+        (format!("{GLOBAL}/agent-traces.db"), true),
+    ] {
+        let bytes = std::fs::read(root().join(&rel)).unwrap();
+        let wal = std::fs::read(root().join(format!("{rel}-wal"))).unwrap();
+        let input = stores::StoreInput {
+            agent: "copilot",
+            file_name: "db",
+            twins: &twins,
+        };
+        Harness::new()
+            .run(&bytes, |b| {
+                let mut rows = Vec::new();
+                if let Ok(db) = sqlite_evidence::Database::from_bytes(b, Some(&wal)) {
+                    if traces {
+                        stores::traces_rows(&db, &input, &mut |r| rows.push(r));
+                    } else {
+                        stores::session_store_rows(&db, &input, &mut |r| rows.push(r));
+                    }
+                }
+                rows
+            })
+            .assert_no_panics();
+    }
+}
+
+#[test]
+fn reference_captures_skip_visibly() {
+    let dir = root().join("../../../shared/reference/copilot-events");
+    if !dir.exists() {
+        eprintln!(
+            "SKIPPED: no real Copilot event-log captures in {}",
+            dir.display()
+        );
+    }
+}
