@@ -116,3 +116,39 @@ fn recovered_rows_carry_the_line_that_wrote_them() {
         )]
     );
 }
+
+/// A flush that cut the text between the halves of a surrogate pair (a JavaScript
+/// slice; `JSON.stringify` writes the lone half as `\udxxx`) is followed by one with the
+/// whole character: in JavaScript's UTF-16 the old text is a prefix of the new one, so
+/// this is streaming and recovers nothing, whether the next flush writes the character
+/// itself or the pair escaped. A text that really changed at the cut is recovered.
+#[test]
+fn a_surrogate_pair_cut_by_a_flush_is_streaming() {
+    let log = |first: &str, second: &str| {
+        format!(
+            "{BASE}\n{{\"kind\":2,\"k\":[\"requests\",0,\"response\"],\"i\":1,\"v\":[{{\"value\":\"{first}\"}}]}}\n{{\"kind\":2,\"k\":[\"requests\",0,\"response\"],\"i\":1,\"v\":[{{\"value\":\"{second}\"}}]}}\n"
+        )
+    };
+    for second in [
+        "smile 😀 done",
+        "smile \\ud83d\\ude00 done",
+        "smile \\uD83D\\uDE00 done",
+    ] {
+        let log = log("smile \\ud83d", second);
+        assert!(rows(&log).is_empty(), "{second}: {:?}", rows(&log));
+    }
+    // another character after the cut, or a backslash that is not an escape's
+    let at = BASE.len() + 1;
+    assert_eq!(
+        rows(&log("smile \\ud83d", "smile 🦀 done")),
+        [format!("assistant 2 [byte {at}] recovered smile \u{fffd}")]
+    );
+    assert_eq!(
+        rows(&log("path \\\\ud83d", "path \\\\uD83D\\uDE00")),
+        [format!("assistant 2 [byte {at}] recovered path \\ud83d")]
+    );
+    assert_eq!(
+        rows(&log("smile x\\ud83d", "smile y😀")),
+        [format!("assistant 2 [byte {at}] recovered smile x\u{fffd}")]
+    );
+}

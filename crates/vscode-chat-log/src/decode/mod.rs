@@ -997,6 +997,52 @@ fn raw_value<'n>(n: &'n Node<'_>) -> Option<&'n str> {
     }
 }
 
+/// True when `new` (as written) continues `old` (as written) whose text ends in the first
+/// half of a surrogate pair: a JavaScript slice cut the text between the halves,
+/// `JSON.stringify` wrote the half alone as `\udxxx`, and the next flush writes the whole
+/// character. In JavaScript's UTF-16 the old text is a prefix of the new one, so this is
+/// streaming, not a replaced part (decoded, the half is U+FFFD and the prefix is lost).
+fn grown_past_cut_pair(old: &str, new: &str) -> bool {
+    let hex4 = |h: &[u8]| {
+        (h.len() == 4)
+            .then(|| {
+                h.iter()
+                    .try_fold(0u32, |a, c| (*c as char).to_digit(16).map(|d| a * 16 + d))
+            })
+            .flatten()
+    };
+    let o = old.as_bytes();
+    let Some(stem) = o.len().checked_sub(6) else {
+        return false;
+    };
+    let high = match &o[stem..] {
+        [b'\\', b'u', h @ ..] => hex4(h).filter(|h| (0xD800..0xDC00).contains(h)),
+        _ => None,
+    };
+    // the backslash must start the escape, not end an escaped one
+    let escaped = o[..stem].iter().rev().take_while(|c| **c == b'\\').count() % 2 == 1;
+    let (Some(high), false) = (high, escaped) else {
+        return false;
+    };
+    let Some(rest) = new.strip_prefix(&old[..stem]) else {
+        return false;
+    };
+    match rest.chars().next() {
+        Some(c) if c as u32 >= 0x10000 => 0xD800 + ((c as u32 - 0x10000) >> 10) == high,
+        // the pair escaped, the high half in other letters' case
+        Some('\\') => {
+            let r = rest.as_bytes();
+            r.len() >= 12
+                && r[1] == b'u'
+                && hex4(&r[2..6]) == Some(high)
+                && r[6] == b'\\'
+                && r[7] == b'u'
+                && hex4(&r[8..12]).is_some_and(|l| (0xDC00..0xE000).contains(&l))
+        }
+        _ => false,
+    }
+}
+
 fn same_text_or_grown(old: &Node<'_>, new: &Node<'_>) -> bool {
     match (part_text(old), part_text(new)) {
         (Some(a), Some(b)) => b.starts_with(a.as_ref()),
@@ -1014,7 +1060,7 @@ pub(crate) fn same_or_grown(old: &Node<'_>, new: &Node<'_>) -> bool {
         None | Some("thinking") | Some("markdownContent") => {
             // fast path: the texts as written; a grown text starts with the old one
             if let (Some(a), Some(b)) = (raw_value(old), raw_value(new)) {
-                if b.starts_with(a) {
+                if b.starts_with(a) || grown_past_cut_pair(a, b) {
                     return true;
                 }
             }
