@@ -25,6 +25,10 @@ const PLANTED: &[&str] = &[
     "ghu_SECRETSECRETSECRET",
     "ghp_SECRET_github_token",
     "glpat-SECRET-gitlab-token",
+    // copilot-events: the CLI config.json token, an MCP server env, a settings proxy password
+    "gho_fixtureCopilotCliTokenDoNotEmit",
+    "ghp_fixtureCopilotMcpEnvDoNotEmit",
+    "CopilotProxyPasswordDoNotEmit",
     // cursor-state: cursorAuth/*, blobEncryptionKey, authInfo, mcp-auth.json, mcp.json env,
     // a messageRequestContext's file contents
     "SECRET-CURSOR-ACCESS-alice",

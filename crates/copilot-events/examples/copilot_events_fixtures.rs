@@ -366,6 +366,7 @@ fn build_session_store(home: &Path) -> R<()> {
     Ok(())
 }
 
+#[allow(clippy::useless_format)]
 fn build_traces(global: &Path) -> R<()> {
     let tmp = std::env::temp_dir().join(format!("copilot-traces-fixture-{}", std::process::id()));
     fs::create_dir_all(&tmp)?;

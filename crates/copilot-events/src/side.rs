@@ -29,6 +29,7 @@ pub struct Side<'a> {
     pub file_name: &'a str,
 }
 
+#[allow(clippy::result_large_err)]
 fn object(bytes: &[u8], what: &str, agent: &str) -> Result<Map<String, Value>, Row> {
     match chat_rows::jsonc::parse_bytes(bytes) {
         Ok(Value::Object(m)) => Ok(m),

@@ -7,6 +7,8 @@ use chat_rows::write::{Format, to_bytes};
 use chat_rows::{Evidence, FileContext, RecordState, Row, Store, TurnType};
 use copilot_events::{CopilotEventsStore, Options, read_events, side, stores};
 
+type SideFn = fn(&[u8], &side::Side<'_>, &mut dyn FnMut(Row));
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence")
 }
@@ -309,7 +311,7 @@ fn traces_purged_span_and_content() {
         rows.iter()
             .any(|r| r.turn_type == TurnType::User && r.text == "Why is checkout slow?")
     );
-    assert!(rows.iter().all(|r| r.is_parser() == false));
+    assert!(rows.iter().all(|r| !r.is_parser()));
 }
 
 #[test]
@@ -465,7 +467,7 @@ fn dirty_input_on_every_fixture() {
         report.assert_no_panics();
     }
     // side files through their readers, databases from their bytes (main file damaged)
-    let side_fixtures: [(String, fn(&[u8], &side::Side<'_>, &mut dyn FnMut(Row))); 6] = [
+    let side_fixtures: [(String, SideFn); 6] = [
         (format!("{A}/workspace.yaml"), side::workspace_yaml),
         (
             format!("{A}/rewind-file-snapshots/index.json"),
