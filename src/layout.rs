@@ -123,7 +123,7 @@ pub fn attribute(rel: &Path) -> Attribution {
     }
     // No home: a server path such as <host>/var/lib/docker/volumes/... names a host only.
     for (i, name) in c.iter().enumerate() {
-        if matches!(name.as_str(), "var" | "srv" | "opt" | "data") && i > 0 {
+        if matches!(name.as_str(), "var" | "srv" | "opt" | "data" | "etc") && i > 0 {
             return Attribution {
                 host: host_before(i),
                 user: String::new(),
@@ -134,12 +134,35 @@ pub fn attribute(rel: &Path) -> Attribution {
     Attribution::default()
 }
 
+/// True when `rel` begins (after collection containers) at an OS root folder: the
+/// root it is relative to is then a host folder.
+fn starts_at_os_root(rel: &Path) -> bool {
+    let c = names(rel);
+    let first = c
+        .iter()
+        .find(|n| !CONTAINERS.contains(&n.to_ascii_lowercase().as_str()));
+    first.is_some_and(|n| {
+        is_drive_folder(n)
+            || matches!(
+                n.as_str(),
+                "home" | "Users" | "root" | "var" | "srv" | "opt" | "data" | "etc"
+            )
+    }) && c.len() > 1
+}
+
 /// Attribution for a file: from its path relative to the root, else (for the user
 /// only) from its absolute path, so a root that *is* a home or a folder of homes still
 /// names the account.
 pub fn attribute_file(root: &Path, file: &Path) -> Attribution {
     let rel = file.strip_prefix(root).unwrap_or(file);
     let mut a = attribute(rel);
+    if a.host.is_empty() && starts_at_os_root(rel) {
+        // the layout starts at the root (`home/<user>`, `C/Users/<user>` ...): the root
+        // is a host folder, as a distributed job hands one host to each task, and the
+        // host is the folder above the OS marker in the full path
+        let abs = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+        a.host = attribute(&abs).host;
+    }
     if a.user.is_empty() && a.os.is_none() {
         let abs = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
         let b = attribute(&abs);
@@ -217,5 +240,40 @@ mod tests {
             Path::new("/x/home/alice/.codebuddy/a.jsonl"),
         );
         assert_eq!((a.host.as_str(), a.user.as_str()), ("", "alice"));
+    }
+
+    #[test]
+    fn a_root_that_is_a_host_folder_names_the_host() {
+        for (root, file, host, user) in [
+            (
+                "/cases/c1/lin-ws01",
+                "/cases/c1/lin-ws01/home/alice/.codebuddy/a.jsonl",
+                "lin-ws01",
+                "alice",
+            ),
+            (
+                "/cases/c1/WIN-DESK03",
+                "/cases/c1/WIN-DESK03/C/Users/carol/.claude/x.jsonl",
+                "WIN-DESK03",
+                "carol",
+            ),
+            // a collection tool's container folder between the host and the OS root
+            (
+                "/cases/HOST9/uploads/auto",
+                "/cases/HOST9/uploads/auto/C%3A/Users/dan/.copilot/e.jsonl",
+                "HOST9",
+                "dan",
+            ),
+            // a home given as the root names no host (live triage names it instead)
+            (
+                "/x/home/alice",
+                "/x/home/alice/.codebuddy/a.jsonl",
+                "",
+                "alice",
+            ),
+        ] {
+            let a = attribute_file(Path::new(root), Path::new(file));
+            assert_eq!((a.host.as_str(), a.user.as_str()), (host, user), "{root}");
+        }
     }
 }

@@ -24,11 +24,12 @@
 
 pub use chat_rows;
 pub use chat_rows::{RecordState, Row, TurnType};
+pub use claude_code_log;
 pub use codebuddy_log;
-pub use copilot_events;
-pub use cursor_state;
 pub use cody_history;
+pub use copilot_events;
 pub use copilot_nitrite;
+pub use cursor_state;
 pub use sqlite_evidence;
 pub use state_vscdb;
 pub use tabby_db;
@@ -43,7 +44,7 @@ pub mod stores;
 
 pub use scan::{
     CHUNKS_IN_FLIGHT, FileReport, FoundFile, HOLD_BUDGET, MAX_THREADS_PER_CORE, SCANNER_AGENT,
-    ScanError, ScanReport, ScanResult, Scanner, Summary, cores, effective_threads,
+    ScanError, ScanReport, ScanResult, Scanner, Summary, cores, effective_threads, host_file_name,
 };
 
 /// The README's examples, compiled as doctests.

@@ -55,6 +55,16 @@ struct Args {
     /// external sort that spills to --temp-dir).
     #[arg(long, default_value = "scan", value_parser = ["scan", "time"])]
     sort: String,
+    /// Names the host of every file under the roots (a job that hands one host's folder
+    /// to each task). Without it, the host comes from the layout, and a root that is
+    /// itself a host folder (`<host>/home/...`, `<host>/C/Users/...`) names its host.
+    #[arg(long, value_name = "NAME")]
+    host: Option<String>,
+    /// Write one file per host into DIR (`<host>.jsonl`, `.csv` or `.timesketch.jsonl`;
+    /// `_no-host` when the host is unknown) instead of one output. Refused inside an
+    /// evidence root.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "list", "sort"])]
+    output_dir: Option<PathBuf>,
     /// Where `--sort time` spills its runs (default: the system's temporary folder).
     /// Refused inside an evidence root.
     #[arg(long, value_name = "DIR")]
@@ -149,6 +159,14 @@ fn main() -> ExitCode {
             ));
         }
     }
+    if let Some(d) = &args.output_dir {
+        if guard::inside_any(d, &roots) {
+            return fail(format!(
+                "--output-dir {} is inside an evidence root; write output elsewhere so the evidence stays unchanged",
+                d.display()
+            ));
+        }
+    }
     if args.manifest.as_deref().is_some_and(is_stdout) {
         return fail("--manifest needs a file; standard output carries the rows");
     }
@@ -177,6 +195,9 @@ fn main() -> ExitCode {
         if let Some(h) = this_host() {
             scanner = scanner.default_host(h);
         }
+    }
+    if let Some(h) = &args.host {
+        scanner = scanner.host(h);
     }
     for r in &roots {
         scanner = scanner.root(r);
@@ -274,6 +295,27 @@ fn main() -> ExitCode {
             b.inc(1);
         }
     };
+    if let Some(dir) = &args.output_dir {
+        let result = scanner.write_per_host(format, dir, progress);
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        let report = match result {
+            Ok((r, files)) => {
+                eprintln!("wrote {} file(s) into {}", files.len(), dir.display());
+                r
+            }
+            Err(ScanError::Output(e)) => return fail(format!("writing output: {e}")),
+            Err(e) => return ExitCode::from(fail_scan(e)),
+        };
+        if let Some(m) = &args.manifest {
+            if let Err(e) = write_manifest(m, &roots, &report) {
+                return fail(format!("writing manifest {}: {e}", m.display()));
+            }
+        }
+        print_summary(&report, format);
+        return ExitCode::SUCCESS;
+    }
     let mut out = match open_output(args.output.as_deref()) {
         Ok(o) => o,
         Err(e) => return fail(e),

@@ -267,6 +267,7 @@ pub struct Scanner {
     host_offset: Option<UtcOffset>,
     keep_copies: bool,
     default_host: String,
+    host: Option<String>,
     hashing: bool,
     max_file_size: u64,
     stores: Vec<Box<dyn Store>>,
@@ -546,6 +547,82 @@ impl Consumer for WriteConsumer<'_> {
     }
 }
 
+/// `--output-dir`: one file per host, opened as the host's rows arrive.
+struct PerHostConsumer<'d> {
+    dir: &'d Path,
+    format: Format,
+    current: Option<(String, io::BufWriter<std::fs::File>)>,
+    opened: std::collections::HashSet<String>,
+    files: Vec<PathBuf>,
+}
+
+/// The file name of a host's output: the host with every byte but ASCII letters,
+/// digits, `-` and `.` (and a leading `_`) percent-encoded; `_no-host` for rows whose
+/// host is unknown.
+pub fn host_file_name(host: &str, format: Format) -> String {
+    let mut name = String::new();
+    if host.is_empty() {
+        name.push_str("_no-host");
+    }
+    for (i, b) in host.bytes().enumerate() {
+        if b.is_ascii_alphanumeric() || b == b'-' || (b == b'.' && i > 0) || (b == b'_' && i > 0) {
+            name.push(b as char);
+        } else {
+            name.push_str(&format!("%{b:02X}"));
+        }
+    }
+    name.push_str(match format {
+        Format::Jsonl => ".jsonl",
+        Format::Csv => ".csv",
+        Format::Timesketch => ".timesketch.jsonl",
+    });
+    name
+}
+
+impl PerHostConsumer<'_> {
+    fn out(&mut self, host: &str) -> io::Result<&mut io::BufWriter<std::fs::File>> {
+        if self.current.as_ref().is_none_or(|(h, _)| h != host) {
+            if let Some((_, mut w)) = self.current.take() {
+                w.flush()?;
+            }
+            let path = self.dir.join(host_file_name(host, self.format));
+            let fresh = self.opened.insert(host.to_string());
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(!fresh)
+                .write(true)
+                .truncate(fresh)
+                .open(&path)?;
+            let mut w = io::BufWriter::with_capacity(1 << 16, file);
+            if fresh {
+                self.files.push(path);
+                if self.format == Format::Csv {
+                    let mut header = Vec::new();
+                    csv_header_into(&mut header);
+                    w.write_all(&header)?;
+                }
+            }
+            self.current = Some((host.to_string(), w));
+        }
+        Ok(&mut self.current.as_mut().expect("just opened").1)
+    }
+}
+
+impl Consumer for PerHostConsumer<'_> {
+    fn payload(&mut self, ctx: &FileContext, payload: Payload) -> io::Result<()> {
+        match payload {
+            Payload::Bytes(b) if !b.is_empty() => self.out(&ctx.host)?.write_all(&b),
+            _ => Ok(()),
+        }
+    }
+    fn held(&mut self, ctx: &FileContext, held: Held) -> io::Result<()> {
+        if held.bytes.is_empty() {
+            return Ok(());
+        }
+        self.out(&ctx.host)?.write_all(&held.bytes)
+    }
+}
+
 struct RowConsumer<'f> {
     each: &'f mut dyn FnMut(&FileContext, &Row),
 }
@@ -579,6 +656,7 @@ impl Scanner {
             host_offset: None,
             keep_copies: false,
             default_host: String::new(),
+            host: None,
             hashing: false,
             max_file_size: chat_rows::evidence::DEFAULT_MAX_SIZE,
             stores: crate::stores::all(),
@@ -633,6 +711,13 @@ impl Scanner {
     /// The host to name when the layout names none (live triage of this machine's home).
     pub fn default_host(mut self, host: impl Into<String>) -> Scanner {
         self.default_host = host.into();
+        self
+    }
+
+    /// Names the host of every file under the roots, whatever the layout says (a
+    /// distributed job that hands one host's folder to each task).
+    pub fn host(mut self, host: impl Into<String>) -> Scanner {
+        self.host = Some(host.into());
         self
     }
 
@@ -790,7 +875,9 @@ impl Scanner {
 
     fn context(&self, f: &FoundFile) -> FileContext {
         FileContext {
-            host: if f.attribution.host.is_empty() {
+            host: if let Some(h) = &self.host {
+                h.clone()
+            } else if f.attribution.host.is_empty() {
                 self.default_host.clone()
             } else {
                 f.attribution.host.clone()
@@ -851,6 +938,31 @@ impl Scanner {
         )?;
         out.flush().map_err(ScanError::Output)?;
         Ok(report)
+    }
+
+    /// Writes every row in `format` into `dir`, one file per host
+    /// ([`host_file_name`]), streaming as [`Scanner::write_to`] does. A file is
+    /// routed by the host of the file it came from. Returns the report and the files
+    /// written, in the order they were first opened. `dir` is created if missing.
+    pub fn write_per_host(
+        &self,
+        format: Format,
+        dir: &Path,
+        mut progress: impl FnMut(&FoundFile),
+    ) -> Result<(ScanReport, Vec<PathBuf>), ScanError> {
+        std::fs::create_dir_all(dir).map_err(ScanError::Output)?;
+        let mut consumer = PerHostConsumer {
+            dir,
+            format,
+            current: None,
+            opened: std::collections::HashSet::new(),
+            files: Vec::new(),
+        };
+        let report = self.engine(Mode::Write(format), &mut consumer, &mut progress)?;
+        if let Some((_, mut w)) = consumer.current.take() {
+            w.flush().map_err(ScanError::Output)?;
+        }
+        Ok((report, consumer.files))
     }
 
     /// Reads every claimed file and collects the rows (per-file fields filled in), with

@@ -1,5 +1,10 @@
 //! Writers: JSONL, CSV and Timesketch JSONL.
 //!
+//! Every writer formats a row straight from its borrowed fields into a byte buffer
+//! ([`format_row`]): no per-row allocation, no copy of the per-file fields, which a
+//! writer reads from the file's [`FileContext`] where the row leaves them empty. The
+//! scanner's workers format rows in parallel this way, and one thread writes the bytes.
+//!
 //! All three write the same columns in the same order ([`Row::columns`]).
 //! Timesketch requires a time on every event, so rows without one cannot go into a
 //! Timesketch file; the writer leaves them out **visibly**: it counts them in
@@ -68,6 +73,20 @@ pub fn timesketch_message(row: &Row) -> String {
     m.push_str(": ");
     m.push_str(&row.text);
     m
+}
+
+/// The end of a Timesketch event's `data_type` (`ai_chat:<agent>` + this): `:parser`
+/// for a `parser:` row, `:system` for any other system row, `:turn` for the turns
+/// (user, assistant, tool_use, tool_result, thinking), so that Timesketch analyzers can
+/// select them.
+pub fn timesketch_category(row: &Row) -> &'static str {
+    if row.is_parser() {
+        ":parser"
+    } else if row.turn_type == crate::row::TurnType::System {
+        ":system"
+    } else {
+        ":turn"
+    }
 }
 
 /// Appends `s` as the contents of a JSON string (no quotes), escaped exactly as
@@ -241,9 +260,12 @@ pub fn format_row(format: Format, ctx: &FileContext, row: &Row, out: &mut Vec<u8
             out.extend_from_slice(ts.timesketch_datetime().as_bytes());
             let _ = write!(
                 out,
-                "\",\"timestamp\":{},\"timestamp_desc\":\"{desc}\",\"timestamp_utc\":\"{ts}\",",
+                "\",\"timestamp\":{},\"timestamp_desc\":\"{desc}\",\"data_type\":\"ai_chat:",
                 ts.unix_micros()
             );
+            escape_json_into(out, &row.agent);
+            out.extend_from_slice(timesketch_category(row).as_bytes());
+            let _ = write!(out, "\",\"timestamp_utc\":\"{ts}\",");
             row_fields(out, row, zone, host, user, source);
             true
         }
@@ -396,6 +418,8 @@ mod tests {
         assert_eq!(events[0]["datetime"], "2025-10-02T10:13:21.123000+00:00");
         assert_eq!(events[0]["timestamp"], 1_759_400_001_123_000i64);
         assert_eq!(events[0]["timestamp_desc"], "Event Recorded");
+        assert_eq!(events[0]["data_type"], "ai_chat:vscode:turn");
+        assert_eq!(events[1]["data_type"], "ai_chat:cody:turn");
         assert_eq!(events[0]["message"], "[vscode] user: say \"hi\",\nplease");
         assert_eq!(events[0]["session_id"], "s1");
         assert_eq!(events[1]["message"], "[cody] tool_use bash: ls");
@@ -427,6 +451,7 @@ mod tests {
             datetime: String,
             timestamp: i64,
             timestamp_desc: &'static str,
+            data_type: String,
             #[serde(flatten)]
             row: &'a Row,
         }
@@ -445,6 +470,7 @@ mod tests {
                             "Event Recorded (local time, zone unknown; written as if UTC)"
                         }
                     },
+                    data_type: format!("ai_chat:{}{}", row.agent, timesketch_category(row)),
                     row,
                 };
                 serde_json::to_writer(&mut out, &ev).unwrap();
