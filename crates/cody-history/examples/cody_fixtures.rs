@@ -312,6 +312,9 @@ const SETTINGS: &str = r#"// VSCodium user settings of alice
 }
 "#;
 
+/// The real plugin files' shape: the account list, and beside it the deprecated
+/// top-level `chats` list, which repeats the first chat (read once: the account list
+/// wins) and holds one chat of an earlier account that only it keeps.
 const LEGACY_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <project version="4">
   <component name="ChatHistory">
@@ -370,6 +373,46 @@ const LEGACY_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
         </AccountData>
       </list>
     </accountData>
+    <chats>
+      <list>
+        <chat>
+          <accountId value="VXNlcjozNDI1NjE=" />
+          <internalId value="0f8b7034-9fa8-488a-a13e-09c52677008a" />
+          <messages>
+            <list>
+              <message>
+                <speaker value="HUMAN" />
+                <text value="hi" />
+              </message>
+              <message>
+                <speaker value="ASSISTANT" />
+                <text value="hello" />
+              </message>
+            </list>
+          </messages>
+          <model value="anthropic/claude-3-sonnet-20240229" />
+          <updatedAt value="2024-01-31T01:06:18.524621" />
+        </chat>
+        <chat>
+          <accountId value="VXNlcjo5OTk5OTk=" />
+          <internalId value="e5d4c3b2-1a09-4f8e-b7d6-c5b4a3928170" />
+          <messages>
+            <list>
+              <message>
+                <speaker value="HUMAN" />
+                <text value="which JDK does the build use?" />
+              </message>
+              <message>
+                <speaker value="ASSISTANT" />
+                <text value="Temurin 17, from the toolchain block." />
+              </message>
+            </list>
+          </messages>
+          <model value="anthropic/claude-2" />
+          <updatedAt value="2023-12-04T16:20:00.25" />
+        </chat>
+      </list>
+    </chats>
   </component>
 </project>
 "#;

@@ -12,7 +12,9 @@
 //! carries tool results), its `tool_result` parts, its `processes[]` (tool steps as
 //! tool_use rows, confirmations as `permission decision:` rows), its error; then
 //! `model:` when the assistant's model is first set or changes, the reply, its
-//! `tool_call` parts as tool_use rows and its error.
+//! `tool_call` parts as tool_use rows and its error. A reply that holds nothing but an
+//! error (a rate limit, an expired token) is the assistant's turn all the same: one
+//! assistant row whose text is the error.
 
 use std::collections::{HashMap, HashSet};
 
@@ -262,7 +264,18 @@ pub fn chat_rows(
             }
             let text = a.display_text().unwrap_or_default();
             let has_calls = a.content.iter().any(|p| matches!(p, Part::ToolCall { .. }));
-            if !text.is_empty() || (!has_calls && a.error.is_none()) {
+            // a reply that holds only an error (a rate limit, an expired token) is still
+            // the assistant's turn: the plan maps the speaker to the turn type, so the
+            // error is the assistant row's text, not a system row of its own
+            let error_only = text.is_empty() && !has_calls && a.error.is_some();
+            if error_only {
+                let e = a.error.as_ref().map(error_text).unwrap_or_default();
+                push(
+                    origin
+                        .row(speaker_turn(a, TurnType::Assistant), e, at)
+                        .model(model.clone()),
+                );
+            } else if !text.is_empty() || !has_calls {
                 push(
                     origin
                         .row(speaker_turn(a, TurnType::Assistant), text, at)
@@ -287,7 +300,7 @@ pub fn chat_rows(
             for r in process_rows(&a.processes, &HashSet::new(), origin, at) {
                 push(r.model(model.clone()));
             }
-            if let Some(e) = &a.error {
+            if let Some(e) = a.error.as_ref().filter(|_| !error_only) {
                 push(
                     origin
                         .row(TurnType::System, error_text(e), at)
@@ -315,8 +328,9 @@ fn speaker_turn(m: &Message, default: TurnType) -> TurnType {
     }
 }
 
-/// `error: <name>: <message>` (this crate's text for a message's ChatError, kept as a
-/// system row since it is not text the model wrote).
+/// `error: <name>: <message>` (this crate's text for a message's ChatError: a system row
+/// beside a message that has text or tool calls, since it is not text the model wrote;
+/// the assistant row's own text when the reply holds only the error).
 pub fn error_text(e: &ChatError) -> String {
     match (&e.name, &e.message) {
         (Some(n), Some(m)) => format!("error: {n}: {m}"),

@@ -40,7 +40,8 @@ fn jetbrains_history_of_two_accounts() {
         "2026-10-03T10:00:00.000000Z|utc|https://sg.example-corp.com/-alice/Fri, 03 Oct 2026 10:00:00 GMT||system||||session start: account=https://sg.example-corp.com/-alice endpoint=https://sg.example-corp.com/ username=alice|1|byte 79|live",
         "2026-10-03T10:00:00.000000Z|utc|https://sg.example-corp.com/-alice/Fri, 03 Oct 2026 10:00:00 GMT||user|anthropic::2024-10-22::claude-sonnet-4-latest|||summarise the release notes|1|byte 133|live",
         "2026-10-03T10:00:00.000000Z|utc|https://sg.example-corp.com/-alice/Fri, 03 Oct 2026 10:00:00 GMT||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest|1|byte 133|live",
-        "2026-10-03T10:00:00.000000Z|utc|https://sg.example-corp.com/-alice/Fri, 03 Oct 2026 10:00:00 GMT||system|anthropic::2024-10-22::claude-sonnet-4-latest|||error: RateLimitError: You've used all your chat messages for today.|1|byte 133|live",
+        // an error-only reply is the assistant's turn, its text the error
+        "2026-10-03T10:00:00.000000Z|utc|https://sg.example-corp.com/-alice/Fri, 03 Oct 2026 10:00:00 GMT||assistant|anthropic::2024-10-22::claude-sonnet-4-latest|||error: RateLimitError: You've used all your chat messages for today.|1|byte 133|live",
         "2026-10-04T09:30:00.000000Z|utc|Sat, 04 Oct 2026 09:30:00 GMT||system||||session start: account=https://sg.example-corp.com/-alice endpoint=https://sg.example-corp.com/ username=alice title=\"Run the tests\"|1|byte 517|live",
         "2026-10-04T09:30:00.000000Z|utc|Sat, 04 Oct 2026 09:30:00 GMT||user|anthropic::2024-10-22::claude-sonnet-4-thinking-latest|||run the tests|1|byte 599|live",
         "2026-10-04T09:30:00.000000Z|utc|Sat, 04 Oct 2026 09:30:00 GMT||system|anthropic::2024-10-22::claude-sonnet-4-thinking-latest|||model: anthropic::2024-10-22::claude-sonnet-4-thinking-latest|1|byte 599|live",
@@ -118,6 +119,12 @@ fn legacy_xml_rows_are_secondary() {
         "2024-01-30T17:45:02.100000|unknown|2024-01-30T17:45:02.1|/home/alice/src/webapp|user|openai/gpt-4|||how do I configure the proxy for gradle?|41|byte 1439|secondary",
         "2024-01-30T17:45:02.100000|unknown|2024-01-30T17:45:02.1|/home/alice/src/webapp|system|openai/gpt-4|||model: openai/gpt-4|45|byte 1628|secondary",
         "2024-01-30T17:45:02.100000|unknown|2024-01-30T17:45:02.1|/home/alice/src/webapp|assistant|openai/gpt-4|||Add these lines to gradle.properties:\\nsystemProp.https.proxyHost=proxy.corp\\nsystemProp.https.proxyPort=3128|45|byte 1628|secondary",
+        // the top-level list's copy of the first chat is folded (the account list wins);
+        // its chat that the account list lacks is kept, with its own account
+        "2023-12-04T16:20:00.250000|unknown|2023-12-04T16:20:00.25|/home/alice/src/webapp|system||||chat: e5d4c3b2-1a09-4f8e-b7d6-c5b4a3928170 | account=VXNlcjo5OTk5OTk= | messages=2 (legacy JetBrains history)|79|byte 2802|secondary",
+        "2023-12-04T16:20:00.250000|unknown|2023-12-04T16:20:00.25|/home/alice/src/webapp|user|anthropic/claude-2|||which JDK does the build use?|84|byte 2982|secondary",
+        "2023-12-04T16:20:00.250000|unknown|2023-12-04T16:20:00.25|/home/alice/src/webapp|system|anthropic/claude-2|||model: anthropic/claude-2|88|byte 3136|secondary",
+        "2023-12-04T16:20:00.250000|unknown|2023-12-04T16:20:00.25|/home/alice/src/webapp|assistant|anthropic/claude-2|||Temurin 17, from the toolchain block.|88|byte 3136|secondary",
     ];
     let rows = read(WEBAPP_XML);
     assert!(
@@ -169,6 +176,13 @@ fn legacy_copies_merge_away_and_unpaired_and_deleted_chats_stay() {
                 TurnType::Assistant,
                 "Add these lines to gradle.properties:\nsystemProp.https.proxyHost=proxy.corp\nsystemProp.https.proxyPort=3128"
             ),
+            (
+                TurnType::System,
+                "chat: e5d4c3b2-1a09-4f8e-b7d6-c5b4a3928170 | account=VXNlcjo5OTk5OTk= | messages=2 (legacy JetBrains history)"
+            ),
+            (TurnType::User, "which JDK does the build use?"),
+            (TurnType::System, "model: anthropic/claude-2"),
+            (TurnType::Assistant, "Temurin 17, from the toolchain block."),
         ]
     );
 }
@@ -179,7 +193,8 @@ fn from_path_constructors_read_through_evidence() {
     let h = cody_history::ChatHistory::from_path(&fixture(ALICE_HISTORY), &ev).unwrap();
     assert_eq!((h.len(), h.damage.clone()), (5, None));
     let x = cody_history::LegacyHistory::from_path(&fixture(WEBAPP_XML), &ev).unwrap();
-    assert_eq!(x.chats.len(), 2);
+    // both lists: three chats, the top-level copy of the first one folded
+    assert_eq!((x.chats.len(), x.folded), (3, 1));
     let p = cody_history::ModelPreferences::from_path(&fixture(ALICE_PREFS), &ev).unwrap();
     assert_eq!(p.endpoints[0].selected.len(), 1);
     assert_eq!(ev.manifest().len(), 3);

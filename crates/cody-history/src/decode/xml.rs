@@ -45,6 +45,9 @@ pub struct LegacyChat {
     pub deprecated_model: Option<String>,
     /// The messages, in order.
     pub messages: Vec<LegacyMessage>,
+    /// True for a chat of the account list (`accountData > list > AccountData`), false
+    /// for one of the deprecated top-level `chats` list.
+    pub in_account_list: bool,
     /// Byte offset of the `<chat>` element.
     pub offset: u64,
     /// Its 1-based line.
@@ -65,8 +68,14 @@ impl LegacyChat {
 pub struct LegacyHistory {
     /// The component name found (`ChatHistory` or `com.sourcegraph.cody.history.HistoryService`).
     pub component: Option<String>,
-    /// Every chat that closed before the damage.
+    /// Every chat that closed before the damage, once: a chat of the deprecated
+    /// top-level list that the account list also holds is in [`LegacyHistory::folded`]
+    /// instead.
     pub chats: Vec<LegacyChat>,
+    /// How many chats of the top-level list were the account list's chats again (same
+    /// `internalId`, every message also in the account list's copy) and are not
+    /// repeated in [`LegacyHistory::chats`].
+    pub folded: usize,
     /// The damage that stopped reading, if any.
     pub damage: Option<Error>,
 }
@@ -119,7 +128,62 @@ impl LegacyHistory {
     }
 
     /// Reads a `cody_history.xml`. Never fails: damage is recorded in the result.
+    ///
+    /// Real plugin files keep the deprecated top-level `chats` list beside
+    /// `accountData`, holding the same chats again; each chat is given once. The
+    /// account list wins (it is what the plugin read and wrote last); a top-level chat
+    /// is kept when the account list has no chat of its `internalId`, or when it holds a
+    /// message (speaker and text) that the account list's copy lacks.
     pub fn from_bytes(bytes: &[u8]) -> LegacyHistory {
+        let mut out = LegacyHistory::read(bytes);
+        out.fold_top_level();
+        out
+    }
+
+    /// Drops the top-level chats that repeat an account-list chat (see
+    /// [`LegacyHistory::from_bytes`]); linear in the chats and messages.
+    fn fold_top_level(&mut self) {
+        use std::collections::{HashMap, HashSet};
+        if self.chats.iter().all(|c| c.in_account_list)
+            || self.chats.iter().all(|c| !c.in_account_list)
+        {
+            return;
+        }
+        let mut listed: HashMap<&str, HashSet<(Option<&str>, Option<&str>)>> = HashMap::new();
+        for c in self.chats.iter().filter(|c| c.in_account_list) {
+            if let Some(id) = c.internal_id.as_deref() {
+                listed.entry(id).or_default().extend(
+                    c.messages
+                        .iter()
+                        .map(|m| (m.speaker.as_deref(), m.text.as_deref())),
+                );
+            }
+        }
+        let repeats: Vec<bool> = self
+            .chats
+            .iter()
+            .map(|c| {
+                !c.in_account_list
+                    && c.internal_id
+                        .as_deref()
+                        .and_then(|id| listed.get(id))
+                        .is_some_and(|msgs| {
+                            c.messages
+                                .iter()
+                                .all(|m| msgs.contains(&(m.speaker.as_deref(), m.text.as_deref())))
+                        })
+            })
+            .collect();
+        let folded = repeats.iter().filter(|r| **r).count();
+        if folded > 0 {
+            let mut it = repeats.into_iter();
+            self.chats.retain(|_| !it.next().unwrap_or(false));
+            self.folded = folded;
+        }
+    }
+
+    /// Every chat of the file as written, both lists, in file order.
+    fn read(bytes: &[u8]) -> LegacyHistory {
         let mut out = LegacyHistory::default();
         let mut lines = LineCounter {
             bytes,
@@ -134,6 +198,10 @@ impl LegacyHistory {
         // <model> (quadratic in nesting depth)
         let mut llms: Vec<usize> = Vec::new();
         let mut account: Option<String> = None;
+        // the stack position of the open <AccountData>: a chat inside it belongs to
+        // the account list, and its account ends when the element closes (a top-level
+        // chat after the account list must not inherit the last account's id)
+        let mut account_at: Option<usize> = None;
         let mut chat: Option<(usize, LegacyChat)> = None;
         let mut message: Option<(usize, LegacyMessage)> = None;
         let mut saw_element = false;
@@ -168,6 +236,9 @@ impl LegacyHistory {
                         }
                         if name == "AccountData" {
                             account = None;
+                            if !empty {
+                                account_at = Some(stack.len());
+                            }
                         }
                         match (&mut chat, value) {
                             (Some((depth, c)), Some(v)) => {
@@ -206,6 +277,7 @@ impl LegacyHistory {
                             if name == "chat" && chat.is_none() {
                                 let c = LegacyChat {
                                     account_id: account.clone(),
+                                    in_account_list: account_at.is_some(),
                                     offset,
                                     line: lines.line_of(offset),
                                     ..LegacyChat::default()
@@ -229,6 +301,10 @@ impl LegacyHistory {
                         stack.pop();
                         if llms.last() == Some(&stack.len()) {
                             llms.pop();
+                        }
+                        if account_at == Some(stack.len()) {
+                            account_at = None;
+                            account = None;
                         }
                         if message.as_ref().is_some_and(|(d, _)| *d == stack.len()) {
                             if let (Some((_, m)), Some((_, c))) = (message.take(), &mut chat) {
@@ -369,6 +445,55 @@ mod tests {
             (c.account_id.as_deref(), c.model(), c.updated_at.as_deref()),
             (Some("acc-old"), Some("gpt-4"), None)
         );
+    }
+
+    /// The real plugin files' shape: the account list, then the deprecated top-level
+    /// list holding the same chat again, one chat only it holds, and one whose copy
+    /// has a message the account list's lacks.
+    const BOTH_LISTS: &str = r#"<project version="4"><component name="ChatHistory">
+<accountData><list><AccountData><accountId value="acc-new"/><chats><list>
+<chat><internalId value="c1"/><messages><list><message><speaker value="HUMAN"/><text value="q1"/></message><message><speaker value="ASSISTANT"/><text value="a1"/></message></list></messages><updatedAt value="2024-02-01T10:00:00"/></chat>
+<chat><internalId value="c3"/><messages><list><message><speaker value="HUMAN"/><text value="q3"/></message></list></messages></chat>
+</list></chats></AccountData></list></accountData>
+<chats><list>
+<chat><accountId value="acc-old"/><internalId value="c1"/><messages><list><message><speaker value="HUMAN"/><text value="q1"/></message><message><speaker value="ASSISTANT"/><text value="a1"/></message></list></messages><updatedAt value="2024-02-01T10:00:00"/></chat>
+<chat><accountId value="acc-old"/><internalId value="c2"/><messages><list><message><speaker value="HUMAN"/><text value="only top"/></message></list></messages></chat>
+<chat><accountId value="acc-old"/><internalId value="c3"/><messages><list><message><speaker value="HUMAN"/><text value="q3"/></message><message><speaker value="ASSISTANT"/><text value="a3 only here"/></message></list></messages></chat>
+</list></chats>
+</component></project>"#;
+
+    #[test]
+    fn both_lists_give_each_chat_once() {
+        let h = LegacyHistory::from_bytes(BOTH_LISTS.as_bytes());
+        assert_eq!(h.damage, None);
+        assert_eq!(h.folded, 1);
+        let got: Vec<_> = h
+            .chats
+            .iter()
+            .map(|c| {
+                (
+                    c.internal_id.as_deref().unwrap(),
+                    c.account_id.as_deref().unwrap(),
+                    c.in_account_list,
+                    c.messages.len(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("c1", "acc-new", true, 2),
+                ("c3", "acc-new", true, 1),
+                // the top-level chats keep their own account, not the last AccountData's
+                ("c2", "acc-old", false, 1),
+                ("c3", "acc-old", false, 2),
+            ]
+        );
+        // read as written, both lists are there
+        assert_eq!(LegacyHistory::read(BOTH_LISTS.as_bytes()).chats.len(), 5);
+        // one list alone folds nothing
+        let h = LegacyHistory::from_bytes(CURRENT.as_bytes());
+        assert_eq!((h.chats.len(), h.folded), (1, 0));
     }
 
     #[test]
