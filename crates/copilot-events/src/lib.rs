@@ -21,7 +21,7 @@
 //!
 //! The crate has the layers every store crate here has:
 //!
-//! * [`locate`]: which paths are Copilot files, from the path alone;
+//! * [`mod@locate`]: which paths are Copilot files, from the path alone;
 //! * [`decode`]: the formats (the event envelope, flat YAML, times) and [`Error`];
 //! * the mapping to rows: [`events`] (the event logs), [`stores`] over [`db`] (the
 //!   SQLite stores through `sqlite-evidence`), [`side`] (side files), with the
@@ -126,7 +126,7 @@ fn io_row(agent: &str, path: &Path, e: &std::io::Error) -> Row {
 }
 
 /// Reads one Copilot file into rows, handed to `sink` as they are made. A path
-/// [`locate`] does not recognise is read as a CLI event log.
+/// [`locate()`] does not recognise is read as a CLI event log.
 pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn FnMut(Row)) {
     let loc = locate(path).unwrap_or(Location {
         kind: FileKind::CliEvents,
