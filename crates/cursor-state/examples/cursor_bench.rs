@@ -1,0 +1,92 @@
+//! Reads a generated Cursor global database and prints rows/s, MB/s and peak RSS.
+//!
+//! `cargo run --release -p cursor-state --example cursor_bench -- [BUBBLES] [BUBBLE_BYTES]`
+//!
+//! The database (`composerData` per 50 bubbles, `bubbleId` values of about
+//! BUBBLE_BYTES with a tool call every fourth) is generated at run time in a private
+//! temporary directory, read once through the store, and removed.
+
+use std::time::Instant;
+
+use chat_rows::{Evidence, FileContext, Row, RowSink, Store};
+use rusqlite::{Connection, params};
+use serde_json::json;
+
+struct Count(usize);
+
+impl RowSink for Count {
+    fn push(&mut self, _row: Row) {
+        self.0 += 1;
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let bubbles: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let size: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("Cursor/User/globalStorage/state.vscdb");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let t0 = Instant::now();
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+         CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+         CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); BEGIN;",
+    )
+    .unwrap();
+    let filler = "x".repeat(size);
+    let per = 50;
+    for c in 0..bubbles.div_ceil(per) {
+        let cid = format!("c{c:08}");
+        let n = per.min(bubbles - c * per);
+        let headers: Vec<_> = (0..n)
+            .map(|b| json!({"bubbleId": format!("b{b}"), "type": 1 + b % 2}))
+            .collect();
+        let composer = json!({"_v": 13, "composerId": cid, "name": "bench", "createdAt": 1_790_000_000_000u64,
+            "fullConversationHeadersOnly": headers});
+        conn.execute(
+            "INSERT INTO cursorDiskKV VALUES (?1, ?2)",
+            params![format!("composerData:{cid}"), composer.to_string()],
+        )
+        .unwrap();
+        for b in 0..n {
+            let mut v = json!({"bubbleId": format!("b{b}"), "type": 1 + b % 2, "text": filler,
+                "createdAt": 1_790_000_000_000u64 + b as u64 * 1000});
+            if b % 4 == 3 {
+                v["toolFormerData"] = json!({"name": "read_file", "toolCallId": format!("t{c}-{b}"),
+                    "rawArgs": "{}", "status": "completed", "result": "ok"});
+            }
+            conn.execute(
+                "INSERT INTO cursorDiskKV VALUES (?1, ?2)",
+                params![format!("bubbleId:{cid}:b{b}"), v.to_string()],
+            )
+            .unwrap();
+        }
+    }
+    conn.execute_batch("COMMIT").unwrap();
+    drop(conn);
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    eprintln!(
+        "generated {bubbles} bubbles, {:.1} MB in {:.1}s",
+        bytes as f64 / 1e6,
+        t0.elapsed().as_secs_f64()
+    );
+    let t = Instant::now();
+    let mut sink = Count(0);
+    cursor_state::CursorStore.read_into(
+        &path,
+        &FileContext::default(),
+        &Evidence::new().hashing(false),
+        &mut sink,
+    );
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "cursor_bench: {bubbles} bubbles, {:.1} MB, {} rows in {s:.2}s: {:.0} rows/s, {:.1} MB/s, peak RSS {:.0} MB",
+        bytes as f64 / 1e6,
+        sink.0,
+        sink.0 as f64 / s,
+        bytes as f64 / 1e6 / s,
+        chat_rows::dirty::peak_rss_bytes().unwrap_or(0) as f64 / 1e6
+    );
+}
