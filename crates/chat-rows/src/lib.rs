@@ -18,10 +18,12 @@
 //! * [`when`]: time decoding that never presents a zone-less time as UTC;
 //! * [`uri`]: `file:` and `vscode-remote:` URI decoding;
 //! * [`merge`]: primary/secondary de-duplication;
-//! * [`write`]: the JSONL, CSV and Timesketch writers;
+//! * [`mod@write`]: the JSONL, CSV and Timesketch writers;
 //! * [`evidence`]: read-only access to evidence files, with a chain-of-custody manifest;
 //! * [`store`]: the trait through which a store crate claims and reads files;
 //! * [`dirty`]: the dirty-input harness that every store crate runs on its fixtures.
+//!
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

@@ -15,7 +15,7 @@
 //!
 //! The crate has three layers, as every store crate here does:
 //!
-//! * [`locate`]: which paths are CodeBuddy files (sessions, sub-agents, meta side
+//! * [`mod@locate`]: which paths are CodeBuddy files (sessions, sub-agents, meta side
 //!   files), from the path alone;
 //! * [`decode`]: the line format ([`SessionLog`], [`Item`], [`Error`]), the sub-agent
 //!   meta file, exit codes and `<persisted-output>` pointers;
@@ -31,6 +31,8 @@
 //! session id> task=<task id> ...` from its `agent-<id>.meta.json`. The parent's id is
 //! also in every row's `source_file` (`<parent>/subagents/agent-<id>.jsonl`). Sub-agent
 //! files are read on every scan; there is no opt-in.
+//!
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -104,7 +106,7 @@ impl CodeBuddyStore {
 }
 
 /// Reads one CodeBuddy file (a session, a sub-agent, or a meta file or persisted
-/// output whose session is gone) into rows, with `display` as its `source_file`. A path that [`locate`] does
+/// output whose session is gone) into rows, with `display` as its `source_file`. A path that [`locate()`] does
 /// not recognise is read as a main session named by its file stem.
 pub fn read_file(path: &Path, display: &str, evidence: &Evidence) -> Vec<Row> {
     let files = SessionFiles::new(path, locate(path), display, evidence, AGENT);

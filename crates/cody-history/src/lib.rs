@@ -38,6 +38,8 @@
 //! [`ExtensionState::from_bytes`], [`ModelPreferences::from_bytes`],
 //! [`LegacyHistory::from_bytes`] and [`decode::permission_settings`] for the formats;
 //! [`rows`] to turn them into rows.
+//!
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

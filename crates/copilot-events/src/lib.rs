@@ -32,6 +32,8 @@
 //! Secrets never reach a row: `config.json` is read for its trust list only, MCP and
 //! OAuth configuration are not read, settings keys naming secrets are skipped, and a
 //! binary asset's data is counted, never printed.
+//!
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

@@ -747,7 +747,7 @@ impl Budget {
 }
 
 /// Maps a content item to JSON (see the module docs for the class mapping). Bounded:
-/// past [`MAX_DEPTH`] levels, or once back-references have expanded the result beyond
+/// past `MAX_DEPTH` levels, or once back-references have expanded the result beyond
 /// two million values or 64 MiB of text, the rest is `null`; [`try_content_json`] says
 /// so instead.
 pub fn content_json(c: &Content, depth: usize) -> Value {

@@ -21,6 +21,8 @@
 //!
 //! The file is read once, read-only, through [`chat_rows::Evidence`]; H2's file lock is
 //! never taken, and nothing is written beside the evidence.
+//!
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

@@ -26,6 +26,8 @@
 //!
 //! The `cursorDiskKV` table is read through [`state_vscdb::KvTable`], the key-value view
 //! of `state-vscdb` generalised to any two-column table, one composer at a time.
+//!
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

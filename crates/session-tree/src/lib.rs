@@ -19,6 +19,8 @@
 //!   file-history rows, the hidden-record labels and the link checks, with their
 //!   row texts;
 //! * [`place`]: the columns a file's rows share.
+//!
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

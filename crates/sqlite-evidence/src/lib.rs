@@ -41,6 +41,8 @@
 //! let n: i64 = db.connection().query_row("SELECT count(*) FROM ItemTable", [], |r| r.get(0))?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

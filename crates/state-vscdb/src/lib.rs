@@ -21,6 +21,8 @@
 //! * [`decode`]: value text from TEXT or BLOB, UTF-8 or UTF-16;
 //! * [`locate`]: which paths are state databases, and a workspace's `workspace.json`;
 //! * [`rows`]: the VS Code rows of the specification's parser plan.
+//!
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

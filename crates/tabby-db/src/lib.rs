@@ -30,6 +30,8 @@
 //! Secrets (`users.auth_token`, password hashes, `integrations.access_token`,
 //! `config.toml`'s `api_key`, the VS Code row's endpoint tokens) are never selected or
 //! copied into any value this crate returns.
+//!
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

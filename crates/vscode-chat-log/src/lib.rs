@@ -45,6 +45,8 @@
 //! });
 //! assert_eq!(texts, ["session start: ", "hi", "hello"]);
 //! ```
+//!
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

@@ -894,7 +894,7 @@ impl<'a> Replay<'a> {
 
     /// Writes the final state as compact JSON to `out`, as VS Code would write it
     /// (`null` when none), 64 KiB at a time, without building the text whole (see
-    /// [`write`]).
+    /// [`mod@write`]).
     pub fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         match &self.state {
             Some(s) => write::write_node(&s.node, out),
