@@ -56,7 +56,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, MAIN_DB};
 
 pub use decode::{DbHeader, Frame, FrameStatus, Problem, ProblemKind, WalScan};
-pub use recover::RecoveredRecord;
+pub use recover::{Reach, RecoveredRecord};
 pub use rusqlite;
 
 /// Why a database could not be opened at all.

@@ -70,8 +70,49 @@ pub struct RecoveredRecord {
     pub values: Vec<Value>,
     /// Where it was found: `wal frame 12 (page 3) cell 4`, `main file page 3 cell 2`,
     /// `freelist page 7 cell 0`, `freeblock at page 3 offset 1200`,
-    /// `unallocated space at page 3 offset 900`.
+    /// `unallocated space at page 3 offset 900`. A partial record adds
+    /// `, partial: columns 1-2 missing`; an unreachable one `, unreachable: ...`.
     pub location: String,
+    /// The columns whose bytes did not survive (overwritten by a later cell), in
+    /// ascending order; their `values` are NULL placeholders, never a guess. Empty for
+    /// a whole record.
+    pub missing: Vec<usize>,
+    /// Whether SQLite freed the record, or the record is live bytes SQLite can no
+    /// longer reach.
+    pub reach: Reach,
+}
+
+/// How a recovered record relates to what SQLite shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Reach {
+    /// Deleted or replaced: found in free space, on the freelist, or in an older page
+    /// version.
+    #[default]
+    Deleted,
+    /// Live bytes SQLite cannot reach: a cell in a page's cell area that no cell pointer
+    /// names (tampered pointers or cell count), or a page of a table whose schema or
+    /// b-tree SQLite cannot read (a truncated or damaged file). Not a deleted record.
+    Unreachable,
+}
+
+/// `columns 1-2`, `column 3`, `columns 0, 2-4`: a compact list of column indexes.
+pub fn column_list(cols: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cols.len() {
+        let mut j = i;
+        while j + 1 < cols.len() && cols[j + 1] == cols[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            cols[i].to_string()
+        } else {
+            format!("{}-{}", cols[i], cols[j])
+        });
+        i = j + 1;
+    }
+    let word = if cols.len() == 1 { "column" } else { "columns" };
+    format!("{word} {}", parts.join(", "))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -523,6 +564,10 @@ struct Found {
     /// type, each with the shortest known first column that proves a misreading (see
     /// [`misread_copy`]).
     probes: Vec<(Vec<u8>, usize)>,
+    /// Columns whose bytes did not survive (a partial record).
+    missing: Vec<usize>,
+    /// Freed, or live bytes SQLite cannot reach.
+    reach: Reach,
 }
 
 struct Recoverer<'a> {
@@ -537,7 +582,82 @@ struct Recoverer<'a> {
     /// The largest rowid the table has had, as far as the image tells (its largest live
     /// rowid, or `sqlite_sequence`); `None` for an empty table.
     max_rowid: Option<i64>,
+    /// For each column, the classes of value ([`class_of_value`]) its live records
+    /// hold: where a freed cell can be read more than one way, the reading that
+    /// matches the table's other records is preferred.
+    seen: Vec<u8>,
 }
+
+/// The cell offsets a table leaf page's pointer array names (page 1's header follows
+/// the 100-byte database header).
+fn cell_pointers(b: &[u8], usable: usize) -> HashSet<usize> {
+    let h = if b.starts_with(crate::decode::MAGIC) {
+        100
+    } else {
+        0
+    };
+    if b.get(h) != Some(&0x0d) {
+        return HashSet::new();
+    }
+    let n = be16(b, h + 3) as usize;
+    (0..n.min(usable / 2))
+        .map(|c| be16(b, h + 8 + 2 * c) as usize)
+        .collect()
+}
+
+/// A class of stored value, as a bit: NULL, number, text, blob.
+fn class_of_value(v: &Value) -> u8 {
+    match v {
+        Value::Null => 1,
+        Value::Integer(_) | Value::Real(_) => 2,
+        Value::Text(_) => 4,
+        Value::Blob(_) => 8,
+    }
+}
+
+/// A rebuilt freed cell: its values, its length from the freeblock start, whether its
+/// first column's type was inferred from the freeblock's size, and the columns lost.
+type Rebuilt = (Vec<Value>, usize, bool, Vec<usize>);
+
+/// How the four bytes a freeblock link overwrote were laid out: the length and rowid
+/// varints (`prefix` bytes), the record header's length varint (`hlen_bytes`), and
+/// how much of the first serial type they took.
+#[derive(Clone, Copy)]
+struct Layout {
+    prefix: usize,
+    hlen_bytes: usize,
+    /// 0: every serial type survives; 1: the first, of one byte, is lost; 2: the first
+    /// is two bytes long and only its second byte survives.
+    first_lost: usize,
+}
+
+const LAYOUTS: [Layout; 5] = [
+    Layout {
+        prefix: 3,
+        hlen_bytes: 1,
+        first_lost: 0,
+    },
+    Layout {
+        prefix: 2,
+        hlen_bytes: 2,
+        first_lost: 0,
+    },
+    Layout {
+        prefix: 3,
+        hlen_bytes: 2,
+        first_lost: 0,
+    },
+    Layout {
+        prefix: 2,
+        hlen_bytes: 1,
+        first_lost: 1,
+    },
+    Layout {
+        prefix: 2,
+        hlen_bytes: 1,
+        first_lost: 2,
+    },
+];
 
 /// The length of `v` as an SQLite varint.
 fn varint_len(v: u64) -> usize {
@@ -622,6 +742,8 @@ impl Recoverer<'_> {
                     values,
                     location: format!("{name} cell {c}"),
                     probes: Vec::new(),
+                    missing: Vec::new(),
+                    reach: Reach::Deleted,
                 });
             }
         }
@@ -768,12 +890,14 @@ impl Recoverer<'_> {
             // and is found by the scan below.)
             let rebuilt = self
                 .rebuild_clobbered(b, start, end, Some(size))
+                .map(|(v, l, i)| (v, l, i, Vec::new()))
                 .or_else(|| {
                     self.rebuild_spilled(b, start, end)
                         .filter(|(_, l)| self.tiles(b, start + l, start + size))
-                        .map(|(v, l)| (v, l, false))
-                });
-            if let Some((values, len, inferred)) = rebuilt {
+                        .map(|(v, l)| (v, l, false, Vec::new()))
+                })
+                .or_else(|| self.rebuild_freeblock(b, start, size));
+            if let Some((values, len, inferred, missing)) = rebuilt {
                 let probes = if inferred {
                     let n0 = stored_bytes(&values[..1], self.pages.encoding).len();
                     self.probes(b, start + 4, start + size, n0)
@@ -785,6 +909,8 @@ impl Recoverer<'_> {
                     values,
                     location: format!("{name} offset {start}"),
                     probes,
+                    missing,
+                    reach: Reach::Deleted,
                 });
                 floor = start + len;
             }
@@ -804,6 +930,8 @@ impl Recoverer<'_> {
                         values,
                         location: format!("{name} offset {s}"),
                         probes: Vec::new(),
+                        missing: Vec::new(),
+                        reach: Reach::Deleted,
                     });
                     // The cell began before its record, with its length and rowid varints.
                     let prefix = before.map(|x| x.1).unwrap_or(2);
@@ -820,6 +948,8 @@ impl Recoverer<'_> {
                         values,
                         location: format!("{name} offset {s}"),
                         probes: Vec::new(),
+                        missing: Vec::new(),
+                        reach: Reach::Deleted,
                     });
                     spans.insert(s, s + len);
                     s += len;
@@ -858,6 +988,8 @@ impl Recoverer<'_> {
                         values,
                         location: format!("{name} offset {s}"),
                         probes: Vec::new(),
+                        missing: Vec::new(),
+                        reach: Reach::Deleted,
                     });
                     spans.insert(s, s + len);
                     s += len;
@@ -1182,6 +1314,299 @@ impl Recoverer<'_> {
         Some((values, local + 4, total))
     }
 
+    /// Schema-driven rebuild of the freed cell at a freeblock start (`fb`, `size`
+    /// bytes), where [`Recoverer::rebuild_clobbered`] found none: every way the four
+    /// overwritten bytes can have been laid out ([`LAYOUTS`]: one- or two-byte length
+    /// and rowid varints, a one- or two-byte header length, a first serial type of one
+    /// or two bytes lost), the lost first type inferred from the freeblock's size and
+    /// the column's affinity (a number's size names its type; a text or blob fills
+    /// what is left). Only readings that decode completely under the strict rules and
+    /// fill their freeblock (or share it with other freed cells) are kept. Several
+    /// readings: the one whose value classes match the table's live records wins; if
+    /// they still differ only in the inferred column (NULL, 0 or 1 store no bytes),
+    /// that column is returned missing, never guessed.
+    ///
+    /// A freed cell that kept its serial types but whose body runs past the freeblock
+    /// into the cell SQLite later allocated from its end (which ends exactly where the
+    /// freed cell ended) is returned partial: the columns wholly inside the freeblock,
+    /// the others missing.
+    fn rebuild_freeblock(&self, b: &[u8], fb: usize, size: usize) -> Option<Rebuilt> {
+        let ncols = self.shape.affinities.len();
+        let end = fb + size;
+        if end > b.len() || size < 5 {
+            return None;
+        }
+        let enc = self.pages.encoding;
+        let mut cands: Vec<Rebuilt> = Vec::new();
+        for lay in LAYOUTS {
+            let hs = fb + lay.prefix;
+            let (first_types, mut pos) = match lay.first_lost {
+                0 => (0, hs + lay.hlen_bytes),
+                1 => (1, fb + 4),
+                _ => (1, fb + 5),
+            };
+            if lay.first_lost == 0 && lay.hlen_bytes == 2 && lay.prefix == 3 {
+                // the header length's second byte survives at fb + 4
+                if b[fb + 4] & 0x80 != 0 {
+                    continue;
+                }
+            }
+            if lay.first_lost == 2 && b[fb + 4] & 0x80 != 0 {
+                continue;
+            }
+            if ncols < first_types + 1 && first_types > 0 {
+                continue;
+            }
+            let mut types = Vec::with_capacity(ncols);
+            let mut ok = true;
+            for _ in first_types..ncols {
+                match varint(b, pos) {
+                    Some((t, k)) if pos + k <= end => {
+                        types.push(t);
+                        pos += k;
+                    }
+                    _ => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if !ok {
+                continue;
+            }
+            let hlen = pos - hs;
+            let hlen_ok = match lay.hlen_bytes {
+                1 => hlen <= 127,
+                _ => (128..16384).contains(&hlen),
+            };
+            if !hlen_ok {
+                continue;
+            }
+            if lay.first_lost == 0 && lay.hlen_bytes == 2 && lay.prefix == 3 {
+                if (hlen & 0x7f) as u8 != b[fb + 4] {
+                    continue;
+                }
+            }
+            let body_at = pos;
+            // a lost first type that is the rowid alias's is known: NULL
+            let first_types =
+                if first_types == 1 && lay.first_lost == 1 && self.shape.alias == Some(0) {
+                    types.insert(0, 0);
+                    0
+                } else {
+                    first_types
+                };
+            if first_types == 0 {
+                // every type survives: whole, or partial when the tail was taken
+                if let Some((values, body)) =
+                    decode_body(&self.shape, &types, b, body_at, end, enc, Strict::Carved)
+                {
+                    if self.tiles(b, body_at + body, end) && self.prefix_ok(lay.prefix, hlen + body)
+                    {
+                        cands.push((values, body_at + body - fb, false, Vec::new()));
+                    }
+                    continue;
+                }
+                if let Some(p) = self.partial_tail(b, &types, lay.prefix, hlen, body_at, end) {
+                    cands.push(p);
+                }
+                continue;
+            }
+            let known: usize = types
+                .iter()
+                .map(|&t| serial_size(t).unwrap_or(usize::MAX / 4))
+                .sum();
+            let Some(n) = end.checked_sub(body_at).and_then(|r| r.checked_sub(known)) else {
+                continue;
+            };
+            for t0 in self.first_types(n) {
+                let fits_len = match lay.first_lost {
+                    1 => t0 < 128,
+                    _ => (128..16384).contains(&t0) && (t0 & 0x7f) as u8 == b[fb + 4],
+                };
+                if !fits_len {
+                    continue;
+                }
+                let mut all = Vec::with_capacity(ncols);
+                all.push(t0);
+                all.extend_from_slice(&types);
+                if let Some((values, body)) =
+                    decode_body(&self.shape, &all, b, body_at, end, enc, Strict::Carved)
+                {
+                    if body_at + body == end && self.prefix_ok(lay.prefix, hlen + body) {
+                        cands.push((values, size, true, Vec::new()));
+                    }
+                }
+            }
+        }
+        self.choose(cands)
+    }
+
+    /// The serial types column 0 can have when its content is `n` bytes long, as its
+    /// affinity allows.
+    fn first_types(&self, n: usize) -> Vec<u64> {
+        if self.shape.alias == Some(0) {
+            return if n == 0 { vec![0] } else { Vec::new() };
+        }
+        let aff = self.shape.affinities[0];
+        let mut out = Vec::new();
+        let number = match n {
+            0 => vec![8, 9],
+            1 => vec![1],
+            2 => vec![2],
+            3 => vec![3],
+            4 => vec![4],
+            6 => vec![5],
+            // eight bytes: a real in a REAL column (an integral one is stored as a
+            // smaller integer), an integer in an INTEGER one, either elsewhere
+            8 => match aff {
+                Affinity::Real => vec![7],
+                Affinity::Integer => vec![6],
+                _ => vec![6, 7],
+            },
+            _ => Vec::new(),
+        };
+        if n == 0 && !self.shape.not_null[0] {
+            out.push(0);
+        }
+        for t in number
+            .into_iter()
+            .chain([13 + 2 * n as u64, 12 + 2 * n as u64])
+        {
+            if type_fits(aff, t) {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    /// A freed cell whose serial types survive but whose body runs past the freeblock
+    /// end `end` into a cell allocated later from the freeblock's end: the columns
+    /// wholly before `end`, the rest missing. `None` unless the cell at `end` ends
+    /// exactly where the freed cell did (SQLite takes a new cell from a freeblock's
+    /// end) and what survives decodes strictly with some content.
+    fn partial_tail(
+        &self,
+        b: &[u8],
+        types: &[u64],
+        prefix: usize,
+        hlen: usize,
+        body_at: usize,
+        end: usize,
+    ) -> Option<Rebuilt> {
+        let ncols = self.shape.affinities.len();
+        if types.len() != ncols {
+            return None;
+        }
+        let sizes: Vec<usize> = types
+            .iter()
+            .map(|&t| serial_size(t))
+            .collect::<Option<_>>()?;
+        let total: usize = sizes.iter().sum();
+        let cell_end = body_at + total;
+        if cell_end <= end || !self.prefix_ok(prefix, hlen + total) {
+            return None;
+        }
+        // every type must fit the column, even those of the columns lost
+        for (i, &t) in types.iter().enumerate() {
+            let fits = if Some(i) == self.shape.alias {
+                t == 0
+            } else {
+                type_fits(self.shape.affinities[i], t) && !(t == 0 && self.shape.not_null[i])
+            };
+            if !fits {
+                return None;
+            }
+        }
+        // the cells SQLite took from the freeblock's end, each a live cell of the page,
+        // lie end to end up to where the freed cell ended
+        let pointers = cell_pointers(b, self.pages.usable);
+        let mut at = end;
+        for _ in 0..64 {
+            if at >= cell_end || !pointers.contains(&at) {
+                break;
+            }
+            at += self.leaf_cell_size(b, at)?;
+        }
+        if at != cell_end {
+            return None;
+        }
+        let mut keep = 0;
+        let mut at = body_at;
+        for &sz in &sizes {
+            if at + sz > end {
+                break;
+            }
+            at += sz;
+            keep += 1;
+        }
+        if keep == 0 || keep == ncols {
+            return None;
+        }
+        let (values, _) = decode_body(
+            &self.shape,
+            &types[..keep],
+            b,
+            body_at,
+            end,
+            self.pages.encoding,
+            Strict::Carved,
+        )?;
+        // the columns lost must have held bytes (a lost NULL is no loss)
+        let missing: Vec<usize> = (keep..ncols).filter(|&i| sizes[i] > 0).collect();
+        if missing.is_empty() {
+            return None;
+        }
+        let mut values = values;
+        for i in keep..ncols {
+            if sizes[i] == 0 {
+                values[i] = match types[i] {
+                    8 => Value::Integer(0),
+                    9 => Value::Integer(1),
+                    _ => Value::Null,
+                };
+            }
+        }
+        Some((values, end - (body_at - hlen - prefix), false, missing))
+    }
+
+    /// Picks among the readings of one freed cell (see [`Recoverer::rebuild_freeblock`]).
+    fn choose(&self, mut cands: Vec<Rebuilt>) -> Option<Rebuilt> {
+        cands.dedup_by(|a, b| a.0 == b.0 && a.3 == b.3);
+        if cands.len() <= 1 {
+            return cands.pop();
+        }
+        let score = |c: &Rebuilt| {
+            c.0.iter()
+                .enumerate()
+                .filter(|(i, v)| {
+                    !c.3.contains(i)
+                        && self
+                            .seen
+                            .get(*i)
+                            .is_some_and(|s| s & class_of_value(v) != 0)
+                })
+                .count()
+        };
+        let best = cands.iter().map(score).max()?;
+        let mut top: Vec<Rebuilt> = cands.into_iter().filter(|c| score(c) == best).collect();
+        top.dedup_by(|a, b| a.0 == b.0 && a.3 == b.3);
+        if top.len() == 1 {
+            return top.pop();
+        }
+        // the readings differ only in column 0, inferred: it is returned missing
+        let first = &top[0];
+        let same_rest = top
+            .iter()
+            .all(|c| c.1 == first.1 && c.3 == first.3 && c.0.get(1..) == first.0.get(1..));
+        if same_rest && first.3.is_empty() && first.0.len() > 1 {
+            let mut values = first.0.clone();
+            values[0] = Value::Null;
+            return Some((values, first.1, false, vec![0]));
+        }
+        None
+    }
+
     /// [`Recoverer::spilled`] for a cell at a freeblock start (see
     /// [`Recoverer::rebuild_clobbered`]): the header length byte, and for a table whose
     /// first column is the rowid alias its NULL type, are put back.
@@ -1323,7 +1748,9 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         current,
         carve_snap: None,
         max_rowid: max_rowid(db, table),
+        seen: Vec::new(),
     };
+    rec.seen = seen_classes(db, table, rec.shape.affinities.len());
 
     // 1. Every snapshot: the main file alone, then the state after each commit. Each
     //    page version is decoded once, in the first snapshot whose tree reaches it.
@@ -1494,6 +1921,8 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
     let firsts: HashSet<Vec<u8>> = firsts.into_iter().collect();
     let mut kept: HashSet<u64> = HashSet::new();
     let mut out = Vec::new();
+    let mut partials = Vec::new();
+    let ncols = rec.shape.affinities.len();
     for f in rec.found {
         if f.probes
             .iter()
@@ -1501,17 +1930,129 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         {
             continue;
         }
+        if !f.missing.is_empty() {
+            partials.push(f);
+            continue;
+        }
         let k = key(&f.values, rec.shape.alias);
         if live.contains(&k) || !kept.insert(k) {
             continue;
         }
-        out.push(RecoveredRecord {
-            rowid: f.rowid,
-            values: f.values,
-            location: f.location,
-        });
+        out.push(record(f));
+    }
+    // A partial record is dropped when its surviving columns are those of a live row
+    // or of a record already returned: a copy of a known row whose tail was reused.
+    if !partials.is_empty() {
+        let patterns: Vec<Vec<usize>> = partials
+            .iter()
+            .map(|f| f.missing.clone())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut known = live_partial_keys(db, table, rec.shape.alias, ncols, &patterns);
+        for r in &out {
+            for p in &patterns {
+                known.insert(partial_key(&r.values, rec.shape.alias, p));
+            }
+        }
+        for f in partials {
+            let k = partial_key(&f.values, rec.shape.alias, &f.missing);
+            if known.insert(k) {
+                out.push(record(f));
+            }
+        }
     }
     out
+}
+
+/// The record returned for a candidate; a partial record says which columns it lost in
+/// its location (`, partial: columns 2-3 missing`), an unreachable one that SQLite
+/// cannot reach it.
+fn record(f: Found) -> RecoveredRecord {
+    let mut location = f.location;
+    if !f.missing.is_empty() {
+        location.push_str(&format!(", partial: {} missing", column_list(&f.missing)));
+    }
+    if f.reach == Reach::Unreachable {
+        location.push_str(", unreachable: live record no cell pointer names");
+    }
+    RecoveredRecord {
+        rowid: f.rowid,
+        values: f.values,
+        location,
+        missing: f.missing,
+        reach: f.reach,
+    }
+}
+
+/// A fingerprint of the columns a partial record kept (those not in `missing`).
+fn partial_key(values: &[Value], alias: Option<usize>, missing: &[usize]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    missing.hash(&mut h);
+    let kept: Vec<Value> = values
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !missing.contains(i))
+        .map(|(_, v)| v.clone())
+        .collect();
+    key(
+        &kept,
+        alias.map(|a| a - missing.iter().filter(|&&m| m < a).count()),
+    )
+    .hash(&mut h);
+    h.finish()
+}
+
+/// [`partial_key`] of every live row of `table`, for each pattern of missing columns.
+fn live_partial_keys(
+    db: &Database,
+    table: &str,
+    alias: Option<usize>,
+    ncols: usize,
+    patterns: &[Vec<usize>],
+) -> HashSet<u64> {
+    let mut set = HashSet::new();
+    let sql = format!("SELECT * FROM \"{}\"", table.replace('"', "\"\""));
+    let Ok(mut stmt) = db.connection().prepare(&sql) else {
+        return set;
+    };
+    let Ok(mut rows) = stmt.query([]) else {
+        return set;
+    };
+    while let Ok(Some(r)) = rows.next() {
+        let values: Vec<Value> = (0..ncols)
+            .map(|i| r.get::<_, Value>(i).unwrap_or(Value::Null))
+            .collect();
+        for p in patterns {
+            set.insert(partial_key(&values, alias, p));
+        }
+    }
+    set
+}
+
+/// For each column of `table`, the classes of value its live records hold (the first
+/// 10,000 rows, enough to know a column's habits).
+fn seen_classes(db: &Database, table: &str, ncols: usize) -> Vec<u8> {
+    let mut seen = vec![0u8; ncols];
+    let sql = format!(
+        "SELECT * FROM \"{}\" LIMIT 10000",
+        table.replace('"', "\"\"")
+    );
+    let Ok(mut stmt) = db.connection().prepare(&sql) else {
+        return seen;
+    };
+    let Ok(mut rows) = stmt.query([]) else {
+        return seen;
+    };
+    while let Ok(Some(r)) = rows.next() {
+        for (i, s) in seen.iter_mut().enumerate() {
+            if let Ok(v) = r.get::<_, Value>(i) {
+                *s |= class_of_value(&v);
+            }
+        }
+    }
+    seen
 }
 
 /// The largest rowid `table` has had, as far as the image tells.

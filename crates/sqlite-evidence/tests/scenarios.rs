@@ -1,0 +1,567 @@
+//! Recovery per scenario (issue 14): each database is built here, deterministically,
+//! with rusqlite in a private directory; the rows it deletes (or makes unreachable) are
+//! its ground truth, and every record `deleted_records` returns is checked against it.
+//!
+//! For each scenario the score says how many rows were deleted, how many of them still
+//! have their whole record body contiguous in the files ("intact": the most a carver
+//! can find exactly), how many came back exactly, how many came back as partial records
+//! (the columns that survive, the others marked missing), and how many records are no
+//! deleted row at all (false positives). `SHOW_FOUND=1 cargo test -p sqlite-evidence
+//! --test scenarios -- --nocapture` prints every record returned.
+
+use sqlite_evidence::rusqlite::types::Value;
+use sqlite_evidence::rusqlite::{Connection, params};
+use sqlite_evidence::{Database, Reach, RecoveredRecord};
+
+/// A small deterministic generator (no dependency, same bytes on every run).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// A built database: its files as they are when collected, and its ground truth.
+struct Built {
+    main: Vec<u8>,
+    wal: Option<Vec<u8>>,
+    /// The rows that SQLite no longer shows: every column, in table order.
+    truth: Vec<Vec<Value>>,
+}
+
+/// Runs `make` on a fresh database (page size 4096, secure_delete off unless `make`
+/// says otherwise) and returns its files while the connection is still open.
+fn build(wal: bool, make: impl FnOnce(&Connection) -> Vec<Vec<Value>>) -> Built {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.sqlite");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch("PRAGMA page_size = 4096; PRAGMA secure_delete = OFF;")
+        .unwrap();
+    if wal {
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+        conn.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+    }
+    let truth = make(&conn);
+    let main = std::fs::read(&path).unwrap();
+    let wal = std::fs::read(dir.path().join("db.sqlite-wal"))
+        .ok()
+        .filter(|w| !w.is_empty());
+    drop(conn);
+    Built { main, wal, truth }
+}
+
+/// Every row of `table` that `filter` selects, every column in order.
+fn rows(conn: &Connection, table: &str, filter: &str) -> Vec<Vec<Value>> {
+    let mut stmt = conn
+        .prepare(&format!("SELECT * FROM {table} WHERE {filter}"))
+        .unwrap();
+    let n = stmt.column_count();
+    stmt.query_map([], |r| {
+        Ok((0..n).map(|i| r.get::<_, Value>(i).unwrap()).collect())
+    })
+    .unwrap()
+    .map(Result::unwrap)
+    .collect()
+}
+
+/// Selects the rows `filter` names, then deletes them: the ground truth.
+fn delete(conn: &Connection, table: &str, filter: &str) -> Vec<Vec<Value>> {
+    let gone = rows(conn, table, filter);
+    conn.execute(&format!("DELETE FROM {table} WHERE {filter}"), [])
+        .unwrap();
+    gone
+}
+
+/// The record body SQLite stores for `values` (the rowid alias, `alias`, stored as
+/// NULL): what must be contiguous in the files for the record to be found whole.
+fn body(values: &[Value], alias: Option<usize>) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, v) in values.iter().enumerate() {
+        if Some(i) == alias {
+            continue;
+        }
+        match v {
+            Value::Null => {}
+            Value::Integer(n) => {
+                let n = *n;
+                let size = match n {
+                    0 | 1 => 0,
+                    -128..=127 => 1,
+                    -32768..=32767 => 2,
+                    -8_388_608..=8_388_607 => 3,
+                    -2_147_483_648..=2_147_483_647 => 4,
+                    -140_737_488_355_328..=140_737_488_355_327 => 6,
+                    _ => 8,
+                };
+                out.extend_from_slice(&n.to_be_bytes()[8 - size..]);
+            }
+            Value::Real(f) => {
+                if f.fract() == 0.0 && f.abs() < 1e15 {
+                    // stored as an integer (REAL affinity)
+                    out.extend(body(&[Value::Integer(*f as i64)], None));
+                } else {
+                    out.extend_from_slice(&f.to_bits().to_be_bytes());
+                }
+            }
+            Value::Text(t) => out.extend_from_slice(t.as_bytes()),
+            Value::Blob(b) => out.extend_from_slice(b),
+        }
+    }
+    out
+}
+
+/// The figures of one scenario.
+#[derive(Debug, PartialEq, Eq)]
+struct Score {
+    /// Rows SQLite no longer shows.
+    deleted: usize,
+    /// Of those, rows whose whole record body is contiguous in the files.
+    intact: usize,
+    /// Rows returned whole and exact.
+    exact: usize,
+    /// Rows returned as partial records (every surviving column exact).
+    partial: usize,
+    /// Records returned that are no deleted row (nor, for a partial one, its part).
+    false_positives: usize,
+}
+
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        // an integral REAL is stored as an integer and read back as a real
+        (Value::Real(x), Value::Integer(y)) | (Value::Integer(y), Value::Real(x)) => {
+            *x == *y as f64
+        }
+        _ => a == b,
+    }
+}
+
+/// Whether record `r` is the truth row `t` (the alias column compared only when the
+/// record knows it), whole or, for a partial record, on its surviving columns.
+fn matches(r: &RecoveredRecord, t: &[Value], alias: Option<usize>) -> bool {
+    r.values.len() == t.len()
+        && r.values.iter().zip(t).enumerate().all(|(i, (v, w))| {
+            r.missing.contains(&i) || (Some(i) == alias && *v == Value::Null) || same(v, w)
+        })
+}
+
+fn score_records(
+    name: &str,
+    built: &Built,
+    records: &[RecoveredRecord],
+    alias: Option<usize>,
+) -> Score {
+    let mut files = built.main.clone();
+    files.extend(built.wal.clone().unwrap_or_default());
+    let finder =
+        |needle: &[u8]| needle.is_empty() || files.windows(needle.len()).any(|w| w == needle);
+    let intact = built
+        .truth
+        .iter()
+        .filter(|t| {
+            let b = body(t, alias);
+            // a record that spilled onto overflow pages: its first part must be contiguous
+            let ok = finder(if b.len() > 4000 { &b[..400] } else { &b[..] });
+            if !ok && std::env::var_os("SHOW_FOUND").is_some() {
+                eprintln!("{name}: not intact {:?}", &t[..t.len().min(3)]);
+            }
+            ok
+        })
+        .count();
+    let mut exact = vec![false; built.truth.len()];
+    let mut partial = vec![false; built.truth.len()];
+    let mut false_positives = 0;
+    let show = std::env::var_os("SHOW_FOUND").is_some();
+    for r in records {
+        let hit = built.truth.iter().position(|t| matches(r, t, alias));
+        if show {
+            eprintln!(
+                "{name}: {} {:?} {} missing {:?} {:?}",
+                if hit.is_some() { "ok " } else { "BAD" },
+                r.rowid,
+                r.location,
+                r.missing,
+                r.values
+                    .iter()
+                    .map(|v| format!("{v:?}").chars().take(50).collect::<String>())
+                    .collect::<Vec<_>>()
+            );
+        }
+        match hit {
+            Some(i) if r.missing.is_empty() => exact[i] = true,
+            Some(i) => partial[i] = true,
+            None => false_positives += 1,
+        }
+    }
+    let exact_n = exact.iter().filter(|x| **x).count();
+    let partial_n = partial
+        .iter()
+        .zip(&exact)
+        .filter(|(p, e)| **p && !**e)
+        .count();
+    Score {
+        deleted: built.truth.len(),
+        intact,
+        exact: exact_n,
+        partial: partial_n,
+        false_positives,
+    }
+}
+
+fn score(name: &str, built: &Built, table: &str, alias: Option<usize>) -> Score {
+    if let Some(dir) = std::env::var_os("SCENARIO_DUMP") {
+        std::fs::write(
+            std::path::Path::new(&dir).join(format!("{name}.db")),
+            &built.main,
+        )
+        .unwrap();
+    }
+    let db = Database::from_bytes(&built.main, built.wal.as_deref()).unwrap();
+    let records = db.deleted_records(table);
+    let s = score_records(name, built, &records, alias);
+    eprintln!("{name}: {s:?}");
+    s
+}
+
+fn sc(deleted: usize, intact: usize, exact: usize, partial: usize, fp: usize) -> Score {
+    Score {
+        deleted,
+        intact,
+        exact,
+        partial,
+        false_positives: fp,
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// The builders.
+
+/// VS Code's ItemTable with `n` keys of varied sizes; every `every`-th key deleted.
+fn itemtable(n: i64, every: i64, wal: bool) -> Built {
+    build(wal, |conn| {
+        conn.execute_batch(
+            "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
+        )
+        .unwrap();
+        let mut rng = Lcg(7);
+        for i in 0..n {
+            let value = format!(
+                "{{\"id\":{i},\"state\":\"{}\"}}",
+                "s".repeat(rng.next(120) as usize)
+            );
+            conn.execute(
+                "INSERT INTO ItemTable VALUES (?1, ?2)",
+                params![format!("workbench.ext{i}.state"), value],
+            )
+            .unwrap();
+        }
+        let truth = delete(conn, "ItemTable", &format!("rowid % {every} = 2"));
+        if wal {
+            conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+                .unwrap();
+        }
+        truth
+    })
+}
+
+/// A table of the given columns filled by `row(i)`, every 5th row deleted.
+fn mix(schema: &str, table: &str, n: i64, row: impl Fn(i64) -> Vec<Value>) -> Built {
+    build(false, |conn| {
+        conn.execute_batch(schema).unwrap();
+        let tx = conn.unchecked_transaction().unwrap();
+        for i in 1..=n {
+            let values = row(i);
+            let marks = vec!["?"; values.len()].join(",");
+            tx.execute(
+                &format!("INSERT INTO {table} VALUES ({marks})"),
+                sqlite_evidence::rusqlite::params_from_iter(values),
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+        delete(conn, table, "rowid % 5 = 3")
+    })
+}
+
+fn words(rng: &mut Lcg, max: u64) -> String {
+    const W: [&str; 8] = [
+        "alpha", "bravo", "delta", "echo", "kilo", "lima", "oscar", "tango",
+    ];
+    (0..1 + rng.next(max))
+        .map(|_| W[rng.next(8) as usize])
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn events() -> Built {
+    let mut rng = Lcg(11);
+    let rows: Vec<Vec<Value>> = (1..=400)
+        .map(|i| {
+            vec![
+                Value::Integer(1_790_000_000 + i * 37),
+                Value::Text(format!("kind{}", i % 4)),
+                Value::Text(words(&mut rng, 12)),
+            ]
+        })
+        .collect();
+    mix(
+        "CREATE TABLE events (ts INTEGER, kind TEXT, payload TEXT);",
+        "events",
+        400,
+        move |i| rows[i as usize - 1].clone(),
+    )
+}
+
+fn metrics() -> Built {
+    let mut rng = Lcg(13);
+    let rows: Vec<Vec<Value>> = (1..=400)
+        .map(|i| {
+            vec![
+                Value::Real(i as f64 / 8.0 + 0.001),
+                Value::Text(words(&mut rng, 10)),
+                Value::Integer(i * 1000),
+            ]
+        })
+        .collect();
+    mix(
+        "CREATE TABLE metrics (score REAL, label TEXT, n INTEGER);",
+        "metrics",
+        400,
+        move |i| rows[i as usize - 1].clone(),
+    )
+}
+
+fn notes() -> Built {
+    let mut rng = Lcg(17);
+    let rows: Vec<Vec<Value>> = (1..=400)
+        .map(|i| {
+            vec![
+                Value::Integer(i),
+                Value::Text(format!("note {i}")),
+                Value::Text(words(&mut rng, 20)),
+                Value::Integer(1_790_000_000_000 + i * 60_000),
+            ]
+        })
+        .collect();
+    mix(
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT, created INTEGER);",
+        "notes",
+        400,
+        move |i| rows[i as usize - 1].clone(),
+    )
+}
+
+fn blobs() -> Built {
+    let mut rng = Lcg(19);
+    let rows: Vec<Vec<Value>> = (1..=300)
+        .map(|i| {
+            let n = 8 + rng.next(60) as usize;
+            vec![
+                Value::Blob(
+                    (0..n)
+                        .map(|k| (k as u8).wrapping_mul(31) ^ i as u8)
+                        .collect(),
+                ),
+                Value::Text(format!("blob-{i}")),
+            ]
+        })
+        .collect();
+    mix(
+        "CREATE TABLE blobs (data BLOB, name TEXT);",
+        "blobs",
+        300,
+        move |i| rows[i as usize - 1].clone(),
+    )
+}
+
+/// 140 columns: the record header takes two bytes for its length.
+fn wide() -> Built {
+    let cols: Vec<String> = (0..140)
+        .map(|c| format!("c{c} {}", if c % 3 == 0 { "INTEGER" } else { "TEXT" }))
+        .collect();
+    let schema = format!("CREATE TABLE wide ({});", cols.join(", "));
+    mix(&schema, "wide", 120, |i| {
+        (0..140)
+            .map(|c| {
+                if c % 3 == 0 {
+                    Value::Integer(i * 1000 + c)
+                } else {
+                    Value::Text(format!("r{i}c{c}"))
+                }
+            })
+            .collect()
+    })
+}
+
+fn without_rowid() -> Built {
+    let mut rng = Lcg(23);
+    let rows: Vec<Vec<Value>> = (1..=300)
+        .map(|i| {
+            vec![
+                Value::Text(format!("key.{i:04}")),
+                Value::Text(words(&mut rng, 10)),
+            ]
+        })
+        .collect();
+    build(false, |conn| {
+        conn.execute_batch("CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID;")
+            .unwrap();
+        let tx = conn.unchecked_transaction().unwrap();
+        for r in &rows {
+            tx.execute("INSERT INTO kv VALUES (?1, ?2)", params![r[0], r[1]])
+                .unwrap();
+        }
+        tx.commit().unwrap();
+        let doomed: Vec<String> = (1..=300)
+            .filter(|i| i % 5 == 3)
+            .map(|i| format!("'key.{i:04}'"))
+            .collect();
+        delete(conn, "kv", &format!("k IN ({})", doomed.join(",")))
+    })
+}
+
+/// Rows deleted, then new shorter rows inserted: SQLite takes each new cell from the
+/// end of a freeblock, so a deleted record keeps its head and loses its tail.
+fn overwritten() -> Built {
+    build(false, |conn| {
+        conn.execute_batch(
+            "CREATE TABLE chats (id INTEGER PRIMARY KEY, title TEXT, body TEXT, model TEXT);",
+        )
+        .unwrap();
+        let mut rng = Lcg(29);
+        let tx = conn.unchecked_transaction().unwrap();
+        for i in 1..=200 {
+            tx.execute(
+                "INSERT INTO chats VALUES (?1, ?2, ?3, ?4)",
+                params![
+                    i,
+                    format!("chat title {i}"),
+                    words(&mut rng, 25),
+                    "model-x".to_string()
+                ],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+        let truth = delete(conn, "chats", "id % 4 = 1");
+        // new rows take the deleted rowids: each lands in the page its old row was in,
+        // and takes its cell from the end of the first freeblock large enough
+        for i in (1..=120).filter(|i| i % 4 == 1) {
+            conn.execute(
+                "INSERT INTO chats VALUES (?1, ?2, ?3, NULL)",
+                params![i, format!("n{i}"), words(&mut rng, 3)],
+            )
+            .unwrap();
+        }
+        truth
+    })
+}
+
+// ---------------------------------------------------------------------------------
+// The scenarios.
+
+#[test]
+fn itemtable_example_of_the_issue() {
+    // One ItemTable row deleted and checkpointed: its cell begins `00 00 00 4A` (the
+    // freeblock link: no next freeblock, 74 bytes), then the value's serial type, the
+    // key and the value.
+    let built = build(true, |conn| {
+        conn.execute_batch(
+            "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
+        )
+        .unwrap();
+        for (k, v) in [
+            ("workbench.view.explorer", "{\"visible\":true}"),
+            (
+                "chat.history.session",
+                "{\"prompt\":\"fix the freeblock parser\",\"turn\":1234}",
+            ),
+            ("terminal.history", "[\"cargo test\"]"),
+        ] {
+            conn.execute("INSERT INTO ItemTable VALUES (?1, ?2)", params![k, v])
+                .unwrap();
+        }
+        let gone = delete(conn, "ItemTable", "key = 'chat.history.session'");
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+            .unwrap();
+        gone
+    });
+    let key = b"chat.history.session";
+    let at = built
+        .main
+        .windows(key.len())
+        .position(|w| w == key)
+        .unwrap();
+    // link (4 bytes: no next freeblock, 74 bytes), then the value's serial type (49
+    // bytes of text: 2 * 49 + 13 = 111): the payload length, rowid, header length and
+    // the key's serial type are lost
+    assert_eq!(&built.main[at - 5..at], &[0, 0, 0, 0x4a, 111]);
+    let db = Database::from_bytes(&built.main, built.wal.as_deref()).unwrap();
+    let recs = db.deleted_records("ItemTable");
+    assert_eq!(recs.len(), 1);
+    assert_eq!(
+        recs[0].values,
+        vec![
+            Value::Text("chat.history.session".into()),
+            Value::Text("{\"prompt\":\"fix the freeblock parser\",\"turn\":1234}".into())
+        ]
+    );
+    assert!(recs[0].missing.is_empty());
+    assert_eq!(recs[0].reach, Reach::Deleted);
+    assert_eq!(
+        recs[0].location,
+        format!("freeblock at page 2 offset {}", at - 5 - 4096)
+    );
+}
+
+#[test]
+fn deleted_in_live_pages_itemtable() {
+    let s = score("itemtable", &itemtable(400, 5, false), "ItemTable", None);
+    assert_eq!(s, sc(80, 70, 70, 1, 0));
+}
+
+#[test]
+fn deleted_in_live_pages_integer_first() {
+    let s = score("events", &events(), "events", None);
+    assert_eq!(s, sc(80, 64, 64, 3, 0));
+}
+
+#[test]
+fn deleted_in_live_pages_real_first() {
+    let s = score("metrics", &metrics(), "metrics", None);
+    assert_eq!(s, sc(80, 80, 80, 0, 0));
+}
+
+#[test]
+fn deleted_in_live_pages_rowid_alias() {
+    let s = score("notes", &notes(), "notes", Some(0));
+    assert_eq!(s, sc(80, 64, 64, 0, 0));
+}
+
+#[test]
+fn deleted_in_live_pages_blob_first() {
+    let s = score("blobs", &blobs(), "blobs", None);
+    assert_eq!(s, sc(60, 60, 60, 0, 0));
+}
+
+#[test]
+fn deleted_in_live_pages_many_columns() {
+    let s = score("wide", &wide(), "wide", None);
+    assert_eq!(s, sc(24, 24, 24, 0, 0));
+}
+
+#[test]
+fn deleted_in_live_pages_without_rowid() {
+    let s = score("kv", &without_rowid(), "kv", None);
+    assert_eq!(s, sc(60, 60, 0, 0, 0));
+}
+
+#[test]
+fn deleted_then_partly_overwritten() {
+    let s = score("overwritten", &overwritten(), "chats", Some(0));
+    assert_eq!(s, sc(50, 30, 29, 5, 0));
+}
