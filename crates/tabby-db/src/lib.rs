@@ -23,9 +23,13 @@
 //! The layers are those of every store crate: [`locate`] (which paths are Tabby's),
 //! [`decode`] (the formats, with typed records that carry where each came from) and
 //! [`rows`] (the row texts). [`TabbyStore`] plugs the crate into the scanner; it reads
-//! one file at a time, but a backup or an event log is merged against the live
-//! database of the same root, found beside it, so each file's rows are already
-//! de-duplicated. [`read_root`] reads a whole root at once.
+//! one file at a time, and a backup or an event log learns the root's users from the
+//! live database beside it. The crate drops no copy: every row of a backup or an event
+//! log is given, marked `secondary`, with the same session, turn type and text as its
+//! live twin, and the merge is left to one place, the scanner (or
+//! [`chat_rows::merge::merge_secondary`] for a caller of this crate alone), so that
+//! `--keep-copies` shows every copy and the summary counts every one it merged away.
+//! [`read_root`] reads a whole root at once.
 //!
 //! Secrets (`users.auth_token`, password hashes, `integrations.access_token`,
 //! `config.toml`'s `api_key`, the VS Code row's endpoint tokens) are never selected or
@@ -43,7 +47,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use chat_rows::merge::{DEFAULT_WINDOW_MICROS, PrimaryIndex};
 use chat_rows::{Claim, Evidence, FileContext, Row, Store, system};
 
 pub use decode::config::{ConfiguredModel, models_from_toml};
@@ -102,9 +105,8 @@ fn file_name(path: &Path) -> String {
 struct RootIndex {
     /// Users, from the live database, completed from the backups.
     users: BTreeMap<i64, decode::db::User>,
-    /// The rows the event log is checked against: the live database's and the backups' kept rows.
-    references: PrimaryIndex,
-    /// The kept rows of each backup (twins of the live database and of older backups removed).
+    /// The rows of each backup, decoded once (for its users) and given when the
+    /// backup itself is read.
     backups: Mutex<HashMap<PathBuf, Vec<Row>>>,
     /// The live database read for the index, and its rows, so it is decoded once;
     /// taken when the store reads that file.
@@ -177,15 +179,6 @@ fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
         }
         index.live = Mutex::new(Some((live, rows)));
     }
-    let mut seen = PrimaryIndex::new(
-        index
-            .live
-            .get_mut()
-            .ok()
-            .and_then(|l| l.as_ref())
-            .map(|(_, rows)| rows.as_slice())
-            .unwrap_or_default(),
-    );
     for b in backups_of(root, evidence) {
         let file = b.display().to_string();
         let (rows, db) = db_rows(
@@ -202,16 +195,10 @@ fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
                 index.users.entry(id).or_insert(u);
             }
         }
-        let kept: Vec<Row> = rows
-            .into_iter()
-            .filter(|r| !seen.has_twin(r, DEFAULT_WINDOW_MICROS))
-            .collect();
-        seen.extend(kept.iter().filter(|r| !r.is_parser()));
         if let Ok(map) = index.backups.get_mut() {
-            map.insert(b, kept);
+            map.insert(b, rows);
         }
     }
-    index.references = seen;
     index
 }
 
@@ -221,9 +208,10 @@ fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
 /// `config.toml`, in `~/.tabby`, any `TABBY_ROOT`, or a Docker volume's `_data`), the
 /// IntelliJ command history and every `User/globalStorage/state.vscdb` (whose
 /// `TabbyML.vscode-tabby` row it reads; a database without it gives no rows). A
-/// backup or event log is merged against the live database beside it; the store
-/// keeps what it learnt about each root, so a root's database is read once however
-/// many backups and logs it has.
+/// backup's and an event log's rows are all given, `secondary`, for the scanner to
+/// merge with their live twins; an event log's users are resolved through the live
+/// database and the backups beside it. The store keeps what it learnt about each root,
+/// so a root's database is read once however many backups and logs it has.
 #[derive(Default)]
 pub struct TabbyStore {
     roots: Mutex<HashMap<PathBuf, Arc<OnceLock<Arc<RootIndex>>>>>,
@@ -342,9 +330,9 @@ fn read_file(
             let kept = idx.backups.lock().ok().and_then(|m| m.get(path).cloned());
             let mut rows = match kept {
                 Some(rows) => rows,
-                // Not found in the listing (a single file handed over): merge against the live database only.
+                // Not found in the listing (a single file handed over): read on its own.
                 None => {
-                    let (rows, _) = db_rows(
+                    db_rows(
                         path,
                         evidence,
                         &Source {
@@ -352,10 +340,8 @@ fn read_file(
                             secondary: true,
                         },
                         true,
-                    );
-                    rows.into_iter()
-                        .filter(|r| !idx.references.has_twin(r, DEFAULT_WINDOW_MICROS))
-                        .collect()
+                    )
+                    .0
                 }
             };
             for r in &mut rows {
@@ -370,17 +356,14 @@ fn read_file(
             };
             let idx = root.map(|r| index(&r)).unwrap_or_default();
             let log = EventLog::from_bytes(&bytes);
-            let rows = rows::log_rows(
+            rows::log_rows(
                 &log,
                 &idx.users,
                 &Source {
                     file: display,
                     secondary: true,
                 },
-            );
-            rows.into_iter()
-                .filter(|r| r.is_parser() || !idx.references.has_twin(r, DEFAULT_WINDOW_MICROS))
-                .collect()
+            )
         }
         FileKind::Config => {
             let bytes = match evidence.read(path) {
@@ -472,8 +455,10 @@ fn vscdb_rows(path: &Path, display: &str, evidence: &Evidence) -> Vec<Row> {
 }
 
 /// Reads every Tabby file of a server root (`~/.tabby`, a `TABBY_ROOT` or a volume's
-/// `_data`): the live database, its backups, the event logs and `config.toml`,
-/// merged. `source_file` is each file's path.
+/// `_data`): the live database, its backups, the event logs and `config.toml`.
+/// `source_file` is each file's path. The copies are all there (`secondary`); pass the
+/// rows through [`chat_rows::merge::merge_secondary`] to drop those with a live twin,
+/// as the scanner does.
 pub fn read_root(root: &Path, evidence: &Evidence) -> Vec<Row> {
     let mut index = build_index(root, evidence);
     // The live database's and the backups' rows were made for the index: move them out.

@@ -266,9 +266,37 @@ fn deleted_rows_are_recovered() {
     assert!(db.messages.iter().all(|m| m.id != 28 && m.id != 29));
 }
 
+/// A root's rows as the scanner writes them: the copies with a live twin merged away.
+fn merged_root(root: &Path) -> (Vec<Row>, usize) {
+    chat_rows::merge::merge_secondary(
+        tabby_db::read_root(root, &Evidence::new()),
+        chat_rows::merge::DEFAULT_WINDOW_MICROS,
+    )
+}
+
 #[test]
 fn backups_keep_what_only_they_hold() {
-    let rows = tabby_db::read_root(&tabby_root(), &Evidence::new());
+    let all = tabby_db::read_root(&tabby_root(), &Evidence::new());
+    let per_session = |rows: &[Row]| -> BTreeMap<String, usize> {
+        rows.iter()
+            .filter(|r| r.source_file.ends_with("db.backup-20260925.sqlite"))
+            .fold(BTreeMap::new(), |mut m, r| {
+                *m.entry(r.session_id.clone()).or_default() += 1;
+                m
+            })
+    };
+    // The crate drops no copy: every row of the backup is there, secondary.
+    assert_eq!(
+        per_session(&all),
+        BTreeMap::from([
+            ("".to_string(), 4),
+            ("4".to_string(), 4),
+            ("5".to_string(), 3),
+            ("cmpl-june".to_string(), 5),
+            ("page:3".to_string(), 3)
+        ])
+    );
+    let (rows, _) = merged_root(&tabby_root());
     let from_backup: Vec<&Row> = rows
         .iter()
         .filter(|r| r.source_file.ends_with("db.backup-20260925.sqlite"))
@@ -288,6 +316,7 @@ fn backups_keep_what_only_they_hold() {
         sessions,
         BTreeMap::from([("", 1), ("5", 3), ("cmpl-june", 4)])
     );
+    assert_eq!(per_session(&rows).values().sum::<usize>(), 8);
     assert_eq!(
         from_backup[0].text,
         "pre-migration backup: db.backup-20260925.sqlite schema level 0044 (a copy of the live database taken before a migration)"
@@ -512,7 +541,7 @@ fn parallel_reads_of_one_root_give_the_sequential_rows() {
 
 #[test]
 fn log_lines_without_a_user_events_twin_are_kept() {
-    let rows = tabby_db::read_root(&tabby_root(), &Evidence::new());
+    let (rows, _) = merged_root(&tabby_root());
     let from_log = |day: &str| -> Vec<String> {
         rows.iter()
             .filter(|r| r.source_file.ends_with(day))
@@ -542,9 +571,20 @@ fn log_lines_without_a_user_events_twin_are_kept() {
             "8  system",
         ]
     );
-    // 2026-06-15: the completion and view were pruned from the live database but the
-    // backup holds them; only the dismiss (never in user_events) is the log's own.
-    assert_eq!(from_log("2026-06-15.json"), vec!["3 cmpl-june system"]);
+    // 2026-06-15: the completion and view were pruned from the live database; the
+    // backup holds them too, but a secondary row pairs only with a primary one, so the
+    // log's lines stay beside the backup's (each file is its own evidence that they
+    // outlived the purge); the dismiss was never in user_events.
+    assert_eq!(
+        from_log("2026-06-15.json"),
+        vec![
+            "1 cmpl-june system",
+            "1 cmpl-june user",
+            "1 cmpl-june assistant",
+            "2 cmpl-june system",
+            "3 cmpl-june system"
+        ]
+    );
     assert!(
         rows.iter()
             .filter(|r| r.source_file.ends_with(".json"))
