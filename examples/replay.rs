@@ -9,12 +9,47 @@
 //! written as it is walked, 64 KiB at a time, never built as one text; and the process
 //! exits without freeing the tree node by node. `--timings` prints the seconds spent
 //! reading, replaying and writing on stderr.
+//!
+//! The file is read (after the evidence reader's checks: a regular file, no link out of
+//! its folder, under the size cap) into anonymous memory advised for transparent huge
+//! pages (`memmap2`'s safe anonymous map): reading 100 MB into fresh 4 KiB pages costs
+//! 25,600 page faults, about half the time of the whole replay of a streaming log here.
+//! Where the kernel gives no huge pages the read is the same as before.
 
-use std::io::Write;
+use std::io::{Read, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use vscode_chat_log::SessionLog;
+use vscode_chat_log::Replay;
+
+/// The file's bytes, in memory of their own: an anonymous map advised for huge pages.
+fn read_log(path: &Path) -> std::io::Result<memmap2::MmapMut> {
+    let checked = chat_rows::Evidence::new().check(path)?;
+    let mut file = std::fs::File::open(&checked.target)?;
+    let len = usize::try_from(file.metadata()?.len())
+        .map_err(|_| std::io::Error::other("the file does not fit in memory"))?;
+    // one byte more than the file, so that an empty file maps too and a file that grew
+    // since is seen to
+    let mut map = memmap2::MmapOptions::new().len(len + 1).map_anon()?;
+    // only advice: without huge pages the read is as before
+    let _ = map.advise(memmap2::Advice::HugePage);
+    let mut at = 0;
+    while at < map.len() {
+        match file.read(&mut map[at..]) {
+            Ok(0) => break,
+            Ok(n) => at += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    if at != len {
+        return Err(std::io::Error::other(
+            "the file changed size while it was read",
+        ));
+    }
+    Ok(map)
+}
 
 fn main() -> ExitCode {
     let mut args: Vec<_> = std::env::args_os().skip(1).collect();
@@ -27,15 +62,16 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let t0 = Instant::now();
-    let log = match SessionLog::from_path(path) {
-        Ok(l) => l,
+    let map = match read_log(Path::new(path)) {
+        Ok(m) => m,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("cannot read {}: {e}", Path::new(path).display());
             return ExitCode::from(1);
         }
     };
+    let bytes = &map[..map.len() - 1];
     let t1 = Instant::now();
-    let replay = log.replay();
+    let replay = Replay::from_bytes(bytes);
     let t2 = Instant::now();
     let mut out = std::io::stdout().lock();
     let written = replay
