@@ -56,7 +56,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, MAIN_DB};
 
 pub use decode::{DbHeader, Frame, FrameStatus, Problem, ProblemKind, WalScan};
-pub use recover::{Reach, RecoveredRecord};
+pub use recover::{DroppedTable, Reach, RecoveredRecord, SchemaEntry};
 pub use rusqlite;
 
 /// Why a database could not be opened at all.
@@ -113,6 +113,10 @@ pub struct Database {
     wal_scan: WalScan,
     image_pages: u32,
     problems: Vec<Problem>,
+    /// Whether SQLite could read the schema of the image.
+    schema_ok: bool,
+    /// The dropped tables, found once on first use.
+    dropped: std::cell::OnceCell<Vec<DroppedTable>>,
 }
 
 impl std::fmt::Debug for Database {
@@ -330,9 +334,11 @@ impl Database {
             "PRAGMA query_only = ON; PRAGMA trusted_schema = OFF; PRAGMA cell_size_check = ON;",
         )
         .map_err(sqlite("pragmas"))?;
-        if let Err(e) = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| {
+        let schema = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| {
             r.get::<_, i64>(0)
-        }) {
+        });
+        let schema_ok = schema.is_ok();
+        if let Err(e) = schema {
             problems.push(Problem::new(
                 ProblemKind::Schema,
                 "page 1",
@@ -347,6 +353,8 @@ impl Database {
             wal_scan,
             image_pages: pages as u32,
             problems,
+            schema_ok,
+            dropped: std::cell::OnceCell::new(),
         })
     }
 
@@ -417,6 +425,29 @@ impl Database {
     /// `WITHOUT ROWID` table. See [`recover`].
     pub fn deleted_records(&self, table: &str) -> Vec<RecoveredRecord> {
         recover::deleted_records(self, table)
+    }
+
+    /// Whether SQLite could read the image's schema. When it cannot (a truncated or
+    /// damaged file), [`Database::deleted_records`] still reads each table whose
+    /// `CREATE TABLE` text survives ([`Database::schema_entries`]) page by page, and
+    /// returns its records as [`Reach::Unreachable`].
+    pub fn schema_readable(&self) -> bool {
+        self.schema_ok
+    }
+
+    /// The schema records read by hand from the image (page 1's b-tree, and, when
+    /// SQLite cannot read the schema, any page that holds schema records): what a
+    /// damaged file still says of its tables.
+    pub fn schema_entries(&self) -> Vec<SchemaEntry> {
+        recover::hand_schema(self)
+    }
+
+    /// The tables dropped from the schema whose `CREATE TABLE` text survives in a
+    /// freed schema record. [`Database::deleted_records`] with such a name reads the
+    /// dropped table's records (freelist pages, orphaned pages, older page versions,
+    /// and the free space of pages other tables reused). Found once, on first use.
+    pub fn dropped_tables(&self) -> &[DroppedTable] {
+        self.dropped.get_or_init(|| recover::dropped_tables(self))
     }
 
     /// The column names of a table, in order; empty when there is no such table.

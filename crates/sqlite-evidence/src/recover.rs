@@ -80,6 +80,12 @@ pub struct RecoveredRecord {
     /// Whether SQLite freed the record, or the record is live bytes SQLite can no
     /// longer reach.
     pub reach: Reach,
+    /// For a partial record whose last column's text lost only its end (a cell
+    /// written into its freeblock later and freed again: SQLite's placeholder schema
+    /// record of a `CREATE TABLE` takes the last 8 bytes): that column and the text
+    /// that survives before the overwritten bytes. Not the value (its end is gone),
+    /// so the column is still listed in `missing` and NULL in `values`.
+    pub truncated: Option<(usize, Value)>,
 }
 
 /// How a recovered record relates to what SQLite shows.
@@ -150,9 +156,19 @@ pub(crate) struct TableShape {
 }
 
 impl TableShape {
+    /// The shape of `table`: from SQLite's schema when it can be read; from a dropped
+    /// table's recovered `CREATE TABLE` text ([`Database::dropped_tables`]); else, when
+    /// SQLite cannot read the schema, from the schema records read by hand from page
+    /// 1's b-tree (and any page holding schema cells). `sqlite_master` itself has its
+    /// fixed shape, so that freed schema records (dropped tables) are recovered too.
     pub(crate) fn load(db: &Database, table: &str) -> Option<TableShape> {
+        if table.eq_ignore_ascii_case("sqlite_master")
+            || table.eq_ignore_ascii_case("sqlite_schema")
+        {
+            return Some(TableShape::master());
+        }
         let conn = db.connection();
-        let (root, sql): (i64, String) = conn
+        let live: Option<(i64, String)> = conn
             .query_row(
                 "SELECT rootpage, sql FROM sqlite_schema WHERE type = 'table' AND name = ?1",
                 [table],
@@ -163,10 +179,64 @@ impl TableShape {
                     ))
                 },
             )
-            .ok()?;
-        if sql.to_ascii_uppercase().contains("WITHOUT ROWID") || root <= 0 {
+            .ok();
+        if let Some((root, sql)) = live {
+            if sql.to_ascii_uppercase().contains("WITHOUT ROWID") || root <= 0 {
+                return None;
+            }
+            let shape = TableShape::from_conn(conn, table, root as u32);
+            if shape.is_some() {
+                return shape;
+            }
+        }
+        if let Some(d) = db.dropped_tables().iter().find(|d| d.name == table) {
+            return TableShape::from_sql(&d.sql, d.rootpage);
+        }
+        if db.schema_readable() {
             return None;
         }
+        let entry = hand_schema(db)
+            .into_iter()
+            .find(|e| e.kind == "table" && e.name == table)?;
+        TableShape::from_sql(&entry.sql, entry.rootpage)
+    }
+
+    /// `sqlite_master`: type, name, tbl_name, rootpage, sql; root page 1.
+    pub(crate) fn master() -> TableShape {
+        use Affinity::{Integer, Text};
+        TableShape {
+            root: 1,
+            affinities: vec![Text, Text, Text, Integer, Text],
+            not_null: vec![true, true, true, false, false],
+            alias: None,
+        }
+    }
+
+    /// The shape of a table from a `CREATE TABLE` text, read by SQLite in a private
+    /// in-memory database (one statement only, nothing attached, nothing else run).
+    /// `None` for a `WITHOUT ROWID` table or a text SQLite refuses.
+    pub(crate) fn from_sql(sql: &str, root: u32) -> Option<TableShape> {
+        let head = sql.trim_start();
+        if head.len() < 12 || !head[..12].eq_ignore_ascii_case("CREATE TABLE") {
+            return None;
+        }
+        if sql.to_ascii_uppercase().contains("WITHOUT ROWID") {
+            return None;
+        }
+        let conn = rusqlite::Connection::open_in_memory().ok()?;
+        conn.execute_batch("PRAGMA trusted_schema = OFF;").ok()?;
+        conn.execute(sql, []).ok()?;
+        let name: String = conn
+            .query_row(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .ok()?;
+        TableShape::from_conn(&conn, &name, root)
+    }
+
+    fn from_conn(conn: &rusqlite::Connection, table: &str, root: u32) -> Option<TableShape> {
         let mut stmt = conn
             .prepare("SELECT type, \"notnull\", pk FROM pragma_table_info(?1) ORDER BY cid")
             .ok()?;
@@ -175,7 +245,7 @@ impl TableShape {
             .ok()?
             .filter_map(Result::ok)
             .collect();
-        if cols.is_empty() {
+        if cols.is_empty() || root == 0 {
             return None;
         }
         let pks: Vec<usize> = cols
@@ -189,7 +259,7 @@ impl TableShape {
             _ => None,
         };
         Some(TableShape {
-            root: root as u32,
+            root,
             affinities: cols.iter().map(|c| affinity(&c.0)).collect(),
             // SQLite lets a non-INTEGER PRIMARY KEY of a rowid table hold NULL (a
             // legacy quirk), but no application writes one: carving treats it as NOT NULL.
@@ -568,6 +638,10 @@ struct Found {
     missing: Vec<usize>,
     /// Freed, or live bytes SQLite cannot reach.
     reach: Reach,
+    /// True when found by carving (not a cell of a page known to be the table's).
+    carved: bool,
+    /// The surviving start of a missing column whose end was overwritten.
+    truncated: Option<(usize, Value)>,
 }
 
 struct Recoverer<'a> {
@@ -617,7 +691,7 @@ fn class_of_value(v: &Value) -> u8 {
 
 /// A rebuilt freed cell: its values, its length from the freeblock start, whether its
 /// first column's type was inferred from the freeblock's size, and the columns lost.
-type Rebuilt = (Vec<Value>, usize, bool, Vec<usize>);
+type Rebuilt = (Vec<Value>, usize, bool, Vec<usize>, Option<(usize, Value)>);
 
 /// How the four bytes a freeblock link overwrote were laid out: the length and rowid
 /// varints (`prefix` bytes), the record header's length varint (`hlen_bytes`), and
@@ -664,7 +738,92 @@ fn varint_len(v: u64) -> usize {
     (1..=8).find(|&n| v < 1 << (7 * n)).unwrap_or(9)
 }
 
-impl Recoverer<'_> {
+impl<'a> Recoverer<'a> {
+    fn new(db: &'a Database, shape: TableShape) -> Recoverer<'a> {
+        let header = db.header;
+        let mut current = Snapshot::new();
+        for (i, f) in db.wal_scan.frames.iter().enumerate() {
+            if f.status == FrameStatus::Committed {
+                current.insert(f.page, Version::Frame(i));
+            }
+        }
+        Recoverer {
+            pages: Pages {
+                db,
+                page_size: header.page_size,
+                usable: header.usable_size(),
+                encoding: header.text_encoding,
+            },
+            shape,
+            found: Vec::new(),
+            current,
+            carve_snap: None,
+            max_rowid: None,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Live records SQLite cannot reach: whole cells in a current leaf page's cell
+    /// content area that no cell pointer names and that lie in no freeblock (a cell
+    /// pointer or the cell count tampered with, a pointer aimed at another cell). In a
+    /// page SQLite wrote, that area holds only cells and freeblocks (and fragments of
+    /// at most three bytes), so nothing is found there.
+    fn carve_unreachable(&mut self, b: &[u8], page: u32, name: &str) {
+        let h = if page == 1 { 100 } else { 0 };
+        if b.get(h) != Some(&0x0d) {
+            return;
+        }
+        let usable = self.pages.usable.min(b.len());
+        let content = match be16(b, h + 5) as usize {
+            0 => 65536,
+            c => c,
+        };
+        if content >= usable {
+            return;
+        }
+        let mut covered: Vec<(usize, usize)> = Vec::new();
+        let n = be16(b, h + 3) as usize;
+        for c in 0..n.min(usable / 2) {
+            let ptr = be16(b, h + 8 + 2 * c) as usize;
+            if let Some(size) = self.leaf_cell_size(b, ptr) {
+                covered.push((ptr, ptr + size));
+            }
+        }
+        let mut fb = be16(b, h + 1) as usize;
+        let mut hops = 0;
+        while fb != 0 && fb + 4 <= usable && hops < 10_000 {
+            hops += 1;
+            covered.push((fb, fb + be16(b, fb + 2) as usize));
+            let next = be16(b, fb) as usize;
+            if next <= fb {
+                break;
+            }
+            fb = next;
+        }
+        covered.sort_unstable();
+        let mut at = content;
+        let mut holes = Vec::new();
+        for (a, z) in covered {
+            if a > at {
+                holes.push((at, a.min(usable)));
+            }
+            at = at.max(z);
+        }
+        if at < usable {
+            holes.push((at, usable));
+        }
+        for (a, z) in holes {
+            if z - a < 6 {
+                continue;
+            }
+            let before = self.found.len();
+            self.carve(b, a, z, Region::Raw, &format!("cell area at {name}"));
+            for f in &mut self.found[before..] {
+                f.reach = Reach::Unreachable;
+            }
+        }
+    }
+
     /// Whether a freed cell's lost prefix of `prefix` bytes can have held its payload
     /// length (`payload`) and rowid varints: the rowid takes what the length leaves,
     /// and a rowid that needs that many bytes must not exceed any the table has had.
@@ -744,6 +903,8 @@ impl Recoverer<'_> {
                     probes: Vec::new(),
                     missing: Vec::new(),
                     reach: Reach::Deleted,
+                    carved: strict == Strict::Carved,
+                    truncated: None,
                 });
             }
         }
@@ -890,14 +1051,14 @@ impl Recoverer<'_> {
             // and is found by the scan below.)
             let rebuilt = self
                 .rebuild_clobbered(b, start, end, Some(size))
-                .map(|(v, l, i)| (v, l, i, Vec::new()))
+                .map(|(v, l, i)| (v, l, i, Vec::new(), None))
                 .or_else(|| {
                     self.rebuild_spilled(b, start, end)
                         .filter(|(_, l)| self.tiles(b, start + l, start + size))
-                        .map(|(v, l)| (v, l, false, Vec::new()))
+                        .map(|(v, l)| (v, l, false, Vec::new(), None))
                 })
                 .or_else(|| self.rebuild_freeblock(b, start, size));
-            if let Some((values, len, inferred, missing)) = rebuilt {
+            if let Some((values, len, inferred, missing, truncated)) = rebuilt {
                 let probes = if inferred {
                     let n0 = stored_bytes(&values[..1], self.pages.encoding).len();
                     self.probes(b, start + 4, start + size, n0)
@@ -911,6 +1072,8 @@ impl Recoverer<'_> {
                     probes,
                     missing,
                     reach: Reach::Deleted,
+                    carved: true,
+                    truncated,
                 });
                 floor = start + len;
             }
@@ -932,6 +1095,8 @@ impl Recoverer<'_> {
                         probes: Vec::new(),
                         missing: Vec::new(),
                         reach: Reach::Deleted,
+                        carved: true,
+                        truncated: None,
                     });
                     // The cell began before its record, with its length and rowid varints.
                     let prefix = before.map(|x| x.1).unwrap_or(2);
@@ -950,6 +1115,8 @@ impl Recoverer<'_> {
                         probes: Vec::new(),
                         missing: Vec::new(),
                         reach: Reach::Deleted,
+                        carved: true,
+                        truncated: None,
                     });
                     spans.insert(s, s + len);
                     s += len;
@@ -990,6 +1157,8 @@ impl Recoverer<'_> {
                         probes: Vec::new(),
                         missing: Vec::new(),
                         reach: Reach::Deleted,
+                        carved: true,
+                        truncated: None,
                     });
                     spans.insert(s, s + len);
                     s += len;
@@ -1403,11 +1572,13 @@ impl Recoverer<'_> {
                 {
                     if self.tiles(b, body_at + body, end) && self.prefix_ok(lay.prefix, hlen + body)
                     {
-                        cands.push((values, body_at + body - fb, false, Vec::new()));
+                        cands.push((values, body_at + body - fb, false, Vec::new(), None));
                     }
                     continue;
                 }
                 if let Some(p) = self.partial_tail(b, &types, lay.prefix, hlen, body_at, end) {
+                    cands.push(p);
+                } else if let Some(p) = self.bad_tail(b, &types, lay.prefix, hlen, body_at, end) {
                     cands.push(p);
                 }
                 continue;
@@ -1434,7 +1605,18 @@ impl Recoverer<'_> {
                     decode_body(&self.shape, &all, b, body_at, end, enc, Strict::Carved)
                 {
                     if body_at + body == end && self.prefix_ok(lay.prefix, hlen + body) {
-                        cands.push((values, size, true, Vec::new()));
+                        cands.push((values, size, true, Vec::new(), None));
+                    }
+                } else if self.shape.root == 1 {
+                    // the schema table: a record whose type (`table`, `index` ...) was
+                    // inferred and whose CREATE text lost its end to a placeholder
+                    if let Some(p) = self
+                        .bad_tail(b, &all, lay.prefix, hlen, body_at, end)
+                        .filter(|p| {
+                            matches!(&p.0[0], Value::Text(t) if matches!(t.as_str(), "table" | "index" | "view" | "trigger"))
+                        })
+                    {
+                        cands.push(p);
                     }
                 }
             }
@@ -1567,7 +1749,71 @@ impl Recoverer<'_> {
                 };
             }
         }
-        Some((values, end - (body_at - hlen - prefix), false, missing))
+        Some((
+            values,
+            end - (body_at - hlen - prefix),
+            false,
+            missing,
+            None,
+        ))
+    }
+
+    /// A freed cell that fills its freeblock exactly, every column decoding strictly
+    /// but the last, a text whose final bytes (at most 16) are not text: a small cell
+    /// SQLite wrote into the freeblock's end and freed again (a `CREATE TABLE` writes a
+    /// placeholder schema record of 8 bytes, then replaces it). The last column is
+    /// returned missing, with the text that survives before the damage.
+    fn bad_tail(
+        &self,
+        b: &[u8],
+        types: &[u64],
+        prefix: usize,
+        hlen: usize,
+        body_at: usize,
+        end: usize,
+    ) -> Option<Rebuilt> {
+        let ncols = self.shape.affinities.len();
+        if types.len() != ncols || ncols < 2 || self.pages.encoding > 1 {
+            return None;
+        }
+        let last = *types.last()?;
+        if last < 13 || last % 2 == 0 || !type_fits(self.shape.affinities[ncols - 1], last) {
+            return None;
+        }
+        let (values, body) = decode_body(
+            &self.shape,
+            &types[..ncols - 1],
+            b,
+            body_at,
+            end,
+            self.pages.encoding,
+            Strict::Carved,
+        )?;
+        let at = body_at + body;
+        let size = serial_size(last)?;
+        if at + size != end || !self.prefix_ok(prefix, hlen + body + size) {
+            return None;
+        }
+        let tail = &b[at..end];
+        let good = match std::str::from_utf8(tail) {
+            Ok(t) => t.len(),
+            Err(e) => e.valid_up_to(),
+        };
+        let good = tail[..good]
+            .iter()
+            .position(|&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r'))
+            .unwrap_or(good);
+        if good == 0 || good == size || size - good > 16 {
+            return None;
+        }
+        let text = std::str::from_utf8(&tail[..good]).ok()?.to_string();
+        Some((
+            values,
+            end - (body_at - hlen - prefix),
+            false,
+            vec![ncols - 1],
+            Some((ncols - 1, Value::Text(text))),
+        ))
     }
 
     /// Picks among the readings of one freed cell (see [`Recoverer::rebuild_freeblock`]).
@@ -1602,7 +1848,7 @@ impl Recoverer<'_> {
         if same_rest && first.3.is_empty() && first.0.len() > 1 {
             let mut values = first.0.clone();
             values[0] = Value::Null;
-            return Some((values, first.1, false, vec![0]));
+            return Some((values, first.1, false, vec![0], None));
         }
         None
     }
@@ -1741,27 +1987,36 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
             current.insert(f.page, Version::Frame(i));
         }
     }
-    let mut rec = Recoverer {
-        pages,
-        shape,
-        found: Vec::new(),
-        current,
-        carve_snap: None,
-        max_rowid: max_rowid(db, table),
-        seen: Vec::new(),
-    };
+    let _ = (pages, current);
+    let mut rec = Recoverer::new(db, shape);
+    rec.max_rowid = max_rowid(db, table);
     rec.seen = seen_classes(db, table, rec.shape.affinities.len());
 
     // 1. Every snapshot: the main file alone, then the state after each commit. Each
     //    page version is decoded once, in the first snapshot whose tree reaches it.
     let mut seen = HashSet::new();
     let mut table_pages = HashSet::new();
-    let mut visit = |rec: &mut Recoverer<'_>, snap: &Snapshot| {
+    let is_master = rec.shape.root == 1;
+    let schema_ok = db.schema_readable();
+    let mut visit = |rec: &mut Recoverer<'_>, snap: &Snapshot, is_current: bool| {
         let (mut leaves, mut interiors) = (Vec::new(), Vec::new());
+        // The table's root in this snapshot, as this snapshot's own schema says: a
+        // table created later may have a root page that was another table's before,
+        // whose cells are not this table's.
+        let root = if is_master {
+            1
+        } else {
+            match snapshot_root(&rec.pages, snap, table) {
+                SnapRoot::Found(r) => r,
+                SnapRoot::Absent => return,
+                SnapRoot::Unreadable => rec.shape.root,
+            }
+        };
+        let before = rec.found.len();
         walk(
             &rec.pages,
             snap,
-            rec.shape.root,
+            root,
             &mut leaves,
             &mut interiors,
             &mut seen,
@@ -1783,6 +2038,9 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
                 _ => name,
             };
             rec.carve_page(b, page, &cname);
+            if rec.current(page) == v {
+                rec.carve_unreachable(b, page, &cname);
+            }
         }
         // Interior pages keep stale leaf content in their gap when a root leaf was split.
         for v in interiors {
@@ -1797,9 +2055,21 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
             rec.carve_page(b, page, &name);
         }
         rec.carve_snap = None;
+        // SQLite cannot read the schema: the cells of the image's own pages are live
+        // records it cannot reach
+        if is_current && !schema_ok && !is_master {
+            for f in &mut rec.found[before..] {
+                if !f.carved {
+                    f.reach = Reach::Unreachable;
+                }
+            }
+        }
     };
+    let last_commit = frames
+        .iter()
+        .rposition(|f| f.status == FrameStatus::Committed && f.db_size != 0);
     if !db.main.is_empty() {
-        visit(&mut rec, &Snapshot::new());
+        visit(&mut rec, &Snapshot::new(), last_commit.is_none());
     }
     let mut snap = Snapshot::new();
     for (i, f) in frames.iter().enumerate() {
@@ -1808,7 +2078,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         }
         snap.insert(f.page, Version::Frame(i));
         if f.db_size != 0 {
-            visit(&mut rec, &snap);
+            visit(&mut rec, &snap, Some(i) == last_commit);
         }
     }
 
@@ -1860,6 +2130,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
     }
 
     // 3. Freelist pages of the current image.
+    let mut freelist: HashSet<u32> = HashSet::new();
     let mut trunk = header.freelist_trunk;
     let mut hops = 0u32;
     let limit = db.image_pages;
@@ -1868,7 +2139,14 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         let v = rec.current(trunk);
         let Some(b) = rec.pages.bytes(v) else { break };
         let count = (be32(b, 4) as usize).min((rec.pages.usable.saturating_sub(8)) / 4);
-        let after = 8 + 4 * count;
+        // after the page list, what was the list when the trunk held more: four-byte
+        // page numbers, which read as NULLs and small numbers; nothing is carved there
+        let mut after = 8 + 4 * count;
+        while after + 4 <= rec.pages.usable.min(b.len()) && be32(b, after) <= limit {
+            after += 4;
+        }
+        freelist.insert(trunk);
+        freelist.extend((0..count).map(|k| be32(b, 8 + 4 * k)));
         let tname = format!("freelist trunk page {trunk}");
         rec.carve(b, after, rec.pages.usable.min(b.len()), Region::Gap, &tname);
         for k in 0..count {
@@ -1898,6 +2176,43 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         trunk = be32(b, 0);
     }
 
+    // 3b. Table leaf pages of the image that no b-tree reaches and that are not on the
+    //     freelist: a page cut out of its tree (tampered pointers, a damaged file) or
+    //     left by a dropped table. Their cells are the table's when they fit it; for a
+    //     live table they are live records SQLite cannot reach. A dropped table's pages
+    //     may also have been reused by other tables, whose free space then keeps its
+    //     records: for a dropped table, every leaf's free space is carved.
+    let dropped = !is_master && db.dropped_tables().iter().any(|d| d.name == table);
+    if !is_master {
+        for p in 2..=db.image_pages {
+            if table_pages.contains(&p) || freelist.contains(&p) {
+                continue;
+            }
+            let v = rec.current(p);
+            let Some(b) = rec.pages.bytes(v) else {
+                continue;
+            };
+            if b.first() != Some(&0x0d) {
+                continue;
+            }
+            let name = format!("page {p}");
+            if !others.contains(&p) {
+                if rec.may_own(b, p, &table_pages, &others) {
+                    let before = rec.found.len();
+                    rec.cells(b, p, &format!("orphan {name}"), Strict::Carved, None);
+                    if !dropped {
+                        for f in &mut rec.found[before..] {
+                            f.reach = Reach::Unreachable;
+                        }
+                    }
+                    rec.carve_page(b, p, &format!("orphan {name}"));
+                }
+            } else if dropped {
+                rec.carve_page(b, p, &name);
+            }
+        }
+    }
+
     // 4. Drop what is live, and repeats.
     let want_firsts = rec.found.iter().any(|f| !f.probes.is_empty());
     let (live, mut firsts) = live_keys(
@@ -1923,10 +2238,25 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
     let mut out = Vec::new();
     let mut partials = Vec::new();
     let ncols = rec.shape.affinities.len();
+    let dropped_shapes: Vec<TableShape> = if is_master || dropped {
+        Vec::new()
+    } else {
+        db.dropped_tables()
+            .iter()
+            .filter_map(|d| TableShape::from_sql(&d.sql, d.rootpage.max(1)))
+            .collect()
+    };
     for f in rec.found {
         if f.probes
             .iter()
             .any(|(p, min)| misread_copy(&firsts, &lengths, p, *min))
+        {
+            continue;
+        }
+        if f.carved
+            && !is_master
+            && !dropped
+            && fits_dropped(&f.values, &rec.shape, &dropped_shapes)
         {
             continue;
         }
@@ -1982,6 +2312,7 @@ fn record(f: Found) -> RecoveredRecord {
         location,
         missing: f.missing,
         reach: f.reach,
+        truncated: f.truncated,
     }
 }
 
@@ -2029,6 +2360,225 @@ fn live_partial_keys(
         }
     }
     set
+}
+
+/// Whether a carved record (decoded with `shape`) also fits the shape of a dropped
+/// table whose columns differ from `shape`'s: such a record is the dropped table's
+/// (its pages were reused), not the live table's. Tables of the same shape cannot be
+/// told apart by their records; the live table keeps them.
+fn fits_dropped(values: &[Value], shape: &TableShape, dropped: &[TableShape]) -> bool {
+    dropped.iter().any(|d| {
+        (d.affinities != shape.affinities || d.alias != shape.alias)
+            && d.affinities.len() == values.len()
+            && values.iter().enumerate().all(|(i, v)| {
+                if Some(i) == d.alias {
+                    return matches!(v, Value::Null) || Some(i) == shape.alias;
+                }
+                let t = match v {
+                    Value::Null => 0,
+                    Value::Integer(_) => 1,
+                    Value::Real(_) => 7,
+                    Value::Text(_) => 13,
+                    Value::Blob(_) => 12,
+                };
+                (t != 0 || !d.not_null[i]) && type_fits(d.affinities[i], t)
+            })
+    })
+}
+
+/// What a snapshot's own schema says of a table's root page.
+enum SnapRoot {
+    /// The root page it names.
+    Found(u32),
+    /// The schema was read and has no such table.
+    Absent,
+    /// The schema could not be read.
+    Unreadable,
+}
+
+/// The schema records of a snapshot, read by hand from the b-tree rooted at page 1.
+fn snapshot_schema(pages: &Pages<'_>, snap: &Snapshot) -> Vec<SchemaEntry> {
+    let (mut leaves, mut interiors, mut seen) = (Vec::new(), Vec::new(), HashSet::new());
+    walk(pages, snap, 1, &mut leaves, &mut interiors, &mut seen);
+    let shape = TableShape::master();
+    let mut out = Vec::new();
+    for v in leaves {
+        let Some(b) = pages.bytes(v) else { continue };
+        let page = pages.page_of(v);
+        let mut rec = Recoverer::new(pages.db, shape.clone());
+        rec.cells(b, page, &pages.name(v), Strict::Known, Some(snap));
+        out.extend(
+            rec.found
+                .into_iter()
+                .filter_map(|f| entry_of(&f.values, f.location)),
+        );
+    }
+    out
+}
+
+fn snapshot_root(pages: &Pages<'_>, snap: &Snapshot, table: &str) -> SnapRoot {
+    let entries = snapshot_schema(pages, snap);
+    if entries.is_empty() {
+        return SnapRoot::Unreadable;
+    }
+    match entries
+        .iter()
+        .find(|e| e.kind == "table" && e.name == table)
+    {
+        Some(e) => SnapRoot::Found(e.rootpage),
+        None => SnapRoot::Absent,
+    }
+}
+
+/// A schema record from its five values.
+fn entry_of(values: &[Value], location: String) -> Option<SchemaEntry> {
+    let text = |i: usize| match values.get(i) {
+        Some(Value::Text(t)) => Some(t.clone()),
+        _ => None,
+    };
+    let rootpage = match values.get(3) {
+        Some(Value::Integer(n)) => u32::try_from(*n).ok()?,
+        _ => 0,
+    };
+    Some(SchemaEntry {
+        kind: text(0)?,
+        name: text(1)?,
+        tbl_name: text(2).unwrap_or_default(),
+        rootpage,
+        sql: text(4).unwrap_or_default(),
+        location,
+    })
+}
+
+/// One record of the schema table (`sqlite_master`), read by hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaEntry {
+    /// `table`, `index`, `view` or `trigger`.
+    pub kind: String,
+    /// Its name.
+    pub name: String,
+    /// The table it belongs to.
+    pub tbl_name: String,
+    /// Its root page (0 for views and triggers).
+    pub rootpage: u32,
+    /// Its `CREATE` text (empty for an automatic index).
+    pub sql: String,
+    /// Where it was read: `page 1 cell 3`, `page 7 cell 0`.
+    pub location: String,
+}
+
+/// A table dropped from the schema whose `CREATE TABLE` text survives in a freed
+/// schema record (a freeblock of page 1, an older page version, a freelist page).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DroppedTable {
+    /// The table's name.
+    pub name: String,
+    /// Its `CREATE TABLE` text.
+    pub sql: String,
+    /// The root page it had.
+    pub rootpage: u32,
+    /// Where its schema record was found.
+    pub location: String,
+    /// False when the `CREATE TABLE` text lost its end (overwritten) and `sql` is its
+    /// surviving start with the column list closed: the last column's declared type
+    /// may be lost (it then reads as a column of no type, which accepts any value).
+    pub complete: bool,
+}
+
+/// The schema of the image read by hand: the records of the b-tree rooted at page 1
+/// and, when SQLite cannot read the schema (a truncated or damaged file), those of any
+/// table leaf page that holds schema records (most cells fit `sqlite_master`).
+pub(crate) fn hand_schema(db: &Database) -> Vec<SchemaEntry> {
+    let header = db.header;
+    let pages = Pages {
+        db,
+        page_size: header.page_size,
+        usable: header.usable_size(),
+        encoding: header.text_encoding,
+    };
+    let rec0 = Recoverer::new(db, TableShape::master());
+    let current = rec0.current.clone();
+    let mut out = snapshot_schema(&pages, &current);
+    if !db.schema_readable() {
+        let mut rec = Recoverer::new(db, TableShape::master());
+        let none = HashSet::new();
+        for p in 2..=db.image_pages {
+            let v = rec.current(p);
+            let Some(b) = rec.pages.bytes(v) else {
+                continue;
+            };
+            if b.first() == Some(&0x0d) && rec.may_own(b, p, &none, &none) {
+                rec.cells(b, p, &format!("page {p}"), Strict::Carved, None);
+            }
+        }
+        out.extend(
+            rec.found
+                .into_iter()
+                .filter_map(|f| entry_of(&f.values, f.location)),
+        );
+    }
+    let mut seen = HashSet::new();
+    out.retain(|e| seen.insert((e.kind.clone(), e.name.clone())));
+    out
+}
+
+/// A `CREATE TABLE` text that lost its end, closed so that SQLite reads it: the text
+/// as it survives with `)` appended, or cut after its last complete column definition.
+fn complete_create(t: &str) -> Option<String> {
+    let t = t.trim_end();
+    let mut tries = vec![format!("{t})")];
+    if let Some(i) = t.rfind(',') {
+        tries.push(format!("{})", &t[..i]));
+    }
+    tries
+        .into_iter()
+        .find(|sql| TableShape::from_sql(sql, 1).is_some())
+}
+
+/// The dropped tables whose `CREATE TABLE` text survives (see [`DroppedTable`]).
+pub(crate) fn dropped_tables(db: &Database) -> Vec<DroppedTable> {
+    let live: HashSet<String> = hand_schema(db)
+        .into_iter()
+        .filter(|e| e.kind == "table")
+        .map(|e| e.name)
+        .collect();
+    let mut out: Vec<DroppedTable> = Vec::new();
+    for r in deleted_records(db, "sqlite_master") {
+        let mut values = r.values;
+        let mut complete = true;
+        if !r.missing.is_empty() {
+            // the CREATE text lost its end: completed by closing its column list
+            match (&r.missing[..], r.truncated) {
+                ([4], Some((4, Value::Text(t)))) => {
+                    let Some(sql) = complete_create(&t) else {
+                        continue;
+                    };
+                    values[4] = Value::Text(sql);
+                    complete = false;
+                }
+                _ => continue,
+            }
+        }
+        let Some(e) = entry_of(&values, r.location) else {
+            continue;
+        };
+        if e.kind != "table"
+            || live.contains(&e.name)
+            || e.name.starts_with("sqlite_")
+            || TableShape::from_sql(&e.sql, e.rootpage.max(1)).is_none()
+            || out.iter().any(|d| d.name == e.name)
+        {
+            continue;
+        }
+        out.push(DroppedTable {
+            name: e.name,
+            sql: e.sql,
+            rootpage: e.rootpage,
+            location: e.location,
+            complete,
+        });
+    }
+    out
 }
 
 /// For each column of `table`, the classes of value its live records hold (the first
