@@ -1,10 +1,12 @@
 //! Speed and memory of the VS Code mutation-log replay, on logs of the two shapes real
 //! files have (see `vscode-mutation-log.md` §8): one huge kind-0 line followed by ~1k
 //! deltas (a compacted session), and ~20k medium lines of streaming re-sends through
-//! Push with `i` (a long session between compactions).
+//! Push with `i` (a long session between compactions); and a third, the hardest for a
+//! replay: thousands of re-sends of whole responses in escape-dense text (see
+//! `bench_logs`).
 //!
 //! `cargo run --release --example replay_bench [-- FILE]`
-//! (`-- --generate DIR` only writes the two generated logs to `DIR`)
+//! (`-- --generate DIR` only writes the three generated logs to `DIR`)
 //!
 //! For each file it prints, single-threaded, MB/s of: merely validating every line
 //! with serde_json (`IgnoredAny`), the replay alone, the replay plus the rows handed
@@ -22,7 +24,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use serde_json::json;
+#[path = "bench_logs/mod.rs"]
+mod bench_logs;
+
+use bench_logs::{huge_first_line, resend, streaming};
 
 const RUNS: usize = 5;
 
@@ -33,7 +38,7 @@ fn main() {
         return;
     }
     if args.first().map(String::as_str) == Some("--generate") {
-        // `--generate DIR`: writes the two logs there and stops, to measure them again
+        // `--generate DIR`: writes the three logs there and stops, to measure them again
         // and again with the FILE form
         let dir = PathBuf::from(args.get(1).map_or(".", String::as_str));
         std::fs::create_dir_all(&dir).expect("dir");
@@ -43,6 +48,7 @@ fn main() {
         )
         .expect("write");
         std::fs::write(dir.join("streaming.jsonl"), streaming(100 << 20)).expect("write");
+        std::fs::write(dir.join("resend.jsonl"), resend(100 << 20)).expect("write");
         return;
     }
     let files: Vec<PathBuf> = if let Some(f) = args.first() {
@@ -52,10 +58,17 @@ fn main() {
         std::fs::create_dir_all(&dir).expect("temp dir");
         let a = dir.join("huge-first-line.jsonl");
         let b = dir.join("streaming.jsonl");
-        eprintln!("generating {} and {} ...", a.display(), b.display());
+        let c = dir.join("resend.jsonl");
+        eprintln!(
+            "generating {}, {} and {} ...",
+            a.display(),
+            b.display(),
+            c.display()
+        );
         std::fs::write(&a, huge_first_line(100 << 20)).expect("write");
         std::fs::write(&b, streaming(100 << 20)).expect("write");
-        vec![a, b]
+        std::fs::write(&c, resend(100 << 20)).expect("write");
+        vec![a, b, c]
     };
     for f in &files {
         let size = std::fs::metadata(f).map(|m| m.len()).unwrap_or(0);
@@ -113,7 +126,7 @@ fn main() {
         );
     }
     if args.is_empty() {
-        // the generated logs are 200 MB: not left behind
+        // the generated logs are 300 MB: not left behind
         for f in &files {
             let _ = std::fs::remove_file(f);
         }
@@ -220,146 +233,4 @@ fn once(name: &str, bytes: &[u8], file: &Path) -> (f64, String) {
             (secs, detail)
         }
     }
-}
-
-/// Markdown as assistants write it: prose, lists, code with quotes and newlines.
-fn prose(seed: usize, len: usize) -> String {
-    let words = [
-        "the",
-        "function",
-        "returns",
-        "`Result<T, E>`",
-        "when",
-        "parsing",
-        "fails;",
-        "see",
-        "\"config.toml\"",
-        "below.",
-        "\n\n```rust\nfn main() {\n    println!(\"hi\");\n}\n```\n",
-        "- item",
-        "and",
-        "tests",
-        "pass.",
-    ];
-    let mut s = String::with_capacity(len + 32);
-    let mut i = seed;
-    while s.len() < len {
-        s.push_str(words[i % words.len()]);
-        s.push(' ');
-        i = i.wrapping_mul(31).wrapping_add(7);
-    }
-    s
-}
-
-fn request(i: usize, parts: usize, part_len: usize) -> serde_json::Value {
-    let mut response = Vec::new();
-    response
-        .push(json!({"kind": "thinking", "value": prose(i, part_len / 4), "id": format!("t{i}")}));
-    for p in 0..parts {
-        response.push(json!({"value": prose(i * 7 + p, part_len), "isTrusted": false, "supportThemeIcons": false}));
-        response.push(json!({
-            "kind": "toolInvocationSerialized", "toolCallId": format!("call_{i}_{p}"), "toolId": "run_in_terminal",
-            "invocationMessage": {"value": "Running `cargo test`"}, "isComplete": true,
-            "isConfirmed": {"type": 4, "selectedButton": "allow"}, "source": {"type": "internal", "label": "Built-In"},
-            "toolSpecificData": {"kind": "terminal", "commandLine": {"original": "cargo test --all"}, "language": "sh"},
-            "resultDetails": {"input": "cargo test --all", "output": [{"type": "embed", "value": prose(i + p, part_len / 2)}]}
-        }));
-    }
-    json!({
-        "requestId": format!("request_{i}"), "timestamp": 1_759_400_000_000u64 + i as u64 * 1000,
-        "message": {"text": prose(i, 200), "parts": [{"kind": "text", "text": prose(i, 200)}]},
-        "variableData": {"variables": [{"id": "file", "name": "main.rs", "value": prose(i, part_len / 2)}]},
-        "agent": {"id": "github.copilot.editsAgent", "name": "GitHub Copilot"},
-        "modelId": if i % 3 == 0 { "copilot/gpt-4.1" } else { "copilot/claude-sonnet-4" },
-        "modeInfo": {"kind": "agent", "telemetryModeId": "agent", "permissionLevel": "default"},
-        "response": response, "responseId": format!("response_{i}"),
-        "responseTimestamp": 1_759_400_000_500u64 + i as u64 * 1000,
-        // Copilot keeps its tool-call rounds and the full tool results in result.metadata,
-        // usually the biggest part of a request (vscode-mutation-log.md §4)
-        "result": {"metadata": {
-            "toolCallRounds": [{"response": prose(i, part_len * 2), "toolCalls": [{"name": "run_in_terminal", "arguments": "{\"command\":\"cargo test\"}"}]}],
-            "toolCallResults": {format!("call_{i}"): {"content": [{"value": prose(i + 3, part_len * 5)}]}},
-            "modelMessageId": "x"}},
-        "modelState": {"value": 1, "completedAt": 1_759_400_000_900u64 + i as u64 * 1000},
-        "contentReferences": [], "codeCitations": [], "followups": []
-    })
-}
-
-/// One kind-0 line of about `size` bytes, then ~1k deltas.
-fn huge_first_line(size: usize) -> Vec<u8> {
-    let per_request = serde_json::to_vec(&request(0, 4, 2000))
-        .map(|v| v.len())
-        .unwrap_or(20_000);
-    let n = size / per_request;
-    let requests: Vec<_> = (0..n).map(|i| request(i, 4, 2000)).collect();
-    let root = json!({"version": 3, "creationDate": 1_759_400_000_000u64, "initialLocation": "panel",
-        "responderUsername": "GitHub Copilot", "sessionId": "bench", "requests": requests,
-        "inputState": {"inputText": "", "attachments": []}});
-    let mut out = serde_json::to_vec(&json!({"kind": 0, "v": root})).unwrap_or_default();
-    out.push(b'\n');
-    for d in 0..1000 {
-        let r = n - 1 - (d % 10);
-        let line = match d % 4 {
-            0 => json!({"kind": 1, "k": ["requests", r, "vote"], "v": 1}),
-            1 => {
-                json!({"kind": 2, "k": ["requests", r, "response"], "v": [{"value": prose(d, 300)}]})
-            }
-            2 => json!({"kind": 1, "k": ["inputState", "inputText"], "v": prose(d, 40)}),
-            _ => json!({"kind": 1, "k": ["requests", r, "result"], "v": {"metadata": {"n": d}}}),
-        };
-        out.extend(serde_json::to_vec(&line).unwrap_or_default());
-        out.push(b'\n');
-    }
-    out
-}
-
-/// ~20k lines: requests pushed, then their responses streamed by re-sending the
-/// growing last part through Push with `i`.
-fn streaming(size: usize) -> Vec<u8> {
-    let root = json!({"version": 3, "creationDate": 1_759_400_000_000u64, "initialLocation": "panel",
-        "responderUsername": "GitHub Copilot", "sessionId": "bench", "requests": []});
-    let mut out = serde_json::to_vec(&json!({"kind": 0, "v": root})).unwrap_or_default();
-    out.push(b'\n');
-    let mut i = 0;
-    let mut lines = 0;
-    while out.len() < size {
-        let mut req = request(i, 1, 1000);
-        req["response"] = json!([]);
-        out.extend(
-            serde_json::to_vec(&json!({"kind": 2, "k": ["requests"], "v": [req]}))
-                .unwrap_or_default(),
-        );
-        out.push(b'\n');
-        lines += 1;
-        // stream: each flush re-sends the growing markdown part (from its index on);
-        // every sixth flush also completes a tool call, and a new markdown part follows
-        let mut at = 0usize;
-        let mut seed = i;
-        for step in 1..=18usize {
-            let text = prose(seed, ((step - 1) % 6 + 1) * 1200);
-            let v = if step % 6 == 0 {
-                json!([{"value": text}, {"kind": "toolInvocationSerialized", "toolCallId": format!("c{i}_{step}"),
-                        "toolId": "copilot_readFile", "invocationMessage": "Reading", "isComplete": true,
-                        "isConfirmed": {"type": 1}}])
-            } else {
-                json!([{"value": text}])
-            };
-            let line = json!({"kind": 2, "k": ["requests", i, "response"], "i": at, "v": v});
-            out.extend(serde_json::to_vec(&line).unwrap_or_default());
-            out.push(b'\n');
-            lines += 1;
-            if step % 6 == 0 {
-                at += 2;
-                seed += 1;
-            }
-        }
-        out.extend(
-            serde_json::to_vec(&json!({"kind": 1, "k": ["requests", i, "modelState"], "v": {"value": 1, "completedAt": 1}}))
-                .unwrap_or_default(),
-        );
-        out.push(b'\n');
-        i += 1;
-        let _ = lines;
-    }
-    out
 }
