@@ -153,6 +153,28 @@ pub const OTHER_LOCATIONS: &[Location] = &[
         os: "windows",
         path: ".workbuddy-ai",
     },
+    // Claude Code's config home (CLAUDE_CONFIG_DIR defaults to ~/.claude on every OS),
+    // its global state file, and the managed settings of each OS.
+    Location {
+        product: "claude-code",
+        os: "linux",
+        path: ".claude",
+    },
+    Location {
+        product: "claude-code",
+        os: "macos",
+        path: ".claude",
+    },
+    Location {
+        product: "claude-code",
+        os: "windows",
+        path: ".claude",
+    },
+    Location {
+        product: "claude-code",
+        os: "any",
+        path: ".claude.json",
+    },
     // The GitHub Copilot CLI home ($COPILOT_HOME, else ~/.copilot on every OS) and the
     // XDG leftovers it moves in at start; the extension's transcripts, stores and
     // traces are under the editors' user data directories (see EDITOR_DIRS).

@@ -15,6 +15,7 @@ pub fn all() -> Vec<Box<dyn Store>> {
         Box::new(tabby_db::TabbyStore::default()),
         Box::new(copilot_nitrite::CopilotNitriteStore),
         Box::new(codebuddy_log::CodeBuddyStore),
+        Box::new(claude_code_log::ClaudeCodeStore),
         Box::new(copilot_events::CopilotEventsStore),
         Box::new(cursor_state::CursorStore),
     ]
@@ -28,6 +29,7 @@ pub const STORE_AGENTS: &[&str] = &[
     "tabby",
     "copilot",
     "codebuddy",
+    "claude-code",
     "cursor",
     crate::SCANNER_AGENT,
 ];

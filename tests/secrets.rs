@@ -25,6 +25,17 @@ const PLANTED: &[&str] = &[
     "ghu_SECRETSECRETSECRET",
     "ghp_SECRET_github_token",
     "glpat-SECRET-gitlab-token",
+    // claude-code-log: settings env, apiKeyHelper and hooks; .claude.json userID,
+    // oauthAccount, primaryApiKey, customApiKeyResponses, MCP server env and headers
+    "sk-ant-api03-SECRET-settings-env-key",
+    "SECRET-apikeyhelper-token",
+    "SECRET-hook-token",
+    "SECRET-userid-5f1c9e",
+    "SECRET-oauth-account-alice",
+    "sk-ant-api03-SECRET-primary-key",
+    "SECRET-approved-key-suffix",
+    "ghp_SECRET_claude_mcp_env",
+    "SECRET-sentry-header-token",
     // copilot-events: the CLI config.json token, an MCP server env, a settings proxy password
     "gho_fixtureCopilotCliTokenDoNotEmit",
     "ghp_fixtureCopilotMcpEnvDoNotEmit",

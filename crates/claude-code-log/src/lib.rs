@@ -1,0 +1,265 @@
+//! Forensic reader of Claude Code's local store (`~/.claude`, `~/.claude.json`).
+//!
+//! Claude Code, Anthropic's terminal agent, runs with the user's shell and file
+//! permissions, which is exactly what an incident responder must reconstruct. It
+//! writes one append-only JSONL transcript per session, every prompt, reply, tool
+//! call and result, with the permission trail inside: the mode each prompt ran in,
+//! mode changes, and every tool call the user refused, with the kind of refusal and
+//! the user's feedback. Sub-agents get their own files, large outputs move to
+//! `tool-results/`, a global `history.jsonl` keeps every prompt, and settings files and
+//! `~/.claude.json` hold standing grants and folder trust. Transcripts are hard-deleted
+//! by file mtime after `cleanupPeriodDays` (30 by default); `history.jsonl` usually
+//! outlives them, and is then the only record of the prompts.
+//!
+//! The file layer (the `projects/<key>/` tree, sub-agent linking, persisted outputs,
+//! titles, file-history snapshots, hidden-record labels) is the one CodeBuddy shares,
+//! and lives in [`session_tree`]; this crate is Claude Code's record protocol and the
+//! files around the tree. Its layers, as in every store crate here:
+//!
+//! * [`mod@locate`]: which paths are Claude Code files ([`ClaudeFile`]);
+//! * [`decode`]: the transcript record ([`Record`], [`Transcript`]);
+//! * [`rows`]: records, history, settings and global state to [`chat_rows::Row`]s.
+//!
+//! [`ClaudeCodeStore`] plugs it into the scanner; [`read_file`] does the same work for
+//! a caller with a path, handing rows to a sink as they are made.
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod decode;
+pub mod locate;
+pub mod rows;
+
+use std::path::Path;
+
+use chat_rows::system;
+use chat_rows::{Claim, Evidence, FileContext, Row, RowSink, Store};
+use serde_json::{Map, Value};
+use session_tree::log::scalar;
+use session_tree::tree::{SessionFiles, flatten, subagent_start_from_path};
+use session_tree::{FileKind, PersistedPointer};
+
+pub use decode::{Entry, Error, Record, Transcript};
+pub use locate::{ClaudeFile, SettingsScope, locate, mangle};
+pub use rows::{AGENT, Index, MapOptions, transcript_rows, transcript_rows_with};
+
+/// The scanner's entry point for Claude Code homes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClaudeCodeStore;
+
+impl Store for ClaudeCodeStore {
+    fn name(&self) -> &'static str {
+        "claude-code-log"
+    }
+
+    fn agent(&self, _ctx: &FileContext) -> String {
+        AGENT.into()
+    }
+
+    fn claim(&self, path: &Path) -> Option<Claim> {
+        Some(match locate(path)? {
+            ClaudeFile::Tree(l) => Claim::new(match l.kind {
+                FileKind::Session => "claude-code transcript",
+                FileKind::SessionMeta => "claude-code session meta",
+                FileKind::Subagent => "claude-code sub-agent transcript",
+                FileKind::SubagentMeta => "claude-code sub-agent meta",
+                FileKind::ToolResult => "claude-code persisted tool output",
+            }),
+            ClaudeFile::History => Claim::new("claude-code prompt history").with_copies(),
+            ClaudeFile::JobTranscript => {
+                Claim::new("claude-code job transcript copy").with_copies()
+            }
+            ClaudeFile::SessionRegister => Claim::new("claude-code session register"),
+            ClaudeFile::Settings(_) => Claim::new("claude-code settings"),
+            ClaudeFile::GlobalState => Claim::new("claude-code global state").with_copies(),
+        })
+    }
+
+    fn read_into(
+        &self,
+        path: &Path,
+        ctx: &FileContext,
+        evidence: &Evidence,
+        sink: &mut dyn RowSink,
+    ) {
+        let display = if ctx.display_path.is_empty() {
+            chat_rows::display_path(path)
+        } else {
+            ctx.display_path.clone()
+        };
+        read_file(path, &display, evidence, sink);
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Reads one Claude Code file into rows handed to `sink`, with `display` as its
+/// `source_file`. A path [`locate()`] does not recognise is read as a transcript named
+/// by its file stem. Never fails as a whole: damage becomes `parser:` rows.
+pub fn read_file(path: &Path, display: &str, evidence: &Evidence, sink: &mut dyn RowSink) {
+    let file = locate(path);
+    let whole =
+        |sink: &mut dyn RowSink, f: &dyn Fn(&[u8], &mut dyn RowSink)| match evidence.read(path) {
+            Ok(bytes) => f(&bytes, sink),
+            Err(e) => sink.push(
+                Row::system(
+                    AGENT,
+                    system::parser(format!("{display}: cannot read ({e})")),
+                )
+                .file(display),
+            ),
+        };
+    match file {
+        Some(ClaudeFile::History) => {
+            whole(sink, &|b, s| rows::history::history_rows(b, display, s))
+        }
+        Some(ClaudeFile::SessionRegister) => whole(sink, &|b, s| {
+            rows::settings::register_rows(b, &file_name(path), display, s)
+        }),
+        Some(ClaudeFile::Settings(scope)) => {
+            let mtime = evidence.modified(path);
+            whole(sink, &|b, s| {
+                rows::settings::settings_rows(b, scope, &file_name(path), display, mtime, s)
+            })
+        }
+        Some(ClaudeFile::GlobalState) => {
+            let mtime = evidence.modified(path);
+            whole(sink, &|b, s| {
+                rows::settings::global_state_rows(b, display, mtime, s)
+            })
+        }
+        Some(ClaudeFile::JobTranscript) => {
+            let files = SessionFiles::new(path, None, display, evidence, AGENT);
+            read_transcript(&files, true, sink);
+        }
+        Some(ClaudeFile::Tree(loc)) => {
+            let files = SessionFiles::new(path, Some(loc), display, evidence, AGENT);
+            match files.kind() {
+                FileKind::Session | FileKind::Subagent => read_transcript(&files, false, sink),
+                FileKind::ToolResult => files
+                    .orphan_tool_result()
+                    .into_iter()
+                    .for_each(|r| sink.push(r)),
+                FileKind::SessionMeta => files
+                    .orphan_meta(&|m| format!("session meta: {}", flatten(m)))
+                    .into_iter()
+                    .for_each(|r| sink.push(r)),
+                FileKind::SubagentMeta => {
+                    let (parent, agent) = (&files.loc.session_id, files.loc.stem());
+                    files
+                        .orphan_meta(&|m| subagent_start(m, parent, agent))
+                        .into_iter()
+                        .for_each(|r| sink.push(r))
+                }
+            }
+        }
+        None => {
+            let files = SessionFiles::new(path, None, display, evidence, AGENT);
+            read_transcript(&files, false, sink);
+        }
+    }
+}
+
+/// `session start: parent=<id> agent=<agentType> description="<d>" tool_use=<toolUseId>
+/// model=<m> depth=<spawnDepth> fork=<isFork> worktree=<worktreePath> agent_file=agent-<id>`.
+fn subagent_start(meta: &Map<String, Value>, parent: &str, agent_file: &str) -> String {
+    let s = |k: &str| meta.get(k).map(scalar).unwrap_or_default();
+    system::session_start(&[
+        ("parent", parent),
+        ("agent", &s("agentType")),
+        ("description", &s("description")),
+        ("tool_use", &s("toolUseId")),
+        ("model", &s("model")),
+        ("depth", &s("spawnDepth")),
+        ("fork", &s("isFork")),
+        ("worktree", &s("worktreePath")),
+        ("agent_file", agent_file),
+    ])
+}
+
+fn read_transcript(files: &SessionFiles<'_>, secondary: bool, sink: &mut dyn RowSink) {
+    let loc = &files.loc;
+    let log: Transcript<'static> = match Transcript::from_path(files.path, files.evidence) {
+        Ok(log) => log,
+        Err(e) => return sink.push(files.unreadable(e, &loc.session_id)),
+    };
+    let subagent = loc.kind == FileKind::Subagent;
+    let index = Index::build(&log);
+    let parent = index
+        .first_session_id()
+        .unwrap_or(&loc.session_id)
+        .to_string();
+    let session_id = match &loc.agent_id {
+        Some(agent) if subagent => format!("{parent}:{agent}"),
+        _ => parent.clone(),
+    };
+    let cwd = index.first_cwd().to_string();
+    let meta = if subagent { files.session_meta() } else { None };
+    if let Some(Err(row)) = &meta {
+        sink.push(row.clone().session(session_id.clone()).project(cwd.clone()));
+    }
+    let meta = meta.and_then(Result::ok);
+    if subagent {
+        let agent = loc.stem();
+        let header = match &meta {
+            Some(m) => Row::system(AGENT, subagent_start(m, &parent, agent))
+                .file(files.meta_display())
+                .locator("whole file"),
+            None => Row::system(AGENT, subagent_start_from_path(&loc.session_id, agent))
+                .file(files.display)
+                .locator("path"),
+        };
+        sink.push(
+            header
+                .at(index.first_time())
+                .session(session_id.clone())
+                .project(cwd.clone()),
+        );
+        if !files.parent_session_exists() {
+            sink.push(
+                Row::system(
+                    AGENT,
+                    format!(
+                        "session file missing: {}.jsonl (only its sub-agent files remain)",
+                        loc.session_id
+                    ),
+                )
+                .session(session_id.clone())
+                .project(cwd.clone())
+                .file(files.parent_display())
+                .locator("path"),
+            );
+        }
+    }
+    let meta_str = |k: &str| {
+        meta.as_ref()
+            .and_then(|m| m.get(k))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let meta_model = meta_str("model");
+    let fork = meta
+        .as_ref()
+        .is_some_and(|m| session_tree::log::truthy(m.get("isFork")));
+    let resolver = files.resolver();
+    let lookup = |p: &PersistedPointer| resolver.lookup(p);
+    let opts = MapOptions {
+        source_file: files.display,
+        session_id: &loc.session_id,
+        agent_file: subagent.then(|| loc.stem()),
+        folder_session_id: &loc.session_id,
+        secondary,
+        meta_model: meta_model.as_deref(),
+        fork,
+        persisted: &lookup,
+    };
+    transcript_rows_with(&log, &index, &opts, sink);
+    if !subagent && !secondary {
+        let tool = |call: &str| index.tool_name(call).map(str::to_string);
+        files.unreferenced_outputs(&resolver, &session_id, &cwd, &tool, &mut |r| sink.push(r));
+    }
+}

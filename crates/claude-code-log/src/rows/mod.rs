@@ -1,0 +1,1116 @@
+//! Mapping Claude Code records to evidence rows.
+//!
+//! One row per content block, in file order, each with its line and byte offset. The
+//! `user` role is shared between the person at the keyboard and the client's plumbing
+//! (compaction summaries, task notifications, slash-command wrappers, reminders), so a
+//! `user` row is made only for what a person typed; the rest become labelled
+//! `hidden ...` system rows ([`session_tree::hidden`]). The permission trail is in the
+//! transcript and is given its own rows: `permission mode:` (from prompts and
+//! `permission-mode` records), and `permission decision:` for every refused tool call.
+//!
+//! Two passes: a light one ([`Index`]) learns which uuids, tool calls and results
+//! exist, which record of each API message carries its final usage, the title
+//! candidates and where a fork's copied context ends; the second decodes, maps and
+//! drops one record at a time, handing each row to the sink as it is made.
+//!
+//! Rows are in the crate README's table; every text here is pinned by the tests.
+
+pub mod history;
+pub mod settings;
+
+use std::collections::{HashMap, HashSet};
+
+use chat_rows::lines::Line;
+use chat_rows::system::{self, ChangeTracker, quote};
+use chat_rows::{RowSink, Timestamp, TurnType};
+use serde_json::{Map, Value};
+use session_tree::file_history::file_history_texts;
+use session_tree::hidden::{hidden_text, opens_with, tag_label};
+use session_tree::light::light_pass;
+use session_tree::links::{Calls, Ids};
+use session_tree::persisted::{
+    Persisted, PersistedPointer, missing_text, persisted_pointer, resolved_locator,
+};
+use session_tree::titles::first_prompt_title;
+use session_tree::{Place, TitlePick, Titles};
+
+use crate::decode::{
+    self, Entry, Error, Light, Record, Transcript, base64_size, compact, origin_kind, truthy,
+};
+
+/// The agent of every row.
+pub const AGENT: &str = "claude-code";
+
+/// Where the title candidates come from, in the order Claude Code prefers them.
+const TITLE_SOURCES: &[&str] = &["custom-title", "ai-title", "summary", "first prompt"];
+
+/// State records that give no row (their content is elsewhere or not evidence).
+const SILENT: &[&str] = &[
+    "last-prompt",
+    "atis-latch",
+    "content-replacement",
+    "tag",
+    "cost-state",
+    "frame-link",
+    "progress",
+    "custom-title",
+    "ai-title",
+    "summary",
+];
+
+/// Envelope fields, left out of `system message:` JSON.
+const ENVELOPE: &[&str] = &[
+    "type",
+    "subtype",
+    "uuid",
+    "parentUuid",
+    "logicalParentUuid",
+    "timestamp",
+    "sessionId",
+    "session_id",
+    "cwd",
+    "gitBranch",
+    "version",
+    "isSidechain",
+    "userType",
+    "entrypoint",
+    "agentId",
+    "slug",
+];
+
+/// What the mapping needs besides the transcript.
+pub struct MapOptions<'a> {
+    /// The `source_file` of every row.
+    pub source_file: &'a str,
+    /// The session id when no record names one (the file stem, or a sub-agent's folder).
+    pub session_id: &'a str,
+    /// `agent-<id>` for a sub-agent file: its rows' session is `<parent>:agent-<id>`.
+    pub agent_file: Option<&'a str>,
+    /// The session folder persisted outputs live under (a sub-agent's parent).
+    pub folder_session_id: &'a str,
+    /// True when every row is a secondary copy (a job's copy of its parent transcript).
+    pub secondary: bool,
+    /// The model a sub-agent's meta file names: it starts the model tracker.
+    pub meta_model: Option<&'a str>,
+    /// True for a sub-agent whose meta says `isFork`.
+    pub fork: bool,
+    /// Looks up a persisted tool output by its pointer.
+    pub persisted: &'a dyn Fn(&PersistedPointer) -> Persisted,
+}
+
+impl<'a> MapOptions<'a> {
+    /// Options for a main transcript: no sub-agent, no copy, no meta.
+    pub fn new(
+        source_file: &'a str,
+        session_id: &'a str,
+        persisted: &'a dyn Fn(&PersistedPointer) -> Persisted,
+    ) -> MapOptions<'a> {
+        MapOptions {
+            source_file,
+            session_id,
+            agent_file: None,
+            folder_session_id: session_id,
+            secondary: false,
+            meta_model: None,
+            fork: false,
+            persisted,
+        }
+    }
+}
+
+/// A lookup that finds no persisted output (`not in the evidence`): for a transcript
+/// read from bytes, without its folder.
+pub fn no_persisted_outputs(_: &PersistedPointer) -> Persisted {
+    Persisted::Missing {
+        reason: "not in the evidence".to_string(),
+    }
+}
+
+/// What the first pass learns about a transcript.
+#[derive(Clone, Debug, Default)]
+pub struct Index {
+    ids: Ids,
+    calls: Calls,
+    /// the line of each API message's usage row
+    usage_lines: HashSet<u64>,
+    titles: Titles,
+    first_session_id: Option<String>,
+    first_cwd: Option<String>,
+    first_time: Option<Timestamp>,
+    /// the line of a fork's `<fork-boilerplate>` block
+    fork_line: Option<u64>,
+    /// queued prompt texts and the lines that deliver them
+    delivered: HashMap<String, Vec<u64>>,
+}
+
+impl Index {
+    /// Indexes a transcript (one light pass; user records are decoded in full only
+    /// until the first prompt is found, and after a queued prompt).
+    pub fn build(log: &Transcript<'_>) -> Index {
+        let mut ix = Index {
+            titles: Titles::new(TITLE_SOURCES),
+            ..Index::default()
+        };
+        // message id -> (line with a stop_reason, last line)
+        let mut messages: HashMap<String, (Option<u64>, u64)> = HashMap::new();
+        let mut queued = false;
+        for (line, read) in light_pass::<Light, Record>(log) {
+            let (mut light, full) = match read {
+                Ok(read) => read,
+                Err(err) => {
+                    if let Some(id) = err.sniff("uuid") {
+                        ix.ids.insert_broken(id, line.number);
+                    }
+                    if let Some(id) = err.sniff("tool_use_id") {
+                        ix.calls.broken_result(id, line.number);
+                    } else if let Some(id) = err.sniff("id").filter(|i| i.starts_with("toolu_")) {
+                        ix.calls.broken_call(id, line.number);
+                    }
+                    continue;
+                }
+            };
+            let time = light.timestamp.as_ref().and_then(decode::parse_time);
+            if ix.first_time.is_none() {
+                ix.first_time = time;
+            }
+            if ix.first_cwd.is_none() {
+                ix.first_cwd.clone_from(&light.cwd);
+            }
+            if ix.first_session_id.is_none() {
+                ix.first_session_id.clone_from(&light.session_id);
+            }
+            if let Some(id) = light.uuid.clone() {
+                ix.ids.insert(id);
+            }
+            let kind = light.kind.as_deref().unwrap_or("");
+            if let Some(m) = &light.message {
+                for b in &m.content.0 {
+                    match (b.kind.as_deref(), &b.id, &b.tool_use_id) {
+                        (Some("tool_use" | "server_tool_use"), Some(id), _) => ix
+                            .calls
+                            .call(id.clone(), b.name.clone().unwrap_or_default()),
+                        (Some("tool_result"), _, Some(id)) => ix.calls.result(id.clone()),
+                        _ => {}
+                    }
+                }
+                if kind == "assistant" {
+                    if let Some(id) = &m.id {
+                        let e = messages.entry(id.clone()).or_insert((None, line.number));
+                        e.1 = line.number;
+                        if m.stop_reason.is_some() {
+                            e.0 = Some(line.number);
+                        }
+                    }
+                }
+            }
+            let pick = |text: String| TitlePick::at(&line, time, light.cwd.as_ref(), text);
+            let title = match kind {
+                "custom-title" => light.custom_title.take(),
+                "ai-title" => light.ai_title.take(),
+                "summary" => light.summary.take(),
+                _ => None,
+            };
+            if let Some(t) = title {
+                ix.titles.offer(kind, pick(t), false);
+            }
+            match kind {
+                "queue-operation" => queued = true,
+                "user" | "attachment" => {
+                    let fork_block = ix.fork_line.is_none()
+                        && kind == "user"
+                        && memchr::memmem::find(line.bytes, b"<fork-boilerplate>").is_some();
+                    if fork_block {
+                        ix.fork_line = Some(line.number);
+                    }
+                    // a fork's title is its task, not the context it copied
+                    if queued || fork_block || (kind == "user" && !ix.titles.has("first prompt")) {
+                        let rec = full.or_else(|| decode::decode_record(&line).ok());
+                        if let Some(prompt) = rec.as_ref().and_then(prompt_text) {
+                            if kind == "user" {
+                                if let Some(t) = first_prompt_title(&prompt) {
+                                    ix.titles.offer("first prompt", pick(t), !fork_block);
+                                }
+                            }
+                            if queued {
+                                ix.delivered.entry(prompt).or_default().push(line.number);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        ix.usage_lines = messages
+            .into_values()
+            .map(|(stop, last)| stop.unwrap_or(last))
+            .collect();
+        ix
+    }
+
+    /// The tool of a `tool_use` with this id, if the file has one.
+    pub fn tool_name(&self, id: &str) -> Option<&str> {
+        self.calls.tool(id)
+    }
+
+    /// The first `sessionId` a record writes.
+    pub fn first_session_id(&self) -> Option<&str> {
+        self.first_session_id.as_deref()
+    }
+
+    /// The first `cwd` a record writes (empty when none does).
+    pub fn first_cwd(&self) -> &str {
+        self.first_cwd.as_deref().unwrap_or("")
+    }
+
+    /// The first readable record's time.
+    pub fn first_time(&self) -> Option<Timestamp> {
+        self.first_time
+    }
+}
+
+/// What a `user` text is: the person's words, or something the app hid.
+enum Said {
+    Prompt(String),
+    Hidden(&'static str, String, String),
+}
+
+/// The label and reason of a whole user record the app hides, from its flags.
+fn hidden_record(rec: &Record) -> Option<(&'static str, String)> {
+    if rec.flag("isCompactSummary") {
+        return Some(("compaction summary", "isCompactSummary".into()));
+    }
+    if let Some(kind) = rec.origin() {
+        if let Some(label) = origin_label(kind) {
+            return Some((label, format!("origin {kind}")));
+        }
+    }
+    if let Some(id) = rec
+        .raw
+        .get("interruptedMessageId")
+        .filter(|v| truthy(Some(v)))
+    {
+        return Some((
+            "interruption",
+            format!("interruptedMessageId={}", session_tree::log::scalar(id)),
+        ));
+    }
+    None
+}
+
+/// The hidden label of a non-human prompt origin.
+fn origin_label(kind: &str) -> Option<&'static str> {
+    match kind {
+        "task-notification" => Some("task notification"),
+        "peer" => Some("peer message"),
+        "coordinator" => Some("coordinator message"),
+        "auto-continuation" => Some("auto-continuation"),
+        _ => None,
+    }
+}
+
+/// `[image <media_type>, <n> bytes]` for an image block.
+fn image_text(block: &Map<String, Value>) -> String {
+    let source = block.get("source").and_then(Value::as_object);
+    let get = |k: &str| source.and_then(|s| s.get(k)).and_then(Value::as_str);
+    let media = get("media_type").unwrap_or("unknown type");
+    match get("data") {
+        Some(d) => format!("[image {media}, {} bytes]", base64_size(d)),
+        None => match get("url").or_else(|| get("file_id")) {
+            Some(u) => format!("[image {media}, {}]", quote(u)),
+            None => format!("[image {media}]"),
+        },
+    }
+}
+
+/// The texts of a user record's content: what was said, by whom, in order. Tool
+/// results are not included.
+fn said(rec: &Record) -> Vec<Said> {
+    let mut texts: Vec<String> = Vec::new();
+    let mut images: Vec<String> = Vec::new();
+    match rec.content() {
+        Some(Value::String(s)) => texts.push(s.clone()),
+        Some(Value::Array(blocks)) => {
+            for b in blocks.iter().filter_map(Value::as_object) {
+                match b.get("type").and_then(Value::as_str) {
+                    Some("text") => {
+                        texts.push(b.get("text").and_then(Value::as_str).unwrap_or("").into())
+                    }
+                    Some("image") => images.push(image_text(b)),
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    let whole = hidden_record(rec).or_else(|| {
+        rec.flag("isMeta").then(|| {
+            let label = texts
+                .first()
+                .and_then(|t| tag_label(t))
+                .map_or("system reminder", |(_, l)| l);
+            (label, "isMeta".to_string())
+        })
+    });
+    if let Some((label, why)) = whole {
+        let mut all = texts;
+        all.extend(images);
+        return vec![Said::Hidden(label, why, all.join("\n"))];
+    }
+    let mut out = Vec::new();
+    let mut prompt: Vec<String> = Vec::new();
+    for t in texts {
+        match tag_label(&t) {
+            Some((tag, label)) => out.push(Said::Hidden(label, opens_with(tag), t)),
+            None if t.trim().is_empty() => {}
+            None => prompt.push(t),
+        }
+    }
+    if !prompt.is_empty() || (!images.is_empty() && out.is_empty()) {
+        prompt.extend(images);
+        out.insert(0, Said::Prompt(prompt.join("\n")));
+    }
+    out
+}
+
+/// The prompt a person typed in a `user` record or a queued command, if any.
+pub fn prompt_text(rec: &Record) -> Option<String> {
+    match rec.kind.as_str() {
+        "user" => said(rec).into_iter().find_map(|s| match s {
+            Said::Prompt(p) => Some(p),
+            Said::Hidden(..) => None,
+        }),
+        "attachment" => {
+            let a = rec.raw.get("attachment")?.as_object()?;
+            let human = matches!(origin_kind(a.get("origin")), None | Some("human"));
+            (a.get("type")?.as_str()? == "queued_command" && human)
+                .then(|| attachment_prompt(a))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
+fn attachment_prompt(a: &Map<String, Value>) -> Option<String> {
+    match a.get("prompt")? {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(blocks) => Some(
+            blocks
+                .iter()
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        _ => None,
+    }
+}
+
+/// The text of a tool result's `content`: the string, or its text parts.
+fn result_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| {
+                let p = p.as_object()?;
+                match p.get("type").and_then(Value::as_str) {
+                    Some("image") => Some(image_text(p)),
+                    _ => p.get("text").and_then(Value::as_str).map(str::to_string),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Some(Value::Null) | None => String::new(),
+        Some(other) => compact(other),
+    }
+}
+
+fn num(v: Option<&Value>) -> Option<i64> {
+    v.and_then(Value::as_i64)
+}
+
+/// `usage: model=<m> input=<n> output=<n> cache_read=<n> cache_write=<n> reasoning=-
+/// scope=call` (absent counts `-`).
+pub fn usage_text(model: &str, usage: &Map<String, Value>) -> String {
+    let n = |k: &str| num(usage.get(k)).map_or_else(|| "-".to_string(), |v| v.to_string());
+    format!(
+        "usage: model={} input={} output={} cache_read={} cache_write={} reasoning=- scope=call",
+        if model.is_empty() { "-" } else { model },
+        n("input_tokens"),
+        n("output_tokens"),
+        n("cache_read_input_tokens"),
+        n("cache_creation_input_tokens"),
+    )
+}
+
+/// Maps a transcript to rows, handing each to `sink` (see the module docs).
+pub fn transcript_rows(log: &Transcript<'_>, opts: &MapOptions<'_>, sink: &mut dyn RowSink) {
+    transcript_rows_with(log, &Index::build(log), opts, sink)
+}
+
+/// [`transcript_rows`] with an index already built.
+pub fn transcript_rows_with(
+    log: &Transcript<'_>,
+    index: &Index,
+    opts: &MapOptions<'_>,
+    sink: &mut dyn RowSink,
+) {
+    let mut m = Mapper::new(index, opts, sink);
+    if let (Some((pick, _)), Some(text)) = (index.titles.best(), index.titles.row_text()) {
+        let cwd = pick.cwd.clone().unwrap_or_else(|| m.place.cwd.clone());
+        let row = m
+            .place
+            .row(pick.line, pick.offset, pick.time, TurnType::System, text)
+            .project(cwd);
+        m.sink.push(row);
+    }
+    for (line, entry) in log.lines_and_entries() {
+        m.place.secondary = opts.secondary || index.fork_line.is_some_and(|f| line.number < f);
+        match &entry.item {
+            Ok(rec) => m.record(&entry, rec, &line),
+            Err(err) => m.bad_line(&entry, err),
+        }
+    }
+}
+
+struct Mapper<'a, 's> {
+    ix: &'a Index,
+    opts: &'a MapOptions<'a>,
+    sink: &'s mut dyn RowSink,
+    place: Place<'a>,
+    models: ChangeTracker<String>,
+    modes: ChangeTracker<String>,
+    seen: HashSet<String>,
+    task_given: bool,
+}
+
+impl<'a, 's> Mapper<'a, 's> {
+    fn new(ix: &'a Index, opts: &'a MapOptions<'a>, sink: &'s mut dyn RowSink) -> Self {
+        let file_session = match opts.agent_file {
+            Some(agent) => format!(
+                "{}:{agent}",
+                ix.first_session_id().unwrap_or(opts.session_id)
+            ),
+            None => ix.first_session_id().unwrap_or(opts.session_id).to_string(),
+        };
+        let mut models = ChangeTracker::model();
+        if let Some(m) = opts.meta_model {
+            let _ = models.observe(m.to_string());
+        }
+        Mapper {
+            ix,
+            opts,
+            sink,
+            place: Place {
+                agent: AGENT,
+                source_file: opts.source_file,
+                session_id: file_session,
+                cwd: ix.first_cwd().to_string(),
+                ..Place::default()
+            },
+            models,
+            modes: system::permission_mode_tracker(),
+            seen: HashSet::new(),
+            // a fork's task is its boilerplate block, not its first user record
+            task_given: opts.agent_file.is_none() || opts.fork || ix.fork_line.is_some(),
+        }
+    }
+
+    /// A system row of the record `rec` on the line of `e`.
+    fn system(&mut self, e: &Entry, rec: &Record, text: impl Into<String>) {
+        self.sink.push(
+            self.place
+                .row(e.line, e.offset, rec.timestamp, TurnType::System, text),
+        );
+    }
+
+    fn tool_system(&mut self, e: &Entry, rec: &Record, tool: &str, id: &str, text: String) {
+        let row = self
+            .place
+            .row(e.line, e.offset, rec.timestamp, TurnType::System, text)
+            .tool(tool, id);
+        self.sink.push(row);
+    }
+
+    fn bad_line(&mut self, e: &Entry, err: &Error) {
+        let row = self
+            .place
+            .row(e.line, e.offset, None, TurnType::System, err.row_text());
+        self.sink.push(row);
+    }
+
+    /// Once per distinct value of a key: true the first time.
+    fn first_time(&mut self, key: String) -> bool {
+        self.seen.insert(key)
+    }
+
+    fn record(&mut self, e: &Entry, rec: &Record, line: &Line<'_>) {
+        if self.opts.agent_file.is_none() {
+            if let Some(s) = rec.session_id() {
+                s.clone_into(&mut self.place.session_id);
+            }
+        }
+        if let Some(cwd) = rec.cwd() {
+            cwd.clone_into(&mut self.place.cwd);
+        }
+        if let Some(b) = rec.git_branch() {
+            b.clone_into(&mut self.place.branch);
+        }
+        match rec.kind.as_str() {
+            "user" => self.user(e, rec),
+            "assistant" => self.assistant(e, rec),
+            "system" => self.system_record(e, rec),
+            "attachment" => self.attachment(e, rec),
+            "permission-mode" => {
+                let mode = rec.str("permissionMode").unwrap_or("").to_string();
+                self.mode(e, rec, mode);
+            }
+            "mode" | "agent-name" => {
+                let (key, value) = match rec.kind.as_str() {
+                    "mode" => ("mode", rec.str("mode")),
+                    _ => (
+                        "agentName",
+                        rec.str("agentName").or_else(|| rec.str("name")),
+                    ),
+                };
+                let value = value.unwrap_or("").to_string();
+                if self.first_time(format!("{key}={value}")) {
+                    let text = format!("session meta: {}", system::key_values(&[(key, &value)]));
+                    self.system(e, rec, text);
+                }
+            }
+            "pr-link" => {
+                let url = rec.str("prUrl").unwrap_or("").to_string();
+                if self.first_time(format!("pr {url}")) {
+                    self.system(e, rec, format!("session ref: pr {url}"));
+                }
+            }
+            "relocated" => {
+                let cwd = rec.str("relocatedCwd").unwrap_or("").to_string();
+                if !cwd.is_empty() {
+                    self.place.cwd.clone_from(&cwd);
+                }
+                self.system(e, rec, format!("cwd changed: {cwd}"));
+            }
+            "bridge-session" => {
+                let detail = format!(
+                    "bridge session {} account={}",
+                    rec.str("bridgeSessionId").unwrap_or(""),
+                    rec.str("ownerAccountUuid").unwrap_or("")
+                );
+                let text = system::session_synced(detail, "").trim_end().to_string();
+                self.system(e, rec, text);
+            }
+            "continued-in" => {
+                let id = rec.str("continuedInSessionId").unwrap_or("");
+                self.system(e, rec, format!("session continued in: {id}"));
+            }
+            "ended-by-model" => self.system(e, rec, "session end: ended by model"),
+            "file-history-snapshot" | "file-history-delta" => {
+                let snap = rec
+                    .raw
+                    .get("snapshot")
+                    .or_else(|| rec.raw.get("delta"))
+                    .and_then(Value::as_object)
+                    .unwrap_or(&rec.raw);
+                for text in file_history_texts(Some(snap), rec.flag("isSnapshotUpdate")) {
+                    self.system(e, rec, text);
+                }
+            }
+            "queue-operation" => self.queue(e, rec),
+            k if SILENT.contains(&k) => {}
+            other => {
+                let name = if other.is_empty() { "(none)" } else { other };
+                let text = format!("unknown record type {name}: {}", quote(&line.text_lossy()));
+                self.system(e, rec, text);
+            }
+        }
+        for (what, target) in [
+            ("parentUuid", rec.parent_uuid()),
+            ("logicalParentUuid", rec.logical_parent_uuid()),
+        ] {
+            if let Some(text) = target.and_then(|t| self.ix.ids.check(what, t)) {
+                self.system(e, rec, text);
+            }
+        }
+    }
+
+    /// `permission mode:` rows; an untimed state record only changes a known mode.
+    fn mode(&mut self, e: &Entry, rec: &Record, mode: String) {
+        if mode.is_empty() || (rec.timestamp.is_none() && self.modes.last().is_none()) {
+            return;
+        }
+        if let Some(text) = self.modes.observe(mode) {
+            self.system(e, rec, text);
+        }
+    }
+
+    fn user(&mut self, e: &Entry, rec: &Record) {
+        if let Some(mode) = rec.str("permissionMode") {
+            self.mode(e, rec, mode.to_string());
+        }
+        let fork_task = self.ix.fork_line == Some(e.line);
+        for s in said(rec) {
+            match s {
+                Said::Prompt(p) if fork_task || !self.task_given => {
+                    self.task_given = true;
+                    self.system(e, rec, format!("subagent task: {p}"));
+                }
+                Said::Prompt(p) => {
+                    let row = self
+                        .place
+                        .row(e.line, e.offset, rec.timestamp, TurnType::User, p);
+                    self.sink.push(row);
+                }
+                Said::Hidden(label, why, text) => {
+                    self.system(e, rec, hidden_text(label, &why, &text));
+                }
+            }
+        }
+        if let Some(Value::Array(blocks)) = rec.content() {
+            let results: Vec<&Map<String, Value>> = blocks
+                .iter()
+                .filter_map(Value::as_object)
+                .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+                .collect();
+            let errors = results.iter().filter(|b| truthy(b.get("is_error"))).count();
+            for b in results {
+                let denial_target = errors == 0 || truthy(b.get("is_error"));
+                self.tool_result(e, rec, b, denial_target);
+            }
+        }
+    }
+
+    fn tool_result(&mut self, e: &Entry, rec: &Record, b: &Map<String, Value>, denied: bool) {
+        let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or("");
+        let tool = self.ix.calls.tool(id).unwrap_or("").to_string();
+        let mut text = result_text(b.get("content"));
+        let mut locator = format!("byte {}", e.offset);
+        let mut notes: Vec<String> = Vec::new();
+        if let Some(pointer) = persisted_pointer(&text, self.opts.folder_session_id) {
+            match (self.opts.persisted)(&pointer) {
+                Persisted::Found { text: full } => {
+                    text = full;
+                    locator = resolved_locator(e.offset, &pointer.relative);
+                }
+                Persisted::Missing { reason } => {
+                    notes.push(missing_text(&pointer.relative, &reason));
+                }
+            }
+        }
+        let row = self
+            .place
+            .row(e.line, e.offset, rec.timestamp, TurnType::ToolResult, text)
+            .tool(tool.clone(), id)
+            .locator(locator);
+        self.sink.push(row);
+        let tur = rec.raw.get("toolUseResult");
+        let denial = rec
+            .str("toolDenialKind")
+            .filter(|k| !k.is_empty() && denied);
+        if let Some(kind) = denial {
+            let mut detail = format!("toolDenialKind={kind} tool={tool}");
+            if let Some(f) = rec.raw.get("userFeedback").filter(|f| truthy(Some(f))) {
+                let f = session_tree::log::scalar(f);
+                detail.push_str(&format!(" feedback={}", compact(&Value::String(f))));
+            }
+            notes.push(system::permission_decision(detail));
+        } else if truthy(b.get("is_error")) {
+            notes.push("tool status: error".into());
+        }
+        let obj = tur.and_then(Value::as_object);
+        if obj.is_some_and(|o| truthy(o.get("interrupted"))) {
+            notes.push("tool status: interrupted".into());
+        }
+        if let Some(o) = obj {
+            let edit = ["structuredPatch", "oldString", "newString"]
+                .iter()
+                .any(|k| o.contains_key(*k));
+            if let (Some(path), true) = (o.get("filePath").and_then(Value::as_str), edit) {
+                let hunks = o
+                    .get("structuredPatch")
+                    .and_then(Value::as_array)
+                    .map_or_else(|| "-".to_string(), |h| h.len().to_string());
+                let modified = o
+                    .get("userModified")
+                    .map_or_else(|| "-".to_string(), session_tree::log::scalar);
+                notes.push(format!(
+                    "file edit: {path} hunks={hunks} user_modified={modified}"
+                ));
+            }
+        }
+        if let Some(text) = self.ix.calls.result_link(id) {
+            notes.push(text);
+        }
+        for text in notes {
+            self.tool_system(e, rec, &tool, id, text);
+        }
+    }
+
+    fn assistant(&mut self, e: &Entry, rec: &Record) {
+        let model = rec.message_str("model").unwrap_or("").to_string();
+        let blocks: Vec<&Value> = match rec.content() {
+            Some(Value::Array(b)) => b.iter().collect(),
+            Some(other) => vec![other],
+            None => Vec::new(),
+        };
+        if model == "<synthetic>" || rec.flag("isApiErrorMessage") {
+            let text: Vec<String> = blocks.iter().map(|b| block_text(b)).collect();
+            let head = [
+                rec.raw
+                    .get("apiErrorStatus")
+                    .map(session_tree::log::scalar)
+                    .unwrap_or_default(),
+                rec.raw
+                    .get("error")
+                    .map(session_tree::log::scalar)
+                    .unwrap_or_default(),
+            ]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+            let text = format!("api error: {head}: {}", text.join("\n"));
+            self.system(e, rec, text);
+            return;
+        }
+        if !model.is_empty() {
+            if let Some(text) = self.models.observe(model.clone()) {
+                self.system(e, rec, text);
+            }
+        }
+        for b in blocks {
+            self.block(e, rec, b, &model);
+        }
+        if self.ix.usage_lines.contains(&e.line) {
+            if let Some(usage) = rec
+                .message()
+                .and_then(|m| m.get("usage"))
+                .and_then(Value::as_object)
+            {
+                let row = self
+                    .place
+                    .row(
+                        e.line,
+                        e.offset,
+                        rec.timestamp,
+                        TurnType::System,
+                        usage_text(&model, usage),
+                    )
+                    .model(model.clone());
+                self.sink.push(row);
+            }
+        }
+    }
+
+    fn block(&mut self, e: &Entry, rec: &Record, b: &Value, model: &str) {
+        let kind = b.get("type").and_then(Value::as_str).unwrap_or("");
+        let (turn, text) = match kind {
+            "text" => (TurnType::Assistant, block_text(b)),
+            "thinking" => {
+                let t = b.get("thinking").and_then(Value::as_str).unwrap_or("");
+                if t.trim().is_empty() {
+                    return;
+                }
+                (TurnType::Thinking, t.to_string())
+            }
+            "redacted_thinking" => (TurnType::Thinking, "[redacted thinking]".to_string()),
+            "tool_use" | "server_tool_use" => return self.tool_use(e, rec, b, model),
+            _ if b.is_string() => (TurnType::Assistant, block_text(b)),
+            other => {
+                let text = format!("content block {other}: {}", quote(&compact(b)));
+                return self.system(e, rec, text);
+            }
+        };
+        let row = self
+            .place
+            .row(e.line, e.offset, rec.timestamp, turn, text)
+            .model(model);
+        self.sink.push(row);
+    }
+
+    fn tool_use(&mut self, e: &Entry, rec: &Record, b: &Value, model: &str) {
+        let id = b.get("id").and_then(Value::as_str).unwrap_or("");
+        let name = b.get("name").and_then(Value::as_str).unwrap_or("");
+        let input = b.get("input").cloned().unwrap_or(Value::Null);
+        let wire = rec
+            .raw
+            .get("wireToolInputs")
+            .and_then(|w| w.get(id))
+            .cloned();
+        let command = |v: &Value| v.get("command").and_then(Value::as_str).map(str::to_string);
+        let without_command = |v: &Value| {
+            let mut v = v.clone();
+            if let Some(o) = v.as_object_mut() {
+                o.remove("command");
+            }
+            v
+        };
+        let (text, differs) = if name == "Bash" {
+            let text = wire
+                .as_ref()
+                .and_then(command)
+                .or_else(|| command(&input))
+                .unwrap_or_else(|| compact(&input));
+            let differs = wire
+                .as_ref()
+                .is_some_and(|w| without_command(w) != without_command(&input));
+            (text, differs)
+        } else {
+            let differs = wire.as_ref().is_some_and(|w| *w != input);
+            (compact(&input), differs)
+        };
+        let row = self
+            .place
+            .row(e.line, e.offset, rec.timestamp, TurnType::ToolUse, text)
+            .tool(name, id)
+            .model(model);
+        self.sink.push(row);
+        if let (true, Some(w)) = (differs, &wire) {
+            self.tool_system(
+                e,
+                rec,
+                name,
+                id,
+                format!("tool input as sent: {}", compact(w)),
+            );
+        }
+        if let Some(text) = self.ix.calls.call_link(id) {
+            self.tool_system(e, rec, name, id, text);
+        }
+    }
+
+    fn system_record(&mut self, e: &Entry, rec: &Record) {
+        let subtype = rec.str("subtype").unwrap_or("");
+        let get = |k: &str| {
+            rec.raw
+                .get(k)
+                .map(session_tree::log::scalar)
+                .unwrap_or_default()
+        };
+        let text = match subtype {
+            "api_error" => {
+                let error = match rec.raw.get("error") {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(v) => compact(v),
+                    None => String::new(),
+                };
+                format!(
+                    "api error: retry {}/{} in {} ms: {error}",
+                    get("retryAttempt"),
+                    get("maxRetries"),
+                    get("retryInMs")
+                )
+            }
+            "compact_boundary" => {
+                let meta = rec.raw.get("compactMetadata");
+                let m = |k: &str| {
+                    meta.and_then(|m| m.get(k))
+                        .map(session_tree::log::scalar)
+                        .unwrap_or_default()
+                };
+                format!(
+                    "compaction: trigger={} pre_tokens={}",
+                    m("trigger"),
+                    m("preTokens")
+                )
+            }
+            "turn_duration" => format!(
+                "turn duration: {} ms, {} messages",
+                get("durationMs"),
+                get("messageCount")
+            ),
+            _ => {
+                let body = match rec.raw.get("content") {
+                    Some(Value::String(s)) => s.clone(),
+                    _ => {
+                        let rest: Map<String, Value> = rec
+                            .raw
+                            .iter()
+                            .filter(|(k, _)| !ENVELOPE.contains(&k.as_str()))
+                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .collect();
+                        compact(&Value::Object(rest))
+                    }
+                };
+                format!("system message: {subtype}: {body}")
+            }
+        };
+        self.system(e, rec, text);
+    }
+
+    fn attachment(&mut self, e: &Entry, rec: &Record) {
+        let Some(a) = rec.raw.get("attachment").and_then(Value::as_object) else {
+            return;
+        };
+        let s = |k: &str| a.get(k).map(session_tree::log::scalar).unwrap_or_default();
+        match a.get("type").and_then(Value::as_str).unwrap_or("") {
+            "queued_command" => {
+                let prompt = attachment_prompt(a).unwrap_or_default();
+                match origin_kind(a.get("origin")).and_then(|k| origin_label(k).map(|l| (k, l))) {
+                    Some((kind, label)) => {
+                        let text = hidden_text(label, &format!("origin {kind}"), &prompt);
+                        self.system(e, rec, text);
+                    }
+                    None => {
+                        let row =
+                            self.place
+                                .row(e.line, e.offset, rec.timestamp, TurnType::User, prompt);
+                        self.sink.push(row);
+                    }
+                }
+            }
+            "hook_system_message" => {
+                let text = format!(
+                    "hook: {} {}: {}",
+                    s("hookName"),
+                    s("hookEvent"),
+                    s("content")
+                );
+                self.system(e, rec, text);
+            }
+            "edited_text_file" => {
+                let text = format!("edited file: {}", s("filename"));
+                self.system(e, rec, text);
+            }
+            _ => {}
+        }
+    }
+
+    fn queue(&mut self, e: &Entry, rec: &Record) {
+        let content = rec.str("content").unwrap_or("");
+        match rec.str("operation").unwrap_or("") {
+            "enqueue" => {
+                let later = self
+                    .ix
+                    .delivered
+                    .get(content)
+                    .and_then(|lines| lines.iter().find(|l| **l > e.line));
+                let text = match later {
+                    Some(l) => format!("prompt queued: delivered at line {l}"),
+                    None => format!("queue enqueue: {content}"),
+                };
+                self.system(e, rec, text);
+            }
+            "remove" => self.system(e, rec, format!("queue remove: {content}")),
+            _ => {}
+        }
+    }
+}
+
+/// The text of an assistant content block (a string block is its own text).
+fn block_text(b: &Value) -> String {
+    match b {
+        Value::String(s) => s.clone(),
+        _ => b
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(input: &str, agent_file: Option<&str>, fork: bool) -> Vec<String> {
+        let opts = MapOptions {
+            agent_file,
+            fork,
+            meta_model: Some("m0"),
+            ..MapOptions::new("s.jsonl", "s", &no_persisted_outputs)
+        };
+        let mut rows: Vec<chat_rows::Row> = Vec::new();
+        transcript_rows(&Transcript::from_bytes(input.as_bytes()), &opts, &mut rows);
+        rows.into_iter()
+            .map(|r| {
+                [
+                    r.record_state.as_str(),
+                    &r.session_id,
+                    r.turn_type.as_str(),
+                    &r.tool_name,
+                    &r.text,
+                ]
+                .join("|")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_fork_copies_its_context_before_the_boilerplate() {
+        let rows = map(
+            concat!(
+                r#"{"type":"user","uuid":"c1","sessionId":"p","message":{"content":"copied prompt"}}"#,
+                "\n",
+                r#"{"type":"assistant","uuid":"c2","parentUuid":"c1","sessionId":"p","message":{"id":"m1","model":"m0","content":[{"type":"text","text":"copied reply"}]}}"#,
+                "\n",
+                r#"{"type":"user","uuid":"f1","parentUuid":"c2","sessionId":"p","message":{"content":[{"type":"text","text":"<fork-boilerplate>Do the second half</fork-boilerplate>"}]}}"#,
+                "\n",
+                r#"{"type":"assistant","uuid":"f2","parentUuid":"f1","sessionId":"p","message":{"id":"m2","model":"m1","content":[{"type":"thinking","thinking":"plan"},{"type":"server_tool_use","id":"srv_1","name":"web_search","input":{"q":"x"}},{"type":"web_search_tool_result","tool_use_id":"srv_1","content":[]}]}}"#,
+                "\n",
+            ),
+            Some("agent-f"),
+            true,
+        );
+        assert_eq!(
+            rows,
+            vec![
+                "live|p:agent-f|system||session title: <fork-boilerplate>Do the second half</fork-boilerplate> (from first prompt)",
+                "secondary|p:agent-f|user||copied prompt",
+                "secondary|p:agent-f|assistant||copied reply",
+                "live|p:agent-f|system||subagent task: <fork-boilerplate>Do the second half</fork-boilerplate>",
+                "live|p:agent-f|system||model: m0 -> m1",
+                "live|p:agent-f|thinking||plan",
+                r#"live|p:agent-f|tool_use|web_search|{"q":"x"}"#,
+                "live|p:agent-f|system|web_search|link: tool call srv_1 has no result in this file",
+                r#"live|p:agent-f|system||content block web_search_tool_result: {"content":[],"tool_use_id":"srv_1","type":"web_search_tool_result"}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn wire_inputs_origins_and_session_state() {
+        let rows = map(
+            concat!(
+                r#"{"type":"user","uuid":"u1","sessionId":"s1","origin":{"kind":"peer"},"message":{"content":"from a peer"}}"#,
+                "\n",
+                r#"{"type":"user","uuid":"u2","sessionId":"s1","origin":{"kind":"coordinator"},"message":{"content":"from the coordinator"}}"#,
+                "\n",
+                r#"{"type":"attachment","uuid":"u3","sessionId":"s1","attachment":{"type":"queued_command","prompt":"keep going","origin":{"kind":"auto-continuation"}}}"#,
+                "\n",
+                r#"{"type":"assistant","uuid":"a1","sessionId":"s1","wireToolInputs":{"t1":{"command":"cd /x && make","timeout":5000}},"message":{"id":"m","model":"m0","stop_reason":"tool_use","usage":{"input_tokens":0,"output_tokens":7},"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make"}}]}}"#,
+                "\n",
+                r#"{"type":"assistant","uuid":"a2","sessionId":"s1","wireToolInputs":{"t2":{"file_path":"a","limit":9}},"message":{"id":"m3","model":"m0","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"a"}}]}}"#,
+                "\n",
+                r#"{"type":"agent-name","agentName":"builder","sessionId":"s1"}"#,
+                "\n",
+                r#"{"type":"agent-name","agentName":"builder","sessionId":"s1"}"#,
+                "\n",
+                r#"{"type":"ended-by-model","sessionId":"s1"}"#,
+                "\n",
+                r#"{"type":"system","subtype":"informational","uuid":"y1","sessionId":"s1","level":"info","retry":3}"#,
+                "\n",
+            ),
+            None,
+            false,
+        );
+        assert_eq!(
+            rows,
+            vec![
+                "live|s1|system||hidden peer message (origin peer): from a peer",
+                "live|s1|system||hidden coordinator message (origin coordinator): from the coordinator",
+                "live|s1|system||hidden auto-continuation (origin auto-continuation): keep going",
+                "live|s1|tool_use|Bash|cd /x && make",
+                r#"live|s1|system|Bash|tool input as sent: {"command":"cd /x && make","timeout":5000}"#,
+                "live|s1|system|Bash|link: tool call t1 has no result in this file",
+                "live|s1|system||usage: model=m0 input=0 output=7 cache_read=- cache_write=- reasoning=- scope=call",
+                r#"live|s1|tool_use|Read|{"file_path":"a"}"#,
+                r#"live|s1|system|Read|tool input as sent: {"file_path":"a","limit":9}"#,
+                "live|s1|system|Read|link: tool call t2 has no result in this file",
+                "live|s1|system||session meta: agentName=builder",
+                "live|s1|system||session end: ended by model",
+                r#"live|s1|system||system message: informational: {"level":"info","retry":3}"#,
+            ]
+        );
+    }
+}

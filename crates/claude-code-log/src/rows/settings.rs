@@ -1,0 +1,223 @@
+//! Standing grants and state outside the transcripts: settings files, `~/.claude.json`
+//! and the live session register.
+//!
+//! A transcript shows the calls a user refused; what was allowed without a prompt is
+//! in the settings (`permissions.allow`, `defaultMode`), and which folders were
+//! trusted is in `~/.claude.json`. Those files carry no times of their own, so their
+//! rows are placed at the file's modification time and say so (`file mtime`).
+//!
+//! Secrets stay out by construction: only the keys below are read. A settings file's
+//! `env`, `apiKeyHelper` and `hooks`, and `.claude.json`'s `oauthAccount`, `userID`,
+//! `primaryApiKey`, `customApiKeyResponses` and MCP servers' `env` and `headers` are
+//! never looked at (MCP servers are named, nothing more).
+
+use chat_rows::system::{self, key_values};
+use chat_rows::{Row, RowSink, Timestamp, TurnType, when};
+use serde_json::{Map, Value};
+use session_tree::log::{json_type, scalar};
+
+use super::AGENT;
+use super::history::prompt_of;
+use crate::locate::SettingsScope;
+
+/// Decodes a whole-file JSON object, or gives the `parser:` row text.
+fn object(bytes: &[u8], name: &str, invalid: bool) -> Result<Map<String, Value>, String> {
+    match chat_rows::json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(o)) => Ok(o),
+        Ok(other) => Err(system::not_json_object_because(
+            name,
+            format!("found {}", json_type(&other)),
+        )),
+        Err(e) if invalid => Err(format!("parser: {name} is not valid JSON ({e})")),
+        Err(e) => Err(system::not_json_object_because(name, e)),
+    }
+}
+
+/// The project a project settings file belongs to: its display path without
+/// `/.claude/<file>`.
+fn project_of(display: &str) -> String {
+    let mut p = display;
+    for _ in 0..2 {
+        p = p.rfind(['/', '\\']).map_or("", |i| &p[..i]);
+    }
+    p.to_string()
+}
+
+/// The rows of a settings file (`settings.json`, `settings.local.json`, managed).
+pub fn settings_rows(
+    bytes: &[u8],
+    scope: SettingsScope,
+    name: &str,
+    display: &str,
+    mtime: Option<Timestamp>,
+    sink: &mut dyn RowSink,
+) {
+    let project = match scope {
+        SettingsScope::Project => project_of(display),
+        SettingsScope::User | SettingsScope::Managed => String::new(),
+    };
+    let base = |text: String| {
+        Row::system(AGENT, text)
+            .at(mtime)
+            .project(project.clone())
+            .file(display)
+            .locator("whole file")
+    };
+    let obj = match object(bytes, name, false) {
+        Ok(o) => o,
+        Err(text) => return sink.push(base(text).at(None)),
+    };
+    let from = system::from(display, "file mtime");
+    if let Some(p) = obj.get("permissions").and_then(Value::as_object) {
+        for key in ["allow", "deny", "ask"] {
+            for rule in p.get(key).and_then(Value::as_array).into_iter().flatten() {
+                let text =
+                    system::permission_setting(format!("permissions.{key}"), scalar(rule), &from);
+                sink.push(base(text));
+            }
+        }
+        for key in [
+            "defaultMode",
+            "disableBypassPermissionsMode",
+            "disableAutoMode",
+        ] {
+            if let Some(v) = p.get(key) {
+                let text =
+                    system::permission_setting(format!("permissions.{key}"), scalar(v), &from);
+                sink.push(base(text));
+            }
+        }
+        let dirs = p.get("additionalDirectories").and_then(Value::as_array);
+        for dir in dirs.into_iter().flatten() {
+            let text =
+                system::permission_setting("permissions.additionalDirectories", scalar(dir), &from);
+            sink.push(base(text));
+        }
+    }
+    if let Some(m) = obj.get("model").and_then(Value::as_str) {
+        sink.push(base(system::model_setting(format!("model={m}"), &from)));
+    }
+    if let Some(n) = obj.get("cleanupPeriodDays") {
+        let text = format!("retention setting: cleanupPeriodDays={} {from}", scalar(n));
+        sink.push(base(text));
+    }
+}
+
+/// The names of an object's keys, sorted (a JSON object keeps its own order; a
+/// sorted list keeps the rows stable).
+fn names(v: Option<&Value>) -> Vec<&str> {
+    let mut out: Vec<&str> = v
+        .and_then(Value::as_object)
+        .map(|o| o.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    out.sort_unstable();
+    out
+}
+
+fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| a.iter().map(scalar).collect())
+        .unwrap_or_default()
+}
+
+/// The rows of `~/.claude.json`: folder trust and MCP state per project, MCP servers
+/// by name, and the legacy per-project prompt history (secondary, without times).
+pub fn global_state_rows(
+    bytes: &[u8],
+    display: &str,
+    mtime: Option<Timestamp>,
+    sink: &mut dyn RowSink,
+) {
+    let row = |text: String, project: &str| {
+        Row::system(AGENT, text)
+            .at(mtime)
+            .project(project)
+            .file(display)
+            .locator("whole file")
+    };
+    let obj = match object(bytes, ".claude.json", true) {
+        Ok(o) => o,
+        Err(text) => return sink.push(row(text, "").at(None)),
+    };
+    let from = system::from(".claude.json", "file mtime");
+    for name in names(obj.get("mcpServers")) {
+        let text = format!("mcp server configured: {name} scope=user {from}");
+        sink.push(row(text, ""));
+    }
+    let Some(projects) = obj.get("projects").and_then(Value::as_object) else {
+        return;
+    };
+    for (p, v) in projects {
+        let at = key_values(&[("location", p)]);
+        let setting = |key: &str, value: &str| {
+            system::permission_setting(key, format!("{value} {at}"), &from)
+        };
+        for key in ["hasTrustDialogAccepted", "hasTrustDialogHooksAccepted"] {
+            if let Some(b) = v.get(key) {
+                sink.push(row(setting(key, &scalar(b)), p));
+            }
+        }
+        for key in [
+            "allowedTools",
+            "enabledMcpjsonServers",
+            "disabledMcpjsonServers",
+        ] {
+            for item in strings(v.get(key)) {
+                sink.push(row(setting(key, &item), p));
+            }
+        }
+        for name in names(v.get("mcpServers")) {
+            let text = format!("mcp server configured: {name} {at} {from}");
+            sink.push(row(text, p));
+        }
+        let history = v.get("history").and_then(Value::as_array);
+        for (i, h) in history.into_iter().flatten().enumerate() {
+            let (display_text, pasted) = match h {
+                Value::String(s) => (s.as_str(), None),
+                other => (
+                    other.get("display").and_then(Value::as_str).unwrap_or(""),
+                    other.get("pastedContents").and_then(Value::as_object),
+                ),
+            };
+            sink.push(
+                Row::new(AGENT, TurnType::User, prompt_of(display_text, pasted))
+                    .project(p)
+                    .file(display)
+                    .locator(format!("projects[{}].history[{i}]", quote_key(p)))
+                    .secondary(true),
+            );
+        }
+    }
+}
+
+fn quote_key(k: &str) -> String {
+    serde_json::to_string(k).unwrap_or_default()
+}
+
+/// The row of a live session register entry, `sessions/<pid>.json`.
+pub fn register_rows(bytes: &[u8], name: &str, display: &str, sink: &mut dyn RowSink) {
+    let obj = match object(bytes, name, false) {
+        Ok(o) => o,
+        Err(text) => {
+            return sink.push(Row::system(AGENT, text).file(display).locator("whole file"));
+        }
+    };
+    let s = |k: &str| obj.get(k).map(scalar).unwrap_or_default();
+    let text = system::session_index(&[
+        ("pid", &s("pid")),
+        ("kind", &s("kind")),
+        ("entrypoint", &s("entrypoint")),
+        ("version", &s("version")),
+        ("name", &s("name")),
+        ("status", &s("status")),
+    ]);
+    sink.push(
+        Row::system(AGENT, text)
+            .at(obj.get("startedAt").and_then(when::from_json_millis))
+            .session(s("sessionId"))
+            .project(s("cwd"))
+            .file(display)
+            .locator("whole file")
+            .secondary(true),
+    );
+}
