@@ -1,0 +1,147 @@
+"""The Python package gives the CLI's rows, field for field, on fixtures/evidence."""
+
+import ast
+import datetime
+import json
+from pathlib import Path
+
+import pytest
+
+import ai_chat_forensics as acf
+from conftest import EVIDENCE, REPO
+
+ROOT = "fixtures/evidence"
+
+
+@pytest.fixture(autouse=True)
+def _cwd(monkeypatch):
+    # the CLI and the package name source files relative to the root as given
+    monkeypatch.chdir(REPO)
+
+
+def test_every_row_is_the_clis_field_for_field(cli):
+    expected = cli(ROOT)
+    rows = acf.scan(ROOT)
+    got = list(rows)
+    assert len(got) == len(expected)
+    assert len(got) > 500  # the whole tree, every store
+    for g, e in zip(got, expected):
+        assert list(g.keys()) == list(e.keys()) == acf.columns()
+        assert g == e
+    assert got == expected
+
+
+def test_report_after_the_scan(cli):
+    rows = acf.scan(ROOT)
+    assert rows.report is None and rows.summary is None and rows.files is None
+    assert not rows.done
+    got = list(rows)
+    assert rows.done
+    summary = rows.summary
+    assert summary["rows"] == len(got)
+    assert summary["parser_rows"] == sum(
+        1 for r in got if r["turn_type"] == "system" and r["text"].startswith("parser:")
+    )
+    assert summary["parser_rows"] > 0  # parser: rows are rows
+    assert summary["untimed_rows"] == sum(1 for r in got if r["timestamp_utc"] == "")
+    for t in acf.turn_types():
+        assert summary["rows_per_turn_type"][t] == sum(1 for r in got if r["turn_type"] == t)
+    files = rows.files
+    assert files == rows.report["files"]
+    assert {f["store"] for f in files} >= {"vscode-chat-log", "state-vscdb", "tabby-db", "codebuddy-log"}
+    # every file read gave the rows it says
+    assert sum(f["rows"] for f in files) >= len(got)
+    assert rows.report["merged_copies"] >= 0
+    assert rows.report["manifest"] and all(m["sha256"] == "" for m in rows.report["manifest"])
+
+
+def test_filters_are_the_clis(cli):
+    assert list(acf.scan(ROOT, agents="codebuddy")) == cli(ROOT, "--agent", "codebuddy")
+    assert list(acf.scan(ROOT, agents=["cody", "tabby"])) == cli(ROOT, "--agent", "cody", "--agent", "tabby")
+    since, until = "2026-10-01", "2026-10-03"
+    expected = cli(ROOT, "--since", since, "--until", until)
+    assert expected
+    assert list(acf.scan(ROOT, since=since, until=until)) == expected
+    # a date, a datetime (naive is UTC) and epoch milliseconds are the same bounds
+    assert list(acf.scan(ROOT, since=datetime.date(2026, 10, 1), until=datetime.date(2026, 10, 3))) == expected
+    start = datetime.datetime(2026, 10, 1)
+    assert list(acf.scan(ROOT, since=start, until="2026-10-03")) == expected
+    ms = int(start.replace(tzinfo=datetime.timezone.utc).timestamp() * 1000)
+    assert list(acf.scan(ROOT, since=ms, until=until)) == expected
+    assert list(acf.scan(ROOT, keep_copies=True)) == cli(ROOT, "--keep-copies")
+    assert list(acf.scan(ROOT, host_zone="+02:00")) == cli(ROOT, "--host-zone", "+02:00")
+
+
+def test_a_host_folder_keeps_its_host(cli):
+    host_root = "fixtures/evidence/lin-ws01"
+    got = list(acf.scan(host_root))
+    assert got == cli(host_root)
+    assert got and {r["host"] for r in got} == {"lin-ws01"}
+    named = list(acf.scan(host_root, host="case-117-ws01"))
+    assert named == cli(host_root, "--host", "case-117-ws01")
+    assert {r["host"] for r in named} == {"case-117-ws01"}
+
+
+def test_hashes_in_the_manifest():
+    rows = acf.scan(ROOT, agents="codebuddy", hash_files=True)
+    list(rows)
+    manifest = rows.report["manifest"]
+    assert manifest and all(len(m["sha256"]) == 64 for m in manifest)
+
+
+def test_read_file_gives_the_scans_rows_of_that_file(cli):
+    path = next(EVIDENCE.glob("lin-ws01/home/alice/.codebuddy/projects/*/*.jsonl"))
+    rel = path.relative_to(REPO).as_posix()
+    expected = [r for r in cli(ROOT, "--keep-copies") if r["source_file"] == rel]
+    assert expected
+    rows = acf.read_file(rel, root=ROOT)
+    got = list(rows)
+    # the reader of a session also gives the rows of its side files (meta, persisted
+    # outputs), each with its own source_file; the scan gives those under that file
+    own = [r for r in got if r["source_file"] == rel]
+    side = [r for r in got if r["source_file"] != rel]
+    assert len(side) == 3 and all(r["source_file"].startswith(rel[: -len(".jsonl")]) for r in side)
+    key = lambda r: json.dumps(r, sort_keys=True)  # noqa: E731
+    assert sorted(own, key=key) == sorted(expected, key=key)
+    assert [f["store"] for f in rows.files] == ["codebuddy-log"]
+    assert rows.summary["rows"] == len(got)
+    # without root, the host and user cannot be read off the layout
+    alone = list(acf.read_file(path, store="codebuddy-log"))
+    assert len(alone) == len(got) and {r["host"] for r in alone} == {""}
+
+
+def test_errors_are_exceptions():
+    with pytest.raises(acf.ScanError, match="cannot read evidence root"):
+        acf.scan("fixtures/no-such-root")
+    with pytest.raises(ValueError, match="unknown agent"):
+        acf.scan(ROOT, agents="notepad")
+    with pytest.raises(ValueError, match="cannot read"):
+        acf.scan(ROOT, since="yesterday")
+    with pytest.raises(ValueError, match="beyond"):
+        acf.scan(ROOT, host_zone="+15:00")
+    with pytest.raises(ValueError, match="not a file"):
+        acf.read_file(ROOT)
+    with pytest.raises(ValueError, match="no store claims"):
+        acf.read_file("README.md")
+    with pytest.raises(ValueError, match="unknown store"):
+        acf.read_file("README.md", store="notepad")
+    with pytest.raises(acf.ScanError):
+        acf.read_file("fixtures/no-such-file.jsonl")
+
+
+def test_closing_early_stops_the_scan():
+    with acf.scan(ROOT, threads=1) as rows:
+        first = [next(rows) for _ in range(3)]
+    assert len(first) == 3 and rows.done
+    with pytest.raises(StopIteration):
+        next(rows)
+
+
+def test_stubs_name_the_row_columns_in_order():
+    stub = Path(acf.__file__).with_name("__init__.pyi")
+    tree = ast.parse(stub.read_text())
+    row = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Row")
+    fields = [n.target.id for n in row.body if isinstance(n, ast.AnnAssign)]
+    assert fields == acf.columns()
+    functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert {"scan", "read_file", "columns", "known_agents", "store_names", "turn_types"} <= functions
