@@ -157,12 +157,13 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "ItemTable key=interactive.sessions [0] $.requests[0].message",
             "live",
         ]),
+        // no response time in the legacy blob: the reply takes its request's, marked
         s([
-            "",
+            "2023-11-14T22:13:21.000000Z",
             "legacy-1",
             "",
             "Use ss -tlnp.",
-            "ItemTable key=interactive.sessions [0] $.requests[0].response[0]",
+            "ItemTable key=interactive.sessions [0] $.requests[0].response[0] (time of the request)",
             "live",
         ]),
         s([

@@ -2,13 +2,12 @@
 
 use std::path::Path;
 
-use chat_rows::merge::{DEFAULT_WINDOW_MICROS, merge_secondary};
 use chat_rows::{Claim, Evidence, FileContext, Row, RowSink, Store, system};
 
 use crate::decode::{Replay, parse_document};
 use crate::locate::{self, FileKind};
 use crate::rows::files::{self, FileRows, Workspace};
-use crate::rows::{SessionContext, for_each_row, into_rows, rows_from_node};
+use crate::rows::{SessionContext, for_each_row, rows_from_node};
 
 /// VS Code's chat store (and every fork's): sessions, editing state, sync markers,
 /// chat settings.
@@ -128,27 +127,18 @@ fn workspace_of(path: &Path, evidence: &Evidence) -> Workspace {
 }
 
 /// The rows of a flat session: alone, it is the primary source; beside its `.jsonl`
-/// twin, its rows are secondary and those the log repeats are merged away.
+/// twin, every one of its rows is secondary, with the session id, texts and times the
+/// log's rows have (one mapping serves both), and the scanner merges away those the log
+/// repeats. The crate drops none itself, so `--keep-copies` shows them all and the
+/// summary counts those merged. Whether the twin exists is checked without reading it.
 fn read_json_session(
     path: &Path,
     bytes: &[u8],
     mut ctx: SessionContext,
     evidence: &Evidence,
 ) -> Vec<Row> {
-    let twin = evidence
-        .read_optional(&locate::log_twin(path))
-        .ok()
-        .flatten();
-    ctx.secondary = twin.is_some();
-    let own = json_session_rows(bytes, &ctx);
-    let Some(log) = twin else { return own };
-    let mut log_ctx = ctx.clone();
-    log_ctx.secondary = false;
-    let mut all = into_rows(Replay::from_bytes(&log), &log_ctx);
-    all.retain(|r| !r.is_parser());
-    all.extend(own);
-    let (kept, _) = merge_secondary(all, DEFAULT_WINDOW_MICROS);
-    kept.into_iter().filter(|r| r.secondary).collect()
+    ctx.secondary = evidence.check(&locate::log_twin(path)).is_ok();
+    json_session_rows(bytes, &ctx)
 }
 
 /// The rows of a flat `.json` session's bytes.

@@ -166,9 +166,18 @@ fn json_copy_beside_its_log() {
         "mac-lt02/Users/bob/Library/Application Support/Code/User/workspaceStorage/b21f/chatSessions/m1.json",
         None,
     );
+    // every row of the copy is given, secondary, with the log's session, texts and
+    // times: the scanner merges away those the log repeats (tests/copies.rs)
     assert_eq!(
         briefs(&rows),
-        ["assistant - [$.requests[1].response[0]] secondary There are none yet.",]
+        [
+            "system - [$] secondary session start: responder=\"GitHub Copilot\" location=panel",
+            "system - [$.requests[0]] secondary model: copilot/gpt-4o",
+            "user - [$.requests[0].message] secondary explain main.rs",
+            "assistant - [$.requests[0].response[0]] secondary It starts the server.",
+            "user - [$.requests[1].message] secondary and tests?",
+            "assistant - [$.requests[1].response[0]] secondary There are none yet.",
+        ]
     );
 }
 
@@ -233,9 +242,11 @@ fn cursor_v1_session() {
         [
             "system - [$] live session start: responder=\"GitHub Copilot\"",
             "user - [$.requests[0].message] live what is a monad",
-            "assistant - [$.requests[0].response] live A monoid in the category of endofunctors.",
+            // a v1 session records no response time: the reply takes its request's,
+            // and its locator says so
+            "assistant - [$.requests[0].response (time of the request)] live A monoid in the category of endofunctors.",
             "user - [$.requests[1].message] live shorter please",
-            "assistant - [$.requests[1].response[0]] live A wrapper.",
+            "assistant - [$.requests[1].response[0] (time of the request)] live A wrapper.",
         ]
     );
 }
@@ -251,8 +262,9 @@ fn cursor_v2_session() {
         [
             "system - [$] live session start: title=\"Regex help\" responder=\"GitHub Copilot\" location=panel",
             "user - [$.requests[0].message] live regex for email",
-            "assistant - [$.requests[0].response[0]] live Use ",
-            "assistant - [$.requests[0].response[2]] live a library.",
+            // one text, the inline reference in place as VS Code's Response.toString
+            // renders it (an https URI in full, as URI.toString writes it)
+            "assistant - [$.requests[0].response[0]] live Use https:/xa library.",
         ]
     );
 }
@@ -457,10 +469,23 @@ fn the_json_copy_is_secondary_and_merged_with_its_log() {
         "mac-lt02/Users/bob/Library/Application Support/Code/User/workspaceStorage/b21f/chatSessions/m1.json",
         None,
     );
-    assert_eq!(rows.len(), 1);
-    assert!(rows[0].secondary);
+    assert_eq!(rows.len(), 6);
+    assert!(rows.iter().all(|r| r.secondary));
+    let log = read(
+        "mac-lt02/Users/bob/Library/Application Support/Code/User/workspaceStorage/b21f/chatSessions/m1.jsonl",
+        None,
+    );
+    // merged as the scanner merges: only the reply the log lost stays
+    let mut all = log.clone();
+    all.extend(rows);
+    let (kept, merged) =
+        chat_rows::merge::merge_secondary(all, chat_rows::merge::DEFAULT_WINDOW_MICROS);
+    assert_eq!(merged, 5);
+    let copies: Vec<_> = kept.iter().filter(|r| r.secondary).collect();
+    assert_eq!(copies.len(), 1);
+    assert_eq!(copies[0].text, "There are none yet.");
     assert_eq!(
-        rows[0].timestamp.unwrap().to_string(),
+        copies[0].timestamp.unwrap().to_string(),
         "2025-10-20T22:40:04.000000Z"
     );
 }

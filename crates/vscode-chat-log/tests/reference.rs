@@ -131,3 +131,57 @@ fn every_chat_service_snapshot_maps_without_parser_rows() {
     }
     assert!(seen >= 5);
 }
+
+/// A `model/` snapshot (a response's parts as VS Code's `Response` holds them) as the
+/// rows of a one-request session; None, with a note, when the reference is absent.
+fn response_rows(rel: &str) -> Option<Vec<String>> {
+    let Some(dir) = reference() else {
+        eprintln!("skipped: ../shared/reference/vscode-snapshots is absent");
+        return None;
+    };
+    let text = std::fs::read_to_string(dir.join(rel)).expect("snapshot present");
+    let parts: serde_json::Value =
+        serde_json::from_str(&js_to_json(&text)).expect("snapshot converts to JSON");
+    let session = serde_json::json!({"sessionId": "snap", "requests": [
+        {"requestId": "r", "message": {"text": "q"}, "response": parts}
+    ]});
+    let ctx = SessionContext::new("vscode", rel);
+    Some(briefs(&rows_from_session(&session, &ctx)))
+}
+
+/// VS Code's own test of these parts asserts `response.toString()` is
+/// `text before https://microsoft.com/ text after` (chatModel.test.ts): one assistant
+/// text, the reference rendered in place.
+#[test]
+fn inline_reference_is_rendered_in_place_as_vs_code_does() {
+    let Some(rows) = response_rows("model/Response_inline_reference.0.snap") else {
+        return;
+    };
+    assert_eq!(
+        rows,
+        [
+            "system - [$] live session start: ",
+            "user - [$.requests[0].message] live q",
+            "assistant - [$.requests[0].response[0]] live text before https://microsoft.com/ text after",
+        ]
+    );
+}
+
+/// Markdown VS Code merged into one part, and two parts it kept apart (different
+/// `supportHtml`): its `toString` gives `markdown1markdown2` for both, and so do the rows.
+#[test]
+fn mergeable_and_unmergeable_markdown_give_one_text() {
+    for rel in [
+        "model/Response_mergeable_markdown.0.snap",
+        "model/Response_not_mergeable_markdown.0.snap",
+    ] {
+        let Some(rows) = response_rows(rel) else {
+            return;
+        };
+        assert_eq!(
+            rows[2..],
+            ["assistant - [$.requests[0].response[0]] live markdown1markdown2"],
+            "{rel}"
+        );
+    }
+}

@@ -231,9 +231,22 @@ fn base_state(ctx: &SessionContext) -> RecordState {
 /// A request's times and model, for the rows of its response.
 struct RequestTimes {
     request: Option<Timestamp>,
+    /// The reply's own time, else the request's (then `derived`).
     response: Option<Timestamp>,
+    /// True when the reply recorded no time of its own and takes the request's: its
+    /// rows' locators say so ([`DERIVED_TIME`]).
+    derived: bool,
+    /// The model that ran: `result.metadata.resolvedModel` when there is one, else the
+    /// requested `modelId`.
     model: String,
+    /// The resolved model when it differs from the requested one (`copilot/auto`), and
+    /// the line (or part) that wrote `result`.
+    resolved: Option<(String, u32)>,
 }
+
+/// Appended to the locator of a response row whose time is its request's: flat
+/// sessions of VS Code 1.104/1.105 record no response time at all.
+pub const DERIVED_TIME: &str = " (time of the request)";
 
 fn millis(n: Option<&Slot<'_>>) -> Option<Timestamp> {
     let n = n?;
@@ -255,6 +268,7 @@ fn millis(n: Option<&Slot<'_>>) -> Option<Timestamp> {
 impl RequestTimes {
     fn of(req: &Node<'_>, model: &str) -> RequestTimes {
         let request = millis(req.get("timestamp"));
+        let resolved = resolved_model(req).filter(|(r, _)| r != model);
         // responseTimestamp; else 1.117's timeSpentWaiting, which its log schema fills
         // with the response's epoch time (flat files keep a duration there, which is
         // told apart by size); else the completion time of modelState
@@ -266,14 +280,39 @@ impl RequestTimes {
         let completed = req
             .get("modelState")
             .and_then(|m| millis(m.node.get("completedAt")));
+        let own = millis(req.get("responseTimestamp"))
+            .or(waiting)
+            .or(completed);
         RequestTimes {
             request,
-            response: millis(req.get("responseTimestamp"))
-                .or(waiting)
-                .or(completed),
-            model: model.to_string(),
+            response: own.or(request),
+            derived: own.is_none() && request.is_some(),
+            model: resolved
+                .as_ref()
+                .map_or_else(|| model.to_string(), |(r, _)| r.clone()),
+            resolved,
         }
     }
+}
+
+/// `result.metadata.resolvedModel`: the model that actually ran (Copilot names it when
+/// the request asked for `copilot/auto`). `result` is the biggest subtree of a request
+/// and is kept unparsed by the replay, so it is parsed only when its text holds the key.
+fn resolved_model(req: &Node<'_>) -> Option<(String, u32)> {
+    let result = req.get("result")?;
+    let origin = result.origin;
+    if let Node::Raw(r) = &result.node {
+        memchr::memmem::find(r.as_bytes(), b"\"resolvedModel\"")?;
+    } else if let Node::RawOwned(r) = &result.node {
+        memchr::memmem::find(r.as_bytes(), b"\"resolvedModel\"")?;
+    }
+    let result = result.node.view(result.origin);
+    let meta = result.get("metadata")?;
+    let meta = meta.node.view(meta.origin);
+    get_str(&meta, "resolvedModel")
+        .map(Cow::into_owned)
+        .filter(|m| !m.is_empty())
+        .map(|m| (m, origin))
 }
 
 /// Text of a string or a markdown object `{value}`.
@@ -570,6 +609,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
     ) {
         let model = self.model_of(req);
         let times = RequestTimes::of(req, &model);
+        let live = trackers.is_some();
         if let Some(t) = trackers {
             let mode_info = req.get("modeInfo").map(|m| m.node.view(m.origin));
             let mode = mode_info
@@ -643,21 +683,26 @@ impl<'c, 'o> Mapper<'c, 'o> {
                 .model_of(&model);
             self.out.push(row);
         }
+        // the model `copilot/auto` resolved to, before the reply it wrote (a row of the
+        // live sequence, like the model rows above)
+        if let (Some((resolved, at)), true) = (&times.resolved, live) {
+            let text = system::model_change(&model, resolved);
+            let row = self.reply(TurnType::System, text, *at, &join(path, "result"), &times);
+            self.out.push(row);
+        }
         if let Some(r) = req.get("response") {
             let rn = r.node.view(r.origin);
             match rn.as_ref() {
                 Node::Arr(parts) => self.parts(parts, &times, &join(path, "response")),
                 Node::Str(_) | Node::Esc(_) if rn.truthy() => {
                     let s = rn.text().unwrap_or_default();
-                    let row = self
-                        .row(
-                            TurnType::Assistant,
-                            s.to_string(),
-                            r.origin,
-                            &join(path, "response"),
-                        )
-                        .at(times.response)
-                        .model_of(&model);
+                    let row = self.reply(
+                        TurnType::Assistant,
+                        s.to_string(),
+                        r.origin,
+                        &join(path, "response"),
+                        &times,
+                    );
                     self.out.push(row);
                 }
                 _ => {}
@@ -665,8 +710,35 @@ impl<'c, 'o> Mapper<'c, 'o> {
         }
     }
 
+    /// A row of a request's response: at the reply's time (its request's, marked in the
+    /// locator, when it has none of its own), with the model that ran.
+    fn reply(
+        &mut self,
+        tt: TurnType,
+        text: impl Into<String>,
+        origin: u32,
+        path: &str,
+        times: &RequestTimes,
+    ) -> Row {
+        let mut row = self
+            .row(tt, text, origin, path)
+            .at(times.response)
+            .model_of(&times.model);
+        if times.derived {
+            row.source_locator.push_str(DERIVED_TIME);
+        }
+        row
+    }
+
+    /// The rows of a response's parts, assembled as VS Code's `Response.toString`
+    /// (`chatModel.ts`) renders them: consecutive markdown, inline references and the
+    /// parts it passes over (code-block URIs, edit groups, undo stops, progress
+    /// messages ...) form one assistant text; an edit is one row naming the file and
+    /// what changed; a part that is a row of its own (a tool call, a thinking block
+    /// with visible text, a confirmation, a hand-off) or that VS Code renders as a block
+    /// of its own (a command button) ends the text.
     fn parts(&mut self, parts: &[Slot<'_>], times: &RequestTimes, path: &str) {
-        let mut run: Option<(String, u32, String)> = None;
+        let mut run = Run::default();
         for (j, slot) in parts.iter().enumerate() {
             let part = slot.node.view(slot.origin);
             let ppath = if path.is_empty() {
@@ -678,20 +750,68 @@ impl<'c, 'o> Mapper<'c, 'o> {
             let markdown = match (part.as_ref(), kind.as_deref()) {
                 (Node::Str(_) | Node::Esc(_), _) => part.text().map(Cow::into_owned),
                 (Node::Obj(_), None) => get_str(&part, "value").map(Cow::into_owned),
-                (Node::Obj(_), Some("markdownContent")) => part
+                (
+                    Node::Obj(_),
+                    Some(
+                        "markdownContent"
+                        | "markdownVuln"
+                        | "warning"
+                        | "progressTask"
+                        | "progressTaskSerialized",
+                    ),
+                ) => part
                     .get("content")
                     .and_then(|c| text_of(&c.node.view(c.origin))),
+                (Node::Obj(_), Some("inlineReference")) => Some(inline_reference_text(&part)),
                 _ => None,
             };
             if let Some(t) = markdown {
-                match &mut run {
-                    Some((acc, _, _)) => acc.push_str(&t),
-                    None => run = Some((t, slot.origin, ppath)),
-                }
+                run.push(&t, slot.origin, &ppath);
                 continue;
             }
-            self.flush_run(&mut run, times);
             match kind.as_deref() {
+                Some("codeblockUri") => {
+                    run.code_block();
+                    let is_edit = part
+                        .get("isEdit")
+                        .and_then(|b| b.node.as_bool())
+                        .unwrap_or(false);
+                    if is_edit {
+                        let file = part_uri(&part, "uri");
+                        run.edits.push(Edit {
+                            file,
+                            changes: None,
+                            origin: slot.origin,
+                            path: ppath,
+                        });
+                    }
+                }
+                Some("textEditGroup" | "notebookEditGroup") => {
+                    let file = part_uri(&part, "uri");
+                    let changes = edit_changes(&part);
+                    match run.edits.last_mut() {
+                        // the code block's URI and its edits are one edit
+                        Some(e) if e.changes.is_none() && e.file == file => {
+                            e.changes = Some(changes)
+                        }
+                        _ => run.edits.push(Edit {
+                            file,
+                            changes: Some(changes),
+                            origin: slot.origin,
+                            path: ppath,
+                        }),
+                    }
+                }
+                Some("multiDiffData") => {
+                    if let Some(text) = multi_diff_text(&part) {
+                        run.edits.push(Edit {
+                            file: String::new(),
+                            changes: Some(text),
+                            origin: slot.origin,
+                            path: ppath,
+                        });
+                    }
+                }
                 Some("thinking") => {
                     let text = match part.get("value").map(|v| &v.node) {
                         Some(n @ (Node::Str(_) | Node::Esc(_))) => {
@@ -700,18 +820,22 @@ impl<'c, 'o> Mapper<'c, 'o> {
                         Some(Node::Arr(a)) => a.iter().filter_map(|s| s.node.text()).collect(),
                         _ => String::new(),
                     };
-                    if !text.is_empty() {
-                        let row = self
-                            .row(TurnType::Thinking, text, slot.origin, &ppath)
-                            .at(times.response)
-                            .model_of(&times.model);
-                        self.out.push(row);
+                    // a thinking part with no visible text (empty, or a single space
+                    // that some models stream between blocks) is no row, and like
+                    // every thinking part in VS Code's rendering it does not cut the reply
+                    if text.trim().is_empty() {
+                        continue;
                     }
+                    self.flush_run(&mut run, times);
+                    let row = self.reply(TurnType::Thinking, text, slot.origin, &ppath, times);
+                    self.out.push(row);
                 }
                 Some("toolInvocationSerialized" | "toolInvocation") => {
+                    self.flush_run(&mut run, times);
                     self.tool(&part, slot.origin, &ppath, times)
                 }
                 Some("confirmation") => {
+                    self.flush_run(&mut run, times);
                     let is_used = part
                         .get("isUsed")
                         .and_then(|b| b.node.as_bool())
@@ -746,18 +870,17 @@ impl<'c, 'o> Mapper<'c, 'o> {
                         detail.push('\n');
                         detail.push_str(&message);
                     }
-                    let row = self
-                        .row(
-                            TurnType::System,
-                            system::permission_decision(detail),
-                            slot.origin,
-                            &ppath,
-                        )
-                        .at(times.response)
-                        .model_of(&times.model);
+                    let row = self.reply(
+                        TurnType::System,
+                        system::permission_decision(detail),
+                        slot.origin,
+                        &ppath,
+                        times,
+                    );
                     self.out.push(row);
                 }
                 Some("pullRequest") => {
+                    self.flush_run(&mut run, times);
                     let title = part
                         .get("title")
                         .and_then(|t| text_of(&t.node))
@@ -780,27 +903,33 @@ impl<'c, 'o> Mapper<'c, 'o> {
                         detail.trim_end(),
                         &system::from("chat session pullRequest part", "response time"),
                     );
-                    let row = self
-                        .row(TurnType::System, text, slot.origin, &ppath)
-                        .at(times.response)
-                        .model_of(&times.model);
+                    let row = self.reply(TurnType::System, text, slot.origin, &ppath, times);
                     self.out.push(row);
                 }
+                // VS Code renders a command button as a block of its own
+                Some("command") => self.flush_run(&mut run, times),
+                // every other part (undo stops, progress messages, tree data, kinds
+                // newer than this reader) is passed over, as VS Code's rendering does
                 _ => {}
             }
         }
         self.flush_run(&mut run, times);
     }
 
-    fn flush_run(&mut self, run: &mut Option<(String, u32, String)>, times: &RequestTimes) {
-        if let Some((text, origin, path)) = run.take() {
-            if !text.is_empty() {
-                let row = self
-                    .row(TurnType::Assistant, text, origin, &path)
-                    .at(times.response)
-                    .model_of(&times.model);
+    /// Ends the assistant text being assembled: its row (when it has visible text),
+    /// then one row per edit it made.
+    fn flush_run(&mut self, run: &mut Run, times: &RequestTimes) {
+        let run = std::mem::take(run);
+        if let Some((origin, path)) = run.at {
+            if !run.text.trim().is_empty() {
+                let row = self.reply(TurnType::Assistant, run.text, origin, &path, times);
                 self.out.push(row);
             }
+        }
+        for e in run.edits {
+            let text = e.text();
+            let row = self.reply(TurnType::Assistant, text, e.origin, &e.path, times);
+            self.out.push(row);
         }
     }
 
@@ -833,10 +962,14 @@ impl<'c, 'o> Mapper<'c, 'o> {
             call = part.get("invocationMessage").and_then(|m| text_of(&m.node));
         }
         let row = self
-            .row(TurnType::ToolUse, call.unwrap_or_default(), origin, path)
-            .tool(name.clone(), id.clone())
-            .at(times.response)
-            .model_of(&times.model);
+            .reply(
+                TurnType::ToolUse,
+                call.unwrap_or_default(),
+                origin,
+                path,
+                times,
+            )
+            .tool(name.clone(), id.clone());
         self.out.push(row);
 
         // the result: the output, the error, else the past-tense message
@@ -890,10 +1023,8 @@ impl<'c, 'o> Mapper<'c, 'o> {
             result = format!("error: {result}");
         }
         let row = self
-            .row(TurnType::ToolResult, result, origin, path)
-            .tool(name.clone(), id.clone())
-            .at(times.response)
-            .model_of(&times.model);
+            .reply(TurnType::ToolResult, result, origin, path, times)
+            .tool(name.clone(), id.clone());
         self.out.push(row);
 
         // the decision
@@ -946,17 +1077,278 @@ impl<'c, 'o> Mapper<'c, 'o> {
             }
         }
         let row = self
-            .row(
+            .reply(
                 TurnType::System,
                 system::permission_decision(detail),
                 origin,
                 path,
+                times,
             )
-            .tool(name, id)
-            .at(times.response)
-            .model_of(&times.model);
+            .tool(name, id);
         self.out.push(row);
     }
+}
+
+/// An assistant text being assembled from consecutive response parts, and the edits
+/// made along it.
+#[derive(Default)]
+struct Run {
+    text: String,
+    /// The line (or part) and JSON path of the text's first part.
+    at: Option<(u32, String)>,
+    /// An opening code fence at the end of the text when a code block's URI came:
+    /// where it starts, and the text's length then. VS Code shows such a block as the
+    /// edit it holds, so when the next text closes the fence with nothing between, the
+    /// pair is dropped (the edit is its own row).
+    open_fence: Option<(usize, usize)>,
+    edits: Vec<Edit>,
+}
+
+impl Run {
+    /// Appends a part's text (markdown, a rendered reference ...).
+    fn push(&mut self, t: &str, origin: u32, path: &str) {
+        let mut t = t;
+        if let Some((start, len)) = self.open_fence.take() {
+            if self.text.len() == len {
+                if let Some(rest) = after_closing_fence(t) {
+                    self.text.truncate(start);
+                    if self.text.trim().is_empty() {
+                        // the text was only the fence: it starts again here
+                        self.text.clear();
+                        self.at = None;
+                    }
+                    t = rest;
+                }
+            }
+        }
+        if self.at.is_none() {
+            self.at = Some((origin, path.to_string()));
+        }
+        self.text.push_str(t);
+    }
+
+    /// A code block's URI: note an opening fence that ends the text.
+    fn code_block(&mut self) {
+        self.open_fence = opening_fence_at(&self.text).map(|at| (at, self.text.len()));
+    }
+}
+
+/// Where the last line of `text` starts when it is an opening code fence (three or
+/// more backticks and an info string without backticks, then an optional newline).
+fn opening_fence_at(text: &str) -> Option<usize> {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let body = body.strip_suffix('\r').unwrap_or(body);
+    let start = body.rfind('\n').map_or(0, |i| i + 1);
+    let line = body[start..].trim_start_matches([' ', '\t']);
+    let ticks = line.bytes().take_while(|b| *b == b'`').count();
+    (ticks >= 3 && !line[ticks..].contains('`')).then_some(start)
+}
+
+/// The rest of `t` after a closing code fence that begins it (after whitespace), or
+/// None when it does not begin with one.
+fn after_closing_fence(t: &str) -> Option<&str> {
+    let lead = t.len() - t.trim_start().len();
+    let rest = &t[lead..];
+    let ticks = rest.bytes().take_while(|b| *b == b'`').count();
+    if ticks < 3 {
+        return None;
+    }
+    let rest = &rest[ticks..];
+    let line_end = rest.find('\n').map_or(rest.len(), |i| i + 1);
+    rest[..line_end]
+        .trim()
+        .is_empty()
+        .then_some(&rest[line_end..])
+}
+
+/// One edit of a response: a code block's URI, the edit group of a file, or a
+/// multi-file diff.
+struct Edit {
+    /// The file (empty for a multi-file diff, whose text names its files).
+    file: String,
+    /// What changed, rendered; None while only the code block's URI is known.
+    changes: Option<String>,
+    origin: u32,
+    path: String,
+}
+
+impl Edit {
+    /// `edit: <file>` and what changed, one change per line.
+    fn text(&self) -> String {
+        match (&self.changes, self.file.is_empty()) {
+            (Some(c), true) => format!("edit: {c}"),
+            (Some(c), false) if c.is_empty() => format!("edit: {} (no change recorded)", self.file),
+            (Some(c), false) => format!("edit: {}\n{c}", self.file),
+            (None, _) => format!("edit: {} (no change recorded)", self.file),
+        }
+    }
+}
+
+/// A part's URI field as a path (or the URI as written when it is no file).
+fn part_uri(part: &Node<'_>, key: &str) -> String {
+    part.get(key)
+        .map(|u| uri_text(&u.node.view(u.origin)))
+        .unwrap_or_default()
+}
+
+/// The changes of a `textEditGroup` (`edits`: arrays of `{text, range}` with Monaco's
+/// 1-based `startLineNumber`/`endLineNumber`): per edit, the lines it replaced,
+/// deleted or inserted at, and the new text.
+fn edit_changes(part: &Node<'_>) -> String {
+    let mut out = String::new();
+    let Some(groups) = part.get("edits").map(|e| e.node.view(e.origin)) else {
+        return out;
+    };
+    let Node::Arr(groups) = groups.as_ref() else {
+        return out;
+    };
+    for g in groups {
+        let g = g.node.view(g.origin);
+        let edits: Vec<Cow<'_, Node<'_>>> = match g.as_ref() {
+            Node::Arr(items) => items.iter().map(|e| e.node.view(e.origin)).collect(),
+            Node::Obj(_) => vec![g.clone()],
+            _ => continue,
+        };
+        for e in edits {
+            let text = get_str(&e, "text").unwrap_or_default();
+            let range = e.get("range").map(|r| r.node.view(r.origin));
+            let line = |k: &str| {
+                range
+                    .as_deref()
+                    .and_then(|r| get_num(r, k))
+                    .filter(|n| n.fract() == 0.0 && *n >= 0.0)
+                    .map(|n| n as u64)
+            };
+            let (sl, el) = (line("startLineNumber"), line("endLineNumber"));
+            let (sc, ec) = (line("startColumn"), line("endColumn"));
+            let lines = match (sl, el) {
+                (Some(a), Some(b)) if a == b => format!("line {a}"),
+                (Some(a), Some(b)) => format!("lines {a}-{b}"),
+                (Some(a), None) => format!("line {a}"),
+                _ => "an unknown place".to_string(),
+            };
+            let empty_range = sl == el && sc == ec;
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            match (empty_range, text.is_empty()) {
+                (true, true) => continue,
+                (true, false) => out.push_str(&format!("inserted at {lines}:\n{text}")),
+                (false, true) => out.push_str(&format!("deleted {lines}")),
+                (false, false) => out.push_str(&format!("replaced {lines} with:\n{text}")),
+            }
+        }
+    }
+    while out.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+/// A `multiDiffData` part: its title and one line per file, `<path> +<added> -<removed>`.
+fn multi_diff_text(part: &Node<'_>) -> Option<String> {
+    let data = part.get("multiDiffData")?;
+    let data = data.node.view(data.origin);
+    let title = data
+        .get("title")
+        .and_then(|t| text_of(&t.node))
+        .unwrap_or_default();
+    let mut out = if title.is_empty() {
+        "files changed".to_string()
+    } else {
+        title
+    };
+    if let Some(res) = data.get("resources").map(|r| r.node.view(r.origin)) {
+        if let Node::Arr(items) = res.as_ref() {
+            for r in items {
+                let r = r.node.view(r.origin);
+                let file = ["modifiedUri", "goToFileUri", "originalUri"]
+                    .iter()
+                    .map(|k| part_uri(&r, k))
+                    .find(|p| !p.is_empty())
+                    .unwrap_or_default();
+                let count = |k: &str| get_num(&r, k).map(js_count).unwrap_or_default();
+                out.push_str(&format!(
+                    "\n{file} +{} -{}",
+                    count("added"),
+                    count("removed")
+                ));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// A count as JavaScript prints it.
+fn js_count(n: f64) -> String {
+    crate::decode::node::js_number(n)
+}
+
+/// An inline reference rendered as VS Code's `Response.toString` does: a location's or
+/// a URI's file name (an `http(s)` URI in full), a symbol's name in backticks.
+fn inline_reference_text(part: &Node<'_>) -> String {
+    let Some(r) = part.get("inlineReference") else {
+        return String::new();
+    };
+    let r = r.node.view(r.origin);
+    if let Some(u) = r.get("uri") {
+        return uri_repr(&u.node.view(u.origin));
+    }
+    if let Some(name) = get_str(&r, "name") {
+        return format!("`{name}`");
+    }
+    uri_repr(&r)
+}
+
+/// A URI as VS Code's `uriToRepr`: in full for `http`/`https`, else its base name.
+fn uri_repr(u: &Node<'_>) -> String {
+    let (scheme, whole) = match u {
+        Node::Str(_) | Node::Esc(_) => {
+            let s = u.text().unwrap_or_default().into_owned();
+            let scheme = s.split_once("://").map(|(a, _)| a.to_ascii_lowercase());
+            (scheme.unwrap_or_default(), Some(s))
+        }
+        Node::Obj(_) => {
+            let scheme = get_str(u, "scheme")
+                .map(|s| s.to_ascii_lowercase())
+                .unwrap_or_default();
+            let whole = get_str(u, "external").map(Cow::into_owned).or_else(|| {
+                // URI.toString's shape: `//` only before an authority (or for file)
+                let authority = get_str(u, "authority").unwrap_or_default();
+                let path = get_str(u, "path").unwrap_or_default();
+                let mut s = format!("{scheme}:");
+                if !authority.is_empty() || scheme == "file" {
+                    s.push_str("//");
+                    s.push_str(&authority);
+                }
+                s.push_str(&path);
+                if let Some(q) = get_str(u, "query").filter(|q| !q.is_empty()) {
+                    s.push('?');
+                    s.push_str(&q);
+                }
+                if let Some(f) = get_str(u, "fragment").filter(|f| !f.is_empty()) {
+                    s.push('#');
+                    s.push_str(&f);
+                }
+                Some(s)
+            });
+            (scheme, whole)
+        }
+        _ => return String::new(),
+    };
+    if scheme == "http" || scheme == "https" {
+        return whole.unwrap_or_default();
+    }
+    let path = match u {
+        Node::Obj(_) => get_str(u, "path")
+            .map(Cow::into_owned)
+            .unwrap_or_else(|| uri_text(u)),
+        _ => uri_text(u),
+    };
+    path.rsplit(['/', '\\'])
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 fn get_num(n: &Node<'_>, key: &str) -> Option<f64> {
