@@ -316,24 +316,23 @@ fn holes_are_bounded_for_the_whole_log() {
     let r = Replay::from_bytes(log.as_bytes());
     assert!(r.refusal().is_none());
     let errors: Vec<String> = r.errors().iter().map(|e| e.error.to_string()).collect();
-    // four lines fit: 1 048 576 + 3 × 1 048 575 holes; the fifth would not
-    let left = MAX_TOTAL_HOLES - (MAX_HOLES + 3 * (MAX_HOLES - 1));
-    assert_eq!(left, 3);
-    assert_eq!(errors.len(), 197);
+    // the first line fits (1 048 576 holes, all there are); the second would not
+    assert_eq!(MAX_TOTAL_HOLES, MAX_HOLES);
+    assert_eq!(errors.len(), 200);
     assert_eq!(
         errors[0],
         format!(
-            "line 6 (byte 164): mutation not applied: index 5242880 would add 1048575 holes, more than the 3 this log has left of {MAX_TOTAL_HOLES}"
+            "line 3 (byte 59): mutation not applied: index 2097152 would add 1048575 holes, more than the 0 this log has left of {MAX_TOTAL_HOLES}"
         )
     );
     assert_eq!(
-        errors[196],
+        errors[199],
         format!(
-            "line 202 (byte 7612): mutation not applied: length 1048576 would add 1048576 holes, more than the 3 this log has left of {MAX_TOTAL_HOLES}"
+            "line 202 (byte 7612): mutation not applied: length 1048576 would add 1048576 holes, more than the 0 this log has left of {MAX_TOTAL_HOLES}"
         )
     );
     let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
     let l = json["l"].as_array().unwrap();
-    assert_eq!(l.len(), 4 * MAX_HOLES + 1);
-    assert_eq!(l[4 * MAX_HOLES], 4);
+    assert_eq!(l.len(), MAX_HOLES + 1);
+    assert_eq!(l[MAX_HOLES], 1);
 }
