@@ -31,9 +31,10 @@ use crate::Error;
 /// not, so a mutation asking for more is reported instead of allocating.
 pub const MAX_HOLES: usize = 1 << 20;
 
-/// Holes all the mutations of one log may create together: without it, every line of
-/// a few dozen bytes could add [`MAX_HOLES`] elements (9 KB of log asked for 10 GB).
-pub const MAX_TOTAL_HOLES: usize = 4 * MAX_HOLES;
+/// Holes all the mutations of one log may create together: as many as one mutation
+/// may. Without it, every line of a few dozen bytes could add [`MAX_HOLES`] elements
+/// (9 KB of log asked for 10 GB).
+pub const MAX_TOTAL_HOLES: usize = MAX_HOLES;
 
 /// Takes `n` holes from what the log has `left`; false (nothing taken) when too many.
 fn spend_holes(left: &mut usize, n: usize) -> bool {
