@@ -150,9 +150,67 @@ pub fn turn_model(v: &Value) -> String {
     String::new()
 }
 
+/// Maps shown by name in the foreign-store row at most (the rest are counted).
+const FOREIGN_MAPS_SHOWN: usize = 32;
+
+/// When the store is an H2 MVStore that is not Nitrite's, the text of the one row that
+/// says so (`not a Nitrite store (H2 MVStore format 2, 11 map(s): _, openTransactions,
+/// table.0, ...; no $nitrite_ map)`); None for a Nitrite store, and for a file whose
+/// maps cannot be listed (no readable snapshot: that is damage, reported as such).
+///
+/// Nitrite always keeps its own `$nitrite_*` maps (store info, meta, catalog, indexes)
+/// and stores Java-serialized documents with an `_id`; a store with neither is foreign.
+pub fn foreign_store(file: &NitriteFile) -> Option<String> {
+    if file.snapshot.is_none() || file.maps.is_empty() {
+        return None;
+    }
+    if file
+        .maps
+        .iter()
+        .any(|m| crate::decode::is_system_map(&m.name))
+        || file.documents.iter().any(|d| d.value.get("_id").is_some())
+    {
+        return None;
+    }
+    let mut names: Vec<String> = file
+        .maps
+        .iter()
+        .take(FOREIGN_MAPS_SHOWN)
+        .map(|m| {
+            let mut n: String = m.name.chars().take(100).collect();
+            if n.len() < m.name.len() {
+                n.push('…');
+            }
+            n
+        })
+        .collect();
+    if file.maps.len() > FOREIGN_MAPS_SHOWN {
+        names.push(format!(
+            "… and {} more",
+            file.maps.len() - FOREIGN_MAPS_SHOWN
+        ));
+    }
+    Some(format!(
+        "not a Nitrite store (H2 MVStore format {}, {} map(s): {}; no $nitrite_ map)",
+        file.format,
+        file.maps.len(),
+        names.join(", ")
+    ))
+}
+
 /// The rows of one store file. `kind` is the store kind folder (`chat-agent-sessions`),
 /// `project` the project name joined across the kinds of the store id (empty if none).
 pub fn file_rows(file: &NitriteFile, source_file: &str, kind: &str, project: &str) -> Vec<Row> {
+    // another application's H2 store where a Nitrite store is expected: its values are
+    // no Nitrite documents, and mapping them gave dozens of empty rows (`0: `, `14: `),
+    // some `recovered`; one row says what the file holds instead
+    if let Some(what) = foreign_store(file) {
+        return vec![
+            Row::system(AGENT, system::parser(what))
+                .file(source_file)
+                .locator("file"),
+        ];
+    }
     let mut out = Vec::new();
     for p in &file.problems {
         out.push(

@@ -637,3 +637,78 @@ fn real_store_with_a_torn_last_chunk_falls_back_to_version_3() {
     );
     assert!(b.contains(&("user", "recovered", "test")), "{b:#?}");
 }
+
+fn foreign_store_path() -> PathBuf {
+    Path::new(EV).join("lin-ws01/home/alice/.config/github-copilot/pycharm/chat-sessions/5e4d3c2b-1a09-4f8e-9d7c-6b5a4f3e2d1c/copilot-chat-nitrite.db")
+}
+
+/// Another application's H2 database (an H2 SQL store written by H2 2.1.214, its row
+/// deleted before the shutdown so its older chunk still holds it) where a Nitrite store
+/// is expected: one `parser:` row naming what it holds, nothing else (it used to give
+/// a dozen empty `0: `, `3: `, `6: ` rows, some `recovered`, and page errors).
+#[test]
+fn a_foreign_h2_store_is_one_row_naming_its_maps() {
+    let ctx = FileContext {
+        display_path: "copilot-chat-nitrite.db".into(),
+        ..FileContext::default()
+    };
+    let rows = CopilotNitriteStore.read(&foreign_store_path(), &ctx, &Evidence::new());
+    assert_eq!(
+        brief(&rows),
+        [(
+            "system".to_string(),
+            "live",
+            String::new(),
+            "file".to_string(),
+            "parser: not a Nitrite store (H2 MVStore format 2, 11 map(s): _, openTransactions, undoLog.1, table.0, lobMap, tempLobMap, lobRef, lobData, undoLog.2, table.3, index.6; no $nitrite_ map)".to_string()
+        )]
+    );
+    // the decoder itself still sees the maps, the entries and the dead pages
+    let f = NitriteFile::from_bytes(&std::fs::read(foreign_store_path()).unwrap());
+    assert!(f.documents.len() >= 8, "{}", f.documents.len());
+    assert_eq!(
+        rows::foreign_store(&f).as_deref(),
+        Some(&rows[0].text["parser: ".len()..])
+    );
+}
+
+/// Nitrite stores are never taken for foreign ones: the generated stores, the real
+/// reference stores (the empty one has only `$nitrite_*` maps), and a store whose
+/// snapshot cannot be read (damage, not a foreign format).
+#[test]
+fn nitrite_stores_are_not_foreign() {
+    let mut stores = vec![
+        std::fs::read(lin_agent()).unwrap(),
+        std::fs::read(Path::new(DATA).join("agent-deflate.db")).unwrap(),
+        std::fs::read(Path::new(DATA).join("agent-unclean.db")).unwrap(),
+    ];
+    for name in [
+        "budi-empty-copilot-chat-nitrite.db",
+        "budi-phase2-copilot-agent-sessions-nitrite.db",
+    ] {
+        stores.extend(reference(name));
+    }
+    for bytes in &stores {
+        assert_eq!(rows::foreign_store(&NitriteFile::from_bytes(bytes)), None);
+    }
+    // the foreign store cut before its chunks: no snapshot, so no verdict
+    let cut = std::fs::read(foreign_store_path()).unwrap();
+    assert_eq!(
+        rows::foreign_store(&NitriteFile::from_bytes(&cut[..4096])),
+        None
+    );
+}
+
+#[test]
+fn dirty_foreign_store_never_panics() {
+    let input = std::fs::read(foreign_store_path()).unwrap();
+    let report = chat_rows::dirty::Harness::new()
+        .truncations(24)
+        .flips(48)
+        .splices(16)
+        .run(&input, |b| {
+            rows::file_rows(&NitriteFile::from_bytes(b), "x", "chat-sessions", "")
+        });
+    report.assert_no_panics();
+    report.assert_peak_memory_below(1 << 30);
+}
