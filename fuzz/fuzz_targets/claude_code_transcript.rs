@@ -12,7 +12,9 @@ fuzz_target!(|data: &[u8]| {
     let log = Transcript::from_bytes(data);
     let lookup = |p: &PersistedPointer| {
         assert!(!p.relative.split('/').any(|c| c == ".."));
-        Persisted::Found { text: String::from("persisted") }
+        Persisted::Found {
+            text: String::from("persisted"),
+        }
     };
     let sub = data.first().is_some_and(|b| b & 1 == 1);
     let opts = MapOptions {
@@ -28,7 +30,14 @@ fuzz_target!(|data: &[u8]| {
     assert!(rows.iter().all(|r| r.source_line.is_some()));
     let mut other: Vec<Row> = Vec::new();
     history::history_rows(data, "history.jsonl", &mut other);
-    settings::settings_rows(data, SettingsScope::Project, "settings.json", "p/.claude/settings.json", None, &mut other);
+    settings::settings_rows(
+        data,
+        SettingsScope::Project,
+        "settings.json",
+        "p/.claude/settings.json",
+        None,
+        &mut other,
+    );
     settings::global_state_rows(data, ".claude.json", None, &mut other);
     settings::register_rows(data, "1.json", "sessions/1.json", &mut other);
     let _ = claude_code_log::locate(std::path::Path::new(String::from_utf8_lossy(data).as_ref()));
