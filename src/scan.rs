@@ -1247,6 +1247,7 @@ impl Scanner {
                 }
                 progress(&found[i]);
             }
+            index.seal();
             let mut last_file = usize::MAX;
             let mut ctx = FileContext::default();
             for h in held {

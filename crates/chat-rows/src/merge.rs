@@ -125,37 +125,78 @@ pub fn twin_key(user: &str, row: &Row) -> u128 {
 
 /// The primary rows of a unit (a host, or a root whose hosts are unknown) as twin keys
 /// and times: what a secondary row is checked against, without holding the rows.
+///
+/// Lookups are logarithmic in the number of primary rows that share a key (a session
+/// may repeat "continue" thousands of times): call [`TwinIndex::seal`] after the last
+/// insert, which sorts each key's times once.
 #[derive(Clone, Debug, Default)]
 pub struct TwinIndex {
-    times: HashMap<u128, Vec<Option<i64>>>,
+    keys: HashMap<u128, Times>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Times {
+    untimed: bool,
+    times: Vec<i64>,
+    sorted: bool,
 }
 
 impl TwinIndex {
     /// Adds a primary row's key and time (µs).
     pub fn insert(&mut self, key: u128, time: Option<i64>) {
-        self.times.entry(key).or_default().push(time);
+        let e = self.keys.entry(key).or_default();
+        match time {
+            Some(t) => {
+                e.sorted &= e.times.last().is_none_or(|l| *l <= t);
+                if e.times.is_empty() {
+                    e.sorted = true;
+                }
+                e.times.push(t);
+            }
+            None => e.untimed = true,
+        }
+    }
+
+    /// Sorts every key's times, so that [`TwinIndex::has_twin`] is logarithmic.
+    pub fn seal(&mut self) {
+        for e in self.keys.values_mut() {
+            if !e.sorted {
+                e.times.sort_unstable();
+                e.sorted = true;
+            }
+        }
     }
 
     /// True when a primary row with `key` lies within `window_micros` of `time` (rows
     /// without a time match only rows without a time), as [`merge_secondary`] decides.
     pub fn has_twin(&self, key: u128, time: Option<i64>, window_micros: i64) -> bool {
-        self.times.get(&key).is_some_and(|times| {
-            times.iter().any(|p| match (p, time) {
-                (Some(p), Some(t)) => (p - t).abs() <= window_micros,
-                (None, None) => true,
-                _ => false,
-            })
-        })
+        let Some(e) = self.keys.get(&key) else {
+            return false;
+        };
+        let Some(t) = time else {
+            return e.untimed;
+        };
+        let lo = t.saturating_sub(window_micros);
+        let hi = t.saturating_add(window_micros);
+        if e.sorted {
+            let i = e.times.partition_point(|p| *p < lo);
+            e.times.get(i).is_some_and(|p| *p <= hi)
+        } else {
+            e.times.iter().any(|p| (lo..=hi).contains(p))
+        }
     }
 
     /// How many primary rows it holds.
     pub fn len(&self) -> usize {
-        self.times.values().map(Vec::len).sum()
+        self.keys
+            .values()
+            .map(|e| e.times.len() + usize::from(e.untimed))
+            .sum()
     }
 
     /// True when it holds no row.
     pub fn is_empty(&self) -> bool {
-        self.times.is_empty()
+        self.keys.is_empty()
     }
 }
 
@@ -276,5 +317,28 @@ mod tests {
         assert_eq!(kept, [false, true, true, true, false, true]);
         assert_eq!(index.len(), 2);
         assert_ne!(twin_key("alice", &rows[0]), twin_key("bob", &rows[0]));
+    }
+
+    #[test]
+    fn twin_index_is_logarithmic_and_exact_with_many_repeats() {
+        let mut index = TwinIndex::default();
+        let k = 7u128;
+        // 100k primaries of the same text, every 10 s, inserted out of order
+        for i in (0..100_000i64).rev() {
+            index.insert(k, Some(i * 10_000_000));
+        }
+        index.seal();
+        let w = DEFAULT_WINDOW_MICROS;
+        assert!(index.has_twin(k, Some(50_000 * 10_000_000 + 2_000_000), w));
+        assert!(!index.has_twin(k, Some(50_000 * 10_000_000 + 2_000_001), w));
+        assert!(index.has_twin(k, Some(-2_000_000), w));
+        assert!(!index.has_twin(k, Some(-2_000_001), w));
+        assert!(!index.has_twin(k, None, w));
+        assert!(!index.has_twin(8, Some(0), w));
+        let hits = (0..100_000i64)
+            .filter(|i| index.has_twin(k, Some(i * 10_000_000 + 1_000_000), w))
+            .count();
+        assert_eq!(hits, 100_000);
+        assert_eq!(index.len(), 100_000);
     }
 }
