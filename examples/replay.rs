@@ -23,6 +23,23 @@ use std::time::Instant;
 
 use vscode_chat_log::Replay;
 
+/// Standard output without its line buffer: `Stdout` searches every write for its last
+/// newline (a fifth of the writing time for 100 MB of JSON, which has none), and the
+/// writer already hands it 64 KiB at a time.
+#[cfg(unix)]
+fn raw_stdout() -> Box<dyn Write> {
+    use std::os::fd::AsFd;
+    match std::io::stdout().as_fd().try_clone_to_owned() {
+        Ok(fd) => Box::new(std::fs::File::from(fd)),
+        Err(_) => Box::new(std::io::stdout().lock()),
+    }
+}
+
+#[cfg(not(unix))]
+fn raw_stdout() -> Box<dyn Write> {
+    Box::new(std::io::stdout().lock())
+}
+
 /// The file's bytes, in memory of their own: an anonymous map advised for huge pages.
 fn read_log(path: &Path) -> std::io::Result<memmap2::MmapMut> {
     let checked = chat_rows::Evidence::new().check(path)?;
@@ -73,7 +90,7 @@ fn main() -> ExitCode {
     let t1 = Instant::now();
     let replay = Replay::from_bytes(bytes);
     let t2 = Instant::now();
-    let mut out = std::io::stdout().lock();
+    let mut out = raw_stdout();
     let written = replay
         .write_json(&mut out)
         .and_then(|()| out.write_all(b"\n"))

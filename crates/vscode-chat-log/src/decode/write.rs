@@ -222,10 +222,7 @@ impl Writer<'_> {
         *i = skip_ws(b, *i);
         match b.get(*i) {
             Some(b'"') => {
-                self.buf.push(b'"');
-                let end = copy_escaped(&mut self.buf, b, *i + 1, true)?;
-                self.buf.push(b'"');
-                *i = end + 1;
+                *i = self.raw_string(b, *i + 1)? + 1;
                 Ok(())
             }
             Some(b'{') => {
@@ -248,9 +245,7 @@ impl Writer<'_> {
                         return Err(Fallback);
                     }
                     let start = *i + 1;
-                    self.buf.push(b'"');
-                    let end = copy_escaped(&mut self.buf, b, start, true)?;
-                    self.buf.push(b'"');
+                    let end = self.raw_string(b, start)?;
                     *i = end + 1;
                     let key = &b[start..end];
                     // a duplicate key: JSON.parse keeps its first position and last
@@ -338,6 +333,28 @@ impl Writer<'_> {
             Some(b'-' | b'0'..=b'9') => self.raw_number(b, i),
             _ => Err(Fallback),
         }
+    }
+
+    /// The string of raw text whose contents start at `b[from]`, quoted; returns the
+    /// index of its closing quote. Short plain strings (keys, ids, kinds: most of them)
+    /// are found byte by byte, which costs less than setting up a 64-byte block.
+    #[inline]
+    fn raw_string(&mut self, b: &[u8], from: usize) -> Result<usize, Fallback> {
+        let near = b.len().min(from + 24);
+        for (k, &c) in b[from..near].iter().enumerate() {
+            match c {
+                b'"' => {
+                    self.buf.extend_from_slice(&b[from - 1..=from + k]);
+                    return Ok(from + k);
+                }
+                b'\\' | 0..0x20 => break,
+                _ => {}
+            }
+        }
+        self.buf.push(b'"');
+        let end = copy_escaped(&mut self.buf, b, from, true)?;
+        self.buf.push(b'"');
+        Ok(end)
     }
 
     fn literal(&mut self, b: &[u8], i: &mut usize, word: &[u8]) -> Result<(), Fallback> {
@@ -646,12 +663,14 @@ mod block {
         let mut run = from;
         loop {
             let valid = b.len().saturating_sub(pos).min(64);
-            let mut padded = [b'a'; 64];
+            let padded: [u8; 64];
             let block: &[u8; 64] = match b.get(pos..pos + 64).and_then(|s| s.try_into().ok()) {
                 Some(full) => full,
                 None => {
                     // the last bytes, padded with plain ones
-                    padded[..valid].copy_from_slice(&b[pos..pos + valid]);
+                    let mut p = [b'a'; 64];
+                    p[..valid].copy_from_slice(&b[pos..pos + valid]);
+                    padded = p;
                     &padded
                 }
             };
