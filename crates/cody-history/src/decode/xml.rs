@@ -149,7 +149,9 @@ impl LegacyHistory {
         {
             return;
         }
-        let mut listed: HashMap<&str, HashSet<(Option<&str>, Option<&str>)>> = HashMap::new();
+        // a message as (speaker, text)
+        type Said<'a> = (Option<&'a str>, Option<&'a str>);
+        let mut listed: HashMap<&str, HashSet<Said<'_>>> = HashMap::new();
         for c in self.chats.iter().filter(|c| c.in_account_list) {
             if let Some(id) = c.internal_id.as_deref() {
                 listed.entry(id).or_default().extend(
