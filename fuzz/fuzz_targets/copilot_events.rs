@@ -11,8 +11,8 @@ fuzz_target!(|data: &[u8]| {
         secondary: data.first().is_some_and(|b| b & 1 == 1),
         ..Options::default()
     };
-    let mut rows = Vec::new();
-    let counts = read_events(data, &opts, &mut |r| rows.push(r));
+    let mut rows: Vec<chat_rows::Row> = Vec::new();
+    let counts = read_events(data, &opts, &mut rows);
     assert!(rows.iter().filter(|r| r.is_parser()).count() as u64 >= counts.bad_lines);
     let sd = side::Side { agent: "copilot", session: "s", mtime: None, file_name: "f" };
     let mut sink = |_r| {};

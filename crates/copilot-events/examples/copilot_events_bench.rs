@@ -1,12 +1,22 @@
 //! Throughput and peak memory of the event reader on a generated ~100 MB `events.jsonl`,
 //! next to serde_json validating the same lines with `IgnoredAny`:
-//! `cargo run --release -p copilot-events --example copilot_events_bench -- [MB]`.
+//! `cargo run --release -p copilot-events --example copilot_events_bench -- [MB] [SHAPE]`.
+//!
+//! Shapes (default `fixture`):
+//!
+//! * `fixture`: the project's CLI fixture session with its ids made unique per copy,
+//!   repeated to the size asked for (default 100 MB);
+//! * `escapes`: a worst case for the reader, sessions whose tool outputs, detailed
+//!   outputs and assistant messages are long (4-8 KB) and escape-dense (`\n`, `\"`,
+//!   `\\`, `\t`, `\r\n` every few characters, with raw `é` and `😀` between), so that
+//!   every text the reader keeps must be unescaped.
 //!
 //! The log is generated at run time into a private temporary folder (removed
-//! afterwards), never committed: the project's CLI fixture session with its ids made
-//! unique per copy, repeated to the size asked for (default 100 MB).
+//! afterwards), never committed. `COPILOT_EVENTS_BENCH_PHASE=reader` runs the reader
+//! only (for `perf record`).
 use std::time::Instant;
 
+use chat_rows::{Row, RowSink};
 use copilot_events::{Options, read_events};
 use serde::de::IgnoredAny;
 
@@ -15,76 +25,177 @@ const FIXTURE: &str = concat!(
     "/../../fixtures/evidence/lin-ws01/home/alice/.copilot/session-state/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70/events.jsonl"
 );
 
-fn main() {
-    let mb: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(100);
-    let template = match std::fs::read_to_string(FIXTURE) {
-        Ok(t) => t,
-        Err(e) => return eprintln!("cannot read the fixture {FIXTURE}: {e}"),
-    };
+/// Counts what it is given, the way a writer would look at every row.
+#[derive(Default)]
+struct Count {
+    rows: u64,
+    text_bytes: usize,
+}
+
+impl RowSink for Count {
+    fn push(&mut self, row: Row) {
+        self.lend(&row);
+    }
+
+    fn lend(&mut self, row: &Row) {
+        self.rows += 1;
+        self.text_bytes += row.text.len() + row.session_id.len() + row.source_locator.len();
+    }
+}
+
+fn fixture_log(mb: usize) -> Result<String, String> {
+    let template =
+        std::fs::read_to_string(FIXTURE).map_err(|e| format!("cannot read {FIXTURE}: {e}"))?;
     // whole lines only (the fixture's torn last line is left out of the copies)
     let body: String = template
         .lines()
         .filter(|l| l.ends_with('}'))
         .map(|l| format!("{l}\n"))
         .collect();
+    let mut out = String::with_capacity(mb << 20);
+    let mut copy = 0u64;
+    while out.len() < mb << 20 {
+        let k = format!("{copy}-");
+        out.push_str(
+            &body
+                .replace("\"toolCallId\":\"", &format!("\"toolCallId\":\"{k}"))
+                .replace("\"id\":\"", &format!("\"id\":\"{k}")),
+        );
+        copy += 1;
+    }
+    Ok(out)
+}
+
+/// Deterministic escape-dense text of about `len` characters.
+fn dense(seed: u64, len: usize) -> String {
+    const PIECES: [&str; 8] = [
+        "line\n",
+        "\"quoted\" ",
+        "C:\\Users\\carol\\src ",
+        "\tcol ",
+        "caf\u{e9} ",
+        "\u{1f600} ",
+        "ok ",
+        "\r\n",
+    ];
+    let mut s = String::with_capacity(len + 16);
+    let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+    while s.len() < len {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        s.push_str(PIECES[(x >> 61) as usize]);
+    }
+    s
+}
+
+fn escapes_log(mb: usize) -> String {
+    let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    let mut out = String::with_capacity((mb << 20) + (64 << 10));
+    let mut n = 0u64;
+    let mut session = 0u64;
+    while out.len() < mb << 20 {
+        let sid = format!("00000000-0000-4000-8000-{session:012}");
+        out.push_str(&format!(
+            "{{\"type\":\"session.start\",\"data\":{{\"sessionId\":\"{sid}\",\"copilotVersion\":\"1.0.91\",\"selectedModel\":\"claude-sonnet-4.5\",\"context\":{{\"cwd\":\"/home/alice/src/api\",\"branch\":\"main\"}}}},\"id\":\"s{session}\",\"timestamp\":\"2026-10-05T09:00:00.000Z\"}}\n"
+        ));
+        for turn in 0..20u64 {
+            n += 1;
+            let ts = format!(
+                "2026-10-05T09:{:02}:{:02}.{:03}Z",
+                turn % 60,
+                n % 60,
+                n % 1000
+            );
+            let id = format!("toolu_vrtx_{session}_{turn}");
+            let prompt = dense(n, 300);
+            let output = dense(n + 1, 8000);
+            let detail = dense(n + 2, 4000);
+            let answer = dense(n + 3, 4000);
+            out.push_str(&format!(
+                "{{\"type\":\"user.message\",\"data\":{{\"content\":{},\"agentMode\":\"interactive\"}},\"id\":\"u{n}\",\"timestamp\":\"{ts}\"}}\n",
+                q(&prompt)
+            ));
+            out.push_str(&format!(
+                "{{\"type\":\"assistant.turn_start\",\"data\":{{\"model\":\"claude-sonnet-4.5\",\"turnId\":\"{turn}\"}},\"id\":\"t{n}\",\"timestamp\":\"{ts}\"}}\n"
+            ));
+            out.push_str(&format!(
+                "{{\"type\":\"tool.execution_start\",\"data\":{{\"toolCallId\":\"{id}\",\"toolName\":\"bash\",\"arguments\":{{\"command\":{}}}}},\"id\":\"a{n}\",\"timestamp\":\"{ts}\"}}\n",
+                q(&prompt)
+            ));
+            out.push_str(&format!(
+                "{{\"type\":\"tool.execution_complete\",\"data\":{{\"toolCallId\":\"{id}\",\"success\":true,\"result\":{{\"content\":{},\"detailedContent\":{},\"contents\":[{{\"type\":\"terminal\",\"exitCode\":0}}]}}}},\"id\":\"c{n}\",\"timestamp\":\"{ts}\"}}\n",
+                q(&output),
+                q(&detail)
+            ));
+            out.push_str(&format!(
+                "{{\"type\":\"assistant.message\",\"data\":{{\"content\":{},\"model\":\"claude-sonnet-4.5\"}},\"id\":\"m{n}\",\"timestamp\":\"{ts}\"}}\n",
+                q(&answer)
+            ));
+        }
+        session += 1;
+    }
+    out
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mb: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
+    let shape = args.next().unwrap_or_else(|| "fixture".to_string());
+    let reader_only = std::env::var("COPILOT_EVENTS_BENCH_PHASE").as_deref() == Ok("reader");
+    let log = match shape.as_str() {
+        "fixture" => match fixture_log(mb) {
+            Ok(l) => l,
+            Err(e) => return eprintln!("{e}"),
+        },
+        "escapes" => escapes_log(mb),
+        other => return eprintln!("unknown shape {other} (fixture, escapes)"),
+    };
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("events.jsonl");
-    {
-        let mut out = String::with_capacity(mb << 20);
-        let mut copy = 0u64;
-        while out.len() < mb << 20 {
-            let k = format!("{copy}-");
-            out.push_str(
-                &body
-                    .replace("\"toolCallId\":\"", &format!("\"toolCallId\":\"{k}"))
-                    .replace("\"id\":\"", &format!("\"id\":\"{k}")),
-            );
-            copy += 1;
-        }
-        std::fs::write(&path, out).expect("write the generated log");
-    }
+    std::fs::write(&path, &log).expect("write the generated log");
+    drop(log);
     let evidence = chat_rows::Evidence::new();
+    let bytes = evidence.read(&path).expect("read");
+    let size = bytes.len();
     let mut best = (f64::MAX, f64::MAX);
     let mut rows_seen = 0u64;
-    let mut size = 0usize;
     for _ in 0..3 {
-        let bytes = evidence.read(&path).expect("read");
-        size = bytes.len();
-        let t = Instant::now();
-        let mut n = 0u64;
-        for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-            if serde_json::from_slice::<IgnoredAny>(line).is_ok() {
-                n += 1;
+        if !reader_only {
+            let t = Instant::now();
+            let mut n = 0u64;
+            for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+                if serde_json::from_slice::<IgnoredAny>(line).is_ok() {
+                    n += 1;
+                }
             }
+            best.0 = best.0.min(t.elapsed().as_secs_f64());
+            std::hint::black_box(n);
         }
-        best.0 = best.0.min(t.elapsed().as_secs_f64());
-        std::hint::black_box(n);
         let t = Instant::now();
         let opts = Options {
             agent: "copilot",
             fallback_session: "bench",
             ..Options::default()
         };
-        let mut rows = 0u64;
-        let mut text_bytes = 0usize;
-        read_events(&bytes, &opts, &mut |r| {
-            rows += 1;
-            text_bytes += r.text.len();
-        });
+        let mut sink = Count::default();
+        read_events(&bytes, &opts, &mut sink);
         best.1 = best.1.min(t.elapsed().as_secs_f64());
-        rows_seen = rows;
-        std::hint::black_box(text_bytes);
+        rows_seen = sink.rows;
+        std::hint::black_box(sink.text_bytes);
     }
     let mbs = |s: f64| size as f64 / 1e6 / s;
-    println!("generated events.jsonl: {:.1} MB", size as f64 / 1e6);
     println!(
-        "serde_json IgnoredAny validation: {:.3} s ({:.0} MB/s)",
-        best.0,
-        mbs(best.0)
+        "generated events.jsonl ({shape}): {:.1} MB",
+        size as f64 / 1e6
     );
+    if !reader_only {
+        println!(
+            "serde_json IgnoredAny validation: {:.3} s ({:.0} MB/s)",
+            best.0,
+            mbs(best.0)
+        );
+    }
     println!(
         "event reader (rows to a sink): {:.3} s ({:.0} MB/s), {rows_seen} rows, ratio {:.2}",
         best.1,

@@ -3,19 +3,22 @@
 //! order, epoch-or-ISO times).
 //!
 //! Why one typed pass per line: a CLI log grows to hundreds of megabytes, and the
-//! mapping needs only a few dozen fields out of each event. Each line is decoded once
-//! into [`Event`], whose `data` is a superset of the fields every persisted type uses,
-//! borrowed from the line where no unescaping is needed, everything else skipped. Only
-//! the rare types that become a generic `session event:` row are decoded a second time
-//! (as a [`serde_json::Value`], to print their data). A line whose `data` does not fit
-//! the typed shape (a field of an unexpected type) is not lost: it becomes a
+//! mapping needs only a few fields out of each event. Each line is decoded once into
+//! [`Event`]: the envelope's `type` comes first, so its `data` is decoded straight into
+//! the small struct of that type ([`Data`]), its strings borrowed from the line where no
+//! unescaping is needed, every field the type does not read skipped unread (a field
+//! of an unexpected type that the type does not read is therefore no longer an error).
+//! Only the rare types that become a generic `session event:` row are decoded a second
+//! time (to print their data in file order). A line whose `data` does not fit its type's
+//! shape (a field it reads of an unexpected type) is not lost: it becomes a
 //! `session event:` row with the whole data and a `parser:` row saying what did not fit.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use chat_rows::Timestamp;
-use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -74,27 +77,62 @@ pub enum Error {
     },
 }
 
-/// One line of an event log: the envelope and its typed `data`.
-#[derive(Debug, Default, Deserialize)]
+/// One line of an event log: the envelope and the `data` its type needs.
+///
+/// Decoded in one pass: `type` comes first in every line Copilot writes, so `data` is
+/// decoded straight into the type's own small struct ([`Data`]); the few fields the
+/// mapping reads are borrowed from the line where they need no unescaping, every other
+/// field is skipped unread. A line whose `data` comes before its `type` is decoded a
+/// second time knowing its type ([`event`] does it).
+#[derive(Debug, Default)]
 pub struct Event<'a> {
     /// The event type (`user.message`, `tool.execution_start` ...).
-    #[serde(rename = "type", borrow, default)]
     pub kind: Cow<'a, str>,
-    /// The event's data.
-    #[serde(borrow, default)]
+    /// The event's data, as its type reads it.
     pub data: Data<'a>,
     /// The event id.
-    #[serde(borrow, default)]
-    pub id: Option<Cow<'a, str>>,
+    pub id: Option<Str<'a>>,
     /// ISO 8601 UTC time.
-    #[serde(borrow, default)]
-    pub timestamp: Option<Cow<'a, str>>,
+    pub timestamp: Option<Str<'a>>,
     /// A sub-agent instance.
-    #[serde(rename = "agentId", borrow, default)]
-    pub agent_id: Option<Cow<'a, str>>,
+    pub agent_id: Option<Str<'a>>,
     /// True for an event the schema marks as not persisted.
-    #[serde(default)]
     pub ephemeral: Option<bool>,
+}
+
+/// A JSON string, borrowed from the line unless it had escapes.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Str<'a>(pub Cow<'a, str>);
+
+impl std::ops::Deref for Str<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+struct CowVisitor;
+
+impl<'de> Visitor<'de> for CowVisitor {
+    type Value = Cow<'de, str>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Str<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_string(CowVisitor).map(Str)
+    }
 }
 
 /// A string field that may also be written as a number or boolean (kept as text).
@@ -102,161 +140,924 @@ pub struct Event<'a> {
 pub struct Text<'a>(pub Cow<'a, str>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Any<'a> {
-            #[serde(borrow)]
-            S(Cow<'a, str>),
-            I(i64),
-            F(f64),
-            B(bool),
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // the same texts and errors as an untagged enum of string, i64, f64 and bool: a
+        // value of another type is read whole, then refused (the error's position is
+        // then set by the enclosing struct, as the untagged enum's was)
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Option<Cow<'de, str>>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string, number or boolean")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Some(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Some(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(Some(Cow::Owned(v)))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(Some(Cow::Owned(v.to_string())))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(Some(Cow::Owned(match i64::try_from(v) {
+                    Ok(i) => i.to_string(),
+                    Err(_) => (v as f64).to_string(),
+                })))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(Some(Cow::Owned(v.to_string())))
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(Some(Cow::Owned(v.to_string())))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(None)
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(None)
+            }
         }
-        Ok(Text(match Any::deserialize(d)? {
-            Any::S(s) => s,
-            Any::I(i) => Cow::Owned(i.to_string()),
-            Any::F(f) => Cow::Owned(f.to_string()),
-            Any::B(b) => Cow::Owned(b.to_string()),
-        }))
+        match d.deserialize_any(V)? {
+            Some(t) => Ok(Text(t)),
+            None => Err(de::Error::custom(
+                "data did not match any variant of untagged enum Any",
+            )),
+        }
     }
 }
 
-/// The `data` of every type the mapping reads, as one superset of optional fields.
+/// The `data` of an event, in the shape its type reads; [`Data::Other`] for the types
+/// whose rows need none of it (generic `session event:` rows, unknown types).
+#[allow(missing_docs)]
+#[derive(Debug, Default)]
+pub enum Data<'a> {
+    #[default]
+    Other,
+    Start(StartData<'a>),
+    Resume(ResumeData),
+    User(UserData<'a>),
+    TurnStart(ModelData<'a>),
+    Reasoning(ContentData<'a>),
+    Message(MessageData<'a>),
+    ToolStart(ToolStartData<'a>),
+    ToolComplete(ToolCompleteData<'a>),
+    ModelChange(ModelChangeData<'a>),
+    ModeChanged(ModeData<'a>),
+    PermissionsChanged(ModeData<'a>),
+    PermissionRequested(PermissionRequestedData<'a>),
+    PermissionCompleted(PermissionCompletedData<'a>),
+    Info(InfoData<'a>),
+    Warning(InfoData<'a>),
+    Error(InfoData<'a>),
+    Abort(AbortData<'a>),
+    Compaction(CompactionData<'a>),
+    Truncation(TruncationData),
+    ContextChanged(ContextChangedData<'a>),
+    ContextCleared(ClearedData),
+    Handoff(HandoffData<'a>),
+    Subagent(SubagentData<'a>),
+    HookEnd(HookData<'a>),
+    Skill(SkillData<'a>),
+    SystemMessage(SystemData<'a>),
+    SystemNotification(SystemData<'a>),
+    Shutdown(ShutdownData<'a>),
+    Usage(UsageData<'a>),
+    BinaryAsset(BinaryAssetData<'a>),
+}
+
+/// Which [`Data`] a type reads (a type not named here reads none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    Other,
+    Start,
+    Resume,
+    User,
+    TurnStart,
+    Reasoning,
+    Message,
+    ToolStart,
+    ToolComplete,
+    ModelChange,
+    ModeChanged,
+    PermissionsChanged,
+    PermissionRequested,
+    PermissionCompleted,
+    Info,
+    Warning,
+    Error,
+    Abort,
+    Compaction,
+    Truncation,
+    ContextChanged,
+    ContextCleared,
+    Handoff,
+    Subagent,
+    HookEnd,
+    Skill,
+    SystemMessage,
+    SystemNotification,
+    Shutdown,
+    Usage,
+    BinaryAsset,
+}
+
+fn shape(kind: &str) -> Shape {
+    match kind {
+        "session.start" => Shape::Start,
+        "session.resume" => Shape::Resume,
+        "user.message" => Shape::User,
+        "assistant.turn_start" => Shape::TurnStart,
+        "assistant.reasoning" => Shape::Reasoning,
+        "assistant.message" => Shape::Message,
+        "tool.execution_start" | "tool.user_requested" => Shape::ToolStart,
+        "tool.execution_complete" => Shape::ToolComplete,
+        "session.model_change" => Shape::ModelChange,
+        "session.mode_changed" => Shape::ModeChanged,
+        "session.permissions_changed" => Shape::PermissionsChanged,
+        "permission.requested" => Shape::PermissionRequested,
+        "permission.completed" => Shape::PermissionCompleted,
+        "session.info" => Shape::Info,
+        "session.warning" => Shape::Warning,
+        "session.error" => Shape::Error,
+        "abort" => Shape::Abort,
+        "session.truncation" => Shape::Truncation,
+        "session.context_changed" => Shape::ContextChanged,
+        "session.context_cleared" => Shape::ContextCleared,
+        "session.handoff" => Shape::Handoff,
+        "hook.end" => Shape::HookEnd,
+        "skill.invoked" => Shape::Skill,
+        "system.message" => Shape::SystemMessage,
+        "system.notification" => Shape::SystemNotification,
+        "session.shutdown" => Shape::Shutdown,
+        "assistant.usage" => Shape::Usage,
+        "session.binary_asset" => Shape::BinaryAsset,
+        k if k.starts_with("session.compaction_") => Shape::Compaction,
+        k if k.starts_with("subagent.") => Shape::Subagent,
+        _ => Shape::Other,
+    }
+}
+
+/// Validates the `data` of a type that reads none of it (an object, as before).
+#[derive(Deserialize)]
+#[serde(rename = "Data", expecting = "struct Data")]
+struct Empty {}
+
+impl Shape {
+    /// The data of an event that has none.
+    fn empty<'a>(self) -> Data<'a> {
+        match self {
+            Shape::Other => Data::Other,
+            Shape::Start => Data::Start(Default::default()),
+            Shape::Resume => Data::Resume(Default::default()),
+            Shape::User => Data::User(Default::default()),
+            Shape::TurnStart => Data::TurnStart(Default::default()),
+            Shape::Reasoning => Data::Reasoning(Default::default()),
+            Shape::Message => Data::Message(Default::default()),
+            Shape::ToolStart => Data::ToolStart(Default::default()),
+            Shape::ToolComplete => Data::ToolComplete(Default::default()),
+            Shape::ModelChange => Data::ModelChange(Default::default()),
+            Shape::ModeChanged => Data::ModeChanged(Default::default()),
+            Shape::PermissionsChanged => Data::PermissionsChanged(Default::default()),
+            Shape::PermissionRequested => Data::PermissionRequested(Default::default()),
+            Shape::PermissionCompleted => Data::PermissionCompleted(Default::default()),
+            Shape::Info => Data::Info(Default::default()),
+            Shape::Warning => Data::Warning(Default::default()),
+            Shape::Error => Data::Error(Default::default()),
+            Shape::Abort => Data::Abort(Default::default()),
+            Shape::Compaction => Data::Compaction(Default::default()),
+            Shape::Truncation => Data::Truncation(Default::default()),
+            Shape::ContextChanged => Data::ContextChanged(Default::default()),
+            Shape::ContextCleared => Data::ContextCleared(Default::default()),
+            Shape::Handoff => Data::Handoff(Default::default()),
+            Shape::Subagent => Data::Subagent(Default::default()),
+            Shape::HookEnd => Data::HookEnd(Default::default()),
+            Shape::Skill => Data::Skill(Default::default()),
+            Shape::SystemMessage => Data::SystemMessage(Default::default()),
+            Shape::SystemNotification => Data::SystemNotification(Default::default()),
+            Shape::Shutdown => Data::Shutdown(Default::default()),
+            Shape::Usage => Data::Usage(Default::default()),
+            Shape::BinaryAsset => Data::BinaryAsset(Default::default()),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Shape {
+    type Value = Data<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Data<'de>, D::Error> {
+        Ok(match self {
+            Shape::Other => {
+                Empty::deserialize(d)?;
+                Data::Other
+            }
+            Shape::Start => Data::Start(Deserialize::deserialize(d)?),
+            Shape::Resume => Data::Resume(Deserialize::deserialize(d)?),
+            Shape::User => Data::User(Deserialize::deserialize(d)?),
+            Shape::TurnStart => Data::TurnStart(Deserialize::deserialize(d)?),
+            Shape::Reasoning => Data::Reasoning(Deserialize::deserialize(d)?),
+            Shape::Message => Data::Message(Deserialize::deserialize(d)?),
+            Shape::ToolStart => Data::ToolStart(Deserialize::deserialize(d)?),
+            Shape::ToolComplete => Data::ToolComplete(Deserialize::deserialize(d)?),
+            Shape::ModelChange => Data::ModelChange(Deserialize::deserialize(d)?),
+            Shape::ModeChanged => Data::ModeChanged(Deserialize::deserialize(d)?),
+            Shape::PermissionsChanged => Data::PermissionsChanged(Deserialize::deserialize(d)?),
+            Shape::PermissionRequested => Data::PermissionRequested(Deserialize::deserialize(d)?),
+            Shape::PermissionCompleted => Data::PermissionCompleted(Deserialize::deserialize(d)?),
+            Shape::Info => Data::Info(Deserialize::deserialize(d)?),
+            Shape::Warning => Data::Warning(Deserialize::deserialize(d)?),
+            Shape::Error => Data::Error(Deserialize::deserialize(d)?),
+            Shape::Abort => Data::Abort(Deserialize::deserialize(d)?),
+            Shape::Compaction => Data::Compaction(Deserialize::deserialize(d)?),
+            Shape::Truncation => Data::Truncation(Deserialize::deserialize(d)?),
+            Shape::ContextChanged => Data::ContextChanged(Deserialize::deserialize(d)?),
+            Shape::ContextCleared => Data::ContextCleared(Deserialize::deserialize(d)?),
+            Shape::Handoff => Data::Handoff(Deserialize::deserialize(d)?),
+            Shape::Subagent => Data::Subagent(Deserialize::deserialize(d)?),
+            Shape::HookEnd => Data::HookEnd(Deserialize::deserialize(d)?),
+            Shape::Skill => Data::Skill(Deserialize::deserialize(d)?),
+            Shape::SystemMessage => Data::SystemMessage(Deserialize::deserialize(d)?),
+            Shape::SystemNotification => Data::SystemNotification(Deserialize::deserialize(d)?),
+            Shape::Shutdown => Data::Shutdown(Deserialize::deserialize(d)?),
+            Shape::Usage => Data::Usage(Deserialize::deserialize(d)?),
+            Shape::BinaryAsset => Data::BinaryAsset(Deserialize::deserialize(d)?),
+        })
+    }
+}
+
+/// The envelope's keys.
+enum Key {
+    Type,
+    Data,
+    Id,
+    Timestamp,
+    AgentId,
+    Ephemeral,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Key;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("field identifier")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+                Ok(match v {
+                    "type" => Key::Type,
+                    "data" => Key::Data,
+                    "id" => Key::Id,
+                    "timestamp" => Key::Timestamp,
+                    "agentId" => Key::AgentId,
+                    "ephemeral" => Key::Ephemeral,
+                    _ => Key::Other,
+                })
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+/// Decodes the envelope; `kind` is the type when it is known before the line is read
+/// (the second pass over a line whose `data` precedes its `type`).
+struct EventSeed<'k> {
+    kind: Option<&'k str>,
+}
+
+/// The envelope as decoded: `deferred` when `data` came before `type` and was skipped.
+struct Decoded<'a> {
+    event: Event<'a>,
+    deferred: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for EventSeed<'_> {
+    type Value = Decoded<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Decoded<'de>, D::Error> {
+        const FIELDS: &[&str] = &["type", "data", "id", "timestamp", "agentId", "ephemeral"];
+        d.deserialize_struct("Event", FIELDS, self)
+    }
+}
+
+impl<'de> Visitor<'de> for EventSeed<'_> {
+    type Value = Decoded<'de>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("struct Event")
+    }
+
+    /// An array line, read by position as a derived struct would (never written).
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Decoded<'de>, A::Error> {
+        let kind = seq.next_element::<Str<'de>>()?.unwrap_or_default().0;
+        let data = match seq.next_element_seed(shape(self.kind.unwrap_or(&kind)))? {
+            Some(d) => d,
+            None => shape(&kind).empty(),
+        };
+        let id = seq.next_element::<Option<Str<'de>>>()?.flatten();
+        let timestamp = seq.next_element::<Option<Str<'de>>>()?.flatten();
+        let agent_id = seq.next_element::<Option<Str<'de>>>()?.flatten();
+        let ephemeral = seq.next_element::<Option<bool>>()?.flatten();
+        Ok(Decoded {
+            event: Event {
+                kind,
+                data,
+                id,
+                timestamp,
+                agent_id,
+                ephemeral,
+            },
+            deferred: false,
+        })
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Decoded<'de>, A::Error> {
+        let mut kind: Option<Str<'de>> = None;
+        let mut data: Option<Data<'de>> = None;
+        let mut deferred = false;
+        let mut id: Option<Option<Str<'de>>> = None;
+        let mut timestamp: Option<Option<Str<'de>>> = None;
+        let mut agent_id: Option<Option<Str<'de>>> = None;
+        let mut ephemeral: Option<Option<bool>> = None;
+        while let Some(key) = map.next_key::<Key>()? {
+            match key {
+                Key::Type => {
+                    if kind.is_some() {
+                        return Err(de::Error::duplicate_field("type"));
+                    }
+                    kind = Some(map.next_value()?);
+                }
+                Key::Data => {
+                    if data.is_some() || deferred {
+                        return Err(de::Error::duplicate_field("data"));
+                    }
+                    match kind.as_deref().or(self.kind) {
+                        Some(k) => data = Some(map.next_value_seed(shape(k))?),
+                        None => {
+                            map.next_value::<&RawValue>()?;
+                            deferred = true;
+                        }
+                    }
+                }
+                Key::Id => {
+                    if id.is_some() {
+                        return Err(de::Error::duplicate_field("id"));
+                    }
+                    id = Some(map.next_value()?);
+                }
+                Key::Timestamp => {
+                    if timestamp.is_some() {
+                        return Err(de::Error::duplicate_field("timestamp"));
+                    }
+                    timestamp = Some(map.next_value()?);
+                }
+                Key::AgentId => {
+                    if agent_id.is_some() {
+                        return Err(de::Error::duplicate_field("agentId"));
+                    }
+                    agent_id = Some(map.next_value()?);
+                }
+                Key::Ephemeral => {
+                    if ephemeral.is_some() {
+                        return Err(de::Error::duplicate_field("ephemeral"));
+                    }
+                    ephemeral = Some(map.next_value()?);
+                }
+                Key::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let kind = kind.unwrap_or_default().0;
+        let data = match data {
+            Some(d) => d,
+            None => shape(&kind).empty(),
+        };
+        Ok(Decoded {
+            event: Event {
+                kind,
+                data,
+                id: id.flatten(),
+                timestamp: timestamp.flatten(),
+                agent_id: agent_id.flatten(),
+                ephemeral: ephemeral.flatten(),
+            },
+            deferred,
+        })
+    }
+}
+
+fn decode_with<'a>(line: &'a [u8], seed: EventSeed<'_>) -> Result<Decoded<'a>, serde_json::Error> {
+    // one UTF-8 check of the whole line (fast on ASCII) instead of one per string read;
+    // a line that fails it is decoded as bytes, for the same errors as before
+    match std::str::from_utf8(line) {
+        Ok(text) => {
+            let mut de = serde_json::Deserializer::from_str(text);
+            let v = seed.deserialize(&mut de)?;
+            de.end()?;
+            Ok(v)
+        }
+        Err(_) => {
+            let mut de = serde_json::Deserializer::from_slice(line);
+            let v = seed.deserialize(&mut de)?;
+            de.end()?;
+            Ok(v)
+        }
+    }
+}
+
+/// Decodes one line as an [`Event`] (the caller retries a line with a lone surrogate
+/// escape after repairing it: JavaScript writes them, serde_json refuses them).
+pub fn event(line: &[u8]) -> Result<Event<'_>, serde_json::Error> {
+    let first = decode_with(line, EventSeed { kind: None })?;
+    if !first.deferred {
+        return Ok(first.event);
+    }
+    // `data` came before `type`: read the line again knowing its type
+    let kind = first.event.kind;
+    let second = decode_with(line, EventSeed { kind: Some(&kind) })?;
+    Ok(second.event)
+}
+
+/// `session.start`.
 #[allow(missing_docs)]
 #[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct Data<'a> {
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct StartData<'a> {
     #[serde(borrow)]
-    pub session_id: Option<Cow<'a, str>>,
+    pub session_id: Option<Str<'a>>,
     #[serde(borrow)]
-    pub copilot_version: Option<Cow<'a, str>>,
+    pub copilot_version: Option<Str<'a>>,
     #[serde(borrow)]
-    pub vscode_version: Option<Cow<'a, str>>,
+    pub vscode_version: Option<Str<'a>>,
     #[serde(borrow)]
     pub start_time: Option<Text<'a>>,
     #[serde(borrow)]
-    pub selected_model: Option<Cow<'a, str>>,
+    pub selected_model: Option<Str<'a>>,
     #[serde(borrow)]
     pub context: Option<Context<'a>>,
+}
+
+/// `session.resume`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct ResumeData {
     pub event_count: Option<i64>,
+}
+
+/// `user.message`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct UserData<'a> {
     #[serde(borrow)]
-    pub info_type: Option<Cow<'a, str>>,
+    pub content: Option<Str<'a>>,
     #[serde(borrow)]
-    pub warning_type: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub error_type: Option<Cow<'a, str>>,
-    pub status_code: Option<i64>,
-    #[serde(borrow)]
-    pub message: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub previous_model: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub new_model: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub reasoning_effort: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub source: Option<Text<'a>>,
-    #[serde(borrow)]
-    pub new_mode: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub previous_mode: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub mode: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub cwd: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub branch: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub content: Option<Cow<'a, str>>,
     pub attachments: Option<Vec<Attachment<'a>>>,
     #[serde(borrow)]
-    pub agent_mode: Option<Cow<'a, str>>,
+    pub agent_mode: Option<Str<'a>>,
     pub is_autopilot_continuation: Option<bool>,
+}
+
+/// `assistant.turn_start`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct ModelData<'a> {
     #[serde(borrow)]
-    pub turn_id: Option<Cow<'a, str>>,
+    pub model: Option<Str<'a>>,
+}
+
+/// `assistant.reasoning`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct ContentData<'a> {
     #[serde(borrow)]
-    pub model: Option<Cow<'a, str>>,
+    pub content: Option<Str<'a>>,
+}
+
+/// `assistant.message`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct MessageData<'a> {
+    #[serde(borrow)]
+    pub content: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub model: Option<Str<'a>>,
+    #[serde(borrow)]
     pub tool_requests: Option<Vec<ToolRequest<'a>>>,
     #[serde(borrow)]
-    pub reasoning_text: Option<Cow<'a, str>>,
+    pub reasoning_text: Option<Str<'a>>,
     #[serde(borrow)]
-    pub encrypted_content: Option<Cow<'a, str>>,
+    pub encrypted_content: Option<Str<'a>>,
+}
+
+/// `tool.execution_start`, `tool.user_requested`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct ToolStartData<'a> {
     #[serde(borrow)]
-    pub reason: Option<Cow<'a, str>>,
+    pub tool_call_id: Option<Str<'a>>,
     #[serde(borrow)]
-    pub tool_call_id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub tool_name: Option<Cow<'a, str>>,
+    pub tool_name: Option<Str<'a>>,
     #[serde(borrow)]
     pub arguments: Option<&'a RawValue>,
     #[serde(borrow)]
-    pub mcp_server_name: Option<Cow<'a, str>>,
+    pub mcp_server_name: Option<Str<'a>>,
     #[serde(borrow)]
-    pub mcp_tool_name: Option<Cow<'a, str>>,
+    pub mcp_tool_name: Option<Str<'a>>,
     #[serde(borrow)]
     pub shell_tool_info: Option<ShellToolInfo<'a>>,
+}
+
+/// `tool.execution_complete`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct ToolCompleteData<'a> {
+    #[serde(borrow)]
+    pub tool_call_id: Option<Str<'a>>,
     pub success: Option<bool>,
     #[serde(borrow)]
     pub result: Option<ResultData<'a>>,
     pub error: Option<Value>,
     pub shell_execution: Option<ShellExecution>,
+}
+
+/// `session.model_change`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct ModelChangeData<'a> {
     #[serde(borrow)]
-    pub request_id: Option<Cow<'a, str>>,
+    pub previous_model: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub new_model: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub reasoning_effort: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub source: Option<Text<'a>>,
+}
+
+/// `session.mode_changed`, `session.permissions_changed`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct ModeData<'a> {
+    #[serde(borrow)]
+    pub new_mode: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub previous_mode: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub mode: Option<Str<'a>>,
+}
+
+/// `permission.requested`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct PermissionRequestedData<'a> {
+    #[serde(borrow)]
+    pub tool_call_id: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub request_id: Option<Str<'a>>,
     #[serde(borrow)]
     pub permission_request: Option<PermissionRequest<'a>>,
+}
+
+/// `permission.completed`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct PermissionCompletedData<'a> {
     #[serde(borrow)]
-    pub summary_content: Option<Cow<'a, str>>,
+    pub tool_call_id: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub request_id: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub result: Option<ResultData<'a>>,
+}
+
+/// `session.info`, `session.warning`, `session.error`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct InfoData<'a> {
+    #[serde(borrow)]
+    pub info_type: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub warning_type: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub error_type: Option<Str<'a>>,
+    pub status_code: Option<i64>,
+    #[serde(borrow)]
+    pub message: Option<Str<'a>>,
+}
+
+/// `abort`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct AbortData<'a> {
+    #[serde(borrow)]
+    pub reason: Option<Str<'a>>,
+}
+
+/// `session.compaction_*`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct CompactionData<'a> {
+    pub success: Option<bool>,
+    #[serde(borrow)]
+    pub summary_content: Option<Str<'a>>,
     #[serde(borrow)]
     pub checkpoint_number: Option<Text<'a>>,
     #[serde(borrow)]
-    pub trigger: Option<Cow<'a, str>>,
+    pub trigger: Option<Str<'a>>,
+}
+
+/// `session.truncation`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct TruncationData {
     #[serde(alias = "messagesRemovedDuringTruncation", alias = "messagesRemoved")]
     pub removed_messages: Option<i64>,
     #[serde(alias = "tokensRemovedDuringTruncation", alias = "tokensRemoved")]
     pub removed_tokens: Option<i64>,
+}
+
+/// `session.context_changed`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct ContextChangedData<'a> {
+    #[serde(borrow)]
+    pub cwd: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub branch: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub context: Option<Context<'a>>,
+}
+
+/// `session.context_cleared`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct ClearedData {
     #[serde(alias = "messagesCleared")]
     pub message_count: Option<i64>,
+}
+
+/// `session.handoff`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct HandoffData<'a> {
     #[serde(borrow)]
-    pub source_type: Option<Cow<'a, str>>,
+    pub source_type: Option<Str<'a>>,
     #[serde(borrow)]
-    pub remote_session_id: Option<Cow<'a, str>>,
+    pub remote_session_id: Option<Str<'a>>,
     pub repository: Option<Value>,
+}
+
+/// `subagent.*`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct SubagentData<'a> {
     #[serde(borrow)]
-    pub agent_name: Option<Cow<'a, str>>,
+    pub agent_name: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub tool_call_id: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub model: Option<Str<'a>>,
     pub duration_ms: Option<i64>,
     pub total_tokens: Option<i64>,
+    pub error: Option<Value>,
+}
+
+/// `hook.end`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct HookData<'a> {
     #[serde(borrow)]
-    pub hook_type: Option<Cow<'a, str>>,
+    pub hook_type: Option<Str<'a>>,
     #[serde(borrow)]
-    pub hook_invocation_id: Option<Cow<'a, str>>,
+    pub hook_invocation_id: Option<Str<'a>>,
+    pub success: Option<bool>,
+    pub error: Option<Value>,
+}
+
+/// `skill.invoked`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct SkillData<'a> {
     #[serde(borrow)]
-    pub name: Option<Cow<'a, str>>,
+    pub name: Option<Str<'a>>,
     #[serde(borrow)]
-    pub path: Option<Cow<'a, str>>,
+    pub path: Option<Str<'a>>,
     #[serde(borrow)]
-    pub role: Option<Cow<'a, str>>,
+    pub source: Option<Text<'a>>,
+}
+
+/// `system.message`, `system.notification`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct SystemData<'a> {
     #[serde(borrow)]
-    pub kind: Option<Cow<'a, str>>,
+    pub role: Option<Str<'a>>,
     #[serde(borrow)]
-    pub shutdown_type: Option<Cow<'a, str>>,
+    pub kind: Option<Str<'a>>,
     #[serde(borrow)]
-    pub error_reason: Option<Cow<'a, str>>,
+    pub content: Option<Str<'a>>,
+}
+
+/// `session.shutdown`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct ShutdownData<'a> {
+    #[serde(borrow)]
+    pub shutdown_type: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub error_reason: Option<Str<'a>>,
     pub model_metrics: Option<BTreeMap<String, ModelMetric>>,
     pub code_changes: Option<CodeChanges>,
     #[serde(borrow)]
-    pub current_model: Option<Cow<'a, str>>,
+    pub current_model: Option<Str<'a>>,
+}
+
+/// `assistant.usage`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct UsageData<'a> {
     #[serde(borrow)]
-    pub mime_type: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pub data: Option<&'a RawValue>,
-    pub size: Option<i64>,
+    pub model: Option<Str<'a>>,
     pub input_tokens: Option<i64>,
     pub output_tokens: Option<i64>,
     pub cache_read_tokens: Option<i64>,
     pub cache_creation_input_tokens: Option<i64>,
     pub copilot_usage_nano_aiu: Option<i64>,
     #[serde(borrow)]
-    pub parent_tool_call_id: Option<Cow<'a, str>>,
+    pub parent_tool_call_id: Option<Str<'a>>,
+}
+
+/// `session.binary_asset`.
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    rename = "Data",
+    expecting = "struct Data",
+    rename_all = "camelCase",
+    default
+)]
+pub struct BinaryAssetData<'a> {
+    #[serde(borrow)]
+    pub mime_type: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub data: Option<&'a RawValue>,
+    pub size: Option<i64>,
 }
 
 /// `session.start.data.context`.
@@ -265,11 +1066,11 @@ pub struct Data<'a> {
 #[serde(rename_all = "camelCase", default)]
 pub struct Context<'a> {
     #[serde(borrow)]
-    pub cwd: Option<Cow<'a, str>>,
+    pub cwd: Option<Str<'a>>,
     #[serde(borrow)]
-    pub git_root: Option<Cow<'a, str>>,
+    pub git_root: Option<Str<'a>>,
     #[serde(borrow)]
-    pub branch: Option<Cow<'a, str>>,
+    pub branch: Option<Str<'a>>,
     pub repository: Option<Value>,
 }
 
@@ -279,13 +1080,13 @@ pub struct Context<'a> {
 #[serde(rename_all = "camelCase", default)]
 pub struct Attachment<'a> {
     #[serde(rename = "type", borrow)]
-    pub kind: Option<Cow<'a, str>>,
+    pub kind: Option<Str<'a>>,
     #[serde(borrow)]
-    pub path: Option<Cow<'a, str>>,
+    pub path: Option<Str<'a>>,
     #[serde(borrow)]
-    pub file_path: Option<Cow<'a, str>>,
+    pub file_path: Option<Str<'a>>,
     #[serde(borrow)]
-    pub display_name: Option<Cow<'a, str>>,
+    pub display_name: Option<Str<'a>>,
 }
 
 /// One entry of `assistant.message.toolRequests`.
@@ -294,9 +1095,9 @@ pub struct Attachment<'a> {
 #[serde(rename_all = "camelCase", default)]
 pub struct ToolRequest<'a> {
     #[serde(borrow)]
-    pub tool_call_id: Option<Cow<'a, str>>,
+    pub tool_call_id: Option<Str<'a>>,
     #[serde(borrow)]
-    pub name: Option<Cow<'a, str>>,
+    pub name: Option<Str<'a>>,
     #[serde(borrow)]
     pub arguments: Option<&'a RawValue>,
 }
@@ -307,7 +1108,7 @@ pub struct ToolRequest<'a> {
 #[serde(rename_all = "camelCase", default)]
 pub struct ShellToolInfo<'a> {
     #[serde(borrow)]
-    pub display_command: Option<Cow<'a, str>>,
+    pub display_command: Option<Str<'a>>,
 }
 
 /// `shellExecution` (CLI 1.0.91).
@@ -326,16 +1127,16 @@ pub struct ResultData<'a> {
     #[serde(borrow)]
     pub content: Option<Text<'a>>,
     #[serde(borrow)]
-    pub detailed_content: Option<Cow<'a, str>>,
+    pub detailed_content: Option<Str<'a>>,
     pub contents: Option<Vec<ResultItem>>,
     pub shell_execution: Option<ShellExecution>,
     #[serde(borrow)]
-    pub kind: Option<Cow<'a, str>>,
+    pub kind: Option<Str<'a>>,
     #[serde(borrow)]
-    pub location_key: Option<Cow<'a, str>>,
+    pub location_key: Option<Str<'a>>,
     pub rules: Option<Vec<Value>>,
     #[serde(borrow)]
-    pub feedback: Option<Cow<'a, str>>,
+    pub feedback: Option<Str<'a>>,
 }
 
 /// One item of `result.contents[]`.
@@ -354,23 +1155,23 @@ pub struct ResultItem {
 #[serde(rename_all = "camelCase", default)]
 pub struct PermissionRequest<'a> {
     #[serde(borrow)]
-    pub kind: Option<Cow<'a, str>>,
+    pub kind: Option<Str<'a>>,
     #[serde(borrow)]
-    pub tool_call_id: Option<Cow<'a, str>>,
+    pub tool_call_id: Option<Str<'a>>,
     #[serde(borrow)]
-    pub intention: Option<Cow<'a, str>>,
+    pub intention: Option<Str<'a>>,
     #[serde(borrow)]
-    pub full_command_text: Option<Cow<'a, str>>,
+    pub full_command_text: Option<Str<'a>>,
     #[serde(borrow)]
-    pub file_name: Option<Cow<'a, str>>,
+    pub file_name: Option<Str<'a>>,
     #[serde(borrow)]
-    pub path: Option<Cow<'a, str>>,
+    pub path: Option<Str<'a>>,
     #[serde(borrow)]
-    pub url: Option<Cow<'a, str>>,
+    pub url: Option<Str<'a>>,
     #[serde(borrow)]
-    pub server_name: Option<Cow<'a, str>>,
+    pub server_name: Option<Str<'a>>,
     #[serde(borrow)]
-    pub tool_name: Option<Cow<'a, str>>,
+    pub tool_name: Option<Str<'a>>,
 }
 
 /// One `modelMetrics` entry of `session.shutdown`.
@@ -411,12 +1212,6 @@ pub struct CodeChanges {
     pub lines_added: Option<i64>,
     pub lines_removed: Option<i64>,
     pub files_modified: Option<Value>,
-}
-
-/// Decodes one line as an [`Event`]. A line with a lone surrogate escape is retried
-/// after repairing it (JavaScript writes them; serde_json refuses them).
-pub fn event(line: &[u8]) -> Result<Event<'_>, serde_json::Error> {
-    serde_json::from_slice(line)
 }
 
 /// Removes the whitespace outside strings of a JSON text: compact JSON with the keys in

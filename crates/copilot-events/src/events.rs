@@ -21,14 +21,15 @@
 //!   rows of a log that names no model at all.
 
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
 use chat_rows::lines::{BadLine, Line, lines};
 use chat_rows::system::{self, ChangeTracker, ModelSpec, Usage};
-use chat_rows::{RecordState, Row, Timestamp, TurnType};
+use chat_rows::{RecordState, Row, RowSink, Timestamp, TurnType};
 use serde_json::Value;
 
-use crate::decode::{self, Event, compact_json, cut, raw_text, scalar};
+use crate::decode::{self, Data, Event, Str, compact_json, cut, raw_text, scalar};
 use crate::texts;
 
 /// How a log is read: what the path and side files say.
@@ -127,6 +128,69 @@ struct Started {
     session: String,
 }
 
+/// Where the rows of the line being read come from.
+#[derive(Clone, Copy)]
+struct Cx {
+    at: Option<Timestamp>,
+    number: u64,
+    offset: u64,
+    secondary: bool,
+}
+
+/// The one row the reader lends to its sink, its buffers reused row after row: a row
+/// costs copies of its texts, not allocations.
+struct Out {
+    row: Row,
+    locator_of: Option<u64>,
+}
+
+fn set(buf: &mut String, v: &str) {
+    buf.clear();
+    buf.push_str(v);
+}
+
+impl Out {
+    #[allow(clippy::too_many_arguments)]
+    fn lend(
+        &mut self,
+        sink: &mut dyn RowSink,
+        project: &str,
+        branch: &str,
+        session: &str,
+        cx: &Cx,
+        turn: TurnType,
+        text: &str,
+        model: &str,
+        tool: &str,
+        id: &str,
+    ) {
+        let r = &mut self.row;
+        r.timestamp = cx.at;
+        set(&mut r.session_id, session);
+        set(&mut r.project_path, project);
+        set(&mut r.git_branch, branch);
+        r.turn_type = turn;
+        set(&mut r.model, model);
+        set(&mut r.tool_name, tool);
+        set(&mut r.tool_use_id, id);
+        set(&mut r.text, text);
+        r.source_line = Some(cx.number);
+        if self.locator_of != Some(cx.offset) {
+            r.source_locator.clear();
+            let _ = write!(r.source_locator, "byte {}", cx.offset);
+            self.locator_of = Some(cx.offset);
+        }
+        if cx.secondary {
+            r.record_state = RecordState::Secondary;
+            r.secondary = true;
+        } else {
+            r.record_state = RecordState::Live;
+            r.secondary = false;
+        }
+        sink.lend(r);
+    }
+}
+
 /// The reader's state over one file. Feed it lines with [`EventReader::line`] and end
 /// with [`EventReader::finish`]; [`read_events`] does both.
 pub struct EventReader<'o> {
@@ -147,6 +211,12 @@ pub struct EventReader<'o> {
     subagents: HashSet<String>,
     start_time: Option<Timestamp>,
     replay: Option<(Timestamp, u64, u64, u64)>,
+    /// The session of the line being read (`<session>:<agentId>` for a sub-agent's).
+    line_session: String,
+    /// The row lent to the sink.
+    out: Out,
+    /// Scratch text for rows built in pieces.
+    text: String,
     /// Lines read, bad lines, rows given.
     pub counts: Counts,
 }
@@ -162,8 +232,9 @@ pub struct Counts {
     pub replayed: u64,
 }
 
-/// Reads a whole log, handing each row to `sink` as it is made.
-pub fn read_events(bytes: &[u8], opts: &Options<'_>, sink: &mut dyn FnMut(Row)) -> Counts {
+/// Reads a whole log, handing each row to `sink` as it is made (most are lent with
+/// [`RowSink::lend`]: one row whose buffers are reused).
+pub fn read_events(bytes: &[u8], opts: &Options<'_>, sink: &mut dyn RowSink) -> Counts {
     let mut reader = EventReader::new(opts);
     for line in lines(bytes) {
         reader.line(&line, sink);
@@ -182,7 +253,7 @@ pub fn family_of(id: &str) -> Option<(&'static str, &'static str)> {
     id.starts_with("call_").then_some(("OpenAI", "call_"))
 }
 
-fn s<'c>(c: &'c Option<std::borrow::Cow<'_, str>>) -> &'c str {
+fn s<'c>(c: &'c Option<Str<'_>>) -> &'c str {
     c.as_deref().unwrap_or("")
 }
 
@@ -209,6 +280,14 @@ fn num(v: Option<i64>) -> String {
     v.map(|n| n.to_string()).unwrap_or_default()
 }
 
+/// The message of an `error` value: an object's `message`, else the value itself.
+fn error_message(e: &Value) -> String {
+    match e {
+        Value::Object(m) => m.get("message").map(scalar).unwrap_or_default(),
+        other => scalar(other),
+    }
+}
+
 impl<'o> EventReader<'o> {
     /// A reader with the file's options.
     pub fn new(opts: &'o Options<'o>) -> EventReader<'o> {
@@ -230,10 +309,17 @@ impl<'o> EventReader<'o> {
             subagents: HashSet::new(),
             start_time: None,
             replay: None,
+            line_session: String::new(),
+            out: Out {
+                row: Row::new(opts.agent, TurnType::System, ""),
+                locator_of: None,
+            },
+            text: String::new(),
             counts: Counts::default(),
         }
     }
 
+    /// An owned row (for the rows held until later, and the rare rows of bad lines).
     fn row(
         &self,
         session: &str,
@@ -257,7 +343,7 @@ impl<'o> EventReader<'o> {
     }
 
     /// Reads one line.
-    pub fn line(&mut self, line: &Line<'_>, sink: &mut dyn FnMut(Row)) {
+    pub fn line(&mut self, line: &Line<'_>, sink: &mut dyn RowSink) {
         self.counts.lines += 1;
         match decode::event(line.bytes) {
             Ok(ev) => self.event(&ev, line, sink),
@@ -274,7 +360,7 @@ impl<'o> EventReader<'o> {
         }
     }
 
-    fn bad(&mut self, line: &Line<'_>, e: &serde_json::Error, sink: &mut dyn FnMut(Row)) {
+    fn bad(&mut self, line: &Line<'_>, e: &serde_json::Error, sink: &mut dyn RowSink) {
         // valid JSON of another shape: say what did not fit, and keep the data
         if e.classify() == serde_json::error::Category::Data {
             if let Ok(Value::Object(map)) = chat_rows::json::from_slice::<Value>(line.bytes) {
@@ -283,7 +369,7 @@ impl<'o> EventReader<'o> {
                 let at = map.get("timestamp").and_then(decode::time_of);
                 let session = self.session.clone();
                 self.counts.bad_lines += 1;
-                sink(self.row(
+                sink.push(self.row(
                     &session,
                     TurnType::System,
                     texts::session_event(&kind, &data),
@@ -296,7 +382,7 @@ impl<'o> EventReader<'o> {
                     offset: line.offset,
                     reason: e.to_string(),
                 };
-                sink(self.row(
+                sink.push(self.row(
                     &session,
                     TurnType::System,
                     system::parser(err),
@@ -321,7 +407,7 @@ impl<'o> EventReader<'o> {
         let mut row = bad.row(self.opts.agent, "");
         row.session_id.clone_from(&self.session);
         row.project_path.clone_from(&self.project);
-        sink(row);
+        sink.push(row);
     }
 
     fn note_family(&mut self, id: &str, at: Option<Timestamp>, line: &Line<'_>) {
@@ -333,7 +419,7 @@ impl<'o> EventReader<'o> {
         }
     }
 
-    fn end_replay(&mut self, sink: &mut dyn FnMut(Row)) {
+    fn end_replay(&mut self, sink: &mut dyn RowSink) {
         if let Some((at, n, number, offset)) = self.replay.take() {
             let mut r = Row::system(self.opts.agent, texts::transcript_replay(n, at))
                 .at(Some(at))
@@ -345,14 +431,13 @@ impl<'o> EventReader<'o> {
             if self.opts.secondary {
                 r = r.state(RecordState::Secondary);
             }
-            sink(r);
+            sink.push(r);
         }
     }
 
-    fn event(&mut self, ev: &Event<'_>, line: &Line<'_>, sink: &mut dyn FnMut(Row)) {
+    fn event(&mut self, ev: &Event<'_>, line: &Line<'_>, sink: &mut dyn RowSink) {
         let at = ev.timestamp.as_deref().and_then(decode::time_text);
         let kind = ev.kind.as_ref();
-        let d = &ev.data;
         // a resumed session's replay: lines after a start with an earlier time
         let mut replayed = false;
         if kind != "session.start" && kind != "session.resume" {
@@ -370,25 +455,47 @@ impl<'o> EventReader<'o> {
         if !replayed {
             self.end_replay(sink);
         }
-        let session = match ev.agent_id.as_deref() {
-            Some(a) if !a.is_empty() => format!("{}:{a}", self.session),
-            _ => self.session.clone(),
+        let cx = Cx {
+            at,
+            number: line.number,
+            offset: line.offset,
+            secondary: self.opts.secondary || replayed,
         };
-        let mut out: Vec<Row> = Vec::new();
-        let mut push = |me: &Self, turn: TurnType, text: String| {
-            out.push(me.row(&session, turn, text, at, line, replayed));
-        };
-        if let Some(a) = ev.agent_id.as_deref().filter(|a| !a.is_empty()) {
+        self.line_session.clear();
+        self.line_session.push_str(&self.session);
+        let agent_id = ev.agent_id.as_deref().filter(|a| !a.is_empty());
+        if let Some(a) = agent_id {
+            self.line_session.push(':');
+            self.line_session.push_str(a);
+        }
+        // a row of this line, lent to the sink: (session, turn, text[, model, tool, id])
+        macro_rules! emit {
+            ($session:expr, $turn:expr, $text:expr) => {
+                emit!($session, $turn, $text, "", "", "")
+            };
+            ($session:expr, $turn:expr, $text:expr, $model:expr, $tool:expr, $id:expr) => {
+                self.out.lend(
+                    sink,
+                    &self.project,
+                    &self.branch,
+                    $session,
+                    &cx,
+                    $turn,
+                    $text,
+                    $model,
+                    $tool,
+                    $id,
+                )
+            };
+        }
+        if let Some(a) = agent_id {
             if self.subagents.insert(a.to_string()) {
-                push(
-                    self,
-                    TurnType::System,
-                    system::session_start(&[("parent", &self.session), ("agent_id", a)]),
-                );
+                let t = system::session_start(&[("parent", &self.session), ("agent_id", a)]);
+                emit!(&self.line_session, TurnType::System, &t);
             }
         }
-        match kind {
-            "session.start" => {
+        match &ev.data {
+            Data::Start(d) => {
                 if let Some(sid) = d.session_id.as_deref().filter(|x| !x.is_empty()) {
                     self.session = sid.to_string();
                 }
@@ -419,162 +526,151 @@ impl<'o> EventReader<'o> {
                         d.start_time.as_ref().map(|t| t.0.as_ref()).unwrap_or(""),
                     ),
                 ]);
-                let session = self.session.clone();
-                out.push(self.row(&session, TurnType::System, text, at, line, false));
+                emit!(&self.session, TurnType::System, &text);
                 if let Some(m) = d.selected_model.as_deref().filter(|m| !m.is_empty()) {
                     self.any_model = true;
                     if m != "auto" {
                         if let Some(t) = self.model_tracker.observe(ModelSpec::new(m)) {
-                            out.push(self.row(&session, TurnType::System, t, at, line, false));
+                            emit!(&self.session, TurnType::System, &t);
                         }
                     }
                 }
             }
-            "session.resume" => {
+            Data::Resume(d) => {
                 self.start_time = at;
                 let n = num(d.event_count);
-                push(
-                    self,
-                    TurnType::System,
-                    system::session_start(&[("resumed", "true"), ("events", &n)]),
-                );
+                let t = system::session_start(&[("resumed", "true"), ("events", &n)]);
+                emit!(&self.line_session, TurnType::System, &t);
             }
-            "user.message" => {
+            Data::User(d) => {
                 self.reasoning.clear();
                 if let Some(m) = d.agent_mode.as_deref().filter(|m| !m.is_empty()) {
                     if let Some(t) = self.mode.observe(m.to_string()) {
-                        push(self, TurnType::System, t);
+                        emit!(&self.line_session, TurnType::System, &t);
                     }
                 }
-                let mut text = s(&d.content).to_string();
-                for a in d.attachments.iter().flatten() {
-                    let path = a
-                        .path
-                        .as_deref()
-                        .or(a.file_path.as_deref())
-                        .or(a.display_name.as_deref())
-                        .unwrap_or("");
-                    if !text.is_empty() {
-                        text.push('\n');
+                let content = s(&d.content);
+                let text: &str = match &d.attachments {
+                    Some(list) if !list.is_empty() => {
+                        self.text.clear();
+                        self.text.push_str(content);
+                        for a in list {
+                            let path = a
+                                .path
+                                .as_deref()
+                                .or(a.file_path.as_deref())
+                                .or(a.display_name.as_deref())
+                                .unwrap_or("");
+                            if !self.text.is_empty() {
+                                self.text.push('\n');
+                            }
+                            let _ = write!(self.text, "[attachment {} {path}]", s(&a.kind));
+                        }
+                        &self.text
                     }
-                    text.push_str(&format!("[attachment {} {path}]", s(&a.kind)));
-                }
+                    _ => content,
+                };
                 if d.is_autopilot_continuation == Some(true) {
-                    push(self, TurnType::System, texts::autopilot_continuation(&text));
+                    let t = texts::autopilot_continuation(text);
+                    emit!(&self.line_session, TurnType::System, &t);
                 } else {
-                    push(self, TurnType::User, text);
+                    emit!(&self.line_session, TurnType::User, text);
                 }
             }
-            "assistant.turn_start" => {
+            Data::TurnStart(d) => {
                 self.reasoning.clear();
-                self.turn_model = s(&d.model).to_string();
+                set(&mut self.turn_model, s(&d.model));
                 if !self.turn_model.is_empty() {
                     self.any_model = true;
                 }
             }
-            "assistant.turn_end" => {}
-            "assistant.reasoning" => {
+            Data::Reasoning(d) => {
                 if let Some(c) = d.content.as_deref().filter(|c| !c.is_empty()) {
                     if self.new_reasoning(c) {
-                        push(self, TurnType::Thinking, c.to_string());
+                        emit!(&self.line_session, TurnType::Thinking, c);
                     }
                 }
             }
-            "assistant.message" => {
-                let model = d
-                    .model
-                    .as_deref()
-                    .filter(|m| !m.is_empty())
-                    .unwrap_or(&self.turn_model)
-                    .to_string();
+            Data::Message(d) => {
+                let model: &str = match d.model.as_deref().filter(|m| !m.is_empty()) {
+                    Some(m) => m,
+                    None => &self.turn_model,
+                };
                 if !model.is_empty() {
                     self.any_model = true;
                 }
                 match d.reasoning_text.as_deref().filter(|r| !r.is_empty()) {
                     Some(r) => {
                         if self.new_reasoning(r) {
-                            let mut row = self.row(
-                                &session,
-                                TurnType::Thinking,
-                                r.to_string(),
-                                at,
-                                line,
-                                replayed,
-                            );
-                            row.model.clone_from(&model);
-                            out.push(row);
+                            let model: &str = match d.model.as_deref().filter(|m| !m.is_empty()) {
+                                Some(m) => m,
+                                None => &self.turn_model,
+                            };
+                            emit!(&self.line_session, TurnType::Thinking, r, model, "", "");
                         }
                     }
                     None => {
                         if let Some(enc) = d.encrypted_content.as_deref().filter(|e| !e.is_empty())
                         {
-                            let mut row = self.row(
-                                &session,
-                                TurnType::Thinking,
-                                texts::encrypted_reasoning(enc.len()),
-                                at,
-                                line,
-                                replayed,
-                            );
-                            row.model.clone_from(&model);
-                            out.push(row);
+                            let t = texts::encrypted_reasoning(enc.len());
+                            emit!(&self.line_session, TurnType::Thinking, &t, model, "", "");
                         }
                     }
                 }
+                let model: &str = match d.model.as_deref().filter(|m| !m.is_empty()) {
+                    Some(m) => m,
+                    None => &self.turn_model,
+                };
                 if let Some(c) = d.content.as_deref().filter(|c| !c.is_empty()) {
-                    let mut row = self.row(
-                        &session,
-                        TurnType::Assistant,
-                        c.to_string(),
-                        at,
-                        line,
-                        replayed,
-                    );
-                    row.model = model;
-                    out.push(row);
+                    emit!(&self.line_session, TurnType::Assistant, c, model, "", "");
                 }
                 for tr in d.tool_requests.iter().flatten() {
-                    let id = tr.tool_call_id.as_deref().unwrap_or("").to_string();
-                    self.note_family(&id, at, line);
-                    if id.is_empty()
-                        || self.started.contains_key(&id)
-                        || self.completed.contains(&id)
+                    let id = s(&tr.tool_call_id);
+                    self.note_family(id, at, line);
+                    if id.is_empty() || self.started.contains_key(id) || self.completed.contains(id)
                     {
                         if id.is_empty() {
                             let text = tr.arguments.map(raw_text).unwrap_or_default();
-                            out.push(
-                                self.row(&session, TurnType::ToolUse, text, at, line, replayed)
-                                    .tool(s(&tr.name), ""),
+                            emit!(
+                                &self.line_session,
+                                TurnType::ToolUse,
+                                &text,
+                                "",
+                                s(&tr.name),
+                                ""
                             );
                         }
                         continue;
                     }
+                    if self.requests.contains_key(id) {
+                        continue;
+                    }
+                    let session = self.line_session.clone();
                     let text = tr.arguments.map(raw_text).unwrap_or_default();
                     let row = self
                         .row(&session, TurnType::ToolUse, text, at, line, replayed)
-                        .tool(s(&tr.name), id.clone());
+                        .tool(s(&tr.name), id);
                     let link = self
                         .row(
                             &session,
                             TurnType::System,
-                            texts::link_never_started(&id),
+                            texts::link_never_started(id),
                             at,
                             line,
                             replayed,
                         )
-                        .tool(s(&tr.name), id.clone());
+                        .tool(s(&tr.name), id);
                     self.requests
-                        .entry(id)
-                        .or_insert(PendingRequest { row, link });
+                        .insert(id.to_string(), PendingRequest { row, link });
                 }
             }
-            "tool.execution_start" | "tool.user_requested" => {
-                let id = s(&d.tool_call_id).to_string();
-                self.note_family(&id, at, line);
+            Data::ToolStart(d) => {
+                let id = s(&d.tool_call_id);
+                self.note_family(id, at, line);
                 let requested = if id.is_empty() {
                     None
                 } else {
-                    self.requests.remove(&id)
+                    self.requests.remove(id)
                 };
                 let name = match (d.mcp_server_name.as_deref(), d.mcp_tool_name.as_deref()) {
                     (Some(srv), Some(t)) if !srv.is_empty() => format!("{srv}/{t}"),
@@ -583,85 +679,77 @@ impl<'o> EventReader<'o> {
                         .as_deref()
                         .filter(|n| !n.is_empty())
                         .map(str::to_string)
-                        .or_else(|| requested.as_ref().map(|r| r.row.tool_name.clone()))
+                        .or_else(|| requested.map(|r| r.row.tool_name))
                         .unwrap_or_default(),
                 };
-                if !id.is_empty()
-                    && (self.started.contains_key(&id) || self.completed.contains(&id))
+                if !id.is_empty() && (self.started.contains_key(id) || self.completed.contains(id))
                 {
                     // the same call written again: it appears once
                 } else {
-                    let text = d
+                    let args;
+                    let text: &str = match d
                         .shell_tool_info
                         .as_ref()
                         .and_then(|i| i.display_command.as_deref())
                         .filter(|c| !c.is_empty())
-                        .map(str::to_string)
-                        .or_else(|| d.arguments.map(raw_text))
-                        .unwrap_or_default();
-                    out.push(
-                        self.row(&session, TurnType::ToolUse, text, at, line, replayed)
-                            .tool(name.clone(), id.clone()),
-                    );
+                    {
+                        Some(c) => c,
+                        None => {
+                            args = d.arguments.map(raw_text).unwrap_or_default();
+                            &args
+                        }
+                    };
+                    emit!(&self.line_session, TurnType::ToolUse, text, "", &name, id);
                     if kind == "tool.user_requested" {
-                        out.push(
-                            self.row(
-                                &session,
-                                TurnType::System,
-                                texts::tool_requested_by_user(&name),
-                                at,
-                                line,
-                                replayed,
-                            )
-                            .tool(name.clone(), id.clone()),
-                        );
+                        let t = texts::tool_requested_by_user(&name);
+                        emit!(&self.line_session, TurnType::System, &t, "", &name, id);
                     }
                     if !id.is_empty() {
                         self.started.insert(
-                            id,
+                            id.to_string(),
                             Started {
                                 tool: name,
-                                session: session.clone(),
+                                session: self.line_session.clone(),
                             },
                         );
                     }
                 }
             }
-            "tool.execution_complete" => {
-                let id = s(&d.tool_call_id).to_string();
-                let tool = match self.started.remove(&id) {
+            Data::ToolComplete(d) => {
+                let id = s(&d.tool_call_id);
+                let tool = match self.started.remove(id) {
                     Some(st) => Some(st.tool),
-                    None => match self.requests.remove(&id) {
+                    None => match self.requests.remove(id) {
                         // requested, never started, but completed: the request is the call
                         Some(req) => {
                             let t = req.row.tool_name.clone();
-                            out.push(req.row);
+                            sink.push(req.row);
                             Some(t)
                         }
                         None => None,
                     },
                 };
-                let fresh = !id.is_empty() && self.completed.insert(id.clone());
+                let fresh = !id.is_empty() && !self.completed.contains(id) && {
+                    self.completed.insert(id.to_string());
+                    true
+                };
                 if id.is_empty() || fresh || tool.is_some() {
-                    let name = tool.clone().unwrap_or_default();
+                    let name = tool.as_deref().unwrap_or("");
                     let result = d.result.as_ref();
                     let content = result
                         .and_then(|r| r.content.as_ref())
-                        .map(|c| c.0.to_string())
+                        .map(|c| c.0.as_ref())
                         .filter(|c| !c.is_empty());
-                    let err_msg = d.error.as_ref().map(|e| match e {
-                        Value::Object(m) => m.get("message").map(scalar).unwrap_or_default(),
-                        other => scalar(other),
-                    });
-                    let text = match (&content, &err_msg) {
-                        (Some(c), _) => c.clone(),
-                        (None, Some(m)) => format!("[error] {m}"),
-                        (None, None) => String::new(),
+                    let err;
+                    let text: &str = match (content, &d.error) {
+                        (Some(c), _) => c,
+                        (None, Some(e)) => {
+                            err = format!("[error] {}", error_message(e));
+                            &err
+                        }
+                        (None, None) => "",
                     };
-                    out.push(
-                        self.row(&session, TurnType::ToolResult, text, at, line, replayed)
-                            .tool(name.clone(), id.clone()),
-                    );
+                    emit!(&self.line_session, TurnType::ToolResult, text, "", name, id);
                     let exit = result
                         .and_then(|r| {
                             r.contents.iter().flatten().find_map(|c| {
@@ -677,69 +765,42 @@ impl<'o> EventReader<'o> {
                         })
                         .or_else(|| d.shell_execution.as_ref().and_then(|x| x.exit_code));
                     if let Some(code) = exit {
-                        out.push(
-                            self.row(
-                                &session,
-                                TurnType::System,
-                                texts::tool_exit_code(code),
-                                at,
-                                line,
-                                replayed,
-                            )
-                            .tool(name.clone(), id.clone()),
-                        );
+                        let t = texts::tool_exit_code(code);
+                        emit!(&self.line_session, TurnType::System, &t, "", name, id);
                     }
                     if d.success == Some(false) {
                         let code = match &d.error {
                             Some(Value::Object(m)) => m.get("code").map(scalar).unwrap_or_default(),
                             _ => String::new(),
                         };
-                        out.push(
-                            self.row(
-                                &session,
-                                TurnType::System,
-                                texts::tool_failed(&code),
-                                at,
-                                line,
-                                replayed,
-                            )
-                            .tool(name.clone(), id.clone()),
-                        );
+                        let t = texts::tool_failed(&code);
+                        emit!(&self.line_session, TurnType::System, &t, "", name, id);
                     }
                     if let Some(detail) = result
                         .and_then(|r| r.detailed_content.as_deref())
                         .filter(|x| !x.is_empty())
                     {
-                        if content.as_deref() != Some(detail) {
-                            out.push(
-                                self.row(
-                                    &session,
-                                    TurnType::System,
-                                    format!("tool detail: {detail}"),
-                                    at,
-                                    line,
-                                    replayed,
-                                )
-                                .tool(name.clone(), id.clone()),
+                        if content != Some(detail) {
+                            self.text.clear();
+                            self.text.push_str("tool detail: ");
+                            self.text.push_str(detail);
+                            emit!(
+                                &self.line_session,
+                                TurnType::System,
+                                &self.text,
+                                "",
+                                name,
+                                id
                             );
                         }
                     }
                     if tool.is_none() && !id.is_empty() {
-                        out.push(
-                            self.row(
-                                &session,
-                                TurnType::System,
-                                texts::link_no_call(&id),
-                                at,
-                                line,
-                                replayed,
-                            )
-                            .tool("", id.clone()),
-                        );
+                        let t = texts::link_no_call(id);
+                        emit!(&self.line_session, TurnType::System, &t, "", "", id);
                     }
                 }
             }
-            "session.model_change" => {
+            Data::ModelChange(d) => {
                 let new = s(&d.new_model);
                 let mut opts = Vec::new();
                 if let Some(e) = d.reasoning_effort.as_deref().filter(|e| !e.is_empty()) {
@@ -761,19 +822,19 @@ impl<'o> EventReader<'o> {
                     None => system::model(&spec),
                 };
                 self.model_tracker.observe(spec);
-                push(self, TurnType::System, text);
+                emit!(&self.line_session, TurnType::System, &text);
             }
-            "session.mode_changed" => {
+            Data::ModeChanged(d) => {
                 if self.mode.last().is_none() {
                     if let Some(p) = d.previous_mode.as_deref().filter(|p| !p.is_empty()) {
                         self.mode.observe(p.to_string());
                     }
                 }
                 if let Some(t) = self.mode.observe(s(&d.new_mode).to_string()) {
-                    push(self, TurnType::System, t);
+                    emit!(&self.line_session, TurnType::System, &t);
                 }
             }
-            "session.permissions_changed" => {
+            Data::PermissionsChanged(d) => {
                 if self.level.last().is_none() {
                     if let Some(p) = d.previous_mode.as_deref().filter(|p| !p.is_empty()) {
                         self.level.observe(p.to_string());
@@ -781,10 +842,10 @@ impl<'o> EventReader<'o> {
                 }
                 let new = d.mode.as_deref().or(d.new_mode.as_deref()).unwrap_or("");
                 if let Some(t) = self.level.observe(new.to_string()) {
-                    push(self, TurnType::System, t);
+                    emit!(&self.line_session, TurnType::System, &t);
                 }
             }
-            "permission.requested" => {
+            Data::PermissionRequested(d) => {
                 let pr = d.permission_request.as_ref();
                 let empty = decode::PermissionRequest::default();
                 let p = pr.unwrap_or(&empty);
@@ -801,19 +862,10 @@ impl<'o> EventReader<'o> {
                     .and_then(|p| p.tool_call_id.as_deref())
                     .or(d.tool_call_id.as_deref())
                     .unwrap_or("");
-                out.push(
-                    self.row(
-                        &session,
-                        TurnType::System,
-                        system::permission_decision(text),
-                        at,
-                        line,
-                        replayed,
-                    )
-                    .tool("", call),
-                );
+                let t = system::permission_decision(text);
+                emit!(&self.line_session, TurnType::System, &t, "", "", call);
             }
-            "permission.completed" => {
+            Data::PermissionCompleted(d) => {
                 let r = d.result.as_ref();
                 let mut text = r.map(|r| s(&r.kind)).unwrap_or("").to_string();
                 kv(&mut text, "request", s(&d.request_id), false);
@@ -837,48 +889,43 @@ impl<'o> EventReader<'o> {
                     kv(&mut text, "rules", &rules.join(","), false);
                     kv(&mut text, "feedback", s(&r.feedback), true);
                 }
-                let text = text.trim_start().to_string();
-                out.push(
-                    self.row(
-                        &session,
-                        TurnType::System,
-                        system::permission_decision(text),
-                        at,
-                        line,
-                        replayed,
-                    )
-                    .tool("", s(&d.tool_call_id)),
+                let t = system::permission_decision(text.trim_start());
+                emit!(
+                    &self.line_session,
+                    TurnType::System,
+                    &t,
+                    "",
+                    "",
+                    s(&d.tool_call_id)
                 );
             }
-            "session.info" => {
+            Data::Info(d) => {
                 let it = s(&d.info_type);
                 let text = if it == "folder_trust" {
                     system::permission_decision(format!("folder trust: {}", s(&d.message)))
                 } else {
                     format!("session info: {it}: {}", s(&d.message))
                 };
-                push(self, TurnType::System, text);
+                emit!(&self.line_session, TurnType::System, &text);
             }
-            "session.warning" => push(
-                self,
-                TurnType::System,
-                format!("session warning: {}: {}", s(&d.warning_type), s(&d.message)),
-            ),
-            "session.error" => {
+            Data::Warning(d) => {
+                let t = format!("session warning: {}: {}", s(&d.warning_type), s(&d.message));
+                emit!(&self.line_session, TurnType::System, &t);
+            }
+            Data::Error(d) => {
                 let mut t = format!("session error: {}", s(&d.error_type));
                 if let Some(n) = d.status_code {
-                    t.push_str(&format!(" status={n}"));
+                    let _ = write!(t, " status={n}");
                 }
-                t.push_str(&format!(": {}", s(&d.message)));
-                push(self, TurnType::System, t);
+                let _ = write!(t, ": {}", s(&d.message));
+                emit!(&self.line_session, TurnType::System, &t);
             }
-            "abort" => push(
-                self,
-                TurnType::System,
-                format!("turn aborted: {}", s(&d.reason)),
-            ),
-            k if k.starts_with("session.compaction_") => {
-                let phase = &k["session.compaction_".len()..];
+            Data::Abort(d) => {
+                let t = format!("turn aborted: {}", s(&d.reason));
+                emit!(&self.line_session, TurnType::System, &t);
+            }
+            Data::Compaction(d) => {
+                let phase = &kind["session.compaction_".len()..];
                 let mut t = format!("compaction: {phase}");
                 if let Some(b) = d.success {
                     kv(&mut t, "success", &b.to_string(), false);
@@ -893,15 +940,14 @@ impl<'o> EventReader<'o> {
                     false,
                 );
                 kv(&mut t, "trigger", s(&d.trigger), false);
-                push(self, TurnType::System, t);
+                emit!(&self.line_session, TurnType::System, &t);
                 if let Some(sum) = d.summary_content.as_deref().filter(|x| !x.is_empty()) {
-                    push(self, TurnType::System, format!("compaction summary: {sum}"));
+                    let t = format!("compaction summary: {sum}");
+                    emit!(&self.line_session, TurnType::System, &t);
                 }
             }
-            "session.truncation" => push(
-                self,
-                TurnType::System,
-                format!(
+            Data::Truncation(d) => {
+                let t = format!(
                     "context truncation: removed_messages={} removed_tokens={}",
                     d.removed_messages
                         .map(|n| n.to_string())
@@ -909,49 +955,46 @@ impl<'o> EventReader<'o> {
                     d.removed_tokens
                         .map(|n| n.to_string())
                         .unwrap_or("-".into())
-                ),
-            ),
-            "session.context_changed" => {
+                );
+                emit!(&self.line_session, TurnType::System, &t);
+            }
+            Data::ContextChanged(d) => {
                 let cwd = d
                     .cwd
                     .as_deref()
                     .or(d.context.as_ref().and_then(|c| c.cwd.as_deref()))
-                    .unwrap_or("")
-                    .to_string();
+                    .unwrap_or("");
                 let branch = d
                     .branch
                     .as_deref()
                     .or(d.context.as_ref().and_then(|c| c.branch.as_deref()))
-                    .unwrap_or("")
-                    .to_string();
+                    .unwrap_or("");
                 if !cwd.is_empty() {
-                    self.project.clone_from(&cwd);
+                    set(&mut self.project, cwd);
                 }
                 if !branch.is_empty() {
-                    self.branch.clone_from(&branch);
+                    set(&mut self.branch, branch);
                 }
                 let mut t = format!("cwd changed: {cwd}");
-                kv(&mut t, "branch", &branch, false);
-                let session = session.clone();
-                out.push(self.row(&session, TurnType::System, t, at, line, replayed));
+                kv(&mut t, "branch", branch, false);
+                emit!(&self.line_session, TurnType::System, &t);
             }
-            "session.context_cleared" => push(
-                self,
-                TurnType::System,
-                format!(
+            Data::ContextCleared(d) => {
+                let t = format!(
                     "session cleared: messages={}",
                     d.message_count.map(|n| n.to_string()).unwrap_or("-".into())
-                ),
-            ),
-            "session.handoff" => {
+                );
+                emit!(&self.line_session, TurnType::System, &t);
+            }
+            Data::Handoff(d) => {
                 let mut t = format!("session origin: handoff from {}", s(&d.source_type));
                 kv(&mut t, "remote_session", s(&d.remote_session_id), false);
                 let repo = d.repository.as_ref().map(scalar).unwrap_or_default();
                 kv(&mut t, "repository", &repo, false);
-                push(self, TurnType::System, t);
+                emit!(&self.line_session, TurnType::System, &t);
             }
-            k if k.starts_with("subagent.") => {
-                let phase = &k["subagent.".len()..];
+            Data::Subagent(d) => {
+                let phase = &kind["subagent.".len()..];
                 let mut t = match phase {
                     "started" | "completed" | "failed" => {
                         format!("subagent {phase}: agent={}", s(&d.agent_name))
@@ -968,52 +1011,44 @@ impl<'o> EventReader<'o> {
                         kv(&mut t, "tokens", &num(d.total_tokens), false);
                     }
                     "failed" => {
-                        let e = d.error.as_ref().map(|e| match e {
-                            Value::Object(m) => m.get("message").map(scalar).unwrap_or_default(),
-                            other => scalar(other),
-                        });
+                        let e = d.error.as_ref().map(error_message);
                         kv(&mut t, "error", e.as_deref().unwrap_or(""), true);
                     }
                     _ => {}
                 }
                 if t.is_empty() {
-                    let data = self.raw_data(line);
-                    push(self, TurnType::System, texts::session_event(kind, &data));
+                    let t = texts::session_event(kind, &raw_data(line));
+                    emit!(&self.line_session, TurnType::System, &t);
                 } else {
-                    push(self, TurnType::System, t);
+                    emit!(&self.line_session, TurnType::System, &t);
                 }
             }
-            "hook.end" => {
+            Data::HookEnd(d) => {
                 let mut t = format!("hook: {}", s(&d.hook_type));
                 kv(&mut t, "id", s(&d.hook_invocation_id), false);
                 if let Some(b) = d.success {
                     kv(&mut t, "success", &b.to_string(), false);
                 }
-                let e = d.error.as_ref().map(|e| match e {
-                    Value::Object(m) => m.get("message").map(scalar).unwrap_or_default(),
-                    other => scalar(other),
-                });
+                let e = d.error.as_ref().map(error_message);
                 kv(&mut t, "error", e.as_deref().unwrap_or(""), true);
-                push(self, TurnType::System, t);
+                emit!(&self.line_session, TurnType::System, &t);
             }
-            "skill.invoked" => {
+            Data::Skill(d) => {
                 let mut t = format!("skill invoked: {}", s(&d.name));
                 kv(&mut t, "path", s(&d.path), false);
                 let src = d.source.as_ref().map(|x| x.0.as_ref()).unwrap_or("");
                 kv(&mut t, "source", src, false);
-                push(self, TurnType::System, t);
+                emit!(&self.line_session, TurnType::System, &t);
             }
-            "system.message" => push(
-                self,
-                TurnType::System,
-                format!("system message: {}: {}", s(&d.role), s(&d.content)),
-            ),
-            "system.notification" => push(
-                self,
-                TurnType::System,
-                format!("system notification: {}: {}", s(&d.kind), s(&d.content)),
-            ),
-            "session.shutdown" => {
+            Data::SystemMessage(d) => {
+                let t = format!("system message: {}: {}", s(&d.role), s(&d.content));
+                emit!(&self.line_session, TurnType::System, &t);
+            }
+            Data::SystemNotification(d) => {
+                let t = format!("system notification: {}: {}", s(&d.kind), s(&d.content));
+                emit!(&self.line_session, TurnType::System, &t);
+            }
+            Data::Shutdown(d) => {
                 let mut t = "session end:".to_string();
                 kv(&mut t, "type", s(&d.shutdown_type), false);
                 kv(&mut t, "error", s(&d.error_reason), true);
@@ -1028,7 +1063,7 @@ impl<'o> EventReader<'o> {
                     kv(&mut t, "lines_added", &num(cc.lines_added), false);
                     kv(&mut t, "lines_removed", &num(cc.lines_removed), false);
                 }
-                push(self, TurnType::System, t);
+                emit!(&self.line_session, TurnType::System, &t);
                 for (model, m) in d.model_metrics.iter().flatten() {
                     let u = Usage {
                         model,
@@ -1042,25 +1077,17 @@ impl<'o> EventReader<'o> {
                         scope: "session",
                         ..Usage::default()
                     };
-                    let mut row = self.row(
-                        &session,
-                        TurnType::System,
-                        system::usage(&u),
-                        at,
-                        line,
-                        replayed,
-                    );
-                    row.model = model.clone();
-                    out.push(row);
+                    let t = system::usage(&u);
+                    emit!(&self.line_session, TurnType::System, &t, model, "", "");
                 }
             }
-            "assistant.usage" => {
-                let model = s(&d.model).to_string();
+            Data::Usage(d) => {
+                let model = s(&d.model);
                 if !model.is_empty() {
                     self.any_model = true;
                 }
                 let u = Usage {
-                    model: &model,
+                    model,
                     input: d.input_tokens,
                     output: d.output_tokens,
                     cache_read: d.cache_read_tokens,
@@ -1069,20 +1096,17 @@ impl<'o> EventReader<'o> {
                     scope: "call",
                     ..Usage::default()
                 };
-                let mut row = self
-                    .row(
-                        &session,
-                        TurnType::System,
-                        system::usage(&u),
-                        at,
-                        line,
-                        replayed,
-                    )
-                    .tool("", s(&d.parent_tool_call_id));
-                row.model = model;
-                out.push(row);
+                let t = system::usage(&u);
+                emit!(
+                    &self.line_session,
+                    TurnType::System,
+                    &t,
+                    model,
+                    "",
+                    s(&d.parent_tool_call_id)
+                );
             }
-            "session.binary_asset" => {
+            Data::BinaryAsset(d) => {
                 let n = match (d.size, d.data) {
                     (Some(n), _) => n.to_string(),
                     (None, Some(raw)) => {
@@ -1093,39 +1117,23 @@ impl<'o> EventReader<'o> {
                     }
                     (None, None) => "-".to_string(),
                 };
-                push(
-                    self,
-                    TurnType::System,
-                    format!("binary asset: {}, {n} bytes", s(&d.mime_type)),
-                );
+                let t = format!("binary asset: {}, {n} bytes", s(&d.mime_type));
+                emit!(&self.line_session, TurnType::System, &t);
             }
-            k if known(k) => {
-                let data = self.raw_data(line);
-                push(self, TurnType::System, texts::session_event(k, &data));
+            Data::Other => {
+                if kind == "assistant.turn_end" {
+                } else if known(kind) {
+                    let t = texts::session_event(kind, &raw_data(line));
+                    emit!(&self.line_session, TurnType::System, &t);
+                } else {
+                    let text = format!(
+                        "unknown record type {kind}: {}",
+                        system::quote_bytes(&line.bytes[..line.bytes.len().min(4096)])
+                    );
+                    let text = cut(&text, 400 + 30 + kind.len());
+                    emit!(&self.line_session, TurnType::System, text);
+                }
             }
-            k => {
-                let text = format!(
-                    "unknown record type {k}: {}",
-                    system::quote_bytes(&line.bytes[..line.bytes.len().min(4096)])
-                );
-                let text = cut(&text, 400 + 30 + k.len()).to_string();
-                push(self, TurnType::System, text);
-            }
-        }
-        for r in out {
-            sink(r);
-        }
-    }
-
-    fn raw_data(&self, line: &Line<'_>) -> String {
-        #[derive(serde::Deserialize)]
-        struct Only<'a> {
-            #[serde(borrow)]
-            data: Option<&'a serde_json::value::RawValue>,
-        }
-        match serde_json::from_slice::<Only<'_>>(line.bytes) {
-            Ok(Only { data: Some(raw) }) => compact_json(raw.get()),
-            _ => String::new(),
         }
     }
 
@@ -1137,13 +1145,16 @@ impl<'o> EventReader<'o> {
 
     /// Ends the file: requests never started, calls without a result, the last replay
     /// run, and the inferred model families of a log that names no model.
-    pub fn finish(&mut self, sink: &mut dyn FnMut(Row)) {
+    pub fn finish(&mut self, sink: &mut dyn RowSink) {
         self.end_replay(sink);
         let mut pending: Vec<PendingRequest> = self.requests.drain().map(|(_, p)| p).collect();
-        pending.sort_by_key(|p| (p.row.source_line, p.row.tool_use_id.clone()));
+        // the same order as sorting by (line, id), without copying an id per comparison
+        pending.sort_by(|a, b| {
+            (a.row.source_line, &a.row.tool_use_id).cmp(&(b.row.source_line, &b.row.tool_use_id))
+        });
         for p in pending {
-            sink(p.row);
-            sink(p.link);
+            sink.push(p.row);
+            sink.push(p.link);
         }
         let mut open: Vec<(String, Started)> = self.started.drain().collect();
         open.sort_by(|a, b| a.0.cmp(&b.0));
@@ -1157,7 +1168,7 @@ impl<'o> EventReader<'o> {
             if self.opts.secondary {
                 r = r.state(RecordState::Secondary);
             }
-            sink(r);
+            sink.push(r);
         }
         if !self.any_model {
             for (family, prefix, at, number, offset) in std::mem::take(&mut self.families) {
@@ -1174,8 +1185,21 @@ impl<'o> EventReader<'o> {
                 if self.opts.secondary {
                     r = r.state(RecordState::Secondary);
                 }
-                sink(r);
+                sink.push(r);
             }
         }
+    }
+}
+
+/// The `data` of a line in file order, compact (for a generic `session event:` row).
+fn raw_data(line: &Line<'_>) -> String {
+    #[derive(serde::Deserialize)]
+    struct Only<'a> {
+        #[serde(borrow)]
+        data: Option<&'a serde_json::value::RawValue>,
+    }
+    match serde_json::from_slice::<Only<'_>>(line.bytes) {
+        Ok(Only { data: Some(raw) }) => compact_json(raw.get()),
+        _ => String::new(),
     }
 }

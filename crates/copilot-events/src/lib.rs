@@ -97,7 +97,7 @@ impl Store for CopilotEventsStore {
         sink: &mut dyn RowSink,
     ) {
         let agent = self.agent(ctx);
-        read_file(path, &agent, evidence, &mut |r| sink.push(r));
+        read_file(path, &agent, evidence, sink);
     }
 }
 
@@ -115,6 +115,43 @@ fn up(path: &Path, n: usize) -> PathBuf {
     p.to_path_buf()
 }
 
+/// Keeps the turn rows (the rows twins are proven against), copying only those.
+struct TurnRows(Vec<Row>);
+
+impl RowSink for TurnRows {
+    fn push(&mut self, row: Row) {
+        if is_turn(&row) {
+            self.0.push(row);
+        }
+    }
+
+    fn lend(&mut self, row: &Row) {
+        if is_turn(row) {
+            self.0.push(row.clone());
+        }
+    }
+}
+
+fn is_turn(row: &Row) -> bool {
+    matches!(
+        row.turn_type,
+        TurnType::User
+            | TurnType::Assistant
+            | TurnType::ToolUse
+            | TurnType::ToolResult
+            | TurnType::Thinking
+    )
+}
+
+/// A closure as a [`RowSink`]: every row, lent or given, reaches it owned.
+struct FnSink<F: FnMut(Row)>(F);
+
+impl<F: FnMut(Row)> RowSink for FnSink<F> {
+    fn push(&mut self, row: Row) {
+        (self.0)(row)
+    }
+}
+
 fn io_row(agent: &str, path: &Path, e: &std::io::Error) -> Row {
     Row::system(
         agent,
@@ -127,9 +164,10 @@ fn io_row(agent: &str, path: &Path, e: &std::io::Error) -> Row {
     .locator("whole file")
 }
 
-/// Reads one Copilot file into rows, handed to `sink` as they are made. A path
-/// [`locate()`] does not recognise is read as a CLI event log.
-pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn FnMut(Row)) {
+/// Reads one Copilot file into rows, handed to `sink` as they are made (an event log's
+/// rows mostly lent, see [`read_events`]). A path [`locate()`] does not recognise is read
+/// as a CLI event log.
+pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn RowSink) {
     let loc = locate(path).unwrap_or(Location {
         kind: FileKind::CliEvents,
         session_id: path
@@ -141,6 +179,7 @@ pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn F
         FileKind::CliEvents => read_cli_log(path, &loc, agent, evidence, sink),
         FileKind::Transcript => read_transcript(path, &loc, agent, evidence, sink),
         FileKind::SessionStore | FileKind::AgentTraces => {
+            let sink = &mut |r| sink.push(r);
             let file_name = name_of(path);
             let Some(db) = stores::open(path, evidence, agent, &file_name, sink) else {
                 return;
@@ -157,7 +196,7 @@ pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn F
                 stores::traces_rows(&db, &input, sink);
             }
         }
-        _ => read_side(path, &loc, agent, evidence, sink),
+        _ => read_side(path, &loc, agent, evidence, &mut |r| sink.push(r)),
     }
 }
 
@@ -184,11 +223,11 @@ fn read_cli_log(
     loc: &Location,
     agent: &str,
     evidence: &Evidence,
-    sink: &mut dyn FnMut(Row),
+    sink: &mut dyn RowSink,
 ) {
     let bytes = match evidence.read(path) {
         Ok(b) => b,
-        Err(e) => return sink(io_row(agent, path, &e).session(loc.session_id.clone())),
+        Err(e) => return sink.push(io_row(agent, path, &e).session(loc.session_id.clone())),
     };
     let (cwd, branch) = workspace_yaml_columns(&up(path, 1), evidence);
     let opts = Options {
@@ -236,11 +275,11 @@ fn read_transcript(
     loc: &Location,
     agent: &str,
     evidence: &Evidence,
-    sink: &mut dyn FnMut(Row),
+    sink: &mut dyn RowSink,
 ) {
     let bytes = match evidence.read(path) {
         Ok(b) => b,
-        Err(e) => return sink(io_row(agent, path, &e).session(loc.session_id.clone())),
+        Err(e) => return sink.push(io_row(agent, path, &e).session(loc.session_id.clone())),
     };
     let ws = workspace_dir(path);
     let folder = ws
@@ -270,12 +309,16 @@ fn read_transcript(
             let primary = vscode_chat_log::ChatLogStore.read(&log, &ctx, evidence);
             let mut twins = Twins::new();
             twins.add_file(&primary);
-            read_events(&bytes, &opts, &mut |mut r| {
-                if r.secondary {
-                    twins.prove(&mut r);
-                }
-                sink(r)
-            });
+            read_events(
+                &bytes,
+                &opts,
+                &mut FnSink(|mut r: Row| {
+                    if r.secondary {
+                        twins.prove(&mut r);
+                    }
+                    sink.push(r)
+                }),
+            );
         }
     }
 }
@@ -300,20 +343,9 @@ fn load_twins(logs: &[(PathBuf, String)], agent: &str, evidence: &Evidence) -> T
             fallback_session: fallback,
             ..Options::default()
         };
-        let mut rows = Vec::new();
-        read_events(&bytes, &opts, &mut |r| {
-            if matches!(
-                r.turn_type,
-                TurnType::User
-                    | TurnType::Assistant
-                    | TurnType::ToolUse
-                    | TurnType::ToolResult
-                    | TurnType::Thinking
-            ) {
-                rows.push(r);
-            }
-        });
-        twins.add_file(&rows);
+        let mut rows = TurnRows(Vec::new());
+        read_events(&bytes, &opts, &mut rows);
+        twins.add_file(&rows.0);
     }
     twins
 }

@@ -461,7 +461,7 @@ fn dirty_input_on_every_fixture() {
         let bytes = std::fs::read(root().join(rel)).unwrap();
         let report = Harness::new().run(&bytes, |b| {
             let mut rows = Vec::new();
-            read_events(b, &opts, &mut |r| rows.push(r));
+            read_events(b, &opts, &mut rows);
             rows
         });
         report.assert_no_panics();

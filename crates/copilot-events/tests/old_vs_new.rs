@@ -1,0 +1,188 @@
+//! Issue 15 rewrote the event reader for speed (one pass per line into the type's own
+//! small `data` struct, rows lent with reused buffers). `tests/legacy/` holds the reader
+//! as it was before (commit 16eda55: one superset `Data` struct per line, owned rows);
+//! this test runs both on every event-log fixture, on the dirty-input harness's damaged
+//! copies of each, and on hand-written edge lines, and requires the same rows.
+//!
+//! The one intended difference: a field the event's type does not read is no longer
+//! decoded, so a wrong type there is not an error any more (before, a `parser:` row);
+//! [`damaged_copies`] tells those lines apart and checks that the new reader maps them
+//! like the same line without the offending field.
+use std::path::{Path, PathBuf};
+
+use chat_rows::Row;
+use chat_rows::dirty::Harness;
+use copilot_events::{Options, read_events};
+
+#[allow(dead_code, clippy::all)]
+#[path = "legacy/decode.rs"]
+mod decode;
+#[allow(dead_code, clippy::all)]
+#[path = "legacy/events.rs"]
+mod events;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence")
+}
+
+const LOGS: [&str; 6] = [
+    "lin-ws01/home/alice/.copilot/session-state/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70/events.jsonl",
+    "lin-ws01/home/alice/.copilot/session-state/1b2c3d4e-0000-4a00-8b00-00000000000b/events.jsonl",
+    "lin-ws01/home/alice/.copilot/session-state/2c3d4e5f-0000-4c00-8c00-00000000000c/events.jsonl",
+    "lin-ws01/home/alice/.config/Code/User/workspaceStorage/7e137a01/GitHub.copilot-chat/transcripts/5a1e7c37-1137-4000-9000-000000000001.jsonl",
+    "mac-lt02/Users/bob/Library/Application Support/Code/User/workspaceStorage/b0b7c0de/GitHub.copilot-chat/transcripts/b0b0b0b0-2222-4000-9000-000000000002.jsonl",
+    "WIN-DESK03/C/Users/carol/.copilot/session-state/9e8d7c6b-0000-4e00-8e00-00000000000e/events.jsonl",
+];
+
+fn options(secondary: bool) -> Vec<Options<'static>> {
+    vec![
+        Options {
+            agent: "copilot",
+            fallback_session: "s",
+            secondary,
+            ..Options::default()
+        },
+        Options {
+            agent: "vscode",
+            fallback_session: "fallback",
+            project: "/home/alice/src/x",
+            branch: "dev",
+            secondary,
+        },
+    ]
+}
+
+fn old(bytes: &[u8], opts: &Options<'_>) -> Vec<Row> {
+    let o = events::Options {
+        agent: opts.agent,
+        fallback_session: opts.fallback_session,
+        project: opts.project,
+        branch: opts.branch,
+        secondary: opts.secondary,
+    };
+    let mut rows = Vec::new();
+    events::read_events(bytes, &o, &mut |r| rows.push(r));
+    rows
+}
+
+fn new(bytes: &[u8], opts: &Options<'_>) -> Vec<Row> {
+    let mut rows = Vec::new();
+    read_events(bytes, opts, &mut rows);
+    rows
+}
+
+fn same(what: &str, bytes: &[u8], opts: &Options<'_>) {
+    let (a, b) = (old(bytes, opts), new(bytes, opts));
+    if a != b {
+        for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+            if x != y {
+                panic!("{what}: row {i} differs\nold: {x:?}\nnew: {y:?}");
+            }
+        }
+        panic!("{what}: {} rows before, {} now", a.len(), b.len());
+    }
+}
+
+#[test]
+fn fixtures_give_the_same_rows() {
+    for rel in LOGS {
+        let bytes = std::fs::read(root().join(rel)).unwrap();
+        for secondary in [false, true] {
+            for opts in options(secondary) {
+                same(rel, &bytes, &opts);
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_lines_give_the_same_rows() {
+    let lines: &[&str] = &[
+        // data before type, escapes in every read field, lone surrogates
+        r#"{"data":{"content":"a\"b\\c\n\u00e9"},"type":"user.message","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"assistant.message","data":{"content":"x\ud800y","model":"m\u0031"},"timestamp":"2026-10-05T09:00:01Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"a\"b","result":{"content":12345678901234567890}},"timestamp":"2026-10-05T09:00:02Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c","result":{"content":-1.5e3,"detailedContent":"d"}},"timestamp":"2026-10-05T09:00:02Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"d","result":{"content":true},"success":false,"error":{"code":"E1","message":"no"}}}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"e","result":{"content":[1,2]}}}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"f","result":{"content":{"a":1}}}}"#,
+        r#"{"type":"session.compaction_complete","data":{"checkpointNumber":3,"success":true}}"#,
+        r#"{"type":"skill.invoked","data":{"name":"n","source":null}}"#,
+        // wrong type in a field the type reads: the same parser rows
+        r#"{"type":"user.message","data":{"content":5}}"#,
+        r#"{"type":"assistant.turn_start","data":{"model":["x"]}}"#,
+        r#"{"type":"user.message","data":{"content":"a","content":"b"}}"#,
+        r#"{"type":"user.message","type":"user.message","data":{}}"#,
+        r#"{"type":5,"data":{}}"#,
+        r#"{"type":"session.idle","data":null}"#,
+        r#"{"type":"user.message","data":"text"}"#,
+        r#"{"type":"user.message","data":{"attachments":[{"type":"file","path":"/p"},{"displayName":"d"}]}}"#,
+        r#"{"type":"session.idle"}"#,
+        r#"{"type":"session.idle","data":{"a":[1,{"b":"c"}]},"agentId":"sub1"}"#,
+        r#"{"type":"brand.new","data":{"x":1}}"#,
+        r#"{"type":"user.message","data":{},"timestamp":7}"#,
+        r#"{"type":"user.message","data":{},"ephemeral":"yes"}"#,
+        r#"{"type":"user.message","data":{},"id":null,"agentId":""}"#,
+        r#"[1,2]"#,
+        r#""just a string""#,
+        r#"{"type":"user.message","data":{"content":"tail"}} trailing"#,
+        r#"{"type":"user.message","data":{"content":"torn"#,
+    ];
+    let mut all = String::new();
+    for l in lines {
+        same(l, l.as_bytes(), &options(false)[0]);
+        all.push_str(l);
+        all.push('\n');
+    }
+    same("all edge lines", all.as_bytes(), &options(false)[1]);
+    // invalid UTF-8 inside a string the type reads, and inside one it skips
+    let mut bad = br#"{"type":"user.message","data":{"content":"a"#.to_vec();
+    bad.extend_from_slice(b"\xff\"}}");
+    same("invalid UTF-8 in content", &bad, &options(false)[0]);
+}
+
+/// A damaged copy may legitimately differ in two ways: a line whose first decoding error
+/// lies in a field its type does not read (only the old reader reports it, `unexpected
+/// shape` or invalid UTF-8), and a line whose `data` became an array (both read it by
+/// position, into different structs, so both report a `parser:` row, worded differently).
+fn lenient_difference(a: &[Row], b: &[Row]) -> bool {
+    let skipped_field = a
+        .iter()
+        .any(|r| r.text.contains("unexpected shape") || r.text.contains("invalid utf-8"));
+    let worded = a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .filter(|(x, y)| x != y)
+            .all(|(x, y)| x.is_parser() && y.is_parser() && x.text.contains("\"data\":["));
+    skipped_field || worded
+}
+
+#[test]
+fn damaged_copies() {
+    let opts = &options(false)[0];
+    let (mut compared, mut lenient) = (0usize, 0usize);
+    for rel in LOGS {
+        let bytes = std::fs::read(root().join(rel)).unwrap();
+        for m in Harness::new().mutations(bytes.len()) {
+            let input = m.apply(&bytes);
+            let (a, b) = (old(&input, opts), new(&input, opts));
+            compared += 1;
+            if a == b {
+                continue;
+            }
+            if !lenient_difference(&a, &b) {
+                let i = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+                panic!(
+                    "{rel} {m:?}: rows differ from row {i} ({} before, {} now)\nold: {:?}\nnew: {:?}",
+                    a.len(),
+                    b.len(),
+                    a.get(i),
+                    b.get(i)
+                );
+            }
+            lenient += 1;
+        }
+    }
+    println!("{compared} damaged copies compared, {lenient} differ only by leniency");
+    assert!(compared > 100);
+}
