@@ -4,7 +4,7 @@
 //!
 //! The DFIR world scripts in Python (Dissect, plaso, Timesketch notebooks, Jupyter), and
 //! a case can be hundreds of hosts: a function that returned a list would hold the whole
-//! case in the Python heap. So [`scan`] returns at once an iterator, [`Rows`], and the
+//! case in the Python heap. So `scan()` returns at once an iterator, [`Rows`], and the
 //! scan runs on a background thread of its own while Python consumes rows:
 //!
 //! * the scanner writes JSONL ([`Scanner::write_to`], the CLI's own writer, formatted by
@@ -20,11 +20,13 @@
 //!   writer fails, and the scan stops (the scanner stops on an output error) instead of
 //!   reading the rest of the case for nobody.
 //!
-//! [`read_file`] reads one file with the store that claims it (or the one named) the same
+//! `read_file()` reads one file with the store that claims it (or the one named) the same
 //! way, through [`chat_rows::Store::read_into`] on a background thread.
 //!
 //! The crate writes no `unsafe` code itself; pyo3's generated glue does, which is why
 //! it does not carry `#![forbid(unsafe_code)]` like the others.
+//!
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
 use std::borrow::Cow;
