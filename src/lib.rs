@@ -19,6 +19,8 @@
 //! }
 //! # Ok::<(), ai_chat_forensics::ScanError>(())
 //! ```
+//!
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -46,8 +48,3 @@ pub use scan::{
     CHUNKS_IN_FLIGHT, FileReport, FoundFile, HOLD_BUDGET, MAX_THREADS_PER_CORE, SCANNER_AGENT,
     ScanError, ScanReport, ScanResult, Scanner, Summary, cores, effective_threads, host_file_name,
 };
-
-/// The README's examples, compiled as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
