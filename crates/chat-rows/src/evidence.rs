@@ -134,6 +134,47 @@ pub struct Checked {
     pub modified: Option<std::time::SystemTime>,
 }
 
+/// A read-only handle on an evidence file opened by [`Evidence::open_ranged`]: bytes
+/// are read where they are asked for, so a file of any size costs only the ranges read.
+#[derive(Debug)]
+pub struct RangedFile {
+    file: Mutex<std::fs::File>,
+    size: u64,
+}
+
+impl RangedFile {
+    /// The file's size when it was opened.
+    pub fn len(&self) -> u64 {
+        self.size
+    }
+
+    /// True for an empty file.
+    pub fn is_empty(&self) -> bool {
+        self.size == 0
+    }
+
+    /// Reads up to `buf.len()` bytes at `offset`; returns how many were read (fewer
+    /// only at the end of the file).
+    pub fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        use std::io::Seek;
+        let mut file = self
+            .file
+            .lock()
+            .map_err(|_| io::Error::other("evidence file handle poisoned"))?;
+        file.seek(io::SeekFrom::Start(offset))?;
+        let mut done = 0;
+        while done < buf.len() {
+            match file.read(&mut buf[done..]) {
+                Ok(0) => break,
+                Ok(n) => done += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(done)
+    }
+}
+
 /// The read-only gateway to evidence files. Cheap to share between threads.
 #[derive(Debug)]
 pub struct Evidence {
@@ -346,6 +387,57 @@ impl Evidence {
         }
         self.record(path, &checked, &bytes);
         Ok(bytes)
+    }
+
+    /// Opens a file for reading by ranges ([`RangedFile::read_at`]), read-only, after
+    /// the same checks as [`Evidence::read`] (regular file, no link out of the root),
+    /// and records it in the manifest: its size and modification time and, when
+    /// hashing is on, the SHA-256 of its bytes, streamed once through a 1 MiB buffer.
+    /// For a file too large to hold in memory (a SQLite database of tens of GB): the
+    /// size cap, which bounds whole-file reads, does not apply.
+    pub fn open_ranged(&self, path: &Path) -> io::Result<RangedFile> {
+        let checked = self.check(path)?;
+        let mut file = std::fs::File::open(&checked.target)?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(Refusal::NotRegular {
+                what: kind_of(&meta.file_type()),
+            }
+            .into_io());
+        }
+        let size = meta.len();
+        let sha256 = if self.hashing {
+            let mut hasher = Sha256::new();
+            let mut buf = vec![0u8; 1 << 20];
+            loop {
+                let n = file.read(&mut buf)?;
+                if n == 0 {
+                    break;
+                }
+                hasher.update(&buf[..n]);
+            }
+            hex::encode(hasher.finalize())
+        } else {
+            String::new()
+        };
+        let entry = ManifestEntry {
+            path: display_path(path),
+            link_target: checked.via_link.then(|| display_path(&checked.target)),
+            size,
+            mtime_utc: checked
+                .modified
+                .and_then(Timestamp::from_system_time)
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
+            sha256,
+        };
+        if let Ok(mut m) = self.manifest.lock() {
+            m.insert(path.to_path_buf(), entry);
+        }
+        Ok(RangedFile {
+            file: Mutex::new(file),
+            size,
+        })
     }
 
     /// Like [`Evidence::read`], but a missing file is `Ok(None)`.

@@ -40,7 +40,7 @@ pub mod uri;
 pub mod when;
 pub mod write;
 
-pub use evidence::{Evidence, ManifestEntry, display_path, snapshot_tree};
+pub use evidence::{Evidence, ManifestEntry, RangedFile, display_path, snapshot_tree};
 pub use row::{RecordState, Row, TurnType, Zone};
 pub use store::{Claim, FileContext, RowSink, Store};
 pub use when::Timestamp;

@@ -297,11 +297,33 @@ pub struct WalScan {
 
 /// Decodes a WAL. `expected_page_size` is the main file's page size, when known.
 pub fn scan_wal(wal: &[u8], expected_page_size: Option<usize>) -> WalScan {
+    scan_wal_with(
+        wal.len(),
+        |at, buf| {
+            let n = buf.len().min(wal.len().saturating_sub(at));
+            buf[..n].copy_from_slice(&wal[at..at + n]);
+            n
+        },
+        expected_page_size,
+    )
+}
+
+/// [`scan_wal`] on a WAL of `len` bytes read by ranges: `read(offset, buf)` fills
+/// `buf` from `offset` and returns how many bytes it read. One frame is held at a
+/// time, so a WAL of any size is scanned in bounded memory.
+pub fn scan_wal_with(
+    len: usize,
+    mut read: impl FnMut(usize, &mut [u8]) -> usize,
+    expected_page_size: Option<usize>,
+) -> WalScan {
     let mut scan = WalScan::default();
-    if wal.is_empty() {
+    if len == 0 {
         return scan;
     }
-    let header = match WalHeader::parse(wal) {
+    let mut head = vec![0u8; WAL_HEADER_SIZE.min(len)];
+    let got = read(0, &mut head);
+    head.truncate(got);
+    let header = match WalHeader::parse(&head) {
         Ok(h) => h,
         Err(e) => {
             scan.problems.push(Problem::new(
@@ -326,16 +348,20 @@ pub fn scan_wal(wal: &[u8], expected_page_size: Option<usize>) -> WalScan {
     scan.header = Some(header);
     let page_size = header.page_size;
     let frame_size = FRAME_HEADER_SIZE + page_size;
-    let body = wal.len() - WAL_HEADER_SIZE;
+    let body = len - WAL_HEADER_SIZE;
     let full = body / frame_size;
     let rest = body % frame_size;
     let mut seed = header.checksum;
     let mut chain_ok = true;
     let mut last_commit: Option<usize> = None;
     let mut first_bad: Option<(usize, FrameStatus)> = None;
+    let mut frame = vec![0u8; frame_size];
     for i in 0..full {
         let offset = WAL_HEADER_SIZE + i * frame_size;
-        let fh = &wal[offset..offset + FRAME_HEADER_SIZE];
+        if read(offset, &mut frame) < frame_size {
+            frame.fill(0);
+        }
+        let fh = &frame[..FRAME_HEADER_SIZE];
         let page = be32(fh, 0);
         let db_size = be32(fh, 4);
         let salts_match = be32(fh, 8) == header.salt1 && be32(fh, 12) == header.salt2;
@@ -351,11 +377,7 @@ pub fn scan_wal(wal: &[u8], expected_page_size: Option<usize>) -> WalScan {
             FrameStatus::OtherGeneration
         } else {
             let sum = wal_checksum(header.big_endian, &fh[..8], seed);
-            let sum = wal_checksum(
-                header.big_endian,
-                &wal[offset + FRAME_HEADER_SIZE..offset + frame_size],
-                sum,
-            );
+            let sum = wal_checksum(header.big_endian, &frame[FRAME_HEADER_SIZE..], sum);
             if sum != (be32(fh, 16), be32(fh, 20)) || page == 0 {
                 chain_ok = false;
                 first_bad.get_or_insert((i, FrameStatus::Corrupt));

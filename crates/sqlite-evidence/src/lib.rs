@@ -48,6 +48,7 @@
 
 pub mod decode;
 pub mod locate;
+pub mod paged;
 pub mod recover;
 pub mod rows;
 

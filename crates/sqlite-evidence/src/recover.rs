@@ -58,6 +58,7 @@ use rusqlite::types::Value;
 
 use crate::Database;
 use crate::decode::{DbHeader, FrameStatus, be16, be32, varint};
+use crate::paged::PageSource;
 
 /// A record recovered from free space or an older page version.
 #[derive(Clone, Debug, PartialEq)]
@@ -276,31 +277,77 @@ enum Version {
     Frame(usize),
 }
 
+/// Where pages come from: a [`Database`]'s files in memory, or a
+/// [`crate::paged::PageSource`] reading them on demand (the current image only).
+#[derive(Clone, Copy)]
+pub(crate) enum Src<'a> {
+    Db(&'a Database),
+    Paged(&'a crate::paged::PageSource),
+}
+
 struct Pages<'a> {
-    db: &'a Database,
+    src: Src<'a>,
     page_size: usize,
     usable: usize,
     encoding: u32,
 }
 
 impl<'a> Pages<'a> {
-    fn bytes(&self, v: Version) -> Option<&'a [u8]> {
-        match v {
-            Version::Main(p) => {
+    fn new(src: Src<'a>) -> Pages<'a> {
+        let header = match src {
+            Src::Db(db) => db.header,
+            Src::Paged(ps) => *ps.header(),
+        };
+        Pages {
+            src,
+            page_size: header.page_size,
+            usable: header.usable_size(),
+            encoding: header.text_encoding,
+        }
+    }
+
+    fn bytes(&self, v: Version) -> Option<std::borrow::Cow<'a, [u8]>> {
+        use std::borrow::Cow;
+        match (self.src, v) {
+            (Src::Db(db), Version::Main(p)) => {
                 let start = (p as usize).checked_sub(1)? * self.page_size;
-                self.db.main.get(start..start + self.page_size)
+                db.main
+                    .get(start..start + self.page_size)
+                    .map(Cow::Borrowed)
             }
-            Version::Frame(i) => {
-                let f = self.db.wal_scan.frames.get(i)?;
-                self.db.wal.get(f.data_range(self.page_size))
+            (Src::Db(db), Version::Frame(i)) => {
+                let f = db.wal_scan.frames.get(i)?;
+                db.wal.get(f.data_range(self.page_size)).map(Cow::Borrowed)
             }
+            (Src::Paged(ps), Version::Main(p)) => ps.page(p).map(Cow::Owned),
+            (Src::Paged(_), Version::Frame(_)) => None,
         }
     }
 
     fn page_of(&self, v: Version) -> u32 {
-        match v {
-            Version::Main(p) => p,
-            Version::Frame(i) => self.db.wal_scan.frames.get(i).map(|f| f.page).unwrap_or(0),
+        match (self.src, v) {
+            (_, Version::Main(p)) => p,
+            (Src::Db(db), Version::Frame(i)) => {
+                db.wal_scan.frames.get(i).map(|f| f.page).unwrap_or(0)
+            }
+            (Src::Paged(_), Version::Frame(_)) => 0,
+        }
+    }
+
+    /// The most pages any version of the database has (the bound of a chain).
+    fn max_pages(&self) -> usize {
+        match self.src {
+            Src::Db(db) => (db.image_pages as usize)
+                .max(db.main.len() / self.page_size)
+                .max(
+                    db.wal_scan
+                        .frames
+                        .iter()
+                        .map(|f| f.page as usize)
+                        .max()
+                        .unwrap_or(0),
+                ),
+            Src::Paged(ps) => ps.page_count() as usize,
         }
     }
 
@@ -336,6 +383,7 @@ fn walk(
         }
         let v = resolve(snap, p);
         let Some(b) = pages.bytes(v) else { continue };
+        let b: &[u8] = &b;
         let h = if p == 1 { 100 } else { 0 };
         match b.get(h) {
             Some(0x0d) if seen.insert(v) => leaves.push(v),
@@ -367,6 +415,7 @@ fn tree_pages(pages: &Pages<'_>, snap: &Snapshot, root: u32, out: &mut HashSet<u
         let Some(b) = pages.bytes(resolve(snap, p)) else {
             continue;
         };
+        let b: &[u8] = &b;
         let h = if p == 1 { 100 } else { 0 };
         match b.get(h) {
             Some(0x0d | 0x0a) => {
@@ -740,26 +789,86 @@ fn varint_len(v: u64) -> usize {
 
 impl<'a> Recoverer<'a> {
     fn new(db: &'a Database, shape: TableShape) -> Recoverer<'a> {
-        let header = db.header;
         let mut current = Snapshot::new();
         for (i, f) in db.wal_scan.frames.iter().enumerate() {
             if f.status == FrameStatus::Committed {
                 current.insert(f.page, Version::Frame(i));
             }
         }
+        Recoverer::with_src(Src::Db(db), shape, current)
+    }
+
+    pub(crate) fn with_src(src: Src<'a>, shape: TableShape, current: Snapshot) -> Recoverer<'a> {
         Recoverer {
-            pages: Pages {
-                db,
-                page_size: header.page_size,
-                usable: header.usable_size(),
-                encoding: header.text_encoding,
-            },
+            pages: Pages::new(src),
             shape,
             found: Vec::new(),
             current,
             carve_snap: None,
             max_rowid: None,
             seen: Vec::new(),
+        }
+    }
+
+    /// Carves the freelist that starts at trunk page `trunk` (trunk and leaf pages),
+    /// noting its pages in `freelist`; `flush` is called after each page (the paged
+    /// mode hands what was found on).
+    #[allow(clippy::too_many_arguments)]
+    fn carve_freelist(
+        &mut self,
+        mut trunk: u32,
+        limit: u32,
+        table_pages: &HashSet<u32>,
+        others: &HashSet<u32>,
+        freelist: &mut HashSet<u32>,
+        flush: &mut dyn FnMut(&mut Self),
+    ) {
+        let mut hops = 0u32;
+        while trunk != 0 && trunk <= limit && hops < limit {
+            hops += 1;
+            let v = self.current(trunk);
+            let Some(b) = self.pages.bytes(v) else { break };
+            let b: &[u8] = &b;
+            let usable = self.pages.usable.min(b.len());
+            let count = (be32(b, 4) as usize).min((self.pages.usable.saturating_sub(8)) / 4);
+            // after the page list, what was the list when the trunk held more: four-byte
+            // page numbers, which read as NULLs and small numbers; nothing is carved there
+            let mut after = 8 + 4 * count;
+            while after + 4 <= usable && be32(b, after) <= limit {
+                after += 4;
+            }
+            freelist.insert(trunk);
+            freelist.extend((0..count).map(|k| be32(b, 8 + 4 * k)));
+            let tname = format!("freelist trunk page {trunk}");
+            self.carve(b, after, usable, Region::Gap, &tname);
+            flush(self);
+            for k in 0..count {
+                let leaf = be32(b, 8 + 4 * k);
+                if leaf == 0 || leaf > limit {
+                    continue;
+                }
+                let lv = self.current(leaf);
+                let Some(lb) = self.pages.bytes(lv) else {
+                    continue;
+                };
+                let lb: &[u8] = &lb;
+                let name = format!("freelist page {leaf}");
+                if lb.first() == Some(&0x0d) {
+                    if self.may_own(lb, leaf, table_pages, others) {
+                        self.cells(lb, leaf, &name, Strict::Carved, None);
+                        self.carve_page(lb, leaf, &name);
+                    }
+                } else if matches!(lb.first(), Some(0x0a | 0x02)) {
+                    // A freed index page: its cells and free space hold index records,
+                    // which fit a table of the same shape (a key and a rowid) by
+                    // accident. (An overflow or trunk page starts with a page number
+                    // below 2^27, so its first byte is never an index page's type.)
+                } else {
+                    self.carve(lb, 0, self.pages.usable.min(lb.len()), Region::Raw, &name);
+                }
+                flush(self);
+            }
+            trunk = be32(b, 0);
         }
     }
 
@@ -921,17 +1030,7 @@ impl<'a> Recoverer<'a> {
     ) -> Option<Vec<u8>> {
         // A chain longer than the database has pages is a cycle or garbage: the payload
         // cannot be larger than the pages that could hold it.
-        let db = self.pages.db;
-        let pages = (db.image_pages as usize)
-            .max(db.main.len() / self.pages.page_size)
-            .max(
-                db.wal_scan
-                    .frames
-                    .iter()
-                    .map(|f| f.page as usize)
-                    .max()
-                    .unwrap_or(0),
-            );
+        let pages = self.pages.max_pages();
         if total > pages.saturating_mul(self.pages.usable) {
             return None;
         }
@@ -949,6 +1048,7 @@ impl<'a> Recoverer<'a> {
                 None => self.current(next),
             };
             let page = self.pages.bytes(v)?;
+            let page: &[u8] = &page;
             let take = (self.pages.usable - 4).min(total - out.len());
             out.extend_from_slice(page.get(4..4 + take)?);
             next = be32(page, 0);
@@ -1973,12 +2073,8 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         return Vec::new();
     };
     let header: DbHeader = db.header;
-    let pages = Pages {
-        db,
-        page_size: header.page_size,
-        usable: header.usable_size(),
-        encoding: header.text_encoding,
-    };
+    let _ = header;
+    let pages = Pages::new(Src::Db(db));
     let frames = &db.wal_scan.frames;
     // The image's version of each page: the last committed frame that wrote it.
     let mut current = Snapshot::new();
@@ -2029,6 +2125,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
             let Some(b) = rec.pages.bytes(v) else {
                 continue;
             };
+            let b: &[u8] = &b;
             let page = rec.pages.page_of(v);
             table_pages.insert(page);
             let name = rec.pages.name(v);
@@ -2047,6 +2144,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
             let Some(b) = rec.pages.bytes(v) else {
                 continue;
             };
+            let b: &[u8] = &b;
             let page = rec.pages.page_of(v);
             let name = match v {
                 Version::Main(p) if rec.current(p) == v => format!("page {p}"),
@@ -2110,6 +2208,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         let Some(b) = rec.pages.bytes(v) else {
             continue;
         };
+        let b: &[u8] = &b;
         // Its page number may have been another b-tree's when it was written.
         if !rec.may_own(b, f.page, &table_pages, &others) {
             continue;
@@ -2131,50 +2230,14 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
 
     // 3. Freelist pages of the current image.
     let mut freelist: HashSet<u32> = HashSet::new();
-    let mut trunk = header.freelist_trunk;
-    let mut hops = 0u32;
-    let limit = db.image_pages;
-    while trunk != 0 && trunk <= limit && hops < limit {
-        hops += 1;
-        let v = rec.current(trunk);
-        let Some(b) = rec.pages.bytes(v) else { break };
-        let count = (be32(b, 4) as usize).min((rec.pages.usable.saturating_sub(8)) / 4);
-        // after the page list, what was the list when the trunk held more: four-byte
-        // page numbers, which read as NULLs and small numbers; nothing is carved there
-        let mut after = 8 + 4 * count;
-        while after + 4 <= rec.pages.usable.min(b.len()) && be32(b, after) <= limit {
-            after += 4;
-        }
-        freelist.insert(trunk);
-        freelist.extend((0..count).map(|k| be32(b, 8 + 4 * k)));
-        let tname = format!("freelist trunk page {trunk}");
-        rec.carve(b, after, rec.pages.usable.min(b.len()), Region::Gap, &tname);
-        for k in 0..count {
-            let leaf = be32(b, 8 + 4 * k);
-            if leaf == 0 || leaf > limit {
-                continue;
-            }
-            let lv = rec.current(leaf);
-            let Some(lb) = rec.pages.bytes(lv) else {
-                continue;
-            };
-            let name = format!("freelist page {leaf}");
-            if lb.first() == Some(&0x0d) {
-                if rec.may_own(lb, leaf, &table_pages, &others) {
-                    rec.cells(lb, leaf, &name, Strict::Carved, None);
-                    rec.carve_page(lb, leaf, &name);
-                }
-            } else if matches!(lb.first(), Some(0x0a | 0x02)) {
-                // A freed index page: its cells and free space hold index records,
-                // which fit a table of the same shape (a key and a rowid) by accident.
-                // (An overflow or trunk page starts with a page number below 2^27,
-                // so its first byte is never an index page's type.)
-            } else {
-                rec.carve(lb, 0, rec.pages.usable.min(lb.len()), Region::Raw, &name);
-            }
-        }
-        trunk = be32(b, 0);
-    }
+    rec.carve_freelist(
+        header.freelist_trunk,
+        db.image_pages,
+        &table_pages,
+        &others,
+        &mut freelist,
+        &mut |_| {},
+    );
 
     // 3b. Table leaf pages of the image that no b-tree reaches and that are not on the
     //     freelist: a page cut out of its tree (tampered pointers, a damaged file) or
@@ -2192,6 +2255,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
             let Some(b) = rec.pages.bytes(v) else {
                 continue;
             };
+            let b: &[u8] = &b;
             if b.first() != Some(&0x0d) {
                 continue;
             }
@@ -2404,8 +2468,9 @@ fn snapshot_schema(pages: &Pages<'_>, snap: &Snapshot) -> Vec<SchemaEntry> {
     let mut out = Vec::new();
     for v in leaves {
         let Some(b) = pages.bytes(v) else { continue };
+        let b: &[u8] = &b;
         let page = pages.page_of(v);
-        let mut rec = Recoverer::new(pages.db, shape.clone());
+        let mut rec = Recoverer::with_src(pages.src, shape.clone(), snap.clone());
         rec.cells(b, page, &pages.name(v), Strict::Known, Some(snap));
         out.extend(
             rec.found
@@ -2490,12 +2555,8 @@ pub struct DroppedTable {
 /// table leaf page that holds schema records (most cells fit `sqlite_master`).
 pub(crate) fn hand_schema(db: &Database) -> Vec<SchemaEntry> {
     let header = db.header;
-    let pages = Pages {
-        db,
-        page_size: header.page_size,
-        usable: header.usable_size(),
-        encoding: header.text_encoding,
-    };
+    let _ = header;
+    let pages = Pages::new(Src::Db(db));
     let rec0 = Recoverer::new(db, TableShape::master());
     let current = rec0.current.clone();
     let mut out = snapshot_schema(&pages, &current);
@@ -2507,6 +2568,7 @@ pub(crate) fn hand_schema(db: &Database) -> Vec<SchemaEntry> {
             let Some(b) = rec.pages.bytes(v) else {
                 continue;
             };
+            let b: &[u8] = &b;
             if b.first() == Some(&0x0d) && rec.may_own(b, p, &none, &none) {
                 rec.cells(b, p, &format!("page {p}"), Strict::Carved, None);
             }
@@ -2756,6 +2818,281 @@ impl Spans {
         }
         self.0.insert(a, z);
     }
+}
+
+// ---------------------------------------------------------------------------------
+// The paged mode (see [`crate::paged`]): the current image read page by page.
+
+/// Calls `each(page, bytes, is_leaf)` for every page of the table b-tree rooted at
+/// `root`, reading one page at a time (depth first; a page reached twice is read once).
+fn stream_tree(ps: &PageSource, root: u32, each: &mut dyn FnMut(u32, &[u8], bool)) {
+    let mut stack = vec![root];
+    let mut visited = HashSet::new();
+    while let Some(p) = stack.pop() {
+        if p == 0 || p > ps.page_count() || !visited.insert(p) {
+            continue;
+        }
+        let Some(b) = ps.page(p) else { continue };
+        let h = if p == 1 { 100 } else { 0 };
+        match b.get(h) {
+            Some(0x0d | 0x0a) => each(p, &b, true),
+            Some(0x05 | 0x02) => {
+                let n = be16(&b, h + 3) as usize;
+                stack.push(be32(&b, h + 8));
+                for c in (0..n.min(b.len() / 2)).rev() {
+                    let ptr = be16(&b, h + 12 + 2 * c) as usize;
+                    stack.push(be32(&b, ptr));
+                }
+                each(p, &b, false);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The schema of a paged source, read by hand from page 1's b-tree.
+pub(crate) fn paged_schema(ps: &PageSource) -> Vec<SchemaEntry> {
+    snapshot_schema(&Pages::new(Src::Paged(ps)), &Snapshot::new())
+}
+
+fn paged_shape(ps: &PageSource, table: &str) -> Option<TableShape> {
+    let e = paged_schema(ps)
+        .into_iter()
+        .find(|e| e.kind == "table" && e.name == table)?;
+    TableShape::from_sql(&e.sql, e.rootpage)
+}
+
+/// Every live record of `table` in a paged source, to `each`.
+pub(crate) fn paged_live(
+    ps: &PageSource,
+    table: &str,
+    each: &mut dyn FnMut(i64, Vec<Value>),
+) -> usize {
+    let Some(shape) = paged_shape(ps, table) else {
+        return 0;
+    };
+    let root = shape.root;
+    let mut rec = Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new());
+    let mut n = 0;
+    stream_tree(ps, root, &mut |page, b, leaf| {
+        if leaf {
+            rec.cells(b, page, "page", Strict::Known, None);
+            for f in rec.found.drain(..) {
+                each(f.rowid.unwrap_or(0), f.values);
+                n += 1;
+            }
+        }
+    });
+    n
+}
+
+/// The page numbers of every b-tree of a paged source's schema.
+pub(crate) fn paged_tree_pages(ps: &PageSource) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    let roots = paged_schema(ps).into_iter().map(|e| e.rootpage).chain([1]);
+    for root in roots.filter(|&r| r > 0) {
+        stream_tree(ps, root, &mut |p, _, _| {
+            out.insert(p);
+        });
+    }
+    out
+}
+
+/// An older version of `page` in the paged mode: its cells when it is a table leaf
+/// whose cells fit the table, and its free space.
+fn older_version(
+    rec: &mut Recoverer<'_>,
+    page: u32,
+    b: &[u8],
+    name: &str,
+    table_pages: &HashSet<u32>,
+    others: &HashSet<u32>,
+) {
+    if page == 1 || !matches!(b.first(), Some(0x0d | 0x05)) {
+        return;
+    }
+    // a page that is another b-tree's in the image most likely was that tree's before
+    // (pages change owners only through the freelist): precision first
+    let by_number = table_pages.contains(&page) || !others.contains(&page);
+    if !by_number || !rec.may_own(b, page, table_pages, others) {
+        return;
+    }
+    rec.cells(b, page, name, Strict::Carved, None);
+    rec.carve_page(b, page, name);
+}
+
+fn hash_bytes(b: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    b.hash(&mut h);
+    h.finish()
+}
+
+/// The deleted records of `table` in a paged source, to `each` as they are found.
+pub(crate) fn paged_deleted(
+    ps: &PageSource,
+    table: &str,
+    each: &mut dyn FnMut(RecoveredRecord),
+) -> usize {
+    let Some(shape) = paged_shape(ps, table) else {
+        return 0;
+    };
+    let alias = shape.alias;
+    let ncols = shape.affinities.len();
+    let encoding = ps.header().text_encoding;
+    // 1. The live rows: fingerprints, first columns (hashed), largest rowid, classes.
+    let mut live: HashSet<u64> = HashSet::new();
+    let mut firsts: HashSet<u64> = HashSet::new();
+    let mut lengths: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
+    let mut max_rowid: Option<i64> = None;
+    let mut seen = vec![0u8; ncols];
+    paged_live(ps, table, &mut |rowid, values| {
+        live.insert(key(&values, alias));
+        let first = stored_bytes(&values[..1.min(values.len())], encoding);
+        if !first.is_empty() {
+            lengths.insert(first.len());
+            firsts.insert(hash_bytes(&first));
+        }
+        max_rowid = max_rowid.max(Some(rowid));
+        for (s, v) in seen.iter_mut().zip(&values) {
+            *s |= class_of_value(v);
+        }
+    });
+    // 2. The pages of the other b-trees, to judge freelist pages of unknown owner.
+    let mut others = HashSet::new();
+    for e in paged_schema(ps) {
+        if e.rootpage > 0 && e.name != table {
+            stream_tree(ps, e.rootpage, &mut |p, _, _| {
+                others.insert(p);
+            });
+        }
+    }
+    stream_tree(ps, 1, &mut |p, _, _| {
+        others.insert(p);
+    });
+    let root = shape.root;
+    let mut rec = Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new());
+    rec.max_rowid = max_rowid;
+    rec.seen = seen;
+    let mut kept: HashSet<u64> = HashSet::new();
+    let mut emitted: HashSet<u64> = HashSet::new();
+    let mut partials: Vec<Found> = Vec::new();
+    let mut n = 0usize;
+    let mut flush = |rec: &mut Recoverer<'_>| {
+        for f in rec.found.drain(..) {
+            let misread = f.probes.iter().any(|(p, min)| {
+                lengths
+                    .range((*min).max(1)..=p.len())
+                    .any(|&k| firsts.contains(&hash_bytes(&p[..k])))
+            });
+            if misread {
+                continue;
+            }
+            if !f.missing.is_empty() {
+                partials.push(f);
+                continue;
+            }
+            let k = key(&f.values, alias);
+            if live.contains(&k) || !kept.insert(k) {
+                continue;
+            }
+            // what a partial copy of this record would keep: its columns before a lost
+            // tail, or all but the first (up to 16 columns)
+            if ncols <= 16 {
+                for k in 1..ncols {
+                    let missing: Vec<usize> = (k..ncols).collect();
+                    emitted.insert(partial_key(&f.values, alias, &missing));
+                }
+                emitted.insert(partial_key(&f.values, alias, &[0]));
+            }
+            if let Some(first) = f.values.first() {
+                let b = stored_bytes(std::slice::from_ref(first), encoding);
+                if !b.is_empty() {
+                    lengths.insert(b.len());
+                    firsts.insert(hash_bytes(&b));
+                }
+            }
+            each(record(f));
+            n += 1;
+        }
+    };
+    // 3. The table's pages, one at a time.
+    let mut table_pages = HashSet::new();
+    stream_tree(ps, root, &mut |page, b, leaf| {
+        table_pages.insert(page);
+        let name = format!("page {page}");
+        rec.carve_page(b, page, &name);
+        if leaf {
+            rec.carve_unreachable(b, page, &name);
+        }
+        flush(&mut rec);
+    });
+    // 4. The freelist.
+    let mut freelist = HashSet::new();
+    rec.carve_freelist(
+        ps.header().freelist_trunk,
+        ps.page_count(),
+        &table_pages,
+        &others,
+        &mut freelist,
+        &mut flush,
+    );
+    // 5. Older versions of the pages the WAL rewrote: the main file's page and every
+    //    frame that is not the image's version of its page.
+    let frames = ps.wal().frames.len();
+    let main_pages = ps.main_page_count();
+    for i in 0..frames {
+        if ps.is_latest(i) {
+            continue;
+        }
+        let f = ps.wal().frames[i];
+        let Some(b) = ps.frame_page(i) else { continue };
+        let name = match f.status {
+            FrameStatus::Committed => format!("wal frame {} (page {})", i + 1, f.page),
+            s => format!("wal frame {} (page {}, {})", i + 1, f.page, status_name(s)),
+        };
+        older_version(&mut rec, f.page, &b, &name, &table_pages, &others);
+        flush(&mut rec);
+    }
+    for page in ps.wal_pages() {
+        if page == 0 || page > main_pages {
+            continue;
+        }
+        if let Some(b) = ps.main_page(page) {
+            older_version(
+                &mut rec,
+                page,
+                &b,
+                &format!("main file page {page}"),
+                &table_pages,
+                &others,
+            );
+            flush(&mut rec);
+        }
+    }
+    drop(flush);
+    // 6. Partial records, unless their surviving columns are a live row's.
+    if !partials.is_empty() {
+        let patterns: Vec<Vec<usize>> = partials
+            .iter()
+            .map(|f| f.missing.clone())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut known = emitted;
+        paged_live(ps, table, &mut |_, values| {
+            for p in &patterns {
+                known.insert(partial_key(&values, alias, p));
+            }
+        });
+        for f in partials {
+            if known.insert(partial_key(&f.values, alias, &f.missing)) {
+                each(record(f));
+                n += 1;
+            }
+        }
+    }
+    n
 }
 
 #[cfg(test)]

@@ -1,0 +1,331 @@
+//! Databases of any size: pages read on demand, records walked and carved as a stream.
+//!
+//! # Why
+//!
+//! [`crate::Database`] holds the main file, the WAL and SQLite's copy of the image in
+//! memory: about three times the database. Cursor's global `state.vscdb` is never
+//! vacuumed and reaches tens of gigabytes on real machines. SQLite cannot be given
+//! pages on demand without a custom VFS, which rusqlite does not offer without unsafe
+//! code, and the image handed to `sqlite3_deserialize` must be whole.
+//!
+//! So a large database is not handed to SQLite at all. A [`PageSource`] serves pages
+//! from the files as they are asked for: the main file's page with the WAL's latest
+//! committed frame for it laid over (the WAL is scanned once, a frame at a time, and
+//! only the offset of each page's latest committed frame is kept). [`PagedDatabase`]
+//! reads the schema by hand from page 1's b-tree, walks a table's b-tree for its live
+//! records, and carves its free space and the freelist one page at a time, handing each
+//! record to a callback as it is found. Memory is bounded by the page-number sets of
+//! the b-trees walked and the 64-bit fingerprints of the live rows (to drop copies of
+//! them), not by the file size. The evidence rules hold: the files are opened
+//! read-only through [`chat_rows::Evidence::open_ranged`], nothing is written beside
+//! them, no `-shm` is read or made.
+//!
+//! Older page versions (the main file's page the WAL superseded, frames a later commit
+//! superseded, frames outside the committed chain) are read one at a time too, each
+//! judged by its own cells (a table leaf is the table's when most of its cells fit it),
+//! since rebuilding every snapshot's b-trees would hold them all: the in-memory
+//! [`crate::Database`] walks each snapshot and is more exact on small files.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use rusqlite::types::Value;
+
+use crate::decode::{self, DbHeader, FrameStatus, Problem, ProblemKind, WalScan};
+use crate::recover::{self, RecoveredRecord, SchemaEntry};
+use crate::{Error, locate};
+
+/// Bytes read by ranges: an evidence file ([`chat_rows::RangedFile`]) or bytes in memory.
+pub trait ReadAt: Send + Sync {
+    /// The length in bytes.
+    fn len(&self) -> u64;
+    /// True when empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Fills `buf` from `offset`; returns how many bytes were read (fewer at the end).
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<usize>;
+}
+
+impl ReadAt for chat_rows::RangedFile {
+    fn len(&self) -> u64 {
+        chat_rows::RangedFile::len(self)
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<usize> {
+        chat_rows::RangedFile::read_at(self, offset, buf)
+    }
+}
+
+impl ReadAt for Vec<u8> {
+    fn len(&self) -> u64 {
+        self.as_slice().len() as u64
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<usize> {
+        let at = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.as_slice().len());
+        let n = buf.len().min(self.as_slice().len() - at);
+        buf[..n].copy_from_slice(&self[at..at + n]);
+        Ok(n)
+    }
+}
+
+/// A read-only page source: main-file pages with the WAL's latest committed frames laid
+/// over them, read on demand.
+pub struct PageSource {
+    main: Box<dyn ReadAt>,
+    wal: Option<Box<dyn ReadAt>>,
+    header: DbHeader,
+    pages: u32,
+    /// Page number → offset in the WAL of its latest committed frame's data.
+    latest: HashMap<u32, u64>,
+    wal_scan: WalScan,
+    problems: Vec<Problem>,
+}
+
+impl std::fmt::Debug for PageSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageSource")
+            .field("header", &self.header)
+            .field("pages", &self.pages)
+            .field("wal_pages", &self.latest.len())
+            .finish()
+    }
+}
+
+impl PageSource {
+    /// A page source over a main file and its WAL. The WAL is scanned once (header,
+    /// salts, cumulative checksums, one frame at a time), with the rules of
+    /// [`crate::Database`]: frames up to the last valid commit are applied.
+    pub fn new(main: Box<dyn ReadAt>, wal: Option<Box<dyn ReadAt>>) -> Result<PageSource, Error> {
+        let mut head = [0u8; decode::HEADER_SIZE];
+        let got = main.read_at(0, &mut head).map_err(|source| Error::Io {
+            path: "main file".into(),
+            source,
+        })?;
+        if got == 0 {
+            return Err(Error::Empty);
+        }
+        if got < decode::HEADER_SIZE {
+            return Err(Error::TruncatedHeader { len: got });
+        }
+        if &head[..16] != decode::MAGIC {
+            return Err(Error::NotSqlite {
+                found: format!("{:?}", String::from_utf8_lossy(&head[..16])),
+            });
+        }
+        let header = DbHeader::parse(&head).ok_or(Error::BadPageSize {
+            field: decode::be16(&head, 16) as u32,
+        })?;
+        let wal_scan = match &wal {
+            Some(w) => decode::scan_wal_with(
+                usize::try_from(w.len()).unwrap_or(usize::MAX),
+                |at, buf| w.read_at(at as u64, buf).unwrap_or(0),
+                Some(header.page_size),
+            ),
+            None => WalScan::default(),
+        };
+        let mut problems = wal_scan.problems.clone();
+        let mut latest = HashMap::new();
+        for f in &wal_scan.frames {
+            if f.status == FrameStatus::Committed && f.page != 0 {
+                latest.insert(f.page, f.data_range(header.page_size).start as u64);
+            }
+        }
+        let main_pages = main.len().div_ceil(header.page_size as u64);
+        let pages = match (wal_scan.committed_db_size, header.size_valid) {
+            (Some(n), _) => n,
+            (None, true) => header.page_count,
+            _ => u32::try_from(main_pages).unwrap_or(u32::MAX),
+        };
+        let missing = (1..=pages)
+            .filter(|p| u64::from(*p) > main_pages && !latest.contains_key(p))
+            .count();
+        if missing > 0 {
+            problems.push(Problem::new(
+                ProblemKind::TruncatedMain,
+                format!("main file offset {}", main.len()),
+                format!(
+                    "{missing} of the database's {pages} pages are in neither the main file ({} bytes) nor the wal; read as zeros",
+                    main.len()
+                ),
+            ));
+        }
+        let mut src = PageSource {
+            main,
+            wal,
+            header,
+            pages,
+            latest,
+            wal_scan,
+            problems,
+        };
+        // the header that counts is the image's page 1 (the WAL's, when it has one):
+        // the freelist, the encoding and the schema cookie live there
+        if let Some(h) = src.page(1).as_deref().and_then(DbHeader::parse) {
+            if h.page_size == src.header.page_size {
+                src.header = h;
+            }
+        }
+        Ok(src)
+    }
+
+    /// The database header of the image (page 1 as the WAL leaves it).
+    pub fn header(&self) -> &DbHeader {
+        &self.header
+    }
+
+    /// Pages in the image.
+    pub fn page_count(&self) -> u32 {
+        self.pages
+    }
+
+    /// The WAL as scanned.
+    pub fn wal(&self) -> &WalScan {
+        &self.wal_scan
+    }
+
+    /// The main file's version of page `n`, whatever the WAL holds for it (zeros for
+    /// bytes the file lacks); `None` for a page past the main file's end.
+    pub fn main_page(&self, n: u32) -> Option<Vec<u8>> {
+        let size = self.header.page_size as u64;
+        let at = u64::from(n.checked_sub(1)?) * size;
+        if at >= self.main.len() {
+            return None;
+        }
+        let mut buf = vec![0u8; size as usize];
+        self.main.read_at(at, &mut buf).ok()?;
+        Some(buf)
+    }
+
+    /// The page data of WAL frame `i` (0-based, as in [`PageSource::wal`]).
+    pub fn frame_page(&self, i: usize) -> Option<Vec<u8>> {
+        let f = self.wal_scan.frames.get(i)?;
+        let w = self.wal.as_ref()?;
+        let mut buf = vec![0u8; self.header.page_size];
+        let n = w
+            .read_at(f.data_range(self.header.page_size).start as u64, &mut buf)
+            .ok()?;
+        (n == buf.len()).then_some(buf)
+    }
+
+    /// Pages of the main file.
+    pub fn main_page_count(&self) -> u32 {
+        u32::try_from(self.main.len().div_ceil(self.header.page_size as u64)).unwrap_or(u32::MAX)
+    }
+
+    /// The pages the WAL's committed frames rewrote, ascending.
+    pub fn wal_pages(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self.latest.keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Whether frame `i` is the version of its page the image shows.
+    pub fn is_latest(&self, i: usize) -> bool {
+        self.wal_scan.frames.get(i).is_some_and(|f| {
+            self.latest.get(&f.page) == Some(&(f.data_range(self.header.page_size).start as u64))
+        })
+    }
+
+    /// Page `n` (1-based) of the image: the WAL's latest committed frame for it, else
+    /// the main file's page; bytes the files lack read as zeros. `None` past the end.
+    pub fn page(&self, n: u32) -> Option<Vec<u8>> {
+        if n == 0 || n > self.pages {
+            return None;
+        }
+        let size = self.header.page_size;
+        let mut buf = vec![0u8; size];
+        let read = match (self.latest.get(&n), &self.wal) {
+            (Some(&at), Some(w)) => w.read_at(at, &mut buf),
+            _ => self.main.read_at(u64::from(n - 1) * size as u64, &mut buf),
+        };
+        if read.is_err() {
+            buf.fill(0);
+        }
+        Some(buf)
+    }
+}
+
+/// A database read page by page (see the module docs): for files too large for
+/// [`crate::Database`].
+#[derive(Debug)]
+pub struct PagedDatabase {
+    src: PageSource,
+}
+
+impl PagedDatabase {
+    /// Opens `path` and `path-wal` read-only through `evidence` (recorded in its
+    /// manifest; hashed by streaming when hashing is on). Never writes, locks or creates
+    /// a file; never reads the `-shm`.
+    pub fn open(path: &Path, evidence: &chat_rows::Evidence) -> Result<PagedDatabase, Error> {
+        let main = evidence.open_ranged(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let wal_path = locate::wal_path(path);
+        let (wal, problem): (Option<Box<dyn ReadAt>>, Option<Problem>) =
+            match evidence.open_ranged(&wal_path) {
+                Ok(w) => (Some(Box::new(w)), None),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => (None, None),
+                Err(e) => (
+                    None,
+                    Some(Problem::new(
+                        ProblemKind::WalUnreadable,
+                        "wal file",
+                        format!("wal left out ({e}); the main file was read without it"),
+                    )),
+                ),
+            };
+        let mut src = PageSource::new(Box::new(main), wal)?;
+        if let Some(p) = problem {
+            src.problems.insert(0, p);
+        }
+        Ok(PagedDatabase { src })
+    }
+
+    /// A paged database over any two byte sources (a main file and its WAL).
+    pub fn from_readers(
+        main: Box<dyn ReadAt>,
+        wal: Option<Box<dyn ReadAt>>,
+    ) -> Result<PagedDatabase, Error> {
+        Ok(PagedDatabase {
+            src: PageSource::new(main, wal)?,
+        })
+    }
+
+    /// The page source.
+    pub fn source(&self) -> &PageSource {
+        &self.src
+    }
+
+    /// Damage found while opening.
+    pub fn problems(&self) -> &[Problem] {
+        &self.src.problems
+    }
+
+    /// The schema records, read by hand from page 1's b-tree.
+    pub fn schema_entries(&self) -> Vec<SchemaEntry> {
+        recover::paged_schema(&self.src)
+    }
+
+    /// Hands every live record of `table` to `each` (its rowid and values, the rowid
+    /// alias filled), walking the table's b-tree one page at a time; returns how many.
+    /// Zero for an unknown or `WITHOUT ROWID` table.
+    pub fn live_records(&self, table: &str, each: &mut dyn FnMut(i64, Vec<Value>)) -> usize {
+        recover::paged_live(&self.src, table, each)
+    }
+
+    /// Hands every deleted record of `table` that the current image still holds
+    /// (freeblocks, unallocated space, cells no pointer names, freelist pages) to
+    /// `each` as it is found, one page at a time; returns how many. Copies of live rows
+    /// are dropped (by 64-bit fingerprints of the live rows, taken in a first walk).
+    pub fn deleted_records(&self, table: &str, each: &mut dyn FnMut(RecoveredRecord)) -> usize {
+        recover::paged_deleted(&self.src, table, each)
+    }
+
+    /// The set of page numbers of every b-tree of the schema (for diagnostics).
+    pub fn tree_pages(&self) -> HashSet<u32> {
+        recover::paged_tree_pages(&self.src)
+    }
+}
