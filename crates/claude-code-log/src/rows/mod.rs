@@ -428,18 +428,23 @@ fn num(v: Option<&Value>) -> Option<i64> {
     v.and_then(Value::as_i64)
 }
 
-/// `usage: model=<m> input=<n> output=<n> cache_read=<n> cache_write=<n> reasoning=-
-/// scope=call` (absent counts `-`).
+/// The `usage:` text of one API message, through the one builder every store shares
+/// ([`chat_rows::system::usage`]), so copies of the same usage merge across stores.
 pub fn usage_text(model: &str, usage: &Map<String, Value>) -> String {
-    let n = |k: &str| num(usage.get(k)).map_or_else(|| "-".to_string(), |v| v.to_string());
-    format!(
-        "usage: model={} input={} output={} cache_read={} cache_write={} reasoning=- scope=call",
-        if model.is_empty() { "-" } else { model },
-        n("input_tokens"),
-        n("output_tokens"),
-        n("cache_read_input_tokens"),
-        n("cache_creation_input_tokens"),
-    )
+    chat_rows::system::usage(&chat_rows::system::Usage {
+        model,
+        input: num(usage.get("input_tokens")),
+        output: num(usage.get("output_tokens")),
+        cache_read: num(usage.get("cache_read_input_tokens")),
+        cache_write: num(usage.get("cache_creation_input_tokens")),
+        reasoning: None,
+        nano_aiu: None,
+        requests: None,
+        duration_ms: None,
+        finish: None,
+        turn: None,
+        scope: "call",
+    })
 }
 
 /// Maps a transcript to rows, handing each to `sink` (see the module docs).
