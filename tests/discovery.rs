@@ -1,6 +1,7 @@
 //! Discovery on the project's evidence tree: every store file of the three OS layouts
 //! (and the Tabby server) is claimed by its store, with host, user and editor product
-//! read off the path; only SQLite `-wal` files are left to their databases.
+//! read off the path; only companions read with their main file (SQLite `-wal`s, the
+//! Cursor CLI's `meta.json`) and files that hold nothing but secrets are left unclaimed.
 
 use std::path::{Path, PathBuf};
 
@@ -65,6 +66,9 @@ fn every_store_file_is_claimed_with_host_user_and_product() {
         "tabby-db",
         "copilot-nitrite",
         "codebuddy-log",
+        "claude-code-log",
+        "copilot-events",
+        "cursor-state",
     ] {
         assert!(
             found.iter().any(|f| f.store == store),
@@ -74,7 +78,7 @@ fn every_store_file_is_claimed_with_host_user_and_product() {
 }
 
 #[test]
-fn only_wal_files_are_left_to_their_databases() {
+fn only_companions_and_secret_files_are_left_unclaimed() {
     let found = Scanner::new().root(evidence()).discover().unwrap();
     let claimed: std::collections::BTreeSet<String> = found.iter().map(|f| rel(&f.path)).collect();
     let unclaimed: Vec<String> = walkdir::WalkDir::new(evidence())
@@ -85,12 +89,21 @@ fn only_wal_files_are_left_to_their_databases() {
         .map(|e| rel(e.path()))
         .filter(|p| !claimed.contains(p))
         .collect();
+    // left to the file that reads them: SQLite WALs (read with their database) and the
+    // Cursor CLI's `meta.json` (read with its `store.db`); never read at all: the MCP
+    // configurations, which hold only server secrets (env, headers, auth)
     assert_eq!(
         unclaimed,
         [
             "WIN-DESK03/C/Users/carol/AppData/Roaming/Code/User/globalStorage/state.vscdb-wal",
+            "lin-ws01/home/alice/.config/Code/User/globalStorage/github.copilot-chat/agent-traces.db-wal",
             "lin-ws01/home/alice/.config/Code/User/globalStorage/state.vscdb-wal",
             "lin-ws01/home/alice/.config/VSCodium/User/globalStorage/state.vscdb-wal",
+            "lin-ws01/home/alice/.copilot/mcp-config.json",
+            "lin-ws01/home/alice/.copilot/session-store.db-wal",
+            "mac-lt02/Users/bob/.cursor/chats/5d41402abc4b2a76b9719d911017c592/7f3e9c1a-5b2d-4e8f-9a6c-0d1e2f3a4b5c/meta.json",
+            "mac-lt02/Users/bob/.cursor/mcp.json",
+            "mac-lt02/Users/bob/.cursor/projects/Users-bob-src-web-1a2b3c4/mcp-auth.json",
             "tabby-srv/home/tabby/.tabby/ee/db.sqlite-wal",
         ]
     );
