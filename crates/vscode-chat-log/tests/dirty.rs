@@ -14,6 +14,14 @@ use vscode_chat_log::ChatLogStore;
 /// Each fixture, and the path under `User/` it is written to (so the store claims it).
 const FIXTURES: &[(&str, &str)] = &[
     (
+        "lin-ws01/home/alice/.config/Code/User/workspaceStorage/a11c0de5/chatSessions/a1118.jsonl",
+        "User/workspaceStorage/w/chatSessions/a1118.jsonl",
+    ),
+    (
+        "lin-ws01/home/alice/.config/Code/User/workspaceStorage/b104f1a7/chatSessions/f1104.json",
+        "User/workspaceStorage/w/chatSessions/f1104.json",
+    ),
+    (
         "lin-ws01/home/alice/.config/Code/User/workspaceStorage/5f3c0a1e/chatSessions/9ab.jsonl",
         "User/workspaceStorage/w/chatSessions/9ab.jsonl",
     ),
