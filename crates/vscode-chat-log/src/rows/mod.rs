@@ -5,8 +5,16 @@
 //! each row knows the line that wrote it), a flat `.json` session (rows located by
 //! JSON path), and the legacy `interactive.sessions` blob that `state-vscdb` reads
 //! from SQLite ([`rows_from_session`]). Keeping one mapping is what makes a `.json`
-//! copy's rows identical to the `.jsonl`'s, so [`chat_rows::merge::merge_secondary`]
-//! can drop the copies.
+//! copy's rows identical to the `.jsonl`'s, so the scanner's merge (the rule of
+//! [`chat_rows::merge::merge_secondary`]) can drop the copies, and no copy is dropped
+//! here.
+//!
+//! Why replies are assembled rather than mapped part by part: VS Code streams a reply
+//! as many parts (markdown cut by inline references, code-block URIs, edit groups, undo
+//! stops), and a row per part cut sentences where a file name stood and left rows that
+//! were only a code fence. The rows follow VS Code's own rendering of a response
+//! (`Response.toString` in `chatModel.ts`, see the crate README), so a row reads as the
+//! user saw the reply, and an edit is one row naming the file and what changed.
 
 use std::borrow::Cow;
 
