@@ -306,6 +306,11 @@ fn shape(kind: &str) -> Shape {
     }
 }
 
+/// True for the types whose rows read none of their data (the fast path's `Other`).
+pub(crate) fn reads_no_data(kind: &str) -> bool {
+    shape(kind) == Shape::Other
+}
+
 /// Validates the `data` of a type that reads none of it (an object, as before).
 #[derive(Deserialize)]
 #[serde(rename = "Data", expecting = "struct Data")]
@@ -574,7 +579,21 @@ fn decode_with<'a>(line: &'a [u8], seed: EventSeed<'_>) -> Result<Decoded<'a>, s
 
 /// Decodes one line as an [`Event`] (the caller retries a line with a lone surrogate
 /// escape after repairing it: JavaScript writes them, serde_json refuses them).
+///
+/// Long lines (from 1 KB) are read by the borrowing parser of `vscode-chat-log` (the
+/// private `fast` module); serde_json reads the short ones and the lines that parser
+/// gives up on, for the same events and the same errors.
 pub fn event(line: &[u8]) -> Result<Event<'_>, serde_json::Error> {
+    if line.len() >= crate::fast::MIN_LINE {
+        if let Some(ev) = crate::fast::event(line) {
+            return Ok(ev);
+        }
+    }
+    serde_event(line)
+}
+
+/// [`event`] by serde_json alone (the fast path's reference in tests).
+pub(crate) fn serde_event(line: &[u8]) -> Result<Event<'_>, serde_json::Error> {
     let first = decode_with(line, EventSeed { kind: None })?;
     if !first.deferred {
         return Ok(first.event);

@@ -40,6 +40,7 @@
 pub mod db;
 pub mod decode;
 pub mod events;
+mod fast;
 pub mod locate;
 pub mod side;
 pub mod stores;

@@ -186,3 +186,58 @@ fn damaged_copies() {
     println!("{compared} damaged copies compared, {lenient} differ only by leniency");
     assert!(compared > 100);
 }
+
+/// The fixture logs with every line made long (an unread field of 1.2 KB first, and
+/// each `content` given an escape-dense prefix), so that every line goes through the
+/// borrowing parser's fast path (lines from 1 KB).
+fn long_lines(bytes: &[u8]) -> Vec<u8> {
+    let pad = format!(
+        r#"{{"pad":"{}","#,
+        r#"a\"b\\c\n\t\u00e9 \ud83d\ude00 x"#.repeat(40)
+    );
+    let dense = r#"line\nC:\\Users\\carol \"q\" caf\u00e9 😀\r\n"#.repeat(30);
+    let mut out = Vec::new();
+    for line in bytes.split_inclusive(|c| *c == b'\n') {
+        let text = String::from_utf8_lossy(line);
+        let text = text.replace(r#""content":""#, &format!(r#""content":"{dense}"#));
+        match text.strip_prefix('{') {
+            Some(rest) if rest.trim_start().starts_with('"') => {
+                out.extend_from_slice(pad.as_bytes());
+                out.extend_from_slice(rest.as_bytes());
+            }
+            _ => out.extend_from_slice(text.as_bytes()),
+        }
+    }
+    out
+}
+
+#[test]
+fn long_lines_give_the_same_rows() {
+    let mut long = 0usize;
+    for rel in LOGS {
+        let bytes = long_lines(&std::fs::read(root().join(rel)).unwrap());
+        long += bytes
+            .split(|c| *c == b'\n')
+            .filter(|l| l.len() >= 1024)
+            .count();
+        for secondary in [false, true] {
+            for opts in options(secondary) {
+                same(rel, &bytes, &opts);
+            }
+        }
+        let opts = &options(false)[0];
+        for m in Harness::new().mutations(bytes.len()) {
+            let input = m.apply(&bytes);
+            let (a, b) = (old(&input, opts), new(&input, opts));
+            if a != b && !lenient_difference(&a, &b) {
+                let i = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+                panic!(
+                    "{rel} long {m:?}: rows differ from row {i}\nold: {:?}\nnew: {:?}",
+                    a.get(i),
+                    b.get(i)
+                );
+            }
+        }
+    }
+    assert!(long > 50, "{long} long lines");
+}
