@@ -1250,11 +1250,29 @@ impl Scanner {
             index.seal();
             let mut last_file = usize::MAX;
             let mut ctx = FileContext::default();
+            // copies kept so far, by key: a copy that another file's kept copy already
+            // gives (a pruned record in a backup and in the event log) is merged too,
+            // so each event that only secondary sources hold is written once
+            let mut kept: HashMap<u128, Vec<(Option<i64>, usize)>> = HashMap::new();
             for h in held {
                 if index.has_twin(h.key, h.time, DEFAULT_WINDOW_MICROS) {
                     report.merged_copies += 1;
                     continue;
                 }
+                let twins = kept.entry(h.key).or_default();
+                let copy_of_kept = twins.iter().any(|(t, file)| {
+                    *file != h.file
+                        && match (t, h.time) {
+                            (Some(a), Some(b)) => (a - b).abs() <= DEFAULT_WINDOW_MICROS,
+                            (None, None) => true,
+                            _ => false,
+                        }
+                });
+                if copy_of_kept {
+                    report.merged_copies += 1;
+                    continue;
+                }
+                twins.push((h.time, h.file));
                 if h.file != last_file {
                     ctx = self.context(&found[h.file]);
                     last_file = h.file;
@@ -1582,5 +1600,53 @@ mod tests {
             assert_eq!(report.write, stats);
             assert_eq!(report.merged_copies, 3);
         }
+    }
+
+    #[test]
+    fn a_copy_only_secondary_sources_hold_is_written_once() {
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("h1/home/zed");
+        std::fs::create_dir_all(&home).unwrap();
+        // the same pruned record in a backup and in a log; the log also has its own
+        std::fs::write(home.join("a.probe"), "1600000000000 pruned\n").unwrap();
+        std::fs::write(
+            home.join("b.probe"),
+            "1600000001000 pruned\n1600000000000 own\n",
+        )
+        .unwrap();
+        let run = |keep| {
+            Scanner::new()
+                .stores(vec![Box::new(Copies)])
+                .root(d.path())
+                .keep_copies(keep)
+                .run()
+                .unwrap()
+        };
+        let merged = run(false);
+        let texts: Vec<_> = merged
+            .rows
+            .iter()
+            .map(|r| (r.text.as_str(), r.source_file.ends_with("a.probe")))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                ("1600000000000 pruned", true),
+                ("1600000001000 pruned", false),
+                ("1600000000000 own", false)
+            ]
+        );
+        assert_eq!(merged.merged_copies, 0, "different texts are not twins");
+        // same text within the window: the second copy is merged into the first
+        std::fs::write(
+            home.join("b.probe"),
+            "1600000000000 pruned\n1600000000000 own\n",
+        )
+        .unwrap();
+        let merged = run(false);
+        assert_eq!(merged.rows.len(), 2);
+        assert_eq!(merged.merged_copies, 1);
+        assert!(merged.rows[0].source_file.ends_with("a.probe"));
+        assert_eq!(run(true).rows.len(), 3);
     }
 }
