@@ -1,6 +1,8 @@
 //! Fuzzes sqlite-evidence's own decoders: the WAL scan (header, salts, checksums), the
-//! database header, the in-memory image build, and recovery's page and record decoding.
-//! The first byte splits the rest into a main file and a WAL.
+//! database header, the in-memory image build, recovery's page and record decoding (the
+//! schema read by hand, dropped tables, the schema table's own freed records), and the
+//! paged mode (pages read on demand, records walked and carved as a stream). The first
+//! byte splits the rest into a main file and a WAL.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -24,6 +26,20 @@ fuzz_target!(|data: &[u8]| {
             .unwrap_or_default();
         for t in tables {
             let _ = db.deleted_records(&t);
+        }
+        let _ = db.schema_entries();
+        let _ = db.deleted_records("sqlite_master");
+        for d in db.dropped_tables().to_vec() {
+            let _ = db.deleted_records(&d.name);
+        }
+    }
+    if let Ok(paged) = sqlite_evidence::paged::PagedDatabase::from_readers(
+        Box::new(main.to_vec()),
+        Some(Box::new(wal.to_vec())),
+    ) {
+        for e in paged.schema_entries() {
+            paged.live_records(&e.name, &mut |_, _| {});
+            paged.deleted_records(&e.name, &mut |_| {});
         }
     }
 });

@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release -p sqlite-evidence --example sqlite_evidence_bench -- --paged <MB>`
 //! builds a database of about `<MB>` megabytes (rows of 1.3 KB, three to a page) in a scratch directory
-//! of the system's temporary folder, checkpoints it, deletes every tenth row of its
+//! of the system's temporary folder, checkpoints it, deletes every third row of its
 //! first eighth in a WAL left uncheckpointed (a WAL about an eighth of the file), and
 //! reads it with [`sqlite_evidence::paged::PagedDatabase`] through
 //! [`chat_rows::Evidence::open_ranged`]: open (WAL scan), the live rows walked, the
@@ -57,7 +57,7 @@ fn build_big(mb: u64, dir: &std::path::Path) {
             i += 50_000;
         }
         conn.execute(
-            "DELETE FROM notes WHERE id % 10 = 0 AND id <= ?1",
+            "DELETE FROM notes WHERE id % 3 = 0 AND id <= ?1",
             [rows / 8],
         )
         .unwrap();
@@ -93,7 +93,7 @@ fn paged(mb: u64) {
         t.elapsed(),
         main_len / 1e6,
         wal_len / 1e6,
-        rows / 80
+        rows / 24
     );
     let evidence = chat_rows::Evidence::new().hashing(false);
     let t = Instant::now();
@@ -120,7 +120,7 @@ fn paged(mb: u64) {
             Some(rusqlite::types::Value::Text(t)) => t[5..].parse::<i64>().unwrap_or(-1),
             _ => -1,
         };
-        if id % 10 != 0 || id > rows / 8 {
+        if id % 3 != 0 || id > rows / 8 {
             wrong += 1;
         }
     });

@@ -1651,10 +1651,12 @@ impl<'a> Recoverer<'a> {
             if !hlen_ok {
                 continue;
             }
-            if lay.first_lost == 0 && lay.hlen_bytes == 2 && lay.prefix == 3 {
-                if (hlen & 0x7f) as u8 != b[fb + 4] {
-                    continue;
-                }
+            if lay.first_lost == 0
+                && lay.hlen_bytes == 2
+                && lay.prefix == 3
+                && (hlen & 0x7f) as u8 != b[fb + 4]
+            {
+                continue;
             }
             let body_at = pos;
             // a lost first type that is the rowid alias's is known: NULL
@@ -3070,7 +3072,6 @@ pub(crate) fn paged_deleted(
             flush(&mut rec);
         }
     }
-    drop(flush);
     // 6. Partial records, unless their surviving columns are a live row's.
     if !partials.is_empty() {
         let patterns: Vec<Vec<usize>> = partials

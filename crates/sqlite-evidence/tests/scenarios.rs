@@ -516,6 +516,7 @@ fn itemtable_example_of_the_issue() {
         recs[0].location,
         format!("freeblock at page 2 offset {}", at - 5 - 4096)
     );
+    assert_eq!(recs[0].location, "freeblock at page 2 offset 3978");
 }
 
 #[test]
