@@ -1306,10 +1306,64 @@ pub fn time_text(s: &str) -> Option<Timestamp> {
     if s.is_empty() {
         return None;
     }
+    if let Some(t) = utc_z(s) {
+        return Some(t);
+    }
     if s.bytes().all(|b| b.is_ascii_digit()) {
         return s.parse().ok().and_then(epoch);
     }
     chat_rows::when::parse_any(s, None)
+}
+
+/// The form every event's `timestamp` has, `YYYY-MM-DDTHH:MM:SS[.f{1,9}]Z`, read
+/// without the general parser (which tries RFC 3339 through the `time` crate, then
+/// other forms): the same time [`chat_rows::when::parse_any`] gives, `None` for
+/// anything else (which then goes to it, a leap second included).
+fn utc_z(s: &str) -> Option<Timestamp> {
+    let b = s.as_bytes();
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' {
+        return None;
+    }
+    if b[16] != b':' || *b.last()? != b'Z' {
+        return None;
+    }
+    let num = |from: usize, to: usize| -> Option<i64> {
+        b[from..to].iter().try_fold(0i64, |n, c| {
+            c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0'))
+        })
+    };
+    let (year, month, day) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
+    let (hour, minute, second) = (num(11, 13)?, num(14, 16)?, num(17, 19)?);
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let month_days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    if day < 1 || day > month_days || hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let micros = match &b[19..b.len() - 1] {
+        [] => 0,
+        [b'.', digits @ ..] if (1..=9).contains(&digits.len()) => {
+            let n = num(20, 20 + digits.len())?;
+            // nanoseconds, truncated to microseconds as the general parser does
+            n * 10i64.pow(9 - digits.len() as u32) / 1000
+        }
+        _ => return None,
+    };
+    // days from 1970-01-01 (the civil-from-days inverse, proleptic Gregorian)
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = days * 86_400 + hour * 3_600 + minute * 60 + second;
+    Timestamp::from_unix_micros(secs * 1_000_000 + micros, chat_rows::Zone::Utc)
 }
 
 /// Epoch milliseconds, or seconds for values below 10^11.
@@ -1420,6 +1474,66 @@ mod tests {
             ]
         );
         assert_eq!(bad, vec![(4, "not yaml".to_string())]);
+    }
+
+    /// The fast form gives what the general parser gives, and nothing where it differs.
+    #[test]
+    fn utc_z_is_parse_any() {
+        let mut cases: Vec<String> = vec![
+            "2026-10-05T09:00:00.000Z".into(),
+            "2026-10-05T09:00:00Z".into(),
+            "2026-10-05T09:00:00.1Z".into(),
+            "2026-10-05T09:00:00.123456789Z".into(),
+            "2026-10-05T09:00:00.1234567891Z".into(),
+            "2026-10-05T23:59:60Z".into(),
+            "2024-02-29T00:00:00Z".into(),
+            "2023-02-29T00:00:00Z".into(),
+            "2000-02-29T12:00:00Z".into(),
+            "1900-02-29T12:00:00Z".into(),
+            "1979-12-31T23:59:59.999Z".into(),
+            "1980-01-01T00:00:00Z".into(),
+            "9999-12-31T23:59:59.999999Z".into(),
+            "2026-13-01T00:00:00Z".into(),
+            "2026-00-01T00:00:00Z".into(),
+            "2026-04-31T00:00:00Z".into(),
+            "2026-10-05T24:00:00Z".into(),
+            "2026-10-05T09:60:00Z".into(),
+            "2026-10-05t09:00:00z".into(),
+            "2026-10-05T09:00:00.Z".into(),
+            "2026-10-05T09:00:00+02:00".into(),
+            "2026-10-05 09:00:00Z".into(),
+            "2026-1a-05T09:00:00Z".into(),
+            "+026-10-05T09:00:00Z".into(),
+        ];
+        for y in [1980, 1999, 2000, 2024, 2026, 2100, 2400] {
+            for m in 1..=12 {
+                for d in [1, 15, 28, 29, 30, 31] {
+                    cases.push(format!(
+                        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+                        d % 24,
+                        (d * 7) % 60,
+                        (m * 5) % 60,
+                        d * 31
+                    ));
+                }
+            }
+        }
+        for c in &cases {
+            let general = chat_rows::when::parse_any(c, None);
+            match utc_z(c) {
+                Some(t) => assert_eq!(Some(t), general, "{c}"),
+                None => assert!(
+                    !c.ends_with('Z')
+                        || c.len() < 20
+                        || general.is_none()
+                        || !c.contains('T')
+                        || c.contains(":60")
+                        || c.contains("00.1234567891"),
+                    "{c} left to the general parser: {general:?}"
+                ),
+            }
+        }
+        assert!(utc_z("2026-10-05T09:00:00.000Z").is_some());
     }
 
     #[test]
