@@ -175,7 +175,9 @@ impl NitriteFile {
     /// Reads a store file (read-only, in one go) through the evidence reader: a regular
     /// file only, no link followed out of its folder, under the size cap.
     pub fn from_path(path: &Path) -> std::io::Result<NitriteFile> {
-        Ok(NitriteFile::from_bytes(&chat_rows::Evidence::new().read(path)?))
+        Ok(NitriteFile::from_bytes(
+            &chat_rows::Evidence::new().read(path)?,
+        ))
     }
 
     /// Decodes a store from the bytes of the whole file. Never fails: damage is listed
