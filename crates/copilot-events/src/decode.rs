@@ -561,7 +561,7 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
 fn decode_with<'a>(line: &'a [u8], seed: EventSeed<'_>) -> Result<Decoded<'a>, serde_json::Error> {
     // one UTF-8 check of the whole line (fast on ASCII) instead of one per string read;
     // a line that fails it is decoded as bytes, for the same errors as before
-    match std::str::from_utf8(line) {
+    match simdutf8::basic::from_utf8(line) {
         Ok(text) => {
             let mut de = serde_json::Deserializer::from_str(text);
             let v = seed.deserialize(&mut de)?;

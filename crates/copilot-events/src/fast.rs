@@ -52,7 +52,8 @@ type Fields<'a> = [(Cow<'a, str>, Slot<'a>)];
 
 /// Decodes one line, or `None` when serde_json must (see the module docs).
 pub(crate) fn event(line: &[u8]) -> Option<Event<'_>> {
-    let text = std::str::from_utf8(line).ok()?;
+    // simdutf8: std's check slows down on text with many non-ASCII characters
+    let text = simdutf8::basic::from_utf8(line).ok()?;
     if memchr::memchr2_iter(b'{', b'[', line)
         .nth(SERDE_DEPTH - 1)
         .is_some()
