@@ -145,9 +145,27 @@ fn run_child(args: &[String]) {
         other => panic!("unknown child {other}"),
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("{secs} {} {detail}", peak_rss_bytes().unwrap_or(0));
+    println!(
+        "{secs} {} {detail} cpu={:.2}s",
+        peak_rss_bytes().unwrap_or(0),
+        cpu_seconds()
+    );
     // nothing is freed one by one at exit
     std::process::exit(0);
+}
+
+/// This process's user + system CPU time (Linux `/proc/self/stat`, 100 ticks a second):
+/// CPU time over wall time says how many cores the scan kept busy.
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            let after = s.rsplit_once(')')?.1;
+            let f: Vec<&str> = after.split_whitespace().collect();
+            let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+            Some(ticks / 100.0)
+        })
+        .unwrap_or(0.0)
 }
 
 fn list(arg: Option<&String>, default: &[usize]) -> Vec<usize> {

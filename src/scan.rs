@@ -57,6 +57,8 @@ pub const HOLD_BUDGET: usize = 16 << 20;
 const CHUNK_BYTES: usize = 1 << 20;
 /// Chunks a worker may have ready before it waits for the writer.
 pub const CHUNKS_IN_FLIGHT: usize = 4;
+/// Files each worker may run ahead of the writer (the bound on what waits to be written).
+pub const FILES_AHEAD_PER_WORKER: usize = 4;
 /// Worker threads at most, per core.
 pub const MAX_THREADS_PER_CORE: usize = 4;
 
@@ -317,6 +319,10 @@ struct FileEnd {
 
 /// What every worker shares.
 struct Job<'a> {
+    /// How many files the writer has finished, and the signal that it moved on.
+    written: (std::sync::Mutex<usize>, std::sync::Condvar),
+    /// How many files a worker may run ahead of the writer.
+    ahead: usize,
     found: &'a [FoundFile],
     holding: &'a [bool],
     mode: Mode,
@@ -1128,6 +1134,8 @@ impl Scanner {
         let next = AtomicUsize::new(0);
         let abort = AtomicBool::new(false);
         let job = Job {
+            written: (std::sync::Mutex::new(0), std::sync::Condvar::new()),
+            ahead: FILES_AHEAD_PER_WORKER * threads,
             found: &found,
             holding: &holding,
             mode,
@@ -1150,6 +1158,15 @@ impl Scanner {
                             if i >= found.len() {
                                 break;
                             }
+                            // a worker runs at most `ahead` files ahead of the writer, so
+                            // what waits to be written is bounded by the worker count,
+                            // not by the size of the collection
+                            if let Ok(done) = job.written.0.lock() {
+                                let guard = job.written.1.wait_while(done, |d| {
+                                    i >= *d + job.ahead && !abort.load(Ordering::Relaxed)
+                                });
+                                drop(guard);
+                            }
                             let (tx, rx) = mpsc::sync_channel(CHUNKS_IN_FLIGHT);
                             if reg_tx.send((i, rx)).is_err() {
                                 break;
@@ -1166,10 +1183,19 @@ impl Scanner {
                 }
             }
             drop(reg_tx);
-            let result = self.consume(&found, &units, consumer, progress, &reg_rx, &mut report);
+            let result = self.consume(
+                &found,
+                &units,
+                consumer,
+                progress,
+                &reg_rx,
+                &mut report,
+                &job.written,
+            );
             if result.is_err() {
                 abort.store(true, Ordering::Relaxed);
             }
+            job.written.1.notify_all();
             drop(reg_rx);
             result
         });
@@ -1188,6 +1214,7 @@ impl Scanner {
         progress: &mut dyn FnMut(&FoundFile),
         reg_rx: &mpsc::Receiver<(usize, mpsc::Receiver<Msg>)>,
         report: &mut ScanReport,
+        written: &(std::sync::Mutex<usize>, std::sync::Condvar),
     ) -> Result<(), ScanError> {
         let mut waiting: HashMap<usize, mpsc::Receiver<Msg>> = HashMap::new();
         for unit in units {
@@ -1246,6 +1273,10 @@ impl Scanner {
                     }
                 }
                 progress(&found[i]);
+                if let Ok(mut done) = written.0.lock() {
+                    *done = i + 1;
+                }
+                written.1.notify_all();
             }
             index.seal();
             let mut last_file = usize::MAX;
