@@ -65,6 +65,11 @@ struct Args {
     /// evidence root.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "list", "sort"])]
     output_dir: Option<PathBuf>,
+    /// When the evidence was collected (same forms as --since): rows that count a
+    /// retention period back from the collection (Claude Code transcripts past
+    /// `cleanupPeriodDays`) need it. Live triage uses the time of the scan.
+    #[arg(long, value_name = "T")]
+    collected_at: Option<String>,
     /// Where `--sort time` spills its runs (default: the system's temporary folder).
     /// Refused inside an evidence root.
     #[arg(long, value_name = "DIR")]
@@ -198,6 +203,18 @@ fn main() -> ExitCode {
     }
     if let Some(h) = &args.host {
         scanner = scanner.host(h);
+    }
+    match &args.collected_at {
+        Some(t) => match parse_time("--collected-at", t, true) {
+            Ok(t) => scanner = scanner.collected_at(t),
+            Err(e) => return fail(e),
+        },
+        None if live => {
+            if let Some(now) = Timestamp::from_system_time(std::time::SystemTime::now()) {
+                scanner = scanner.collected_at(now);
+            }
+        }
+        None => {}
     }
     for r in &roots {
         scanner = scanner.root(r);

@@ -43,7 +43,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use chat_rows::merge::{DEFAULT_WINDOW_MICROS, TwinIndex, twin_key};
+use chat_rows::merge::{DEFAULT_WINDOW_MICROS, TwinIndex, twin_key, twin_key_of};
 use chat_rows::write::{Format, WriteStats, csv_header_into, format_row};
 use chat_rows::{Evidence, FileContext, Row, RowSink, Store, Timestamp, TurnType, system};
 use time::UtcOffset;
@@ -270,6 +270,7 @@ pub struct Scanner {
     keep_copies: bool,
     default_host: String,
     host: Option<String>,
+    collected_at: Option<Timestamp>,
     hashing: bool,
     max_file_size: u64,
     stores: Vec<Box<dyn Store>>,
@@ -291,6 +292,9 @@ struct Unit {
 struct Held {
     file: usize,
     key: u128,
+    /// For a copy with neither a session nor a time (a legacy prompt list): the key of
+    /// its user, turn type and text alone.
+    loose: Option<u128>,
     time: Option<i64>,
     turn: TurnType,
     parser: bool,
@@ -396,9 +400,12 @@ impl FileSink<'_> {
         if self.holding {
             let key = twin_key(self.ctx.user_of(&row), &row);
             if row.secondary {
+                let loose = (row.session_id.is_empty() && time.is_none())
+                    .then(|| twin_key_of(self.ctx.user_of(&row), "", row.turn_type, &row.text));
                 let mut held = Held {
                     file: self.file,
                     key,
+                    loose,
                     time,
                     turn: row.turn_type,
                     parser: row.is_parser(),
@@ -416,6 +423,12 @@ impl FileSink<'_> {
                 return;
             }
             self.end.index.push((key, time));
+            if row.turn_type == TurnType::User {
+                // a prompt is also known by its text alone, for copies that kept
+                // neither its session nor its time
+                let loose = twin_key_of(self.ctx.user_of(&row), "", row.turn_type, &row.text);
+                self.end.index.push((loose, None));
+            }
         }
         self.end
             .counts
@@ -663,6 +676,7 @@ impl Scanner {
             keep_copies: false,
             default_host: String::new(),
             host: None,
+            collected_at: None,
             hashing: false,
             max_file_size: chat_rows::evidence::DEFAULT_MAX_SIZE,
             stores: crate::stores::all(),
@@ -724,6 +738,14 @@ impl Scanner {
     /// distributed job that hands one host's folder to each task).
     pub fn host(mut self, host: impl Into<String>) -> Scanner {
         self.host = Some(host.into());
+        self
+    }
+
+    /// When the evidence was collected: stores that count a retention period back from
+    /// the collection (Claude Code's `cleanupPeriodDays`) need it, and give no such row
+    /// without it. The CLI sets it from `--collected-at`, or to now for live triage.
+    pub fn collected_at(mut self, t: Timestamp) -> Scanner {
+        self.collected_at = Some(t);
         self
     }
 
@@ -892,6 +914,7 @@ impl Scanner {
             product: f.product.map(str::to_string),
             host_offset: self.host_offset,
             display_path: chat_rows::display_path(&f.path),
+            collected_at: self.collected_at,
         }
     }
 
@@ -1286,7 +1309,9 @@ impl Scanner {
             // so each event that only secondary sources hold is written once
             let mut kept: HashMap<u128, Vec<(Option<i64>, usize)>> = HashMap::new();
             for h in held {
-                if index.has_twin(h.key, h.time, DEFAULT_WINDOW_MICROS) {
+                if index.has_twin(h.key, h.time, DEFAULT_WINDOW_MICROS)
+                    || h.loose.is_some_and(|k| index.has_twin(k, None, 0))
+                {
                     report.merged_copies += 1;
                     continue;
                 }
@@ -1679,5 +1704,68 @@ mod tests {
         assert_eq!(merged.merged_copies, 1);
         assert!(merged.rows[0].source_file.ends_with("a.probe"));
         assert_eq!(run(true).rows.len(), 3);
+    }
+
+    /// Prompts with a session and a time (`*.probe`), and a legacy list of prompts with
+    /// neither (`*.legacy`), which holds copies.
+    struct Sessions;
+    impl Store for Sessions {
+        fn name(&self) -> &'static str {
+            "sessions"
+        }
+        fn claim(&self, path: &Path) -> Option<Claim> {
+            if paths::ends_with(path, &["*.legacy"]) {
+                Some(Claim::new("legacy").with_copies())
+            } else {
+                paths::ends_with(path, &["*.probe"]).then_some(Claim::new("log"))
+            }
+        }
+        fn read_into(
+            &self,
+            path: &Path,
+            _ctx: &FileContext,
+            evidence: &Evidence,
+            sink: &mut dyn RowSink,
+        ) {
+            let legacy = path.extension().is_some_and(|e| e == "legacy");
+            let bytes = evidence.read(path).unwrap_or_default();
+            for l in chat_rows::lines::lines(&bytes) {
+                let row = Row::new("probe", TurnType::User, l.text_lossy().into_owned());
+                sink.push(if legacy {
+                    row.secondary(true)
+                } else {
+                    row.session("s1")
+                        .at(Timestamp::from_epoch_millis(1_700_000_000_000))
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn a_copy_without_session_or_time_merges_into_a_prompt_of_the_same_text() {
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("h1/home/zed");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::write(home.join("a.probe"), "fix the build\nrun tests\n").unwrap();
+        std::fs::write(home.join("b.legacy"), "run tests\nan older prompt\n").unwrap();
+        let r = Scanner::new()
+            .stores(vec![Box::new(Sessions)])
+            .root(d.path())
+            .run()
+            .unwrap();
+        let texts: Vec<_> = r
+            .rows
+            .iter()
+            .map(|r| (r.text.as_str(), r.secondary))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                ("fix the build", false),
+                ("run tests", false),
+                ("an older prompt", true)
+            ]
+        );
+        assert_eq!(r.merged_copies, 1);
     }
 }

@@ -692,6 +692,7 @@ fn read_file(
         product: locations::editor_product(&path).map(str::to_string),
         host_offset: host_zone_arg(host_zone.as_deref())?,
         display_path: chat_rows::display_path(&path),
+        collected_at: None,
     };
     let evidence = Evidence::new().roots([&root]).hashing(hash_files);
     Rows::start(move |out| {

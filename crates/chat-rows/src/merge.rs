@@ -111,13 +111,19 @@ impl PrimaryIndex {
 /// turn type and the text (the host is the unit's). Two independent 64-bit hashes
 /// make a false match (which would drop a secondary row) vanishingly unlikely.
 pub fn twin_key(user: &str, row: &Row) -> u128 {
+    twin_key_of(user, &row.session_id, row.turn_type, &row.text)
+}
+
+/// [`twin_key`] from its parts (an empty `session` for the session-less key of
+/// [`TwinIndex`]'s loose match).
+pub fn twin_key_of(user: &str, session: &str, turn: TurnType, text: &str) -> u128 {
     use std::hash::{BuildHasher, Hash, Hasher};
     let hash = |seed: u64| {
         let mut h = foldhash::quality::FixedState::with_seed(seed).build_hasher();
         user.hash(&mut h);
-        row.session_id.hash(&mut h);
-        (row.turn_type as u8).hash(&mut h);
-        row.text.hash(&mut h);
+        session.hash(&mut h);
+        (turn as u8).hash(&mut h);
+        text.hash(&mut h);
         h.finish()
     };
     (u128::from(hash(0x243F_6A88_85A3_08D3)) << 64) | u128::from(hash(0x1319_8A2E_0370_7344))

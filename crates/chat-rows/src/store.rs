@@ -59,6 +59,11 @@ pub struct FileContext {
     /// The path to show in `source_file`: the file's path as found under the root,
     /// shown with [`crate::evidence::display_path`].
     pub display_path: String,
+    /// When the evidence was collected (UTC), when known: the responder's
+    /// `--collected-at`, or the scan's own time for live triage. Stores whose rows
+    /// depend on it (a retention period counted back from the collection) give no such
+    /// row without it.
+    pub collected_at: Option<crate::when::Timestamp>,
 }
 
 impl FileContext {
