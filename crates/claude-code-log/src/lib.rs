@@ -33,7 +33,7 @@ pub mod rows;
 use std::path::Path;
 
 use chat_rows::system;
-use chat_rows::{Claim, Evidence, FileContext, Row, RowSink, Store};
+use chat_rows::{Claim, Evidence, FileContext, Row, RowSink, Store, Timestamp};
 use serde_json::{Map, Value};
 use session_tree::log::scalar;
 use session_tree::tree::{SessionFiles, flatten, subagent_start_from_path};
@@ -87,7 +87,7 @@ impl Store for ClaudeCodeStore {
         } else {
             ctx.display_path.clone()
         };
-        read_file(path, &display, evidence, sink);
+        read_file_at(path, &display, evidence, ctx.collected_at, sink);
     }
 }
 
@@ -100,7 +100,23 @@ fn file_name(path: &Path) -> String {
 /// Reads one Claude Code file into rows handed to `sink`, with `display` as its
 /// `source_file`. A path [`locate()`] does not recognise is read as a transcript named
 /// by its file stem. Never fails as a whole: damage becomes `parser:` rows.
+///
+/// The collection time is not known here, so a transcript gives no `retention:` row;
+/// [`read_file_at`] takes it.
 pub fn read_file(path: &Path, display: &str, evidence: &Evidence, sink: &mut dyn RowSink) {
+    read_file_at(path, display, evidence, None, sink);
+}
+
+/// [`read_file`] with the time the evidence was collected (UTC): a session transcript
+/// whose mtime is older than the home's `cleanupPeriodDays` at that time also gives a
+/// `retention:` row (see [`rows::retention`]). `None` gives no such row.
+pub fn read_file_at(
+    path: &Path,
+    display: &str,
+    evidence: &Evidence,
+    collected_at: Option<Timestamp>,
+    sink: &mut dyn RowSink,
+) {
     let file = locate(path);
     let whole =
         |sink: &mut dyn RowSink, f: &dyn Fn(&[u8], &mut dyn RowSink)| match evidence.read(path) {
@@ -134,12 +150,14 @@ pub fn read_file(path: &Path, display: &str, evidence: &Evidence, sink: &mut dyn
         }
         Some(ClaudeFile::JobTranscript) => {
             let files = SessionFiles::new(path, None, display, evidence, AGENT);
-            read_transcript(&files, true, sink);
+            read_transcript(&files, true, None, sink);
         }
         Some(ClaudeFile::Tree(loc)) => {
             let files = SessionFiles::new(path, Some(loc), display, evidence, AGENT);
             match files.kind() {
-                FileKind::Session | FileKind::Subagent => read_transcript(&files, false, sink),
+                FileKind::Session | FileKind::Subagent => {
+                    read_transcript(&files, false, collected_at, sink)
+                }
                 FileKind::ToolResult => files
                     .orphan_tool_result()
                     .into_iter()
@@ -159,7 +177,7 @@ pub fn read_file(path: &Path, display: &str, evidence: &Evidence, sink: &mut dyn
         }
         None => {
             let files = SessionFiles::new(path, None, display, evidence, AGENT);
-            read_transcript(&files, false, sink);
+            read_transcript(&files, false, None, sink);
         }
     }
 }
@@ -181,11 +199,49 @@ fn subagent_start(meta: &Map<String, Value>, parent: &str, agent_file: &str) -> 
     ])
 }
 
-fn read_transcript(files: &SessionFiles<'_>, secondary: bool, sink: &mut dyn RowSink) {
+/// The `retention:` row of a session transcript under `<home>/projects/<key>/`, when
+/// the collection time is known and the file's mtime is past the home's period.
+fn retention(
+    files: &SessionFiles<'_>,
+    collected_at: Option<Timestamp>,
+    session_id: &str,
+    project: &str,
+) -> Option<Row> {
+    let collected_at = collected_at?;
+    if files.loc.kind != FileKind::Session || files.loc.home.is_empty() {
+        return None;
+    }
+    let projects = files.path.parent()?.parent()?;
+    if projects.file_name()? != "projects" {
+        return None;
+    }
+    let mtime = files.evidence.modified(files.path)?;
+    let settings = files
+        .evidence
+        .read_optional(&projects.parent()?.join("settings.json"))
+        .ok()?;
+    let days = rows::retention::period_days(settings.as_deref())?;
+    rows::retention::is_past(mtime, collected_at, days).then(|| {
+        rows::retention::retention_row(files.display, days, mtime, session_id).project(project)
+    })
+}
+
+fn read_transcript(
+    files: &SessionFiles<'_>,
+    secondary: bool,
+    collected_at: Option<Timestamp>,
+    sink: &mut dyn RowSink,
+) {
     let loc = &files.loc;
     let log: Transcript<'static> = match Transcript::from_path(files.path, files.evidence) {
         Ok(log) => log,
-        Err(e) => return sink.push(files.unreadable(e, &loc.session_id)),
+        Err(e) => {
+            sink.push(files.unreadable(e, &loc.session_id));
+            if let Some(row) = retention(files, collected_at, &loc.session_id, "") {
+                sink.push(row);
+            }
+            return;
+        }
     };
     let subagent = loc.kind == FileKind::Subagent;
     let index = Index::build(&log);
@@ -261,5 +317,8 @@ fn read_transcript(files: &SessionFiles<'_>, secondary: bool, sink: &mut dyn Row
     if !subagent && !secondary {
         let tool = |call: &str| index.tool_name(call).map(str::to_string);
         files.unreferenced_outputs(&resolver, &session_id, &cwd, &tool, &mut |r| sink.push(r));
+    }
+    if let Some(row) = retention(files, collected_at, &session_id, &cwd) {
+        sink.push(row);
     }
 }

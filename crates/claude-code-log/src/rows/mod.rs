@@ -16,6 +16,7 @@
 //! Rows are in the crate README's table; every text here is pinned by the tests.
 
 pub mod history;
+pub mod retention;
 pub mod settings;
 
 use std::collections::{HashMap, HashSet};
