@@ -133,14 +133,26 @@ impl PageSource {
             }
         }
         let main_pages = main.len().div_ceil(header.page_size as u64);
-        let pages = match (wal_scan.committed_db_size, header.size_valid) {
+        let mut pages = match (wal_scan.committed_db_size, header.size_valid) {
             (Some(n), _) => n,
             (None, true) => header.page_count,
             _ => u32::try_from(main_pages).unwrap_or(u32::MAX),
         };
-        let missing = (1..=pages)
-            .filter(|p| u64::from(*p) > main_pages && !latest.contains_key(p))
-            .count();
+        let from_wal = latest
+            .keys()
+            .filter(|&&p| u64::from(p) > main_pages && p <= pages)
+            .count() as u64;
+        let missing = u64::from(pages)
+            .saturating_sub(main_pages)
+            .saturating_sub(from_wal);
+        // a header or commit that names far more pages than the files hold is read as
+        // the pages the files hold (as `Database` does beyond 64 MiB of padding)
+        let supplied = main_pages.max(latest.keys().copied().max().map_or(0, u64::from));
+        if u64::from(pages) > supplied
+            && (u64::from(pages) - supplied).saturating_mul(header.page_size as u64) > 64 << 20
+        {
+            pages = u32::try_from(supplied).unwrap_or(u32::MAX);
+        }
         if missing > 0 {
             problems.push(Problem::new(
                 ProblemKind::TruncatedMain,

@@ -38,6 +38,25 @@ fn parse(main: &[u8], wal: Option<&[u8]>) -> Vec<Row> {
         for rec in db.deleted_records(table) {
             rows.push(Row::system("test", format!("{:?}", rec.values)).locator(rec.location));
         }
+        for d in db.dropped_tables() {
+            rows.push(
+                Row::system("test", format!("dropped {}", d.name)).locator(d.location.clone()),
+            );
+        }
+    }
+    // the paged mode on the same bytes: its records, as rows of their own
+    if let Ok(paged) = sqlite_evidence::paged::PagedDatabase::from_readers(
+        Box::new(main.to_vec()),
+        wal.map(|w| Box::new(w.to_vec()) as Box<dyn sqlite_evidence::paged::ReadAt>),
+    ) {
+        for table in ["ItemTable", "notes"] {
+            paged.live_records(table, &mut |id, v| {
+                rows.push(Row::system("test", format!("paged live {id} {v:?}")));
+            });
+            paged.deleted_records(table, &mut |r| {
+                rows.push(Row::system("test", format!("paged {:?}", r.values)).locator(r.location));
+            });
+        }
     }
     rows
 }
