@@ -110,3 +110,37 @@ fn every_format_writes_and_summarises() {
         }
     }
 }
+
+#[test]
+fn collected_at_gives_the_retention_rows_counted_back_from_it() {
+    let ev = evidence();
+    let retention = |extra: &[&str]| {
+        let mut args = vec![
+            ev.to_str().unwrap(),
+            "--no-progress",
+            "--agent",
+            "claude-code",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|r| r["text"].as_str().unwrap().starts_with("retention: "))
+            .map(|r| r["host"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    // without a collection time a collection gives no retention row
+    assert!(retention(&[]).is_empty());
+    // long after the fixtures were written, both hosts' transcripts are past 30 days
+    assert_eq!(
+        retention(&["--collected-at", "2100-01-01"]),
+        ["WIN-DESK03", "lin-ws01"]
+    );
+    let (code, _, err) = run(&[ev.to_str().unwrap(), "--collected-at", "soon"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--collected-at: cannot read \"soon\" as a time"),
+        "{err}"
+    );
+}
