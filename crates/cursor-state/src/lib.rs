@@ -41,6 +41,7 @@ use chat_rows::{Claim, Evidence, FileContext, RowSink, Store};
 
 use locate::Kind;
 use rows::Out;
+pub use rows::ide::{PAGED_BATCH_BYTES, PAGED_FROM_BYTES, Paging};
 
 /// Why a value could not be decoded; each variant says at which byte.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -108,6 +109,23 @@ impl Store for CursorStore {
         evidence: &Evidence,
         sink: &mut dyn RowSink,
     ) {
+        self.read_with(path, ctx, evidence, sink, Paging::default());
+    }
+}
+
+impl CursorStore {
+    /// [`Store::read_into`] with the size from which the global database (and its
+    /// `.backup`) is read page by page, and that path's batch size, given: the store
+    /// uses [`Paging::default`] (above 512 MiB); tests and the bench force the paged path
+    /// on small files with [`Paging::always`].
+    pub fn read_with(
+        &self,
+        path: &Path,
+        ctx: &FileContext,
+        evidence: &Evidence,
+        sink: &mut dyn RowSink,
+        paging: Paging,
+    ) {
         let source = if ctx.display_path.is_empty() {
             chat_rows::display_path(path)
         } else {
@@ -133,10 +151,10 @@ impl Store for CursorStore {
         };
         let mtime = evidence.modified(path);
         match kind {
-            Kind::GlobalDb => rows::ide::read_global(path, evidence, &mut out),
+            Kind::GlobalDb => rows::ide::read_global_with(path, evidence, &mut out, paging),
             Kind::GlobalBackup => {
                 out.secondary = true;
-                rows::ide::read_global(path, evidence, &mut out);
+                rows::ide::read_global_with(path, evidence, &mut out, paging);
             }
             Kind::WorkspaceDb => rows::ide::read_workspace(path, evidence, &mut out),
             Kind::AgentStore => rows::cli::read_store(path, evidence, &mut out),

@@ -7,8 +7,8 @@ use common::*;
 use cursor_state::CursorStore;
 
 #[test]
-fn a_database_over_the_cap_says_so() {
-    let path = evidence_root().join(CAROL_GLOBAL);
+fn a_workspace_database_over_the_cap_says_so() {
+    let path = evidence_root().join(ALICE_WS);
     let size = std::fs::metadata(&path).unwrap().len();
     let ev = Evidence::new().max_size(4096);
     let rows = CursorStore.read(&path, &FileContext::default(), &ev);
@@ -16,7 +16,7 @@ fn a_database_over_the_cap_says_so() {
     assert_eq!(
         rows[0].text,
         format!(
-            "parser: state.vscdb unreadable: cannot read {}: {size} bytes, over the 4096-byte cap of one evidence file; not read: sqlite-evidence loads a database whole, and a database over the cap waits for page-on-demand reading (issue 14)",
+            "parser: state.vscdb unreadable: cannot read {}: {size} bytes, over the 4096-byte cap of one evidence file; not read: a workspace database is read whole (only the global database, which grows without bound, is read page by page)",
             path.display()
         )
     );

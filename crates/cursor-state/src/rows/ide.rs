@@ -29,6 +29,10 @@ use state_vscdb::{Item, KvTable, StateDb};
 use super::{Out, Place, iso, str_of, sys, turn};
 use crate::decode::{self, as_written, bubble_time, json_time, rich_text};
 
+pub mod paged;
+
+pub use paged::{PAGED_BATCH_BYTES, PAGED_FROM_BYTES, Paging};
+
 /// The table of Cursor's chats.
 pub const KV: &str = "cursorDiskKV";
 /// The 3.0+ chat index (global `ItemTable`).
@@ -45,7 +49,8 @@ pub const GENERATIONS_KEY: &str = "aiService.generations";
 pub const AICHAT_KEY: &str = "workbench.panel.aichat.view.aichat.chatdata";
 
 /// The rows of a database that could not be opened: `parser: state.vscdb unreadable:
-/// <message>`; a file over the evidence size cap says so and why it was not read.
+/// <message>`; a workspace database over the evidence size cap says so and why it was
+/// not read (the global database is read page by page instead, see [`paged`]).
 pub fn unreadable(err: &sqlite_evidence::Error, out: &mut Out<'_>) {
     let mut text = format!("state.vscdb unreadable: {err}");
     if let sqlite_evidence::Error::Io { source, .. } = err {
@@ -53,20 +58,17 @@ pub fn unreadable(err: &sqlite_evidence::Error, out: &mut Out<'_>) {
             chat_rows::evidence::refusal(source)
         {
             text.push_str(
-                "; not read: sqlite-evidence loads a database whole, and a database over the cap waits for page-on-demand reading (issue 14)",
+                "; not read: a workspace database is read whole (only the global database, which grows without bound, is read page by page)",
             );
         }
     }
     out.push(sys(system::parser(text)));
 }
 
-fn problems(db: &Database, out: &mut Out<'_>) {
-    for r in sqlite_evidence::rows::problem_rows(
-        db.problems(),
-        super::AGENT,
-        "",
-        "state.vscdb unreadable: ",
-    ) {
+fn problems(problems: &[sqlite_evidence::Problem], out: &mut Out<'_>) {
+    for r in
+        sqlite_evidence::rows::problem_rows(problems, super::AGENT, "", "state.vscdb unreadable: ")
+    {
         out.push(r);
     }
 }
@@ -75,13 +77,23 @@ fn kv_error(e: &state_vscdb::Error, out: &mut Out<'_>, at: &str) {
     out.push(sys(system::parser(format!("state.vscdb unreadable: {e}"))).locator(at));
 }
 
-/// Reads the global database (or its `.backup`, with `out.secondary` set).
+/// Reads the global database (or its `.backup`, with `out.secondary` set), page by page
+/// above [`PAGED_FROM_BYTES`] (see [`paged`]).
 pub fn read_global(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
+    read_global_with(path, evidence, out, Paging::default());
+}
+
+/// [`read_global`] with the size from which the database is read page by page, and the
+/// batch size of that path, given.
+pub fn read_global_with(path: &Path, evidence: &Evidence, out: &mut Out<'_>, paging: Paging) {
+    if paged::use_paged(path, evidence, paging) {
+        return paged::read_global_paged(path, evidence, out, paging);
+    }
     let db = match Database::open(path, evidence) {
         Ok(db) => db,
         Err(e) => return unreadable(&e, out),
     };
-    problems(&db, out);
+    problems(db.problems(), out);
     let mtime = evidence.modified(path);
     let mut projects = workspace_index(path, evidence);
     let state = if db.has_table("ItemTable") {
@@ -97,20 +109,28 @@ pub fn read_global(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
         return read_kv(&db, mtime, &projects, path, out);
     };
     let Some(state) = state else { return };
-    item_rows_global(&state, mtime, &mut projects, path, out);
+    item_rows_global(
+        state.item(HEADERS_KEY),
+        state.item(APP_STATE_KEY),
+        mtime,
+        &mut projects,
+        path,
+        out,
+    );
     read_kv(state.database(), mtime, &projects, path, out);
 }
 
 /// The `ItemTable` rows of the global database: the 3.0+ index (secondary `session
 /// index:` rows; it also gives composers their project) and the grants of `composerState`.
 fn item_rows_global(
-    state: &StateDb,
+    headers: Option<&Item>,
+    app_state: Option<&Item>,
     mtime: Option<Timestamp>,
     projects: &mut HashMap<String, String>,
     path: &Path,
     out: &mut Out<'_>,
 ) {
-    if let Some(item) = state.item(HEADERS_KEY) {
+    if let Some(item) = headers {
         match item.json() {
             Ok(v) => {
                 for h in v
@@ -147,7 +167,7 @@ fn item_rows_global(
             Err(e) => out.push(state_vscdb::not_json_row(super::AGENT, "", item, &e)),
         }
     }
-    if let Some(item) = state.item(APP_STATE_KEY) {
+    if let Some(item) = app_state {
         match item.json() {
             Ok(v) => {
                 if let Some(cs) = v.get("composerState") {
@@ -260,6 +280,46 @@ fn split_key<'k>(key: &'k str, prefix: &str) -> Option<(&'k str, &'k str)> {
     Some(rest.split_once(':').unwrap_or((rest, "")))
 }
 
+/// The composer id a `cursorDiskKV` key is grouped under: `composerData:<cid>`,
+/// `bubbleId:<cid>:<bid>`, `checkpointId:<cid>:..`, `messageRequestContext:<cid>:..`.
+fn grouped_cid(key: &str) -> Option<&str> {
+    [
+        "composerData",
+        "bubbleId",
+        "checkpointId",
+        "messageRequestContext",
+    ]
+    .into_iter()
+    .find_map(|p| split_key(key, p))
+    .map(|(cid, _)| cid)
+}
+
+/// Key lookups and key-range walks of `cursorDiskKV`: SQLite's key index for a database
+/// read whole ([`KvTable`]), a batch of records held in key order for the paged path.
+trait Kv {
+    /// The live item of a key (never a secret).
+    fn get(&self, key: &str) -> Result<Option<Item>, state_vscdb::Error>;
+    /// Every live item whose key starts with `prefix`, in key order (secrets skipped).
+    fn for_each_prefix(
+        &self,
+        prefix: &str,
+        each: &mut dyn FnMut(Item),
+    ) -> Result<usize, state_vscdb::Error>;
+}
+
+impl Kv for KvTable<'_> {
+    fn get(&self, key: &str) -> Result<Option<Item>, state_vscdb::Error> {
+        KvTable::get(self, key)
+    }
+    fn for_each_prefix(
+        &self,
+        prefix: &str,
+        each: &mut dyn FnMut(Item),
+    ) -> Result<usize, state_vscdb::Error> {
+        KvTable::for_each_prefix(self, prefix, each)
+    }
+}
+
 /// The deleted records of `cursorDiskKV`, grouped by composer.
 #[derive(Default)]
 struct Deleted {
@@ -300,7 +360,7 @@ impl Deleted {
 
 /// What mapping one composer needs.
 struct Reader<'a> {
-    kv: KvTable<'a>,
+    kv: Box<dyn Kv + 'a>,
     limit: Option<Timestamp>,
     projects: &'a HashMap<String, String>,
     tool_calls: HashMap<String, String>,
@@ -323,7 +383,7 @@ fn read_kv(
     };
     let deleted = Deleted::from(kv.deleted());
     let mut r = Reader {
-        kv,
+        kv: Box::new(kv),
         limit,
         projects,
         tool_calls: HashMap::new(),
@@ -334,7 +394,7 @@ fn read_kv(
     };
     // parents before sub-agents: `task-<toolCallId>` composers are read last
     let mut tasks = Vec::new();
-    let res = kv.for_each_prefix("composerData:", |item| {
+    let res = kv.for_each_prefix("composerData:", |item: Item| {
         if item.key.starts_with("composerData:task-") {
             tasks.push(item.key.clone());
         } else {
@@ -353,7 +413,7 @@ fn read_kv(
     }
     // bubbles whose composerData is gone, still live
     let mut orphans: BTreeMap<String, Vec<Item>> = BTreeMap::new();
-    let res = kv.for_each_prefix("bubbleId:", |item| {
+    let res = kv.for_each_prefix("bubbleId:", |item: Item| {
         if let Some((cid, _)) = split_key(&item.key, "bubbleId") {
             if !r.live_cids.contains(cid) {
                 orphans.entry(cid.to_string()).or_default().push(item);
@@ -364,16 +424,7 @@ fn read_kv(
         kv_error(&e, out, "cursorDiskKV bubbleId:");
     }
     for (cid, bubbles) in orphans {
-        out.push(
-            sys(format!(
-                "session start: composerData missing; {} bubbles read by their keys",
-                bubbles.len()
-            ))
-            .session(&cid)
-            .project(r.projects.get(&cid).cloned().unwrap_or_default())
-            .locator(format!("{KV} key=bubbleId:{cid}:")),
-        );
-        r.loose_bubbles(&cid, bubbles, RecordState::Live, None, out);
+        r.orphan(&cid, bubbles, out);
     }
     r.agent_kv(out);
     r.deleted(deleted, out);
@@ -390,6 +441,20 @@ impl Reader<'_> {
             .and_then(|parent| self.projects.get(parent))
             .cloned()
             .unwrap_or_default()
+    }
+
+    /// Live bubbles whose composerData is gone, grouped by the composer id in their keys.
+    fn orphan(&mut self, cid: &str, bubbles: Vec<Item>, out: &mut Out<'_>) {
+        out.push(
+            sys(format!(
+                "session start: composerData missing; {} bubbles read by their keys",
+                bubbles.len()
+            ))
+            .session(cid)
+            .project(self.projects.get(cid).cloned().unwrap_or_default())
+            .locator(format!("{KV} key=bubbleId:{cid}:")),
+        );
+        self.loose_bubbles(cid, bubbles, RecordState::Live, None, out);
     }
 
     fn emit(&mut self, cid: &str, row: Row, out: &mut Out<'_>) {
@@ -422,7 +487,7 @@ impl Reader<'_> {
         // bubbles of this composer, by key range; then in header order
         let mut found: HashMap<String, Item> = HashMap::new();
         let prefix = format!("bubbleId:{cid}:");
-        if let Err(e) = self.kv.for_each_prefix(&prefix, |b| {
+        if let Err(e) = self.kv.for_each_prefix(&prefix, &mut |b| {
             let bid = b.key[prefix.len()..].to_string();
             found.insert(bid, b);
         }) {
@@ -683,7 +748,7 @@ impl Reader<'_> {
         let mut items = Vec::new();
         for prefix in ["checkpointId", "messageRequestContext"] {
             let p = format!("{prefix}:{cid}:");
-            if let Err(e) = self.kv.for_each_prefix(&p, |i| {
+            if let Err(e) = self.kv.for_each_prefix(&p, &mut |i| {
                 if !done.contains(&i.key) {
                     items.push(i);
                 }
@@ -711,7 +776,7 @@ impl Reader<'_> {
         const PREFIX: &str = "agentKv:blob:";
         let mut roots: Vec<(String, Vec<String>, String)> = Vec::new();
         let mut in_root: HashSet<String> = HashSet::new();
-        let res = self.kv.for_each_prefix(PREFIX, |item| {
+        let res = self.kv.for_each_prefix(PREFIX, &mut |item| {
             let id = item.key[PREFIX.len()..].to_string();
             let bytes = blob_bytes(&item.value);
             if let Ok(decode::Blob::Root(children)) = decode::blob(&bytes) {
@@ -755,7 +820,7 @@ impl Reader<'_> {
                 }
             }
         }
-        let res = self.kv.for_each_prefix(PREFIX, |item| {
+        let res = self.kv.for_each_prefix(PREFIX, &mut |item| {
             let id = &item.key[PREFIX.len()..];
             if in_root.contains(id) {
                 return;

@@ -1,0 +1,425 @@
+//! The global database read page by page, for files too large to load whole.
+//!
+//! # Why
+//!
+//! Cursor's global `state.vscdb` is never vacuumed and reaches tens of gigabytes.
+//! [`sqlite_evidence::Database`] holds the main file, the WAL and SQLite's copy of the
+//! image (about three times the file), so above [`Paging::from_bytes`] (or above the
+//! evidence size cap, which `Database` cannot pass) the database is read through
+//! [`sqlite_evidence::paged::PagedDatabase`] instead: pages read on demand, live records
+//! walked in rowid order, deleted records carved a page at a time, each handed to a
+//! callback. SQLite is not involved, so there is no key index to look a key up in.
+//!
+//! The rows must still be the ones the in-memory path gives, in the same order, while
+//! never holding the key space: composers one at a time, each with its bubbles. So the
+//! table is read in passes:
+//!
+//! 1. a census walk of the live records and one carve of the deleted ones, keeping only
+//!    per-composer byte counts and the composer keys (one entry per composer, never per
+//!    bubble);
+//! 2. the composers, in the in-memory path's order (composers by key, `task-` sub-agents
+//!    after them, then composer ids that only bubbles name), cut into batches of at
+//!    most [`Paging::batch_bytes`] of records; each batch is one walk of the live
+//!    records keeping only the batch's composers' records (`composerData`, `bubbleId`,
+//!    `checkpointId`, `messageRequestContext` keys), which then serve the same key
+//!    lookups and key ranges the index serves in the in-memory path;
+//! 3. the `agentKv:blob:` records (one walk);
+//! 4. the deleted records, grouped by composer id in the same batches (one carve and
+//!    one live walk for the live `composerData` each), then the ungrouped ones.
+//!
+//! Memory is bounded by one batch (a composer larger than the batch is a batch of its
+//! own) plus the per-composer census; time is one walk of the table per batch. The
+//! key and value are the table's first two columns (as Cursor creates it).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::Path;
+
+use chat_rows::Evidence;
+use sqlite_evidence::paged::PagedDatabase;
+use sqlite_evidence::rusqlite::types::{Value as SqlValue, ValueRef};
+use state_vscdb::Item;
+
+use super::{
+    APP_STATE_KEY, Deleted, HEADERS_KEY, KV, Kv, Reader, grouped_cid, item_rows_global, problems,
+    split_key, unreadable, workspace_index,
+};
+use crate::rows::Out;
+
+/// Databases (main file and WAL together) larger than this are read page by page:
+/// 512 MiB, which the in-memory path holds in about 1.5 GB.
+pub const PAGED_FROM_BYTES: u64 = 512 << 20;
+
+/// The records of one batch of composers read into memory on the paged path: 128 MiB.
+pub const PAGED_BATCH_BYTES: u64 = 128 << 20;
+
+/// When the global database is read page by page, and how much of it a batch holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Paging {
+    /// Read page by page above this size (main file plus WAL), or when either file is
+    /// over the evidence size cap.
+    pub from_bytes: u64,
+    /// The record bytes (keys and values) of the composers read in one walk.
+    pub batch_bytes: u64,
+}
+
+impl Default for Paging {
+    fn default() -> Paging {
+        Paging {
+            from_bytes: PAGED_FROM_BYTES,
+            batch_bytes: PAGED_BATCH_BYTES,
+        }
+    }
+}
+
+impl Paging {
+    /// Every non-empty database page by page, in batches of `batch_bytes` (tests, bench).
+    pub fn always(batch_bytes: u64) -> Paging {
+        Paging {
+            from_bytes: 0,
+            batch_bytes,
+        }
+    }
+}
+
+/// Whether `path` is read page by page. A file that cannot be checked goes to the
+/// in-memory path, which reports why.
+pub(super) fn use_paged(path: &Path, evidence: &Evidence, paging: Paging) -> bool {
+    let Ok(main) = evidence.check(path) else {
+        return false;
+    };
+    let wal = evidence
+        .check(&sqlite_evidence::locate::wal_path(path))
+        .map(|c| c.size)
+        .unwrap_or(0);
+    let cap = evidence.size_cap();
+    main.size.saturating_add(wal) > paging.from_bytes || main.size > cap || wal > cap
+}
+
+/// A value as text, the way `state-vscdb` decodes it.
+fn text(v: &SqlValue) -> String {
+    state_vscdb::decode::value_text(ValueRef::from(v))
+}
+
+fn value_len(v: Option<&SqlValue>) -> u64 {
+    match v {
+        Some(SqlValue::Text(t)) => t.len() as u64,
+        Some(SqlValue::Blob(b)) => b.len() as u64,
+        _ => 8,
+    }
+}
+
+/// A live record as an item (`<table> rowid <n>`, as `KvTable` gives it); secrets never.
+fn live_item(table: &str, rowid: i64, values: Vec<SqlValue>) -> Option<Item> {
+    let mut v = values.into_iter();
+    let key = text(&v.next()?);
+    if state_vscdb::is_secret_key(&key) {
+        return None;
+    }
+    let value = v.next().map(|x| text(&x)).unwrap_or_default();
+    Some(Item {
+        key,
+        value,
+        rowid: Some(rowid),
+        state: chat_rows::RecordState::Live,
+        location: format!("{table} rowid {rowid}"),
+    })
+}
+
+/// A carved record as an item, as `KvTable::deleted` gives it (no empty keys, no
+/// secrets).
+fn deleted_item(r: sqlite_evidence::RecoveredRecord) -> Option<Item> {
+    let mut values = r.values.into_iter();
+    let key = text(&values.next()?);
+    if key.is_empty() || state_vscdb::is_secret_key(&key) {
+        return None;
+    }
+    let value = text(&values.next().unwrap_or(SqlValue::Null));
+    Some(Item {
+        key,
+        value,
+        rowid: r.rowid,
+        state: chat_rows::RecordState::Deleted,
+        location: r.location,
+    })
+}
+
+/// The records of one batch, in key order: they answer the lookups the key index
+/// answers in the in-memory path.
+#[derive(Default)]
+struct Batch(BTreeMap<String, Item>);
+
+impl Kv for Batch {
+    fn get(&self, key: &str) -> Result<Option<Item>, state_vscdb::Error> {
+        Ok(self.0.get(key).cloned())
+    }
+    fn for_each_prefix(
+        &self,
+        prefix: &str,
+        each: &mut dyn FnMut(Item),
+    ) -> Result<usize, state_vscdb::Error> {
+        let mut n = 0;
+        for (k, item) in self.0.range(prefix.to_string()..) {
+            if !k.starts_with(prefix) {
+                break;
+            }
+            each(item.clone());
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+/// One step of the live phase, in the in-memory path's order.
+enum Step {
+    /// A `composerData:` key.
+    Composer(String),
+    /// A composer id that only bubbles name.
+    Orphan(String),
+}
+
+/// Cuts `units` (composer id, bytes) into batches of at most `budget` bytes, in order.
+fn batches<T>(units: Vec<(T, String, u64)>, budget: u64) -> Vec<(Vec<T>, HashSet<String>)> {
+    let mut out = Vec::new();
+    let mut cur: (Vec<T>, HashSet<String>) = (Vec::new(), HashSet::new());
+    let mut bytes = 0u64;
+    for (t, cid, b) in units {
+        let add = if cur.1.contains(&cid) { 0 } else { b };
+        if !cur.0.is_empty() && bytes.saturating_add(add) > budget {
+            out.push(std::mem::take(&mut cur));
+            bytes = 0;
+        }
+        if cur.1.insert(cid) {
+            bytes = bytes.saturating_add(b);
+        }
+        cur.0.push(t);
+    }
+    if !cur.0.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Whether a `CREATE TABLE` text's first two columns are `key` and `value`.
+fn kv_columns(sql: &str) -> bool {
+    let Some(open) = sql.find('(') else {
+        return false;
+    };
+    let cols: Vec<String> = sql[open + 1..]
+        .split(',')
+        .take(2)
+        .map(|c| {
+            c.split_whitespace()
+                .next()
+                .unwrap_or("")
+                .trim_matches(|ch| matches!(ch, '"' | '`' | '[' | ']'))
+                .to_ascii_lowercase()
+        })
+        .collect();
+    cols.len() == 2 && cols[0] == "key" && cols[1] == "value"
+}
+
+/// Reads the global database (or its `.backup`) page by page (see the module docs).
+pub(super) fn read_global_paged(
+    path: &Path,
+    evidence: &Evidence,
+    out: &mut Out<'_>,
+    paging: Paging,
+) {
+    let db = match PagedDatabase::open(path, evidence) {
+        Ok(db) => db,
+        Err(e) => return unreadable(&e, out),
+    };
+    problems(db.problems(), out);
+    let mtime = evidence.modified(path);
+    let mut projects = workspace_index(path, evidence);
+    let schema = db.schema_entries();
+    let table = |name: &str| {
+        schema
+            .iter()
+            .find(|e| e.kind == "table" && e.name == name)
+            .cloned()
+    };
+    if table("ItemTable").is_some() {
+        let (mut headers, mut app_state) = (None, None);
+        db.live_records("ItemTable", &mut |rowid, values| {
+            let Some(item) = live_item("ItemTable", rowid, values) else {
+                return;
+            };
+            if item.key == HEADERS_KEY {
+                headers = Some(item);
+            } else if item.key == APP_STATE_KEY {
+                app_state = Some(item);
+            }
+        });
+        item_rows_global(
+            headers.as_ref(),
+            app_state.as_ref(),
+            mtime,
+            &mut projects,
+            path,
+            out,
+        );
+    }
+    if !table(KV).is_some_and(|e| kv_columns(&e.sql)) {
+        return;
+    }
+    read_kv_paged(&db, mtime, &projects, out, paging.batch_bytes.max(1));
+}
+
+fn read_kv_paged(
+    db: &PagedDatabase,
+    limit: Option<chat_rows::Timestamp>,
+    projects: &HashMap<String, String>,
+    out: &mut Out<'_>,
+    budget: u64,
+) {
+    // 1. census: per-composer bytes, composer keys, bubble composer ids
+    let mut bytes: HashMap<String, u64> = HashMap::new();
+    let mut composers: BTreeSet<String> = BTreeSet::new();
+    let mut live_cids: HashSet<String> = HashSet::new();
+    let mut bubble_cids: BTreeSet<String> = BTreeSet::new();
+    let mut agent_blobs = false;
+    db.live_records(KV, &mut |_, values| {
+        let Some(k) = values.first() else { return };
+        let key = text(k);
+        if state_vscdb::is_secret_key(&key) {
+            return;
+        }
+        if let Some(cid) = grouped_cid(&key) {
+            let n = key.len() as u64 + value_len(values.get(1));
+            *bytes.entry(cid.to_string()).or_default() += n;
+        }
+        if let Some((cid, _)) = split_key(&key, "composerData") {
+            live_cids.insert(cid.to_string());
+            composers.insert(key.clone());
+        } else if let Some((cid, _)) = split_key(&key, "bubbleId") {
+            if !bubble_cids.contains(cid) {
+                bubble_cids.insert(cid.to_string());
+            }
+        } else if key.starts_with("agentKv:blob:") {
+            agent_blobs = true;
+        }
+    });
+    let mut del_bytes: BTreeMap<String, u64> = BTreeMap::new();
+    let mut del_others = false;
+    db.deleted_records(KV, &mut |rec| {
+        let Some(item) = deleted_item(rec) else {
+            return;
+        };
+        match grouped_cid(&item.key) {
+            Some(cid) => {
+                let n = (item.key.len() + item.value.len()) as u64;
+                *del_bytes.entry(cid.to_string()).or_default() += n;
+            }
+            None => del_others = true,
+        }
+    });
+
+    let mut r = Reader {
+        kv: Box::new(Batch::default()),
+        limit,
+        projects,
+        tool_calls: HashMap::new(),
+        with_deleted: del_bytes.keys().cloned().collect(),
+        said: HashSet::new(),
+        live_cids: HashSet::new(),
+        root_refs: HashMap::new(),
+    };
+
+    // 2. composers (parents, then `task-` sub-agents), then bubbles without composerData
+    let (tasks, parents): (Vec<String>, Vec<String>) = composers
+        .into_iter()
+        .partition(|k| k.starts_with("composerData:task-"));
+    let cid_of = |k: &str| grouped_cid(k).unwrap_or_default().to_string();
+    let size = |cid: &str| bytes.get(cid).copied().unwrap_or(0);
+    let mut steps: Vec<(Step, String, u64)> = Vec::new();
+    for key in parents.into_iter().chain(tasks) {
+        let cid = cid_of(&key);
+        let b = size(&cid);
+        steps.push((Step::Composer(key), cid, b));
+    }
+    for cid in bubble_cids {
+        if !live_cids.contains(&cid) {
+            let b = size(&cid);
+            steps.push((Step::Orphan(cid.clone()), cid, b));
+        }
+    }
+    drop(live_cids);
+    for (steps, cids) in batches(steps, budget) {
+        r.kv = Box::new(gather_live(db, |key| {
+            grouped_cid(key).is_some_and(|c| cids.contains(c))
+        }));
+        for step in steps {
+            match step {
+                Step::Composer(key) => {
+                    if let Ok(Some(item)) = r.kv.get(&key) {
+                        r.composer(&item, out);
+                    }
+                }
+                Step::Orphan(cid) => {
+                    let mut bubbles = Vec::new();
+                    let _ =
+                        r.kv.for_each_prefix(&format!("bubbleId:{cid}:"), &mut |b| bubbles.push(b));
+                    r.orphan(&cid, bubbles, out);
+                }
+            }
+        }
+    }
+
+    // 3. agentKv blobs
+    r.kv = Box::new(if agent_blobs {
+        gather_live(db, |key| key.starts_with("agentKv:blob:"))
+    } else {
+        Batch::default()
+    });
+    r.agent_kv(out);
+
+    // 4. deleted records, grouped by composer, then the others
+    let units: Vec<(String, String, u64)> = del_bytes
+        .into_iter()
+        .map(|(cid, b)| (cid.clone(), cid, b))
+        .collect();
+    for (_, cids) in batches(units, budget) {
+        let live = gather_live(db, |key| {
+            split_key(key, "composerData")
+                .is_some_and(|(c, rest)| rest.is_empty() && cids.contains(c))
+        });
+        let mut items = Vec::new();
+        db.deleted_records(KV, &mut |rec| {
+            if let Some(item) = deleted_item(rec) {
+                if grouped_cid(&item.key).is_some_and(|c| cids.contains(c)) {
+                    items.push(item);
+                }
+            }
+        });
+        r.kv = Box::new(live);
+        r.deleted(Deleted::from(items), out);
+    }
+    if del_others {
+        let mut items = Vec::new();
+        db.deleted_records(KV, &mut |rec| {
+            if let Some(item) = deleted_item(rec) {
+                if grouped_cid(&item.key).is_none() {
+                    items.push(item);
+                }
+            }
+        });
+        r.kv = Box::new(Batch::default());
+        r.deleted(Deleted::from(items), out);
+    }
+}
+
+/// One walk of the live records, keeping those whose key `keep` accepts.
+fn gather_live(db: &PagedDatabase, keep: impl Fn(&str) -> bool) -> Batch {
+    let mut batch = Batch::default();
+    db.live_records(KV, &mut |rowid, values| {
+        let Some(k) = values.first() else { return };
+        if !keep(&text(k)) {
+            return;
+        }
+        if let Some(item) = live_item(KV, rowid, values) {
+            batch.0.insert(item.key.clone(), item);
+        }
+    });
+    batch
+}
