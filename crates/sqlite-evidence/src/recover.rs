@@ -81,11 +81,12 @@ pub struct RecoveredRecord {
     /// Whether SQLite freed the record, or the record is live bytes SQLite can no
     /// longer reach.
     pub reach: Reach,
-    /// For a partial record whose last column's text lost only its end (a cell
-    /// written into its freeblock later and freed again: SQLite's placeholder schema
-    /// record of a `CREATE TABLE` takes the last 8 bytes): that column and the text
-    /// that survives before the overwritten bytes. Not the value (its end is gone),
-    /// so the column is still listed in `missing` and NULL in `values`.
+    /// For a partial record whose text column lost only its end: that column and the
+    /// text that survives before the lost bytes. It comes from a cell written into the
+    /// freeblock later and freed again (SQLite's placeholder schema record of a
+    /// `CREATE TABLE` takes the last 8 bytes), or from a spilled record whose overflow
+    /// chain no longer belongs to it (the local part survives). Not the value (its end
+    /// is gone), so the column is still listed in `missing` and NULL in `values`.
     pub truncated: Option<(usize, Value)>,
 }
 
@@ -709,6 +710,12 @@ struct Recoverer<'a> {
     /// hold: where a freed cell can be read more than one way, the reading that
     /// matches the table's other records is preferred.
     seen: Vec<u8>,
+    /// The pages of the image's live b-trees (every table and index): a carved
+    /// record's overflow chain may not pass through one.
+    live_trees: HashSet<u32>,
+    /// The freelist leaf pages of the image: where a carved record's overflow chain
+    /// must run (see [`Recoverer::overflow`]).
+    free_leaves: HashSet<u32>,
 }
 
 /// The cell offsets a table leaf page's pointer array names (page 1's header follows
@@ -737,6 +744,11 @@ fn class_of_value(v: &Value) -> u8 {
         Value::Blob(_) => 8,
     }
 }
+
+/// A record that spilled onto overflow pages: its values, its local length, its payload
+/// length, the columns lost (a chain that no longer belongs to it) and the surviving
+/// start of the column its local part cuts.
+type Spilled = (Vec<Value>, usize, usize, Vec<usize>, Option<(usize, Value)>);
 
 /// A rebuilt freed cell: its values, its length from the freeblock start, whether its
 /// first column's type was inferred from the freeblock's size, and the columns lost.
@@ -807,7 +819,29 @@ impl<'a> Recoverer<'a> {
             carve_snap: None,
             max_rowid: None,
             seen: Vec::new(),
+            live_trees: HashSet::new(),
+            free_leaves: HashSet::new(),
         }
+    }
+
+    /// The freelist leaf pages of the image, from the trunk chain at `trunk`.
+    fn free_leaf_pages(&self, mut trunk: u32, limit: u32) -> HashSet<u32> {
+        let mut out = HashSet::new();
+        let mut hops = 0u32;
+        while trunk != 0 && trunk <= limit && hops < limit {
+            hops += 1;
+            let Some(b) = self.pages.bytes(self.current(trunk)) else {
+                break;
+            };
+            let count = (be32(&b, 4) as usize).min((self.pages.usable.saturating_sub(8)) / 4);
+            out.extend(
+                (0..count)
+                    .map(|k| be32(&b, 8 + 4 * k))
+                    .filter(|&p| p != 0 && p <= limit),
+            );
+            trunk = be32(&b, 0);
+        }
+        out
     }
 
     /// Carves the freelist that starts at trunk page `trunk` (trunk and leaf pages),
@@ -990,7 +1024,7 @@ impl<'a> Recoverer<'a> {
                     None => continue,
                 }
             } else {
-                match self.overflow(b, start, local, plen, snap) {
+                match self.overflow(b, start, local, plen, snap, strict == Strict::Carved) {
                     Some(v) => v.into(),
                     None => continue,
                 }
@@ -1027,9 +1061,17 @@ impl<'a> Recoverer<'a> {
         local: usize,
         total: usize,
         snap: Option<&Snapshot>,
+        carved: bool,
     ) -> Option<Vec<u8>> {
         // A chain longer than the database has pages is a cycle or garbage: the payload
         // cannot be larger than the pages that could hold it.
+        //
+        // A carved record's chain (a deleted cell's, followed into freed pages) must
+        // still be its own: each of its pages, where the image still has the version
+        // carved, is a freelist leaf page now (freed with the record, not reused: a
+        // page reused as a b-tree or another record's overflow page, or turned into a
+        // freelist trunk, holds other bytes), and its last page ends the chain (next
+        // page 0).
         let pages = self.pages.max_pages();
         if total > pages.saturating_mul(self.pages.usable) {
             return None;
@@ -1047,11 +1089,20 @@ impl<'a> Recoverer<'a> {
                 Some(s) => resolve(s, next),
                 None => self.current(next),
             };
+            if carved
+                && v == self.current(next)
+                && (self.live_trees.contains(&next) || !self.free_leaves.contains(&next))
+            {
+                return None;
+            }
             let page = self.pages.bytes(v)?;
             let page: &[u8] = &page;
             let take = (self.pages.usable - 4).min(total - out.len());
             out.extend_from_slice(page.get(4..4 + take)?);
             next = be32(page, 0);
+        }
+        if carved && next != 0 {
+            return None;
         }
         Some(out)
     }
@@ -1154,8 +1205,8 @@ impl<'a> Recoverer<'a> {
                 .map(|(v, l, i)| (v, l, i, Vec::new(), None))
                 .or_else(|| {
                     self.rebuild_spilled(b, start, end)
-                        .filter(|(_, l)| self.tiles(b, start + l, start + size))
-                        .map(|(v, l)| (v, l, false, Vec::new(), None))
+                        .filter(|(_, l, ..)| self.tiles(b, start + l, start + size))
+                        .map(|(v, l, _, m, t)| (v, l, false, m, t))
                 })
                 .or_else(|| self.rebuild_freeblock(b, start, size));
             if let Some((values, len, inferred, missing, truncated)) = rebuilt {
@@ -1204,19 +1255,21 @@ impl<'a> Recoverer<'a> {
                     s += len;
                     continue;
                 }
-                if let Some((values, len, _)) = self
+                if let Some((values, len, _, missing, truncated)) = self
                     .spilled(b, s, end, &[])
-                    .filter(|(_, _, total)| self.cell_start_ok(b, s, floor, *total, region))
+                    .filter(|(_, _, total, ..)| self.cell_start_ok(b, s, floor, *total, region))
+                    // a partial one (its chain gone) only where the region is known free
+                    .filter(|r| r.3.is_empty() || region == Region::Freeblock)
                 {
                     self.found.push(Found {
                         rowid: None,
                         values,
                         location: format!("{name} offset {s}"),
                         probes: Vec::new(),
-                        missing: Vec::new(),
+                        missing,
                         reach: Reach::Deleted,
                         carved: true,
-                        truncated: None,
+                        truncated,
                     });
                     spans.insert(s, s + len);
                     s += len;
@@ -1245,7 +1298,11 @@ impl<'a> Recoverer<'a> {
             let rebuilt = self
                 .rebuild_clobbered(b, s, end, None)
                 .map(|(v, l, _)| (v, l))
-                .or_else(|| self.rebuild_spilled(b, s, end));
+                .or_else(|| {
+                    self.rebuild_spilled(b, s, end)
+                        .filter(|r| r.3.is_empty())
+                        .map(|(v, l, ..)| (v, l))
+                });
             // The freeblock the link describes must have covered the whole cell.
             let size = be16(b, s + 2) as usize;
             match rebuilt {
@@ -1535,13 +1592,7 @@ impl<'a> Recoverer<'a> {
     /// whose first bytes a freeblock link overwrote), the rest on the overflow chain
     /// named right after the local part. Freed overflow pages keep their content
     /// unless `secure_delete` zeroed them. Returns the values and the local length.
-    fn spilled(
-        &self,
-        b: &[u8],
-        hstart: usize,
-        end: usize,
-        patch: &[u8],
-    ) -> Option<(Vec<Value>, usize, usize)> {
+    fn spilled(&self, b: &[u8], hstart: usize, end: usize, patch: &[u8]) -> Option<Spilled> {
         let usable = self.pages.usable;
         let end = end.min(b.len());
         let mut local_buf = b.get(hstart..end.min(hstart + usable))?.to_vec();
@@ -1557,21 +1608,31 @@ impl<'a> Recoverer<'a> {
         }
         let mut pos = n;
         let mut total = hlen;
-        let mut count = 0;
+        let mut types = Vec::with_capacity(ncols);
         while pos < hlen {
             let (t, k) = varint(&local_buf, pos)?;
             pos += k;
-            count += 1;
+            types.push(t);
+            if types.len() > ncols {
+                return None;
+            }
             total = total.checked_add(serial_size(t)?)?;
         }
-        if pos != hlen || count != ncols || total <= usable - 35 || total > 1 << 30 {
+        if pos != hlen || types.len() != ncols || total <= usable - 35 || total > 1 << 30 {
             return None;
         }
         let local = local_size(total, usable);
         if local + 4 > local_buf.len() {
             return None;
         }
-        let payload = self.overflow(&local_buf, 0, local, total, self.carve_snap.as_ref())?;
+        let Some(payload) =
+            self.overflow(&local_buf, 0, local, total, self.carve_snap.as_ref(), true)
+        else {
+            // the chain is gone (its pages reused): the columns of the local part
+            return self
+                .partial_local(&local_buf[..local], hlen, &types)
+                .map(|(v, m, t)| (v, local + 4, total, m, t));
+        };
         let (values, _) = parse_record(
             &self.shape,
             &payload,
@@ -1580,7 +1641,82 @@ impl<'a> Recoverer<'a> {
             self.pages.encoding,
             Strict::Carved,
         )?;
-        Some((values, local + 4, total))
+        Some((values, local + 4, total, Vec::new(), None))
+    }
+
+    /// The columns of a spilled record that lie wholly in its local part (`local`,
+    /// header included), when its overflow chain no longer belongs to it: the column
+    /// the local part cuts is missing, with its surviving start when it is text, and so
+    /// are the columns after it. `None` unless the header fits the table and what
+    /// survives decodes strictly with some content.
+    #[allow(clippy::type_complexity)]
+    fn partial_local(
+        &self,
+        local: &[u8],
+        hlen: usize,
+        types: &[u64],
+    ) -> Option<(Vec<Value>, Vec<usize>, Option<(usize, Value)>)> {
+        let ncols = self.shape.affinities.len();
+        for (i, &t) in types.iter().enumerate() {
+            let fits = if Some(i) == self.shape.alias {
+                t == 0
+            } else {
+                type_fits(self.shape.affinities[i], t) && !(t == 0 && self.shape.not_null[i])
+            };
+            if !fits {
+                return None;
+            }
+        }
+        let sizes: Vec<usize> = types
+            .iter()
+            .map(|&t| serial_size(t))
+            .collect::<Option<_>>()?;
+        let mut keep = 0;
+        let mut at = hlen;
+        for &sz in &sizes {
+            if at + sz > local.len() {
+                break;
+            }
+            at += sz;
+            keep += 1;
+        }
+        if keep == 0 || keep == ncols {
+            return None;
+        }
+        let (mut values, _) = decode_body(
+            &self.shape,
+            &types[..keep],
+            local,
+            hlen,
+            local.len(),
+            self.pages.encoding,
+            Strict::Carved,
+        )?;
+        let missing: Vec<usize> = (keep..ncols).filter(|&i| sizes[i] > 0).collect();
+        for i in keep..ncols {
+            if sizes[i] == 0 {
+                values[i] = match types[i] {
+                    8 => Value::Integer(0),
+                    9 => Value::Integer(1),
+                    _ => Value::Null,
+                };
+            }
+        }
+        let cut = types[keep];
+        let truncated = if cut >= 13 && cut % 2 == 1 && self.pages.encoding <= 1 {
+            let rest = &local[at..];
+            let good = match std::str::from_utf8(rest) {
+                Ok(t) => t.len(),
+                Err(e) => e.valid_up_to(),
+            };
+            std::str::from_utf8(&rest[..good])
+                .ok()
+                .filter(|t| !t.is_empty())
+                .map(|t| (keep, Value::Text(t.to_string())))
+        } else {
+            None
+        };
+        Some((values, missing, truncated))
     }
 
     /// Schema-driven rebuild of the freed cell at a freeblock start (`fb`, `size`
@@ -1958,7 +2094,7 @@ impl<'a> Recoverer<'a> {
     /// [`Recoverer::spilled`] for a cell at a freeblock start (see
     /// [`Recoverer::rebuild_clobbered`]): the header length byte, and for a table whose
     /// first column is the rowid alias its NULL type, are put back.
-    fn rebuild_spilled(&self, b: &[u8], fb: usize, end: usize) -> Option<(Vec<Value>, usize)> {
+    fn rebuild_spilled(&self, b: &[u8], fb: usize, end: usize) -> Option<Spilled> {
         let ncols = self.shape.affinities.len();
         for (hstart, lost) in [(fb + 3, 0usize), (fb + 2, 1)] {
             if lost == 1 && self.shape.alias != Some(0) {
@@ -1978,8 +2114,10 @@ impl<'a> Recoverer<'a> {
             } else {
                 &[hlen as u8]
             };
-            if let Some((values, len, _)) = self.spilled(b, hstart, end, patch) {
-                return Some((values, hstart - fb + len));
+            if let Some((values, len, total, missing, truncated)) =
+                self.spilled(b, hstart, end, patch)
+            {
+                return Some((values, hstart - fb + len, total, missing, truncated));
             }
         }
         None
@@ -2089,6 +2227,16 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
     let mut rec = Recoverer::new(db, shape);
     rec.max_rowid = max_rowid(db, table);
     rec.seen = seen_classes(db, table, rec.shape.affinities.len());
+    {
+        let current = rec.current.clone();
+        let mut live_trees = HashSet::new();
+        let roots: Vec<u32> = hand_schema_roots(db);
+        for root in roots.into_iter().chain([1]) {
+            tree_pages(&rec.pages, &current, root, &mut live_trees);
+        }
+        rec.live_trees = live_trees;
+        rec.free_leaves = rec.free_leaf_pages(db.header.freelist_trunk, db.image_pages);
+    }
 
     // 1. Every snapshot: the main file alone, then the state after each commit. Each
     //    page version is decoded once, in the first snapshot whose tree reaches it.
@@ -2669,6 +2817,29 @@ fn seen_classes(db: &Database, table: &str, ncols: usize) -> Vec<u8> {
     seen
 }
 
+/// The root pages of every b-tree of the image: from SQLite's schema, else (a damaged
+/// schema) from the schema read by hand.
+fn hand_schema_roots(db: &Database) -> Vec<u32> {
+    let mut roots: Vec<u32> = Vec::new();
+    if let Ok(mut stmt) = db
+        .connection()
+        .prepare("SELECT rootpage FROM sqlite_schema WHERE rootpage > 0")
+    {
+        roots = stmt
+            .query_map([], |r| r.get::<_, i64>(0))
+            .map(|rows| {
+                rows.filter_map(Result::ok)
+                    .filter_map(|r| u32::try_from(r).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+    }
+    if roots.is_empty() && !db.schema_readable() {
+        roots = hand_schema(db).into_iter().map(|e| e.rootpage).collect();
+    }
+    roots
+}
+
 /// The largest rowid `table` has had, as far as the image tells.
 fn max_rowid(db: &Database, table: &str) -> Option<i64> {
     let conn = db.connection();
@@ -2976,6 +3147,12 @@ pub(crate) fn paged_deleted(
     let mut rec = Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new());
     rec.max_rowid = max_rowid;
     rec.seen = seen;
+    let mut live_trees = others.clone();
+    stream_tree(ps, root, &mut |p, _, _| {
+        live_trees.insert(p);
+    });
+    rec.live_trees = live_trees;
+    rec.free_leaves = rec.free_leaf_pages(ps.header().freelist_trunk, ps.page_count());
     let mut kept: HashSet<u64> = HashSet::new();
     let mut emitted: HashSet<u64> = HashSet::new();
     let mut partials: Vec<Found> = Vec::new();
