@@ -1206,15 +1206,7 @@ impl Scanner {
                 }
             }
             drop(reg_tx);
-            let result = self.consume(
-                &found,
-                &units,
-                consumer,
-                progress,
-                &reg_rx,
-                &mut report,
-                &job.written,
-            );
+            let result = self.consume(&job, &units, consumer, progress, &reg_rx, &mut report);
             if result.is_err() {
                 abort.store(true, Ordering::Relaxed);
             }
@@ -1231,14 +1223,14 @@ impl Scanner {
     /// its surviving secondary rows.
     fn consume(
         &self,
-        found: &[FoundFile],
+        job: &Job<'_>,
         units: &[Unit],
         consumer: &mut dyn Consumer,
         progress: &mut dyn FnMut(&FoundFile),
         reg_rx: &mpsc::Receiver<(usize, mpsc::Receiver<Msg>)>,
         report: &mut ScanReport,
-        written: &(std::sync::Mutex<usize>, std::sync::Condvar),
     ) -> Result<(), ScanError> {
+        let (found, written) = (job.found, &job.written);
         let mut waiting: HashMap<usize, mpsc::Receiver<Msg>> = HashMap::new();
         for unit in units {
             let mut index = TwinIndex::default();
