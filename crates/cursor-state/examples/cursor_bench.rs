@@ -1,14 +1,18 @@
 //! Reads a generated Cursor global database and prints rows/s, MB/s and peak RSS.
 //!
-//! `cargo run --release -p cursor-state --example cursor_bench -- [BUBBLES] [BUBBLE_BYTES]`
+//! `cargo run --release -p cursor-state --example cursor_bench -- [BUBBLES] [BUBBLE_BYTES] [MODE] [BATCH_MIB]`
 //!
 //! The database (`composerData` per 50 bubbles, `bubbleId` values of about
-//! BUBBLE_BYTES with a tool call every fourth) is generated at run time in a private
-//! temporary directory, read once through the store, and removed.
+//! BUBBLE_BYTES with a tool call every fourth, then one bubble in fifty (`b7` of each composer) deleted so
+//! that the carving has records to find) is generated at run time in a private
+//! temporary directory (the system's, outside the repository), read once through the
+//! store, and removed. MODE is `auto` (the store's threshold: page by page above 512
+//! MiB), `paged` (always page by page, batches of BATCH_MIB, default 128) or `memory`
+//! (never: the whole file in memory, about 3x its size).
 
 use std::time::Instant;
 
-use chat_rows::{Evidence, FileContext, Row, RowSink, Store};
+use chat_rows::{Evidence, FileContext, Row, RowSink};
 use rusqlite::{Connection, params};
 use serde_json::json;
 
@@ -24,6 +28,16 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let bubbles: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let size: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
+    let mode = args.next().unwrap_or_else(|| "auto".into());
+    let batch_mib: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(128);
+    let paging = match mode.as_str() {
+        "paged" => cursor_state::Paging::always(batch_mib << 20),
+        "memory" => cursor_state::Paging {
+            from_bytes: u64::MAX,
+            ..Default::default()
+        },
+        _ => cursor_state::Paging::default(),
+    };
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("Cursor/User/globalStorage/state.vscdb");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -65,24 +79,32 @@ fn main() {
         }
     }
     conn.execute_batch("COMMIT").unwrap();
+    let deleted = conn
+        .execute(
+            "DELETE FROM cursorDiskKV WHERE key LIKE 'bubbleId:%:b7'",
+            [],
+        )
+        .unwrap();
     drop(conn);
     let bytes = std::fs::metadata(&path).unwrap().len();
     eprintln!(
-        "generated {bubbles} bubbles, {:.1} MB in {:.1}s",
+        "generated {bubbles} bubbles ({deleted} deleted), {:.1} MB in {:.1}s; peak RSS so far {:.0} MB",
         bytes as f64 / 1e6,
-        t0.elapsed().as_secs_f64()
+        t0.elapsed().as_secs_f64(),
+        chat_rows::dirty::peak_rss_bytes().unwrap_or(0) as f64 / 1e6
     );
     let t = Instant::now();
     let mut sink = Count(0);
-    cursor_state::CursorStore.read_into(
+    cursor_state::CursorStore.read_with(
         &path,
         &FileContext::default(),
         &Evidence::new().hashing(false),
         &mut sink,
+        paging,
     );
     let s = t.elapsed().as_secs_f64();
     println!(
-        "cursor_bench: {bubbles} bubbles, {:.1} MB, {} rows in {s:.2}s: {:.0} rows/s, {:.1} MB/s, peak RSS {:.0} MB",
+        "cursor_bench ({mode}, batch {batch_mib} MiB): {bubbles} bubbles, {:.1} MB, {} rows in {s:.2}s: {:.0} rows/s, {:.1} MB/s, peak RSS {:.0} MB",
         bytes as f64 / 1e6,
         sink.0,
         sink.0 as f64 / s,

@@ -1,7 +1,10 @@
 //! The paged path (databases above 512 MiB, or over the evidence size cap) gives the
-//! rows of the in-memory path: every global fixture is read through both, with batches
-//! of one composer (every batch boundary crossed) and of the whole table, and compared
-//! row for row, in order.
+//! rows of the in-memory path: every global fixture (and a copy with a WAL) is read
+//! through both, with batches of one composer (every batch boundary crossed, deleted
+//! records carved again per batch) and of the whole table (deleted records kept from
+//! the first carve), and compared row for row, in order. The only differences allowed
+//! are listed exactly: a deleted record that survives twice, whose rows are the same but
+//! whose locator names the other copy.
 
 mod common;
 
@@ -119,4 +122,65 @@ fn deleted_rows_come_back_on_the_paged_path() {
             .count(),
         2
     );
+}
+
+/// A global database with a WAL (a composer added and a bubble deleted after the last
+/// checkpoint): the paged path lays the WAL's committed frames over the main file as the
+/// in-memory path does, and gives the same rows.
+#[test]
+fn paged_path_reads_the_wal_as_the_in_memory_path_does() {
+    let work = tempfile::tempdir().unwrap();
+    let src = work.path().join("work.vscdb");
+    std::fs::copy(evidence_root().join(CAROL_GLOBAL), &src).unwrap();
+    let conn = rusqlite::Connection::open(&src).unwrap();
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;
+         INSERT INTO cursorDiskKV VALUES ('composerData:wal-1', '{\"_v\":13,\"composerId\":\"wal-1\",\"name\":\"Added in the WAL\",\"createdAt\":1790000000000,\"fullConversationHeadersOnly\":[{\"bubbleId\":\"w1\",\"type\":1}]}');
+         INSERT INTO cursorDiskKV VALUES ('bubbleId:wal-1:w1', '{\"bubbleId\":\"w1\",\"type\":1,\"text\":\"a prompt only the WAL holds\",\"createdAt\":1790000001000}');",
+    )
+    .unwrap();
+    let victim: String = conn
+        .query_row(
+            "SELECT key FROM cursorDiskKV WHERE key LIKE 'bubbleId:%' ORDER BY key LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    conn.execute("DELETE FROM cursorDiskKV WHERE key = ?1", [&victim])
+        .unwrap();
+    // copy while the connection is open: the WAL is not checkpointed away
+    let rel = "Cursor/User/globalStorage/state.vscdb";
+    let case = tempfile::tempdir().unwrap();
+    let path = case.path().join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::copy(&src, &path).unwrap();
+    let wal = std::fs::read(work.path().join("work.vscdb-wal")).unwrap();
+    assert!(!wal.is_empty());
+    std::fs::write(case.path().join(format!("{rel}-wal")), wal).unwrap();
+    drop(conn);
+
+    let ev = Evidence::new();
+    let c = ctx(rel);
+    let memory = CursorStore.read(&path, &c, &ev);
+    assert!(
+        memory
+            .iter()
+            .any(|r| r.text == "a prompt only the WAL holds" && r.session_id == "wal-1")
+    );
+    for batch in [1, u64::MAX] {
+        let mut paged: Vec<Row> = Vec::new();
+        CursorStore.read_with(&path, &c, &ev, &mut paged, Paging::always(batch));
+        // the same rows; one deleted record survives twice (the main file's page the
+        // WAL superseded, and the unallocated space of a page the WAL rewrote), and the
+        // two paths name different copies of it
+        let row = "2026-09-21T14:13:20.000000Z | 5e6f7a8b-aaaa-4000-8000-00000000000a | C:\\Users\\carol\\src\\shop | user | deleted | false |  |   | Add a cart total | cursorDiskKV key=bubbleId:5e6f7a8b-aaaa-4000-8000-00000000000a:w1-1, ";
+        assert_eq!(
+            differences(&lines(&memory), &lines(&paged)),
+            vec![(
+                format!("{row}main file page 6 cell 1"),
+                format!("{row}unallocated space at page 4 offset 3298")
+            )],
+            "batch {batch}"
+        );
+    }
 }

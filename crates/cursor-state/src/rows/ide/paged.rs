@@ -24,8 +24,9 @@
 //!    `checkpointId`, `messageRequestContext` keys), which then serve the same key
 //!    lookups and key ranges the index serves in the in-memory path;
 //! 3. the `agentKv:blob:` records (one walk);
-//! 4. the deleted records, grouped by composer id in the same batches (one carve and
-//!    one live walk for the live `composerData` each), then the ungrouped ones.
+//! 4. the deleted records: kept from the census carve when they fit in one batch (then
+//!    one live walk for the live `composerData` of their composers), else grouped by
+//!    composer id in batches (one carve and one live walk each), then the ungrouped ones.
 //!
 //! Memory is bounded by one batch (a composer larger than the batch is a batch of its
 //! own) plus the per-composer census; time is one walk of the table per batch. The
@@ -300,18 +301,26 @@ fn read_kv_paged(
             agent_blobs = true;
         }
     });
+    // the deleted records are kept from this carve while they fit in one batch (the
+    // usual case: one carve in all), else counted and carved again batch by batch
     let mut del_bytes: BTreeMap<String, u64> = BTreeMap::new();
     let mut del_others = false;
+    let mut kept: Option<Vec<Item>> = Some(Vec::new());
+    let mut kept_bytes = 0u64;
     db.deleted_records(KV, &mut |rec| {
         let Some(item) = deleted_item(rec) else {
             return;
         };
+        let n = (item.key.len() + item.value.len()) as u64;
         match grouped_cid(&item.key) {
-            Some(cid) => {
-                let n = (item.key.len() + item.value.len()) as u64;
-                *del_bytes.entry(cid.to_string()).or_default() += n;
-            }
+            Some(cid) => *del_bytes.entry(cid.to_string()).or_default() += n,
             None => del_others = true,
+        }
+        kept_bytes = kept_bytes.saturating_add(n);
+        if kept_bytes > budget {
+            kept = None;
+        } else if let Some(k) = kept.as_mut() {
+            k.push(item);
         }
     });
 
@@ -379,6 +388,18 @@ fn read_kv_paged(
         .into_iter()
         .map(|(cid, b)| (cid.clone(), cid, b))
         .collect();
+    if let Some(items) = kept {
+        if items.is_empty() {
+            return;
+        }
+        let cids: HashSet<String> = units.into_iter().map(|u| u.1).collect();
+        r.kv = Box::new(gather_live(db, |key| {
+            split_key(key, "composerData")
+                .is_some_and(|(c, rest)| rest.is_empty() && cids.contains(c))
+        }));
+        r.deleted(Deleted::from(items), out);
+        return;
+    }
     for (_, cids) in batches(units, budget) {
         let live = gather_live(db, |key| {
             split_key(key, "composerData")
