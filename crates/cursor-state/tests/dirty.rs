@@ -5,7 +5,7 @@ mod common;
 use chat_rows::dirty::Harness;
 use chat_rows::{Evidence, FileContext, Store};
 use common::*;
-use cursor_state::CursorStore;
+use cursor_state::{CursorStore, Paging};
 
 const MEMORY_LIMIT: u64 = 1 << 30;
 
@@ -46,6 +46,35 @@ fn databases() {
         ".cursor/chats/h/a/store.db",
         &[(".cursor/chats/h/a/meta.json", &meta)],
     );
+}
+
+/// The global databases again through the paged path (batches of one composer).
+#[test]
+fn databases_paged() {
+    for (rel, name) in [
+        (ALICE_GLOBAL, "Cursor/User/globalStorage/state.vscdb"),
+        (CAROL_GLOBAL, "Cursor/User/globalStorage/state.vscdb"),
+        (CAROL_BACKUP, "Cursor/User/globalStorage/state.vscdb.backup"),
+    ] {
+        let input = std::fs::read(evidence_root().join(rel)).unwrap();
+        let report = Harness::new()
+            .truncations(12)
+            .flips(24)
+            .splices(6)
+            .run_files(&input, name, &[], |p| {
+                let mut rows = Vec::new();
+                CursorStore.read_with(
+                    p,
+                    &FileContext::default(),
+                    &Evidence::new(),
+                    &mut rows,
+                    Paging::always(1),
+                );
+                rows
+            });
+        report.assert_no_panics();
+        report.assert_peak_memory_below(MEMORY_LIMIT);
+    }
 }
 
 #[test]

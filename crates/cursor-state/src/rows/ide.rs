@@ -11,6 +11,11 @@
 //! tool-call ids that name sub-agents, and the hashes of the rows of composers that
 //! also have deleted records (to drop deleted rows a live row already says).
 //!
+//! That is the in-memory path, through SQLite's key index. A global database above
+//! [`PAGED_FROM_BYTES`] is read page by page instead ([`paged`]): no index there, so the
+//! composers are read in batches of bounded size, each batch one walk of the table, and
+//! the same row code runs on each batch's records.
+//!
 //! Deleted records come from [`sqlite_evidence`] (older page versions, freelist pages,
 //! freeblocks), grouped by the composer id in their keys: a chat whose `composerData`
 //! is gone still comes back from its bubbles, ordered by the bubble headers of an older
