@@ -57,6 +57,9 @@ pub const HOLD_BUDGET: usize = 16 << 20;
 const CHUNK_BYTES: usize = 1 << 20;
 /// Chunks a worker may have ready before it waits for the writer.
 pub const CHUNKS_IN_FLIGHT: usize = 4;
+/// How many of a prompt's first lines are also indexed as its text, for copies that
+/// kept only those lines.
+const LOOSE_PREFIXES: usize = 8;
 /// Files each worker may run ahead of the writer (the bound on what waits to be written).
 pub const FILES_AHEAD_PER_WORKER: usize = 4;
 /// Worker threads at most, per core.
@@ -400,8 +403,9 @@ impl FileSink<'_> {
         if self.holding {
             let key = twin_key(self.ctx.user_of(&row), &row);
             if row.secondary {
-                let loose = (row.session_id.is_empty() && time.is_none())
-                    .then(|| twin_key_of(self.ctx.user_of(&row), "", row.turn_type, &row.text));
+                let loose = (row.session_id.is_empty() && time.is_none()).then(|| {
+                    twin_key_of(self.ctx.user_of(&row), "", row.turn_type, row.text.trim())
+                });
                 let mut held = Held {
                     file: self.file,
                     key,
@@ -424,10 +428,22 @@ impl FileSink<'_> {
             }
             self.end.index.push((key, time));
             if row.turn_type == TurnType::User {
-                // a prompt is also known by its text alone, for copies that kept
-                // neither its session nor its time
-                let loose = twin_key_of(self.ctx.user_of(&row), "", row.turn_type, &row.text);
-                self.end.index.push((loose, None));
+                // a prompt is also known by its text alone, for copies that kept neither
+                // its session nor its time: the whole text, and each of its first lines
+                // (a copy keeps the prompt without the context lines a store appends)
+                let user = self.ctx.user_of(&row);
+                let text = row.text.trim();
+                let cuts = text
+                    .match_indices('\n')
+                    .map(|(i, _)| i)
+                    .take(LOOSE_PREFIXES);
+                for end in cuts.chain(std::iter::once(text.len())) {
+                    let prefix = text[..end].trim_end();
+                    if !prefix.is_empty() {
+                        let loose = twin_key_of(user, "", row.turn_type, prefix);
+                        self.end.index.push((loose, None));
+                    }
+                }
             }
         }
         self.end
@@ -1722,7 +1738,8 @@ mod tests {
             let legacy = path.extension().is_some_and(|e| e == "legacy");
             let bytes = evidence.read(path).unwrap_or_default();
             for l in chat_rows::lines::lines(&bytes) {
-                let row = Row::new("probe", TurnType::User, l.text_lossy().into_owned());
+                let text = l.text_lossy().replace('|', "\n");
+                let row = Row::new("probe", TurnType::User, text);
                 sink.push(if legacy {
                     row.secondary(true)
                 } else {
@@ -1738,8 +1755,16 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let home = d.path().join("h1/home/zed");
         std::fs::create_dir_all(&home).unwrap();
-        std::fs::write(home.join("a.probe"), "fix the build\nrun tests\n").unwrap();
-        std::fs::write(home.join("b.legacy"), "run tests\nan older prompt\n").unwrap();
+        std::fs::write(
+            home.join("a.probe"),
+            "fix the build\nrun tests\nadd a cart total|[context file cart.ts]\n",
+        )
+        .unwrap();
+        std::fs::write(
+            home.join("b.legacy"),
+            "run tests\nan older prompt\nadd a cart total \nadd a cart\n",
+        )
+        .unwrap();
         let r = Scanner::new()
             .stores(vec![Box::new(Sessions)])
             .root(d.path())
@@ -1750,14 +1775,18 @@ mod tests {
             .iter()
             .map(|r| (r.text.as_str(), r.secondary))
             .collect();
+        // "add a cart total " is the prompt without its context line (merged); "add a
+        // cart" is not a whole line of it (kept)
         assert_eq!(
             texts,
             [
                 ("fix the build", false),
                 ("run tests", false),
-                ("an older prompt", true)
+                ("add a cart total\n[context file cart.ts]", false),
+                ("an older prompt", true),
+                ("add a cart", true)
             ]
         );
-        assert_eq!(r.merged_copies, 1);
+        assert_eq!(r.merged_copies, 2);
     }
 }
