@@ -60,8 +60,13 @@ pub const CHUNKS_IN_FLIGHT: usize = 4;
 /// How many of a prompt's first lines are also indexed as its text, for copies that
 /// kept only those lines.
 const LOOSE_PREFIXES: usize = 8;
-/// Files each worker may run ahead of the writer (the bound on what waits to be written).
-pub const FILES_AHEAD_PER_WORKER: usize = 4;
+/// Files each worker may run ahead of the writer.
+pub const FILES_AHEAD_PER_WORKER: usize = 64;
+/// Bytes of rows made ahead of the writer, at most, before a worker waits to start a
+/// new file (the file the writer needs next is always started). With
+/// [`FILES_AHEAD_PER_WORKER`], the bound on what waits to be written: it depends on the
+/// worker count, never on the size of the collection.
+pub const PENDING_BUDGET: usize = 64 << 20;
 /// Worker threads at most, per core.
 pub const MAX_THREADS_PER_CORE: usize = 4;
 
@@ -324,10 +329,32 @@ struct FileEnd {
     filtered_by_agent: usize,
 }
 
+/// The writer's progress: files written and bytes made but not yet written. Workers
+/// wait on it before starting a file too far ahead.
+struct Flow {
+    state: std::sync::Mutex<FlowState>,
+    moved: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct FlowState {
+    done: usize,
+    pending: usize,
+}
+
+impl Flow {
+    fn update(&self, f: impl FnOnce(&mut FlowState)) {
+        if let Ok(mut s) = self.state.lock() {
+            f(&mut s);
+        }
+        self.moved.notify_all();
+    }
+}
+
 /// What every worker shares.
 struct Job<'a> {
-    /// How many files the writer has finished, and the signal that it moved on.
-    written: (std::sync::Mutex<usize>, std::sync::Condvar),
+    /// How far the writer is, and the signal that it moved on.
+    flow: Flow,
     /// How many files a worker may run ahead of the writer.
     ahead: usize,
     found: &'a [FoundFile],
@@ -338,7 +365,8 @@ struct Job<'a> {
 }
 
 enum Msg {
-    Chunk(Payload),
+    /// Rows, and their size for the flow's account.
+    Chunk(Payload, usize),
     End(Box<FileEnd>),
 }
 
@@ -357,6 +385,7 @@ struct FileSink<'a> {
     mode: Mode,
     holding: bool,
     tx: &'a mpsc::SyncSender<Msg>,
+    flow: &'a Flow,
     abort: &'a AtomicBool,
     // the chunk being built
     rows: Vec<Row>,
@@ -500,6 +529,7 @@ impl FileSink<'_> {
         if self.keys.is_empty() {
             return;
         }
+        let size = self.size;
         let mut order: Vec<usize> = (0..self.keys.len()).collect();
         if !self.in_order {
             order.sort_by_key(|&i| self.keys[i]);
@@ -536,7 +566,8 @@ impl FileSink<'_> {
         self.keys.clear();
         self.in_order = true;
         self.size = 0;
-        if self.tx.send(Msg::Chunk(payload)).is_err() {
+        self.flow.update(|s| s.pending += size);
+        if self.tx.send(Msg::Chunk(payload, size)).is_err() {
             self.abort.store(true, Ordering::Relaxed);
         }
     }
@@ -1049,6 +1080,7 @@ impl Scanner {
             mode,
             holding,
             tx,
+            flow: &job.flow,
             abort,
             rows: Vec::new(),
             bytes: Vec::new(),
@@ -1173,7 +1205,10 @@ impl Scanner {
         let next = AtomicUsize::new(0);
         let abort = AtomicBool::new(false);
         let job = Job {
-            written: (std::sync::Mutex::new(0), std::sync::Condvar::new()),
+            flow: Flow {
+                state: std::sync::Mutex::new(FlowState::default()),
+                moved: std::sync::Condvar::new(),
+            },
             ahead: FILES_AHEAD_PER_WORKER * threads,
             found: &found,
             holding: &holding,
@@ -1200,9 +1235,11 @@ impl Scanner {
                             // a worker runs at most `ahead` files ahead of the writer, so
                             // what waits to be written is bounded by the worker count,
                             // not by the size of the collection
-                            if let Ok(done) = job.written.0.lock() {
-                                let guard = job.written.1.wait_while(done, |d| {
-                                    i >= *d + job.ahead && !abort.load(Ordering::Relaxed)
+                            if let Ok(state) = job.flow.state.lock() {
+                                let guard = job.flow.moved.wait_while(state, |s| {
+                                    i != s.done
+                                        && (i >= s.done + job.ahead || s.pending >= PENDING_BUDGET)
+                                        && !abort.load(Ordering::Relaxed)
                                 });
                                 drop(guard);
                             }
@@ -1226,7 +1263,7 @@ impl Scanner {
             if result.is_err() {
                 abort.store(true, Ordering::Relaxed);
             }
-            job.written.1.notify_all();
+            job.flow.moved.notify_all();
             drop(reg_rx);
             result
         });
@@ -1246,7 +1283,7 @@ impl Scanner {
         reg_rx: &mpsc::Receiver<(usize, mpsc::Receiver<Msg>)>,
         report: &mut ScanReport,
     ) -> Result<(), ScanError> {
-        let (found, written) = (job.found, &job.written);
+        let (found, flow) = (job.found, &job.flow);
         let mut waiting: HashMap<usize, mpsc::Receiver<Msg>> = HashMap::new();
         for unit in units {
             let mut index = TwinIndex::default();
@@ -1271,8 +1308,9 @@ impl Scanner {
                 let ctx = self.context(&found[i]);
                 loop {
                     match rx.recv() {
-                        Ok(Msg::Chunk(p)) => {
+                        Ok(Msg::Chunk(p, size)) => {
                             consumer.payload(&ctx, p).map_err(ScanError::Output)?;
+                            flow.update(|s| s.pending = s.pending.saturating_sub(size));
                         }
                         Ok(Msg::End(end)) => {
                             let end = *end;
@@ -1304,10 +1342,7 @@ impl Scanner {
                     }
                 }
                 progress(&found[i]);
-                if let Ok(mut done) = written.0.lock() {
-                    *done = i + 1;
-                }
-                written.1.notify_all();
+                flow.update(|s| s.done = i + 1);
             }
             index.seal();
             let mut last_file = usize::MAX;
