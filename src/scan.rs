@@ -66,7 +66,7 @@ pub const FILES_AHEAD_PER_WORKER: usize = 64;
 /// new file (the file the writer needs next is always started). With
 /// [`FILES_AHEAD_PER_WORKER`], the bound on what waits to be written: it depends on the
 /// worker count, never on the size of the collection.
-pub const PENDING_BUDGET: usize = 64 << 20;
+pub const PENDING_BUDGET: usize = 32 << 20;
 /// Worker threads at most, per core.
 pub const MAX_THREADS_PER_CORE: usize = 4;
 
