@@ -88,6 +88,11 @@ pub struct RecoveredRecord {
     /// chain no longer belongs to it (the local part survives). Not the value (its end
     /// is gone), so the column is still listed in `missing` and NULL in `values`.
     pub truncated: Option<(usize, Value)>,
+    /// For a partial record whose header survived: the first column lost and the byte
+    /// length its serial type declared (the value's full size, of which only the start
+    /// in `truncated`, if any, survives). `None` for a whole record, or when the lost
+    /// column's type was itself inferred.
+    pub declared_len: Option<(usize, u64)>,
 }
 
 /// How a recovered record relates to what SQLite shows.
@@ -692,6 +697,17 @@ struct Found {
     carved: bool,
     /// The surviving start of a missing column whose end was overwritten.
     truncated: Option<(usize, Value)>,
+    /// The first column lost and its declared byte length.
+    declared_len: Option<(usize, u64)>,
+}
+
+/// What a partial record lost beyond the list of its missing columns: the surviving
+/// start of the text column cut, and the declared byte length of the first column lost
+/// (see [`RecoveredRecord::declared_len`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Cut {
+    truncated: Option<(usize, Value)>,
+    declared_len: Option<(usize, u64)>,
 }
 
 struct Recoverer<'a> {
@@ -748,11 +764,11 @@ fn class_of_value(v: &Value) -> u8 {
 /// A record that spilled onto overflow pages: its values, its local length, its payload
 /// length, the columns lost (a chain that no longer belongs to it) and the surviving
 /// start of the column its local part cuts.
-type Spilled = (Vec<Value>, usize, usize, Vec<usize>, Option<(usize, Value)>);
+type Spilled = (Vec<Value>, usize, usize, Vec<usize>, Cut);
 
 /// A rebuilt freed cell: its values, its length from the freeblock start, whether its
 /// first column's type was inferred from the freeblock's size, and the columns lost.
-type Rebuilt = (Vec<Value>, usize, bool, Vec<usize>, Option<(usize, Value)>);
+type Rebuilt = (Vec<Value>, usize, bool, Vec<usize>, Cut);
 
 /// How the four bytes a freeblock link overwrote were laid out: the length and rowid
 /// varints (`prefix` bytes), the record header's length varint (`hlen_bytes`), and
@@ -1048,6 +1064,7 @@ impl<'a> Recoverer<'a> {
                     reach: Reach::Deleted,
                     carved: strict == Strict::Carved,
                     truncated: None,
+                    declared_len: None,
                 });
             }
         }
@@ -1202,14 +1219,14 @@ impl<'a> Recoverer<'a> {
             // and is found by the scan below.)
             let rebuilt = self
                 .rebuild_clobbered(b, start, end, Some(size))
-                .map(|(v, l, i)| (v, l, i, Vec::new(), None))
+                .map(|(v, l, i)| (v, l, i, Vec::new(), Cut::default()))
                 .or_else(|| {
                     self.rebuild_spilled(b, start, end)
                         .filter(|(_, l, ..)| self.tiles(b, start + l, start + size))
                         .map(|(v, l, _, m, t)| (v, l, false, m, t))
                 })
                 .or_else(|| self.rebuild_freeblock(b, start, size));
-            if let Some((values, len, inferred, missing, truncated)) = rebuilt {
+            if let Some((values, len, inferred, missing, cut)) = rebuilt {
                 let probes = if inferred {
                     let n0 = stored_bytes(&values[..1], self.pages.encoding).len();
                     self.probes(b, start + 4, start + size, n0)
@@ -1224,7 +1241,8 @@ impl<'a> Recoverer<'a> {
                     missing,
                     reach: Reach::Deleted,
                     carved: true,
-                    truncated,
+                    truncated: cut.truncated,
+                    declared_len: cut.declared_len,
                 });
                 floor = start + len;
             }
@@ -1248,6 +1266,7 @@ impl<'a> Recoverer<'a> {
                         reach: Reach::Deleted,
                         carved: true,
                         truncated: None,
+                        declared_len: None,
                     });
                     // The cell began before its record, with its length and rowid varints.
                     let prefix = before.map(|x| x.1).unwrap_or(2);
@@ -1255,7 +1274,7 @@ impl<'a> Recoverer<'a> {
                     s += len;
                     continue;
                 }
-                if let Some((values, len, _, missing, truncated)) = self
+                if let Some((values, len, _, missing, cut)) = self
                     .spilled(b, s, end, &[])
                     .filter(|(_, _, total, ..)| self.cell_start_ok(b, s, floor, *total, region))
                     // a partial one (its chain gone) only where the region is known free
@@ -1269,7 +1288,8 @@ impl<'a> Recoverer<'a> {
                         missing,
                         reach: Reach::Deleted,
                         carved: true,
-                        truncated,
+                        truncated: cut.truncated,
+                        declared_len: cut.declared_len,
                     });
                     spans.insert(s, s + len);
                     s += len;
@@ -1316,6 +1336,7 @@ impl<'a> Recoverer<'a> {
                         reach: Reach::Deleted,
                         carved: true,
                         truncated: None,
+                        declared_len: None,
                     });
                     spans.insert(s, s + len);
                     s += len;
@@ -1641,7 +1662,7 @@ impl<'a> Recoverer<'a> {
             self.pages.encoding,
             Strict::Carved,
         )?;
-        Some((values, local + 4, total, Vec::new(), None))
+        Some((values, local + 4, total, Vec::new(), Cut::default()))
     }
 
     /// The columns of a spilled record that lie wholly in its local part (`local`,
@@ -1655,7 +1676,7 @@ impl<'a> Recoverer<'a> {
         local: &[u8],
         hlen: usize,
         types: &[u64],
-    ) -> Option<(Vec<Value>, Vec<usize>, Option<(usize, Value)>)> {
+    ) -> Option<(Vec<Value>, Vec<usize>, Cut)> {
         let ncols = self.shape.affinities.len();
         for (i, &t) in types.iter().enumerate() {
             let fits = if Some(i) == self.shape.alias {
@@ -1716,7 +1737,15 @@ impl<'a> Recoverer<'a> {
         } else {
             None
         };
-        Some((values, missing, truncated))
+        let declared_len = Some((keep, sizes[keep] as u64));
+        Some((
+            values,
+            missing,
+            Cut {
+                truncated,
+                declared_len,
+            },
+        ))
     }
 
     /// Schema-driven rebuild of the freed cell at a freeblock start (`fb`, `size`
@@ -1810,7 +1839,13 @@ impl<'a> Recoverer<'a> {
                 {
                     if self.tiles(b, body_at + body, end) && self.prefix_ok(lay.prefix, hlen + body)
                     {
-                        cands.push((values, body_at + body - fb, false, Vec::new(), None));
+                        cands.push((
+                            values,
+                            body_at + body - fb,
+                            false,
+                            Vec::new(),
+                            Cut::default(),
+                        ));
                     }
                     continue;
                 }
@@ -1843,7 +1878,7 @@ impl<'a> Recoverer<'a> {
                     decode_body(&self.shape, &all, b, body_at, end, enc, Strict::Carved)
                 {
                     if body_at + body == end && self.prefix_ok(lay.prefix, hlen + body) {
-                        cands.push((values, size, true, Vec::new(), None));
+                        cands.push((values, size, true, Vec::new(), Cut::default()));
                     }
                 } else if self.shape.root == 1 {
                     // the schema table: a record whose type (`table`, `index` ...) was
@@ -1992,7 +2027,10 @@ impl<'a> Recoverer<'a> {
             end - (body_at - hlen - prefix),
             false,
             missing,
-            None,
+            Cut {
+                truncated: None,
+                declared_len: Some((keep, sizes[keep] as u64)),
+            },
         ))
     }
 
@@ -2050,7 +2088,10 @@ impl<'a> Recoverer<'a> {
             end - (body_at - hlen - prefix),
             false,
             vec![ncols - 1],
-            Some((ncols - 1, Value::Text(text))),
+            Cut {
+                truncated: Some((ncols - 1, Value::Text(text))),
+                declared_len: Some((ncols - 1, size as u64)),
+            },
         ))
     }
 
@@ -2086,7 +2127,7 @@ impl<'a> Recoverer<'a> {
         if same_rest && first.3.is_empty() && first.0.len() > 1 {
             let mut values = first.0.clone();
             values[0] = Value::Null;
-            return Some((values, first.1, false, vec![0], None));
+            return Some((values, first.1, false, vec![0], Cut::default()));
         }
         None
     }
@@ -2527,6 +2568,7 @@ fn record(f: Found) -> RecoveredRecord {
         missing: f.missing,
         reach: f.reach,
         truncated: f.truncated,
+        declared_len: f.declared_len,
     }
 }
 

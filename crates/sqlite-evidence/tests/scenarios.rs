@@ -886,4 +886,25 @@ fn deleted_overflow_chains() {
         Some((1, Value::Text(t))) => assert!(t.starts_with("{\"chat\":") && t.len() > 900),
         other => panic!("{other:?}"),
     }
+    // the value's full size, as its serial type declared it
+    let Value::Text(key) = &r.values[0] else {
+        panic!("{:?}", r.values[0]);
+    };
+    let i: i64 = key.trim_start_matches("chat.").parse().unwrap();
+    let full = format!(
+        "{{\"chat\":{i},\"turns\":[{}]}}",
+        (0..220)
+            .map(|k| format!("\"old turn {k} of chat {i}\""))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    assert_eq!(r.declared_len, Some((1, full.len() as u64)));
+    for r in &recs {
+        assert_eq!(
+            r.declared_len.is_some(),
+            !r.missing.is_empty(),
+            "{}",
+            r.location
+        );
+    }
 }
