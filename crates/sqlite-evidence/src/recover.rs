@@ -85,8 +85,9 @@ pub struct RecoveredRecord {
     /// text that survives before the lost bytes. It comes from a cell written into the
     /// freeblock later and freed again (SQLite's placeholder schema record of a
     /// `CREATE TABLE` takes the last 8 bytes), or from a spilled record whose overflow
-    /// chain no longer belongs to it (the local part survives). Not the value (its end
-    /// is gone), so the column is still listed in `missing` and NULL in `values`.
+    /// chain no longer belongs to it (the local part survives; there a cut blob column
+    /// gives its surviving bytes too, as a `Value::Blob`). Not the value (its end is
+    /// gone), so the column is still listed in `missing` and NULL in `values`.
     pub truncated: Option<(usize, Value)>,
     /// For a partial record whose header survived: the first column lost and the byte
     /// length its serial type declared (the value's full size, of which only the start
@@ -1734,6 +1735,9 @@ impl<'a> Recoverer<'a> {
                 .ok()
                 .filter(|t| !t.is_empty())
                 .map(|t| (keep, Value::Text(t.to_string())))
+        } else if cut >= 12 && cut % 2 == 0 && at < local.len() {
+            // a blob's start: its bytes as they are (a consumer may count them)
+            Some((keep, Value::Blob(local[at..].to_vec())))
         } else {
             None
         };
