@@ -287,6 +287,80 @@ fn split_key<'k>(key: &'k str, prefix: &str) -> Option<(&'k str, &'k str)> {
 
 /// The composer id a `cursorDiskKV` key is grouped under: `composerData:<cid>`,
 /// `bubbleId:<cid>:<bid>`, `checkpointId:<cid>:..`, `messageRequestContext:<cid>:..`.
+/// A carved record of a key-value table whose value did not survive whole: its bytes
+/// that survive and its full size as the record declared it (`None` when the record
+/// does not say). `None` for a whole value.
+///
+/// A bubble larger than a page spills onto overflow pages; once deleted, those pages are
+/// free and the next large value may take them, cutting the chain. `sqlite-evidence`
+/// then returns the record partial (the value column in `missing`, its start in
+/// `truncated` when it is text, its declared length in `declared_len`): the value is
+/// reported by size only, never decoded from its surviving start (no guessed text, and
+/// no `not valid JSON` row for a value known to be cut).
+pub(crate) fn cut_value(
+    rec: &sqlite_evidence::RecoveredRecord,
+    col: usize,
+) -> Option<(u64, Option<u64>)> {
+    if !rec.missing.contains(&col) {
+        return None;
+    }
+    let n = match &rec.truncated {
+        Some((c, sqlite_evidence::rusqlite::types::Value::Text(t))) if *c == col => t.len(),
+        Some((c, sqlite_evidence::rusqlite::types::Value::Blob(b))) if *c == col => b.len(),
+        _ => 0,
+    } as u64;
+    let m = rec.declared_len.filter(|d| d.0 == col).map(|d| d.1);
+    Some((n, m))
+}
+
+/// The `parser: carved value for <key> is incomplete (<n> of <m> bytes)` row of a cut
+/// value ([`cut_value`]), `deleted`, at `locator`.
+pub(crate) fn incomplete_row(key: &str, (n, m): (u64, Option<u64>), locator: String) -> Row {
+    let of = match m {
+        Some(m) => format!("{n} of {m} bytes"),
+        None => format!("{n} bytes of an undeclared size"),
+    };
+    sys(system::parser(format!(
+        "carved value for {key} is incomplete ({of})"
+    )))
+    .locator(locator)
+    .state(RecordState::Deleted)
+}
+
+/// A carved `cursorDiskKV` record: an item as [`KvTable::deleted`] gives it, or the
+/// row of a value cut short.
+pub(crate) enum Carved {
+    /// A whole record.
+    Item(Item),
+    /// A record whose value did not survive whole ([`incomplete_row`]).
+    Incomplete(Row),
+}
+
+/// A carved `cursorDiskKV` record (key and value its first two columns), `None` for
+/// one without key or with a secret key (as [`KvTable::deleted`]).
+pub(crate) fn carved(rec: sqlite_evidence::RecoveredRecord) -> Option<Carved> {
+    let text =
+        |v: &sqlite_evidence::rusqlite::types::Value| state_vscdb::decode::value_text(v.into());
+    let key = text(rec.values.first()?);
+    if key.is_empty() || state_vscdb::is_secret_key(&key) || rec.missing.contains(&0) {
+        return None;
+    }
+    if let Some(cut) = cut_value(&rec, 1) {
+        let locator = format!("{KV} key={key}, {}", rec.location);
+        let session = grouped_cid(&key).unwrap_or_default();
+        let row = incomplete_row(&key, cut, locator).session(session);
+        return Some(Carved::Incomplete(row));
+    }
+    let value = rec.values.get(1).map(text).unwrap_or_default();
+    Some(Carved::Item(Item {
+        key,
+        value,
+        rowid: rec.rowid,
+        state: RecordState::Deleted,
+        location: rec.location,
+    }))
+}
+
 fn grouped_cid(key: &str) -> Option<&str> {
     [
         "composerData",
@@ -386,7 +460,17 @@ fn read_kv(
     let Some(kv) = KvTable::new(db, KV) else {
         return;
     };
-    let deleted = Deleted::from(kv.deleted());
+    // cut values are told by size after the agentKv rows, as in the paged path
+    let mut incomplete = Vec::new();
+    let mut items = Vec::new();
+    for rec in db.deleted_records(KV) {
+        match carved(rec) {
+            Some(Carved::Item(item)) => items.push(item),
+            Some(Carved::Incomplete(row)) => incomplete.push(row),
+            None => {}
+        }
+    }
+    let deleted = Deleted::from(items);
     let mut r = Reader {
         kv: Box::new(kv),
         limit,
@@ -432,6 +516,9 @@ fn read_kv(
         r.orphan(&cid, bubbles, out);
     }
     r.agent_kv(out);
+    for row in incomplete {
+        out.push(row);
+    }
     r.deleted(deleted, out);
 }
 

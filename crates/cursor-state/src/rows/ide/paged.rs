@@ -126,24 +126,6 @@ fn live_item(table: &str, rowid: i64, values: Vec<SqlValue>) -> Option<Item> {
     })
 }
 
-/// A carved record as an item, as `KvTable::deleted` gives it (no empty keys, no
-/// secrets).
-fn deleted_item(r: sqlite_evidence::RecoveredRecord) -> Option<Item> {
-    let mut values = r.values.into_iter();
-    let key = text(&values.next()?);
-    if key.is_empty() || state_vscdb::is_secret_key(&key) {
-        return None;
-    }
-    let value = text(&values.next().unwrap_or(SqlValue::Null));
-    Some(Item {
-        key,
-        value,
-        rowid: r.rowid,
-        state: chat_rows::RecordState::Deleted,
-        location: r.location,
-    })
-}
-
 /// The records of one batch, in key order: they answer the lookups the key index
 /// answers in the in-memory path.
 #[derive(Default)]
@@ -307,9 +289,12 @@ fn read_kv_paged(
     let mut del_others = false;
     let mut kept: Option<Vec<Item>> = Some(Vec::new());
     let mut kept_bytes = 0u64;
+    let mut incomplete = Vec::new();
     db.deleted_records(KV, &mut |rec| {
-        let Some(item) = deleted_item(rec) else {
-            return;
+        let item = match super::carved(rec) {
+            Some(super::Carved::Item(item)) => item,
+            Some(super::Carved::Incomplete(row)) => return incomplete.push(row),
+            None => return,
         };
         let n = (item.key.len() + item.value.len()) as u64;
         match grouped_cid(&item.key) {
@@ -382,6 +367,9 @@ fn read_kv_paged(
         Batch::default()
     });
     r.agent_kv(out);
+    for row in incomplete {
+        out.push(row);
+    }
 
     // 4. deleted records, grouped by composer, then the others
     let units: Vec<(String, String, u64)> = del_bytes
@@ -407,7 +395,7 @@ fn read_kv_paged(
         });
         let mut items = Vec::new();
         db.deleted_records(KV, &mut |rec| {
-            if let Some(item) = deleted_item(rec) {
+            if let Some(super::Carved::Item(item)) = super::carved(rec) {
                 if grouped_cid(&item.key).is_some_and(|c| cids.contains(c)) {
                     items.push(item);
                 }
@@ -419,7 +407,7 @@ fn read_kv_paged(
     if del_others {
         let mut items = Vec::new();
         db.deleted_records(KV, &mut |rec| {
-            if let Some(item) = deleted_item(rec) {
+            if let Some(super::Carved::Item(item)) = super::carved(rec) {
                 if grouped_cid(&item.key).is_none() {
                     items.push(item);
                 }
