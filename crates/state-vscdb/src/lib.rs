@@ -205,27 +205,18 @@ impl StateDb {
 
     /// The deleted items and older versions of rewritten items that the files still
     /// hold (see [`sqlite_evidence::recover`]), secrets left out, each with
-    /// [`RecordState::Deleted`] and where it was found. Computed on each call.
+    /// [`RecordState::Deleted`] and where it was found. Computed on each call. Items
+    /// whose value was cut are left out (see [`StateDb::deleted_and_cut`]).
     pub fn deleted(&self) -> Vec<Item> {
-        self.db
-            .deleted_records("ItemTable")
-            .into_iter()
-            .filter_map(|r| {
-                let mut values = r.values.into_iter();
-                let key = value_string(values.next()?);
-                if key.is_empty() || is_secret_key(&key) {
-                    return None;
-                }
-                let value = value_string(values.next().unwrap_or(Value::Null));
-                Some(Item {
-                    key,
-                    value,
-                    rowid: r.rowid,
-                    state: RecordState::Deleted,
-                    location: r.location,
-                })
-            })
-            .collect()
+        self.deleted_and_cut().0
+    }
+
+    /// [`StateDb::deleted`], and the deleted items whose value did not survive whole (a
+    /// value larger than a page whose freed overflow pages later values took, or whose
+    /// bytes a later cell overwrote): each with an empty `value` (not known, never
+    /// guessed) and the value's full size as the record declared it, when it did.
+    pub fn deleted_and_cut(&self) -> (Vec<Item>, Vec<(Item, Option<u64>)>) {
+        deleted_split(&self.db, "ItemTable")
     }
 
     /// Damage found in the database, each to become a
@@ -356,24 +347,47 @@ impl<'a> KvTable<'a> {
 }
 
 fn deleted_items(db: &Database, table: &str) -> Vec<Item> {
-    db.deleted_records(table)
-        .into_iter()
-        .filter_map(|r| {
-            let mut values = r.values.into_iter();
-            let key = value_string(values.next()?);
-            if key.is_empty() || is_secret_key(&key) {
-                return None;
-            }
-            let value = value_string(values.next().unwrap_or(Value::Null));
-            Some(Item {
-                key,
-                value,
-                rowid: r.rowid,
-                state: RecordState::Deleted,
-                location: r.location,
-            })
-        })
-        .collect()
+    deleted_split(db, table).0
+}
+
+/// The deleted items of a key-value table (key and value its first two columns): the
+/// whole ones, and those whose value column is missing (a partial record), each with
+/// the value's declared size. No empty keys, no secrets.
+fn deleted_split(db: &Database, table: &str) -> (Vec<Item>, Vec<(Item, Option<u64>)>) {
+    let mut whole = Vec::new();
+    let mut cut = Vec::new();
+    for r in db.deleted_records(table) {
+        if r.missing.contains(&0) {
+            continue;
+        }
+        let value_cut = r.missing.contains(&1);
+        let declared = r.declared_len.filter(|d| d.0 == 1).map(|d| d.1);
+        let mut values = r.values.into_iter();
+        let Some(key) = values.next().map(value_string) else {
+            continue;
+        };
+        if key.is_empty() || is_secret_key(&key) {
+            continue;
+        }
+        let value = if value_cut {
+            String::new()
+        } else {
+            value_string(values.next().unwrap_or(Value::Null))
+        };
+        let item = Item {
+            key,
+            value,
+            rowid: r.rowid,
+            state: RecordState::Deleted,
+            location: r.location,
+        };
+        if value_cut {
+            cut.push((item, declared));
+        } else {
+            whole.push(item);
+        }
+    }
+    (whole, cut)
 }
 
 /// The `parser: state.vscdb unreadable: <message>` row for a database that could not

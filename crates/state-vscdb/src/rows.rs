@@ -79,7 +79,8 @@ pub fn rows(db: &StateDb, ctx: &Context) -> Vec<Row> {
     // its older versions differ only in times); what matters is a session that is no
     // longer listed.
     let mut seen = HashSet::new();
-    for item in db.deleted() {
+    let (deleted, cut) = db.deleted_and_cut();
+    for item in deleted {
         let rows = if is_mapped(&item.key) {
             item_rows(&item, ctx)
         } else {
@@ -103,6 +104,24 @@ pub fn rows(db: &StateDb, ctx: &Context) -> Vec<Row> {
             if !live.contains(&k) && seen.insert(k) {
                 out.push(r);
             }
+        }
+    }
+    // Deleted items whose value was cut (its overflow pages taken by later values): the
+    // key and the size the record declared, never rows decoded from what survives.
+    for (item, size) in cut {
+        let Some(size) = size else {
+            continue;
+        };
+        let r = Row::system(
+            &ctx.agent,
+            format!("state item deleted: {} ({size} bytes)", item.key),
+        )
+        .file(&ctx.source_file)
+        .project(&ctx.project_path)
+        .locator(item.locator())
+        .state(RecordState::Deleted);
+        if seen.insert(said(&item.key, &r)) {
+            out.push(r);
         }
     }
     out

@@ -112,3 +112,91 @@ fn older_versions_give_only_what_is_no_longer_live() {
     assert_eq!(users, ["first question", "second question"]);
     assert!(all.iter().all(|r| !r.text.contains("s3cr3t")));
 }
+
+/// Thirty items of about 10 KB (three pages), every third deleted, then six new large
+/// items that take the freed overflow pages: eight deleted items come back with their
+/// value cut (`sqlite-evidence` returns the key, the value column missing, and the size
+/// its header declared). `deleted()` leaves them out; the rows tell each by its key and
+/// declared size (never `(0 bytes)`, never a `not valid JSON` row for a mapped key).
+#[test]
+fn items_whose_value_was_cut_are_told_by_their_declared_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("state.vscdb");
+    let conn = Connection::open(&p).unwrap();
+    conn.execute_batch(
+        "PRAGMA page_size = 4096; PRAGMA secure_delete = OFF;
+         CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
+    )
+    .unwrap();
+    let big = |i: i64, tag: &str| {
+        let text = (0..400)
+            .map(|k| format!("{tag} line {k} of item {i}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        format!("{{\"text\":\"{text}\"}}")
+    };
+    let key = |i: i64| {
+        if i == 0 {
+            "interactive.sessions".to_string()
+        } else {
+            format!("memento/big.{i}")
+        }
+    };
+    let tx = conn.unchecked_transaction().unwrap();
+    for i in 0..30 {
+        tx.execute(
+            "INSERT INTO ItemTable VALUES (?1, ?2)",
+            params![key(i), big(i, "old")],
+        )
+        .unwrap();
+    }
+    tx.commit().unwrap();
+    conn.execute("DELETE FROM ItemTable WHERE rowid % 3 = 1", [])
+        .unwrap();
+    for i in 100..106 {
+        conn.execute(
+            "INSERT INTO ItemTable VALUES (?1, ?2)",
+            params![format!("memento/new.{i}"), big(i, "new")],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let main = std::fs::read(&p).unwrap();
+    let db = StateDb::from_bytes(&main, None).unwrap();
+    let whole: Vec<String> = db.deleted().into_iter().map(|i| i.key).collect();
+    assert_eq!(whole, ["memento/big.6"]);
+    let (_, cut) = db.deleted_and_cut();
+    assert_eq!(cut.len(), 8);
+    assert!(cut.iter().all(|(i, _)| i.value.is_empty()));
+    let ctx = Context {
+        agent: "vscode".into(),
+        user_path: "User/globalStorage/state.vscdb".into(),
+        ..Context::default()
+    };
+    let deleted: Vec<(String, String)> = rows(&db, &ctx)
+        .into_iter()
+        .filter(|r| r.record_state == RecordState::Deleted)
+        .map(|r| (r.text, r.source_locator))
+        .collect();
+    let at = |i: i64, place: &str| {
+        let size = big(i, "old").len();
+        (
+            format!("state item deleted: {} ({size} bytes)", key(i)),
+            format!(
+                "ItemTable key={}, {place}, partial: column 1 missing",
+                key(i)
+            ),
+        )
+    };
+    assert_eq!(big(0, "old").len(), 9100);
+    let mut want = vec![(
+        "state item deleted: memento/big.6 (9100 bytes)".to_string(),
+        "ItemTable key=memento/big.6, freeblock at page 15 offset 1273".to_string(),
+    )];
+    want.push(at(0, "freeblock at page 14 offset 3148"));
+    want.push(at(9, "freeblock at page 24 offset 2214"));
+    for (i, page) in [(12, 31), (15, 38), (18, 45), (21, 52), (24, 59), (27, 66)] {
+        want.push(at(i, &format!("freeblock at page {page} offset 1412")));
+    }
+    assert_eq!(deleted, want);
+}
