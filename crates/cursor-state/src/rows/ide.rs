@@ -333,7 +333,7 @@ pub(crate) enum Carved {
     /// A whole record.
     Item(Item),
     /// A record whose value did not survive whole ([`incomplete_row`]).
-    Incomplete(Row),
+    Incomplete(Box<Row>),
 }
 
 /// A carved `cursorDiskKV` record (key and value its first two columns), `None` for
@@ -349,7 +349,7 @@ pub(crate) fn carved(rec: sqlite_evidence::RecoveredRecord) -> Option<Carved> {
         let locator = format!("{KV} key={key}, {}", rec.location);
         let session = grouped_cid(&key).unwrap_or_default();
         let row = incomplete_row(&key, cut, locator).session(session);
-        return Some(Carved::Incomplete(row));
+        return Some(Carved::Incomplete(Box::new(row)));
     }
     let value = rec.values.get(1).map(text).unwrap_or_default();
     Some(Carved::Item(Item {
@@ -466,7 +466,7 @@ fn read_kv(
     for rec in db.deleted_records(KV) {
         match carved(rec) {
             Some(Carved::Item(item)) => items.push(item),
-            Some(Carved::Incomplete(row)) => incomplete.push(row),
+            Some(Carved::Incomplete(row)) => incomplete.push(*row),
             None => {}
         }
     }

@@ -293,7 +293,7 @@ fn read_kv_paged(
     db.deleted_records(KV, &mut |rec| {
         let item = match super::carved(rec) {
             Some(super::Carved::Item(item)) => item,
-            Some(super::Carved::Incomplete(row)) => return incomplete.push(row),
+            Some(super::Carved::Incomplete(row)) => return incomplete.push(*row),
             None => return,
         };
         let n = (item.key.len() + item.value.len()) as u64;
