@@ -43,7 +43,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use chat_rows::merge::{DEFAULT_WINDOW_MICROS, TwinIndex, twin_key, twin_key_of};
+use chat_rows::merge::{DEFAULT_WINDOW_MICROS, TwinIndex, twin_key, twin_key_of, within_window};
 use chat_rows::write::{Format, WriteStats, csv_header_into, format_row};
 use chat_rows::{Evidence, FileContext, Row, RowSink, Store, Timestamp, TurnType, system};
 use time::UtcOffset;
@@ -1360,12 +1360,7 @@ impl Scanner {
                 }
                 let twins = kept.entry(h.key).or_default();
                 let copy_of_kept = twins.iter().any(|(t, file)| {
-                    *file != h.file
-                        && match (t, h.time) {
-                            (Some(a), Some(b)) => (a - b).abs() <= DEFAULT_WINDOW_MICROS,
-                            (None, None) => true,
-                            _ => false,
-                        }
+                    *file != h.file && within_window(*t, h.time, DEFAULT_WINDOW_MICROS)
                 });
                 if copy_of_kept {
                     report.merged_copies += 1;

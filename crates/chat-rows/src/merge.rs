@@ -14,52 +14,39 @@ use crate::row::{Row, TurnType};
 /// The default matching window: 2 seconds, as the specs give it.
 pub const DEFAULT_WINDOW_MICROS: i64 = 2_000_000;
 
+fn micros(row: &Row) -> Option<i64> {
+    row.timestamp.map(|t| t.unix_micros())
+}
+
+/// True when two rows' times (µs) are twins: both within `window_micros` of each
+/// other, or both absent. The one time rule of every merge here.
+pub fn within_window(a: Option<i64>, b: Option<i64>, window_micros: i64) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => (a - b).abs() <= window_micros,
+        (None, None) => true,
+        _ => false,
+    }
+}
+
 /// Drops each secondary row whose primary twin exists (see the module docs), keeping
 /// the order of everything else. Rows without a time match only rows without a time.
-/// Returns the kept rows and how many were dropped.
+/// Returns the kept rows and how many were dropped. The same rule and index as the
+/// scanner's merge ([`TwinIndex`]), for rows already held together.
 pub fn merge_secondary(rows: Vec<Row>, window_micros: i64) -> (Vec<Row>, usize) {
-    type Key<'a> = (&'a str, &'a str, &'a str, TurnType, &'a str);
-    let mut primary: HashMap<Key<'_>, Vec<Option<i64>>> = HashMap::new();
+    let key = |r: &Row| fingerprint(&r.host, &r.user, &r.session_id, r.turn_type, &r.text);
+    let mut index = TwinIndex::default();
     for r in rows.iter().filter(|r| !r.secondary) {
-        primary
-            .entry((
-                r.host.as_str(),
-                r.user.as_str(),
-                r.session_id.as_str(),
-                r.turn_type,
-                r.text.as_str(),
-            ))
-            .or_default()
-            .push(r.timestamp.map(|t| t.unix_micros()));
+        index.insert(key(r), micros(r));
     }
-    let keep: Vec<bool> = rows
-        .iter()
-        .map(|r| {
-            if !r.secondary {
-                return true;
-            }
-            let Some(times) = primary.get(&(
-                r.host.as_str(),
-                r.user.as_str(),
-                r.session_id.as_str(),
-                r.turn_type,
-                r.text.as_str(),
-            )) else {
-                return true;
-            };
-            let t = r.timestamp.map(|t| t.unix_micros());
-            !times.iter().any(|p| match (p, t) {
-                (Some(p), Some(t)) => (p - t).abs() <= window_micros,
-                (None, None) => true,
-                _ => false,
-            })
-        })
-        .collect();
-    let dropped = keep.iter().filter(|k| !**k).count();
+    index.seal();
+    let mut dropped = 0;
     let kept = rows
         .into_iter()
-        .zip(keep)
-        .filter_map(|(r, k)| k.then_some(r))
+        .filter(|r| {
+            let twin = r.secondary && index.has_twin(key(r), micros(r), window_micros);
+            dropped += usize::from(twin);
+            !twin
+        })
         .collect();
     (kept, dropped)
 }
@@ -70,10 +57,14 @@ pub fn merge_secondary(rows: Vec<Row>, window_micros: i64) -> (Vec<Row>, usize) 
 /// holding the primary rows themselves.
 #[derive(Clone, Debug, Default)]
 pub struct PrimaryIndex {
-    times: HashMap<(String, TurnType, String), Vec<Option<i64>>>,
+    index: TwinIndex,
 }
 
 impl PrimaryIndex {
+    fn key(row: &Row) -> u128 {
+        fingerprint("", "", &row.session_id, row.turn_type, &row.text)
+    }
+
     /// An index of `rows`, all taken as primary whatever their `secondary` flag.
     pub fn new<'a>(rows: impl IntoIterator<Item = &'a Row>) -> PrimaryIndex {
         let mut index = PrimaryIndex::default();
@@ -84,26 +75,16 @@ impl PrimaryIndex {
     /// Adds rows, taken as primary.
     pub fn extend<'a>(&mut self, rows: impl IntoIterator<Item = &'a Row>) {
         for r in rows {
-            self.times
-                .entry((r.session_id.clone(), r.turn_type, r.text.clone()))
-                .or_default()
-                .push(r.timestamp.map(|t| t.unix_micros()));
+            self.index.insert(PrimaryIndex::key(r), micros(r));
         }
+        self.index.seal();
     }
 
     /// True when an indexed row has `row`'s session, turn type and text at a time
     /// within `window_micros` (rows without a time match only rows without a time).
     pub fn has_twin(&self, row: &Row, window_micros: i64) -> bool {
-        let key = (row.session_id.clone(), row.turn_type, row.text.clone());
-        let Some(times) = self.times.get(&key) else {
-            return false;
-        };
-        let t = row.timestamp.map(|t| t.unix_micros());
-        times.iter().any(|p| match (p, t) {
-            (Some(p), Some(t)) => (p - t).abs() <= window_micros,
-            (None, None) => true,
-            _ => false,
-        })
+        self.index
+            .has_twin(PrimaryIndex::key(row), micros(row), window_micros)
     }
 }
 
@@ -117,9 +98,15 @@ pub fn twin_key(user: &str, row: &Row) -> u128 {
 /// [`twin_key`] from its parts (an empty `session` for the session-less key of
 /// [`TwinIndex`]'s loose match).
 pub fn twin_key_of(user: &str, session: &str, turn: TurnType, text: &str) -> u128 {
+    fingerprint("", user, session, turn, text)
+}
+
+/// Two independent 64-bit hashes of a row's twin fields.
+fn fingerprint(host: &str, user: &str, session: &str, turn: TurnType, text: &str) -> u128 {
     use std::hash::{BuildHasher, Hash, Hasher};
     let hash = |seed: u64| {
         let mut h = foldhash::quality::FixedState::with_seed(seed).build_hasher();
+        host.hash(&mut h);
         user.hash(&mut h);
         session.hash(&mut h);
         (turn as u8).hash(&mut h);
