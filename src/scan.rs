@@ -116,10 +116,13 @@ pub struct FoundFile {
     pub copies: bool,
     /// For a path that could not be walked or a link not followed: why.
     pub problem: Option<String>,
+    /// The file's size when discovery saw it (an empty store file is one `parser:` row
+    /// without opening it).
+    pub len: Option<u64>,
 }
 
 /// What reading one file gave.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileReport {
     /// The file.
     pub path: PathBuf,
@@ -318,6 +321,7 @@ enum Payload {
     Bytes(Vec<u8>),
 }
 
+#[derive(Default)]
 struct FileEnd {
     report: FileReport,
     counts: Summary,
@@ -848,8 +852,13 @@ impl Scanner {
     /// no file content.
     pub fn discover(&self) -> Result<Vec<FoundFile>, ScanError> {
         let (roots, _) = self.effective_roots()?;
+        self.discover_in(&roots)
+    }
+
+    /// [`Scanner::discover`] under roots already made effective.
+    fn discover_in(&self, roots: &[PathBuf]) -> Result<Vec<FoundFile>, ScanError> {
         let mut found = Vec::new();
-        for root in &roots {
+        for root in roots {
             let meta = std::fs::metadata(root).map_err(|source| ScanError::Root {
                 path: root.clone(),
                 source,
@@ -860,7 +869,7 @@ impl Scanner {
                     source,
                 })?;
             }
-            let mut entries: Vec<(PathBuf, Option<String>)> = Vec::new();
+            let mut entries: Vec<(PathBuf, Option<String>, Option<u64>)> = Vec::new();
             for entry in walkdir::WalkDir::new(root)
                 .follow_links(false)
                 .sort_by_file_name()
@@ -878,7 +887,7 @@ impl Scanner {
                             .io_error()
                             .map(|io| io.to_string())
                             .unwrap_or_else(|| e.to_string());
-                        entries.push((path, Some(format!("folder not read ({why})"))));
+                        entries.push((path, Some(format!("folder not read ({why})")), None));
                     }
                     Ok(e) if e.file_type().is_symlink() && e.depth() > 0 => {
                         let path = e.path();
@@ -889,20 +898,21 @@ impl Scanner {
                                 .map(|t| chat_rows::display_path(&t))
                                 .unwrap_or_default();
                             let what = if is_dir { "folder" } else { "store file" };
-                            entries.push((
-                                path.to_path_buf(),
-                                Some(format!(
-                                    "{what} not read: a symbolic link to {target}; discovery follows no link (give the target as a root to read it)"
-                                )),
-                            ));
+                            let why = format!(
+                                "{what} not read: a symbolic link to {target}; discovery follows no link (give the target as a root to read it)"
+                            );
+                            entries.push((path.to_path_buf(), Some(why), None));
                         }
                     }
-                    Ok(e) if e.file_type().is_file() => entries.push((e.into_path(), None)),
+                    Ok(e) if e.file_type().is_file() => {
+                        let len = e.metadata().ok().map(|m| m.len());
+                        entries.push((e.into_path(), None, len));
+                    }
                     Ok(_) => {}
                 }
             }
             entries.sort();
-            for (path, problem) in entries {
+            for (path, problem, len) in entries {
                 let attribution = layout::attribute_file(root, &path);
                 if let Some(problem) = problem {
                     found.push(FoundFile {
@@ -914,6 +924,7 @@ impl Scanner {
                         kind: "path not read",
                         copies: false,
                         problem: Some(problem),
+                        len: None,
                     });
                     continue;
                 }
@@ -928,6 +939,7 @@ impl Scanner {
                             kind: claim.kind,
                             copies: claim.copies,
                             problem: None,
+                            len,
                         });
                     }
                 }
@@ -1095,25 +1107,16 @@ impl Scanner {
                     path: f.path.clone(),
                     store: f.store,
                     kind: f.kind,
-                    rows: 0,
-                    parser_rows: 0,
-                    panicked: false,
+                    ..FileReport::default()
                 },
-                counts: Summary::default(),
-                write: WriteStats::default(),
-                held: Vec::new(),
-                index: Vec::new(),
-                filtered_by_time: 0,
-                untimed_filtered: 0,
-                filtered_by_agent: 0,
+                ..FileEnd::default()
             },
         };
         let store = self.stores.iter().find(|s| s.name() == f.store);
         if let Some(problem) = &f.problem {
             sink.push(Row::system(SCANNER_AGENT, system::parser(problem)).file(&ctx.display_path));
         } else if let Some(store) = store {
-            let empty = evidence.check(&f.path).is_ok_and(|c| c.size == 0);
-            if empty {
+            if f.len == Some(0) {
                 sink.push(
                     Row::system(
                         store.agent(&ctx),
@@ -1142,26 +1145,7 @@ impl Scanner {
             }
         }
         sink.send_chunk();
-        let end = std::mem::replace(
-            &mut sink.end,
-            FileEnd {
-                report: FileReport {
-                    path: PathBuf::new(),
-                    store: "",
-                    kind: "",
-                    rows: 0,
-                    parser_rows: 0,
-                    panicked: false,
-                },
-                counts: Summary::default(),
-                write: WriteStats::default(),
-                held: Vec::new(),
-                index: Vec::new(),
-                filtered_by_time: 0,
-                untimed_filtered: 0,
-                filtered_by_agent: 0,
-            },
-        );
+        let end = std::mem::take(&mut sink.end);
         let _ = tx.send(Msg::End(Box::new(end)));
     }
 
@@ -1172,7 +1156,7 @@ impl Scanner {
         progress: &mut dyn FnMut(&FoundFile),
     ) -> Result<ScanReport, ScanError> {
         let (roots, overlapping) = self.effective_roots()?;
-        let found = self.discover()?;
+        let found = self.discover_in(&roots)?;
         let evidence = Evidence::new()
             .roots(&roots)
             .hashing(self.hashing)
