@@ -312,35 +312,23 @@ fn main() -> ExitCode {
             b.inc(1);
         }
     };
-    if let Some(dir) = &args.output_dir {
-        let result = scanner.write_per_host(format, dir, progress);
-        if let Some(b) = &bar {
-            b.finish_and_clear();
-        }
-        let report = match result {
-            Ok((r, files)) => {
+    let result = if let Some(dir) = &args.output_dir {
+        scanner
+            .write_per_host(format, dir, progress)
+            .map(|(report, files)| {
                 eprintln!("wrote {} file(s) into {}", files.len(), dir.display());
-                r
-            }
-            Err(ScanError::Output(e)) => return fail(format!("writing output: {e}")),
-            Err(e) => return ExitCode::from(fail_scan(e)),
-        };
-        if let Some(m) = &args.manifest {
-            if let Err(e) = write_manifest(m, &roots, &report) {
-                return fail(format!("writing manifest {}: {e}", m.display()));
-            }
-        }
-        print_summary(&report, format);
-        return ExitCode::SUCCESS;
-    }
-    let mut out = match open_output(args.output.as_deref()) {
-        Ok(o) => o,
-        Err(e) => return fail(e),
-    };
-    let result = if sort_time {
-        run_sorted(&scanner, format, &mut out, &temp_dir, progress)
+                report
+            })
     } else {
-        scanner.write_to_with_progress(format, &mut out, progress)
+        let mut out = match open_output(args.output.as_deref()) {
+            Ok(o) => o,
+            Err(e) => return fail(e),
+        };
+        if sort_time {
+            run_sorted(&scanner, format, &mut out, &temp_dir, progress)
+        } else {
+            scanner.write_to_with_progress(format, &mut out, progress)
+        }
     };
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -398,12 +386,8 @@ fn fail_scan(e: ScanError) -> u8 {
 }
 
 fn open_output(path: Option<&Path>) -> Result<Box<dyn Write>, String> {
-    match path {
+    match path.filter(|p| !is_stdout(p)) {
         None => Ok(Box::new(io::BufWriter::with_capacity(
-            1 << 16,
-            io::stdout().lock(),
-        ))),
-        Some(p) if is_stdout(p) => Ok(Box::new(io::BufWriter::with_capacity(
             1 << 16,
             io::stdout().lock(),
         ))),
