@@ -184,6 +184,18 @@ impl CodyStore {
         ctx: &FileContext,
         evidence: &Evidence,
     ) -> Vec<Row> {
+        self.read_with(path, ctx, evidence, state_vscdb::Opening::default())
+    }
+
+    /// The rows of a claimed file, a `state.vscdb` read page by page from the size
+    /// `opening` gives ([`state_vscdb::Opening::paged`] forces it, for tests).
+    pub fn read_with(
+        &self,
+        path: &Path,
+        ctx: &FileContext,
+        evidence: &Evidence,
+        opening: state_vscdb::Opening,
+    ) -> Vec<Row> {
         let source = if ctx.display_path.is_empty() {
             path.display().to_string()
         } else {
@@ -193,7 +205,7 @@ impl CodyStore {
             return Vec::new();
         };
         if kind == FileKind::StateDb {
-            return state_db_rows(path, &source, ctx, evidence);
+            return state_db_rows_with(path, &source, ctx, evidence, opening);
         }
         let bytes = match evidence.read(path) {
             Ok(b) => b,
@@ -264,7 +276,20 @@ pub fn state_db_rows(
     ctx: &FileContext,
     evidence: &Evidence,
 ) -> Vec<Row> {
-    let Ok(db) = state_vscdb::StateDb::open(path, evidence) else {
+    state_db_rows_with(path, source, ctx, evidence, state_vscdb::Opening::default())
+}
+
+/// [`state_db_rows`] with the size from which the database is read page by page given
+/// (above [`state_vscdb::PAGED_FROM_BYTES`] by default, main file and WAL together:
+/// the same items, from a walk of the table and the paged carver).
+pub fn state_db_rows_with(
+    path: &Path,
+    source: &str,
+    ctx: &FileContext,
+    evidence: &Evidence,
+    opening: state_vscdb::Opening,
+) -> Vec<Row> {
+    let Ok(db) = state_vscdb::StateDb::open_with(path, evidence, opening) else {
         return Vec::new();
     };
     let mtime = evidence.modified(path);

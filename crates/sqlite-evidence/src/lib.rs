@@ -46,6 +46,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod any;
 pub mod decode;
 pub mod locate;
 pub mod paged;

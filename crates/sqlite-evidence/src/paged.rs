@@ -336,8 +336,46 @@ impl PagedDatabase {
         recover::paged_deleted(&self.src, table, each)
     }
 
+    /// The column names of a table, in order, from its `CREATE TABLE` text (read by
+    /// SQLite in a private in-memory database); empty when there is no such table.
+    pub fn table_columns(&self, table: &str) -> Vec<String> {
+        self.schema_entries()
+            .into_iter()
+            .find(|e| e.kind == "table" && e.name == table)
+            .map(|e| create_columns(&e.sql))
+            .unwrap_or_default()
+    }
+
     /// The set of page numbers of every b-tree of the schema (for diagnostics).
     pub fn tree_pages(&self) -> HashSet<u32> {
         recover::paged_tree_pages(&self.src)
     }
+}
+
+/// The column names a `CREATE TABLE` text declares, as SQLite reads them in a private
+/// in-memory database (one statement, nothing attached, the schema untrusted).
+fn create_columns(sql: &str) -> Vec<String> {
+    let head = sql.trim_start();
+    if !head
+        .get(..12)
+        .is_some_and(|h| h.eq_ignore_ascii_case("CREATE TABLE"))
+    {
+        return Vec::new();
+    }
+    let read = || -> rusqlite::Result<Vec<String>> {
+        let conn = rusqlite::Connection::open_in_memory()?;
+        conn.execute_batch("PRAGMA trusted_schema = OFF;")?;
+        conn.execute(sql, [])?;
+        let name: String = conn.query_row(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' LIMIT 1",
+            [],
+            |r| r.get(0),
+        )?;
+        let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?;
+        let names = stmt
+            .query_map([name], |r| r.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<String>>>()?;
+        Ok(names)
+    };
+    read().unwrap_or_default()
 }

@@ -12,6 +12,11 @@
 //!
 //! The database is live: the editor holds it open in WAL mode, so it is read through
 //! [`sqlite_evidence`], which applies the WAL in memory and never touches the files.
+//! A database larger than [`sqlite_evidence::any::PAGED_FROM_BYTES`] (main file and WAL
+//! together; Cursor's global database reaches tens of gigabytes), or over the evidence
+//! size cap, is read page by page ([`sqlite_evidence::paged::PagedDatabase`]) instead:
+//! the same items from a walk of the table's b-tree and the paged carver, in bounded
+//! memory ([`StateDb::open_with`] and [`sqlite_evidence::any::Opening`] set the size).
 //!
 //! # Layers
 //!
@@ -34,6 +39,9 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use chat_rows::{Evidence, RecordState, Row, system};
+use sqlite_evidence::any::AnyDatabase;
+pub use sqlite_evidence::any::{Opening, PAGED_FROM_BYTES};
+use sqlite_evidence::paged::PagedDatabase;
 use sqlite_evidence::rusqlite::types::{Value, ValueRef};
 use sqlite_evidence::{Database, Problem};
 
@@ -117,16 +125,24 @@ impl Item {
 /// A `state.vscdb` read from evidence: its live items and what was wrong with it.
 #[derive(Debug)]
 pub struct StateDb {
-    db: Database,
+    db: AnyDatabase,
     items: Vec<Item>,
     by_key: HashMap<String, usize>,
     problems: Vec<Problem>,
 }
 
 impl StateDb {
-    /// Reads `path` (and its `-wal`) through `evidence` and loads the live items.
+    /// Reads `path` (and its `-wal`) through `evidence` and loads the live items; page
+    /// by page above [`sqlite_evidence::any::PAGED_FROM_BYTES`] (see
+    /// [`StateDb::open_with`]).
     pub fn open(path: &Path, evidence: &Evidence) -> Result<StateDb, Error> {
-        StateDb::from_database(Database::open(path, evidence)?)
+        StateDb::open_with(path, evidence, Opening::default())
+    }
+
+    /// [`StateDb::open`] with the size from which the database is read page by page
+    /// given ([`Opening::paged`] forces the paged mode, for tests).
+    pub fn open_with(path: &Path, evidence: &Evidence, opening: Opening) -> Result<StateDb, Error> {
+        StateDb::from_any(AnyDatabase::open(path, evidence, opening)?)
     }
 
     /// Opens a state database from the bytes of its main file and WAL.
@@ -136,33 +152,52 @@ impl StateDb {
 
     /// Loads the live items of an opened database.
     pub fn from_database(db: Database) -> Result<StateDb, Error> {
+        StateDb::from_any(AnyDatabase::Memory(db))
+    }
+
+    /// Loads the live items of a database opened in memory or page by page: the same
+    /// items, in rowid order, either way.
+    pub fn from_any(db: AnyDatabase) -> Result<StateDb, Error> {
         if !db.has_table("ItemTable") {
             return Err(Error::NoItemTable);
         }
         let mut problems = db.problems().to_vec();
         let mut items = Vec::new();
-        let read = (|| -> Result<(), sqlite_evidence::rusqlite::Error> {
-            let mut stmt = db
-                .connection()
-                .prepare("SELECT rowid, key, value FROM ItemTable ORDER BY rowid")?;
-            let mut rows = stmt.query([])?;
-            while let Some(r) = rows.next()? {
-                let rowid: i64 = r.get(0)?;
-                let key = decode::value_text(r.get_ref(1)?);
+        let cols = db.table_columns("ItemTable");
+        let at = |name: &str| cols.iter().position(|c| c == name);
+        let (k, v) = (
+            at("key").unwrap_or(usize::MAX),
+            at("value").unwrap_or(usize::MAX),
+        );
+        let read = if k == usize::MAX || v == usize::MAX {
+            Err(sqlite_evidence::rusqlite::Error::InvalidColumnName(
+                "ItemTable has no key or no value column".into(),
+            ))
+        } else {
+            db.live_rows("ItemTable", &mut |rowid, mut values| {
+                let value = values
+                    .get_mut(v)
+                    .map(|x| std::mem::replace(x, Value::Null))
+                    .unwrap_or(Value::Null);
+                let Some(key) = values
+                    .get_mut(k)
+                    .map(|x| std::mem::replace(x, Value::Null))
+                    .map(value_string)
+                else {
+                    return;
+                };
                 if is_secret_key(&key) {
-                    continue;
+                    return;
                 }
-                let value = decode::value_text(r.get_ref(2)?);
                 items.push(Item {
                     key,
-                    value,
+                    value: value_string(value),
                     rowid: Some(rowid),
                     state: RecordState::Live,
                     location: format!("ItemTable rowid {rowid}"),
                 });
-            }
-            Ok(())
-        })();
+            })
+        };
         if let Err(e) = read {
             problems.push(Problem::new(
                 sqlite_evidence::ProblemKind::Schema,
@@ -216,7 +251,9 @@ impl StateDb {
     /// bytes a later cell overwrote): each with an empty `value` (not known, never
     /// guessed) and the value's full size as the record declared it, when it did.
     pub fn deleted_and_cut(&self) -> (Vec<Item>, Vec<(Item, Option<u64>)>) {
-        deleted_split(&self.db, "ItemTable")
+        deleted_split(&mut |each| {
+            self.db.deleted_records("ItemTable", each);
+        })
     }
 
     /// Damage found in the database, each to become a
@@ -225,9 +262,28 @@ impl StateDb {
         &self.problems
     }
 
-    /// The underlying database, for other tables or raw queries.
-    pub fn database(&self) -> &Database {
+    /// The underlying in-memory database, for other tables or raw queries; `None` when
+    /// the database is read page by page ([`StateDb::paged`]).
+    pub fn database(&self) -> Option<&Database> {
+        self.db.memory()
+    }
+
+    /// The underlying paged database, when the database is read page by page.
+    pub fn paged(&self) -> Option<&PagedDatabase> {
+        self.db.paged()
+    }
+
+    /// The underlying database, in whichever mode it was opened.
+    pub fn any(&self) -> &AnyDatabase {
         &self.db
+    }
+
+    /// Another key-value table of the database (`cursorDiskKV`), in either mode.
+    pub fn kv_table<'a>(&'a self, table: &'a str) -> Option<KvTable<'a>> {
+        match &self.db {
+            AnyDatabase::Memory(db) => KvTable::new(db, table),
+            AnyDatabase::Paged(db) => KvTable::paged(db, table),
+        }
     }
 
     /// One `parser: state.vscdb unreadable: <message>` row per problem, located.
@@ -250,10 +306,24 @@ impl StateDb {
 /// the key's index, handing each item to the caller as it is read. Items have the same
 /// text decoding and secret filter ([`is_secret_key`]) as `ItemTable`'s; their location
 /// is `<table> rowid <n>` ([`Item::locator_in`] gives the row locator).
+///
+/// On a database read page by page ([`KvTable::paged`]) there is no index: a lookup and
+/// a key range are each one walk of the table's b-tree (the range's items held, then
+/// handed on in key order), so a caller that needs many of them reads the table in
+/// batches instead (as `cursor-state` does); [`KvTable::for_each`] is one walk in
+/// either mode.
 #[derive(Clone, Copy, Debug)]
 pub struct KvTable<'a> {
-    db: &'a Database,
+    db: KvSource<'a>,
     table: &'a str,
+    /// The positions of the `key` and `value` columns.
+    cols: (usize, usize),
+}
+
+#[derive(Clone, Copy, Debug)]
+enum KvSource<'a> {
+    Memory(&'a Database),
+    Paged(&'a PagedDatabase),
 }
 
 fn kv_query_error(source: sqlite_evidence::rusqlite::Error) -> Error {
@@ -263,13 +333,34 @@ fn kv_query_error(source: sqlite_evidence::rusqlite::Error) -> Error {
     })
 }
 
+fn kv_cols(cols: &[String]) -> Option<(usize, usize)> {
+    Some((
+        cols.iter().position(|c| c == "key")?,
+        cols.iter().position(|c| c == "value")?,
+    ))
+}
+
 impl<'a> KvTable<'a> {
     /// The table of that name, when the database has it and it has `key` and `value`
     /// columns.
     pub fn new(db: &'a Database, table: &'a str) -> Option<KvTable<'a>> {
-        let cols = db.table_columns(table);
-        (cols.iter().any(|c| c == "key") && cols.iter().any(|c| c == "value"))
-            .then_some(KvTable { db, table })
+        let cols = kv_cols(&db.table_columns(table))?;
+        Some(KvTable {
+            db: KvSource::Memory(db),
+            table,
+            cols,
+        })
+    }
+
+    /// The table of that name in a database read page by page, when it has `key` and
+    /// `value` columns.
+    pub fn paged(db: &'a PagedDatabase, table: &'a str) -> Option<KvTable<'a>> {
+        let cols = kv_cols(&db.table_columns(table))?;
+        Some(KvTable {
+            db: KvSource::Paged(db),
+            table,
+            cols,
+        })
     }
 
     /// The table's name.
@@ -287,16 +378,44 @@ impl<'a> KvTable<'a> {
         }
     }
 
+    /// A live record of the paged walk as (key, item); `None` for a secret.
+    fn paged_item(&self, rowid: i64, values: &[Value]) -> Option<(String, Item)> {
+        let key = values
+            .get(self.cols.0)
+            .map(|v| decode::value_text(v.into()))?;
+        if is_secret_key(&key) {
+            return None;
+        }
+        let value = values.get(self.cols.1).unwrap_or(&Value::Null);
+        Some((key.clone(), self.item(rowid, key, value.into())))
+    }
+
     /// The live item of a key (never a secret).
     pub fn get(&self, key: &str) -> Result<Option<Item>, Error> {
         if is_secret_key(key) {
             return Ok(None);
         }
+        let db = match self.db {
+            KvSource::Memory(db) => db,
+            KvSource::Paged(db) => {
+                let mut found = None;
+                db.live_records(self.table, &mut |rowid, values| {
+                    if found.is_none() {
+                        if let Some((k, item)) = self.paged_item(rowid, &values) {
+                            if k == key {
+                                found = Some(item);
+                            }
+                        }
+                    }
+                });
+                return Ok(found);
+            }
+        };
         let sql = format!(
             "SELECT rowid, value FROM \"{}\" WHERE key = ?1",
             self.table.replace('"', "\"\"")
         );
-        let mut stmt = self.db.connection().prepare(&sql).map_err(kv_query_error)?;
+        let mut stmt = db.connection().prepare(&sql).map_err(kv_query_error)?;
         let mut rows = stmt.query([key]).map_err(kv_query_error)?;
         match rows.next().map_err(kv_query_error)? {
             Some(r) => {
@@ -316,11 +435,30 @@ impl<'a> KvTable<'a> {
         prefix: &str,
         mut each: impl FnMut(Item),
     ) -> Result<usize, Error> {
+        let db = match self.db {
+            KvSource::Memory(db) => db,
+            KvSource::Paged(db) => {
+                // no index: one walk, the range's items held and handed on in key
+                // order (keys compared as SQLite's BINARY collation compares text)
+                let mut range: Vec<(String, i64, Item)> = Vec::new();
+                db.live_records(self.table, &mut |rowid, values| {
+                    if let Some((k, item)) = self.paged_item(rowid, &values) {
+                        if k.starts_with(prefix) {
+                            range.push((k, rowid, item));
+                        }
+                    }
+                });
+                range.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+                let n = range.len();
+                range.into_iter().for_each(|(_, _, item)| each(item));
+                return Ok(n);
+            }
+        };
         let sql = format!(
             "SELECT rowid, key, value FROM \"{}\" WHERE key >= ?1 ORDER BY key",
             self.table.replace('"', "\"\"")
         );
-        let mut stmt = self.db.connection().prepare(&sql).map_err(kv_query_error)?;
+        let mut stmt = db.connection().prepare(&sql).map_err(kv_query_error)?;
         let mut rows = stmt.query([prefix]).map_err(kv_query_error)?;
         let mut n = 0;
         while let Some(r) = rows.next().map_err(kv_query_error)? {
@@ -339,35 +477,81 @@ impl<'a> KvTable<'a> {
         Ok(n)
     }
 
+    /// Hands every live item to `each` in rowid order, one at a time (secrets skipped):
+    /// one walk of the table in either mode, nothing held; returns how many.
+    pub fn for_each(&self, mut each: impl FnMut(Item)) -> Result<usize, Error> {
+        let mut n = 0;
+        match self.db {
+            KvSource::Memory(db) => {
+                let sql = format!(
+                    "SELECT rowid, key, value FROM \"{}\" ORDER BY rowid",
+                    self.table.replace('"', "\"\"")
+                );
+                let mut stmt = db.connection().prepare(&sql).map_err(kv_query_error)?;
+                let mut rows = stmt.query([]).map_err(kv_query_error)?;
+                while let Some(r) = rows.next().map_err(kv_query_error)? {
+                    let key = decode::value_text(r.get_ref(1).map_err(kv_query_error)?);
+                    if is_secret_key(&key) {
+                        continue;
+                    }
+                    let rowid: i64 = r.get(0).map_err(kv_query_error)?;
+                    let v = r.get_ref(2).map_err(kv_query_error)?;
+                    each(self.item(rowid, key, v));
+                    n += 1;
+                }
+            }
+            KvSource::Paged(db) => {
+                db.live_records(self.table, &mut |rowid, values| {
+                    if let Some((_, item)) = self.paged_item(rowid, &values) {
+                        each(item);
+                        n += 1;
+                    }
+                });
+            }
+        }
+        Ok(n)
+    }
+
     /// The deleted items and older versions of rewritten items of this table that the
     /// files still hold, secrets left out (see [`StateDb::deleted`]).
     pub fn deleted(&self) -> Vec<Item> {
-        deleted_items(self.db, self.table)
+        match self.db {
+            KvSource::Memory(db) => {
+                deleted_split(&mut |each| db.deleted_records(self.table).into_iter().for_each(each))
+                    .0
+            }
+            KvSource::Paged(db) => {
+                deleted_split(&mut |each| {
+                    db.deleted_records(self.table, each);
+                })
+                .0
+            }
+        }
     }
-}
-
-fn deleted_items(db: &Database, table: &str) -> Vec<Item> {
-    deleted_split(db, table).0
 }
 
 /// The deleted items of a key-value table (key and value its first two columns): the
 /// whole ones, and those whose value column is missing (a partial record), each with
-/// the value's declared size. No empty keys, no secrets.
-fn deleted_split(db: &Database, table: &str) -> (Vec<Item>, Vec<(Item, Option<u64>)>) {
+/// the value's declared size. No empty keys, no secrets. `records` hands each
+/// recovered record of the table on (in memory or page by page).
+#[allow(clippy::type_complexity)]
+fn deleted_split(
+    records: &mut dyn FnMut(&mut dyn FnMut(sqlite_evidence::RecoveredRecord)),
+) -> (Vec<Item>, Vec<(Item, Option<u64>)>) {
     let mut whole = Vec::new();
     let mut cut = Vec::new();
-    for r in db.deleted_records(table) {
+    records(&mut |r| {
         if r.missing.contains(&0) {
-            continue;
+            return;
         }
         let value_cut = r.missing.contains(&1);
         let declared = r.declared_len.filter(|d| d.0 == 1).map(|d| d.1);
         let mut values = r.values.into_iter();
         let Some(key) = values.next().map(value_string) else {
-            continue;
+            return;
         };
         if key.is_empty() || is_secret_key(&key) {
-            continue;
+            return;
         }
         let value = if value_cut {
             String::new()
@@ -386,7 +570,7 @@ fn deleted_split(db: &Database, table: &str) -> (Vec<Item>, Vec<(Item, Option<u6
         } else {
             whole.push(item);
         }
-    }
+    });
     (whole, cut)
 }
 
@@ -450,6 +634,18 @@ impl StateVscdbStore {
         ctx: &chat_rows::FileContext,
         evidence: &Evidence,
     ) -> Vec<Row> {
+        self.read_with(path, ctx, evidence, Opening::default())
+    }
+
+    /// The rows of a claimed file, with the size from which the database is read page
+    /// by page given ([`Opening::paged`] forces the paged mode, for tests and benches).
+    pub fn read_with(
+        &self,
+        path: &Path,
+        ctx: &chat_rows::FileContext,
+        evidence: &Evidence,
+        opening: Opening,
+    ) -> Vec<Row> {
         let agent = ctx.product.clone().unwrap_or_else(|| "vscode".to_string());
         let source_file = if ctx.display_path.is_empty() {
             path.display().to_string()
@@ -472,7 +668,7 @@ impl StateVscdbStore {
             project_path,
             mtime: evidence.modified(path),
         };
-        match StateDb::open(path, evidence) {
+        match StateDb::open_with(path, evidence, opening) {
             Ok(db) => rows::rows(&db, &rctx),
             Err(e) => {
                 vec![unreadable_row(&rctx.agent, &rctx.source_file, &e).project(&rctx.project_path)]

@@ -43,6 +43,7 @@ pub mod decode;
 pub mod locate;
 pub mod rows;
 
+use sqlite_evidence::any::Opening;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -137,8 +138,9 @@ fn db_rows(
     evidence: &Evidence,
     src: &Source<'_>,
     backup: bool,
+    opening: Opening,
 ) -> (Vec<Row>, Option<ServerDb>) {
-    match ServerDb::from_path(path, evidence) {
+    match ServerDb::from_path_with(path, evidence, opening) {
         Ok(db) => {
             let mut rows = Vec::new();
             if backup {
@@ -161,7 +163,7 @@ fn db_rows(
     }
 }
 
-fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
+fn build_index(root: &Path, evidence: &Evidence, opening: Opening) -> RootIndex {
     let mut index = RootIndex::default();
     if let Some(live) = live_db_path(root, false) {
         let file = live.display().to_string();
@@ -173,6 +175,7 @@ fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
                 secondary: false,
             },
             false,
+            opening,
         );
         if let Some(db) = db {
             index.users = db.users;
@@ -189,6 +192,7 @@ fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
                 secondary: true,
             },
             true,
+            opening,
         );
         if let Some(db) = db {
             for (id, u) in db.users {
@@ -212,9 +216,14 @@ fn build_index(root: &Path, evidence: &Evidence) -> RootIndex {
 /// merge with their live twins; an event log's users are resolved through the live
 /// database and the backups beside it. The store keeps what it learnt about each root,
 /// so a root's database is read once however many backups and logs it has.
+///
+/// Databases (the server's and `state.vscdb`) larger than
+/// [`sqlite_evidence::any::PAGED_FROM_BYTES`] are read page by page
+/// ([`TabbyStore::with_opening`] sets the size).
 #[derive(Default)]
 pub struct TabbyStore {
     roots: Mutex<HashMap<PathBuf, Arc<OnceLock<Arc<RootIndex>>>>>,
+    opening: Opening,
 }
 
 impl std::fmt::Debug for TabbyStore {
@@ -231,8 +240,17 @@ impl TabbyStore {
             Ok(mut map) => map.entry(root.to_path_buf()).or_default().clone(),
             Err(_) => Arc::new(OnceLock::new()),
         };
-        let index = cell.get_or_init(|| Arc::new(build_index(root, evidence)));
+        let index = cell.get_or_init(|| Arc::new(build_index(root, evidence, self.opening)));
         index.clone()
+    }
+
+    /// A store that reads databases page by page from the size `opening` gives
+    /// ([`Opening::paged`] forces the paged mode, for tests).
+    pub fn with_opening(opening: Opening) -> TabbyStore {
+        TabbyStore {
+            opening,
+            ..TabbyStore::default()
+        }
     }
 }
 
@@ -278,7 +296,7 @@ impl TabbyStore {
         let Some(kind) = locate::classify(path) else {
             return Vec::new();
         };
-        read_file(path, &kind, &display, evidence, &|root| {
+        read_file(path, &kind, &display, evidence, self.opening, &|root| {
             self.index(root, evidence)
         })
     }
@@ -289,6 +307,7 @@ fn read_file(
     kind: &FileKind,
     display: &str,
     evidence: &Evidence,
+    opening: Opening,
     index: &dyn Fn(&Path) -> Arc<RootIndex>,
 ) -> Vec<Row> {
     let root = locate::root_of(path, kind);
@@ -319,6 +338,7 @@ fn read_file(
                     secondary: false,
                 },
                 false,
+                opening,
             )
             .0
         }
@@ -340,6 +360,7 @@ fn read_file(
                             secondary: true,
                         },
                         true,
+                        opening,
                     )
                     .0
                 }
@@ -406,7 +427,7 @@ fn read_file(
                 ],
             }
         }
-        FileKind::StateVscdb => vscdb_rows(path, display, evidence),
+        FileKind::StateVscdb => vscdb_rows(path, display, evidence, opening),
     }
 }
 
@@ -418,11 +439,11 @@ fn io_row(display: &str, e: &std::io::Error, secondary: bool) -> Row {
 
 /// The VS Code extension's history from a `state.vscdb`: nothing unless the database
 /// has a `TabbyML.vscode-tabby` row. Only its `edit.recentlyCommand` key is read.
-fn vscdb_rows(path: &Path, display: &str, evidence: &Evidence) -> Vec<Row> {
+fn vscdb_rows(path: &Path, display: &str, evidence: &Evidence, opening: Opening) -> Vec<Row> {
     use decode::history::{VSCODE_HISTORY_KEY, VSCODE_ITEM_KEY};
     // A database that cannot be opened is reported by the VS Code store, which claims
     // every state.vscdb; whether it held Tabby's row cannot be told.
-    let Ok(state) = state_vscdb::StateDb::open(path, evidence) else {
+    let Ok(state) = state_vscdb::StateDb::open_with(path, evidence, opening) else {
         return Vec::new();
     };
     let Some(item) = state.item(VSCODE_ITEM_KEY) else {
@@ -460,7 +481,12 @@ fn vscdb_rows(path: &Path, display: &str, evidence: &Evidence) -> Vec<Row> {
 /// rows through [`chat_rows::merge::merge_secondary`] to drop those with a live twin,
 /// as the scanner does.
 pub fn read_root(root: &Path, evidence: &Evidence) -> Vec<Row> {
-    let mut index = build_index(root, evidence);
+    read_root_with(root, evidence, Opening::default())
+}
+
+/// [`read_root`] with the size from which databases are read page by page given.
+pub fn read_root_with(root: &Path, evidence: &Evidence, opening: Opening) -> Vec<Row> {
+    let mut index = build_index(root, evidence, opening);
     // The live database's and the backups' rows were made for the index: move them out.
     let mut out: Vec<Row> = index
         .live
@@ -494,6 +520,7 @@ pub fn read_root(root: &Path, evidence: &Evidence) -> Vec<Row> {
             &FileKind::EventLog,
             &display,
             evidence,
+            opening,
             &|_| index.clone(),
         ));
     }
@@ -504,6 +531,7 @@ pub fn read_root(root: &Path, evidence: &Evidence) -> Vec<Row> {
             &FileKind::Config,
             &display,
             evidence,
+            opening,
             &|_| index.clone(),
         ));
     }

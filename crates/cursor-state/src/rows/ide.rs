@@ -122,7 +122,9 @@ pub fn read_global_with(path: &Path, evidence: &Evidence, out: &mut Out<'_>, pag
         path,
         out,
     );
-    read_kv(state.database(), mtime, &projects, path, out);
+    if let Some(db) = state.database() {
+        read_kv(db, mtime, &projects, path, out);
+    }
 }
 
 /// The `ItemTable` rows of the global database: the 3.0+ index (secondary `session

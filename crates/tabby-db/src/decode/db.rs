@@ -1,7 +1,11 @@
 //! The server database (`ee/db.sqlite`) and its pre-migration backups, at any schema level.
 //!
 //! The file is opened through `sqlite-evidence`: its `-wal` is applied in memory, so
-//! the newest (uncheckpointed) rows are seen and nothing on disk is touched.
+//! the newest (uncheckpointed) rows are seen and nothing on disk is touched. A database
+//! larger than [`sqlite_evidence::any::PAGED_FROM_BYTES`] (main file and WAL together),
+//! or over the evidence size cap, is read page by page instead
+//! ([`sqlite_evidence::any::AnyDatabase`]): the same live rows from a walk of each
+//! table's b-tree, the deleted records from the paged carver.
 //!
 //! Tabby's schema has moved under its chats (see `source-facts.md` §1.2): a backup is
 //! a copy at the *previous* level, so a collection mixes levels. The reader never
@@ -18,8 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use chat_rows::{Evidence, RecordState};
-use sqlite_evidence::Database as SqliteImage;
-use sqlite_evidence::rusqlite;
+use sqlite_evidence::any::{AnyDatabase as SqliteImage, Opening};
 use sqlite_evidence::rusqlite::types::Value as SqlValue;
 
 use crate::Error;
@@ -413,53 +416,30 @@ fn read_table(
     if cols.is_empty() {
         return Vec::new();
     }
-    let list: Vec<String> = cols.iter().map(|c| format!("\"{c}\"")).collect();
-    let sql = format!(
-        "SELECT rowid, {} FROM \"{table}\" ORDER BY rowid",
-        list.join(", ")
-    );
+    let at: Vec<(usize, &str)> = cols
+        .iter()
+        .filter_map(|c| Some((present.iter().position(|p| p == c)?, *c)))
+        .collect();
     let mut out = Vec::new();
-    let mut fail = |e: rusqlite::Error, n: usize| {
+    let read = db.live_rows(table, &mut |rowid, mut row| {
+        let mut values = HashMap::new();
+        for &(i, c) in &at {
+            let v = row
+                .get_mut(i)
+                .map_or(SqlValue::Null, |v| std::mem::replace(v, SqlValue::Null));
+            values.insert(c.to_string(), v);
+        }
+        out.push(Rec {
+            place: Place::Live { table, rowid },
+            values,
+        });
+    });
+    if let Err(e) = read {
+        let n = out.len();
         errors.push(RecordError {
             location: format!("table {table}"),
             message: format!("table {table} not fully read after {n} rows ({e})"),
-        })
-    };
-    let mut stmt = match db.connection().prepare(&sql) {
-        Ok(s) => s,
-        Err(e) => {
-            fail(e, 0);
-            return out;
-        }
-    };
-    let mut rows = match stmt.query([]) {
-        Ok(r) => r,
-        Err(e) => {
-            fail(e, 0);
-            return out;
-        }
-    };
-    loop {
-        match rows.next() {
-            Ok(Some(row)) => {
-                let rowid: i64 = row.get(0).unwrap_or_default();
-                let mut values = HashMap::new();
-                for (i, c) in cols.iter().enumerate() {
-                    let v: SqlValue = row.get(i + 1).unwrap_or(SqlValue::Null);
-                    values.insert((*c).to_string(), v);
-                }
-                out.push(Rec {
-                    place: Place::Live { table, rowid },
-                    values,
-                });
-            }
-            Ok(None) => break,
-            Err(e) => {
-                let n = out.len();
-                fail(e, n);
-                break;
-            }
-        }
+        });
     }
     out
 }
@@ -501,18 +481,30 @@ fn rowid(rec: &Rec) -> i64 {
 
 impl ServerDb {
     /// Reads a database file and its `-wal` through `evidence` (read-only).
+    /// Page by page above [`sqlite_evidence::any::PAGED_FROM_BYTES`] (see
+    /// [`ServerDb::from_path_with`]).
     pub fn from_path(path: &Path, evidence: &Evidence) -> Result<ServerDb, Error> {
-        let image = SqliteImage::open(path, evidence).map_err(Error::Sqlite)?;
+        ServerDb::from_path_with(path, evidence, Opening::default())
+    }
+
+    /// [`ServerDb::from_path`] with the size from which the database is read page by
+    /// page given ([`Opening::paged`] forces the paged mode, for tests).
+    pub fn from_path_with(
+        path: &Path,
+        evidence: &Evidence,
+        opening: Opening,
+    ) -> Result<ServerDb, Error> {
+        let image = SqliteImage::open(path, evidence, opening).map_err(Error::Sqlite)?;
         Ok(ServerDb::from_image(&image))
     }
 
-    /// Reads a database from the bytes of its main file and WAL.
+    /// Reads a database from the bytes of its main file and WAL, in memory.
     pub fn from_bytes(main: &[u8], wal: Option<&[u8]>) -> Result<ServerDb, Error> {
-        let image = SqliteImage::from_bytes(main, wal).map_err(Error::Sqlite)?;
+        let image = SqliteImage::from_bytes(main, wal, false).map_err(Error::Sqlite)?;
         Ok(ServerDb::from_image(&image))
     }
 
-    /// Decodes an opened image.
+    /// Decodes an opened database (in memory or page by page).
     pub fn from_image(image: &SqliteImage) -> ServerDb {
         let mut db = ServerDb {
             schema_level: image.sqlx_migrations().last().copied(),
@@ -679,8 +671,9 @@ impl ServerDb {
 fn recovered(image: &SqliteImage, table: &'static str, wanted: &[&str], live: &[Rec]) -> Vec<Rec> {
     let columns = image.table_columns(table);
     let live_ids: std::collections::HashSet<i64> = live.iter().map(rowid).collect();
-    image
-        .deleted_records(table)
+    let mut records = Vec::new();
+    image.deleted_records(table, &mut |r| records.push(r));
+    records
         .into_iter()
         .map(|r| {
             let values: HashMap<String, SqlValue> = columns

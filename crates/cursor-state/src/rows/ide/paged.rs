@@ -48,7 +48,7 @@ use crate::rows::Out;
 
 /// Databases (main file and WAL together) larger than this are read page by page:
 /// 512 MiB, which the in-memory path holds in about 1.5 GB.
-pub const PAGED_FROM_BYTES: u64 = 512 << 20;
+pub const PAGED_FROM_BYTES: u64 = sqlite_evidence::any::PAGED_FROM_BYTES;
 
 /// The records of one batch of composers read into memory on the paged path: 128 MiB.
 pub const PAGED_BATCH_BYTES: u64 = 128 << 20;
@@ -85,15 +85,7 @@ impl Paging {
 /// Whether `path` is read page by page. A file that cannot be checked goes to the
 /// in-memory path, which reports why.
 pub(super) fn use_paged(path: &Path, evidence: &Evidence, paging: Paging) -> bool {
-    let Ok(main) = evidence.check(path) else {
-        return false;
-    };
-    let wal = evidence
-        .check(&sqlite_evidence::locate::wal_path(path))
-        .map(|c| c.size)
-        .unwrap_or(0);
-    let cap = evidence.size_cap();
-    main.size.saturating_add(wal) > paging.from_bytes || main.size > cap || wal > cap
+    sqlite_evidence::any::use_paged(path, evidence, paging.from_bytes)
 }
 
 /// A value as text, the way `state-vscdb` decodes it.
