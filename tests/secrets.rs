@@ -40,6 +40,13 @@ const PLANTED: &[&str] = &[
     "gho_fixtureCopilotCliTokenDoNotEmit",
     "ghp_fixtureCopilotMcpEnvDoNotEmit",
     "CopilotProxyPasswordDoNotEmit",
+    // copilot-events: session.db key-value token; data.db oauth_token column, secret
+    // settings keys, a JSON value's env
+    "gho_fixtureCopilotSessionDbTokenDoNotEmit",
+    "gho_fixtureCopilotDataDbOauthDoNotEmit",
+    "gho_fixtureCopilotDataDbSettingDoNotEmit",
+    "ghp_fixtureCopilotDataDbEnvDoNotEmit",
+    "CopilotDataDbProxyPasswordDoNotEmit",
     // cursor-state: cursorAuth/*, blobEncryptionKey, authInfo, mcp-auth.json, mcp.json env,
     // a messageRequestContext's file contents
     "SECRET-CURSOR-ACCESS-alice",

@@ -14,6 +14,16 @@
 //! * `mac-lt02/Users/bob/Library/Application Support/Code/User/workspaceStorage/b0b7c0de/`:
 //!   a workspace holding both a transcript and the `chatSessions` log of the same session.
 //! * `WIN-DESK03/C/Users/carol/.copilot/`: a short CLI session with a Windows cwd.
+//! * Rewind: session A's `rewind-file-snapshots/` (`"schema": 1`, two snapshots, files
+//!   as objects and as a map; `backups/` with two named backups present, one missing
+//!   and one named by no snapshot), session B's older `rewind-snapshots/`
+//!   (`"version": 1`, files as strings and a map, no `backups/`).
+//! * Session A's `session.db` (todos, one deleted in freed pages, a dependency, an
+//!   inbox message, a key-value table with a planted token) and `inuse.4242.lock`;
+//!   `.copilot/data.db` (the desktop app: workflows, one deleted, a sessions registry,
+//!   planted secrets in an `oauth_token` column, a settings key and a JSON `env`).
+//! * `lin-ws01/home/alice/copilot-home/`: a `$COPILOT_HOME` under another name (a
+//!   session, standing grants, command history, and a backup with no index).
 use std::fs;
 use std::path::Path;
 
@@ -414,6 +424,153 @@ fn build_traces(global: &Path) -> R<()> {
     Ok(())
 }
 
+/// Backup names as the CLI gives them (64 hex digits; fixture names, not hashes of
+/// the contents).
+const H1: &str = "1111111111111111111111111111111111111111111111111111111111111a01";
+const H2: &str = "2222222222222222222222222222222222222222222222222222222222222b02";
+const H3: &str = "3333333333333333333333333333333333333333333333333333333333333c03";
+const H4: &str = "4444444444444444444444444444444444444444444444444444444444444d04";
+const H5: &str = "5555555555555555555555555555555555555555555555555555555555555e05";
+const X: &str = "7c0e1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b";
+
+fn rewind_a(session: &Path) -> R<()> {
+    let dir = session.join("rewind-file-snapshots");
+    write(
+        &dir.join("index.json"),
+        serde_json::to_string_pretty(&json!({"schema": 1, "snapshots": [
+            {"snapshotId": "snap-1", "eventId": "a-0003", "userMessage": "Run the tests and fix the failing one", "timestamp": "2026-10-05T09:00:05.000Z",
+             "gitCommit": "4f2a9b1", "gitBranch": "main",
+             "files": [{"path": "test/users.test.js", "backupHash": H1}, {"path": "src/users.js", "backupHash": H2}]},
+            {"snapshotId": "snap-2", "eventId": "a-0021", "timestamp": "2026-10-05T09:01:03.000Z",
+             "gitCommit": "4f2a9b1", "gitBranch": "main",
+             "files": {"test/users.test.js": {"backupHash": H3}, "package.json": null}}
+        ]}))?
+        .as_bytes(),
+    )?;
+    // H2 is missing; H4 is named by no snapshot
+    write(
+        &dir.join("backups").join(H1),
+        b"it('rejects duplicate email', () => expect(err).toBe('dup'));\n",
+    )?;
+    write(
+        &dir.join("backups").join(H3),
+        b"it('rejects duplicate email');\n",
+    )?;
+    write(
+        &dir.join("backups").join(H4),
+        b"left behind by a pruned snapshot\n",
+    )?;
+    Ok(())
+}
+
+fn rewind_b(session: &Path) -> R<()> {
+    write(
+        &session.join("rewind-snapshots/index.json"),
+        serde_json::to_string_pretty(&json!({"version": 1, "snapshots": [
+            {"snapshotId": "old-1", "eventId": "b-0002", "userMessage": "List the routes", "timestamp": "2026-10-06T14:00:10.000Z",
+             "gitCommit": "9d8c7b6", "gitBranch": "dev", "files": ["src/app.js", "src/router.js"]},
+            {"snapshotId": "old-2", "eventId": "b-0003", "timestamp": "2026-10-06T14:00:12.000Z",
+             "files": {"src/app.js": H5}}
+        ]}))?
+        .as_bytes(),
+    )?;
+    Ok(())
+}
+
+/// A fresh database in rollback-journal mode (no `-wal` beside it), secure delete off
+/// so deleted records stay in freed space.
+fn open_plain(path: &Path) -> R<Connection> {
+    fs::create_dir_all(path.parent().ok_or("no parent")?)?;
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let _ = fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    let conn = Connection::open(path)?;
+    conn.execute_batch("PRAGMA secure_delete = OFF; PRAGMA journal_mode = DELETE;")?;
+    Ok(conn)
+}
+
+/// Session A's `session.db`: the schema a public note gives (todos, todo_deps,
+/// inbox_entries), a deleted todo, and a key-value table with a planted token.
+fn build_session_db(session: &Path) -> R<()> {
+    let conn = open_plain(&session.join("session.db"))?;
+    conn.execute_batch(
+        "CREATE TABLE inbox_entries (id TEXT PRIMARY KEY, recipient_session_id TEXT NOT NULL, sender_id TEXT NOT NULL, sender_name TEXT NOT NULL, sender_type TEXT NOT NULL, interaction_id TEXT NOT NULL, sequence INTEGER NOT NULL DEFAULT 0, summary TEXT NOT NULL, content TEXT NOT NULL, unread INTEGER NOT NULL DEFAULT 1, sent_at INTEGER NOT NULL, read_at INTEGER, notified_at INTEGER);
+         CREATE TABLE todo_deps (todo_id TEXT NOT NULL, depends_on TEXT NOT NULL, PRIMARY KEY (todo_id, depends_on));
+         CREATE TABLE todos (id TEXT PRIMARY KEY, title TEXT NOT NULL, description TEXT, status TEXT DEFAULT 'pending', created_at TEXT DEFAULT (datetime('now')), updated_at TEXT DEFAULT (datetime('now')));
+         CREATE TABLE agent_kv (key TEXT PRIMARY KEY, value TEXT);",
+    )?;
+    // the deleted todo is written and deleted last, so no later cell reuses its space
+    conn.execute_batch(
+        "INSERT INTO todos VALUES ('t-run', 'Run the test suite', NULL, 'done', '2026-10-05 09:00:06', '2026-10-05 09:00:15');
+         INSERT INTO todos VALUES ('t-fix', 'Fix the expected message', 'users.test.js expects the old text', 'in_progress', '2026-10-05 09:00:06', '2026-10-05 09:01:10');
+         INSERT INTO todo_deps VALUES ('t-fix', 't-run');
+         INSERT INTO inbox_entries VALUES ('m-1', '0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70', 'explore-1', 'explore', 'subagent', 'call_Q2', 0, 'Duplicate check found', 'The duplicate email check is in src/users.js:42.', 0, 1791190875000, 1791190876000, NULL);
+         INSERT INTO agent_kv VALUES ('github_oauth_token', 'gho_fixtureCopilotSessionDbTokenDoNotEmit');
+         INSERT INTO agent_kv VALUES ('last_view', 'todos');
+         INSERT INTO todos VALUES ('t-drop', 'Rewrite the users module', 'Dropped: the test was wrong, not the code', 'pending', '2026-10-05 09:00:06', '2026-10-05 09:00:06');
+         DELETE FROM todos WHERE id = 't-drop';",
+    )?;
+    drop(conn);
+    write(&session.join("inuse.4242.lock"), b"")?;
+    Ok(())
+}
+
+/// The desktop app's `data.db` (schema unverified): workflows (one deleted), a
+/// sessions registry, an account with a token column, settings with a secret key and
+/// a JSON value holding an `env`.
+fn build_data_db(home: &Path) -> R<()> {
+    let conn = open_plain(&home.join("data.db"))?;
+    conn.execute_batch(
+        "CREATE TABLE workflows (id TEXT PRIMARY KEY, name TEXT, prompt TEXT, interval TEXT, schedule_hour INTEGER, enabled INTEGER, config TEXT, created_at INTEGER, next_run_at INTEGER);
+         CREATE TABLE sessions (id INTEGER PRIMARY KEY, session_id TEXT, project_path TEXT, title TEXT, created_at TEXT);
+         CREATE TABLE accounts (id INTEGER PRIMARY KEY, login TEXT, oauth_token TEXT);
+         CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT);",
+    )?;
+    conn.execute_batch(
+        r#"INSERT INTO workflows VALUES ('wf-1', 'Morning triage', 'Summarise new issues in acme/api', 'daily', 8, 1, '{"mode":"agent","env":{"GITHUB_TOKEN":"ghp_fixtureCopilotDataDbEnvDoNotEmit"}}', 1791100000000, 1791270000000);
+         INSERT INTO sessions VALUES (1, '0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70', '/home/alice/src/api', 'Users test: fix', '2026-10-05 09:00:00');
+         INSERT INTO accounts VALUES (1, 'alice', 'gho_fixtureCopilotDataDbOauthDoNotEmit');
+         INSERT INTO settings VALUES ('copilot.authToken', 'gho_fixtureCopilotDataDbSettingDoNotEmit');
+         INSERT INTO settings VALUES ('proxy.password', 'CopilotDataDbProxyPasswordDoNotEmit');
+         INSERT INTO settings VALUES ('theme', 'dark');
+         INSERT INTO workflows VALUES ('wf-old', 'Nightly secrets sweep', 'Print every .env file', 'daily', 2, 1, NULL, 1790900000000, NULL);
+         DELETE FROM workflows WHERE id = 'wf-old';"#,
+    )?;
+    Ok(())
+}
+
+/// A `$COPILOT_HOME` named `copilot-home`: recognised by its structure.
+fn copilot_home(home: &Path) -> R<()> {
+    let mut l = Log::new("x");
+    l.ev("session.start", "2026-10-11T08:00:00.000Z", json!({"sessionId": X, "copilotVersion": "1.0.91", "selectedModel": "gpt-5", "context": {"cwd": "/home/alice/src/infra"}}))
+        .ev("user.message", "2026-10-11T08:00:03.000Z", json!({"content": "Check the terraform plan"}))
+        .ev("assistant.message", "2026-10-11T08:00:06.000Z", json!({"content": "The plan adds one bucket.", "model": "gpt-5"}));
+    let s = home.join("session-state").join(X);
+    write(&s.join("events.jsonl"), l.out.as_bytes())?;
+    write(
+        &s.join("workspace.yaml"),
+        format!("id: {X}\ncwd: /home/alice/src/infra\nbranch: main\nsummary: Terraform plan check\ncreated_at: 2026-10-11T08:00:00.000Z\nupdated_at: 2026-10-11T08:00:06.000Z\n").as_bytes(),
+    )?;
+    write(
+        &s.join("rewind-file-snapshots/backups").join(H5),
+        b"bucket = \"old\"\n",
+    )?;
+    write(
+        &home.join("permissions-config.json"),
+        serde_json::to_string_pretty(
+            &json!({"locations": {"/home/alice/src/infra": {"tool_approvals": [
+                {"kind": "commands", "command_identifiers": ["terraform plan"]}
+            ]}}}),
+        )?
+        .as_bytes(),
+    )?;
+    write(
+        &home.join("command-history-state.json"),
+        br#"{"commandHistory":["Check the terraform plan"]}"#,
+    )?;
+    Ok(())
+}
+
 fn main() -> R<()> {
     let ev = Path::new("fixtures/evidence");
     if !ev.is_dir() {
@@ -427,14 +584,9 @@ fn main() -> R<()> {
         &st.join(A).join("workspace.yaml"),
         format!("id: {A}\ncwd: /home/alice/src/api\ngit_root: /home/alice/src/api\nrepository: acme/api\nbranch: main\nsummary: Fix the failing users test\nsummary_count: 2\nclient_name: copilot-cli\nname: \"Users test: fix\"\nuser_named: true\ncreated_at: 2026-10-05T09:00:00.000Z\nupdated_at: 2026-10-05T09:03:00.000Z\n").as_bytes(),
     )?;
-    write(
-        &st.join(A).join("rewind-file-snapshots/index.json"),
-        serde_json::to_string_pretty(&json!({"schema": 1, "snapshots": [
-            {"snapshotId": "snap-1", "eventId": "a-0003", "userMessage": "Run the tests and fix the failing one", "timestamp": "2026-10-05T09:00:05.000Z",
-             "gitCommit": "4f2a9b1", "gitBranch": "main",
-             "files": [{"path": "test/users.test.js", "backupHash": "9c1185a5c5e9fc54612808977ee8f548b2258d31"}, {"path": "src/users.js", "backupHash": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4"}]}
-        ]}))?.as_bytes(),
-    )?;
+    let _ = fs::remove_dir_all(st.join(A).join("rewind-file-snapshots"));
+    rewind_a(&st.join(A))?;
+    build_session_db(&st.join(A))?;
     write(
         &st.join(A).join("checkpoints/001-tests-run.md"),
         b"# Tests run\n\nRan the suite; one failure in users.test.js.\n",
@@ -445,8 +597,13 @@ fn main() -> R<()> {
     )?;
     write(&st.join(A).join("vscode.metadata.json"), b"{}")?;
     write(&st.join(B).join("events.jsonl"), session_b().as_bytes())?;
+    rewind_b(&st.join(B))?;
     write(&st.join(C).join("events.jsonl"), session_c().as_bytes())?;
     build_session_store(&home)?;
+    build_data_db(&home)?;
+    let other = ev.join("lin-ws01/home/alice/copilot-home");
+    let _ = fs::remove_dir_all(&other);
+    copilot_home(&other)?;
     write(
         &home.join("permissions-config.json"),
         serde_json::to_string_pretty(

@@ -24,14 +24,14 @@ pub enum Place {
     /// A live row.
     Live {
         /// The table.
-        table: &'static str,
+        table: String,
         /// The rowid.
         rowid: i64,
     },
     /// A deleted record, or an older version of a live row, found by `sqlite-evidence`.
     Carved {
         /// The table.
-        table: &'static str,
+        table: String,
         /// The rowid, when it survived.
         rowid: Option<i64>,
         /// True when a live row has this rowid (an older version, `recovered`).
@@ -118,10 +118,15 @@ impl Rec {
     }
 }
 
+/// A table or column name as an SQL identifier (double-quoted, inner quotes doubled).
+fn ident(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
 /// Reads the wanted columns that exist of every live row of `table`, in rowid order,
 /// then its carved records. A failure of the query is returned as a message (the rows
 /// read before it are kept).
-pub fn read_table(db: &Database, table: &'static str, wanted: &[&str]) -> (Vec<Rec>, Vec<String>) {
+pub fn read_table(db: &Database, table: &str, wanted: &[&str]) -> (Vec<Rec>, Vec<String>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     if !db.has_table(table) {
@@ -136,13 +141,14 @@ pub fn read_table(db: &Database, table: &'static str, wanted: &[&str]) -> (Vec<R
     if cols.is_empty() {
         return (out, errors);
     }
-    let list: Vec<String> = cols.iter().map(|c| format!("\"{c}\"")).collect();
+    let list: Vec<String> = cols.iter().map(|c| ident(c)).collect();
     let sql = format!(
-        "SELECT rowid, {} FROM \"{table}\" ORDER BY rowid",
-        list.join(", ")
+        "SELECT rowid, {} FROM {} ORDER BY rowid",
+        list.join(", "),
+        ident(table)
     );
     // a WITHOUT ROWID table has no rowid: its rows are read in key order, numbered
-    let without_rowid = format!("SELECT NULL, {} FROM \"{table}\"", list.join(", "));
+    let without_rowid = format!("SELECT NULL, {} FROM {}", list.join(", "), ident(table));
     let mut live_ids: HashMap<i64, Option<SqlValue>> = HashMap::new();
     let prepared = db
         .connection()
@@ -169,7 +175,10 @@ pub fn read_table(db: &Database, table: &'static str, wanted: &[&str]) -> (Vec<R
                             );
                         }
                         out.push(Rec {
-                            place: Place::Live { table, rowid },
+                            place: Place::Live {
+                                table: table.to_string(),
+                                rowid,
+                            },
                             values,
                         });
                     }
@@ -201,7 +210,7 @@ pub fn read_table(db: &Database, table: &'static str, wanted: &[&str]) -> (Vec<R
             .is_some_and(|live| live.is_some() && *live == key);
         out.push(Rec {
             place: Place::Carved {
-                table,
+                table: table.to_string(),
                 rowid: rec.rowid,
                 older,
                 location: rec.location,

@@ -41,6 +41,7 @@ pub mod db;
 pub mod decode;
 pub mod events;
 mod fast;
+pub mod localdb;
 pub mod locate;
 pub mod side;
 pub mod stores;
@@ -196,6 +197,9 @@ pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn R
             } else {
                 stores::traces_rows(&db, &input, sink);
             }
+        }
+        FileKind::SessionDb | FileKind::AppDb | FileKind::SessionLock | FileKind::RewindBackup => {
+            localdb::read_file(path, &loc, agent, evidence, &mut |r| sink.push(r))
         }
         _ => read_side(path, &loc, agent, evidence, &mut |r| sink.push(r)),
     }
@@ -383,8 +387,8 @@ fn transcripts_under(user: &Path, evidence: &Evidence) -> Vec<(PathBuf, String)>
 /// The primary logs a store's rows are checked against.
 fn store_twins(path: &Path, kind: FileKind, agent: &str, evidence: &Evidence) -> Twins {
     let c = components(path);
-    let logs = if c.iter().any(|x| x == ".copilot") {
-        cli_logs(&up(path, 1), evidence)
+    let logs = if let Some(home) = locate::cli_home(path) {
+        cli_logs(&home, evidence)
     } else if kind == FileKind::AgentTraces && c.iter().any(|x| x == "agent-host") {
         // <userData>/agent-host/otel/agent-host-traces.db
         transcripts_under(&up(path, 3).join("User"), evidence)
@@ -426,7 +430,8 @@ fn read_side(
             // its prompts are copies of the session log's: <session>/<folder>/index.json
             let log = up(path, 2).join("events.jsonl");
             let twins = load_twins(&[(log, loc.session_id.clone())], agent, evidence);
-            side::rewind_index(&bytes, &side, &mut |mut r| {
+            let backups = side::Backups::list(&up(path, 1).join("backups"), evidence);
+            side::rewind_index_with(&bytes, &side, Some(&backups), &mut |mut r| {
                 if r.secondary {
                     twins.prove(&mut r);
                 }
@@ -436,12 +441,8 @@ fn read_side(
         FileKind::Checkpoint => side::checkpoint_md(&bytes, &side, sink),
         FileKind::Plan => side::plan_md(&bytes, &side, sink),
         FileKind::CommandHistory => {
-            let home = components(path)
-                .iter()
-                .rposition(|x| x == ".copilot")
-                .and_then(|i| path.ancestors().nth(components(path).len() - 1 - i));
-            let twins = match home {
-                Some(h) => load_twins(&cli_logs(h, evidence), agent, evidence),
+            let twins = match locate::cli_home(path) {
+                Some(h) => load_twins(&cli_logs(&h, evidence), agent, evidence),
                 None => Twins::new(),
             };
             side::command_history(&bytes, &side, &twins, sink)
@@ -476,6 +477,10 @@ fn read_side(
         FileKind::CliEvents
         | FileKind::Transcript
         | FileKind::SessionStore
-        | FileKind::AgentTraces => {}
+        | FileKind::AgentTraces
+        | FileKind::SessionDb
+        | FileKind::AppDb
+        | FileKind::SessionLock
+        | FileKind::RewindBackup => {}
     }
 }

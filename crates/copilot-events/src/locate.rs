@@ -7,8 +7,17 @@
 //! `~/.config/.copilot`), the extension's files sit under
 //! `User/workspaceStorage/<h>/GitHub.copilot-chat/` and
 //! `User/globalStorage/github.copilot-chat/` of VS Code or any fork, and the Agent Host
-//! keeps its trace twin under `<userData>/agent-host/otel/`. A `$COPILOT_HOME` with
-//! another name is not recognised (give it as a root named `.copilot`).
+//! keeps its trace twin under `<userData>/agent-host/otel/`.
+//!
+//! A `$COPILOT_HOME` may have any name, so a CLI home is also recognised by its own
+//! structure ([`cli_home_index`]): `<any>/session-state/<uuid>/...` (a session folder
+//! named by a UUID under a folder named `session-state`: the event log and the
+//! session's side files), and the home-level files (`session-store.db`,
+//! `permissions-config.json`, `config.json`, `settings.json`, `data.db`, command
+//! history, legacy sessions) only in a folder whose name contains `copilot` (not
+//! `github-copilot`, the JetBrains plugin's folder, nor the extension's
+//! `github.copilot*` storage folders): those file names alone are too common to claim
+//! anywhere.
 
 use std::path::Path;
 
@@ -51,6 +60,15 @@ pub enum FileKind {
     Memory,
     /// `.copilot/history-session-state/<id>.json`: the legacy session JSON.
     LegacySession,
+    /// `rewind-file-snapshots/backups/<sha256>` (or `rewind-snapshots/backups/`): a
+    /// pre-edit copy, never read; it gives a row only when no index is beside it.
+    RewindBackup,
+    /// `.copilot/session-state/<id>/session.db`: the per-session SQLite (todos).
+    SessionDb,
+    /// `.copilot/session-state/<id>/inuse.<pid>.lock`: the live-session lock, never read.
+    SessionLock,
+    /// `.copilot/data.db`: the Copilot desktop app's SQLite (schema unverified).
+    AppDb,
 }
 
 impl FileKind {
@@ -73,6 +91,10 @@ impl FileKind {
             FileKind::DebugLog => "copilot chat debug log",
             FileKind::Memory => "copilot memory note",
             FileKind::LegacySession => "copilot cli legacy session",
+            FileKind::RewindBackup => "copilot rewind backup",
+            FileKind::SessionDb => "copilot cli session db",
+            FileKind::SessionLock => "copilot cli session lock",
+            FileKind::AppDb => "copilot app data db",
         }
     }
 
@@ -85,6 +107,10 @@ impl FileKind {
                 | FileKind::Config
                 | FileKind::Settings
                 | FileKind::LegacySession
+                | FileKind::RewindBackup
+                | FileKind::SessionDb
+                | FileKind::SessionLock
+                | FileKind::AppDb
         )
     }
 }
@@ -115,43 +141,11 @@ pub fn locate(path: &Path) -> Option<Location> {
     if name.ends_with("-wal") || name.ends_with("-shm") || name.ends_with("-journal") {
         return None;
     }
-    // a CLI home: `.copilot/...`
-    if let Some(h) = c.iter().rposition(|x| x == ".copilot") {
+    // a CLI home: `.copilot/...`, or any folder by its structure
+    if let Some(h) = cli_home_index(&c) {
         let rest: Vec<&str> = c[h + 1..].iter().map(String::as_str).collect();
-        match rest.as_slice() {
-            ["session-store.db"] => return loc(FileKind::SessionStore, ""),
-            ["command-history-state.json"] | ["command-history-state", _] => {
-                return loc(FileKind::CommandHistory, "");
-            }
-            ["permissions-config.json"] | ["permissions-config"] => {
-                return loc(FileKind::PermissionsConfig, "");
-            }
-            ["config.json"] => return loc(FileKind::Config, ""),
-            ["settings.json"] => return loc(FileKind::Settings, ""),
-            ["history-session-state", f] if component_matches(f, "*.json") => {
-                return loc(
-                    FileKind::LegacySession,
-                    f.strip_suffix(".json").unwrap_or(f),
-                );
-            }
-            ["session-state", id, "events.jsonl"] => return loc(FileKind::CliEvents, id),
-            ["session-state", id, "workspace.yaml"] => return loc(FileKind::WorkspaceYaml, id),
-            ["session-state", id, "vscode.metadata.json"] => {
-                return loc(FileKind::VscodeMetadata, id);
-            }
-            [
-                "session-state",
-                id,
-                "rewind-file-snapshots" | "rewind-snapshots",
-                "index.json",
-            ] => {
-                return loc(FileKind::RewindIndex, id);
-            }
-            ["session-state", id, "checkpoints", f] if component_matches(f, "*.md") => {
-                return loc(FileKind::Checkpoint, id);
-            }
-            ["session-state", id, "plan.md"] => return loc(FileKind::Plan, id),
-            _ => {}
+        if let Some(l) = in_home(&rest) {
+            return Some(l);
         }
     }
     if name == "managed-settings.json" && n >= 2 && at(n - 2) == "github-copilot" {
@@ -186,6 +180,114 @@ pub fn locate(path: &Path) -> Option<Location> {
                 ""
             };
             loc(FileKind::Memory, sid)
+        }
+        _ => None,
+    }
+}
+
+/// A session folder's name: a UUID (`8-4-4-4-12` hex digits), as the CLI names them.
+fn is_uuid(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+/// A folder name that may be a `$COPILOT_HOME` under another name: it contains
+/// `copilot`, but is not one of the other Copilot products' folders.
+fn copilot_named(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.contains("copilot") && n != "github-copilot" && !n.starts_with("github.copilot")
+}
+
+/// The file names a CLI home holds at its top level.
+const HOME_FILES: &[&str] = &[
+    "session-store.db",
+    "command-history-state.json",
+    "command-history-state",
+    "permissions-config.json",
+    "permissions-config",
+    "config.json",
+    "settings.json",
+    "data.db",
+    "history-session-state",
+];
+
+/// The index of the CLI home among a path's components, if the path is inside one:
+/// the last `.copilot`; else the folder above `session-state/<uuid>/` (any name);
+/// else a folder whose name contains `copilot` and that holds one of the CLI's
+/// top-level file names. See the module docs.
+pub fn cli_home_index(c: &[String]) -> Option<usize> {
+    if let Some(h) = c.iter().rposition(|x| x == ".copilot") {
+        return Some(h);
+    }
+    let n = c.len();
+    // `<home>/session-state/<uuid>/<file...>`
+    if let Some(s) = c.iter().rposition(|x| x == "session-state")
+        && s >= 1
+        && s + 2 < n
+        && is_uuid(&c[s + 1])
+    {
+        return Some(s - 1);
+    }
+    // `<copilot-named home>/<top-level file>` (or one level down for the folders)
+    [n.checked_sub(2), n.checked_sub(3)]
+        .into_iter()
+        .flatten()
+        .find(|&h| copilot_named(&c[h]) && HOME_FILES.contains(&c[h + 1].as_str()))
+}
+
+/// The CLI home folder of a path inside one ([`cli_home_index`]).
+pub fn cli_home(path: &Path) -> Option<std::path::PathBuf> {
+    let c = components(path);
+    let h = cli_home_index(&c)?;
+    path.ancestors().nth(c.len() - 1 - h).map(Path::to_path_buf)
+}
+
+/// A file inside a CLI home, by its path under the home.
+fn in_home(rest: &[&str]) -> Option<Location> {
+    match rest {
+        ["session-store.db"] => loc(FileKind::SessionStore, ""),
+        ["data.db"] => loc(FileKind::AppDb, ""),
+        ["command-history-state.json"] | ["command-history-state", _] => {
+            loc(FileKind::CommandHistory, "")
+        }
+        ["permissions-config.json"] | ["permissions-config"] => {
+            loc(FileKind::PermissionsConfig, "")
+        }
+        ["config.json"] => loc(FileKind::Config, ""),
+        ["settings.json"] => loc(FileKind::Settings, ""),
+        ["history-session-state", f] if component_matches(f, "*.json") => loc(
+            FileKind::LegacySession,
+            f.strip_suffix(".json").unwrap_or(f),
+        ),
+        ["session-state", id, "events.jsonl"] => loc(FileKind::CliEvents, id),
+        ["session-state", id, "workspace.yaml"] => loc(FileKind::WorkspaceYaml, id),
+        ["session-state", id, "vscode.metadata.json"] => loc(FileKind::VscodeMetadata, id),
+        [
+            "session-state",
+            id,
+            "rewind-file-snapshots" | "rewind-snapshots",
+            "index.json",
+        ] => loc(FileKind::RewindIndex, id),
+        [
+            "session-state",
+            id,
+            "rewind-file-snapshots" | "rewind-snapshots",
+            "backups",
+            _,
+        ] => loc(FileKind::RewindBackup, id),
+        ["session-state", id, "checkpoints", f] if component_matches(f, "*.md") => {
+            loc(FileKind::Checkpoint, id)
+        }
+        ["session-state", id, "plan.md"] => loc(FileKind::Plan, id),
+        ["session-state", id, "session.db"] => loc(FileKind::SessionDb, id),
+        ["session-state", id, f]
+            if f.starts_with("inuse.") && f.ends_with(".lock") && f.len() > 11 =>
+        {
+            loc(FileKind::SessionLock, id)
         }
         _ => None,
     }
@@ -263,8 +365,75 @@ mod tests {
         );
         assert_eq!(kind("h/home/a/notes/events.jsonl"), None);
         assert_eq!(
+            kind(&format!(
+                "{h}/session-state/s1/rewind-file-snapshots/backups/ab12"
+            )),
+            Some(FileKind::RewindBackup)
+        );
+        assert_eq!(
+            kind(&format!("{h}/session-state/s1/session.db")),
+            Some(FileKind::SessionDb)
+        );
+        assert_eq!(kind(&format!("{h}/session-state/s1/session.db-wal")), None);
+        assert_eq!(
+            kind(&format!("{h}/session-state/s1/inuse.4242.lock")),
+            Some(FileKind::SessionLock)
+        );
+        assert_eq!(kind(&format!("{h}/data.db")), Some(FileKind::AppDb));
+        assert_eq!(
             kind("h/x/User/workspaceStorage/w/GitHub.copilot-chat/debug-logs/s/models.json"),
             None
         );
+    }
+
+    #[test]
+    fn a_cli_home_under_another_name() {
+        let u = "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70";
+        // any name, by the session folder's structure
+        assert_eq!(
+            locate(Path::new(&format!(
+                "h/home/a/work/cp/session-state/{u}/events.jsonl"
+            ))),
+            Some(Location {
+                kind: FileKind::CliEvents,
+                session_id: u.into()
+            })
+        );
+        assert_eq!(
+            kind(&format!(
+                "h/home/a/work/cp/session-state/{u}/workspace.yaml"
+            )),
+            Some(FileKind::WorkspaceYaml)
+        );
+        assert_eq!(
+            cli_home(Path::new(&format!(
+                "h/home/a/work/cp/session-state/{u}/events.jsonl"
+            ))),
+            Some(std::path::PathBuf::from("h/home/a/work/cp"))
+        );
+        // a session folder not named by a UUID, outside a `.copilot`: not claimed
+        assert_eq!(kind("h/home/a/x/session-state/s1/events.jsonl"), None);
+        assert_eq!(kind(&format!("h/home/a/x/session-state/{u}")), None);
+        // top-level files only in a folder named like a Copilot home
+        assert_eq!(
+            kind("h/home/a/copilot-home/permissions-config.json"),
+            Some(FileKind::PermissionsConfig)
+        );
+        assert_eq!(
+            kind("h/home/a/copilot-home/session-store.db"),
+            Some(FileKind::SessionStore)
+        );
+        assert_eq!(
+            kind("h/home/a/copilot-home/history-session-state/s.json"),
+            Some(FileKind::LegacySession)
+        );
+        assert_eq!(kind("h/home/a/src/app/config.json"), None);
+        assert_eq!(kind("h/home/a/src/app/session-store.db"), None);
+        assert_eq!(kind("h/home/a/.config/github-copilot/config.json"), None);
+        assert_eq!(
+            kind("h/x/User/globalStorage/github.copilot-chat/settings.json"),
+            None
+        );
+        assert_eq!(kind("h/home/a/copilot-home/notes.json"), None);
     }
 }

@@ -150,18 +150,117 @@ pub fn vscode_metadata(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row))
     }
 }
 
-/// The rewind snapshot index: one `edit snapshot:` row per file of each snapshot, and
-/// its `userMessage` as a secondary user row.
+/// The backups folder beside a rewind index (`<index folder>/backups/`), listed by
+/// name, size and modification time; no backup is ever opened.
+#[derive(Clone, Debug, Default)]
+pub struct Backups {
+    /// Each file: name, size in bytes, modification time.
+    pub files: Vec<(String, u64, Option<Timestamp>)>,
+}
+
+impl Backups {
+    /// Lists `dir` through the evidence rules (`read_dir`, `check`): names, sizes and
+    /// times only. A missing or refused folder lists nothing.
+    pub fn list(dir: &std::path::Path, evidence: &chat_rows::Evidence) -> Backups {
+        let mut files = Vec::new();
+        for p in evidence.read_dir(dir).unwrap_or_default() {
+            let Ok(c) = evidence.check(&p) else {
+                continue;
+            };
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let at = c.modified.and_then(Timestamp::from_system_time);
+            files.push((name, c.size, at));
+        }
+        Backups { files }
+    }
+
+    fn get(&self, name: &str) -> Option<u64> {
+        self.files
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, size, _)| *size)
+    }
+}
+
+/// One file of a snapshot as the row lists it: `<path> (backup <h>: present, <n> bytes)`,
+/// `(backup <h>: missing)`, `(backup <h>)` when the folder was not looked at, `(no
+/// backup)` when the entry names none.
+fn snapshot_file(path: &str, backup: &str, backups: Option<&Backups>) -> String {
+    let path = if path.is_empty() { "-" } else { path };
+    match (backup.is_empty(), backups) {
+        (true, _) => format!("{path} (no backup)"),
+        (false, None) => format!("{path} (backup {backup})"),
+        (false, Some(b)) => match b.get(backup) {
+            Some(n) => format!("{path} (backup {backup}: present, {n} bytes)"),
+            None => format!("{path} (backup {backup}: missing)"),
+        },
+    }
+}
+
+/// `edit snapshot: snapshot=<id> event=<eventId> commit=<c> branch=<b> files=<n>:
+/// <file>, <file> ...` (each file as [`snapshot_file`] prints it; `files=0` ends
+/// without the colon).
+pub fn edit_snapshot_text(fields: &[(&str, &str)], files: &[String]) -> String {
+    let n = files.len().to_string();
+    let mut all: Vec<(&str, &str)> = fields.to_vec();
+    all.push(("files", &n));
+    let mut t = format!("edit snapshot: {}", key_values(&all));
+    if !files.is_empty() {
+        t.push_str(": ");
+        t.push_str(&files.join(", "));
+    }
+    t
+}
+
+/// `edit snapshot backup: <name>, <n> bytes, named by no snapshot (contents not read)`.
+pub fn orphan_backup_text(name: &str, size: u64) -> String {
+    format!("edit snapshot backup: {name}, {size} bytes, named by no snapshot (contents not read)")
+}
+
+/// `edit snapshot backup: <name>, <n> bytes, no snapshot index beside it (contents not read)`.
+pub fn lone_backup_text(name: &str, size: u64) -> String {
+    format!(
+        "edit snapshot backup: {name}, {size} bytes, no snapshot index beside it (contents not read)"
+    )
+}
+
+fn backup_of(o: &Map<String, Value>) -> String {
+    ["backupHash", "sha256", "backup", "hash"]
+        .iter()
+        .find_map(|k| o.get(*k).map(scalar))
+        .unwrap_or_default()
+}
+
+/// The rewind snapshot index without looking at its backups: see [`rewind_index_with`].
 pub fn rewind_index(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    rewind_index_with(bytes, side, None, sink)
+}
+
+/// The rewind snapshot index (`rewind-file-snapshots/index.json`, `"schema": 1`, or
+/// the older `rewind-snapshots/index.json`, `"version": 1`): one `edit snapshot:` row
+/// per snapshot listing every file it names (`files` as strings, objects or a map of
+/// path to hash) with its backup's state in `backups` (never its contents), the
+/// snapshot's `userMessage` as a secondary user row, then one `edit snapshot backup:`
+/// row per backup file that no snapshot names, at the file's mtime.
+pub fn rewind_index_with(
+    bytes: &[u8],
+    side: &Side<'_>,
+    backups: Option<&Backups>,
+    sink: &mut dyn FnMut(Row),
+) {
     let m = match object(bytes, side.file_name, side.agent) {
         Ok(m) => m,
         Err(r) => return sink(r.session(side.session)),
     };
+    let empty = Vec::new();
     let snaps = m
         .get("snapshots")
         .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+        .unwrap_or(&empty);
+    let mut named: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (i, snap) in snaps.iter().enumerate() {
         let g = |k: &str| snap.get(k).map(scalar).unwrap_or_default();
         let at = snap.get("timestamp").and_then(decode::time_of);
@@ -177,11 +276,7 @@ pub fn rewind_index(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
                                 .iter()
                                 .find_map(|k| o.get(*k).map(scalar))
                                 .unwrap_or_default();
-                            let b = ["backupHash", "sha256", "backup", "hash"]
-                                .iter()
-                                .find_map(|k| o.get(*k).map(scalar))
-                                .unwrap_or_default();
-                            files.push((p, b));
+                            files.push((p, backup_of(o)));
                         }
                         _ => {}
                     }
@@ -190,10 +285,7 @@ pub fn rewind_index(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
             Some(Value::Object(o)) => {
                 for (p, v) in o {
                     let b = match v {
-                        Value::Object(x) => ["backupHash", "sha256", "backup", "hash"]
-                            .iter()
-                            .find_map(|k| x.get(*k).map(scalar))
-                            .unwrap_or_default(),
+                        Value::Object(x) => backup_of(x),
                         other => scalar(other),
                     };
                     files.push((p.clone(), b));
@@ -201,25 +293,27 @@ pub fn rewind_index(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
             }
             _ => {}
         }
-        for (path, backup) in files {
-            let text = texts::edit_snapshot(
-                &path,
-                &[
-                    ("snapshot", &g("snapshotId")),
-                    ("event", &g("eventId")),
-                    ("commit", &g("gitCommit")),
-                    ("branch", &g("gitBranch")),
-                    ("backup", &backup),
-                ],
-            );
-            sink(
-                Row::system(side.agent, text)
-                    .at(at)
-                    .session(side.session)
-                    .branch(g("gitBranch"))
-                    .locator(loc.clone()),
-            );
-        }
+        let listed: Vec<String> = files
+            .iter()
+            .map(|(p, b)| snapshot_file(p, b, backups))
+            .collect();
+        named.extend(files.into_iter().map(|(_, b)| b).filter(|b| !b.is_empty()));
+        let text = edit_snapshot_text(
+            &[
+                ("snapshot", &g("snapshotId")),
+                ("event", &g("eventId")),
+                ("commit", &g("gitCommit")),
+                ("branch", &g("gitBranch")),
+            ],
+            &listed,
+        );
+        sink(
+            Row::system(side.agent, text)
+                .at(at)
+                .session(side.session)
+                .branch(g("gitBranch"))
+                .locator(loc.clone()),
+        );
         let msg = g("userMessage");
         if !msg.is_empty() {
             sink(
@@ -229,6 +323,16 @@ pub fn rewind_index(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
                     .branch(g("gitBranch"))
                     .locator(loc.clone())
                     .state(RecordState::Secondary),
+            );
+        }
+    }
+    for (name, size, at) in backups.map(|b| b.files.as_slice()).unwrap_or(&[]) {
+        if !named.contains(name) {
+            sink(
+                Row::system(side.agent, orphan_backup_text(name, *size))
+                    .at(*at)
+                    .session(side.session)
+                    .locator(format!("backups/{name}")),
             );
         }
     }

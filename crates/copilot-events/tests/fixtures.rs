@@ -356,15 +356,6 @@ fn grants_trust_settings_side_files() {
                 .text
                 .starts_with("session index: client=copilot-cli ")
     );
-    let rewind = render(&read(
-        &format!("{A}/rewind-file-snapshots/index.json"),
-        None,
-    ));
-    assert_eq!(
-        rewind[0],
-        "system|live||||snapshots[0]|edit snapshot: test/users.test.js snapshot=snap-1 event=a-0003 commit=4f2a9b1 branch=main backup=9c1185a5c5e9fc54612808977ee8f548b2258d31"
-    );
-    assert_eq!(rewind.len(), 3);
     let history = read(&format!("{HOME}/command-history-state.json"), None);
     assert_eq!(history.len(), 3);
     assert_eq!(
@@ -372,6 +363,186 @@ fn grants_trust_settings_side_files() {
         "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70"
     );
     assert!(history[1].session_id.is_empty() && history[1].timestamp.is_none());
+}
+
+const H1: &str = "1111111111111111111111111111111111111111111111111111111111111a01";
+const H2: &str = "2222222222222222222222222222222222222222222222222222222222222b02";
+const H3: &str = "3333333333333333333333333333333333333333333333333333333333333c03";
+const H4: &str = "4444444444444444444444444444444444444444444444444444444444444d04";
+const H5: &str = "5555555555555555555555555555555555555555555555555555555555555e05";
+const X: &str = "7c0e1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b";
+const OTHER: &str = "lin-ws01/home/alice/copilot-home";
+
+/// One row per snapshot listing every file with its backup's state, the prompt as a
+/// secondary user row (proven against the log), and the backup no snapshot names.
+#[test]
+fn rewind_snapshots_one_row_each_with_backups() {
+    let rows = read(&format!("{A}/rewind-file-snapshots/index.json"), None);
+    let r = render(&rows);
+    assert_eq!(
+        r,
+        vec![
+            format!(
+                "system|live||||snapshots[0]|edit snapshot: snapshot=snap-1 event=a-0003 commit=4f2a9b1 branch=main files=2: test/users.test.js (backup {H1}: present, 62 bytes), src/users.js (backup {H2}: missing)"
+            ),
+            "user|secondary||||snapshots[0]|Run the tests and fix the failing one\n[attachment file /home/alice/src/api/test/users.test.js]".to_string(),
+            format!(
+                "system|live||||snapshots[1]|edit snapshot: snapshot=snap-2 event=a-0021 commit=4f2a9b1 branch=main files=2: package.json (no backup), test/users.test.js (backup {H3}: present, 31 bytes)"
+            ),
+            format!(
+                "system|live||||backups/{H4}|edit snapshot backup: {H4}, 33 bytes, named by no snapshot (contents not read)"
+            ),
+        ]
+    );
+    assert_eq!(
+        rows[0].timestamp.unwrap().to_string(),
+        "2026-10-05T09:00:05.000000Z"
+    );
+    assert_eq!(rows[0].git_branch, "main");
+    // the orphan backup is at its file's mtime, the contents never printed
+    assert!(rows[3].timestamp.is_some());
+    assert!(rows.iter().all(|r| !r.text.contains("left behind")));
+    // older `rewind-snapshots/` ("version": 1): files as strings and as a map, no backups/
+    let old = render(&read(
+        &format!(
+            "{HOME}/session-state/1b2c3d4e-0000-4a00-8b00-00000000000b/rewind-snapshots/index.json"
+        ),
+        None,
+    ));
+    assert_eq!(
+        old,
+        vec![
+            "system|live||||snapshots[0]|edit snapshot: snapshot=old-1 event=b-0002 commit=9d8c7b6 branch=dev files=2: src/app.js (no backup), src/router.js (no backup)".to_string(),
+            "user|secondary||||snapshots[0]|List the routes".to_string(),
+            format!("system|live||||snapshots[1]|edit snapshot: snapshot=old-2 event=b-0003 files=1: src/app.js (backup {H5}: missing)"),
+        ]
+    );
+    // a backup with no index beside it: one row, at its mtime
+    let lone = read(
+        &format!("{OTHER}/session-state/{X}/rewind-file-snapshots/backups/{H5}"),
+        None,
+    );
+    assert_eq!(
+        render(&lone),
+        vec![format!(
+            "system|live||||file name|edit snapshot backup: {H5}, 15 bytes, no snapshot index beside it (contents not read)"
+        )]
+    );
+    assert_eq!(lone[0].session_id, X);
+    // a backup beside an index gives nothing of its own (the index lists it)
+    assert!(read(&format!("{A}/rewind-file-snapshots/backups/{H4}"), None).is_empty());
+}
+
+/// `session.db`: todos (a deleted one from freed space), the dependency, the inbox
+/// message, a key-value table generically with its token withheld; the lock file.
+#[test]
+fn session_db_todos_inbox_and_lock() {
+    let rows = read(&format!("{A}/session.db"), None);
+    let r = render(&rows);
+    assert_eq!(
+        r,
+        vec![
+            "system|live||||table todos rowid 1|session todo: Run the test suite status=done id=t-run created=\"2026-10-05 09:00:06\"",
+            "system|live||||table todos rowid 2|session todo: Fix the expected message status=in_progress id=t-fix created=\"2026-10-05 09:00:06\" description=\"users.test.js expects the old text\"",
+            "system|deleted||||table todos rowid 3 (deleted), unallocated space at page 6 offset 3778|session todo: Rewrite the users module status=pending id=t-drop created=\"2026-10-05 09:00:06\" description=\"Dropped: the test was wrong, not the code\"",
+            "system|live||||table todo_deps rowid 1|session todo dependency: t-fix depends on t-run",
+            "system|live||||table inbox_entries rowid 1|session inbox: from=explore sender_type=subagent sender=explore-1 to=0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70 interaction=call_Q2 sequence=0 unread=0 read_at=1791190876000 summary=\"Duplicate check found\": The duplicate email check is in src/users.js:42.",
+            "system|live||||table agent_kv rowid 1|store record: session.db agent_kv rowid=1 key=github_oauth_token value=[withheld]",
+            "system|live||||table agent_kv rowid 2|store record: session.db agent_kv rowid=2 key=last_view value=todos",
+        ]
+    );
+    assert!(
+        rows.iter()
+            .all(|r| r.session_id == "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70")
+    );
+    // todos' times are SQLite's datetime('now'): UTC
+    assert_eq!(
+        rows[1].timestamp.unwrap().to_string(),
+        "2026-10-05T09:01:10.000000Z"
+    );
+    assert_eq!(
+        rows[4].timestamp.unwrap().to_string(),
+        "2026-10-05T09:01:15.000000Z"
+    );
+    assert!(rows[3].timestamp.is_none() && rows[5].timestamp.is_none());
+    let lock = read(&format!("{A}/inuse.4242.lock"), None);
+    assert_eq!(
+        render(&lock),
+        vec![
+            "system|live||||file name|session lock: in use by pid 4242 (inuse.4242.lock present, file mtime)"
+        ]
+    );
+    assert!(lock[0].timestamp.is_some());
+}
+
+/// The desktop app's `data.db`, read generically: every live row, the deleted
+/// workflow, secret columns, keys and JSON keys left out.
+#[test]
+fn app_data_db_generic_records() {
+    let rows = read(&format!("{HOME}/data.db"), None);
+    let r = render(&rows);
+    assert_eq!(
+        r,
+        vec![
+            "system|live||||table accounts rowid 1|store record: data.db accounts rowid=1 id=1 login=alice",
+            "system|live||||table sessions rowid 1|store record: data.db sessions rowid=1 id=1 session_id=0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70 project_path=/home/alice/src/api title=\"Users test: fix\" created_at=\"2026-10-05 09:00:00\"",
+            "system|live||||table settings rowid 1|store record: data.db settings rowid=1 key=copilot.authToken value=[withheld]",
+            "system|live||||table settings rowid 2|store record: data.db settings rowid=2 key=proxy.password value=[withheld]",
+            "system|live||||table settings rowid 3|store record: data.db settings rowid=3 key=theme value=dark",
+            "system|live||||table workflows rowid 1|store record: data.db workflows rowid=1 id=wf-1 name=\"Morning triage\" prompt=\"Summarise new issues in acme/api\" interval=daily schedule_hour=8 enabled=1 config=\"{\\\"mode\\\":\\\"agent\\\"}\" created_at=1791100000000 next_run_at=1791270000000",
+            "system|deleted||||table workflows rowid 2 (deleted), unallocated space at page 2 offset 3866|store record: data.db workflows rowid=2 id=wf-old name=\"Nightly secrets sweep\" prompt=\"Print every .env file\" interval=daily schedule_hour=2 enabled=1 created_at=1790900000000",
+        ]
+    );
+    // the sessions registry names its session; times from `created_at`
+    assert_eq!(rows[1].session_id, "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70");
+    assert_eq!(
+        rows[5].timestamp.unwrap().to_string(),
+        "2026-10-04T07:46:40.000000Z"
+    );
+    // a zone-less SQLite text is flagged as of unknown zone
+    assert_eq!(rows[1].timestamp.unwrap().zone(), chat_rows::Zone::Unknown);
+    assert!(rows[0].timestamp.is_none());
+}
+
+/// A `$COPILOT_HOME` named `copilot-home`: its log, side files, grants and command
+/// history are read, and the history's prompt is proven against that home's log.
+#[test]
+fn cli_home_under_another_name() {
+    let rows = read(&format!("{OTHER}/session-state/{X}/events.jsonl"), None);
+    assert_eq!(
+        render(&rows),
+        vec![
+            "system|live||||byte 0|session start: copilot=1.0.91 cwd=/home/alice/src/infra selected_model=gpt-5",
+            "system|live||||byte 0|model: gpt-5",
+            "user|live||||byte 246|Check the terraform plan",
+            "assistant|live|gpt-5|||byte 389|The plan adds one bucket.",
+        ]
+    );
+    assert!(
+        rows.iter()
+            .all(|r| r.agent == "copilot" && r.session_id == X)
+    );
+    let texts =
+        |rel: &str| -> Vec<String> { read(rel, None).into_iter().map(|r| r.text).collect() };
+    assert_eq!(
+        texts(&format!("{OTHER}/permissions-config.json")),
+        vec![
+            "permission setting: tool_approvals.commands=terraform plan location=/home/alice/src/infra (from permissions-config.json, file mtime)"
+        ]
+    );
+    assert_eq!(
+        texts(&format!("{OTHER}/session-state/{X}/workspace.yaml"))[0],
+        "session title: Terraform plan check (from workspace.yaml)"
+    );
+    let history = read(&format!("{OTHER}/command-history-state.json"), None);
+    assert_eq!(history.len(), 1);
+    assert_eq!(
+        (
+            history[0].session_id.as_str(),
+            history[0].timestamp.is_some()
+        ),
+        (X, true)
+    );
 }
 
 /// The merge counts of the whole Copilot evidence, as the scanner decides them:
@@ -421,6 +592,8 @@ fn secrets_never_reach_any_format() {
         format!("{HOME}/config.json"),
         format!("{HOME}/settings.json"),
         format!("{A}/events.jsonl"),
+        format!("{A}/session.db"),
+        format!("{HOME}/data.db"),
     ] {
         rows.extend(read(&rel, None));
     }
@@ -429,7 +602,25 @@ fn secrets_never_reach_any_format() {
         "ghp_fixtureCopilotMcpEnvDoNotEmit",
         "CopilotProxyPasswordDoNotEmit",
         "iVBORw0KGgo",
+        "gho_fixtureCopilotSessionDbTokenDoNotEmit",
+        "gho_fixtureCopilotDataDbOauthDoNotEmit",
+        "gho_fixtureCopilotDataDbSettingDoNotEmit",
+        "ghp_fixtureCopilotDataDbEnvDoNotEmit",
+        "CopilotDataDbProxyPasswordDoNotEmit",
     ] {
+        // planted in the files read
+        if secret.contains("Db") {
+            let file = if secret.contains("Session") {
+                format!("{A}/session.db")
+            } else {
+                format!("{HOME}/data.db")
+            };
+            let bytes = std::fs::read(root().join(file)).unwrap();
+            assert!(
+                bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                "{secret} not planted"
+            );
+        }
         for format in [Format::Jsonl, Format::Csv, Format::Timesketch] {
             let (bytes, _) = to_bytes(format, &rows).unwrap();
             assert!(
@@ -442,6 +633,18 @@ fn secrets_never_reach_any_format() {
     assert!(copilot_events::locate(&root().join(HOME).join("mcp-config.json")).is_none());
 }
 
+/// The rewind reader with a backups listing (two present, one named by no snapshot).
+fn rewind_with_backups(bytes: &[u8], sd: &side::Side<'_>, sink: &mut dyn FnMut(Row)) {
+    let backups = side::Backups {
+        files: vec![
+            (H1.to_string(), 62, None),
+            (H3.to_string(), 31, None),
+            (H4.to_string(), 33, None),
+        ],
+    };
+    side::rewind_index_with(bytes, sd, Some(&backups), sink)
+}
+
 #[test]
 fn dirty_input_on_every_fixture() {
     let logs = [
@@ -451,6 +654,7 @@ fn dirty_input_on_every_fixture() {
         format!("{WS}/transcripts/5a1e7c37-1137-4000-9000-000000000001.jsonl"),
         MAC_T2.to_string(),
         "WIN-DESK03/C/Users/carol/.copilot/session-state/9e8d7c6b-0000-4e00-8e00-00000000000e/events.jsonl".to_string(),
+        format!("{OTHER}/session-state/{X}/events.jsonl"),
     ];
     let opts = Options {
         agent: "copilot",
@@ -467,7 +671,25 @@ fn dirty_input_on_every_fixture() {
         report.assert_no_panics();
     }
     // side files through their readers, databases from their bytes (main file damaged)
-    let side_fixtures: [(String, SideFn); 6] = [
+    let side_fixtures: [(String, SideFn); 10] = [
+        (
+            format!(
+                "{HOME}/session-state/1b2c3d4e-0000-4a00-8b00-00000000000b/rewind-snapshots/index.json"
+            ),
+            side::rewind_index,
+        ),
+        (
+            format!("{OTHER}/session-state/{X}/workspace.yaml"),
+            side::workspace_yaml,
+        ),
+        (
+            format!("{OTHER}/permissions-config.json"),
+            side::permissions_config,
+        ),
+        (
+            format!("{A}/rewind-file-snapshots/index.json"),
+            rewind_with_backups,
+        ),
         (format!("{A}/workspace.yaml"), side::workspace_yaml),
         (
             format!("{A}/rewind-file-snapshots/index.json"),
@@ -501,6 +723,35 @@ fn dirty_input_on_every_fixture() {
             .assert_no_panics();
     }
     let twins = copilot_events::Twins::new();
+    // session.db and data.db from their bytes (no WAL beside them)
+    for (rel, session) in [
+        (format!("{A}/session.db"), true),
+        (format!("{HOME}/data.db"), false),
+    ] {
+        let bytes = std::fs::read(root().join(&rel)).unwrap();
+        let input = copilot_events::localdb::Input {
+            agent: "copilot",
+            file_name: "db",
+            session: "s",
+        };
+        Harness::new()
+            .run(&bytes, |b| {
+                let mut rows = Vec::new();
+                if let Ok(db) = sqlite_evidence::Database::from_bytes(b, None) {
+                    if session {
+                        copilot_events::localdb::session_db_rows(&db, &input, &mut |r| {
+                            rows.push(r)
+                        });
+                    } else {
+                        copilot_events::localdb::generic_rows(&db, &input, &[], &mut |r| {
+                            rows.push(r)
+                        });
+                    }
+                }
+                rows
+            })
+            .assert_no_panics();
+    }
     for (rel, traces) in [
         (format!("{HOME}/session-store.db"), false),
         (format!("{GLOBAL}/agent-traces.db"), true),
