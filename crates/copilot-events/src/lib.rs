@@ -24,8 +24,9 @@
 //! * [`mod@locate`]: which paths are Copilot files, from the path alone;
 //! * [`decode`]: the formats (the event envelope, flat YAML, times) and [`Error`];
 //! * the mapping to rows: [`events`] (the event logs), [`stores`] over [`db`] (the
-//!   SQLite stores through `sqlite-evidence`), [`side`] (side files), with the
-//!   store-specific texts in [`texts`].
+//!   SQLite stores through `sqlite-evidence`), [`side`] (side files), [`localdb`]
+//!   (`session.db`, the desktop app's `data.db`, lock files, lone rewind backups), with
+//!   the store-specific texts in [`texts`].
 //!
 //! [`CopilotEventsStore`] plugs it into the scanner. Agent names: `copilot` for the
 //! CLI home, the editor's product (`vscode`, `cursor` ...) for the extension's files.
@@ -198,7 +199,7 @@ pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn R
                 stores::traces_rows(&db, &input, sink);
             }
         }
-        FileKind::SessionDb | FileKind::AppDb | FileKind::SessionLock | FileKind::RewindBackup => {
+        FileKind::SessionDb | FileKind::AppDb => {
             localdb::read_file(path, &loc, agent, evidence, &mut |r| sink.push(r))
         }
         _ => read_side(path, &loc, agent, evidence, &mut |r| sink.push(r)),
@@ -243,6 +244,10 @@ fn read_cli_log(
         secondary: false,
     };
     read_events(&bytes, &opts, sink);
+    // the session folder's lock files and index-less backups, never opened
+    localdb::session_folder_rows(&up(path, 1), &loc.session_id, agent, evidence, &mut |r| {
+        sink.push(r)
+    });
 }
 
 /// The workspace folder of a transcript (`workspaceStorage/<h>`), when it has one.
@@ -479,8 +484,6 @@ fn read_side(
         | FileKind::SessionStore
         | FileKind::AgentTraces
         | FileKind::SessionDb
-        | FileKind::AppDb
-        | FileKind::SessionLock
-        | FileKind::RewindBackup => {}
+        | FileKind::AppDb => {}
     }
 }

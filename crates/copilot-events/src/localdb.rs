@@ -1,6 +1,6 @@
 //! The CLI home's smaller files: the per-session `session.db`, the desktop app's
-//! `data.db`, the live-session lock `inuse.<pid>.lock` and rewind backups that no index
-//! lists.
+//! `data.db`, and, read with a session's event log, its live-session lock
+//! `inuse.<pid>.lock` and rewind backups with no index beside them.
 //!
 //! Why a generic reader: `session.db` is known only from a public blog post (tables
 //! `todos`, `todo_deps`, `inbox_entries`, 2026-05, peer) and a VS Code worker that reads
@@ -15,7 +15,10 @@
 //! API tokens are left out: these stores belong to an app that signs in.
 //!
 //! The lock and the backups are never opened: their name, size and time are the
-//! evidence (a backup is a pre-edit copy of a user's file).
+//! evidence (a backup is a pre-edit copy of a user's file). They are not claimed as
+//! files of their own but listed from the session folder when its `events.jsonl` is
+//! read ([`session_folder_rows`]): both may be empty, which the scanner reports as
+//! nothing to read, and a backup beside an index is reported by the index.
 
 use std::path::Path;
 
@@ -31,7 +34,7 @@ use crate::locate::{FileKind, Location};
 /// The most characters of one value a `store record:` row prints.
 pub const MAX_VALUE: usize = 400;
 
-/// Reads a `session.db`, `data.db`, lock file or rewind backup into rows.
+/// Reads a `session.db` or `data.db` into rows.
 pub fn read_file(
     path: &Path,
     loc: &Location,
@@ -44,37 +47,6 @@ pub fn read_file(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     match loc.kind {
-        FileKind::SessionLock => {
-            let pid = name
-                .strip_prefix("inuse.")
-                .and_then(|n| n.strip_suffix(".lock"))
-                .unwrap_or("");
-            sink(
-                Row::system(agent, lock_text(pid, &name))
-                    .at(evidence.modified(path))
-                    .session(loc.session_id.as_str())
-                    .locator("file name"),
-            );
-        }
-        FileKind::RewindBackup => {
-            // `<index folder>/backups/<name>`: the index lists what it names
-            let index = path
-                .parent()
-                .and_then(Path::parent)
-                .map(|d| d.join("index.json"));
-            if index.is_some_and(|i| evidence.check(&i).is_ok()) {
-                return;
-            }
-            let Ok(checked) = evidence.check(path) else {
-                return;
-            };
-            sink(
-                Row::system(agent, crate::side::lone_backup_text(&name, checked.size))
-                    .at(checked.modified.and_then(Timestamp::from_system_time))
-                    .session(loc.session_id.as_str())
-                    .locator("file name"),
-            );
-        }
         FileKind::SessionDb | FileKind::AppDb => {
             let Some(db) = crate::stores::open(path, evidence, agent, &name, sink) else {
                 return;
@@ -92,6 +64,66 @@ pub fn read_file(
             }
         }
         _ => {}
+    }
+}
+
+/// The rows of a session folder's companions, listed (never opened) through the
+/// evidence rules: `session lock: in use by pid <pid> (inuse.<pid>.lock present, file
+/// mtime)` per lock file at its mtime, and, for a `rewind-file-snapshots/` or
+/// `rewind-snapshots/` folder with no `index.json`, `edit snapshot backup: <name>,
+/// <size> bytes, no snapshot index beside it (contents not read)` per file of its
+/// `backups/` at its mtime. Locators name the file under the session folder.
+pub fn session_folder_rows(
+    dir: &Path,
+    session: &str,
+    agent: &str,
+    evidence: &Evidence,
+    sink: &mut dyn FnMut(Row),
+) {
+    let name_of = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    for p in evidence.read_dir(dir).unwrap_or_default() {
+        let name = name_of(&p);
+        let Some(pid) = name
+            .strip_prefix("inuse.")
+            .and_then(|n| n.strip_suffix(".lock"))
+            .filter(|n| !n.is_empty())
+        else {
+            continue;
+        };
+        let Ok(checked) = evidence.check(&p) else {
+            continue;
+        };
+        sink(
+            Row::system(agent, lock_text(pid, &name))
+                .at(checked.modified.and_then(Timestamp::from_system_time))
+                .session(session)
+                .locator(name.clone()),
+        );
+    }
+    for folder in ["rewind-file-snapshots", "rewind-snapshots"] {
+        let rewind = dir.join(folder);
+        if evidence.check(&rewind.join("index.json")).is_ok() {
+            continue;
+        }
+        for p in evidence
+            .read_dir(&rewind.join("backups"))
+            .unwrap_or_default()
+        {
+            let Ok(checked) = evidence.check(&p) else {
+                continue;
+            };
+            let name = name_of(&p);
+            sink(
+                Row::system(agent, crate::side::lone_backup_text(&name, checked.size))
+                    .at(checked.modified.and_then(Timestamp::from_system_time))
+                    .session(session)
+                    .locator(format!("{folder}/backups/{name}")),
+            );
+        }
     }
 }
 

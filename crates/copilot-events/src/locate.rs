@@ -60,13 +60,8 @@ pub enum FileKind {
     Memory,
     /// `.copilot/history-session-state/<id>.json`: the legacy session JSON.
     LegacySession,
-    /// `rewind-file-snapshots/backups/<sha256>` (or `rewind-snapshots/backups/`): a
-    /// pre-edit copy, never read; it gives a row only when no index is beside it.
-    RewindBackup,
     /// `.copilot/session-state/<id>/session.db`: the per-session SQLite (todos).
     SessionDb,
-    /// `.copilot/session-state/<id>/inuse.<pid>.lock`: the live-session lock, never read.
-    SessionLock,
     /// `.copilot/data.db`: the Copilot desktop app's SQLite (schema unverified).
     AppDb,
 }
@@ -91,9 +86,7 @@ impl FileKind {
             FileKind::DebugLog => "copilot chat debug log",
             FileKind::Memory => "copilot memory note",
             FileKind::LegacySession => "copilot cli legacy session",
-            FileKind::RewindBackup => "copilot rewind backup",
             FileKind::SessionDb => "copilot cli session db",
-            FileKind::SessionLock => "copilot cli session lock",
             FileKind::AppDb => "copilot app data db",
         }
     }
@@ -107,9 +100,7 @@ impl FileKind {
                 | FileKind::Config
                 | FileKind::Settings
                 | FileKind::LegacySession
-                | FileKind::RewindBackup
                 | FileKind::SessionDb
-                | FileKind::SessionLock
                 | FileKind::AppDb
         )
     }
@@ -272,23 +263,11 @@ fn in_home(rest: &[&str]) -> Option<Location> {
             "rewind-file-snapshots" | "rewind-snapshots",
             "index.json",
         ] => loc(FileKind::RewindIndex, id),
-        [
-            "session-state",
-            id,
-            "rewind-file-snapshots" | "rewind-snapshots",
-            "backups",
-            _,
-        ] => loc(FileKind::RewindBackup, id),
         ["session-state", id, "checkpoints", f] if component_matches(f, "*.md") => {
             loc(FileKind::Checkpoint, id)
         }
         ["session-state", id, "plan.md"] => loc(FileKind::Plan, id),
         ["session-state", id, "session.db"] => loc(FileKind::SessionDb, id),
-        ["session-state", id, f]
-            if f.starts_with("inuse.") && f.ends_with(".lock") && f.len() > 11 =>
-        {
-            loc(FileKind::SessionLock, id)
-        }
         _ => None,
     }
 }
@@ -364,21 +343,19 @@ mod tests {
             Some(FileKind::Settings)
         );
         assert_eq!(kind("h/home/a/notes/events.jsonl"), None);
+        // backups and the lock are read with the session's log, not claimed
         assert_eq!(
             kind(&format!(
                 "{h}/session-state/s1/rewind-file-snapshots/backups/ab12"
             )),
-            Some(FileKind::RewindBackup)
+            None
         );
         assert_eq!(
             kind(&format!("{h}/session-state/s1/session.db")),
             Some(FileKind::SessionDb)
         );
         assert_eq!(kind(&format!("{h}/session-state/s1/session.db-wal")), None);
-        assert_eq!(
-            kind(&format!("{h}/session-state/s1/inuse.4242.lock")),
-            Some(FileKind::SessionLock)
-        );
+        assert_eq!(kind(&format!("{h}/session-state/s1/inuse.4242.lock")), None);
         assert_eq!(kind(&format!("{h}/data.db")), Some(FileKind::AppDb));
         assert_eq!(
             kind("h/x/User/workspaceStorage/w/GitHub.copilot-chat/debug-logs/s/models.json"),

@@ -201,8 +201,8 @@ fn snapshot_file(path: &str, backup: &str, backups: Option<&Backups>) -> String 
 }
 
 /// `edit snapshot: snapshot=<id> event=<eventId> commit=<c> branch=<b> files=<n>:
-/// <file>, <file> ...` (each file as [`snapshot_file`] prints it; `files=0` ends
-/// without the colon).
+/// <file>, <file> ...`, each file as `<path> (backup <h>: present, <n> bytes)`, `(backup
+/// <h>: missing)`, `(backup <h>)` or `(no backup)`; `files=0` ends without the colon.
 pub fn edit_snapshot_text(fields: &[(&str, &str)], files: &[String]) -> String {
     let n = files.len().to_string();
     let mut all: Vec<(&str, &str)> = fields.to_vec();

@@ -103,6 +103,7 @@ fn cli_session_rows() {
         "tool_use|live||view|toolu_vrtx_03C|byte 2781|{\"path\":\"README.md\"}",
         "system|live||view|toolu_vrtx_03C|byte 2781|link: tool call toolu_vrtx_03C was requested but never started in this file",
         "system|live||bash|call_Q1|end of file|link: tool call call_Q1 has no result in this file",
+        "system|live||||inuse.4242.lock|session lock: in use by pid 4242 (inuse.4242.lock present, file mtime)",
     ];
     assert_eq!(r, expected_prefix);
     // the sub-agent's rows carry `<session>:<agentId>`, the others the session
@@ -417,20 +418,21 @@ fn rewind_snapshots_one_row_each_with_backups() {
             format!("system|live||||snapshots[1]|edit snapshot: snapshot=old-2 event=b-0003 files=1: src/app.js (backup {H5}: missing)"),
         ]
     );
-    // a backup with no index beside it: one row, at its mtime
-    let lone = read(
-        &format!("{OTHER}/session-state/{X}/rewind-file-snapshots/backups/{H5}"),
-        None,
-    );
+    // a backup with no index beside it: one row with its session's log, at its mtime
+    let log = read(&format!("{OTHER}/session-state/{X}/events.jsonl"), None);
+    let lone = log.last().unwrap();
     assert_eq!(
-        render(&lone),
+        render(std::slice::from_ref(lone)),
         vec![format!(
-            "system|live||||file name|edit snapshot backup: {H5}, 15 bytes, no snapshot index beside it (contents not read)"
+            "system|live||||rewind-file-snapshots/backups/{H5}|edit snapshot backup: {H5}, 15 bytes, no snapshot index beside it (contents not read)"
         )]
     );
-    assert_eq!(lone[0].session_id, X);
-    // a backup beside an index gives nothing of its own (the index lists it)
-    assert!(read(&format!("{A}/rewind-file-snapshots/backups/{H4}"), None).is_empty());
+    assert!(lone.session_id == X && lone.timestamp.is_some());
+    // backups are not claimed as files of their own (they may be empty)
+    assert!(
+        copilot_events::locate(&root().join(format!("{A}/rewind-file-snapshots/backups/{H4}")))
+            .is_none()
+    );
 }
 
 /// `session.db`: todos (a deleted one from freed space), the dependency, the inbox
@@ -465,14 +467,19 @@ fn session_db_todos_inbox_and_lock() {
         "2026-10-05T09:01:15.000000Z"
     );
     assert!(rows[3].timestamp.is_none() && rows[5].timestamp.is_none());
-    let lock = read(&format!("{A}/inuse.4242.lock"), None);
+    // the lock file (empty) is listed with the session's log, at its mtime
+    let log = read(&format!("{A}/events.jsonl"), None);
+    let lock: Vec<_> = log
+        .iter()
+        .filter(|r| r.text.starts_with("session lock:"))
+        .collect();
+    assert_eq!(lock.len(), 1);
     assert_eq!(
-        render(&lock),
-        vec![
-            "system|live||||file name|session lock: in use by pid 4242 (inuse.4242.lock present, file mtime)"
-        ]
+        (lock[0].source_locator.as_str(), lock[0].session_id.as_str()),
+        ("inuse.4242.lock", "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70")
     );
     assert!(lock[0].timestamp.is_some());
+    assert!(copilot_events::locate(&root().join(format!("{A}/inuse.4242.lock"))).is_none());
 }
 
 /// The desktop app's `data.db`, read generically: every live row, the deleted
@@ -516,6 +523,7 @@ fn cli_home_under_another_name() {
             "system|live||||byte 0|model: gpt-5",
             "user|live||||byte 246|Check the terraform plan",
             "assistant|live|gpt-5|||byte 389|The plan adds one bucket.",
+            "system|live||||rewind-file-snapshots/backups/5555555555555555555555555555555555555555555555555555555555555e05|edit snapshot backup: 5555555555555555555555555555555555555555555555555555555555555e05, 15 bytes, no snapshot index beside it (contents not read)",
         ]
     );
     assert!(
