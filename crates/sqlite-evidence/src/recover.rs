@@ -60,6 +60,10 @@ use crate::Database;
 use crate::decode::{DbHeader, FrameStatus, be16, be32, varint};
 use crate::paged::PageSource;
 
+#[path = "index_tree.rs"]
+mod index_tree;
+use index_tree::without_rowid;
+
 /// A record recovered from free space or an older page version.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecoveredRecord {
@@ -161,6 +165,13 @@ pub(crate) struct TableShape {
     not_null: Vec<bool>,
     /// Index of the `INTEGER PRIMARY KEY` column, stored as NULL in the record.
     alias: Option<usize>,
+    /// For a `WITHOUT ROWID` table (an index b-tree, see [`index_tree`]): the table
+    /// column of each record column (the PRIMARY KEY columns first, in key order, then
+    /// the others in table order). `affinities` and `not_null` are then in record
+    /// order; values are put back in table order before they leave the crate.
+    order: Option<Vec<usize>>,
+    /// For a `WITHOUT ROWID` table, how many record columns (the first) make its key.
+    key_cols: usize,
 }
 
 impl TableShape {
@@ -189,10 +200,10 @@ impl TableShape {
             )
             .ok();
         if let Some((root, sql)) = live {
-            if sql.to_ascii_uppercase().contains("WITHOUT ROWID") || root <= 0 {
+            if root <= 0 {
                 return None;
             }
-            let shape = TableShape::from_conn(conn, table, root as u32);
+            let shape = TableShape::from_conn(conn, table, root as u32, without_rowid(&sql));
             if shape.is_some() {
                 return shape;
             }
@@ -217,18 +228,17 @@ impl TableShape {
             affinities: vec![Text, Text, Text, Integer, Text],
             not_null: vec![true, true, true, false, false],
             alias: None,
+            order: None,
+            key_cols: 0,
         }
     }
 
     /// The shape of a table from a `CREATE TABLE` text, read by SQLite in a private
     /// in-memory database (one statement only, nothing attached, nothing else run).
-    /// `None` for a `WITHOUT ROWID` table or a text SQLite refuses.
+    /// `None` for a text SQLite refuses.
     pub(crate) fn from_sql(sql: &str, root: u32) -> Option<TableShape> {
         let head = sql.trim_start();
         if head.len() < 12 || !head[..12].eq_ignore_ascii_case("CREATE TABLE") {
-            return None;
-        }
-        if sql.to_ascii_uppercase().contains("WITHOUT ROWID") {
             return None;
         }
         let conn = rusqlite::Connection::open_in_memory().ok()?;
@@ -241,10 +251,20 @@ impl TableShape {
                 |r| r.get(0),
             )
             .ok()?;
-        TableShape::from_conn(&conn, &name, root)
+        TableShape::from_conn(&conn, &name, root, without_rowid(sql))
     }
 
-    fn from_conn(conn: &rusqlite::Connection, table: &str, root: u32) -> Option<TableShape> {
+    /// Whether the table is a `WITHOUT ROWID` table (its records in an index b-tree).
+    pub(crate) fn is_index(&self) -> bool {
+        self.order.is_some()
+    }
+
+    fn from_conn(
+        conn: &rusqlite::Connection,
+        table: &str,
+        root: u32,
+        without_rowid: bool,
+    ) -> Option<TableShape> {
         let mut stmt = conn
             .prepare("SELECT type, \"notnull\", pk FROM pragma_table_info(?1) ORDER BY cid")
             .ok()?;
@@ -262,6 +282,9 @@ impl TableShape {
             .filter(|(_, c)| c.2 > 0)
             .map(|(i, _)| i)
             .collect();
+        if without_rowid {
+            return index_tree::shape(&cols, root);
+        }
         let alias = match pks.as_slice() {
             [i] if cols[*i].0.eq_ignore_ascii_case("INTEGER") => Some(*i),
             _ => None,
@@ -273,6 +296,8 @@ impl TableShape {
             // legacy quirk), but no application writes one: carving treats it as NOT NULL.
             not_null: cols.iter().map(|c| c.1 || c.2 > 0).collect(),
             alias,
+            order: None,
+            key_cols: 0,
         })
     }
 }
@@ -374,14 +399,18 @@ fn resolve(snap: &Snapshot, p: u32) -> Version {
 }
 
 /// Walks a table b-tree in a snapshot, collecting the versions of its leaf pages.
+/// `index`: the b-tree of a `WITHOUT ROWID` table, an index b-tree, whose interior
+/// pages hold records too: they are collected with the leaves.
 fn walk(
     pages: &Pages<'_>,
     snap: &Snapshot,
     root: u32,
+    index: bool,
     leaves: &mut Vec<Version>,
     interiors: &mut Vec<Version>,
     seen: &mut HashSet<Version>,
 ) {
+    let (leaf, interior) = if index { (0x0a, 0x02) } else { (0x0d, 0x05) };
     let mut stack = vec![root];
     let mut visited = HashSet::new();
     while let Some(p) = stack.pop() {
@@ -393,10 +422,14 @@ fn walk(
         let b: &[u8] = &b;
         let h = if p == 1 { 100 } else { 0 };
         match b.get(h) {
-            Some(0x0d) if seen.insert(v) => leaves.push(v),
-            Some(0x05) => {
+            Some(&k) if k == leaf && seen.insert(v) => leaves.push(v),
+            Some(&k) if k == interior => {
                 if seen.insert(v) {
-                    interiors.push(v);
+                    if index {
+                        leaves.push(v);
+                    } else {
+                        interiors.push(v);
+                    }
                 }
                 let n = be16(b, h + 3) as usize;
                 // Right-most child first on the stack, so leaves come out left to right.
@@ -733,6 +766,9 @@ struct Recoverer<'a> {
     /// The freelist leaf pages of the image: where a carved record's overflow chain
     /// must run (see [`Recoverer::overflow`]).
     free_leaves: HashSet<u32>,
+    /// For a `WITHOUT ROWID` table, what its live records say: the fixed layout of
+    /// each text column that every live value shares, and the live keys.
+    live: index_tree::Live,
 }
 
 /// The cell offsets a table leaf page's pointer array names (page 1's header follows
@@ -838,6 +874,7 @@ impl<'a> Recoverer<'a> {
             seen: Vec::new(),
             live_trees: HashSet::new(),
             free_leaves: HashSet::new(),
+            live: index_tree::Live::default(),
         }
     }
 
@@ -904,16 +941,24 @@ impl<'a> Recoverer<'a> {
                 };
                 let lb: &[u8] = &lb;
                 let name = format!("freelist page {leaf}");
-                if lb.first() == Some(&0x0d) {
+                let index = self.shape.is_index();
+                if matches!(
+                    (lb.first(), index),
+                    (Some(0x0d), false) | (Some(0x0a | 0x02), true)
+                ) {
                     if self.may_own(lb, leaf, table_pages, others) {
                         self.cells(lb, leaf, &name, Strict::Carved, None);
                         self.carve_page(lb, leaf, &name);
                     }
-                } else if matches!(lb.first(), Some(0x0a | 0x02)) {
+                } else if matches!(
+                    (lb.first(), index),
+                    (Some(0x0a | 0x02), false) | (Some(0x0d | 0x05), true)
+                ) {
                     // A freed index page: its cells and free space hold index records,
                     // which fit a table of the same shape (a key and a rowid) by
-                    // accident. (An overflow or trunk page starts with a page number
-                    // below 2^27, so its first byte is never an index page's type.)
+                    // accident (and a table page, for a WITHOUT ROWID table: a record
+                    // and a rowid). (An overflow or trunk page starts with a page number
+                    // below 2^27, so its first byte is never a b-tree page's type.)
                 } else {
                     self.carve(lb, 0, self.pages.usable.min(lb.len()), Region::Raw, &name);
                 }
@@ -930,7 +975,8 @@ impl<'a> Recoverer<'a> {
     /// at most three bytes), so nothing is found there.
     fn carve_unreachable(&mut self, b: &[u8], page: u32, name: &str) {
         let h = if page == 1 { 100 } else { 0 };
-        if b.get(h) != Some(&0x0d) {
+        let leaf = if self.shape.is_index() { 0x0a } else { 0x0d };
+        if b.get(h) != Some(&leaf) {
             return;
         }
         let usable = self.pages.usable.min(b.len());
@@ -988,6 +1034,10 @@ impl<'a> Recoverer<'a> {
     /// length (`payload`) and rowid varints: the rowid takes what the length leaves,
     /// and a rowid that needs that many bytes must not exceed any the table has had.
     fn prefix_ok(&self, prefix: usize, payload: usize) -> bool {
+        if self.shape.is_index() {
+            // an index cell has no rowid: the prefix is the length varint alone
+            return prefix == varint_len(payload as u64);
+        }
         let Some(r) = prefix.checked_sub(varint_len(payload as u64)) else {
             return false;
         };
@@ -1011,20 +1061,29 @@ impl<'a> Recoverer<'a> {
     /// Decodes every cell of a table leaf page version.
     fn cells(&mut self, b: &[u8], page: u32, name: &str, strict: Strict, snap: Option<&Snapshot>) {
         let h = if page == 1 { 100 } else { 0 };
-        if b.get(h) != Some(&0x0d) {
-            return;
-        }
+        let index = self.shape.is_index();
+        // an index b-tree (a WITHOUT ROWID table) keeps records in its interior pages
+        // too, each cell after a 4-byte child page number; its cells have no rowid
+        let (hdr, skip) = match (b.get(h), index) {
+            (Some(0x0d), false) | (Some(0x0a), true) => (8, 0),
+            (Some(0x02), true) => (12, 4),
+            _ => return,
+        };
         let n = be16(b, h + 3) as usize;
         let usable = self.pages.usable.min(b.len());
         for c in 0..n.min(usable / 2) {
-            let ptr = be16(b, h + 8 + 2 * c) as usize;
-            if ptr < h + 8 || ptr >= usable {
+            let ptr = be16(b, h + hdr + 2 * c) as usize + skip;
+            if ptr < h + hdr || ptr >= usable {
                 continue;
             }
             let Some((plen, a)) = varint(b, ptr) else {
                 continue;
             };
-            let Some((rowid, r)) = varint(b, ptr + a) else {
+            let Some((rowid, r)) = (if index {
+                Some((0, 0))
+            } else {
+                varint(b, ptr + a)
+            }) else {
                 continue;
             };
             let Ok(plen) = usize::try_from(plen) else {
@@ -1034,7 +1093,7 @@ impl<'a> Recoverer<'a> {
                 continue;
             }
             let start = ptr + a + r;
-            let local = local_size(plen, self.pages.usable);
+            let local = self.local(plen);
             let payload: std::borrow::Cow<'_, [u8]> = if local == plen {
                 match b.get(start..start + plen) {
                     Some(s) => s.into(),
@@ -1054,7 +1113,7 @@ impl<'a> Recoverer<'a> {
                 self.pages.encoding,
                 strict,
             ) {
-                let rowid = Some(rowid as i64);
+                let rowid = (!index).then_some(rowid as i64);
                 self.set_alias(&mut values, rowid);
                 self.found.push(Found {
                     rowid,
@@ -1127,6 +1186,15 @@ impl<'a> Recoverer<'a> {
 
     fn current(&self, p: u32) -> Version {
         resolve(&self.current, p)
+    }
+
+    /// The local part of a payload of `payload` bytes on this table's leaf pages.
+    fn local(&self, payload: usize) -> usize {
+        if self.shape.is_index() {
+            index_tree::local_size(payload, self.pages.usable)
+        } else {
+            local_size(payload, self.pages.usable)
+        }
     }
 
     /// Carves records from the free regions (freeblocks, unallocated gap) of a leaf page.
@@ -1218,17 +1286,20 @@ impl<'a> Recoverer<'a> {
             // ends elsewhere is such a misreading (text cut at the wrong byte). (A cell
             // whose length and rowid varints took four bytes or more kept its header,
             // and is found by the scan below.)
-            let rebuilt = self
-                .rebuild_clobbered(b, start, end, Some(size))
-                .map(|(v, l, i)| (v, l, i, Vec::new(), Cut::default()))
-                .or_else(|| {
-                    self.rebuild_spilled(b, start, end)
-                        .filter(|(_, l, ..)| self.tiles(b, start + l, start + size))
-                        .map(|(v, l, _, m, t)| (v, l, false, m, t))
-                })
-                .or_else(|| self.rebuild_freeblock(b, start, size));
+            let rebuilt = if self.shape.is_index() {
+                self.rebuild_index(b, start, size)
+            } else {
+                self.rebuild_clobbered(b, start, end, Some(size))
+                    .map(|(v, l, i)| (v, l, i, Vec::new(), Cut::default()))
+                    .or_else(|| {
+                        self.rebuild_spilled(b, start, end)
+                            .filter(|(_, l, ..)| self.tiles(b, start + l, start + size))
+                            .map(|(v, l, _, m, t)| (v, l, false, m, t))
+                    })
+                    .or_else(|| self.rebuild_freeblock(b, start, size))
+            };
             if let Some((values, len, inferred, missing, cut)) = rebuilt {
-                let probes = if inferred {
+                let probes = if inferred && !self.shape.is_index() {
                     let n0 = stored_bytes(&values[..1], self.pages.encoding).len();
                     self.probes(b, start + 4, start + size, n0)
                 } else {
@@ -1254,9 +1325,13 @@ impl<'a> Recoverer<'a> {
                 if let Some((mut values, len)) =
                     parse_record(&self.shape, b, s, end, enc, Strict::Carved)
                         .filter(|(_, len)| self.cell_start_ok(b, s, floor, *len, region))
+                        // a WITHOUT ROWID record's blob may run over a later cell
+                        .filter(|(_, len)| {
+                            !self.shape.is_index() || self.embedded_cell(b, s, s + len).is_none()
+                        })
                 {
                     let before = self.rowid_before(b, s, floor, len);
-                    let rowid = before.map(|x| x.0);
+                    let rowid = before.filter(|_| !self.shape.is_index()).map(|x| x.0);
                     self.set_alias(&mut values, rowid);
                     self.found.push(Found {
                         rowid,
@@ -1316,16 +1391,23 @@ impl<'a> Recoverer<'a> {
                 s += 1;
                 continue;
             }
-            let rebuilt = self
-                .rebuild_clobbered(b, s, end, None)
-                .map(|(v, l, _)| (v, l))
-                .or_else(|| {
-                    self.rebuild_spilled(b, s, end)
-                        .filter(|r| r.3.is_empty())
-                        .map(|(v, l, ..)| (v, l))
-                });
             // The freeblock the link describes must have covered the whole cell.
             let size = be16(b, s + 2) as usize;
+            let rebuilt = if self.shape.is_index() {
+                (s + size <= end)
+                    .then(|| self.rebuild_index(b, s, size))
+                    .flatten()
+                    .filter(|r| r.3.is_empty())
+                    .map(|(v, l, ..)| (v, l))
+            } else {
+                self.rebuild_clobbered(b, s, end, None)
+                    .map(|(v, l, _)| (v, l))
+                    .or_else(|| {
+                        self.rebuild_spilled(b, s, end)
+                            .filter(|r| r.3.is_empty())
+                            .map(|(v, l, ..)| (v, l))
+                    })
+            };
             match rebuilt {
                 Some((values, len)) if len <= size && !spans.overlaps(s, s + len) => {
                     self.found.push(Found {
@@ -1384,9 +1466,13 @@ impl<'a> Recoverer<'a> {
     /// varints, the local payload, and the overflow pointer when the payload spills.
     fn leaf_cell_size(&self, b: &[u8], at: usize) -> Option<usize> {
         let (plen, a) = varint(b, at)?;
-        let (_, r) = varint(b, at + a)?;
+        let r = if self.shape.is_index() {
+            0
+        } else {
+            varint(b, at + a)?.1
+        };
         let plen = usize::try_from(plen).ok()?;
-        let local = local_size(plen.min(1 << 30), self.pages.usable);
+        let local = self.local(plen.min(1 << 30));
         Some(a + r + local + if local < plen { 4 } else { 0 })
     }
 
@@ -1483,35 +1569,42 @@ impl<'a> Recoverer<'a> {
     /// cells and an interior page (no records of its own) are the table's unless their
     /// page number belongs to another b-tree (`others`) and never to this table's
     /// (`mine`): a root page split keeps its old leaf content in its free space. An
-    /// index page never holds table records, so its free space holds none either.
+    /// index page never holds table records, so its free space holds none either (for a
+    /// `WITHOUT ROWID` table, the other way round: only index pages hold its records).
     fn may_own(&self, b: &[u8], page: u32, mine: &HashSet<u32>, others: &HashSet<u32>) -> bool {
         let by_number = mine.contains(&page) || !others.contains(&page);
         let h = if page == 1 { 100 } else { 0 };
-        match b.get(h) {
-            Some(0x05) => by_number,
-            Some(0x0d) => {
-                let n = be16(b, h + 3) as usize;
-                let usable = self.pages.usable.min(b.len());
-                let (mut cells, mut fit) = (0usize, 0usize);
-                for c in 0..n.min(usable / 2) {
-                    let ptr = be16(b, h + 8 + 2 * c) as usize;
-                    if ptr < h + 8 || ptr >= usable {
-                        continue;
-                    }
-                    cells += 1;
-                    let start = varint(b, ptr)
-                        .and_then(|(_, a)| varint(b, ptr + a).map(|(_, r)| ptr + a + r));
-                    if start.is_some_and(|s| self.header_fits(b, s)) {
-                        fit += 1;
-                    }
-                }
-                if cells == 0 {
-                    by_number
-                } else {
-                    fit * 2 >= cells
-                }
+        let index = self.shape.is_index();
+        let (hdr, skip) = match (b.get(h), index) {
+            (Some(0x05), false) => return by_number,
+            (Some(0x0d), false) | (Some(0x0a), true) => (8, 0),
+            (Some(0x02), true) => (12, 4),
+            _ => return false,
+        };
+        let n = be16(b, h + 3) as usize;
+        let usable = self.pages.usable.min(b.len());
+        let (mut cells, mut fit) = (0usize, 0usize);
+        for c in 0..n.min(usable / 2) {
+            let ptr = be16(b, h + hdr + 2 * c) as usize + skip;
+            if ptr < h + hdr || ptr >= usable {
+                continue;
             }
-            _ => false,
+            cells += 1;
+            let start = varint(b, ptr).and_then(|(_, a)| {
+                if index {
+                    Some(ptr + a)
+                } else {
+                    varint(b, ptr + a).map(|(_, r)| ptr + a + r)
+                }
+            });
+            if start.is_some_and(|s| self.header_fits(b, s)) {
+                fit += 1;
+            }
+        }
+        if cells == 0 {
+            by_number
+        } else {
+            fit * 2 >= cells
         }
     }
 
@@ -1545,7 +1638,9 @@ impl<'a> Recoverer<'a> {
             }
             i += 1;
         }
-        pos == s + hlen && i >= 1
+        // a WITHOUT ROWID table's records have every column: an index of another
+        // table (its key columns and a rowid) may fit fewer
+        pos == s + hlen && (i == ncols || (i >= 1 && !self.shape.is_index()))
     }
 
     /// True when the four bytes at `s` read as a freeblock link: the next freeblock
@@ -1576,7 +1671,7 @@ impl<'a> Recoverer<'a> {
             Region::Freeblock => true,
             Region::Gap => {
                 // A link counts only if the freeblock it describes covered the record.
-                let local = local_size(payload, self.pages.usable).min(payload);
+                let local = self.local(payload).min(payload);
                 self.rowid_before(b, s, floor, payload).is_some()
                     || (4..=6).any(|k| {
                         s >= floor + k
@@ -1591,6 +1686,14 @@ impl<'a> Recoverer<'a> {
     /// The rowid of a carved record, when the cell's payload-length and rowid varints
     /// survive just before it.
     fn rowid_before(&self, b: &[u8], s: usize, floor: usize, len: usize) -> Option<(i64, usize)> {
+        if self.shape.is_index() {
+            // an index cell: the payload length varint alone (the "rowid" returned is
+            // a placeholder the caller leaves out)
+            return (1..=3usize).find_map(|p| {
+                let at = s.checked_sub(p).filter(|&at| at >= floor)?;
+                (varint(b, at) == Some((len as u64, p))).then_some((0, p))
+            });
+        }
         for r in 1..=9usize {
             for p in 1..=3usize {
                 let Some(at) = s.checked_sub(r + p) else {
@@ -1617,11 +1720,22 @@ impl<'a> Recoverer<'a> {
     fn spilled(&self, b: &[u8], hstart: usize, end: usize, patch: &[u8]) -> Option<Spilled> {
         let usable = self.pages.usable;
         let end = end.min(b.len());
-        let mut local_buf = b.get(hstart..end.min(hstart + usable))?.to_vec();
-        if local_buf.len() < patch.len() + 4 {
+        // The carving scan asks at almost every byte: the bytes are read in place (a
+        // copy of the rest of the page at each byte made a page's carving quadratic);
+        // only a patched header (once per freeblock) is copied.
+        let local_buf: std::borrow::Cow<'_, [u8]> = if patch.is_empty() {
+            b.get(hstart..end)?.into()
+        } else {
+            let mut v = b.get(hstart..end.min(hstart + usable))?.to_vec();
+            if v.len() < patch.len() + 4 {
+                return None;
+            }
+            v[..patch.len()].copy_from_slice(patch);
+            v.into()
+        };
+        if local_buf.len() < 4 {
             return None;
         }
-        local_buf[..patch.len()].copy_from_slice(patch);
         let (hlen, n) = varint(&local_buf, 0)?;
         let hlen = usize::try_from(hlen).ok()?;
         let ncols = self.shape.affinities.len();
@@ -1640,10 +1754,13 @@ impl<'a> Recoverer<'a> {
             }
             total = total.checked_add(serial_size(t)?)?;
         }
-        if pos != hlen || types.len() != ncols || total <= usable - 35 || total > 1 << 30 {
+        if pos != hlen || types.len() != ncols || total > 1 << 30 {
             return None;
         }
-        let local = local_size(total, usable);
+        let local = self.local(total);
+        if local >= total {
+            return None;
+        }
         if local + 4 > local_buf.len() {
             return None;
         }
@@ -2272,6 +2389,20 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
     let mut rec = Recoverer::new(db, shape);
     rec.max_rowid = max_rowid(db, table);
     rec.seen = seen_classes(db, table, rec.shape.affinities.len());
+    if let Some(order) = rec.shape.order.clone() {
+        // a WITHOUT ROWID table's records are in record order (its key first)
+        rec.seen = order
+            .iter()
+            .map(|&i| rec.seen.get(i).copied().unwrap_or(0))
+            .collect();
+        let mut t = index_tree::LiveBuilder::default();
+        let key_cols = rec.shape.key_cols;
+        let enc = db.header.text_encoding;
+        live_rows(db, table, order.len(), usize::MAX, &mut |v| {
+            t.observe(&rec.to_record_order(&v), key_cols, enc)
+        });
+        rec.live = t.finish();
+    }
     {
         let current = rec.current.clone();
         let mut live_trees = HashSet::new();
@@ -2308,6 +2439,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
             &rec.pages,
             snap,
             root,
+            rec.shape.is_index(),
             &mut leaves,
             &mut interiors,
             &mut seen,
@@ -2451,7 +2583,8 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
                 continue;
             };
             let b: &[u8] = &b;
-            if b.first() != Some(&0x0d) {
+            let leaf = if rec.shape.is_index() { 0x0a } else { 0x0d };
+            if b.first() != Some(&leaf) {
                 continue;
             }
             let name = format!("page {p}");
@@ -2472,7 +2605,16 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         }
     }
 
-    // 4. Drop what is live, and repeats.
+    // 4. Drop what is live, and repeats (a WITHOUT ROWID table's records first put
+    //    back in table order, as SQL reads the live rows).
+    if rec.shape.is_index() {
+        let mut found = std::mem::take(&mut rec.found);
+        found.retain(|f| !rec.stale_copy(f));
+        for f in &mut found {
+            rec.to_table_order(f);
+        }
+        rec.found = found;
+    }
     let want_firsts = rec.found.iter().any(|f| !f.probes.is_empty());
     let (live, mut firsts) = live_keys(
         db,
@@ -2515,6 +2657,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
         if f.carved
             && !is_master
             && !dropped
+            && !rec.shape.is_index()
             && fits_dropped(&f.values, &rec.shape, &dropped_shapes)
         {
             continue;
@@ -2659,7 +2802,15 @@ enum SnapRoot {
 /// The schema records of a snapshot, read by hand from the b-tree rooted at page 1.
 fn snapshot_schema(pages: &Pages<'_>, snap: &Snapshot) -> Vec<SchemaEntry> {
     let (mut leaves, mut interiors, mut seen) = (Vec::new(), Vec::new(), HashSet::new());
-    walk(pages, snap, 1, &mut leaves, &mut interiors, &mut seen);
+    walk(
+        pages,
+        snap,
+        1,
+        false,
+        &mut leaves,
+        &mut interiors,
+        &mut seen,
+    );
     let shape = TableShape::master();
     let mut out = Vec::new();
     for v in leaves {
@@ -2837,6 +2988,34 @@ pub(crate) fn dropped_tables(db: &Database) -> Vec<DroppedTable> {
         });
     }
     out
+}
+
+/// The first `limit` live rows of `table` (every column, table order), to `each`.
+fn live_rows(
+    db: &Database,
+    table: &str,
+    ncols: usize,
+    limit: usize,
+    each: &mut dyn FnMut(Vec<Value>),
+) {
+    let sql = format!(
+        "SELECT * FROM \"{}\" LIMIT {}",
+        table.replace('"', "\"\""),
+        i64::try_from(limit).unwrap_or(-1)
+    );
+    let Ok(mut stmt) = db.connection().prepare(&sql) else {
+        return;
+    };
+    let Ok(mut rows) = stmt.query([]) else {
+        return;
+    };
+    while let Ok(Some(r)) = rows.next() {
+        each(
+            (0..ncols)
+                .map(|i| r.get::<_, Value>(i).unwrap_or(Value::Null))
+                .collect(),
+        );
+    }
 }
 
 /// For each column of `table`, the classes of value its live records hold (the first
@@ -3091,12 +3270,17 @@ pub(crate) fn paged_live(
         return 0;
     };
     let root = shape.root;
+    let index = shape.is_index();
     let mut rec = Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new());
     let mut n = 0;
     stream_tree(ps, root, &mut |page, b, leaf| {
-        if leaf {
+        // an index b-tree (WITHOUT ROWID) holds records in its interior pages too
+        if leaf || index {
             rec.cells(b, page, "page", Strict::Known, None);
-            for f in rec.found.drain(..) {
+            let mut found = std::mem::take(&mut rec.found);
+            for mut f in found.drain(..) {
+                rec.to_table_order(&mut f);
+                // no rowid in a WITHOUT ROWID table: 0 is handed as a placeholder
                 each(f.rowid.unwrap_or(0), f.values);
                 n += 1;
             }
@@ -3127,7 +3311,12 @@ fn older_version(
     table_pages: &HashSet<u32>,
     others: &HashSet<u32>,
 ) {
-    if page == 1 || !matches!(b.first(), Some(0x0d | 0x05)) {
+    let kinds: [u8; 2] = if rec.shape.is_index() {
+        [0x0a, 0x02]
+    } else {
+        [0x0d, 0x05]
+    };
+    if page == 1 || !b.first().is_some_and(|k| kinds.contains(k)) {
         return;
     }
     // a page that is another b-tree's in the image most likely was that tree's before
@@ -3190,9 +3379,23 @@ pub(crate) fn paged_deleted(
         others.insert(p);
     });
     let root = shape.root;
+    let order = shape.order.clone();
     let mut rec = Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new());
     rec.max_rowid = max_rowid;
     rec.seen = seen;
+    if let Some(order) = order {
+        // a WITHOUT ROWID table's records are in record order (its key first)
+        rec.seen = order
+            .iter()
+            .map(|&i| rec.seen.get(i).copied().unwrap_or(0))
+            .collect();
+        let mut t = index_tree::LiveBuilder::default();
+        let key_cols = rec.shape.key_cols;
+        paged_live(ps, table, &mut |_, v| {
+            t.observe(&rec.to_record_order(&v), key_cols, encoding)
+        });
+        rec.live = t.finish();
+    }
     let mut live_trees = others.clone();
     stream_tree(ps, root, &mut |p, _, _| {
         live_trees.insert(p);
@@ -3204,7 +3407,12 @@ pub(crate) fn paged_deleted(
     let mut partials: Vec<Found> = Vec::new();
     let mut n = 0usize;
     let mut flush = |rec: &mut Recoverer<'_>| {
-        for f in rec.found.drain(..) {
+        let mut found = std::mem::take(&mut rec.found);
+        for mut f in found.drain(..) {
+            if rec.stale_copy(&f) {
+                continue;
+            }
+            rec.to_table_order(&mut f);
             let misread = f.probes.iter().any(|(p, min)| {
                 lengths
                     .range((*min).max(1)..=p.len())
