@@ -28,11 +28,12 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::OnceLock;
 
 use rusqlite::types::Value;
 
 use crate::decode::{self, DbHeader, FrameStatus, Problem, ProblemKind, WalScan};
-use crate::recover::{self, RecoveredRecord, SchemaEntry};
+use crate::recover::{self, DroppedTable, RecoveredRecord, SchemaEntry, paged_recover};
 use crate::{Error, locate};
 
 /// Bytes read by ranges: an evidence file ([`chat_rows::RangedFile`]) or bytes in memory.
@@ -264,6 +265,10 @@ impl PageSource {
 #[derive(Debug)]
 pub struct PagedDatabase {
     src: PageSource,
+    /// Whether page 1's b-tree is whole, found once on first use.
+    readable: OnceLock<bool>,
+    /// The dropped tables, found once on first use.
+    dropped: OnceLock<Vec<DroppedTable>>,
 }
 
 impl PagedDatabase {
@@ -293,7 +298,7 @@ impl PagedDatabase {
         if let Some(p) = problem {
             src.problems.insert(0, p);
         }
-        Ok(PagedDatabase { src })
+        Ok(PagedDatabase::new(src))
     }
 
     /// A paged database over any two byte sources (a main file and its WAL).
@@ -301,9 +306,15 @@ impl PagedDatabase {
         main: Box<dyn ReadAt>,
         wal: Option<Box<dyn ReadAt>>,
     ) -> Result<PagedDatabase, Error> {
-        Ok(PagedDatabase {
-            src: PageSource::new(main, wal)?,
-        })
+        Ok(PagedDatabase::new(PageSource::new(main, wal)?))
+    }
+
+    fn new(src: PageSource) -> PagedDatabase {
+        PagedDatabase {
+            src,
+            readable: OnceLock::new(),
+            dropped: OnceLock::new(),
+        }
     }
 
     /// The page source.
@@ -316,9 +327,32 @@ impl PagedDatabase {
         &self.src.problems
     }
 
-    /// The schema records, read by hand from page 1's b-tree.
+    /// The schema records, read by hand from page 1's b-tree and, when it is not
+    /// whole ([`PagedDatabase::schema_readable`]), from every table leaf page whose
+    /// cells fit `sqlite_master` (see [`crate::Database::schema_entries`]).
     pub fn schema_entries(&self) -> Vec<SchemaEntry> {
-        recover::paged_schema(&self.src)
+        paged_recover::schema_entries(&self.src, self.schema_readable())
+    }
+
+    /// Whether the schema can be read: page 1's b-tree is whole (every page it names is
+    /// in the files and is a b-tree page). When it is not (a truncated or damaged
+    /// file), [`PagedDatabase::deleted_records`] reads each table whose `CREATE TABLE`
+    /// text survives from its root page and from every leaf page whose cells fit it,
+    /// and returns its records as [`crate::Reach::Unreachable`], as
+    /// [`crate::Database::schema_readable`] does.
+    pub fn schema_readable(&self) -> bool {
+        *self
+            .readable
+            .get_or_init(|| paged_recover::schema_readable(&self.src))
+    }
+
+    /// The tables dropped from the schema whose `CREATE TABLE` text survives in a freed
+    /// schema record (page 1's free space and older versions, the freelist), as
+    /// [`crate::Database::dropped_tables`] finds them; [`PagedDatabase::deleted_records`]
+    /// with such a name reads the dropped table's records. Found once, on first use.
+    pub fn dropped_tables(&self) -> &[DroppedTable] {
+        self.dropped
+            .get_or_init(|| paged_recover::dropped_tables(&self.src, self.schema_readable()))
     }
 
     /// Hands every live record of `table` to `each` (its rowid and values, the rowid
@@ -328,12 +362,23 @@ impl PagedDatabase {
         recover::paged_live(&self.src, table, each)
     }
 
-    /// Hands every deleted record of `table` that the current image still holds
-    /// (freeblocks, unallocated space, cells no pointer names, freelist pages) to
-    /// `each` as it is found, one page at a time; returns how many. Copies of live rows
-    /// are dropped (by 64-bit fingerprints of the live rows, taken in a first walk).
+    /// Hands every deleted record of `table` that the files still hold (freeblocks,
+    /// unallocated space, cells no pointer names, freelist pages, older page versions,
+    /// table leaf pages no b-tree reaches) to `each` as it is found, one page at a
+    /// time; returns how many. Copies of live rows are dropped (by 64-bit fingerprints
+    /// of the live rows, taken in a first walk), and so are carved records that fit a
+    /// dropped table of another shape (they are that table's). `sqlite_master` gives
+    /// the freed schema records; a dropped table's name ([`PagedDatabase::dropped_tables`])
+    /// its records by its recovered text; a table of an unreadable schema its records as
+    /// unreachable.
     pub fn deleted_records(&self, table: &str, each: &mut dyn FnMut(RecoveredRecord)) -> usize {
-        recover::paged_deleted(&self.src, table, each)
+        let readable = self.schema_readable();
+        let is_live = !table.eq_ignore_ascii_case("sqlite_master")
+            && !table.eq_ignore_ascii_case("sqlite_schema");
+        // the dropped tables are needed for a live table's attribution and for a
+        // name the live schema lacks
+        let dropped: &[DroppedTable] = if is_live { self.dropped_tables() } else { &[] };
+        paged_recover::deleted(&self.src, table, readable, dropped, each)
     }
 
     /// The column names of a table, in order, from its `CREATE TABLE` text (read by

@@ -3221,6 +3221,9 @@ impl Spans {
 // ---------------------------------------------------------------------------------
 // The paged mode (see [`crate::paged`]): the current image read page by page.
 
+#[path = "paged_recover.rs"]
+pub(crate) mod paged_recover;
+
 /// Calls `each(page, bytes, is_leaf)` for every page of the table b-tree rooted at
 /// `root`, reading one page at a time (depth first; a page reached twice is read once).
 fn stream_tree(ps: &PageSource, root: u32, each: &mut dyn FnMut(u32, &[u8], bool)) {
@@ -3449,17 +3452,27 @@ pub(crate) fn paged_deleted(
             n += 1;
         }
     };
-    // 3. The table's pages, one at a time.
+    // 3. The table's pages, one at a time; interior pages (stale leaf content after a
+    //    root split) after the leaves, so that a leaf's record is met before its copy.
     let mut table_pages = HashSet::new();
+    let mut interiors = Vec::new();
     stream_tree(ps, root, &mut |page, b, leaf| {
         table_pages.insert(page);
+        if !leaf {
+            interiors.push(page);
+            return;
+        }
         let name = format!("page {page}");
         rec.carve_page(b, page, &name);
-        if leaf {
-            rec.carve_unreachable(b, page, &name);
-        }
+        rec.carve_unreachable(b, page, &name);
         flush(&mut rec);
     });
+    for page in interiors {
+        if let Some(b) = ps.page(page) {
+            rec.carve_page(&b, page, &format!("page {page}"));
+            flush(&mut rec);
+        }
+    }
     // 4. The freelist.
     let mut freelist = HashSet::new();
     rec.carve_freelist(

@@ -1,0 +1,583 @@
+//! The paged mode's share of what the in-memory mode recovers beyond a live table's
+//! free space: dropped tables, orphaned pages, and tables of a schema SQLite could not
+//! read.
+//!
+//! # Why a module of its own, inside `recover`
+//!
+//! [`crate::paged::PagedDatabase`] reads pages on demand so that a database of any size
+//! is carved in bounded memory; [`crate::Database`] also finds the tables `DROP TABLE`
+//! removed (their `CREATE TABLE` text in a freed schema record), the table leaf pages no
+//! b-tree and no freelist names (a page cut out of its tree, a dropped table's page),
+//! and, when SQLite cannot read page 1's b-tree, the schema from any page that holds
+//! schema records. The paged mode does the same here, with the same decoders (this
+//! module is a child of `recover`, so it uses the carver itself, not a copy) and the
+//! same memory rule: page-number sets and 64-bit fingerprints, never pages.
+//!
+//! Two things differ from the in-memory mode, by design. There is no SQLite to ask
+//! whether the schema is readable, so the schema counts as unreadable when page 1's
+//! b-tree is not whole (a child page past the end of the files, or not a b-tree page:
+//! a truncated file reads as zeros there). And there are no snapshots: a dropped
+//! table's pages are read where the image and the older page versions still hold them,
+//! each page judged by its own cells (a page another table took since is carved only
+//! for what fits the dropped table).
+
+use std::collections::{BTreeSet, HashSet};
+
+use rusqlite::types::Value;
+
+use super::{
+    DroppedTable, Found, Reach, RecoveredRecord, Recoverer, SchemaEntry, Snapshot, Src, Strict,
+    TableShape, class_of_value, complete_create, entry_of, fits_dropped, hash_bytes, key,
+    older_version, paged_live, paged_schema, partial_key, record, status_name, stored_bytes,
+    stream_tree,
+};
+use crate::decode::{FrameStatus, be16, be32};
+use crate::paged::PageSource;
+
+/// Whether page 1's b-tree (the schema) is whole: every page it names is in the image
+/// and is a table b-tree page. A truncated file's missing pages read as zeros, which
+/// is no b-tree page, so its schema is unreadable, as SQLite finds it.
+pub(crate) fn schema_readable(ps: &PageSource) -> bool {
+    let mut stack = vec![1u32];
+    let mut visited = HashSet::new();
+    while let Some(p) = stack.pop() {
+        if p == 0 || p > ps.page_count() || !visited.insert(p) {
+            return false;
+        }
+        let Some(b) = ps.page(p) else { return false };
+        let h = if p == 1 { 100 } else { 0 };
+        match b.get(h) {
+            Some(0x0d) => {}
+            Some(0x05) => {
+                let n = be16(&b, h + 3) as usize;
+                if h + 12 + 2 * n > b.len() {
+                    return false;
+                }
+                stack.push(be32(&b, h + 8));
+                for c in 0..n {
+                    let ptr = be16(&b, h + 12 + 2 * c) as usize;
+                    if ptr + 4 > b.len() {
+                        return false;
+                    }
+                    stack.push(be32(&b, ptr));
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// The schema read by hand: page 1's b-tree and, when it is not whole, the schema
+/// records of every table leaf page whose cells fit `sqlite_master` (one page at a
+/// time; only the records are kept).
+pub(crate) fn schema_entries(ps: &PageSource, readable: bool) -> Vec<SchemaEntry> {
+    let mut out = paged_schema(ps);
+    if !readable {
+        let mut rec = Recoverer::with_src(Src::Paged(ps), TableShape::master(), Snapshot::new());
+        let none = HashSet::new();
+        for p in 2..=ps.page_count() {
+            let Some(b) = ps.page(p) else { continue };
+            if b.first() == Some(&0x0d) && rec.may_own(&b, p, &none, &none) {
+                rec.cells(&b, p, &format!("page {p}"), Strict::Carved, None);
+                out.extend(
+                    rec.found
+                        .drain(..)
+                        .filter_map(|f| entry_of(&f.values, f.location)),
+                );
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    out.retain(|e| seen.insert((e.kind.clone(), e.name.clone())));
+    out
+}
+
+/// What is being recovered, and how its records relate to what SQLite would show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// `sqlite_master` itself (freed schema records: dropped tables).
+    Master,
+    /// A table dropped from the schema, by its recovered `CREATE TABLE` text.
+    Dropped,
+    /// A table of a schema SQLite cannot read: its cells are live records it cannot
+    /// reach.
+    Unreadable,
+}
+
+/// The dropped tables whose `CREATE TABLE` text survives in a freed schema record (see
+/// [`DroppedTable`]), as [`crate::Database::dropped_tables`] finds them.
+pub(crate) fn dropped_tables(ps: &PageSource, readable: bool) -> Vec<DroppedTable> {
+    let live: HashSet<String> = schema_entries(ps, readable)
+        .into_iter()
+        .filter(|e| e.kind == "table")
+        .map(|e| e.name)
+        .collect();
+    let mut out: Vec<DroppedTable> = Vec::new();
+    carve(ps, TableShape::master(), Kind::Master, &mut |r| {
+        let mut values = r.values;
+        let mut complete = true;
+        if !r.missing.is_empty() {
+            // the CREATE text lost its end: completed by closing its column list
+            match (&r.missing[..], r.truncated) {
+                ([4], Some((4, Value::Text(t)))) => {
+                    let Some(sql) = complete_create(&t) else {
+                        return;
+                    };
+                    values[4] = Value::Text(sql);
+                    complete = false;
+                }
+                _ => return,
+            }
+        }
+        let Some(e) = entry_of(&values, r.location) else {
+            return;
+        };
+        if e.kind != "table"
+            || live.contains(&e.name)
+            || e.name.starts_with("sqlite_")
+            || TableShape::from_sql(&e.sql, e.rootpage.max(1)).is_none()
+            || out.iter().any(|d| d.name == e.name)
+        {
+            return;
+        }
+        out.push(DroppedTable {
+            name: e.name,
+            sql: e.sql,
+            rootpage: e.rootpage,
+            location: e.location,
+            complete,
+        });
+    });
+    out
+}
+
+/// The deleted records of `table` in the paged mode: a live table's through
+/// [`super::paged_deleted`], without the records that fit a dropped table of another
+/// shape, then its orphaned pages; a dropped table's, by its recovered text; a table of
+/// an unreadable schema, by the text read by hand, as unreachable records.
+pub(crate) fn deleted(
+    ps: &PageSource,
+    table: &str,
+    readable: bool,
+    dropped: &[DroppedTable],
+    each: &mut dyn FnMut(RecoveredRecord),
+) -> usize {
+    let is_master =
+        table.eq_ignore_ascii_case("sqlite_master") || table.eq_ignore_ascii_case("sqlite_schema");
+    if is_master {
+        return carve(ps, TableShape::master(), Kind::Master, each);
+    }
+    let live_entry = paged_schema(ps)
+        .into_iter()
+        .find(|e| e.kind == "table" && e.name == table);
+    if readable && live_entry.is_some() {
+        return live_table(ps, table, dropped, each);
+    }
+    if let Some(d) = dropped.iter().find(|d| d.name == table) {
+        let Some(shape) = TableShape::from_sql(&d.sql, d.rootpage) else {
+            return 0;
+        };
+        return carve(ps, shape, Kind::Dropped, each);
+    }
+    if readable {
+        return 0;
+    }
+    let Some(e) = schema_entries(ps, readable)
+        .into_iter()
+        .find(|e| e.kind == "table" && e.name == table)
+    else {
+        return 0;
+    };
+    let Some(shape) = TableShape::from_sql(&e.sql, e.rootpage) else {
+        return 0;
+    };
+    carve(ps, shape, Kind::Unreadable, each)
+}
+
+/// A live table: [`super::paged_deleted`]'s records (without those that fit a dropped
+/// table whose columns differ: the dropped table's pages were reused), then the cells of
+/// the table leaf pages no b-tree reaches and no freelist lists, which fit the table:
+/// live records SQLite cannot reach.
+fn live_table(
+    ps: &PageSource,
+    table: &str,
+    dropped: &[DroppedTable],
+    each: &mut dyn FnMut(RecoveredRecord),
+) -> usize {
+    let entry = paged_schema(ps)
+        .into_iter()
+        .find(|e| e.kind == "table" && e.name == table);
+    // a WITHOUT ROWID table's records live in an index b-tree: no orphaned table leaf
+    // is its, and the attribution below compares rowid tables' shapes
+    let rowid_table = entry
+        .as_ref()
+        .is_some_and(|e| !e.sql.to_ascii_uppercase().contains("WITHOUT ROWID"));
+    let shape = entry
+        .filter(|_| rowid_table)
+        .and_then(|e| TableShape::from_sql(&e.sql, e.rootpage));
+    let dropped_shapes: Vec<TableShape> = dropped
+        .iter()
+        .filter_map(|d| TableShape::from_sql(&d.sql, d.rootpage.max(1)))
+        .collect();
+    let alias = shape.as_ref().and_then(|s| s.alias);
+    let mut emitted: HashSet<u64> = HashSet::new();
+    let mut n = 0;
+    super::paged_deleted(ps, table, &mut |r| {
+        if let Some(shape) = &shape {
+            if r.reach == Reach::Deleted && fits_dropped(&r.values, shape, &dropped_shapes) {
+                return;
+            }
+        }
+        emitted.insert(key(&r.values, alias));
+        each(r);
+        n += 1;
+    });
+    let Some(shape) = shape else {
+        return n;
+    };
+    // orphaned pages: one pass over the file, after the page numbers of every b-tree
+    // and of the freelist
+    let mut known = super::paged_tree_pages(ps);
+    let mut rec = Recoverer::with_src(Src::Paged(ps), shape.clone(), Snapshot::new());
+    known.extend(freelist_pages(ps));
+    let mine: HashSet<u32> = {
+        let mut s = HashSet::new();
+        stream_tree(ps, shape.root, &mut |p, _, _| {
+            s.insert(p);
+        });
+        s
+    };
+    let mut found: Vec<Found> = Vec::new();
+    for p in 2..=ps.page_count() {
+        if known.contains(&p) {
+            continue;
+        }
+        let Some(b) = ps.page(p) else { continue };
+        if b.first() != Some(&0x0d) || !rec.may_own(&b, p, &mine, &known) {
+            continue;
+        }
+        let name = format!("orphan page {p}");
+        rec.cells(&b, p, &name, Strict::Carved, None);
+        for f in &mut rec.found {
+            f.reach = Reach::Unreachable;
+        }
+        rec.carve_page(&b, p, &name);
+        found.append(&mut rec.found);
+    }
+    if found.is_empty() {
+        return n;
+    }
+    // copies of live rows are no orphans' records
+    let mut live: HashSet<u64> = HashSet::new();
+    paged_live(ps, table, &mut |_, values| {
+        live.insert(key(&values, alias));
+    });
+    for f in found {
+        if !f.missing.is_empty() {
+            continue;
+        }
+        let k = key(&f.values, alias);
+        if live.contains(&k) || !emitted.insert(k) {
+            continue;
+        }
+        each(record(f));
+        n += 1;
+    }
+    n
+}
+
+/// The trunk and leaf pages of the image's freelist.
+fn freelist_pages(ps: &PageSource) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    let limit = ps.page_count();
+    let mut trunk = ps.header().freelist_trunk;
+    while trunk != 0 && trunk <= limit && out.insert(trunk) {
+        let Some(b) = ps.page(trunk) else { break };
+        let count = (be32(&b, 4) as usize).min(b.len().saturating_sub(8) / 4);
+        out.extend(
+            (0..count)
+                .map(|k| be32(&b, 8 + 4 * k))
+                .filter(|&p| p != 0 && p <= limit),
+        );
+        trunk = be32(&b, 0);
+    }
+    out
+}
+
+/// Carves the image and the older page versions for a table that has no live rows the
+/// paged walk could give ([`Kind`]), handing each record on as it is found; returns
+/// how many. Copies of live rows (for `sqlite_master`, its live records) and repeats are
+/// dropped by fingerprint; a partial record only when its surviving columns are not
+/// those of a live row or of a record already returned.
+fn carve(
+    ps: &PageSource,
+    shape: TableShape,
+    kind: Kind,
+    each: &mut dyn FnMut(RecoveredRecord),
+) -> usize {
+    let alias = shape.alias;
+    let ncols = shape.affinities.len();
+    let encoding = ps.header().text_encoding;
+    let root = shape.root;
+    let mut rec = Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new());
+    // 1. The live records (the schema's own, for sqlite_master; none otherwise: SQLite
+    //    shows none of a dropped table or of a table of an unreadable schema).
+    let mut live: HashSet<u64> = HashSet::new();
+    let mut firsts: HashSet<u64> = HashSet::new();
+    let mut lengths: BTreeSet<usize> = BTreeSet::new();
+    let mut seen = vec![0u8; ncols];
+    let mut max_rowid: Option<i64> = None;
+    if kind == Kind::Master {
+        stream_tree(ps, 1, &mut |page, b, leaf| {
+            if !leaf {
+                return;
+            }
+            rec.cells(b, page, "page", Strict::Known, None);
+            for f in rec.found.drain(..) {
+                live.insert(key(&f.values, alias));
+                let first = stored_bytes(&f.values[..1.min(f.values.len())], encoding);
+                if !first.is_empty() {
+                    lengths.insert(first.len());
+                    firsts.insert(hash_bytes(&first));
+                }
+                max_rowid = max_rowid.max(f.rowid);
+                for (s, v) in seen.iter_mut().zip(&f.values) {
+                    *s |= class_of_value(v);
+                }
+            }
+        });
+    }
+    rec.max_rowid = max_rowid;
+    rec.seen = seen;
+    // 2. The pages of the live b-trees (the table's own, for the schema and an
+    //    unreadable schema's table, apart).
+    let entries = match kind {
+        Kind::Unreadable => schema_entries(ps, false),
+        _ => paged_schema(ps),
+    };
+    let mut table_pages: HashSet<u32> = HashSet::new();
+    let mut others: HashSet<u32> = HashSet::new();
+    let own_root = match kind {
+        Kind::Master => Some(1),
+        Kind::Unreadable => Some(root),
+        Kind::Dropped => None,
+    };
+    for r in entries
+        .iter()
+        .map(|e| e.rootpage)
+        .chain([1])
+        .filter(|&r| r > 0)
+    {
+        let set = if Some(r) == own_root {
+            &mut table_pages
+        } else {
+            &mut others
+        };
+        stream_tree(ps, r, &mut |p, _, _| {
+            set.insert(p);
+        });
+    }
+    if kind == Kind::Unreadable {
+        // the root's pages are the table's, not another tree's
+        others.retain(|p| !table_pages.contains(p));
+    }
+    rec.live_trees = others.union(&table_pages).copied().collect();
+    rec.free_leaves = rec.free_leaf_pages(ps.header().freelist_trunk, ps.page_count());
+
+    let mut kept: HashSet<u64> = HashSet::new();
+    let mut emitted: HashSet<u64> = HashSet::new();
+    let mut partials: Vec<Found> = Vec::new();
+    let mut n = 0usize;
+    let mut flush = |rec: &mut Recoverer<'_>| {
+        for f in rec.found.drain(..) {
+            let misread = f.probes.iter().any(|(p, min)| {
+                lengths
+                    .range((*min).max(1)..=p.len())
+                    .any(|&k| firsts.contains(&hash_bytes(&p[..k])))
+            });
+            if misread {
+                continue;
+            }
+            if !f.missing.is_empty() {
+                partials.push(f);
+                continue;
+            }
+            let k = key(&f.values, alias);
+            if live.contains(&k) || !kept.insert(k) {
+                continue;
+            }
+            if ncols <= 16 {
+                for k in 1..ncols {
+                    let missing: Vec<usize> = (k..ncols).collect();
+                    emitted.insert(partial_key(&f.values, alias, &missing));
+                }
+                emitted.insert(partial_key(&f.values, alias, &[0]));
+            }
+            if let Some(first) = f.values.first() {
+                let b = stored_bytes(std::slice::from_ref(first), encoding);
+                if !b.is_empty() {
+                    lengths.insert(b.len());
+                    firsts.insert(hash_bytes(&b));
+                }
+            }
+            each(record(f));
+            n += 1;
+        }
+    };
+
+    // 3. The schema's older versions of page 1 first (the main file's, then each
+    //    superseded frame: where the in-memory mode meets a dropped table's record
+    //    first), as whole cells of the schema.
+    if kind == Kind::Master {
+        if ps.wal_pages().contains(&1) {
+            if let Some(b) = ps.main_page(1) {
+                let name = "main file page 1".to_string();
+                rec.cells(&b, 1, &name, Strict::Known, None);
+                rec.carve_page(&b, 1, &name);
+                flush(&mut rec);
+            }
+        }
+        for i in 0..ps.wal().frames.len() {
+            let f = ps.wal().frames[i];
+            if f.page != 1 || ps.is_latest(i) {
+                continue;
+            }
+            let Some(b) = ps.frame_page(i) else { continue };
+            let name = match f.status {
+                FrameStatus::Committed => format!("wal frame {} (page 1)", i + 1),
+                s => format!("wal frame {} (page 1, {})", i + 1, status_name(s)),
+            };
+            rec.cells(&b, 1, &name, Strict::Known, None);
+            rec.carve_page(&b, 1, &name);
+            flush(&mut rec);
+        }
+    }
+    // 4. The table's own pages in the image: free space; for a table of an unreadable
+    //    schema, its cells too (live records SQLite cannot reach).
+    //    Interior pages (stale leaf content after a root split) after the leaves, as
+    //    the in-memory mode reads them, so that a leaf's record is met before its copy.
+    if let Some(r) = own_root {
+        let mut interiors = Vec::new();
+        stream_tree(ps, r, &mut |page, b, leaf| {
+            if !leaf {
+                interiors.push(page);
+                return;
+            }
+            let name = format!("page {page}");
+            if kind == Kind::Unreadable {
+                rec.cells(b, page, &name, Strict::Known, None);
+                for f in &mut rec.found {
+                    f.reach = Reach::Unreachable;
+                }
+            }
+            rec.carve_page(b, page, &name);
+            rec.carve_unreachable(b, page, &name);
+            flush(&mut rec);
+        });
+        for page in interiors {
+            if let Some(b) = ps.page(page) {
+                rec.carve_page(&b, page, &format!("page {page}"));
+                flush(&mut rec);
+            }
+        }
+    }
+    // 5. The freelist.
+    let mut freelist = HashSet::new();
+    rec.carve_freelist(
+        ps.header().freelist_trunk,
+        ps.page_count(),
+        &table_pages,
+        &others,
+        &mut freelist,
+        &mut flush,
+    );
+    // 6. Older versions of the pages the WAL rewrote (page 1's are done for the
+    //    schema). A dropped table's pages were since taken by other tables: their
+    //    older versions are judged by their own cells only.
+    let none = HashSet::new();
+    let judge = if kind == Kind::Dropped {
+        &none
+    } else {
+        &others
+    };
+    if kind != Kind::Master {
+        for i in 0..ps.wal().frames.len() {
+            if ps.is_latest(i) {
+                continue;
+            }
+            let f = ps.wal().frames[i];
+            let Some(b) = ps.frame_page(i) else { continue };
+            let name = match f.status {
+                FrameStatus::Committed => format!("wal frame {} (page {})", i + 1, f.page),
+                s => format!("wal frame {} (page {}, {})", i + 1, f.page, status_name(s)),
+            };
+            older_version(&mut rec, f.page, &b, &name, &table_pages, judge);
+            flush(&mut rec);
+        }
+        let main_pages = ps.main_page_count();
+        for page in ps.wal_pages() {
+            if page == 0 || page > main_pages {
+                continue;
+            }
+            if let Some(b) = ps.main_page(page) {
+                let name = format!("main file page {page}");
+                older_version(&mut rec, page, &b, &name, &table_pages, judge);
+                flush(&mut rec);
+            }
+        }
+    }
+    // 7. Table leaf pages no b-tree reaches and no freelist lists: their cells when they
+    //    fit (live records SQLite cannot reach, unless the table was dropped); for a
+    //    dropped table, the free space of every leaf page too (other tables may have
+    //    taken its pages).
+    if kind != Kind::Master {
+        for p in 2..=ps.page_count() {
+            if table_pages.contains(&p) || freelist.contains(&p) {
+                continue;
+            }
+            let Some(b) = ps.page(p) else { continue };
+            if b.first() != Some(&0x0d) {
+                continue;
+            }
+            if !others.contains(&p) {
+                if rec.may_own(&b, p, &table_pages, &others) {
+                    let name = format!("orphan page {p}");
+                    rec.cells(&b, p, &name, Strict::Carved, None);
+                    if kind != Kind::Dropped {
+                        for f in &mut rec.found {
+                            f.reach = Reach::Unreachable;
+                        }
+                    }
+                    rec.carve_page(&b, p, &name);
+                }
+            } else if kind == Kind::Dropped {
+                rec.carve_page(&b, p, &format!("page {p}"));
+            }
+            flush(&mut rec);
+        }
+    }
+    // 8. Partial records, unless their surviving columns are a returned record's.
+    let mut known = emitted;
+    if kind == Kind::Master && !partials.is_empty() {
+        let patterns: BTreeSet<Vec<usize>> = partials.iter().map(|f| f.missing.clone()).collect();
+        stream_tree(ps, 1, &mut |page, b, leaf| {
+            if !leaf {
+                return;
+            }
+            rec.cells(b, page, "page", Strict::Known, None);
+            for f in rec.found.drain(..) {
+                for p in &patterns {
+                    known.insert(partial_key(&f.values, alias, p));
+                }
+            }
+        });
+    }
+    for f in partials {
+        if known.insert(partial_key(&f.values, alias, &f.missing)) {
+            each(record(f));
+            n += 1;
+        }
+    }
+    n
+}
