@@ -17,6 +17,9 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use chat_rows::Timestamp;
+
+pub(crate) mod scan;
+pub(crate) use crate::fast::unescape;
 use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;

@@ -118,14 +118,46 @@ fn known(kind: &str) -> bool {
         || kind.ends_with("_delta")
 }
 
+/// A tool call requested in an assistant message and not started yet: what its
+/// `tool_use` and `link:` rows need, made into rows only if it is never started (most
+/// are started on a later line, and then nothing of it is kept).
 struct PendingRequest {
-    row: Row,
-    link: Row,
+    name: String,
+    text: String,
+    /// The session, project and branch of its line ([`EventReader::places`]).
+    place: usize,
+    at: Option<Timestamp>,
+    number: u64,
+    offset: u64,
+    replayed: bool,
 }
 
 struct Started {
     tool: String,
-    session: String,
+    /// The session of its line ([`EventReader::places`]).
+    place: usize,
+}
+
+/// Maps keyed by tool-call ids, with foldhash (seeded per process: the ids come from
+/// the evidence) instead of SipHash.
+type Ids<V> = HashMap<String, V, foldhash::fast::RandomState>;
+
+/// Appends `n` in decimal (the locators of every row: `write!` went through the
+/// formatting machinery for each).
+fn push_u64(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for d in &digits[i..] {
+        out.push(char::from(*d));
+    }
 }
 
 /// Where the rows of the line being read come from.
@@ -177,7 +209,8 @@ impl Out {
         r.source_line = Some(cx.number);
         if self.locator_of != Some(cx.offset) {
             r.source_locator.clear();
-            let _ = write!(r.source_locator, "byte {}", cx.offset);
+            r.source_locator.push_str("byte ");
+            push_u64(&mut r.source_locator, cx.offset);
             self.locator_of = Some(cx.offset);
         }
         if cx.secondary {
@@ -204,11 +237,15 @@ pub struct EventReader<'o> {
     level: ChangeTracker<String>,
     any_model: bool,
     families: Vec<(&'static str, &'static str, Option<Timestamp>, u64, u64)>,
-    requests: HashMap<String, PendingRequest>,
-    started: HashMap<String, Started>,
-    completed: HashSet<String>,
+    requests: Ids<PendingRequest>,
+    started: Ids<Started>,
+    completed: HashSet<String, foldhash::fast::RandomState>,
     reasoning: HashSet<u64>,
     subagents: HashSet<String>,
+    /// The (session, project, branch) of the lines that gave held requests and calls,
+    /// each kept once while it does not change (the last is the current one), so that a
+    /// held call costs no copies of them.
+    places: Vec<(String, String, String)>,
     start_time: Option<Timestamp>,
     replay: Option<(Timestamp, u64, u64, u64)>,
     /// The session of the line being read (`<session>:<agentId>` for a sub-agent's).
@@ -302,9 +339,10 @@ impl<'o> EventReader<'o> {
             level: system::permission_level_tracker(),
             any_model: false,
             families: Vec::new(),
-            requests: HashMap::new(),
-            started: HashMap::new(),
-            completed: HashSet::new(),
+            requests: Ids::default(),
+            started: Ids::default(),
+            completed: HashSet::default(),
+            places: Vec::new(),
             reasoning: HashSet::new(),
             subagents: HashSet::new(),
             start_time: None,
@@ -345,6 +383,14 @@ impl<'o> EventReader<'o> {
     /// Reads one line.
     pub fn line(&mut self, line: &Line<'_>, sink: &mut dyn RowSink) {
         self.counts.lines += 1;
+        // short lines: the scanner (long ones: the borrowing parser, see `decode::event`)
+        if line.bytes.len() < crate::fast::MIN_LINE {
+            if let Ok(text) = simdutf8::basic::from_utf8(line.bytes) {
+                if decode::scan::with(text, |ev| self.event(ev, line, sink)).is_some() {
+                    return;
+                }
+            }
+        }
         match decode::event(line.bytes) {
             Ok(ev) => self.event(&ev, line, sink),
             Err(e) => {
@@ -408,6 +454,39 @@ impl<'o> EventReader<'o> {
         row.session_id.clone_from(&self.session);
         row.project_path.clone_from(&self.project);
         sink.push(row);
+    }
+
+    /// The index in [`EventReader::places`] of this line's session, project and branch
+    /// (one of the last few when it is the same).
+    fn place(&mut self) -> usize {
+        let n = self.places.len();
+        for (i, (s, p, b)) in self.places.iter().enumerate().rev().take(8) {
+            if *s == self.line_session && *p == self.project && *b == self.branch {
+                return i;
+            }
+        }
+        self.places.push((
+            self.line_session.clone(),
+            self.project.clone(),
+            self.branch.clone(),
+        ));
+        n
+    }
+
+    /// A row of a held request: its `tool_use` row, or its `link:` row.
+    fn request_row(&self, id: &str, p: &PendingRequest, turn: TurnType, text: &str) -> Row {
+        let (session, project, branch) = &self.places[p.place];
+        let mut r = Row::new(self.opts.agent, turn, text)
+            .at(p.at)
+            .session(session.clone())
+            .project(project.clone())
+            .branch(branch.clone())
+            .line(p.number)
+            .locator(format!("byte {}", p.offset));
+        if self.opts.secondary || p.replayed {
+            r = r.state(RecordState::Secondary);
+        }
+        r.tool(p.name.clone(), id)
     }
 
     fn note_family(&mut self, id: &str, at: Option<Timestamp>, line: &Line<'_>) {
@@ -645,23 +724,20 @@ impl<'o> EventReader<'o> {
                     if self.requests.contains_key(id) {
                         continue;
                     }
-                    let session = self.line_session.clone();
+                    let place = self.place();
                     let text = tr.arguments.map(raw_text).unwrap_or_default();
-                    let row = self
-                        .row(&session, TurnType::ToolUse, text, at, line, replayed)
-                        .tool(s(&tr.name), id);
-                    let link = self
-                        .row(
-                            &session,
-                            TurnType::System,
-                            texts::link_never_started(id),
+                    self.requests.insert(
+                        id.to_string(),
+                        PendingRequest {
+                            name: s(&tr.name).to_string(),
+                            text,
+                            place,
                             at,
-                            line,
+                            number: line.number,
+                            offset: line.offset,
                             replayed,
-                        )
-                        .tool(s(&tr.name), id);
-                    self.requests
-                        .insert(id.to_string(), PendingRequest { row, link });
+                        },
+                    );
                 }
             }
             Data::ToolStart(d) => {
@@ -679,7 +755,7 @@ impl<'o> EventReader<'o> {
                         .as_deref()
                         .filter(|n| !n.is_empty())
                         .map(str::to_string)
-                        .or_else(|| requested.map(|r| r.row.tool_name))
+                        .or_else(|| requested.map(|r| r.name))
                         .unwrap_or_default(),
                 };
                 if !id.is_empty() && (self.started.contains_key(id) || self.completed.contains(id))
@@ -705,13 +781,9 @@ impl<'o> EventReader<'o> {
                         emit!(&self.line_session, TurnType::System, &t, "", &name, id);
                     }
                     if !id.is_empty() {
-                        self.started.insert(
-                            id.to_string(),
-                            Started {
-                                tool: name,
-                                session: self.line_session.clone(),
-                            },
-                        );
+                        let place = self.place();
+                        self.started
+                            .insert(id.to_string(), Started { tool: name, place });
                     }
                 }
             }
@@ -722,9 +794,8 @@ impl<'o> EventReader<'o> {
                     None => match self.requests.remove(id) {
                         // requested, never started, but completed: the request is the call
                         Some(req) => {
-                            let t = req.row.tool_name.clone();
-                            sink.push(req.row);
-                            Some(t)
+                            sink.push(self.request_row(id, &req, TurnType::ToolUse, &req.text));
+                            Some(req.name)
                         }
                         None => None,
                     },
@@ -1147,20 +1218,19 @@ impl<'o> EventReader<'o> {
     /// run, and the inferred model families of a log that names no model.
     pub fn finish(&mut self, sink: &mut dyn RowSink) {
         self.end_replay(sink);
-        let mut pending: Vec<PendingRequest> = self.requests.drain().map(|(_, p)| p).collect();
-        // the same order as sorting by (line, id), without copying an id per comparison
-        pending.sort_by(|a, b| {
-            (a.row.source_line, &a.row.tool_use_id).cmp(&(b.row.source_line, &b.row.tool_use_id))
-        });
-        for p in pending {
-            sink.push(p.row);
-            sink.push(p.link);
+        let mut pending: Vec<(String, PendingRequest)> = self.requests.drain().collect();
+        // by (line, id), without copying an id per comparison
+        pending.sort_by(|a, b| (a.1.number, &a.0).cmp(&(b.1.number, &b.0)));
+        for (id, p) in pending {
+            sink.push(self.request_row(&id, &p, TurnType::ToolUse, &p.text));
+            let link = texts::link_never_started(&id);
+            sink.push(self.request_row(&id, &p, TurnType::System, &link));
         }
         let mut open: Vec<(String, Started)> = self.started.drain().collect();
         open.sort_by(|a, b| a.0.cmp(&b.0));
         for (id, st) in open {
             let mut r = Row::system(self.opts.agent, texts::link_no_result(&id))
-                .session(st.session)
+                .session(self.places[st.place].0.clone())
                 .project(self.project.clone())
                 .branch(self.branch.clone())
                 .tool(st.tool, id)

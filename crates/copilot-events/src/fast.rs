@@ -551,7 +551,7 @@ impl<'a> Reader<'a> {
 /// simdutf8 and copied into the `String`: `String::from_utf8`'s own check of text
 /// with a non-ASCII character every few words was a fifth of the reader's time on
 /// escape-dense logs, the copy is a `memcpy`.
-fn unescape(raw: &str) -> Option<String> {
+pub(crate) fn unescape(raw: &str) -> Option<String> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let b = raw.as_bytes();

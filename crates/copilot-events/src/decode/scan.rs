@@ -1,0 +1,995 @@
+//! The first reader of every line: a one-pass scanner of the event envelope and of the
+//! `data` of each type, written for the lines Copilot writes.
+//!
+//! Why not serde_json alone: a log is mostly short lines (200 bytes) of which the
+//! mapping reads a few strings, and serde_json's typed decoding of such a line cost
+//! about twice its validation with `IgnoredAny` (each key matched through the derived
+//! field visitors, each `Option` and string through the visitor layers, the event's
+//! 400-byte struct moved through every layer's `Result`). This scanner walks the line
+//! once, left to right: keys are matched as byte strings, the fields a type reads are
+//! written straight into its struct, strings are borrowed from the line when they have
+//! no escape, and everything else is validated and skipped (strings eight bytes at a
+//! time). Nested values the mapping reads rarely (`context`, `result`, `error`, ...)
+//! are validated by the scanner and then given to serde_json as the slice they are, so
+//! they read exactly as before.
+//!
+//! It never decides anything serde_json would decide otherwise: whatever it does not
+//! read the same way for certain (a key with an escape, a duplicate field, a surrogate
+//! escape, a float or `-0` where an integer is read, a number or boolean where a text is
+//! read, `data` before `type`, a value of a type the field does not take, nesting past
+//! 100 levels, a control character in a string, any error at all) makes it give up
+//! (`None`), and the line is then decoded by serde_json, which gives the same event or
+//! the same error, and therefore the same rows. Tests compare its events with serde_json's
+//! on the fixtures, on edge lines and on damaged copies.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::{Data, Event, Shape, Str, Text, shape};
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Nesting past this depth is left to serde_json (its own limit is 128).
+const MAX_DEPTH: u32 = 100;
+
+/// The bytes of `w` equal to zero, as high bits (the lowest one is exact).
+#[inline]
+fn zeros(w: u64) -> u64 {
+    w.wrapping_sub(ONES) & !w & HIGHS
+}
+
+/// Decodes one line, or `None` when serde_json must (see the module docs).
+#[cfg(test)]
+pub(crate) fn event(line: &str) -> Option<Event<'_>> {
+    let mut ev = Event::default();
+    into(line, &mut ev).then_some(ev)
+}
+
+/// Decodes one line and hands its event to `f` (the event is not moved out: it is
+/// large), or `None` when serde_json must (see the module docs).
+pub(crate) fn with<R>(line: &str, f: impl FnOnce(&Event<'_>) -> R) -> Option<R> {
+    let mut ev = Event::default();
+    into(line, &mut ev).then(|| f(&ev))
+}
+
+/// Decodes one line into `ev`; false when serde_json must.
+fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> bool {
+    let mut p = P {
+        s: line,
+        b: line.as_bytes(),
+        i: 0,
+        depth: 0,
+    };
+    if p.envelope(ev).is_none() {
+        return false;
+    }
+    p.ws();
+    p.i == p.b.len()
+}
+
+struct P<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    i: usize,
+    depth: u32,
+}
+
+/// The fields of a struct as (name, aliases), in the order of the struct's bits.
+type Names = [&'static [&'static str]];
+
+impl<'a> P<'a> {
+    #[inline]
+    fn ws(&mut self) {
+        while let Some(c) = self.b.get(self.i) {
+            if matches!(c, b' ' | b'\t' | b'\r' | b'\n') {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.b.get(self.i).copied()
+    }
+
+    #[inline]
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        let end = self.i + word.len();
+        (self.b.get(self.i..end)? == word).then(|| self.i = end)
+    }
+
+    /// A string at the cursor (its opening quote): the range of its raw text and
+    /// whether it has escapes; the cursor after its closing quote.
+    fn raw_str(&mut self) -> Option<(usize, usize, bool)> {
+        if self.b.get(self.i) != Some(&b'"') {
+            return None;
+        }
+        let start = self.i + 1;
+        let mut i = start;
+        let mut escaped = false;
+        let b = self.b;
+        loop {
+            while let Some(chunk) = b.get(i..i + 8) {
+                let w = u64::from_le_bytes(chunk.try_into().ok()?);
+                let stop = zeros(w ^ (ONES * u64::from(b'"')))
+                    | zeros(w ^ (ONES * u64::from(b'\\')))
+                    | (w.wrapping_sub(ONES * 0x20) & !w & HIGHS);
+                if stop != 0 {
+                    i += (stop.trailing_zeros() / 8) as usize;
+                    break;
+                }
+                i += 8;
+            }
+            match *b.get(i)? {
+                b'"' => {
+                    self.i = i + 1;
+                    return Some((start, i, escaped));
+                }
+                b'\\' => {
+                    escaped = true;
+                    match *b.get(i + 1)? {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                        b'u' => {
+                            let h = b.get(i + 2..i + 6)?;
+                            // surrogates (and their neighbours) are serde_json's
+                            if !h.iter().all(u8::is_ascii_hexdigit) || matches!(h[0], b'd' | b'D') {
+                                return None;
+                            }
+                            i += 6;
+                        }
+                        _ => return None,
+                    }
+                }
+                0..0x20 => return None,
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// A string value.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        self.ws();
+        let (a, e, escaped) = self.raw_str()?;
+        let raw = self.s.get(a..e)?;
+        if escaped {
+            super::unescape(raw).map(Cow::Owned)
+        } else {
+            Some(Cow::Borrowed(raw))
+        }
+    }
+
+    /// True (and the cursor past it) when the value is `null`.
+    fn null(&mut self) -> Option<bool> {
+        if self.peek()? == b'n' {
+            self.literal(b"null")?;
+            Some(true)
+        } else {
+            Some(false)
+        }
+    }
+
+    fn opt_str(&mut self) -> Option<Option<Str<'a>>> {
+        if self.null()? {
+            return Some(None);
+        }
+        self.string().map(|s| Some(Str(s)))
+    }
+
+    fn opt_bool(&mut self) -> Option<Option<bool>> {
+        match self.peek()? {
+            b'n' => self.literal(b"null").map(|_| None),
+            b't' => self.literal(b"true").map(|_| Some(true)),
+            b'f' => self.literal(b"false").map(|_| Some(false)),
+            _ => None,
+        }
+    }
+
+    /// A number at the cursor, validated: its value when it is an integer serde_json
+    /// reads as one of `i64` (not `-0`, not past the range), else `None` inside.
+    fn number(&mut self) -> Option<Option<i64>> {
+        let b = self.b;
+        let start = self.i;
+        let mut i = start;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match b.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => {
+                while b.get(i).is_some_and(u8::is_ascii_digit) {
+                    i += 1;
+                }
+            }
+            _ => return None,
+        }
+        let mut integer = true;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            if !b.get(i).is_some_and(u8::is_ascii_digit) {
+                return None;
+            }
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            integer = false;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !b.get(i).is_some_and(u8::is_ascii_digit) {
+                return None;
+            }
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            integer = false;
+        }
+        self.i = i;
+        if !integer {
+            return Some(None);
+        }
+        let text = self.s.get(start..i)?;
+        match text.parse::<i64>() {
+            // serde_json reads `-0` as a float
+            Ok(0) if text.starts_with('-') => Some(None),
+            Ok(n) => Some(Some(n)),
+            Err(_) => Some(None),
+        }
+    }
+
+    fn opt_int(&mut self) -> Option<Option<i64>> {
+        match self.peek()? {
+            b'n' => self.literal(b"null").map(|_| None),
+            b'-' | b'0'..=b'9' => self.number()?.map(Some),
+            _ => None,
+        }
+    }
+
+    /// A string, integer or boolean kept as text ([`Text`]).
+    fn opt_text(&mut self) -> Option<Option<Text<'a>>> {
+        match self.peek()? {
+            b'n' => self.literal(b"null").map(|_| None),
+            b'"' => self.string().map(|s| Some(Text(s))),
+            b't' => self
+                .literal(b"true")
+                .map(|_| Some(Text(Cow::Borrowed("true")))),
+            b'f' => self
+                .literal(b"false")
+                .map(|_| Some(Text(Cow::Borrowed("false")))),
+            b'-' | b'0'..=b'9' => self
+                .number()?
+                .map(|n| Some(Text(Cow::Owned(n.to_string())))),
+            _ => None,
+        }
+    }
+
+    /// Validates and skips one value; its raw text.
+    fn skip(&mut self) -> Option<&'a str> {
+        let c = self.peek()?;
+        let start = self.i;
+        match c {
+            b'"' => {
+                self.raw_str()?;
+            }
+            b'{' | b'[' => {
+                self.depth += 1;
+                if self.depth > MAX_DEPTH {
+                    return None;
+                }
+                self.i += 1;
+                let close = if c == b'{' { b'}' } else { b']' };
+                if self.peek()? == close {
+                    self.i += 1;
+                } else {
+                    loop {
+                        if c == b'{' {
+                            self.ws();
+                            self.raw_str()?;
+                            self.eat(b':')?;
+                        }
+                        self.skip()?;
+                        match self.peek()? {
+                            b',' => self.i += 1,
+                            x if x == close => {
+                                self.i += 1;
+                                break;
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+                self.depth -= 1;
+            }
+            b't' => self.literal(b"true")?,
+            b'f' => self.literal(b"false")?,
+            b'n' => self.literal(b"null")?,
+            b'-' | b'0'..=b'9' => {
+                self.number()?;
+            }
+            _ => return None,
+        }
+        self.s.get(start..self.i)
+    }
+
+    /// A value read by serde_json from its own slice (validated here first, so that
+    /// its nesting is within serde_json's limit in the line too); `null` is `None`.
+    fn sub<T: Deserialize<'a>>(&mut self) -> Option<Option<T>> {
+        if self.null()? {
+            return Some(None);
+        }
+        let raw = self.skip()?;
+        serde_json::from_str::<T>(raw).ok().map(Some)
+    }
+
+    /// A raw value, as serde_json's `Option<&RawValue>` takes it.
+    fn opt_raw(&mut self) -> Option<Option<&'a RawValue>> {
+        self.sub::<&'a RawValue>()
+    }
+
+    /// Reads an object's fields: `read(p, n)` reads the value of field `n` of `names`;
+    /// the values of other keys are skipped. A duplicate field or a key with an escape
+    /// gives up.
+    fn fields(
+        &mut self,
+        names: &Names,
+        mut read: impl FnMut(&mut Self, usize) -> Option<()>,
+    ) -> Option<()> {
+        self.eat(b'{')?;
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        let mut seen = 0u32;
+        if self.peek()? == b'}' {
+            self.i += 1;
+        } else {
+            loop {
+                self.ws();
+                let (a, e, escaped) = self.raw_str()?;
+                if escaped {
+                    return None;
+                }
+                let key = self.b.get(a..e)?;
+                self.eat(b':')?;
+                match names
+                    .iter()
+                    .position(|n| n.iter().any(|k| k.as_bytes() == key))
+                {
+                    Some(n) => {
+                        if seen & (1 << n) != 0 {
+                            return None;
+                        }
+                        seen |= 1 << n;
+                        read(self, n)?;
+                    }
+                    None => {
+                        self.skip()?;
+                    }
+                }
+                match self.peek()? {
+                    b',' => self.i += 1,
+                    b'}' => {
+                        self.i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        Some(())
+    }
+
+    fn envelope(&mut self, ev: &mut Event<'a>) -> Option<()> {
+        const NAMES: &Names = &[
+            &["type"],
+            &["data"],
+            &["id"],
+            &["timestamp"],
+            &["agentId"],
+            &["ephemeral"],
+        ];
+        let mut kind: Option<Cow<'a, str>> = None;
+        let mut data = false;
+        self.fields(NAMES, |p, n| {
+            match n {
+                0 => kind = Some(p.string()?),
+                // `data` before `type` is serde_json's (it reads the line twice)
+                1 => {
+                    p.data(shape(kind.as_deref()?), &mut ev.data)?;
+                    data = true;
+                }
+                2 => ev.id = p.opt_str()?,
+                3 => ev.timestamp = p.opt_str()?,
+                4 => ev.agent_id = p.opt_str()?,
+                _ => ev.ephemeral = p.opt_bool()?,
+            }
+            Some(())
+        })?;
+        ev.kind = kind.unwrap_or_default();
+        if !data {
+            ev.data = shape(&ev.kind).empty();
+        }
+        Some(())
+    }
+
+    /// The `data` object of a type, decoded in place (the event's struct is large: it
+    /// was moved through every layer).
+    fn data(&mut self, shape: Shape, out: &mut Data<'a>) -> Option<()> {
+        if self.peek()? != b'{' {
+            return None;
+        }
+        *out = shape.empty();
+        match out {
+            Data::Other => {
+                self.skip()?;
+            }
+            Data::Start(d) => {
+                self.fields(
+                    &[
+                        &["sessionId"],
+                        &["copilotVersion"],
+                        &["vscodeVersion"],
+                        &["startTime"],
+                        &["selectedModel"],
+                        &["context"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.session_id = p.opt_str()?,
+                            1 => d.copilot_version = p.opt_str()?,
+                            2 => d.vscode_version = p.opt_str()?,
+                            3 => d.start_time = p.opt_text()?,
+                            4 => d.selected_model = p.opt_str()?,
+                            _ => d.context = p.sub()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::Resume(d) => {
+                self.fields(&[&["eventCount"]], |p, _| {
+                    d.event_count = p.opt_int()?;
+                    Some(())
+                })?;
+            }
+            Data::User(d) => {
+                self.fields(
+                    &[
+                        &["content"],
+                        &["attachments"],
+                        &["agentMode"],
+                        &["isAutopilotContinuation"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.content = p.opt_str()?,
+                            1 => d.attachments = p.sub()?,
+                            2 => d.agent_mode = p.opt_str()?,
+                            _ => d.is_autopilot_continuation = p.opt_bool()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::TurnStart(d) => {
+                self.fields(&[&["model"]], |p, _| {
+                    d.model = p.opt_str()?;
+                    Some(())
+                })?;
+            }
+            Data::Reasoning(d) => {
+                self.fields(&[&["content"]], |p, _| {
+                    d.content = p.opt_str()?;
+                    Some(())
+                })?;
+            }
+            Data::Message(d) => {
+                self.fields(
+                    &[
+                        &["content"],
+                        &["model"],
+                        &["toolRequests"],
+                        &["reasoningText"],
+                        &["encryptedContent"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.content = p.opt_str()?,
+                            1 => d.model = p.opt_str()?,
+                            2 => d.tool_requests = p.sub()?,
+                            3 => d.reasoning_text = p.opt_str()?,
+                            _ => d.encrypted_content = p.opt_str()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::ToolStart(d) => {
+                self.fields(
+                    &[
+                        &["toolCallId"],
+                        &["toolName"],
+                        &["arguments"],
+                        &["mcpServerName"],
+                        &["mcpToolName"],
+                        &["shellToolInfo"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.tool_call_id = p.opt_str()?,
+                            1 => d.tool_name = p.opt_str()?,
+                            2 => d.arguments = p.opt_raw()?,
+                            3 => d.mcp_server_name = p.opt_str()?,
+                            4 => d.mcp_tool_name = p.opt_str()?,
+                            _ => d.shell_tool_info = p.sub()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::ToolComplete(d) => {
+                self.fields(
+                    &[
+                        &["toolCallId"],
+                        &["success"],
+                        &["result"],
+                        &["error"],
+                        &["shellExecution"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.tool_call_id = p.opt_str()?,
+                            1 => d.success = p.opt_bool()?,
+                            2 => d.result = p.sub()?,
+                            3 => d.error = p.sub()?,
+                            _ => d.shell_execution = p.sub()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::ModelChange(d) => {
+                self.fields(
+                    &[
+                        &["previousModel"],
+                        &["newModel"],
+                        &["reasoningEffort"],
+                        &["source"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.previous_model = p.opt_str()?,
+                            1 => d.new_model = p.opt_str()?,
+                            2 => d.reasoning_effort = p.opt_str()?,
+                            _ => d.source = p.opt_text()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::ModeChanged(d) | Data::PermissionsChanged(d) => {
+                self.fields(&[&["newMode"], &["previousMode"], &["mode"]], |p, n| {
+                    match n {
+                        0 => d.new_mode = p.opt_str()?,
+                        1 => d.previous_mode = p.opt_str()?,
+                        _ => d.mode = p.opt_str()?,
+                    }
+                    Some(())
+                })?;
+            }
+            Data::PermissionRequested(d) => {
+                self.fields(
+                    &[&["toolCallId"], &["requestId"], &["permissionRequest"]],
+                    |p, n| {
+                        match n {
+                            0 => d.tool_call_id = p.opt_str()?,
+                            1 => d.request_id = p.opt_str()?,
+                            _ => d.permission_request = p.sub()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::PermissionCompleted(d) => {
+                self.fields(&[&["toolCallId"], &["requestId"], &["result"]], |p, n| {
+                    match n {
+                        0 => d.tool_call_id = p.opt_str()?,
+                        1 => d.request_id = p.opt_str()?,
+                        _ => d.result = p.sub()?,
+                    }
+                    Some(())
+                })?;
+            }
+            Data::Info(d) | Data::Warning(d) | Data::Error(d) => {
+                self.fields(
+                    &[
+                        &["infoType"],
+                        &["warningType"],
+                        &["errorType"],
+                        &["statusCode"],
+                        &["message"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.info_type = p.opt_str()?,
+                            1 => d.warning_type = p.opt_str()?,
+                            2 => d.error_type = p.opt_str()?,
+                            3 => d.status_code = p.opt_int()?,
+                            _ => d.message = p.opt_str()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::Abort(d) => {
+                self.fields(&[&["reason"]], |p, _| {
+                    d.reason = p.opt_str()?;
+                    Some(())
+                })?;
+            }
+            Data::Compaction(d) => {
+                self.fields(
+                    &[
+                        &["success"],
+                        &["summaryContent"],
+                        &["checkpointNumber"],
+                        &["trigger"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.success = p.opt_bool()?,
+                            1 => d.summary_content = p.opt_str()?,
+                            2 => d.checkpoint_number = p.opt_text()?,
+                            _ => d.trigger = p.opt_str()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::Truncation(d) => {
+                self.fields(
+                    &[
+                        &[
+                            "removedMessages",
+                            "messagesRemovedDuringTruncation",
+                            "messagesRemoved",
+                        ],
+                        &[
+                            "removedTokens",
+                            "tokensRemovedDuringTruncation",
+                            "tokensRemoved",
+                        ],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.removed_messages = p.opt_int()?,
+                            _ => d.removed_tokens = p.opt_int()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::ContextChanged(d) => {
+                self.fields(&[&["cwd"], &["branch"], &["context"]], |p, n| {
+                    match n {
+                        0 => d.cwd = p.opt_str()?,
+                        1 => d.branch = p.opt_str()?,
+                        _ => d.context = p.sub()?,
+                    }
+                    Some(())
+                })?;
+            }
+            Data::ContextCleared(d) => {
+                self.fields(&[&["messageCount", "messagesCleared"]], |p, _| {
+                    d.message_count = p.opt_int()?;
+                    Some(())
+                })?;
+            }
+            Data::Handoff(d) => {
+                self.fields(
+                    &[&["sourceType"], &["remoteSessionId"], &["repository"]],
+                    |p, n| {
+                        match n {
+                            0 => d.source_type = p.opt_str()?,
+                            1 => d.remote_session_id = p.opt_str()?,
+                            _ => d.repository = p.sub()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::Subagent(d) => {
+                self.fields(
+                    &[
+                        &["agentName"],
+                        &["toolCallId"],
+                        &["model"],
+                        &["durationMs"],
+                        &["totalTokens"],
+                        &["error"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.agent_name = p.opt_str()?,
+                            1 => d.tool_call_id = p.opt_str()?,
+                            2 => d.model = p.opt_str()?,
+                            3 => d.duration_ms = p.opt_int()?,
+                            4 => d.total_tokens = p.opt_int()?,
+                            _ => d.error = p.sub()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::HookEnd(d) => {
+                self.fields(
+                    &[
+                        &["hookType"],
+                        &["hookInvocationId"],
+                        &["success"],
+                        &["error"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.hook_type = p.opt_str()?,
+                            1 => d.hook_invocation_id = p.opt_str()?,
+                            2 => d.success = p.opt_bool()?,
+                            _ => d.error = p.sub()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::Skill(d) => {
+                self.fields(&[&["name"], &["path"], &["source"]], |p, n| {
+                    match n {
+                        0 => d.name = p.opt_str()?,
+                        1 => d.path = p.opt_str()?,
+                        _ => d.source = p.opt_text()?,
+                    }
+                    Some(())
+                })?;
+            }
+            Data::SystemMessage(d) | Data::SystemNotification(d) => {
+                self.fields(&[&["role"], &["kind"], &["content"]], |p, n| {
+                    match n {
+                        0 => d.role = p.opt_str()?,
+                        1 => d.kind = p.opt_str()?,
+                        _ => d.content = p.opt_str()?,
+                    }
+                    Some(())
+                })?;
+            }
+            Data::Shutdown(d) => {
+                self.fields(
+                    &[
+                        &["shutdownType"],
+                        &["errorReason"],
+                        &["modelMetrics"],
+                        &["codeChanges"],
+                        &["currentModel"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.shutdown_type = p.opt_str()?,
+                            1 => d.error_reason = p.opt_str()?,
+                            2 => d.model_metrics = p.sub()?,
+                            3 => d.code_changes = p.sub()?,
+                            _ => d.current_model = p.opt_str()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::Usage(d) => {
+                self.fields(
+                    &[
+                        &["model"],
+                        &["inputTokens"],
+                        &["outputTokens"],
+                        &["cacheReadTokens"],
+                        &["cacheCreationInputTokens"],
+                        &["copilotUsageNanoAiu"],
+                        &["parentToolCallId"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.model = p.opt_str()?,
+                            1 => d.input_tokens = p.opt_int()?,
+                            2 => d.output_tokens = p.opt_int()?,
+                            3 => d.cache_read_tokens = p.opt_int()?,
+                            4 => d.cache_creation_input_tokens = p.opt_int()?,
+                            5 => d.copilot_usage_nano_aiu = p.opt_int()?,
+                            _ => d.parent_tool_call_id = p.opt_str()?,
+                        }
+                        Some(())
+                    },
+                )?;
+            }
+            Data::BinaryAsset(d) => {
+                self.fields(&[&["mimeType"], &["data"], &["size"]], |p, n| {
+                    match n {
+                        0 => d.mime_type = p.opt_str()?,
+                        1 => d.data = p.opt_raw()?,
+                        _ => d.size = p.opt_int()?,
+                    }
+                    Some(())
+                })?;
+            }
+        }
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOGS: [&str; 3] = [
+        "lin-ws01/home/alice/.copilot/session-state/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70/events.jsonl",
+        "lin-ws01/home/alice/.config/Code/User/workspaceStorage/7e137a01/GitHub.copilot-chat/transcripts/5a1e7c37-1137-4000-9000-000000000001.jsonl",
+        "WIN-DESK03/C/Users/carol/.copilot/session-state/9e8d7c6b-0000-4e00-8e00-00000000000e/events.jsonl",
+    ];
+
+    /// The scanner gives the event serde_json gives on every line it reads, gives up on
+    /// every line serde_json refuses, and reads nearly all lines of the fixtures.
+    #[test]
+    fn same_events_as_serde_json() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence");
+        let (mut read, mut all) = (0, 0);
+        for rel in LOGS {
+            let bytes = std::fs::read(root.join(rel)).unwrap();
+            for line in bytes.split(|c| *c == b'\n').filter(|l| !l.is_empty()) {
+                all += 1;
+                let Ok(text) = std::str::from_utf8(line) else {
+                    continue;
+                };
+                if let Some(ev) = event(text) {
+                    read += 1;
+                    let old = crate::decode::serde_event(line).unwrap();
+                    assert_eq!(format!("{ev:?}"), format!("{old:?}"));
+                }
+            }
+        }
+        assert!(read * 10 >= all * 8, "{read} of {all}");
+    }
+
+    /// The same on edge lines, on every kind of number, string and nesting, and on
+    /// damaged copies of the logs.
+    #[test]
+    fn damaged_and_edge_lines() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence");
+        let edge: &[&str] = &[
+            r#"{"data":{"content":"a\"b\\c\n\u00e9"},"type":"user.message","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+            r#"{"type":"assistant.message","data":{"content":"x\ud800y","model":"m\u0031"}}"#,
+            r#"{"type":"assistant.message","data":{"content":"x\ud83d\ude00y"}}"#,
+            r#"{"type":"tool.execution_complete","data":{"toolCallId":"a","result":{"content":12}}}"#,
+            r#"{"type":"tool.execution_complete","data":{"toolCallId":"b","result":{"content":true,"contents":[{"type":"shell_exit","exitCode":2}]},"shellExecution":{"exitCode":1.0}}}"#,
+            r#"{"type":"tool.execution_complete","data":{"toolCallId":"c","result":{"contents":[{"type":"t","exitCode":3,"exitCode":4}]}}}"#,
+            r#"{"type":"tool.execution_complete","data":{"toolCallId":"d","success":false,"error":{"code":"E1","message":"no"},"result":{"rules":[{"kind":"x"}]}}}"#,
+            r#"{"type":"tool.execution_complete","data":{"error":{"code":1}}}"#,
+            r#"{"type":"tool.execution_start","data":{"toolCallId":"e","arguments":{ "a" : [1, {"b":"c"}] },"shellToolInfo":{"displayCommand":"ls"}}}"#,
+            r#"{"type":"assistant.message","data":{"toolRequests":[{"toolCallId":"f","name":"n","arguments":"s"},{"arguments":null}]}}"#,
+            r#"{"type":"user.message","data":{"content":"a","content":"b"}}"#,
+            r#"{"type":"user.message","data":{"isAutopilotContinuation":true,"isAutopilotContinuation":false}}"#,
+            r#"{"type":"user.message","type":"user.message","data":{}}"#,
+            r#"{"type":"user.message","data":{},"data":{}}"#,
+            r#"{"type":"user.message","data":{"con\u0074ent":"x"}}"#,
+            r#"{"type":"session.idle","data":null}"#,
+            r#"{"type":"session.idle","data":{"a":[1,{"b":"c"}]},"agentId":"sub1"}"#,
+            r#"{"type":"user.message","data":"text"}"#,
+            r#"{"type":"user.message","data":{"attachments":[{"type":"file","path":"/p"},null]}}"#,
+            r#"{"type":"user.message","data":{},"timestamp":7,"id":null}"#,
+            r#"{"type":"user.message","data":{},"ephemeral":"yes"}"#,
+            r#"{"type":"user.message"} x"#,
+            r#"[1,2]"#,
+        ];
+        let mut lines: Vec<Vec<u8>> = edge.iter().map(|l| l.as_bytes().to_vec()).collect();
+        let mut deep = "[".repeat(200);
+        deep.push_str(&"]".repeat(200));
+        lines.push(format!(r#"{{"type":"session.idle","data":{{"x":{deep}}}}}"#).into_bytes());
+        for rel in LOGS {
+            let bytes = std::fs::read(root.join(rel)).unwrap();
+            for m in chat_rows::dirty::Harness::new().mutations(bytes.len()) {
+                let input = m.apply(&bytes);
+                lines.extend(input.split(|c| *c == b'\n').map(<[u8]>::to_vec));
+            }
+        }
+        for n in [
+            "0",
+            "-0",
+            "1",
+            "-1",
+            "01",
+            "1.0",
+            "1e3",
+            "1E+3",
+            "-1.5e-3",
+            "1.",
+            "-",
+            "1e",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "18446744073709551616",
+            "1e400",
+            "true",
+            "null",
+            "\"7\"",
+        ] {
+            for field in ["statusCode", "message", "x"] {
+                lines.push(
+                    format!(r#"{{"type":"session.error","data":{{"{field}":{n}}}}}"#).into_bytes(),
+                );
+            }
+            for field in ["checkpointNumber", "success"] {
+                lines.push(
+                    format!(r#"{{"type":"session.compaction_complete","data":{{"{field}":{n}}}}}"#)
+                        .into_bytes(),
+                );
+            }
+        }
+        for s in [
+            r#""a\u0000b""#,
+            "\"a\tb\"",
+            r#""\ud83d\ude00""#,
+            r#""\u00e9\u2028""#,
+            r#""\x""#,
+            r#""\u12""#,
+            "\"caf\u{e9} \u{1f600}\"",
+            r#""a\"b\\c\/d\b\f\n\r\t""#,
+        ] {
+            lines.push(
+                format!(r#"{{"type":"user.message","data":{{"content":{s}}}}}"#).into_bytes(),
+            );
+            lines.push(format!(r#"{{"type":"user.message","data":{{"other":{s}}}}}"#).into_bytes());
+        }
+        for d in [99, 100, 101, 127, 128, 129] {
+            let deep = format!("{}{}", "[".repeat(d), "]".repeat(d));
+            lines.push(format!(r#"{{"type":"session.idle","data":{{"x":{deep}}}}}"#).into_bytes());
+            lines.push(
+                format!(r#"{{"type":"tool.execution_start","data":{{"arguments":{deep}}}}}"#)
+                    .into_bytes(),
+            );
+        }
+        for extra in [" ", "\t", "\r", " x", ",", "}", "\u{feff}"] {
+            lines
+                .push(format!(r#"{{"type":"abort","data":{{"reason":"r"}}}}{extra}"#).into_bytes());
+            lines
+                .push(format!(r#"{extra}{{"type":"abort","data":{{"reason":"r"}}}}"#).into_bytes());
+            lines.push(
+                format!(r#"{{"type":"abort" {extra},"data":{{"reason":"r"}}}}"#).into_bytes(),
+            );
+        }
+        let mut read = 0;
+        for line in &lines {
+            let old = crate::decode::serde_event(line);
+            let Ok(text) = std::str::from_utf8(line) else {
+                continue;
+            };
+            match (event(text), old) {
+                (Some(ev), Ok(old)) => {
+                    read += 1;
+                    assert_eq!(format!("{ev:?}"), format!("{old:?}"), "{text}");
+                }
+                (Some(ev), Err(e)) => panic!("read {ev:?} where serde_json says {e}: {text}"),
+                (None, _) => {}
+            }
+        }
+        assert!(read > 1000, "{read} of {}", lines.len());
+    }
+}
