@@ -114,41 +114,47 @@ pub(crate) fn dropped_tables(ps: &PageSource, readable: bool) -> Vec<DroppedTabl
         .map(|e| e.name)
         .collect();
     let mut out: Vec<DroppedTable> = Vec::new();
-    carve(ps, TableShape::master(), Kind::Master, &mut |r| {
-        let mut values = r.values;
-        let mut complete = true;
-        if !r.missing.is_empty() {
-            // the CREATE text lost its end: completed by closing its column list
-            match (&r.missing[..], r.truncated) {
-                ([4], Some((4, Value::Text(t)))) => {
-                    let Some(sql) = complete_create(&t) else {
-                        return;
-                    };
-                    values[4] = Value::Text(sql);
-                    complete = false;
+    carve(
+        ps,
+        "sqlite_master",
+        TableShape::master(),
+        Kind::Master,
+        &mut |r| {
+            let mut values = r.values;
+            let mut complete = true;
+            if !r.missing.is_empty() {
+                // the CREATE text lost its end: completed by closing its column list
+                match (&r.missing[..], r.truncated) {
+                    ([4], Some((4, Value::Text(t)))) => {
+                        let Some(sql) = complete_create(&t) else {
+                            return;
+                        };
+                        values[4] = Value::Text(sql);
+                        complete = false;
+                    }
+                    _ => return,
                 }
-                _ => return,
             }
-        }
-        let Some(e) = entry_of(&values, r.location) else {
-            return;
-        };
-        if e.kind != "table"
-            || live.contains(&e.name)
-            || e.name.starts_with("sqlite_")
-            || TableShape::from_sql(&e.sql, e.rootpage.max(1)).is_none()
-            || out.iter().any(|d| d.name == e.name)
-        {
-            return;
-        }
-        out.push(DroppedTable {
-            name: e.name,
-            sql: e.sql,
-            rootpage: e.rootpage,
-            location: e.location,
-            complete,
-        });
-    });
+            let Some(e) = entry_of(&values, r.location) else {
+                return;
+            };
+            if e.kind != "table"
+                || live.contains(&e.name)
+                || e.name.starts_with("sqlite_")
+                || TableShape::from_sql(&e.sql, e.rootpage.max(1)).is_none()
+                || out.iter().any(|d| d.name == e.name)
+            {
+                return;
+            }
+            out.push(DroppedTable {
+                name: e.name,
+                sql: e.sql,
+                rootpage: e.rootpage,
+                location: e.location,
+                complete,
+            });
+        },
+    );
     out
 }
 
@@ -166,7 +172,13 @@ pub(crate) fn deleted(
     let is_master =
         table.eq_ignore_ascii_case("sqlite_master") || table.eq_ignore_ascii_case("sqlite_schema");
     if is_master {
-        return carve(ps, TableShape::master(), Kind::Master, each);
+        return carve(
+            ps,
+            "sqlite_master",
+            TableShape::master(),
+            Kind::Master,
+            each,
+        );
     }
     let live_entry = paged_schema(ps)
         .into_iter()
@@ -178,7 +190,7 @@ pub(crate) fn deleted(
         let Some(shape) = TableShape::from_sql(&d.sql, d.rootpage) else {
             return 0;
         };
-        return carve(ps, shape, Kind::Dropped, each);
+        return carve(ps, table, shape, Kind::Dropped, each);
     }
     if readable {
         return 0;
@@ -192,7 +204,7 @@ pub(crate) fn deleted(
     let Some(shape) = TableShape::from_sql(&e.sql, e.rootpage) else {
         return 0;
     };
-    carve(ps, shape, Kind::Unreadable, each)
+    carve(ps, table, shape, Kind::Unreadable, each)
 }
 
 /// A live table: [`super::paged_deleted`]'s records (without those that fit a dropped
@@ -312,6 +324,7 @@ fn freelist_pages(ps: &PageSource) -> HashSet<u32> {
 /// those of a live row or of a record already returned.
 fn carve(
     ps: &PageSource,
+    table_name: &str,
     shape: TableShape,
     kind: Kind,
     each: &mut dyn FnMut(RecoveredRecord),
@@ -384,6 +397,14 @@ fn carve(
     }
     rec.live_trees = others.union(&table_pages).copied().collect();
     rec.free_leaves = rec.free_leaf_pages(ps.header().freelist_trunk, ps.page_count());
+    // the other b-trees as the main file holds them too (see [`main_file_trees`]); a
+    // dropped table's own tree there is its
+    let except = match kind {
+        Kind::Master => "sqlite_master".to_string(),
+        Kind::Dropped | Kind::Unreadable => table_name.to_string(),
+    };
+    others.extend(main_file_trees(ps, &except));
+    others.retain(|p| !table_pages.contains(p));
 
     let mut kept: HashSet<u64> = HashSet::new();
     let mut emitted: HashSet<u64> = HashSet::new();
@@ -580,4 +601,68 @@ fn carve(
         }
     }
     n
+}
+
+/// Calls `each(page, bytes, is_leaf)` for every page of the b-tree rooted at `root` as
+/// the main file holds it (the WAL's frames not laid over), one page at a time.
+fn main_tree(ps: &PageSource, root: u32, each: &mut dyn FnMut(u32, &[u8], bool)) {
+    let mut stack = vec![root];
+    let mut visited = HashSet::new();
+    while let Some(p) = stack.pop() {
+        if p == 0 || p > ps.main_page_count() || !visited.insert(p) {
+            continue;
+        }
+        let Some(b) = ps.main_page(p) else { continue };
+        let h = if p == 1 { 100 } else { 0 };
+        match b.get(h) {
+            Some(0x0d | 0x0a) => each(p, &b, true),
+            Some(0x05 | 0x02) => {
+                let n = be16(&b, h + 3) as usize;
+                stack.push(be32(&b, h + 8));
+                for c in 0..n.min(b.len() / 2) {
+                    let ptr = be16(&b, h + 12 + 2 * c) as usize;
+                    stack.push(be32(&b, ptr));
+                }
+                each(p, &b, false);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The page numbers of the b-trees of the main file's own schema (read from its page
+/// 1), but `except`'s (and the schema's own for `sqlite_master`); empty without a WAL,
+/// where the main file is the image. A page a WAL commit freed was such a tree's: a
+/// freed page without cells is judged by its number, as the in-memory mode judges it
+/// against the main file's trees and the image's.
+pub(crate) fn main_file_trees(ps: &PageSource, except: &str) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    if ps.wal_pages().is_empty() {
+        return out;
+    }
+    let master = except.eq_ignore_ascii_case("sqlite_master")
+        || except.eq_ignore_ascii_case("sqlite_schema");
+    let mut rec = Recoverer::with_src(Src::Paged(ps), TableShape::master(), Snapshot::new());
+    let mut roots = Vec::new();
+    main_tree(ps, 1, &mut |p, b, leaf| {
+        if !master {
+            out.insert(p);
+        }
+        if leaf {
+            rec.cells(b, p, "main file", Strict::Known, None);
+            for f in rec.found.drain(..) {
+                if let Some(e) = entry_of(&f.values, String::new()) {
+                    if e.rootpage > 1 && e.name != except {
+                        roots.push(e.rootpage);
+                    }
+                }
+            }
+        }
+    });
+    for r in roots {
+        main_tree(ps, r, &mut |p, _, _| {
+            out.insert(p);
+        });
+    }
+    out
 }

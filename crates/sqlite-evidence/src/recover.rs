@@ -3405,6 +3405,9 @@ pub(crate) fn paged_deleted(
     });
     rec.live_trees = live_trees;
     rec.free_leaves = rec.free_leaf_pages(ps.header().freelist_trunk, ps.page_count());
+    // the other b-trees as the main file holds them too (after `live_trees`: a carved
+    // record's overflow chain may run through pages a WAL commit freed)
+    others.extend(paged_recover::main_file_trees(ps, table));
     let mut kept: HashSet<u64> = HashSet::new();
     let mut emitted: HashSet<u64> = HashSet::new();
     let mut partials: Vec<Found> = Vec::new();
