@@ -294,8 +294,37 @@ fn s<'c>(c: &'c Option<Str<'_>>) -> &'c str {
     c.as_deref().unwrap_or("")
 }
 
-fn quoted(v: &str) -> String {
-    serde_json::to_string(v).unwrap_or_default()
+/// Appends `v` as a JSON string, as `serde_json::to_string` writes it (without its
+/// allocation: `kv` quotes a value on most permission and hook rows).
+fn push_quoted(out: &mut String, v: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in v.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..0x20 => "",
+            _ => continue,
+        };
+        // `i` is an ASCII byte: a character boundary
+        out.push_str(&v[start..i]);
+        if escape.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&v[start..]);
+    out.push('"');
 }
 
 /// Appends ` key=value` when `value` is not empty (`quote`: always JSON-quoted).
@@ -307,7 +336,7 @@ fn kv(out: &mut String, key: &str, value: &str, quote: bool) {
     out.push_str(key);
     out.push('=');
     if quote || value.contains([' ', '=', '"', '\n', '\t']) {
-        out.push_str(&quoted(value));
+        push_quoted(out, value);
     } else {
         out.push_str(value);
     }
@@ -623,7 +652,11 @@ impl<'o> EventReader<'o> {
             }
             Data::User(d) => {
                 self.reasoning.clear();
-                if let Some(m) = d.agent_mode.as_deref().filter(|m| !m.is_empty()) {
+                if let Some(m) = d
+                    .agent_mode
+                    .as_deref()
+                    .filter(|m| !m.is_empty() && self.mode.last().map(String::as_str) != Some(m))
+                {
                     if let Some(t) = self.mode.observe(m.to_string()) {
                         emit!(&self.line_session, TurnType::System, &t);
                     }
@@ -920,28 +953,43 @@ impl<'o> EventReader<'o> {
                 let pr = d.permission_request.as_ref();
                 let empty = decode::PermissionRequest::default();
                 let p = pr.unwrap_or(&empty);
-                let mut text = format!("requested kind={}", s(&p.kind));
-                kv(&mut text, "request", s(&d.request_id), false);
-                kv(&mut text, "intention", s(&p.intention), true);
-                kv(&mut text, "command", s(&p.full_command_text), true);
-                kv(&mut text, "file", s(&p.file_name), false);
-                kv(&mut text, "path", s(&p.path), false);
-                kv(&mut text, "url", s(&p.url), false);
-                kv(&mut text, "server", s(&p.server_name), false);
-                kv(&mut text, "tool", s(&p.tool_name), false);
+                // system::permission_decision's text, written in place
+                let text = &mut self.text;
+                text.clear();
+                text.push_str("permission decision: requested kind=");
+                text.push_str(s(&p.kind));
+                kv(text, "request", s(&d.request_id), false);
+                kv(text, "intention", s(&p.intention), true);
+                kv(text, "command", s(&p.full_command_text), true);
+                kv(text, "file", s(&p.file_name), false);
+                kv(text, "path", s(&p.path), false);
+                kv(text, "url", s(&p.url), false);
+                kv(text, "server", s(&p.server_name), false);
+                kv(text, "tool", s(&p.tool_name), false);
                 let call = pr
                     .and_then(|p| p.tool_call_id.as_deref())
                     .or(d.tool_call_id.as_deref())
                     .unwrap_or("");
-                let t = system::permission_decision(text);
-                emit!(&self.line_session, TurnType::System, &t, "", "", call);
+                emit!(
+                    &self.line_session,
+                    TurnType::System,
+                    &self.text,
+                    "",
+                    "",
+                    call
+                );
             }
             Data::PermissionCompleted(d) => {
                 let r = d.result.as_ref();
-                let mut text = r.map(|r| s(&r.kind)).unwrap_or("").to_string();
-                kv(&mut text, "request", s(&d.request_id), false);
+                // system::permission_decision's text, written in place
+                let text = &mut self.text;
+                text.clear();
+                text.push_str("permission decision: ");
+                let start = text.len();
+                text.push_str(r.map(|r| s(&r.kind)).unwrap_or(""));
+                kv(text, "request", s(&d.request_id), false);
                 if let Some(r) = r {
-                    kv(&mut text, "location", s(&r.location_key), false);
+                    kv(text, "location", s(&r.location_key), false);
                     let rules: Vec<String> = r
                         .rules
                         .iter()
@@ -957,14 +1005,16 @@ impl<'o> EventReader<'o> {
                             other => scalar(other),
                         })
                         .collect();
-                    kv(&mut text, "rules", &rules.join(","), false);
-                    kv(&mut text, "feedback", s(&r.feedback), true);
+                    kv(text, "rules", &rules.join(","), false);
+                    kv(text, "feedback", s(&r.feedback), true);
                 }
-                let t = system::permission_decision(text.trim_start());
+                // the detail without its leading blanks (an empty kind)
+                let blanks = text[start..].len() - text[start..].trim_start().len();
+                text.drain(start..start + blanks);
                 emit!(
                     &self.line_session,
                     TurnType::System,
-                    &t,
+                    &self.text,
                     "",
                     "",
                     s(&d.tool_call_id)
@@ -972,28 +1022,46 @@ impl<'o> EventReader<'o> {
             }
             Data::Info(d) => {
                 let it = s(&d.info_type);
-                let text = if it == "folder_trust" {
-                    system::permission_decision(format!("folder trust: {}", s(&d.message)))
+                let text = &mut self.text;
+                text.clear();
+                if it == "folder_trust" {
+                    // system::permission_decision's text
+                    text.push_str("permission decision: folder trust: ");
                 } else {
-                    format!("session info: {it}: {}", s(&d.message))
-                };
-                emit!(&self.line_session, TurnType::System, &text);
+                    text.push_str("session info: ");
+                    text.push_str(it);
+                    text.push_str(": ");
+                }
+                text.push_str(s(&d.message));
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::Warning(d) => {
-                let t = format!("session warning: {}: {}", s(&d.warning_type), s(&d.message));
-                emit!(&self.line_session, TurnType::System, &t);
+                self.text.clear();
+                let _ = write!(
+                    self.text,
+                    "session warning: {}: {}",
+                    s(&d.warning_type),
+                    s(&d.message)
+                );
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::Error(d) => {
-                let mut t = format!("session error: {}", s(&d.error_type));
+                let t = &mut self.text;
+                t.clear();
+                t.push_str("session error: ");
+                t.push_str(s(&d.error_type));
                 if let Some(n) = d.status_code {
                     let _ = write!(t, " status={n}");
                 }
-                let _ = write!(t, ": {}", s(&d.message));
-                emit!(&self.line_session, TurnType::System, &t);
+                t.push_str(": ");
+                t.push_str(s(&d.message));
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::Abort(d) => {
-                let t = format!("turn aborted: {}", s(&d.reason));
-                emit!(&self.line_session, TurnType::System, &t);
+                self.text.clear();
+                self.text.push_str("turn aborted: ");
+                self.text.push_str(s(&d.reason));
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::Compaction(d) => {
                 let phase = &kind["session.compaction_".len()..];
@@ -1105,19 +1173,34 @@ impl<'o> EventReader<'o> {
                 emit!(&self.line_session, TurnType::System, &t);
             }
             Data::Skill(d) => {
-                let mut t = format!("skill invoked: {}", s(&d.name));
-                kv(&mut t, "path", s(&d.path), false);
+                let t = &mut self.text;
+                t.clear();
+                t.push_str("skill invoked: ");
+                t.push_str(s(&d.name));
+                kv(t, "path", s(&d.path), false);
                 let src = d.source.as_ref().map(|x| x.0.as_ref()).unwrap_or("");
-                kv(&mut t, "source", src, false);
-                emit!(&self.line_session, TurnType::System, &t);
+                kv(t, "source", src, false);
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::SystemMessage(d) => {
-                let t = format!("system message: {}: {}", s(&d.role), s(&d.content));
-                emit!(&self.line_session, TurnType::System, &t);
+                self.text.clear();
+                let _ = write!(
+                    self.text,
+                    "system message: {}: {}",
+                    s(&d.role),
+                    s(&d.content)
+                );
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::SystemNotification(d) => {
-                let t = format!("system notification: {}: {}", s(&d.kind), s(&d.content));
-                emit!(&self.line_session, TurnType::System, &t);
+                self.text.clear();
+                let _ = write!(
+                    self.text,
+                    "system notification: {}: {}",
+                    s(&d.kind),
+                    s(&d.content)
+                );
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::Shutdown(d) => {
                 let mut t = "session end:".to_string();
@@ -1271,5 +1354,20 @@ fn raw_data(line: &Line<'_>) -> String {
     match serde_json::from_slice::<Only<'_>>(line.bytes) {
         Ok(Only { data: Some(raw) }) => compact_json(raw.get()),
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `push_quoted` writes what serde_json writes, for every ASCII byte and others.
+    #[test]
+    fn quoted_is_serde_json() {
+        let mut all: String = (0u8..128).map(char::from).collect();
+        all.push_str("caf\u{e9} \u{1f600} \u{2028}\"\\");
+        for v in [all.as_str(), "", "plain", "\"", "a\u{1}b\u{1f}\u{7f}"] {
+            let mut out = String::new();
+            super::push_quoted(&mut out, v);
+            assert_eq!(out, serde_json::to_string(v).unwrap());
+        }
     }
 }

@@ -27,7 +27,10 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{Data, Event, Shape, Str, Text, shape};
+use super::{
+    Attachment, Context, Data, Event, PermissionRequest, ResultData, ResultItem, Shape,
+    ShellExecution, ShellToolInfo, Str, Text, ToolRequest, shape,
+};
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -392,6 +395,196 @@ impl<'a> P<'a> {
         Some(())
     }
 
+    /// An object read field by field into a default `T` (`null` is `None`).
+    fn obj<T: Default>(
+        &mut self,
+        names: &Names,
+        mut read: impl FnMut(&mut Self, usize, &mut T) -> Option<()>,
+    ) -> Option<Option<T>> {
+        if self.null()? {
+            return Some(None);
+        }
+        if self.peek()? != b'{' {
+            return None;
+        }
+        let mut t = T::default();
+        self.fields(names, |p, n| read(p, n, &mut t))?;
+        Some(Some(t))
+    }
+
+    /// An array of items read by `item` (`null` is `None`).
+    fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<Option<Vec<T>>> {
+        if self.null()? {
+            return Some(None);
+        }
+        self.eat(b'[')?;
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        let mut items = Vec::new();
+        if self.peek()? == b']' {
+            self.i += 1;
+        } else {
+            loop {
+                items.push(item(self)?);
+                match self.peek()? {
+                    b',' => self.i += 1,
+                    b']' => {
+                        self.i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        Some(Some(items))
+    }
+
+    /// An array of objects (an item that is not an object gives up).
+    fn objs<T: Default>(
+        &mut self,
+        names: &Names,
+        read: impl Fn(&mut Self, usize, &mut T) -> Option<()>,
+    ) -> Option<Option<Vec<T>>> {
+        self.list(|p| match p.peek()? {
+            b'{' => p.obj(names, &read)?,
+            _ => None,
+        })
+    }
+
+    fn context(&mut self) -> Option<Option<Context<'a>>> {
+        self.obj(
+            &[&["cwd"], &["gitRoot"], &["branch"], &["repository"]],
+            |p, n, c: &mut Context<'a>| {
+                match n {
+                    0 => c.cwd = p.opt_str()?,
+                    1 => c.git_root = p.opt_str()?,
+                    2 => c.branch = p.opt_str()?,
+                    _ => c.repository = p.sub()?,
+                }
+                Some(())
+            },
+        )
+    }
+
+    fn attachments(&mut self) -> Option<Option<Vec<Attachment<'a>>>> {
+        self.objs(
+            &[&["type"], &["path"], &["filePath"], &["displayName"]],
+            |p, n, a: &mut Attachment<'a>| {
+                match n {
+                    0 => a.kind = p.opt_str()?,
+                    1 => a.path = p.opt_str()?,
+                    2 => a.file_path = p.opt_str()?,
+                    _ => a.display_name = p.opt_str()?,
+                }
+                Some(())
+            },
+        )
+    }
+
+    fn tool_requests(&mut self) -> Option<Option<Vec<ToolRequest<'a>>>> {
+        self.objs(
+            &[&["toolCallId"], &["name"], &["arguments"]],
+            |p, n, t: &mut ToolRequest<'a>| {
+                match n {
+                    0 => t.tool_call_id = p.opt_str()?,
+                    1 => t.name = p.opt_str()?,
+                    _ => t.arguments = p.opt_raw()?,
+                }
+                Some(())
+            },
+        )
+    }
+
+    fn shell_tool_info(&mut self) -> Option<Option<ShellToolInfo<'a>>> {
+        self.obj(&[&["displayCommand"]], |p, _, i: &mut ShellToolInfo<'a>| {
+            i.display_command = p.opt_str()?;
+            Some(())
+        })
+    }
+
+    fn shell_execution(&mut self) -> Option<Option<ShellExecution>> {
+        self.obj(&[&["exitCode"]], |p, _, x: &mut ShellExecution| {
+            x.exit_code = p.opt_int()?;
+            Some(())
+        })
+    }
+
+    fn result(&mut self) -> Option<Option<ResultData<'a>>> {
+        self.obj(
+            &[
+                &["content"],
+                &["detailedContent"],
+                &["contents"],
+                &["shellExecution"],
+                &["kind"],
+                &["locationKey"],
+                &["rules"],
+                &["feedback"],
+            ],
+            |p, n, r: &mut ResultData<'a>| {
+                match n {
+                    0 => r.content = p.opt_text()?,
+                    1 => r.detailed_content = p.opt_str()?,
+                    2 => {
+                        r.contents =
+                            p.objs(&[&["type"], &["exitCode"]], |p, n, i: &mut ResultItem| {
+                                match n {
+                                    0 => {
+                                        i.kind = match p.null()? {
+                                            true => None,
+                                            false => Some(p.string()?.into_owned()),
+                                        }
+                                    }
+                                    _ => i.exit_code = p.opt_int()?,
+                                }
+                                Some(())
+                            })?
+                    }
+                    3 => r.shell_execution = p.shell_execution()?,
+                    4 => r.kind = p.opt_str()?,
+                    5 => r.location_key = p.opt_str()?,
+                    6 => r.rules = p.sub()?,
+                    _ => r.feedback = p.opt_str()?,
+                }
+                Some(())
+            },
+        )
+    }
+
+    fn permission_request(&mut self) -> Option<Option<PermissionRequest<'a>>> {
+        self.obj(
+            &[
+                &["kind"],
+                &["toolCallId"],
+                &["intention"],
+                &["fullCommandText"],
+                &["fileName"],
+                &["path"],
+                &["url"],
+                &["serverName"],
+                &["toolName"],
+            ],
+            |p, n, r: &mut PermissionRequest<'a>| {
+                let v = p.opt_str()?;
+                match n {
+                    0 => r.kind = v,
+                    1 => r.tool_call_id = v,
+                    2 => r.intention = v,
+                    3 => r.full_command_text = v,
+                    4 => r.file_name = v,
+                    5 => r.path = v,
+                    6 => r.url = v,
+                    7 => r.server_name = v,
+                    _ => r.tool_name = v,
+                }
+                Some(())
+            },
+        )
+    }
+
     fn envelope(&mut self, ev: &mut Event<'a>) -> Option<()> {
         const NAMES: &Names = &[
             &["type"],
@@ -453,7 +646,7 @@ impl<'a> P<'a> {
                             2 => d.vscode_version = p.opt_str()?,
                             3 => d.start_time = p.opt_text()?,
                             4 => d.selected_model = p.opt_str()?,
-                            _ => d.context = p.sub()?,
+                            _ => d.context = p.context()?,
                         }
                         Some(())
                     },
@@ -476,7 +669,7 @@ impl<'a> P<'a> {
                     |p, n| {
                         match n {
                             0 => d.content = p.opt_str()?,
-                            1 => d.attachments = p.sub()?,
+                            1 => d.attachments = p.attachments()?,
                             2 => d.agent_mode = p.opt_str()?,
                             _ => d.is_autopilot_continuation = p.opt_bool()?,
                         }
@@ -509,7 +702,7 @@ impl<'a> P<'a> {
                         match n {
                             0 => d.content = p.opt_str()?,
                             1 => d.model = p.opt_str()?,
-                            2 => d.tool_requests = p.sub()?,
+                            2 => d.tool_requests = p.tool_requests()?,
                             3 => d.reasoning_text = p.opt_str()?,
                             _ => d.encrypted_content = p.opt_str()?,
                         }
@@ -534,7 +727,7 @@ impl<'a> P<'a> {
                             2 => d.arguments = p.opt_raw()?,
                             3 => d.mcp_server_name = p.opt_str()?,
                             4 => d.mcp_tool_name = p.opt_str()?,
-                            _ => d.shell_tool_info = p.sub()?,
+                            _ => d.shell_tool_info = p.shell_tool_info()?,
                         }
                         Some(())
                     },
@@ -553,9 +746,9 @@ impl<'a> P<'a> {
                         match n {
                             0 => d.tool_call_id = p.opt_str()?,
                             1 => d.success = p.opt_bool()?,
-                            2 => d.result = p.sub()?,
+                            2 => d.result = p.result()?,
                             3 => d.error = p.sub()?,
-                            _ => d.shell_execution = p.sub()?,
+                            _ => d.shell_execution = p.shell_execution()?,
                         }
                         Some(())
                     },
@@ -597,7 +790,7 @@ impl<'a> P<'a> {
                         match n {
                             0 => d.tool_call_id = p.opt_str()?,
                             1 => d.request_id = p.opt_str()?,
-                            _ => d.permission_request = p.sub()?,
+                            _ => d.permission_request = p.permission_request()?,
                         }
                         Some(())
                     },
@@ -608,7 +801,7 @@ impl<'a> P<'a> {
                     match n {
                         0 => d.tool_call_id = p.opt_str()?,
                         1 => d.request_id = p.opt_str()?,
-                        _ => d.result = p.sub()?,
+                        _ => d.result = p.result()?,
                     }
                     Some(())
                 })?;
@@ -687,7 +880,7 @@ impl<'a> P<'a> {
                     match n {
                         0 => d.cwd = p.opt_str()?,
                         1 => d.branch = p.opt_str()?,
-                        _ => d.context = p.sub()?,
+                        _ => d.context = p.context()?,
                     }
                     Some(())
                 })?;
