@@ -206,9 +206,17 @@ fn paged(mb: u64) {
             t.sort();
             t
         };
+        let bubbles = |v: &[chat_rows::Row]| {
+            v.iter()
+                .filter(|r| r.text.starts_with("state item deleted: bubbleId:"))
+                .count()
+        };
         println!(
-            "in memory: {} rows; the same texts as paged: {}",
+            "in memory: {} rows ({} of deleted cursorDiskKV keys); paged: {} ({}); the same texts: {}",
             rows.len(),
+            bubbles(&rows),
+            paged_rows.len(),
+            bubbles(&paged_rows),
             texts(&rows) == texts(&paged_rows)
         );
         let mem: std::collections::HashSet<&str> = rows.iter().map(|r| r.text.as_str()).collect();
