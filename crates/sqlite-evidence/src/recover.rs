@@ -60,6 +60,8 @@ use crate::Database;
 use crate::decode::{DbHeader, FrameStatus, be16, be32, varint};
 use crate::paged::PageSource;
 
+#[path = "carve_memo.rs"]
+mod carve_memo;
 #[path = "index_tree.rs"]
 mod index_tree;
 use index_tree::without_rowid;
@@ -571,6 +573,20 @@ fn parse_record(
     encoding: u32,
     strict: Strict,
 ) -> Option<(Vec<Value>, usize)> {
+    parse_record_with(shape, payload, at, end, encoding, strict, None)
+}
+
+/// [`parse_record`], with the carving scan's [`carve_memo::TextMemo`] of the region to
+/// refuse a candidate before anything of it is decoded.
+fn parse_record_with(
+    shape: &TableShape,
+    payload: &[u8],
+    at: usize,
+    end: usize,
+    encoding: u32,
+    strict: Strict,
+    memo: Option<&carve_memo::TextMemo>,
+) -> Option<(Vec<Value>, usize)> {
     let end = end.min(payload.len());
     let (hlen, n) = varint(payload, at)?;
     let hlen = usize::try_from(hlen).ok()?;
@@ -594,8 +610,58 @@ fn parse_record(
     if strict == Strict::Carved && types.len() != ncols {
         return None;
     }
+    if strict == Strict::Carved && !precheck(shape, &types, payload, at + hlen, end, encoding, memo)
+    {
+        return None;
+    }
     decode_body(shape, &types, payload, at + hlen, end, encoding, strict)
         .map(|(v, body)| (v, hlen + body))
+}
+
+/// The strict checks of [`decode_body`] for a carved record, each in constant time
+/// (types, sizes, NOT NULL, and with the region's [`carve_memo::TextMemo`] the texts and
+/// the some-content rule), before any value is decoded or copied: false only when the
+/// decoding would refuse the record too.
+fn precheck(
+    shape: &TableShape,
+    types: &[u64],
+    payload: &[u8],
+    body_at: usize,
+    end: usize,
+    encoding: u32,
+    memo: Option<&carve_memo::TextMemo>,
+) -> bool {
+    let mut pos = body_at;
+    let (mut numbers, mut content) = (0, false);
+    for (i, &t) in types.iter().enumerate() {
+        let Some(size) = serial_size(t) else {
+            return false;
+        };
+        let Some(z) = pos.checked_add(size).filter(|&z| z <= end) else {
+            return false;
+        };
+        let alias = Some(i) == shape.alias;
+        if (alias && t != 0)
+            || (!alias && !shape.affinities.get(i).is_some_and(|&a| type_fits(a, t)))
+            || (t == 0 && !alias && shape.not_null.get(i) == Some(&true))
+        {
+            return false;
+        }
+        match (t, memo) {
+            (1..=9, _) if !alias => numbers += 1,
+            (t, Some(m)) if t >= 13 && t % 2 == 1 && encoding <= 1 => {
+                if m.text_ok(payload, pos, z) == Some(false) {
+                    return false;
+                }
+                content |= m.maybe_nonblank(pos, z);
+            }
+            (t, Some(m)) if t >= 12 && t % 2 == 0 => content |= m.nonzero(pos, z),
+            (t, _) if t >= 12 => content = true,
+            _ => {}
+        }
+        pos = z;
+    }
+    content || numbers >= 2
 }
 
 fn decode_body(
@@ -608,6 +674,11 @@ fn decode_body(
     strict: Strict,
 ) -> Option<(Vec<Value>, usize)> {
     let carved = strict == Strict::Carved;
+    // every column's type and size first: nothing is decoded or copied for a record
+    // a later column refuses
+    if carved && !precheck(shape, types, payload, body_at, end, encoding, None) {
+        return None;
+    }
     let mut values = Vec::with_capacity(shape.affinities.len());
     let mut pos = body_at;
     for (i, &t) in types.iter().enumerate() {
@@ -769,6 +840,9 @@ struct Recoverer<'a> {
     /// For a `WITHOUT ROWID` table, what its live records say: the fixed layout of
     /// each text column that every live value shares, and the live keys.
     live: index_tree::Live,
+    /// The most pages any version of the database has ([`Pages::max_pages`], which
+    /// walks the WAL's frames: asked once).
+    max_pages: usize,
 }
 
 /// The cell offsets a table leaf page's pointer array names (page 1's header follows
@@ -864,8 +938,10 @@ impl<'a> Recoverer<'a> {
     }
 
     pub(crate) fn with_src(src: Src<'a>, shape: TableShape, current: Snapshot) -> Recoverer<'a> {
+        let pages = Pages::new(src);
         Recoverer {
-            pages: Pages::new(src),
+            max_pages: pages.max_pages(),
+            pages,
             shape,
             found: Vec::new(),
             current,
@@ -1149,8 +1225,13 @@ impl<'a> Recoverer<'a> {
         // page reused as a b-tree or another record's overflow page, or turned into a
         // freelist trunk, holds other bytes), and its last page ends the chain (next
         // page 0).
-        let pages = self.pages.max_pages();
+        let pages = self.max_pages;
         if total > pages.saturating_mul(self.pages.usable) {
+            return None;
+        }
+        // a carved record's first overflow page is judged before anything is copied
+        // (the carving scan asks at almost every byte)
+        if carved && !self.first_hop_ok(b, start + local, snap) {
             return None;
         }
         let mut out = Vec::with_capacity(total.min(1 << 24));
@@ -1186,6 +1267,24 @@ impl<'a> Recoverer<'a> {
 
     fn current(&self, p: u32) -> Version {
         resolve(&self.current, p)
+    }
+
+    /// Whether the overflow page number at `b[at..at + 4]` can begin a carved record's
+    /// chain (see [`Recoverer::overflow`]): a page of the database that, where the image
+    /// still has the version read, is a freelist leaf and no live b-tree's page.
+    fn first_hop_ok(&self, b: &[u8], at: usize, snap: Option<&Snapshot>) -> bool {
+        let Some(ptr) = b.get(at..at + 4) else {
+            return false;
+        };
+        let first = be32(ptr, 0);
+        let v = match snap {
+            Some(s) => resolve(s, first),
+            None => self.current(first),
+        };
+        first != 0
+            && first as usize <= self.max_pages
+            && (v != self.current(first)
+                || (!self.live_trees.contains(&first) && self.free_leaves.contains(&first)))
     }
 
     /// The local part of a payload of `payload` bytes on this table's leaf pages.
@@ -1289,10 +1388,10 @@ impl<'a> Recoverer<'a> {
             let rebuilt = if self.shape.is_index() {
                 self.rebuild_index(b, start, size)
             } else {
-                self.rebuild_clobbered(b, start, end, Some(size))
+                self.rebuild_clobbered(b, start, end, Some(size), None)
                     .map(|(v, l, i)| (v, l, i, Vec::new(), Cut::default()))
                     .or_else(|| {
-                        self.rebuild_spilled(b, start, end)
+                        self.rebuild_spilled(b, start, end, true)
                             .filter(|(_, l, ..)| self.tiles(b, start + l, start + size))
                             .map(|(v, l, _, m, t)| (v, l, false, m, t))
                     })
@@ -1319,11 +1418,12 @@ impl<'a> Recoverer<'a> {
                 floor = start + len;
             }
         }
+        let memo = carve_memo::TextMemo::new(b, floor, end);
         let mut s = floor;
         while s + 2 <= end {
             if b[s] != 0 {
                 if let Some((mut values, len)) =
-                    parse_record(&self.shape, b, s, end, enc, Strict::Carved)
+                    parse_record_with(&self.shape, b, s, end, enc, Strict::Carved, Some(&memo))
                         .filter(|(_, len)| self.cell_start_ok(b, s, floor, *len, region))
                         // a WITHOUT ROWID record's blob may run over a later cell
                         .filter(|(_, len)| {
@@ -1351,7 +1451,7 @@ impl<'a> Recoverer<'a> {
                     continue;
                 }
                 if let Some((values, len, _, missing, cut)) = self
-                    .spilled(b, s, end, &[])
+                    .spilled(b, s, end, &[], region == Region::Freeblock)
                     .filter(|(_, _, total, ..)| self.cell_start_ok(b, s, floor, *total, region))
                     // a partial one (its chain gone) only where the region is known free
                     .filter(|r| r.3.is_empty() || region == Region::Freeblock)
@@ -1400,10 +1500,10 @@ impl<'a> Recoverer<'a> {
                     .filter(|r| r.3.is_empty())
                     .map(|(v, l, ..)| (v, l))
             } else {
-                self.rebuild_clobbered(b, s, end, None)
+                self.rebuild_clobbered(b, s, end, None, Some(&memo))
                     .map(|(v, l, _)| (v, l))
                     .or_else(|| {
-                        self.rebuild_spilled(b, s, end)
+                        self.rebuild_spilled(b, s, end, false)
                             .filter(|r| r.3.is_empty())
                             .map(|(v, l, ..)| (v, l))
                     })
@@ -1717,26 +1817,42 @@ impl<'a> Recoverer<'a> {
     /// whose first bytes a freeblock link overwrote), the rest on the overflow chain
     /// named right after the local part. Freed overflow pages keep their content
     /// unless `secure_delete` zeroed them. Returns the values and the local length.
-    fn spilled(&self, b: &[u8], hstart: usize, end: usize, patch: &[u8]) -> Option<Spilled> {
+    /// `partial`: whether a record whose chain is gone is wanted (the columns of its
+    /// local part); where it is not (free space not known to be free), it is not
+    /// decoded: at every byte of a page that decoding cost up to a page.
+    fn spilled(
+        &self,
+        b: &[u8],
+        hstart: usize,
+        end: usize,
+        patch: &[u8],
+        partial: bool,
+    ) -> Option<Spilled> {
         let usable = self.pages.usable;
         let end = end.min(b.len());
-        // The carving scan asks at almost every byte: the bytes are read in place (a
-        // copy of the rest of the page at each byte made a page's carving quadratic);
-        // only a patched header (once per freeblock) is copied.
-        let local_buf: std::borrow::Cow<'_, [u8]> = if patch.is_empty() {
+        let ncols = self.shape.affinities.len();
+        // The carving scan asks at almost every byte (and the gap's second pass at every
+        // byte that reads as a freeblock link): the header is read in place, or from a
+        // copy of the header's bytes alone when patched, and the local part is copied
+        // only once the header holds (a copy of the rest of the page at each byte made
+        // a page's carving quadratic).
+        let head: std::borrow::Cow<'_, [u8]> = if patch.is_empty() {
             b.get(hstart..end)?.into()
         } else {
-            let mut v = b.get(hstart..end.min(hstart + usable))?.to_vec();
+            let mut v = b
+                .get(hstart..end.min(hstart + usable).min(hstart + 2 + 9 * (ncols + 1)))?
+                .to_vec();
             if v.len() < patch.len() + 4 {
                 return None;
             }
             v[..patch.len()].copy_from_slice(patch);
             v.into()
         };
-        if local_buf.len() < 4 {
+        if head.len() < 4 {
             return None;
         }
-        let (hlen, n) = varint(&local_buf, 0)?;
+        let local_buf = &head;
+        let (hlen, n) = varint(local_buf, 0)?;
         let hlen = usize::try_from(hlen).ok()?;
         let ncols = self.shape.affinities.len();
         if hlen < 2 || hlen > 1 + 9 * ncols || hlen > local_buf.len() {
@@ -1746,7 +1862,7 @@ impl<'a> Recoverer<'a> {
         let mut total = hlen;
         let mut types = Vec::with_capacity(ncols);
         while pos < hlen {
-            let (t, k) = varint(&local_buf, pos)?;
+            let (t, k) = varint(local_buf, pos)?;
             pos += k;
             types.push(t);
             if types.len() > ncols {
@@ -1758,9 +1874,21 @@ impl<'a> Recoverer<'a> {
             return None;
         }
         let local = self.local(total);
-        if local >= total {
+        if local >= total || hstart + local + 4 > end.min(hstart + usable) {
             return None;
         }
+        // no chain and no partial record wanted: nothing to copy or decode
+        if !partial && !self.first_hop_ok(b, hstart + local, self.carve_snap.as_ref()) {
+            return None;
+        }
+        // the whole local part (its header patched)
+        let local_buf: std::borrow::Cow<'_, [u8]> = if patch.is_empty() {
+            b.get(hstart..hstart + local + 4)?.into()
+        } else {
+            let mut v = b.get(hstart..hstart + local + 4)?.to_vec();
+            v[..patch.len()].copy_from_slice(patch);
+            v.into()
+        };
         if local + 4 > local_buf.len() {
             return None;
         }
@@ -1768,6 +1896,9 @@ impl<'a> Recoverer<'a> {
             self.overflow(&local_buf, 0, local, total, self.carve_snap.as_ref(), true)
         else {
             // the chain is gone (its pages reused): the columns of the local part
+            if !partial {
+                return None;
+            }
             return self
                 .partial_local(&local_buf[..local], hlen, &types)
                 .map(|(v, m, t)| (v, local + 4, total, m, t));
@@ -2256,7 +2387,7 @@ impl<'a> Recoverer<'a> {
     /// [`Recoverer::spilled`] for a cell at a freeblock start (see
     /// [`Recoverer::rebuild_clobbered`]): the header length byte, and for a table whose
     /// first column is the rowid alias its NULL type, are put back.
-    fn rebuild_spilled(&self, b: &[u8], fb: usize, end: usize) -> Option<Spilled> {
+    fn rebuild_spilled(&self, b: &[u8], fb: usize, end: usize, partial: bool) -> Option<Spilled> {
         let ncols = self.shape.affinities.len();
         for (hstart, lost) in [(fb + 3, 0usize), (fb + 2, 1)] {
             if lost == 1 && self.shape.alias != Some(0) {
@@ -2277,7 +2408,7 @@ impl<'a> Recoverer<'a> {
                 &[hlen as u8]
             };
             if let Some((values, len, total, missing, truncated)) =
-                self.spilled(b, hstart, end, patch)
+                self.spilled(b, hstart, end, patch, partial)
             {
                 return Some((values, hstart - fb + len, total, missing, truncated));
             }
@@ -2297,6 +2428,7 @@ impl<'a> Recoverer<'a> {
         fb: usize,
         end: usize,
         size: Option<usize>,
+        memo: Option<&carve_memo::TextMemo>,
     ) -> Option<(Vec<Value>, usize, bool)> {
         let ncols = self.shape.affinities.len();
         let enc = self.pages.encoding;
@@ -2346,6 +2478,10 @@ impl<'a> Recoverer<'a> {
                     }
                 };
                 types.insert(0, first);
+            }
+            // (in a gap, the region's memo refuses a candidate before it is decoded)
+            if memo.is_some_and(|m| !precheck(&self.shape, &types, b, pos, end, enc, Some(m))) {
+                continue;
             }
             if let Some((values, body)) =
                 decode_body(&self.shape, &types, b, pos, end, enc, Strict::Carved)
