@@ -42,17 +42,14 @@ fn differences(want: &[String], got: &[String]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The one known difference: the deleted `composerData` of the alice fixture survives
-/// twice, at offset 137 of page 4 (an interior page now: the leaf's old bytes) and of
-/// page 6 (a leaf); `sqlite-evidence` keeps one copy of identical records, the
-/// in-memory image the page 6 one, the paged mode the page 4 one. Same record, same
-/// row, another copy named.
+/// No known difference on the fixtures: the deleted `composerData` of the alice fixture
+/// survives twice, at offset 137 of page 4 (an interior page now: the leaf's old bytes)
+/// and of page 6 (a leaf); `sqlite-evidence` keeps one copy of identical records, and
+/// both modes now carve a table's interior pages after its leaves, so both name the
+/// page 6 one (the paged mode named the page 4 one before).
 fn known(rel: &str) -> Vec<(String, String)> {
-    if rel != ALICE_GLOBAL {
-        return Vec::new();
-    }
-    let row = "2026-05-30T00:13:20.000000Z | 0a1b2c3d-3333-4000-8000-000000000003 |  | system | deleted | false |  |   | session start: title=\"Rotate the prod database password\" mode=agent status=completed format=v3 updated=2026-05-30T00:18:20.000000Z | cursorDiskKV key=composerData:0a1b2c3d-3333-4000-8000-000000000003, unallocated space at page";
-    vec![(format!("{row} 6 offset 137"), format!("{row} 4 offset 137"))]
+    assert!(GLOBALS.contains(&rel), "{rel}");
+    Vec::new()
 }
 
 #[test]
@@ -171,14 +168,14 @@ fn paged_path_reads_the_wal_as_the_in_memory_path_does() {
         let mut paged: Vec<Row> = Vec::new();
         CursorStore.read_with(&path, &c, &ev, &mut paged, Paging::always(batch));
         // the same rows; one deleted record survives twice (the main file's page the
-        // WAL superseded, and the unallocated space of a page the WAL rewrote), and the
-        // two paths name different copies of it
+        // WAL superseded, and a freeblock of the page the WAL rewrote), and the two
+        // paths name different copies of it
         let row = "2026-09-21T14:13:20.000000Z | 5e6f7a8b-aaaa-4000-8000-00000000000a | C:\\Users\\carol\\src\\shop | user | deleted | false |  |   | Add a cart total | cursorDiskKV key=bubbleId:5e6f7a8b-aaaa-4000-8000-00000000000a:w1-1, ";
         assert_eq!(
             differences(&lines(&memory), &lines(&paged)),
             vec![(
                 format!("{row}main file page 6 cell 1"),
-                format!("{row}unallocated space at page 4 offset 3298")
+                format!("{row}freeblock at page 6 offset 3295")
             )],
             "batch {batch}"
         );
