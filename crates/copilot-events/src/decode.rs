@@ -1305,11 +1305,25 @@ pub fn time_of(v: &Value) -> Option<Timestamp> {
 /// A time from text: ISO 8601 (a zone-less one is flagged unknown), SQLite's form, or
 /// digits read as epoch milliseconds.
 pub fn time_text(s: &str) -> Option<Timestamp> {
+    time_text_cached(s, &mut DayCache::default())
+}
+
+/// The day of the last time read in the events' form, for the next one: the lines of a
+/// log come seconds apart, and the date's arithmetic (five divisions) was a few percent
+/// of the reader's time.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DayCache {
+    date: [u8; 10],
+    days: Option<i64>,
+}
+
+/// [`time_text`], with the day of the last time kept in `cache`.
+pub(crate) fn time_text_cached(s: &str, cache: &mut DayCache) -> Option<Timestamp> {
     let s = s.trim();
     if s.is_empty() {
         return None;
     }
-    if let Some(t) = utc_z(s) {
+    if let Some(t) = utc_z(s, cache) {
         return Some(t);
     }
     if s.bytes().all(|b| b.is_ascii_digit()) {
@@ -1322,7 +1336,7 @@ pub fn time_text(s: &str) -> Option<Timestamp> {
 /// without the general parser (which tries RFC 3339 through the `time` crate, then
 /// other forms): the same time [`chat_rows::when::parse_any`] gives, `None` for
 /// anything else (which then goes to it, a leap second included).
-fn utc_z(s: &str) -> Option<Timestamp> {
+fn utc_z(s: &str, cache: &mut DayCache) -> Option<Timestamp> {
     let b = s.as_bytes();
     if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' {
         return None;
@@ -1335,17 +1349,8 @@ fn utc_z(s: &str) -> Option<Timestamp> {
             c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0'))
         })
     };
-    let (year, month, day) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
     let (hour, minute, second) = (num(11, 13)?, num(14, 16)?, num(17, 19)?);
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let month_days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    if day < 1 || day > month_days || hour > 23 || minute > 59 || second > 59 {
+    if hour > 23 || minute > 59 || second > 59 {
         return None;
     }
     let micros = match &b[19..b.len() - 1] {
@@ -1357,16 +1362,40 @@ fn utc_z(s: &str) -> Option<Timestamp> {
         }
         _ => return None,
     };
-    // days from 1970-01-01 (the civil-from-days inverse, proleptic Gregorian)
+    let days = match cache.days {
+        Some(days) if cache.date == b[..10] => days,
+        _ => {
+            let days = days_of(num(0, 4)?, num(5, 7)?, num(8, 10)?)?;
+            cache.date.copy_from_slice(&b[..10]);
+            cache.days = Some(days);
+            days
+        }
+    };
+    let secs = days * 86_400 + hour * 3_600 + minute * 60 + second;
+    Timestamp::from_unix_micros(secs * 1_000_000 + micros, chat_rows::Zone::Utc)
+}
+
+/// The days from 1970-01-01 of a valid date (the civil-from-days inverse, proleptic
+/// Gregorian).
+fn days_of(year: i64, month: i64, day: i64) -> Option<i64> {
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let month_days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    if day < 1 || day > month_days {
+        return None;
+    }
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
     let mp = (month + 9) % 12;
     let doy = (153 * mp + 2) / 5 + day - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    let secs = days * 86_400 + hour * 3_600 + minute * 60 + second;
-    Timestamp::from_unix_micros(secs * 1_000_000 + micros, chat_rows::Zone::Utc)
+    Some(era * 146_097 + doe - 719_468)
 }
 
 /// Epoch milliseconds, or seconds for values below 10^11.
@@ -1521,9 +1550,13 @@ mod tests {
                 }
             }
         }
+        // each case read alone, and all read in turn with one cache (as the reader does)
+        let mut cache = DayCache::default();
         for c in &cases {
             let general = chat_rows::when::parse_any(c, None);
-            match utc_z(c) {
+            assert_eq!(time_text_cached(c, &mut cache), time_text(c), "{c}");
+            assert_eq!(time_text_cached(c, &mut cache), time_text(c), "{c} again");
+            match utc_z(c, &mut DayCache::default()) {
                 Some(t) => assert_eq!(Some(t), general, "{c}"),
                 None => assert!(
                     !c.ends_with('Z')
@@ -1536,7 +1569,7 @@ mod tests {
                 ),
             }
         }
-        assert!(utc_z("2026-10-05T09:00:00.000Z").is_some());
+        assert!(utc_z("2026-10-05T09:00:00.000Z", &mut cache).is_some());
     }
 
     #[test]

@@ -198,9 +198,16 @@ impl Out {
     ) {
         let r = &mut self.row;
         r.timestamp = cx.at;
-        set(&mut r.session_id, session);
-        set(&mut r.project_path, project);
-        set(&mut r.git_branch, branch);
+        // the session, project and branch rarely change from one row to the next
+        if r.session_id != session {
+            set(&mut r.session_id, session);
+        }
+        if r.project_path != project {
+            set(&mut r.project_path, project);
+        }
+        if r.git_branch != branch {
+            set(&mut r.git_branch, branch);
+        }
         r.turn_type = turn;
         set(&mut r.model, model);
         set(&mut r.tool_name, tool);
@@ -254,6 +261,8 @@ pub struct EventReader<'o> {
     out: Out,
     /// Scratch text for rows built in pieces.
     text: String,
+    /// The day of the last event time read.
+    day: decode::DayCache,
     /// Lines read, bad lines, rows given.
     pub counts: Counts,
 }
@@ -382,6 +391,7 @@ impl<'o> EventReader<'o> {
                 locator_of: None,
             },
             text: String::new(),
+            day: decode::DayCache::default(),
             counts: Counts::default(),
         }
     }
@@ -544,7 +554,10 @@ impl<'o> EventReader<'o> {
     }
 
     fn event(&mut self, ev: &Event<'_>, line: &Line<'_>, sink: &mut dyn RowSink) {
-        let at = ev.timestamp.as_deref().and_then(decode::time_text);
+        let at = ev
+            .timestamp
+            .as_deref()
+            .and_then(|t| decode::time_text_cached(t, &mut self.day));
         let kind = ev.kind.as_ref();
         // a resumed session's replay: lines after a start with an earlier time
         let mut replayed = false;
@@ -597,7 +610,7 @@ impl<'o> EventReader<'o> {
             };
         }
         if let Some(a) = agent_id {
-            if self.subagents.insert(a.to_string()) {
+            if !self.subagents.contains(a) && self.subagents.insert(a.to_string()) {
                 let t = system::session_start(&[("parent", &self.session), ("agent_id", a)]);
                 emit!(&self.line_session, TurnType::System, &t);
             }

@@ -554,58 +554,63 @@ impl<'a> Reader<'a> {
 pub(crate) fn unescape(raw: &str) -> Option<String> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const BACKSLASHES: u64 = ONES * b'\\' as u64;
     let b = raw.as_bytes();
-    let mut out: Vec<u8> = Vec::with_capacity(b.len() + 8);
-    let mut i = 0usize;
-    loop {
-        while let Some(chunk) = b.get(i..i + 8) {
+    let n = b.len();
+    // the output is never longer than the input (an escape is at least as long as what
+    // it decodes to), so it is written at indices into a buffer of that size (and a
+    // word more), with no capacity check per word or byte
+    let mut out = vec![0u8; n + 8];
+    let (mut i, mut o) = (0usize, 0usize);
+    while i < n {
+        if let Some(chunk) = b.get(i..i + 8) {
             let w: [u8; 8] = chunk.try_into().ok()?;
-            out.extend_from_slice(&w);
-            let x = u64::from_le_bytes(w) ^ (ONES * u64::from(b'\\'));
+            out.get_mut(o..o + 8)?.copy_from_slice(&w);
+            let x = u64::from_le_bytes(w) ^ BACKSLASHES;
             let hit = x.wrapping_sub(ONES) & !x & HIGHS;
-            if hit != 0 {
-                let p = (hit.trailing_zeros() / 8) as usize;
-                out.truncate(out.len() - (8 - p));
-                i += p;
-                break;
+            if hit == 0 {
+                i += 8;
+                o += 8;
+                continue;
             }
-            i += 8;
-        }
-        while let Some(&c) = b.get(i) {
-            if c == b'\\' {
-                break;
-            }
-            out.push(c);
+            let p = (hit.trailing_zeros() / 8) as usize;
+            i += p;
+            o += p;
+        } else if b[i] != b'\\' {
+            *out.get_mut(o)? = b[i];
             i += 1;
-        }
-        if i >= b.len() {
-            break;
+            o += 1;
+            continue;
         }
         // b[i] is a backslash, of a valid escape
         let e = *b.get(i + 1)?;
-        i += 2;
         // the two-byte escapes by table (a branch per kind of escape is mispredicted at
         // every other one in chat text)
         let simple = SIMPLE_ESCAPES[usize::from(e)];
         if simple != 0 {
-            out.push(simple);
+            *out.get_mut(o)? = simple;
+            i += 2;
+            o += 1;
             continue;
         }
         if e != b'u' {
             return None;
         }
-        let h = b.get(i..i + 4)?;
+        let h = b.get(i + 2..i + 6)?;
         if matches!(h[0], b'd' | b'D') {
             return None;
         }
         let cp = h
             .iter()
             .try_fold(0u32, |a, c| (*c as char).to_digit(16).map(|d| a * 16 + d))?;
-        i += 4;
-        let mut utf8 = [0u8; 4];
-        out.extend_from_slice(char::from_u32(cp)?.encode_utf8(&mut utf8).as_bytes());
+        i += 6;
+        o += char::from_u32(cp)?
+            .encode_utf8(out.get_mut(o..o + 4)?)
+            .len();
     }
-    simdutf8::basic::from_utf8(&out).ok().map(str::to_owned)
+    simdutf8::basic::from_utf8(out.get(..o)?)
+        .ok()
+        .map(str::to_owned)
 }
 
 /// What each two-byte escape `\x` decodes to; 0 for `u` and the bytes JSON refuses.

@@ -97,8 +97,14 @@ impl<'a> P<'a> {
 
     #[inline]
     fn peek(&mut self) -> Option<u8> {
-        self.ws();
-        self.b.get(self.i).copied()
+        // most tokens follow the last with no blank (Copilot writes compact JSON)
+        match self.b.get(self.i) {
+            Some(&c) if c > b' ' => Some(c),
+            _ => {
+                self.ws();
+                self.b.get(self.i).copied()
+            }
+        }
     }
 
     #[inline]
