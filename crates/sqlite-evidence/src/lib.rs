@@ -420,11 +420,12 @@ impl Database {
         rows.filter_map(Result::ok).collect()
     }
 
-    /// The deleted records of a rowid table that the files still hold (older page
-    /// versions in the WAL and the main file, frames outside the committed chain,
-    /// freelist pages, freeblocks and unallocated space), decoded with the table's
-    /// schema, without those identical to a live row. Empty for an unknown or
-    /// `WITHOUT ROWID` table. See [`recover`].
+    /// The deleted records of a table that the files still hold (older page versions
+    /// in the WAL and the main file, frames outside the committed chain, freelist
+    /// pages, freeblocks and unallocated space), decoded with the table's schema,
+    /// without those identical to a live row. A `WITHOUT ROWID` table's records (read
+    /// from its index b-tree) have `rowid: None` and their values in table order.
+    /// Empty for an unknown table. See [`recover`].
     pub fn deleted_records(&self, table: &str) -> Vec<RecoveredRecord> {
         recover::deleted_records(self, table)
     }

@@ -357,7 +357,8 @@ impl PagedDatabase {
 
     /// Hands every live record of `table` to `each` (its rowid and values, the rowid
     /// alias filled), walking the table's b-tree one page at a time; returns how many.
-    /// Zero for an unknown or `WITHOUT ROWID` table.
+    /// A `WITHOUT ROWID` table (an index b-tree, whose interior pages hold rows too)
+    /// has no rowid: `0` is handed in its place. Zero for an unknown table.
     pub fn live_records(&self, table: &str, each: &mut dyn FnMut(i64, Vec<Value>)) -> usize {
         recover::paged_live(&self.src, table, each)
     }
