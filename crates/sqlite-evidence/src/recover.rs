@@ -240,7 +240,11 @@ impl TableShape {
     /// `None` for a text SQLite refuses.
     pub(crate) fn from_sql(sql: &str, root: u32) -> Option<TableShape> {
         let head = sql.trim_start();
-        if head.len() < 12 || !head[..12].eq_ignore_ascii_case("CREATE TABLE") {
+        // `get`, not `[..12]`: a carved text's 12th byte may be inside a character
+        if !head
+            .get(..12)
+            .is_some_and(|h| h.eq_ignore_ascii_case("CREATE TABLE"))
+        {
             return None;
         }
         let conn = rusqlite::Connection::open_in_memory().ok()?;
@@ -2906,7 +2910,11 @@ fn live_partial_keys(
 /// (its pages were reused), not the live table's. Tables of the same shape cannot be
 /// told apart by their records; the live table keeps them.
 fn fits_dropped(values: &[Value], shape: &TableShape, dropped: &[TableShape]) -> bool {
-    dropped.iter().any(|d| {
+    // (a WITHOUT ROWID shape lists its columns in record order: not comparable here)
+    if shape.is_index() {
+        return false;
+    }
+    dropped.iter().filter(|d| !d.is_index()).any(|d| {
         (d.affinities != shape.affinities || d.alias != shape.alias)
             && d.affinities.len() == values.len()
             && values.iter().enumerate().all(|(i, v)| {
