@@ -138,6 +138,17 @@ impl<'de: 'a, 'a> Deserialize<'de> for Str<'a> {
     }
 }
 
+/// A JSON value as written in the line: what serde_json's `&RawValue` holds, kept as
+/// its text (the scanner gives the slice it validated, without a second parse).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Raw<'a>(pub &'a str);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Raw<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <&'a RawValue>::deserialize(d).map(|r| Raw(r.get()))
+    }
+}
+
 /// A string field that may also be written as a number or boolean (kept as text).
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Text<'a>(pub Cow<'a, str>);
@@ -728,7 +739,7 @@ pub struct ToolStartData<'a> {
     #[serde(borrow)]
     pub tool_name: Option<Str<'a>>,
     #[serde(borrow)]
-    pub arguments: Option<&'a RawValue>,
+    pub arguments: Option<Raw<'a>>,
     #[serde(borrow)]
     pub mcp_server_name: Option<Str<'a>>,
     #[serde(borrow)]
@@ -1078,7 +1089,7 @@ pub struct BinaryAssetData<'a> {
     #[serde(borrow)]
     pub mime_type: Option<Str<'a>>,
     #[serde(borrow)]
-    pub data: Option<&'a RawValue>,
+    pub data: Option<Raw<'a>>,
     pub size: Option<i64>,
 }
 
@@ -1121,7 +1132,7 @@ pub struct ToolRequest<'a> {
     #[serde(borrow)]
     pub name: Option<Str<'a>>,
     #[serde(borrow)]
-    pub arguments: Option<&'a RawValue>,
+    pub arguments: Option<Raw<'a>>,
 }
 
 /// `tool.execution_start.data.shellToolInfo`.
@@ -1263,8 +1274,8 @@ pub fn compact_json(raw: &str) -> String {
 }
 
 /// A raw JSON value as a row text: a string's contents, else compact JSON.
-pub fn raw_text(raw: &RawValue) -> String {
-    let s = raw.get();
+pub fn raw_text(raw: Raw<'_>) -> String {
+    let s = raw.0;
     if s.starts_with('"') {
         if let Ok(v) = serde_json::from_str::<String>(s) {
             return v;

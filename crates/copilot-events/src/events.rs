@@ -1278,7 +1278,7 @@ impl<'o> EventReader<'o> {
                     (Some(n), _) => n.to_string(),
                     (None, Some(raw)) => {
                         // base64 text: 3 bytes per 4 characters, less the padding
-                        let b = raw.get().trim_matches('"');
+                        let b = raw.0.trim_matches('"');
                         let pad = b.bytes().rev().take_while(|c| *c == b'=').count();
                         ((b.len() / 4) * 3).saturating_sub(pad).to_string()
                     }

@@ -37,7 +37,7 @@ use vscode_chat_log::decode::json;
 use vscode_chat_log::decode::{Depth, Node, Slot};
 
 use crate::decode::{
-    Attachment, ContentData, Data, Event, MessageData, ModelData, ResultData, ResultItem,
+    Attachment, ContentData, Data, Event, MessageData, ModelData, Raw, ResultData, ResultItem,
     ShellExecution, ShellToolInfo, Str, Text, ToolCompleteData, ToolRequest, ToolStartData,
     UserData,
 };
@@ -248,14 +248,16 @@ impl<'a> Reader<'a> {
     }
 
     /// A raw JSON value, as serde_json's `&RawValue` takes it.
-    fn opt_raw(&self, key: &Cow<'a, str>, v: &Node<'a>) -> Option<Option<&'a RawValue>> {
+    fn opt_raw(&self, key: &Cow<'a, str>, v: &Node<'a>) -> Option<Option<Raw<'a>>> {
         if let Node::Null = v {
             return self.same_kind(key, v).map(|_| None);
         }
         self.same_kind(key, v)?;
         let rest = self.after(key)?;
         let mut de = serde_json::Deserializer::from_str(rest);
-        <&RawValue>::deserialize(&mut de).ok().map(Some)
+        <&RawValue>::deserialize(&mut de)
+            .ok()
+            .map(|r| Some(Raw(r.get())))
     }
 
     /// A JSON value without numbers (their printing differs), as serde_json's `Value`.

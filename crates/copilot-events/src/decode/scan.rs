@@ -25,10 +25,9 @@
 use std::borrow::Cow;
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::{
-    Attachment, Context, Data, Event, PermissionRequest, ResultData, ResultItem, Shape,
+    Attachment, Context, Data, Event, PermissionRequest, Raw, ResultData, ResultItem, Shape,
     ShellExecution, ShellToolInfo, Str, Text, ToolRequest, shape,
 };
 
@@ -342,9 +341,12 @@ impl<'a> P<'a> {
         serde_json::from_str::<T>(raw).ok().map(Some)
     }
 
-    /// A raw value, as serde_json's `Option<&RawValue>` takes it.
-    fn opt_raw(&mut self) -> Option<Option<&'a RawValue>> {
-        self.sub::<&'a RawValue>()
+    /// A raw value, as serde_json's `Option<&RawValue>` takes it: the slice validated.
+    fn opt_raw(&mut self) -> Option<Option<Raw<'a>>> {
+        if self.null()? {
+            return Some(None);
+        }
+        self.skip().map(|r| Some(Raw(r)))
     }
 
     /// Reads an object's fields: `read(p, n)` reads the value of field `n` of `names`;
