@@ -282,8 +282,11 @@ pub struct Counts {
 /// [`RowSink::lend`]: one row whose buffers are reused).
 pub fn read_events(bytes: &[u8], opts: &Options<'_>, sink: &mut dyn RowSink) -> Counts {
     let mut reader = EventReader::new(opts);
+    // one UTF-8 check of the whole log (a log is text, but one bad byte sends every
+    // line back to a check of its own)
+    let whole = simdutf8::basic::from_utf8(bytes).ok();
     for line in lines(bytes) {
-        reader.line(&line, sink);
+        reader.line_of(&line, whole, sink);
     }
     reader.finish(sink);
     reader.counts
@@ -421,16 +424,35 @@ impl<'o> EventReader<'o> {
 
     /// Reads one line.
     pub fn line(&mut self, line: &Line<'_>, sink: &mut dyn RowSink) {
+        self.line_of(line, None, sink);
+    }
+
+    /// Reads one line, which is part of `whole` when the caller checked the whole log
+    /// as UTF-8.
+    fn line_of(&mut self, line: &Line<'_>, whole: Option<&str>, sink: &mut dyn RowSink) {
         self.counts.lines += 1;
-        // short lines: the scanner (long ones: the borrowing parser, see `decode::event`)
-        if line.bytes.len() < crate::fast::MIN_LINE {
-            if let Ok(text) = simdutf8::basic::from_utf8(line.bytes) {
+        let text = match whole {
+            Some(w) => {
+                // the line's place in the log, from the addresses of the two slices
+                let at = (line.bytes.as_ptr() as usize).wrapping_sub(w.as_ptr() as usize);
+                at.checked_add(line.bytes.len())
+                    .and_then(|end| w.get(at..end))
+                    .filter(|t| t.as_ptr() == line.bytes.as_ptr())
+            }
+            None => simdutf8::basic::from_utf8(line.bytes).ok(),
+        };
+        if let Some(text) = text {
+            // short lines: the scanner; long ones: the borrowing parser (`fast`)
+            if text.len() < crate::fast::MIN_LINE {
                 if decode::scan::with(text, |ev| self.event(ev, line, sink)).is_some() {
                     return;
                 }
+            } else if let Some(ev) = crate::fast::event_text(text) {
+                self.event(&ev, line, sink);
+                return;
             }
         }
-        match decode::event(line.bytes) {
+        match decode::serde_event(line.bytes) {
             Ok(ev) => self.event(&ev, line, sink),
             Err(e) => {
                 let repaired = chat_rows::json::repair_lone_surrogates(line.bytes);

@@ -53,7 +53,12 @@ type Fields<'a> = [(Cow<'a, str>, Slot<'a>)];
 /// Decodes one line, or `None` when serde_json must (see the module docs).
 pub(crate) fn event(line: &[u8]) -> Option<Event<'_>> {
     // simdutf8: std's check slows down on text with many non-ASCII characters
-    let text = simdutf8::basic::from_utf8(line).ok()?;
+    event_text(simdutf8::basic::from_utf8(line).ok()?)
+}
+
+/// [`event`] of a line already checked as UTF-8.
+pub(crate) fn event_text(text: &str) -> Option<Event<'_>> {
+    let line = text.as_bytes();
     if memchr::memchr2_iter(b'{', b'[', line)
         .nth(SERDE_DEPTH - 1)
         .is_some()
