@@ -1,7 +1,9 @@
 //! Fuzzes sqlite-evidence's own decoders: the WAL scan (header, salts, checksums), the
 //! database header, the in-memory image build, recovery's page and record decoding (the
 //! schema read by hand, dropped tables, the schema table's own freed records), and the
-//! paged mode (pages read on demand, records walked and carved as a stream). The first
+//! paged mode (pages read on demand, records walked and carved as a stream; its dropped
+//! tables, orphaned pages and schema read by hand when page 1's b-tree is not whole, and
+//! `any::AnyDatabase`'s paged reading). The first
 //! byte splits the rest into a main file and a WAL.
 #![no_main]
 
@@ -37,9 +39,21 @@ fuzz_target!(|data: &[u8]| {
         Box::new(main.to_vec()),
         Some(Box::new(wal.to_vec())),
     ) {
+        let _ = paged.schema_readable();
         for e in paged.schema_entries() {
             paged.live_records(&e.name, &mut |_, _| {});
             paged.deleted_records(&e.name, &mut |_| {});
+            let _ = paged.table_columns(&e.name);
         }
+        paged.deleted_records("sqlite_master", &mut |_| {});
+        for d in paged.dropped_tables().to_vec() {
+            paged.deleted_records(&d.name, &mut |_| {});
+        }
+    }
+    // the store crates' reading, in the paged mode
+    if let Ok(any) = sqlite_evidence::any::AnyDatabase::from_bytes(main, Some(wal), true) {
+        let _ = any.sqlx_migrations();
+        let _ = any.live_rows("ItemTable", &mut |_, _| {});
+        let _ = any.has_table("ItemTable");
     }
 });
