@@ -154,7 +154,25 @@ impl PageSource {
         {
             pages = u32::try_from(supplied).unwrap_or(u32::MAX);
         }
-        if missing > 0 {
+        // a main file shorter than its header says is truncated, as `Database` reports
+        // it (a cut inside the last page too, which leaves no page wholly missing)
+        let main_needed = if header.size_valid {
+            u64::from(header.page_count) * header.page_size as u64
+        } else {
+            main_pages * header.page_size as u64
+        };
+        if main.len() < main_needed {
+            problems.push(Problem::new(
+                ProblemKind::TruncatedMain,
+                format!("main file offset {}", main.len()),
+                format!(
+                    "main file truncated: {} bytes, the header says {} pages of {} bytes ({main_needed} bytes); missing bytes read as zeros",
+                    main.len(),
+                    main_needed / header.page_size as u64,
+                    header.page_size
+                ),
+            ));
+        } else if missing > 0 {
             problems.push(Problem::new(
                 ProblemKind::TruncatedMain,
                 format!("main file offset {}", main.len()),

@@ -315,3 +315,41 @@ const MEMORY_WHOLE: usize = 20;
 const MEMORY_CUT: usize = 0;
 const PAGED_WHOLE: usize = 15;
 const PAGED_CUT: usize = 2;
+
+/// The dirty-input harness on the paged path: a damaged WAL or main file never panics,
+/// stays within memory, and every certain damage is reported, as on the in-memory path
+/// (`tests/fixtures.rs`).
+#[test]
+fn dirty_inputs_never_panic_and_report_damage_page_by_page() {
+    use chat_rows::dirty::{Harness, Mutation};
+    use sqlite_evidence::any::AnyDatabase;
+    let global = Path::new(ROOT).join("lin-ws01/home/alice/.config/Code/User/globalStorage");
+    let main = std::fs::read(global.join("state.vscdb")).unwrap();
+    let wal = std::fs::read(global.join("state.vscdb-wal")).unwrap();
+    let parse = |m: &[u8], w: &[u8]| -> Vec<Row> {
+        let ctx = state_vscdb::rows::Context {
+            agent: "vscode".into(),
+            ..Default::default()
+        };
+        let opened = AnyDatabase::from_bytes(m, Some(w), true)
+            .map_err(state_vscdb::Error::from)
+            .and_then(StateDb::from_any);
+        match opened {
+            Ok(db) => state_vscdb::rows::rows(&db, &ctx),
+            Err(e) => vec![state_vscdb::unreadable_row("vscode", "", &e)],
+        }
+    };
+    let h = Harness::new().truncations(24).flips(24).splices(8);
+    let report = h.run(&wal, |w| parse(&main, w));
+    report.assert_no_panics();
+    report.assert_peak_memory_below(1 << 30);
+    let frame = 24 + 4096;
+    report.assert_damage_reported(|m| match m {
+        Mutation::Flip { .. } => true,
+        Mutation::Truncate(n) => *n > 0 && *n < wal.len() && (*n < 32 || (*n - 32) % frame != 0),
+        _ => false,
+    });
+    let report = h.run(&main, |m| parse(m, &wal));
+    report.assert_no_panics();
+    report.assert_damage_reported(|m| matches!(m, Mutation::Truncate(n) if *n < main.len()));
+}
