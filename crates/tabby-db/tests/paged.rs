@@ -154,3 +154,36 @@ fn server_databases_decode_the_same() {
 }
 
 const SERVER_DATABASES: usize = 3;
+
+/// The dirty-input harness on the paged path: the server database and its WAL damaged
+/// never panic, stay within memory, and every cut of the main file is reported, as on
+/// the in-memory path (`tests/dirty.rs`).
+#[test]
+fn database_damage_page_by_page() {
+    use chat_rows::dirty::{Harness, Mutation};
+    let ee = Path::new(ROOT).join("tabby-srv/home/tabby/.tabby/ee");
+    let main = std::fs::read(ee.join("db.sqlite")).unwrap();
+    let wal = std::fs::read(ee.join("db.sqlite-wal")).unwrap();
+    let read_paged = |p: &Path| {
+        TabbyStore::with_opening(Opening::paged()).read(
+            p,
+            &FileContext::default(),
+            &Evidence::new(),
+        )
+    };
+    let harness = Harness::new().truncations(12).flips(12).splices(6);
+    let report = harness.run_files(
+        &main,
+        "ee/db.sqlite",
+        &[("ee/db.sqlite-wal", &wal)],
+        read_paged,
+    );
+    report.assert_no_panics();
+    report.assert_peak_memory_below(1 << 30);
+    report.assert_damage_reported(|m| matches!(m, Mutation::Truncate(n) if *n < main.len()));
+    let report = harness.run_files(&wal, "ee/db.sqlite-wal", &[("ee/db.sqlite", &main)], |p| {
+        read_paged(&p.with_file_name("db.sqlite"))
+    });
+    report.assert_no_panics();
+    report.assert_peak_memory_below(1 << 30);
+}
