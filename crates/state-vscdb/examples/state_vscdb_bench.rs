@@ -219,6 +219,18 @@ fn paged(mb: u64) {
             bubbles(&paged_rows),
             texts(&rows) == texts(&paged_rows)
         );
+        let db = StateDb::open_with(&path, &evidence, state_vscdb::Opening::in_memory()).unwrap();
+        let kv = db.kv_table("cursorDiskKV").unwrap();
+        let deleted = kv.deleted();
+        let not_bubbles: Vec<String> = deleted
+            .iter()
+            .filter(|it| !it.key.starts_with("bubbleId:"))
+            .map(|it| format!("{} at {}", it.key, it.location))
+            .collect();
+        println!(
+            "in memory: KvTable::deleted {}; not a bubble: {not_bubbles:?}",
+            deleted.len()
+        );
         let mem: std::collections::HashSet<&str> = rows.iter().map(|r| r.text.as_str()).collect();
         let pg: std::collections::HashSet<&str> =
             paged_rows.iter().map(|r| r.text.as_str()).collect();
