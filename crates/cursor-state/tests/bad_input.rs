@@ -15,7 +15,10 @@ fn a_workspace_database_over_the_cap_is_read_page_by_page() {
     let rows = CursorStore.read(&path, &FileContext::default(), &capped);
     let whole = CursorStore.read(&path, &FileContext::default(), &Evidence::new());
     assert!(rows.len() > 1, "{rows:#?}");
-    assert!(!rows.iter().any(|r| r.text.starts_with("parser:")), "{rows:#?}");
+    assert!(
+        !rows.iter().any(|r| r.text.starts_with("parser:")),
+        "{rows:#?}"
+    );
     assert_eq!(rows, whole);
 }
 
