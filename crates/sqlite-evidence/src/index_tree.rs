@@ -538,7 +538,10 @@ impl Recoverer<'_> {
             };
             // (the later cell may run past the record's end)
             let limit = b.len().min(self.pages.usable);
-            if plen < 3 || q + k + plen > limit || !self.header_fits(b, q + k) {
+            if plen < 3
+                || (q + k).checked_add(plen).is_none_or(|z| z > limit)
+                || !self.header_fits(b, q + k)
+            {
                 return false;
             }
             super::parse_record(
@@ -575,7 +578,7 @@ impl Recoverer<'_> {
             };
             let plen = usize::try_from(plen).unwrap_or(usize::MAX);
             let ok = plen >= 3
-                && at + k + plen <= end
+                && (at + k).checked_add(plen).is_some_and(|z| z <= end)
                 && super::parse_record(
                     &self.shape,
                     b,
