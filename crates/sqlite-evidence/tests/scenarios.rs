@@ -698,6 +698,46 @@ fn without_rowid_older_versions_and_freelist() {
     assert_eq!(on_freelist, 32);
 }
 
+/// The paged mode on the WITHOUT ROWID databases whose deletes are in a WAL: older page
+/// versions judged by their own cells (every one of these is an index page of the
+/// table's), nothing invented.
+#[test]
+fn without_rowid_paged_mode_reads_older_versions() {
+    use sqlite_evidence::paged::{PagedDatabase, ReadAt};
+    for (name, built, table, want) in [
+        (
+            "kv_wal paged",
+            without_rowid_wal(),
+            "kv",
+            sc(140, 140, 140, 0, 0),
+        ),
+        (
+            "grants_wal paged",
+            without_rowid_composite(true, true),
+            "grants",
+            sc(160, 160, 160, 0, 0),
+        ),
+        (
+            "grants_freelist paged",
+            without_rowid_composite(false, true),
+            "grants",
+            sc(160, 110, 106, 0, 0),
+        ),
+    ] {
+        let paged = PagedDatabase::from_readers(
+            Box::new(built.main.clone()),
+            built.wal.clone().map(|w| Box::new(w) as Box<dyn ReadAt>),
+        )
+        .unwrap();
+        let mut recs = Vec::new();
+        paged.deleted_records(table, &mut |r| recs.push(r));
+        let s = score_records(name, &built, &recs, None);
+        eprintln!("{name}: {s:?}");
+        assert_eq!(s, want, "{name}");
+        assert!(recs.iter().all(|r| r.rowid.is_none()), "{name}");
+    }
+}
+
 #[test]
 fn deleted_then_partly_overwritten() {
     let s = score("overwritten", &overwritten(), "chats", Some(0));
