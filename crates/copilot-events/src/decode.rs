@@ -8,6 +8,8 @@
 //! the small struct of that type ([`Data`]), its strings borrowed from the line where no
 //! unescaping is needed, every field the type does not read skipped unread (a field
 //! of an unexpected type that the type does not read is therefore no longer an error).
+//! The private `scan` module does this by hand for every line (see its docs for why);
+//! the serde derives below read the lines it gives up on, with the same results.
 //! Only the rare types that become a generic `session event:` row are decoded a second
 //! time (to print their data in file order). A line whose `data` does not fit its type's
 //! shape (a field it reads of an unexpected type) is not lost: it becomes a
@@ -19,7 +21,6 @@ use std::collections::BTreeMap;
 use chat_rows::Timestamp;
 
 pub(crate) mod scan;
-pub(crate) use crate::fast::unescape;
 use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
@@ -320,11 +321,6 @@ fn shape(kind: &str) -> Shape {
     }
 }
 
-/// True for the types whose rows read none of their data (the fast path's `Other`).
-pub(crate) fn reads_no_data(kind: &str) -> bool {
-    shape(kind) == Shape::Other
-}
-
 /// Validates the `data` of a type that reads none of it (an object, as before).
 #[derive(Deserialize)]
 #[serde(rename = "Data", expecting = "struct Data")]
@@ -594,19 +590,18 @@ fn decode_with<'a>(line: &'a [u8], seed: EventSeed<'_>) -> Result<Decoded<'a>, s
 /// Decodes one line as an [`Event`] (the caller retries a line with a lone surrogate
 /// escape after repairing it: JavaScript writes them, serde_json refuses them).
 ///
-/// Long lines (from 1 KB) are read by the borrowing parser of `vscode-chat-log` (the
-/// private `fast` module); serde_json reads the short ones and the lines that parser
-/// gives up on, for the same events and the same errors.
+/// Lines are read by the scanner (the private `scan` module); serde_json reads the
+/// lines it gives up on, for the same events and the same errors.
 pub fn event(line: &[u8]) -> Result<Event<'_>, serde_json::Error> {
-    if line.len() >= crate::fast::MIN_LINE {
-        if let Some(ev) = crate::fast::event(line) {
+    if let Ok(text) = simdutf8::basic::from_utf8(line) {
+        if let Some(ev) = scan::event(text) {
             return Ok(ev);
         }
     }
     serde_event(line)
 }
 
-/// [`event`] by serde_json alone (the fast path's reference in tests).
+/// [`event`] by serde_json alone (the scanner's reference in tests).
 pub(crate) fn serde_event(line: &[u8]) -> Result<Event<'_>, serde_json::Error> {
     let first = decode_with(line, EventSeed { kind: None })?;
     if !first.deferred {

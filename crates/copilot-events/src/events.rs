@@ -442,13 +442,7 @@ impl<'o> EventReader<'o> {
             None => simdutf8::basic::from_utf8(line.bytes).ok(),
         };
         if let Some(text) = text {
-            // short lines: the scanner; long ones: the borrowing parser (`fast`)
-            if text.len() < crate::fast::MIN_LINE {
-                if decode::scan::with(text, |ev| self.event(ev, line, sink)).is_some() {
-                    return;
-                }
-            } else if let Some(ev) = crate::fast::event_text(text) {
-                self.event(&ev, line, sink);
+            if decode::scan::with(text, |ev| self.event(ev, line, sink)).is_some() {
                 return;
             }
         }

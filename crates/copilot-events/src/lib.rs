@@ -41,7 +41,6 @@
 pub mod db;
 pub mod decode;
 pub mod events;
-mod fast;
 pub mod localdb;
 pub mod locate;
 pub mod side;

@@ -5,13 +5,18 @@
 //! mapping reads a few strings, and serde_json's typed decoding of such a line cost
 //! about twice its validation with `IgnoredAny` (each key matched through the derived
 //! field visitors, each `Option` and string through the visitor layers, the event's
-//! 400-byte struct moved through every layer's `Result`). This scanner walks the line
-//! once, left to right: keys are matched as byte strings, the fields a type reads are
-//! written straight into its struct, strings are borrowed from the line when they have
-//! no escape, and everything else is validated and skipped (strings eight bytes at a
-//! time). Nested values the mapping reads rarely (`context`, `result`, `error`, ...)
-//! are validated by the scanner and then given to serde_json as the slice they are, so
-//! they read exactly as before.
+//! 400-byte struct moved through every layer's `Result`); its long lines are tool
+//! outputs and answers dense with escapes, which serde_json (and the borrowing parser
+//! of `vscode-chat-log` that read them before) scanned once to find a string's end and
+//! again to decode it. This scanner walks the line once, left to right: keys are
+//! matched as byte strings, the fields a type reads are written straight into its
+//! struct (the event is decoded in place and lent to the mapping, never moved), strings
+//! are borrowed from the line when they have no escape and decoded in the same pass
+//! that finds their end when they have, and everything else is validated and skipped
+//! (strings eight bytes at a time). The few nested values that rows print as JSON or
+//! that the mapping reads rarely (`error`, `repository`, `rules`, `modelMetrics`,
+//! `codeChanges`) are validated by the scanner and then given to serde_json as the
+//! slice they are, so they read exactly as before.
 //!
 //! It never decides anything serde_json would decide otherwise: whatever it does not
 //! read the same way for certain (a key with an escape, a duplicate field, a surrogate
@@ -37,6 +42,20 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// Nesting past this depth is left to serde_json (its own limit is 128).
 const MAX_DEPTH: u32 = 100;
 
+/// What each two-byte escape `\\x` decodes to; 0 for `u` and the bytes JSON refuses.
+static SIMPLE_ESCAPES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'n' as usize] = b'\n';
+    t[b't' as usize] = b'\t';
+    t[b'r' as usize] = b'\r';
+    t[b'b' as usize] = 8;
+    t[b'f' as usize] = 12;
+    t
+};
+
 /// The bytes of `w` equal to zero, as high bits (the lowest one is exact).
 #[inline]
 fn zeros(w: u64) -> u64 {
@@ -44,7 +63,6 @@ fn zeros(w: u64) -> u64 {
 }
 
 /// Decodes one line, or `None` when serde_json must (see the module docs).
-#[cfg(test)]
 pub(crate) fn event(line: &str) -> Option<Event<'_>> {
     let mut ev = Event::default();
     into(line, &mut ev).then_some(ev)
@@ -64,6 +82,7 @@ fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> bool {
         b: line.as_bytes(),
         i: 0,
         depth: 0,
+        scratch: Vec::new(),
     };
     if p.envelope(ev).is_none() {
         return false;
@@ -77,6 +96,8 @@ struct P<'a> {
     b: &'a [u8],
     i: usize,
     depth: u32,
+    /// Where escaped strings are decoded (sized for the rest of the line once).
+    scratch: Vec<u8>,
 }
 
 /// The fields of a struct as (name, aliases), in the order of the struct's bits.
@@ -164,16 +185,115 @@ impl<'a> P<'a> {
         }
     }
 
-    /// A string value.
+    /// A string value: borrowed when it has no escape, else decoded in the same pass
+    /// that finds its end (the escapes of a long tool output are read once).
     fn string(&mut self) -> Option<Cow<'a, str>> {
-        self.ws();
-        let (a, e, escaped) = self.raw_str()?;
-        let raw = self.s.get(a..e)?;
-        if escaped {
-            super::unescape(raw).map(Cow::Owned)
-        } else {
-            Some(Cow::Borrowed(raw))
+        const QUOTES: u64 = ONES * b'"' as u64;
+        const BACKSLASHES: u64 = ONES * b'\\' as u64;
+        if self.peek()? != b'"' {
+            return None;
         }
+        let b = self.b;
+        let start = self.i + 1;
+        let stop = |w: u64| {
+            zeros(w ^ QUOTES) | zeros(w ^ BACKSLASHES) | (w.wrapping_sub(ONES * 0x20) & !w & HIGHS)
+        };
+        // the run before the first quote, backslash or control character
+        let mut i = start;
+        loop {
+            match b.get(i..i + 8) {
+                Some(chunk) => {
+                    let hit = stop(u64::from_le_bytes(chunk.try_into().ok()?));
+                    if hit != 0 {
+                        i += (hit.trailing_zeros() / 8) as usize;
+                        break;
+                    }
+                    i += 8;
+                }
+                None => {
+                    while b
+                        .get(i)
+                        .is_some_and(|&c| c != b'"' && c != b'\\' && c >= 0x20)
+                    {
+                        i += 1;
+                    }
+                    break;
+                }
+            }
+        }
+        match *b.get(i)? {
+            b'"' => {
+                self.i = i + 1;
+                return self.s.get(start..i).map(Cow::Borrowed);
+            }
+            b'\\' => {}
+            _ => return None,
+        }
+        // an escape: decode from here on, at indices into a buffer as long as the rest
+        // of the line (the output is never longer than the input)
+        let need = b.len() - start + 8;
+        if self.scratch.len() < need {
+            self.scratch.resize(need, 0);
+        }
+        let out = &mut self.scratch;
+        let mut o = i - start;
+        out.get_mut(..o)?.copy_from_slice(b.get(start..i)?);
+        loop {
+            if let Some(chunk) = b.get(i..i + 8) {
+                let w: [u8; 8] = chunk.try_into().ok()?;
+                out.get_mut(o..o + 8)?.copy_from_slice(&w);
+                let hit = stop(u64::from_le_bytes(w));
+                if hit == 0 {
+                    i += 8;
+                    o += 8;
+                    continue;
+                }
+                let p = (hit.trailing_zeros() / 8) as usize;
+                i += p;
+                o += p;
+            }
+            match *b.get(i)? {
+                b'"' => break,
+                b'\\' => {
+                    let e = *b.get(i + 1)?;
+                    let simple = SIMPLE_ESCAPES[usize::from(e)];
+                    if simple != 0 {
+                        *out.get_mut(o)? = simple;
+                        i += 2;
+                        o += 1;
+                        continue;
+                    }
+                    if e != b'u' {
+                        return None;
+                    }
+                    let h = b.get(i + 2..i + 6)?;
+                    // surrogates (and their neighbours) are serde_json's
+                    if matches!(h[0], b'd' | b'D') {
+                        return None;
+                    }
+                    let cp = h
+                        .iter()
+                        .try_fold(0u32, |a, c| (*c as char).to_digit(16).map(|d| a * 16 + d))?;
+                    i += 6;
+                    o += char::from_u32(cp)?
+                        .encode_utf8(out.get_mut(o..o + 4)?)
+                        .len();
+                }
+                c if c < 0x20 => return None,
+                c => {
+                    // fewer than eight bytes left in the line
+                    *out.get_mut(o)? = c;
+                    i += 1;
+                    o += 1;
+                }
+            }
+        }
+        self.i = i + 1;
+        // valid by construction, checked rather than trusted (simdutf8: std's check is
+        // slow on text with a non-ASCII character every few words)
+        simdutf8::basic::from_utf8(out.get(..o)?)
+            .ok()
+            .map(|t| Cow::Owned(t.to_owned()))
     }
 
     /// True (and the cursor past it) when the value is `null`.
@@ -1044,6 +1164,63 @@ mod tests {
         "lin-ws01/home/alice/.config/Code/User/workspaceStorage/7e137a01/GitHub.copilot-chat/transcripts/5a1e7c37-1137-4000-9000-000000000001.jsonl",
         "WIN-DESK03/C/Users/carol/.copilot/session-state/9e8d7c6b-0000-4e00-8e00-00000000000e/events.jsonl",
     ];
+
+    /// Escaped strings decode as serde_json decodes them (escapes of every kind at
+    /// every place in the eight-byte words, short and long), and `\\uDxxx` escapes and
+    /// bad escapes are left to serde_json.
+    #[test]
+    fn escapes_are_serde_json() {
+        const PIECES: [&str; 14] = [
+            "ab",
+            "\\n",
+            "\\\"",
+            "\\\\",
+            "\\/",
+            "\\t",
+            "\\r",
+            "\\b",
+            "\\f",
+            "\\u00e9",
+            "\\u2028",
+            "caf\u{e9}",
+            "\u{1f600}",
+            "\\u0041",
+        ];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for round in 0..4000 {
+            let mut raw = String::new();
+            let pieces = if round % 10 == 0 { 2000 } else { x % 24 };
+            for _ in 0..pieces {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                raw.push_str(PIECES[(x % PIECES.len() as u64) as usize]);
+            }
+            for line in [
+                format!(r#"{{"type":"user.message","data":{{"content":"{raw}"}}}}"#),
+                format!(r#"{{"type":"user.message","data":{{"content":"{raw}","x":"{raw}"}}}}"#),
+                format!(r#"{{"type":"user.message","data":{{"content":"{raw}"#),
+            ] {
+                let old = crate::decode::serde_event(line.as_bytes());
+                match (event(&line), old) {
+                    (Some(ev), Ok(old)) => assert_eq!(format!("{ev:?}"), format!("{old:?}")),
+                    (None, Err(_)) => {}
+                    (ev, old) => panic!("{ev:?} where serde_json gives {old:?}: {line}"),
+                }
+            }
+        }
+        for left in [
+            "\\ud83d\\ude00",
+            "\\uD800",
+            "x\\ud7ff",
+            "\\q",
+            "\\u12",
+            "a\u{1}",
+        ] {
+            let line = format!(r#"{{"type":"user.message","data":{{"content":"{left}"}}}}"#);
+            assert!(event(&line).is_none(), "{line}");
+        }
+    }
 
     /// The scanner gives the event serde_json gives on every line it reads, gives up on
     /// every line serde_json refuses, and reads nearly all lines of the fixtures.
