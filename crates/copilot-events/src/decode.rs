@@ -1364,7 +1364,19 @@ fn utc_z(s: &str, cache: &mut DayCache) -> Option<Timestamp> {
         [b'.', digits @ ..] if (1..=9).contains(&digits.len()) => {
             let n = num(20, 20 + digits.len())?;
             // nanoseconds, truncated to microseconds as the general parser does
-            n * 10i64.pow(9 - digits.len() as u32) / 1000
+            const TO_NANOS: [i64; 10] = [
+                0,
+                100_000_000,
+                10_000_000,
+                1_000_000,
+                100_000,
+                10_000,
+                1_000,
+                100,
+                10,
+                1,
+            ];
+            n * TO_NANOS[digits.len()] / 1000
         }
         _ => return None,
     };

@@ -347,7 +347,12 @@ fn kv(out: &mut String, key: &str, value: &str, quote: bool) {
     out.push(' ');
     out.push_str(key);
     out.push('=');
-    if quote || value.contains([' ', '=', '"', '\n', '\t']) {
+    // bytes, not a pattern of chars (a search per character of the value)
+    if quote
+        || value
+            .bytes()
+            .any(|b| matches!(b, b' ' | b'=' | b'"' | b'\n' | b'\t'))
+    {
         push_quoted(out, value);
     } else {
         out.push_str(value);

@@ -62,6 +62,41 @@ fn zeros(w: u64) -> u64 {
     w.wrapping_sub(ONES) & !w & HIGHS
 }
 
+/// The bytes of `w` that end a run of string text (a quote, a backslash, a control
+/// character), as high bits (the lowest one is exact).
+#[inline]
+fn stops(w: u64) -> u64 {
+    zeros(w ^ (ONES * u64::from(b'"')))
+        | zeros(w ^ (ONES * u64::from(b'\\')))
+        | (w.wrapping_sub(ONES * 0x20) & !w & HIGHS)
+}
+
+/// The index of the first byte at or after `i` that ends a run of string text, or the
+/// length of `b`: eight bytes at a time (over `chunks_exact`, whose chunks need no
+/// bounds check of their own).
+#[inline]
+fn stop_at(b: &[u8], mut i: usize) -> usize {
+    let mut chunks = b.get(i..).unwrap_or_default().chunks_exact(8);
+    for chunk in &mut chunks {
+        let Ok(w) = <[u8; 8]>::try_from(chunk) else {
+            // never: every chunk is eight bytes (the callers check the byte at `i`)
+            return i;
+        };
+        let hit = stops(u64::from_le_bytes(w));
+        if hit != 0 {
+            return i + (hit.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    for &c in chunks.remainder() {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            return i;
+        }
+        i += 1;
+    }
+    i
+}
+
 /// Decodes one line, or `None` when serde_json must (see the module docs).
 pub(crate) fn event(line: &str) -> Option<Event<'_>> {
     let mut ev = Event::default();
@@ -148,17 +183,7 @@ impl<'a> P<'a> {
         let mut escaped = false;
         let b = self.b;
         loop {
-            while let Some(chunk) = b.get(i..i + 8) {
-                let w = u64::from_le_bytes(chunk.try_into().ok()?);
-                let stop = zeros(w ^ (ONES * u64::from(b'"')))
-                    | zeros(w ^ (ONES * u64::from(b'\\')))
-                    | (w.wrapping_sub(ONES * 0x20) & !w & HIGHS);
-                if stop != 0 {
-                    i += (stop.trailing_zeros() / 8) as usize;
-                    break;
-                }
-                i += 8;
-            }
+            i = stop_at(b, i);
             match *b.get(i)? {
                 b'"' => {
                     self.i = i + 1;
@@ -188,39 +213,13 @@ impl<'a> P<'a> {
     /// A string value: borrowed when it has no escape, else decoded in the same pass
     /// that finds its end (the escapes of a long tool output are read once).
     fn string(&mut self) -> Option<Cow<'a, str>> {
-        const QUOTES: u64 = ONES * b'"' as u64;
-        const BACKSLASHES: u64 = ONES * b'\\' as u64;
         if self.peek()? != b'"' {
             return None;
         }
         let b = self.b;
         let start = self.i + 1;
-        let stop = |w: u64| {
-            zeros(w ^ QUOTES) | zeros(w ^ BACKSLASHES) | (w.wrapping_sub(ONES * 0x20) & !w & HIGHS)
-        };
         // the run before the first quote, backslash or control character
-        let mut i = start;
-        loop {
-            match b.get(i..i + 8) {
-                Some(chunk) => {
-                    let hit = stop(u64::from_le_bytes(chunk.try_into().ok()?));
-                    if hit != 0 {
-                        i += (hit.trailing_zeros() / 8) as usize;
-                        break;
-                    }
-                    i += 8;
-                }
-                None => {
-                    while b
-                        .get(i)
-                        .is_some_and(|&c| c != b'"' && c != b'\\' && c >= 0x20)
-                    {
-                        i += 1;
-                    }
-                    break;
-                }
-            }
-        }
+        let mut i = stop_at(b, start);
         match *b.get(i)? {
             b'"' => {
                 self.i = i + 1;
@@ -242,7 +241,7 @@ impl<'a> P<'a> {
             if let Some(chunk) = b.get(i..i + 8) {
                 let w: [u8; 8] = chunk.try_into().ok()?;
                 out.get_mut(o..o + 8)?.copy_from_slice(&w);
-                let hit = stop(u64::from_le_bytes(w));
+                let hit = stops(u64::from_le_bytes(w));
                 if hit == 0 {
                     i += 8;
                     o += 8;
