@@ -1,6 +1,7 @@
 #![no_main]
 //! The Copilot event reader and the side-file readers must never panic, whatever the
-//! bytes, and every line must come back as rows or a `parser:` row.
+//! bytes, every line must come back as rows or a `parser:` row, and the reader's
+//! scanner must read each line as serde_json does (or leave it to serde_json).
 use copilot_events::{Options, read_events, side};
 use libfuzzer_sys::fuzz_target;
 
@@ -11,10 +12,23 @@ fuzz_target!(|data: &[u8]| {
         secondary: data.first().is_some_and(|b| b & 1 == 1),
         ..Options::default()
     };
+    // the scanner reads a line as serde_json does, or leaves it to serde_json
+    for line in data.split(|b| *b == b'\n') {
+        assert!(
+            copilot_events::decode::scanner_agrees(line),
+            "{}",
+            String::from_utf8_lossy(line)
+        );
+    }
     let mut rows: Vec<chat_rows::Row> = Vec::new();
     let counts = read_events(data, &opts, &mut rows);
     assert!(rows.iter().filter(|r| r.is_parser()).count() as u64 >= counts.bad_lines);
-    let sd = side::Side { agent: "copilot", session: "s", mtime: None, file_name: "f" };
+    let sd = side::Side {
+        agent: "copilot",
+        session: "s",
+        mtime: None,
+        file_name: "f",
+    };
     let mut sink = |_r| {};
     side::workspace_yaml(data, &sd, &mut sink);
     side::rewind_index(data, &sd, &mut sink);

@@ -601,6 +601,21 @@ pub fn event(line: &[u8]) -> Result<Event<'_>, serde_json::Error> {
     serde_event(line)
 }
 
+/// True when the scanner reads `line` as serde_json does: it gives up, or it gives the
+/// event serde_json gives (for the fuzz target; not an API).
+#[doc(hidden)]
+pub fn scanner_agrees(line: &[u8]) -> bool {
+    let Ok(text) = simdutf8::basic::from_utf8(line) else {
+        return true;
+    };
+    match scan::event(text) {
+        None => true,
+        Some(ev) => {
+            matches!(serde_event(line), Ok(old) if format!("{ev:?}") == format!("{old:?}"))
+        }
+    }
+}
+
 /// [`event`] by serde_json alone (the scanner's reference in tests).
 pub(crate) fn serde_event(line: &[u8]) -> Result<Event<'_>, serde_json::Error> {
     let first = decode_with(line, EventSeed { kind: None })?;
