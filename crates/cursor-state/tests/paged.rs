@@ -117,7 +117,7 @@ fn deleted_rows_come_back_on_the_paged_path() {
         rows.iter()
             .filter(|r| r.record_state == chat_rows::RecordState::Deleted)
             .count(),
-        2
+        3 // as in memory (`fixtures.rs::recovery_counts`)
     );
 }
 

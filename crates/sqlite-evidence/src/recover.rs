@@ -925,6 +925,35 @@ const LAYOUTS: [Layout; 5] = [
     },
 ];
 
+/// The surviving start `rest` of a value of serial type `t` whose end was overwritten:
+/// a text's longest valid prefix (UTF-8 databases; none when it is empty or reaches a
+/// control character other than tab, newline and carriage return, which no text
+/// column of this table would read as its own), a blob's bytes as they are.
+fn cut_start(rest: &[u8], t: u64, encoding: u32) -> Option<Value> {
+    if rest.is_empty() {
+        return None;
+    }
+    if t >= 13 && t % 2 == 1 {
+        if encoding > 1 {
+            return None;
+        }
+        let good = match std::str::from_utf8(rest) {
+            Ok(t) => t.len(),
+            Err(e) => e.valid_up_to(),
+        };
+        let good = rest[..good]
+            .iter()
+            .position(|&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r'))
+            .unwrap_or(good);
+        let text = std::str::from_utf8(&rest[..good]).ok()?;
+        (!text.is_empty()).then(|| Value::Text(text.to_string()))
+    } else if t >= 12 && t % 2 == 0 {
+        Some(Value::Blob(rest.to_vec()))
+    } else {
+        None
+    }
+}
+
 /// The length of `v` as an SQLite varint.
 fn varint_len(v: u64) -> usize {
     (1..=8).find(|&n| v < 1 << (7 * n)).unwrap_or(9)
@@ -1420,6 +1449,7 @@ impl<'a> Recoverer<'a> {
                     declared_len: cut.declared_len,
                 });
                 floor = start + len;
+                spans.insert(start, start + len);
             }
         }
         let memo = carve_memo::TextMemo::new(b, floor, end);
@@ -1484,10 +1514,16 @@ impl<'a> Recoverer<'a> {
             }
             s += 1;
         }
-        if region != Region::Gap {
-            return;
-        }
-        let mut s = gap_floor;
+        // Stale freeblock links: a freed cell whose first four bytes a link overwrote,
+        // in the gap, or inside a freeblock that absorbed it when a neighbour was freed
+        // (SQLite merges adjacent freeblocks and leaves the inner link as it was).
+        let mut s = match region {
+            Region::Gap => gap_floor,
+            // (a WITHOUT ROWID table's freeblocks are read by `rebuild_index`, which
+            // tiles the whole freeblock)
+            Region::Freeblock if !self.shape.is_index() => start + 4,
+            _ => return,
+        };
         while s + 6 <= end {
             // The four bytes must read as the freeblock link they once were: the next
             // freeblock after this one (or none), and a size that fits the page.
@@ -2150,7 +2186,38 @@ impl<'a> Recoverer<'a> {
                 }
             }
         }
+        if cands.is_empty() {
+            if let Some(p) = self.kept_header_partial(b, fb, end) {
+                cands.push(p);
+            }
+        }
         self.choose(cands)
+    }
+
+    /// A freed cell whose length and rowid varints took the four bytes the freeblock
+    /// link overwrote (a two-byte payload length and a rowid of 128 or more) kept its
+    /// whole header at `fb + 4`, header length byte included; the scan finds it when
+    /// its body survives whole. When SQLite later took the freeblock's end for a new
+    /// cell, the body is cut: the columns wholly inside the freeblock come back, the cut
+    /// one's surviving start in `truncated`, the others missing
+    /// ([`Recoverer::partial_tail`], which requires the cells at the freeblock's end to
+    /// end exactly where the freed cell did).
+    fn kept_header_partial(&self, b: &[u8], fb: usize, end: usize) -> Option<Rebuilt> {
+        let ncols = self.shape.affinities.len();
+        let hs = fb + 4;
+        let (hlen, k) = varint(b, hs).filter(|&(h, k)| k == 1 && (2..=127).contains(&h))?;
+        let hlen = hlen as usize;
+        let mut pos = hs + k;
+        let mut types = Vec::with_capacity(ncols);
+        for _ in 0..ncols {
+            let (t, k) = varint(b, pos).filter(|&(_, k)| pos + k <= end)?;
+            types.push(t);
+            pos += k;
+        }
+        if pos - hs != hlen {
+            return None;
+        }
+        self.partial_tail(b, &types, 4, hlen, pos, end)
     }
 
     /// The serial types column 0 can have when its content is `n` bytes long, as its
@@ -2284,7 +2351,16 @@ impl<'a> Recoverer<'a> {
             false,
             missing,
             Cut {
-                truncated: None,
+                // The cut value's surviving start, unless a record header of this table
+                // begins in it: the freeblock's end then holds a stale cell written
+                // there after this one was freed (`deleted_plain.db`: `lo=` and a
+                // later cell's head after `body of note 185: lorem ipsum`), so its
+                // bytes are not all this value's.
+                truncated: (at + 1..end)
+                    .all(|p| self.header_len(b, p, end).is_none())
+                    .then(|| cut_start(&b[at..end], types[keep], self.pages.encoding))
+                    .flatten()
+                    .map(|v| (keep, v)),
                 declared_len: Some((keep, sizes[keep] as u64)),
             },
         ))

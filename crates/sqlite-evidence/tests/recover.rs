@@ -119,6 +119,16 @@ fn score(name: &str, table: &str, truth: Vec<Truth>, alias: bool) -> Score {
                     .zip(&t.values)
                     .enumerate()
                     .all(|(i, (v, w))| r.missing.contains(&(i + skip)) || v == w)
+                    // a cut value's surviving start is the start of the row's value
+                    && r.truncated.as_ref().is_none_or(|(i, cut)| {
+                        match (cut, i.checked_sub(skip).and_then(|j| t.values.get(j))) {
+                            (Value::Text(a), Some(Value::Text(b))) => {
+                                b.starts_with(a.as_str()) && a != b
+                            }
+                            (Value::Blob(a), Some(Value::Blob(b))) => b.starts_with(a) && a != b,
+                            _ => false,
+                        }
+                    })
             };
             if truth.iter().any(fits) {
                 partial += 1;
@@ -166,8 +176,8 @@ fn plain_delete_recovers_every_intact_row() {
             intact: 59,
             found: 59,
             false_positives: 0,
-            without_rowid: 35,
-            partial: 2
+            without_rowid: 36,
+            partial: 3
         }
     );
 }

@@ -155,6 +155,12 @@ fn matches(r: &RecoveredRecord, t: &[Value], alias: Option<usize>) -> bool {
         && r.values.iter().zip(t).enumerate().all(|(i, (v, w))| {
             r.missing.contains(&i) || (Some(i) == alias && *v == Value::Null) || same(v, w)
         })
+        // a cut value's surviving start must be the start of the row's value
+        && r.truncated.as_ref().is_none_or(|(i, v)| match (v, t.get(*i)) {
+            (Value::Text(a), Some(Value::Text(b))) => b.starts_with(a.as_str()) && a != b,
+            (Value::Blob(a), Some(Value::Blob(b))) => b.starts_with(a) && a != b,
+            _ => false,
+        })
 }
 
 fn score_records(
@@ -740,8 +746,38 @@ fn without_rowid_paged_mode_reads_older_versions() {
 
 #[test]
 fn deleted_then_partly_overwritten() {
-    let s = score("overwritten", &overwritten(), "chats", Some(0));
-    assert_eq!(s, sc(50, 30, 29, 5, 0));
+    let built = overwritten();
+    let s = score("overwritten", &built, "chats", Some(0));
+    assert_eq!(s, sc(50, 30, 30, 6, 0));
+    // each partial record: title whole, the body cut (its surviving start, checked
+    // against the row by `score`, in `truncated`, its full length in `declared_len`)
+    let db = Database::from_bytes(&built.main, None).unwrap();
+    let cut: Vec<(String, usize, u64)> = db
+        .deleted_records("chats")
+        .into_iter()
+        .filter(|r| !r.missing.is_empty())
+        .map(|r| {
+            let kept = match r.truncated {
+                Some((2, Value::Text(t))) => t.len(),
+                _ => 0,
+            };
+            (r.location, kept, r.declared_len.map_or(0, |d| d.1))
+        })
+        .collect();
+    let at =
+        |p: u32, o: u32| format!("freeblock at page {p} offset {o}, partial: columns 2-3 missing");
+    // rows 65, 105, 149, 121, 185 and 177 (the README's account of the 20 not intact)
+    assert_eq!(
+        cut,
+        vec![
+            (at(4, 1445), 68, 106),
+            (at(5, 1122), 4, 62),
+            (at(6, 386), 2, 57),
+            (at(6, 3561), 77, 97),
+            (at(7, 522), 13, 51),
+            (at(7, 1388), 28, 103),
+        ]
+    );
 }
 
 /// A table of chats filled, then dropped; a new table created after it reuses some of
@@ -960,10 +996,16 @@ fn paged_mode_agrees_with_the_in_memory_image() {
         ("grants", without_rowid_composite(false, true), "grants"),
     ] {
         let db = Database::from_bytes(&built.main, built.wal.as_deref()).unwrap();
+        // (a partial record's cut value, if any, as one more value: the same in both)
+        let with_cut = |r: RecoveredRecord| {
+            let mut v = r.values;
+            v.push(r.truncated.map(|t| t.1).unwrap_or(Value::Null));
+            (r.location, v)
+        };
         let mut want: Vec<(String, Vec<Value>)> = db
             .deleted_records(table)
             .into_iter()
-            .map(|r| (r.location, r.values))
+            .map(with_cut)
             .collect();
         let paged = PagedDatabase::from_readers(
             Box::new(built.main.clone()),
@@ -974,7 +1016,7 @@ fn paged_mode_agrees_with_the_in_memory_image() {
         )
         .unwrap();
         let mut got = Vec::new();
-        let n = paged.deleted_records(table, &mut |r| got.push((r.location, r.values)));
+        let n = paged.deleted_records(table, &mut |r| got.push(with_cut(r)));
         assert_eq!(n, got.len());
         // the same records; where a record has two copies (an interior page's stale
         // leaf content and a freeblock) the walk order decides which location is kept
