@@ -1453,6 +1453,7 @@ impl<'a> Recoverer<'a> {
             }
         }
         let memo = carve_memo::TextMemo::new(b, floor, end);
+        let mut gap_cut = None;
         let mut s = floor;
         while s + 2 <= end {
             if b[s] != 0 {
@@ -1505,6 +1506,14 @@ impl<'a> Recoverer<'a> {
                     s += len;
                     continue;
                 }
+                // At the gap's top, a cell that kept its head and lost its tail to the
+                // cells SQLite took from the gap's end since (kept below unless a whole
+                // record lies in what it would read as its body).
+                if region == Region::Gap && gap_cut.is_none() {
+                    if let Some(p) = self.gap_partial(b, s, floor, end) {
+                        gap_cut = Some((s, p));
+                    }
+                }
                 // A header that reads as this table's, whose body did not survive:
                 // step over it, so that its bytes are not read as another header.
                 if let Some(hlen) = self.header_len(b, s, end) {
@@ -1513,6 +1522,22 @@ impl<'a> Recoverer<'a> {
                 }
             }
             s += 1;
+        }
+        if let Some((at, (rowid, values, missing, cut))) = gap_cut {
+            if !spans.overlaps(at + 1, end) {
+                self.found.push(Found {
+                    rowid: Some(rowid),
+                    values,
+                    location: format!("{name} offset {at}"),
+                    probes: Vec::new(),
+                    missing,
+                    reach: Reach::Deleted,
+                    carved: true,
+                    truncated: cut.truncated,
+                    declared_len: cut.declared_len,
+                });
+                spans.insert(at, end);
+            }
         }
         // Stale freeblock links: a freed cell whose first four bytes a link overwrote,
         // in the gap, or inside a freeblock that absorbed it when a neighbour was freed
@@ -2141,7 +2166,8 @@ impl<'a> Recoverer<'a> {
                     }
                     continue;
                 }
-                if let Some(p) = self.partial_tail(b, &types, lay.prefix, hlen, body_at, end) {
+                if let Some(p) = self.partial_tail(b, &types, lay.prefix, hlen, body_at, end, false)
+                {
                     cands.push(p);
                 } else if let Some(p) = self.bad_tail(b, &types, lay.prefix, hlen, body_at, end) {
                     cands.push(p);
@@ -2217,7 +2243,47 @@ impl<'a> Recoverer<'a> {
         if pos - hs != hlen {
             return None;
         }
-        self.partial_tail(b, &types, 4, hlen, pos, end)
+        self.partial_tail(b, &types, 4, hlen, pos, end, false)
+    }
+
+    /// A record at `s` in a leaf page's unallocated gap whose header and payload-length
+    /// and rowid varints survive, and whose body runs past the gap's end `end` (the cell
+    /// content area's start) into live cells that cover the rest of it: a cell freed at
+    /// the top of the content area (it joined the gap whole), whose tail the cells
+    /// inserted since took. The columns wholly in the gap, the others missing
+    /// ([`Recoverer::partial_tail`]); `None` for a `WITHOUT ROWID` table, or where the
+    /// gap does not end at live cells.
+    fn gap_partial(
+        &self,
+        b: &[u8],
+        s: usize,
+        floor: usize,
+        end: usize,
+    ) -> Option<(i64, Vec<Value>, Vec<usize>, Cut)> {
+        if self.shape.is_index() {
+            return None;
+        }
+        let hlen = self.header_len(b, s, end)?;
+        let ncols = self.shape.affinities.len();
+        let mut types = Vec::with_capacity(ncols);
+        let mut pos = s + varint(b, s)?.1;
+        while pos < s + hlen {
+            let (t, k) = varint(b, pos)?;
+            types.push(t);
+            pos += k;
+        }
+        let total: usize = types
+            .iter()
+            .map(|&t| serial_size(t))
+            .sum::<Option<usize>>()?;
+        if s + hlen + total <= end {
+            return None;
+        }
+        let (rowid, prefix) = self.rowid_before(b, s, floor, hlen + total)?;
+        let (mut values, _, _, missing, cut) =
+            self.partial_tail(b, &types, prefix, hlen, s + hlen, end, true)?;
+        self.set_alias(&mut values, Some(rowid));
+        Some((rowid, values, missing, cut))
     }
 
     /// The serial types column 0 can have when its content is `n` bytes long, as its
@@ -2263,6 +2329,11 @@ impl<'a> Recoverer<'a> {
     /// wholly before `end`, the rest missing. `None` unless the cell at `end` ends
     /// exactly where the freed cell did (SQLite takes a new cell from a freeblock's
     /// end) and what survives decodes strictly with some content.
+    ///
+    /// `cover`: the cells from `end` need only cover the rest of the freed cell, not end
+    /// where it did: the unallocated gap's top, where SQLite takes each new cell from
+    /// the gap's end, below the last, whatever lay there.
+    #[allow(clippy::too_many_arguments)]
     fn partial_tail(
         &self,
         b: &[u8],
@@ -2271,6 +2342,7 @@ impl<'a> Recoverer<'a> {
         hlen: usize,
         body_at: usize,
         end: usize,
+        cover: bool,
     ) -> Option<Rebuilt> {
         let ncols = self.shape.affinities.len();
         if types.len() != ncols {
@@ -2300,13 +2372,13 @@ impl<'a> Recoverer<'a> {
         // lie end to end up to where the freed cell ended
         let pointers = cell_pointers(b, self.pages.usable);
         let mut at = end;
-        for _ in 0..64 {
+        for _ in 0..256 {
             if at >= cell_end || !pointers.contains(&at) {
                 break;
             }
             at += self.leaf_cell_size(b, at)?;
         }
-        if at != cell_end {
+        if at < cell_end || (at != cell_end && !cover) {
             return None;
         }
         let mut keep = 0;

@@ -239,6 +239,9 @@ fn deleted_rows_are_recovered() {
             "7 | user | table thread_messages rowid 28 (deleted), wal frame 5 (page 18) cell 10 | Can I skip clearing in tests?",
             "7 | assistant | table thread_messages rowid 29 (deleted), wal frame 5 (page 18) cell 11 | Yes, with the `no-cache` feature.",
             "6 | assistant | table thread_messages (deleted), freeblock at main file page 18 offset 3459 | I cannot see credentials; check the vault entry staging/db.",
+            // its question: a freed cell behind a stale link inside a merged freeblock
+            // (read since sqlite-evidence reads such cells)
+            "6 | user | table thread_messages (deleted), freeblock at main file page 18 offset 3622 | What is the staging database password?",
             // a user_events row pruned by the retention job
             " | system | table user_events (deleted), freeblock at page 13 offset 4026 | chat_completion: user=carol@example.com",
         ]
