@@ -446,7 +446,7 @@ fn wal_inserts_only() {
 
 #[test]
 fn rollback_journal_updates_that_grow_rows() {
-    // Before the fix: 600 returned, 169 of them invented (431 real; then 436; 455 with
+    // Before the fix: 600 returned, 169 of them invented (431 real; then 436; 456 with
     // freed cells behind stale links in merged freeblocks and older versions whose head
     // survives at the gap's top or in a freeblock, returned partial).
     assert_eq!(
