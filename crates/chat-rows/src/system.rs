@@ -381,6 +381,64 @@ pub fn usage(u: &Usage<'_>) -> String {
     out
 }
 
+/// [`usage`]'s text, byte for byte, appended to `out` without allocating (for readers
+/// that write a usage row per event into a reused buffer).
+pub fn write_usage(out: &mut String, u: &Usage<'_>) {
+    fn int(out: &mut String, v: i64) {
+        if v < 0 {
+            out.push('-');
+        }
+        let mut n = v.unsigned_abs();
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for d in &digits[i..] {
+            out.push(char::from(*d));
+        }
+    }
+    fn opt(out: &mut String, key: &str, v: Option<i64>) {
+        out.push_str(key);
+        match v {
+            Some(v) => int(out, v),
+            None => out.push('-'),
+        }
+    }
+    out.push_str("usage: model=");
+    out.push_str(if u.model.is_empty() { "-" } else { u.model });
+    opt(out, " input=", u.input);
+    opt(out, " output=", u.output);
+    opt(out, " cache_read=", u.cache_read);
+    opt(out, " cache_write=", u.cache_write);
+    opt(out, " reasoning=", u.reasoning);
+    for (k, v) in [
+        (" nano_aiu=", u.nano_aiu),
+        (" requests=", u.requests),
+        (" duration_ms=", u.duration_ms),
+    ] {
+        if let Some(v) = v {
+            out.push_str(k);
+            int(out, v);
+        }
+    }
+    if let Some(f) = u.finish.filter(|f| !f.is_empty()) {
+        out.push_str(" finish=");
+        out.push_str(f);
+    }
+    if let Some(t) = u.turn {
+        out.push_str(" turn=");
+        int(out, t);
+    }
+    out.push_str(" scope=");
+    out.push_str(u.scope);
+}
+
 /// `parser: <file> did not parse; read <n> chat(s) (<error>)`: a file read
 /// incrementally that stopped at damage, after `n` chats.
 pub fn did_not_parse(file: &str, chats: usize, error: impl Display) -> String {
@@ -572,5 +630,47 @@ mod tests {
             not_readable_xml("no root element at byte 0"),
             "parser: not a readable XML document (no root element at byte 0)"
         );
+    }
+    /// `write_usage` appends exactly `usage`'s text, over every field present or not,
+    /// negative, zero and extreme counts, empty model and finish.
+    #[test]
+    fn write_usage_is_usage() {
+        let vals = [
+            None,
+            Some(0),
+            Some(7),
+            Some(-42),
+            Some(i64::MAX),
+            Some(i64::MIN),
+        ];
+        let mut n = 0usize;
+        for (k, model) in ["", "claude-sonnet-4.5", "gpt \"x\""].iter().enumerate() {
+            for (j, finish) in [None, Some(""), Some("stop")].iter().enumerate() {
+                for a in vals {
+                    for b in vals {
+                        let c = vals[(n + k) % vals.len()];
+                        let d = vals[(n / 3 + j) % vals.len()];
+                        n += 1;
+                        let u = Usage {
+                            model,
+                            input: a,
+                            output: b,
+                            cache_read: c,
+                            cache_write: d,
+                            reasoning: vals[n % vals.len()],
+                            nano_aiu: vals[(n * 5) % vals.len()],
+                            requests: b,
+                            duration_ms: a,
+                            finish: *finish,
+                            turn: c,
+                            scope: if n % 2 == 0 { "call" } else { "session" },
+                        };
+                        let mut out = String::from("prefix ");
+                        write_usage(&mut out, &u);
+                        assert_eq!(out, format!("prefix {}", usage(&u)), "{u:?}");
+                    }
+                }
+            }
+        }
     }
 }
