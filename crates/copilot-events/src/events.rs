@@ -1265,8 +1265,9 @@ impl<'o> EventReader<'o> {
                         scope: "session",
                         ..Usage::default()
                     };
-                    let t = system::usage(&u);
-                    emit!(&self.line_session, TurnType::System, &t, model, "", "");
+                    self.text.clear();
+                    system::write_usage(&mut self.text, &u);
+                    emit!(&self.line_session, TurnType::System, &self.text, model, "", "");
                 }
             }
             Data::Usage(d) => {
@@ -1284,11 +1285,12 @@ impl<'o> EventReader<'o> {
                     scope: "call",
                     ..Usage::default()
                 };
-                let t = system::usage(&u);
+                self.text.clear();
+                system::write_usage(&mut self.text, &u);
                 emit!(
                     &self.line_session,
                     TurnType::System,
-                    &t,
+                    &self.text,
                     model,
                     "",
                     s(&d.parent_tool_call_id)

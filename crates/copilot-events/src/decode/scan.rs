@@ -14,9 +14,11 @@
 //! are borrowed from the line when they have no escape and decoded in the same pass
 //! that finds their end when they have, and everything else is validated and skipped
 //! (strings eight bytes at a time). The few nested values that rows print as JSON or
-//! that the mapping reads rarely (`error`, `repository`, `rules`, `modelMetrics`,
-//! `codeChanges`) are validated by the scanner and then given to serde_json as the
-//! slice they are, so they read exactly as before.
+//! that the mapping reads rarely (`error`, `repository`, `rules`, `codeChanges`'
+//! `filesModified`) are validated by the scanner and then given to serde_json as the
+//! slice they are, so they read exactly as before (`modelMetrics` and the rest of
+//! `codeChanges` are read by the scanner: serde_json's map and struct decoding of them
+//! was a twentieth of the reader's time on the fixture shape).
 //!
 //! It never decides anything serde_json would decide otherwise: whatever it does not
 //! read the same way for certain (a key with an escape, a duplicate field, a surrogate
@@ -28,12 +30,14 @@
 //! on the fixtures, on edge lines and on damaged copies.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
 use super::{
-    Attachment, Context, Data, Event, PermissionRequest, Raw, ResultData, ResultItem, Shape,
-    ShellExecution, ShellToolInfo, Str, Text, ToolRequest, shape,
+    Attachment, CodeChanges, Context, Data, Event, MetricRequests, ModelMetric, PermissionRequest,
+    Raw, ResultData, ResultItem, Shape, ShellExecution, ShellToolInfo, Str, Text, ToolRequest,
+    shape,
 };
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -95,6 +99,15 @@ fn stop_at(b: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// Whether a field name is `key`: lengths, then first and last bytes, are compared
+/// before the bytes (most names differ there, and a `memcmp` call per name tried cost
+/// more than the comparison on these short keys).
+#[inline]
+fn same_key(name: &str, key: &[u8]) -> bool {
+    let n = name.as_bytes();
+    n.len() == key.len() && n.first() == key.first() && n.last() == key.last() && n == key
 }
 
 /// Decodes one line, or `None` when serde_json must (see the module docs).
@@ -495,7 +508,7 @@ impl<'a> P<'a> {
                 self.eat(b':')?;
                 match names
                     .iter()
-                    .position(|n| n.iter().any(|k| k.as_bytes() == key))
+                    .position(|n| n.iter().any(|k| same_key(k, key)))
                 {
                     Some(n) => {
                         if seen & (1 << n) != 0 {
@@ -706,6 +719,98 @@ impl<'a> P<'a> {
                     6 => r.url = v,
                     7 => r.server_name = v,
                     _ => r.tool_name = v,
+                }
+                Some(())
+            },
+        )
+    }
+
+    /// `modelMetrics`: a map of model names to their metrics, read as serde_json reads
+    /// it into a `BTreeMap` (a repeated model replaces the earlier one; a metric that
+    /// is not an object, a `usage` that is not an object, gives up).
+    fn model_metrics(&mut self) -> Option<Option<BTreeMap<String, ModelMetric>>> {
+        if self.null()? {
+            return Some(None);
+        }
+        self.eat(b'{')?;
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        let mut map = BTreeMap::new();
+        if self.peek()? == b'}' {
+            self.i += 1;
+        } else {
+            loop {
+                let model = self.string()?.into_owned();
+                self.eat(b':')?;
+                if self.peek()? != b'{' {
+                    return None;
+                }
+                let mut m = ModelMetric::default();
+                self.fields(&[&["usage"], &["requests"], &["totalNanoAiu"]], |p, n| {
+                    match n {
+                        0 => {
+                            if p.peek()? != b'{' {
+                                return None;
+                            }
+                            let u = &mut m.usage;
+                            p.fields(
+                                &[
+                                    &["inputTokens"],
+                                    &["outputTokens"],
+                                    &["cacheReadTokens"],
+                                    &["cacheWriteTokens"],
+                                    &["reasoningTokens"],
+                                ],
+                                |p, n| {
+                                    let v = p.opt_int()?;
+                                    match n {
+                                        0 => u.input_tokens = v,
+                                        1 => u.output_tokens = v,
+                                        2 => u.cache_read_tokens = v,
+                                        3 => u.cache_write_tokens = v,
+                                        _ => u.reasoning_tokens = v,
+                                    }
+                                    Some(())
+                                },
+                            )?;
+                        }
+                        1 => {
+                            m.requests = p.obj(&[&["count"]], |p, _, r: &mut MetricRequests| {
+                                r.count = p.opt_int()?;
+                                Some(())
+                            })?
+                        }
+                        _ => m.total_nano_aiu = p.opt_int()?,
+                    }
+                    Some(())
+                })?;
+                map.insert(model, m);
+                match self.peek()? {
+                    b',' => self.i += 1,
+                    b'}' => {
+                        self.i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        Some(Some(map))
+    }
+
+    /// `codeChanges` (its `filesModified`, any JSON value, read by serde_json from its
+    /// slice).
+    fn code_changes(&mut self) -> Option<Option<CodeChanges>> {
+        self.obj(
+            &[&["linesAdded"], &["linesRemoved"], &["filesModified"]],
+            |p, n, c: &mut CodeChanges| {
+                match n {
+                    0 => c.lines_added = p.opt_int()?,
+                    1 => c.lines_removed = p.opt_int()?,
+                    _ => c.files_modified = p.sub()?,
                 }
                 Some(())
             },
@@ -1106,8 +1211,8 @@ impl<'a> P<'a> {
                         match n {
                             0 => d.shutdown_type = p.opt_str()?,
                             1 => d.error_reason = p.opt_str()?,
-                            2 => d.model_metrics = p.sub()?,
-                            3 => d.code_changes = p.sub()?,
+                            2 => d.model_metrics = p.model_metrics()?,
+                            3 => d.code_changes = p.code_changes()?,
                             _ => d.current_model = p.opt_str()?,
                         }
                         Some(())
@@ -1368,5 +1473,71 @@ mod tests {
             }
         }
         assert!(read > 1000, "{read} of {}", lines.len());
+    }
+    /// `modelMetrics` and `codeChanges`, read by the scanner (they were serde_json's):
+    /// the event serde_json gives on every variant read, none where serde_json refuses,
+    /// and the usual shapes read rather than given up on.
+    #[test]
+    fn shutdown_metrics_are_serde_json() {
+        let metrics = [
+            r#"{}"#,
+            r#"null"#,
+            r#"{"m":{}}"#,
+            r#"{"m":{"usage":{"inputTokens":1,"outputTokens":2,"cacheReadTokens":3,"cacheWriteTokens":4,"reasoningTokens":5},"requests":{"count":3,"cost":1.5},"totalNanoAiu":9}}"#,
+            r#"{"b":{"usage":{}},"a":{"usage":{"inputTokens":null}},"b":{"totalNanoAiu":1}}"#,
+            r#"{"m\u00e9\n":{"requests":null}}"#,
+            r#"{ "m" : { "usage" : { "inputTokens" : 1 } , "x" : [1,{"y":2}] } }"#,
+            r#"{"m":{"usage":null}}"#,
+            r#"{"m":{"usage":[1,2]}}"#,
+            r#"{"m":[{}]}"#,
+            r#"{"m":null}"#,
+            r#"{"m":{"usage":{"inputTokens":1.0}}}"#,
+            r#"{"m":{"usage":{"inputTokens":"1"}}}"#,
+            r#"{"m":{"usage":{"inputTokens":1,"inputTokens":2}}}"#,
+            r#"{"m":{"usage":{},"usage":{}}}"#,
+            r#"{"m":{"requests":{"count":-0}}}"#,
+            r#"{"m":{"requests":[1]}}"#,
+            r#"{"m":{"totalNanoAiu":9223372036854775808}}"#,
+            r#"{"m":{},}"#,
+            r#"{"m":{}"#,
+            r#"{"m" {}}"#,
+            r#"[]"#,
+            r#""m""#,
+        ];
+        let changes = [
+            r#"null"#,
+            r#"{}"#,
+            r#"{"filesModified":["a","b"],"linesAdded":3,"linesRemoved":1}"#,
+            r#"{"filesModified":7,"linesAdded":null}"#,
+            r#"{"filesModified":null,"other":{"x":[]}}"#,
+            r#"{"filesModified":{"a":1},"linesAdded":1.5}"#,
+            r#"{"linesAdded":1,"linesAdded":2}"#,
+            r#"{"linesRemoved":"1"}"#,
+            r#"[1,2,3]"#,
+            r#"{"filesModified":[}"#,
+        ];
+        let mut lines = Vec::new();
+        for m in metrics {
+            for c in changes {
+                lines.push(format!(
+                    r#"{{"type":"session.shutdown","data":{{"shutdownType":"routine","modelMetrics":{m},"codeChanges":{c},"currentModel":"gpt-5"}}}}"#
+                ));
+            }
+        }
+        let mut read = 0;
+        for text in &lines {
+            let old = crate::decode::serde_event(text.as_bytes());
+            match (event(text), old) {
+                (Some(ev), Ok(old)) => {
+                    read += 1;
+                    assert_eq!(format!("{ev:?}"), format!("{old:?}"), "{text}");
+                }
+                (Some(ev), Err(e)) => panic!("read {ev:?} where serde_json says {e}: {text}"),
+                (None, _) => {}
+            }
+        }
+        // the first seven metrics (the rest hold a float, `-0`, a duplicate field, a
+        // value of another type, or are not JSON) with the first five changes
+        assert_eq!(read, 35, "{} lines", lines.len());
     }
 }
