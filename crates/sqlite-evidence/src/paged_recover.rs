@@ -411,7 +411,7 @@ fn carve(
     let mut partials: Vec<Found> = Vec::new();
     let mut n = 0usize;
     let mut flush = |rec: &mut Recoverer<'_>| {
-        for f in rec.found.drain(..) {
+        for mut f in std::mem::take(&mut rec.found) {
             let misread = f.probes.iter().any(|(p, min)| {
                 lengths
                     .range((*min).max(1)..=p.len())
@@ -442,6 +442,8 @@ fn carve(
                     firsts.insert(hash_bytes(&b));
                 }
             }
+            // a WITHOUT ROWID table's (a dropped one's) records back in table order
+            rec.to_table_order(&mut f);
             each(record(f));
             n += 1;
         }
@@ -594,8 +596,9 @@ fn carve(
             }
         });
     }
-    for f in partials {
+    for mut f in partials {
         if known.insert(partial_key(&f.values, alias, &f.missing)) {
+            rec.to_table_order(&mut f);
             each(record(f));
             n += 1;
         }

@@ -3225,8 +3225,23 @@ pub(crate) fn hand_schema(db: &Database) -> Vec<SchemaEntry> {
 
 /// A `CREATE TABLE` text that lost its end, closed so that SQLite reads it: the text
 /// as it survives with `)` appended, or cut after its last complete column definition.
+///
+/// A text cut inside its closing `WITHOUT ROWID` (the column list closed, then a
+/// non-empty start of those words: `... PRIMARY KEY(b, a)) WITHO`) is completed with
+/// them: no other table option begins so, and the words decide how the table's records
+/// are stored (an index b-tree), so the text is not closed without them.
 fn complete_create(t: &str) -> Option<String> {
     let t = t.trim_end();
+    if let Some(close) = t.rfind(')') {
+        let frag: String = t[close + 1..]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if !frag.is_empty() && "WITHOUT ROWID".starts_with(&frag.to_ascii_uppercase()) {
+            let sql = format!("{} WITHOUT ROWID", &t[..=close]);
+            return TableShape::from_sql(&sql, 1).is_some().then_some(sql);
+        }
+    }
     let mut tries = vec![format!("{t})")];
     if let Some(i) = t.rfind(',') {
         tries.push(format!("{})", &t[..i]));
