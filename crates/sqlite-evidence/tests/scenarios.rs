@@ -1482,7 +1482,7 @@ fn dropped_without_rowid(wal: bool) -> Built {
                 params![
                     k,
                     format!("grant-{k:03}"),
-                    text[k as usize % 200][..20 + (k as usize % 30)].as_bytes()
+                    &text[k as usize % 200].as_bytes()[..20 + (k as usize % 30)]
                 ],
             )
             .unwrap();
