@@ -178,6 +178,20 @@ impl<T: PartialEq + Display + Clone> ChangeTracker<T> {
         Some(text)
     }
 
+    /// [`ChangeTracker::observe`] writing its text, byte for byte, at the end of `out`
+    /// instead of allocating it; true when it wrote one (`out` is left as it was
+    /// otherwise).
+    pub fn observe_into(&mut self, value: T, out: &mut String) -> bool {
+        use std::fmt::Write as _;
+        let _ = match &self.last {
+            None => write!(out, "{}: {value}", self.prefix),
+            Some(old) if *old != value => write!(out, "{}: {old} -> {value}", self.prefix),
+            Some(_) => return false,
+        };
+        self.last = Some(value);
+        true
+    }
+
     /// The last value seen.
     pub fn last(&self) -> Option<&T> {
         self.last.as_ref()
@@ -671,6 +685,37 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+    /// `observe_into` writes what `observe` returns and records the same values.
+    #[test]
+    fn observe_into_is_observe() {
+        let seq = ["a", "a", "b", "", "", "c d", "b", "b", "a"];
+        let mut a = permission_mode_tracker::<String>();
+        let mut b = permission_mode_tracker::<String>();
+        for v in seq {
+            let mut out = String::from("x");
+            let wrote = b.observe_into(v.to_string(), &mut out);
+            match a.observe(v.to_string()) {
+                Some(t) => assert_eq!((wrote, out), (true, format!("x{t}"))),
+                None => assert_eq!((wrote, out.as_str()), (false, "x")),
+            }
+            assert_eq!(a.last(), b.last());
+        }
+        let mut a = ChangeTracker::<ModelSpec>::model();
+        let mut b = ChangeTracker::<ModelSpec>::model();
+        for spec in [
+            ModelSpec::new("m"),
+            ModelSpec::with_options(
+                "m",
+                vec![("z".into(), "1".into()), ("a".into(), "2".into())],
+            ),
+            ModelSpec::new("m"),
+            ModelSpec::new("n"),
+        ] {
+            let mut out = String::new();
+            let wrote = b.observe_into(spec.clone(), &mut out);
+            assert_eq!(a.observe(spec), wrote.then_some(out));
         }
     }
 }
