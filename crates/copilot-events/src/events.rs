@@ -261,6 +261,8 @@ pub struct EventReader<'o> {
     out: Out,
     /// Scratch text for rows built in pieces.
     text: String,
+    /// Where the trackers write the texts of values recorded without a row.
+    scratch: String,
     /// The day of the last event time read.
     day: decode::DayCache,
     /// Lines read, bad lines, rows given.
@@ -359,6 +361,19 @@ fn kv(out: &mut String, key: &str, value: &str, quote: bool) {
     }
 }
 
+/// Appends `n` in decimal, or `-` when it is unknown (as `n.to_string()` or `"-"`).
+fn push_count(out: &mut String, n: Option<i64>) {
+    match n {
+        Some(n) => {
+            if n < 0 {
+                out.push('-');
+            }
+            push_u64(out, n.unsigned_abs());
+        }
+        None => out.push('-'),
+    }
+}
+
 fn num(v: Option<i64>) -> String {
     v.map(|n| n.to_string()).unwrap_or_default()
 }
@@ -399,6 +414,7 @@ impl<'o> EventReader<'o> {
                 locator_of: None,
             },
             text: String::new(),
+            scratch: String::new(),
             day: decode::DayCache::default(),
             counts: Counts::default(),
         }
@@ -672,8 +688,12 @@ impl<'o> EventReader<'o> {
                 if let Some(m) = d.selected_model.as_deref().filter(|m| !m.is_empty()) {
                     self.any_model = true;
                     if m != "auto" {
-                        if let Some(t) = self.model_tracker.observe(ModelSpec::new(m)) {
-                            emit!(&self.session, TurnType::System, &t);
+                        self.text.clear();
+                        if self
+                            .model_tracker
+                            .observe_into(ModelSpec::new(m), &mut self.text)
+                        {
+                            emit!(&self.session, TurnType::System, &self.text);
                         }
                     }
                 }
@@ -691,8 +711,9 @@ impl<'o> EventReader<'o> {
                     .as_deref()
                     .filter(|m| !m.is_empty() && self.mode.last().map(String::as_str) != Some(m))
                 {
-                    if let Some(t) = self.mode.observe(m.to_string()) {
-                        emit!(&self.line_session, TurnType::System, &t);
+                    self.text.clear();
+                    if self.mode.observe_into(m.to_string(), &mut self.text) {
+                        emit!(&self.line_session, TurnType::System, &self.text);
                     }
                 }
                 let content = s(&d.content);
@@ -955,32 +976,54 @@ impl<'o> EventReader<'o> {
                     .map(str::to_string)
                     .or_else(|| self.model_tracker.last().map(|m| m.id.clone()));
                 self.any_model = true;
-                let text = match old {
-                    Some(old) => system::model_change(old, &spec),
-                    None => system::model(&spec),
-                };
-                self.model_tracker.observe(spec);
-                emit!(&self.line_session, TurnType::System, &text);
+                // system::model_change's (or system::model's) text, written in place
+                let t = &mut self.text;
+                t.clear();
+                t.push_str("model: ");
+                if let Some(old) = old {
+                    t.push_str(&old);
+                    t.push_str(" -> ");
+                }
+                t.push_str(&spec.id);
+                for (k, v) in &spec.options {
+                    t.push(' ');
+                    t.push_str(k);
+                    t.push('=');
+                    t.push_str(v);
+                }
+                // the tracker's own text is not this row's (it compares with its last)
+                let mut unused = std::mem::take(&mut self.scratch);
+                unused.clear();
+                self.model_tracker.observe_into(spec, &mut unused);
+                self.scratch = unused;
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::ModeChanged(d) => {
                 if self.mode.last().is_none() {
                     if let Some(p) = d.previous_mode.as_deref().filter(|p| !p.is_empty()) {
-                        self.mode.observe(p.to_string());
+                        self.scratch.clear();
+                        self.mode.observe_into(p.to_string(), &mut self.scratch);
                     }
                 }
-                if let Some(t) = self.mode.observe(s(&d.new_mode).to_string()) {
-                    emit!(&self.line_session, TurnType::System, &t);
+                self.text.clear();
+                if self
+                    .mode
+                    .observe_into(s(&d.new_mode).to_string(), &mut self.text)
+                {
+                    emit!(&self.line_session, TurnType::System, &self.text);
                 }
             }
             Data::PermissionsChanged(d) => {
                 if self.level.last().is_none() {
                     if let Some(p) = d.previous_mode.as_deref().filter(|p| !p.is_empty()) {
-                        self.level.observe(p.to_string());
+                        self.scratch.clear();
+                        self.level.observe_into(p.to_string(), &mut self.scratch);
                     }
                 }
                 let new = d.mode.as_deref().or(d.new_mode.as_deref()).unwrap_or("");
-                if let Some(t) = self.level.observe(new.to_string()) {
-                    emit!(&self.line_session, TurnType::System, &t);
+                self.text.clear();
+                if self.level.observe_into(new.to_string(), &mut self.text) {
+                    emit!(&self.line_session, TurnType::System, &self.text);
                 }
             }
             Data::PermissionRequested(d) => {
@@ -1099,12 +1142,15 @@ impl<'o> EventReader<'o> {
             }
             Data::Compaction(d) => {
                 let phase = &kind["session.compaction_".len()..];
-                let mut t = format!("compaction: {phase}");
+                let t = &mut self.text;
+                t.clear();
+                t.push_str("compaction: ");
+                t.push_str(phase);
                 if let Some(b) = d.success {
-                    kv(&mut t, "success", &b.to_string(), false);
+                    kv(t, "success", if b { "true" } else { "false" }, false);
                 }
                 kv(
-                    &mut t,
+                    t,
                     "checkpoint",
                     d.checkpoint_number
                         .as_ref()
@@ -1112,24 +1158,23 @@ impl<'o> EventReader<'o> {
                         .unwrap_or(""),
                     false,
                 );
-                kv(&mut t, "trigger", s(&d.trigger), false);
-                emit!(&self.line_session, TurnType::System, &t);
+                kv(t, "trigger", s(&d.trigger), false);
+                emit!(&self.line_session, TurnType::System, &self.text);
                 if let Some(sum) = d.summary_content.as_deref().filter(|x| !x.is_empty()) {
-                    let t = format!("compaction summary: {sum}");
-                    emit!(&self.line_session, TurnType::System, &t);
+                    self.text.clear();
+                    self.text.push_str("compaction summary: ");
+                    self.text.push_str(sum);
+                    emit!(&self.line_session, TurnType::System, &self.text);
                 }
             }
             Data::Truncation(d) => {
-                let t = format!(
-                    "context truncation: removed_messages={} removed_tokens={}",
-                    d.removed_messages
-                        .map(|n| n.to_string())
-                        .unwrap_or("-".into()),
-                    d.removed_tokens
-                        .map(|n| n.to_string())
-                        .unwrap_or("-".into())
-                );
-                emit!(&self.line_session, TurnType::System, &t);
+                let t = &mut self.text;
+                t.clear();
+                t.push_str("context truncation: removed_messages=");
+                push_count(t, d.removed_messages);
+                t.push_str(" removed_tokens=");
+                push_count(t, d.removed_tokens);
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::ContextChanged(d) => {
                 let cwd = d
@@ -1148,16 +1193,19 @@ impl<'o> EventReader<'o> {
                 if !branch.is_empty() {
                     set(&mut self.branch, branch);
                 }
-                let mut t = format!("cwd changed: {cwd}");
-                kv(&mut t, "branch", branch, false);
-                emit!(&self.line_session, TurnType::System, &t);
+                let t = &mut self.text;
+                t.clear();
+                t.push_str("cwd changed: ");
+                t.push_str(cwd);
+                kv(t, "branch", branch, false);
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::ContextCleared(d) => {
-                let t = format!(
-                    "session cleared: messages={}",
-                    d.message_count.map(|n| n.to_string()).unwrap_or("-".into())
-                );
-                emit!(&self.line_session, TurnType::System, &t);
+                let t = &mut self.text;
+                t.clear();
+                t.push_str("session cleared: messages=");
+                push_count(t, d.message_count);
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::Handoff(d) => {
                 let mut t = format!("session origin: handoff from {}", s(&d.source_type));
@@ -1197,14 +1245,17 @@ impl<'o> EventReader<'o> {
                 }
             }
             Data::HookEnd(d) => {
-                let mut t = format!("hook: {}", s(&d.hook_type));
-                kv(&mut t, "id", s(&d.hook_invocation_id), false);
+                let t = &mut self.text;
+                t.clear();
+                t.push_str("hook: ");
+                t.push_str(s(&d.hook_type));
+                kv(t, "id", s(&d.hook_invocation_id), false);
                 if let Some(b) = d.success {
-                    kv(&mut t, "success", &b.to_string(), false);
+                    kv(t, "success", if b { "true" } else { "false" }, false);
                 }
                 let e = d.error.as_ref().map(error_message);
-                kv(&mut t, "error", e.as_deref().unwrap_or(""), true);
-                emit!(&self.line_session, TurnType::System, &t);
+                kv(t, "error", e.as_deref().unwrap_or(""), true);
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::Skill(d) => {
                 let t = &mut self.text;
@@ -1237,21 +1288,23 @@ impl<'o> EventReader<'o> {
                 emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::Shutdown(d) => {
-                let mut t = "session end:".to_string();
-                kv(&mut t, "type", s(&d.shutdown_type), false);
-                kv(&mut t, "error", s(&d.error_reason), true);
-                kv(&mut t, "current_model", s(&d.current_model), false);
+                let t = &mut self.text;
+                t.clear();
+                t.push_str("session end:");
+                kv(t, "type", s(&d.shutdown_type), false);
+                kv(t, "error", s(&d.error_reason), true);
+                kv(t, "current_model", s(&d.current_model), false);
                 if let Some(cc) = &d.code_changes {
                     let files = match &cc.files_modified {
                         Some(Value::Array(a)) => a.len().to_string(),
                         Some(v) => scalar(v),
                         None => String::new(),
                     };
-                    kv(&mut t, "files_modified", &files, false);
-                    kv(&mut t, "lines_added", &num(cc.lines_added), false);
-                    kv(&mut t, "lines_removed", &num(cc.lines_removed), false);
+                    kv(t, "files_modified", &files, false);
+                    kv(t, "lines_added", &num(cc.lines_added), false);
+                    kv(t, "lines_removed", &num(cc.lines_removed), false);
                 }
-                emit!(&self.line_session, TurnType::System, &t);
+                emit!(&self.line_session, TurnType::System, &self.text);
                 for (model, m) in d.model_metrics.iter().flatten() {
                     let u = Usage {
                         model,
@@ -1267,7 +1320,14 @@ impl<'o> EventReader<'o> {
                     };
                     self.text.clear();
                     system::write_usage(&mut self.text, &u);
-                    emit!(&self.line_session, TurnType::System, &self.text, model, "", "");
+                    emit!(
+                        &self.line_session,
+                        TurnType::System,
+                        &self.text,
+                        model,
+                        "",
+                        ""
+                    );
                 }
             }
             Data::Usage(d) => {
