@@ -344,6 +344,82 @@ impl Recoverer<'_> {
         out
     }
 
+    /// A freed cell of a `WITHOUT ROWID` table that spilled onto overflow pages, at a
+    /// freeblock start (`fb`, `size` bytes), whose payload length, header length and
+    /// (for a two-byte payload length) first serial type the link took. The cell fills
+    /// its freeblock: its local part is `size` less the payload length and the 4-byte
+    /// overflow page number, and the index b-tree's spill rule gives one payload length
+    /// per local size (within a page's span), so the lost first type's size is what that
+    /// length leaves after the surviving types (a lost type whose size is known is a
+    /// one-byte varint: a text or blob of at most 57 bytes, a number). The record is
+    /// then read through its overflow chain with the chain check of
+    /// [`Recoverer::spilled`] (every page of it a freelist leaf, the last ending it);
+    /// without its chain, its local columns come back partial. A local part of exactly
+    /// the minimum local size (489 bytes on a 4,096-byte page) fits every payload whose
+    /// remainder fills whole overflow pages: the lost length is then not known, and
+    /// the readings are chosen as for any freed index cell (`choose_index`: the live
+    /// rows' layout of the key column, else nothing).
+    pub(super) fn rebuild_index_spilled(
+        &self,
+        b: &[u8],
+        fb: usize,
+        size: usize,
+    ) -> Option<Rebuilt> {
+        let end = fb + size;
+        if end > b.len() || size < 12 || b.first() != Some(&0x0a) {
+            return None;
+        }
+        let ncols = self.shape.affinities.len();
+        let mut cands: Vec<(Rebuilt, Vec<usize>)> = Vec::new();
+        for plen_bytes in [2usize, 3] {
+            let local = size.checked_sub(plen_bytes + 4)?;
+            let lost_types = 3 - plen_bytes; // after the header length byte
+            if ncols < lost_types + 1 {
+                continue;
+            }
+            let mut pos = fb + 4;
+            let mut rest = Vec::with_capacity(ncols);
+            for _ in lost_types..ncols {
+                let (t, k) = varint(b, pos)?;
+                rest.push(t);
+                pos += k;
+            }
+            let hlen = pos - (fb + plen_bytes);
+            if hlen > 127 {
+                continue;
+            }
+            let known: usize = rest
+                .iter()
+                .map(|&t| super::serial_size(t))
+                .sum::<Option<usize>>()?;
+            let firsts: Vec<Option<u64>> = if lost_types == 0 {
+                vec![None]
+            } else {
+                (0..128u64)
+                    .filter(|&t| super::serial_size(t).is_some() && !(10..=11).contains(&t))
+                    .map(Some)
+                    .collect()
+            };
+            for t0 in firsts {
+                let total = hlen + known + t0.map_or(Some(0), super::serial_size)?;
+                if super::varint_len(total as u64) != plen_bytes || self.local(total) != local {
+                    continue;
+                }
+                let mut patch = vec![hlen as u8];
+                patch.extend(t0.map(|t| t as u8));
+                if let Some((values, len, _, missing, cut)) =
+                    self.spilled(b, fb + plen_bytes, end, &patch, true)
+                {
+                    if plen_bytes + len == size && !self.live_key(&values) {
+                        let inferred = if t0.is_some() { vec![0] } else { Vec::new() };
+                        cands.push(((values, size, t0.is_some(), missing, cut), inferred));
+                    }
+                }
+            }
+        }
+        self.choose_index(cands)
+    }
+
     /// A freed cell of a `WITHOUT ROWID` table at a freeblock start (`fb`, `size`
     /// bytes): see the module docs. On an interior page (0x02) the link took the
     /// cell's child page number only; the cell's length and record survive.

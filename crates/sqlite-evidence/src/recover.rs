@@ -1420,6 +1420,7 @@ impl<'a> Recoverer<'a> {
             // and is found by the scan below.)
             let rebuilt = if self.shape.is_index() {
                 self.rebuild_index(b, start, size)
+                    .or_else(|| self.rebuild_index_spilled(b, start, size))
             } else {
                 self.rebuild_clobbered(b, start, end, Some(size), None)
                     .map(|(v, l, i)| (v, l, i, Vec::new(), Cut::default()))
