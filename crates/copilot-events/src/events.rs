@@ -1447,6 +1447,13 @@ fn raw_data(line: &Line<'_>) -> String {
         #[serde(borrow)]
         data: Option<&'a serde_json::value::RawValue>,
     }
+    // the scanner finds it (serde_json read the whole line again)
+    if let Some(data) = simdutf8::basic::from_utf8(line.bytes)
+        .ok()
+        .and_then(decode::scan::data_raw)
+    {
+        return data.map(compact_json).unwrap_or_default();
+    }
     match serde_json::from_slice::<Only<'_>>(line.bytes) {
         Ok(Only { data: Some(raw) }) => compact_json(raw.get()),
         _ => String::new(),

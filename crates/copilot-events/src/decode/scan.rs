@@ -123,6 +123,26 @@ pub(crate) fn with<R>(line: &str, f: impl FnOnce(&Event<'_>) -> R) -> Option<R> 
     into(line, &mut ev).then(|| f(&ev))
 }
 
+/// The `data` of a line as serde_json's `Option<&RawValue>` field of a struct gives it
+/// (`Some(None)` for a missing or `null` one), or `None` when serde_json must say (a
+/// generic `session event:` row prints it; serde_json read the line again for it).
+pub(crate) fn data_raw(line: &str) -> Option<Option<&str>> {
+    let mut p = P {
+        s: line,
+        b: line.as_bytes(),
+        i: 0,
+        depth: 0,
+        scratch: Vec::new(),
+    };
+    let mut data = None;
+    p.fields(&[&["data"]], |p, _| {
+        data = p.opt_raw()?.map(|r| r.0);
+        Some(())
+    })?;
+    p.ws();
+    (p.i == p.b.len()).then_some(data)
+}
+
 /// Decodes one line into `ev`; false when serde_json must.
 fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> bool {
     let mut p = P {
@@ -1539,5 +1559,54 @@ mod tests {
         // the first seven metrics (the rest hold a float, `-0`, a duplicate field, a
         // value of another type, or are not JSON) with the first five changes
         assert_eq!(read, 35, "{} lines", lines.len());
+    }
+    /// `data_raw` gives the `data` serde_json gives, on every line it reads, and reads
+    /// nearly every line of the fixtures and of their damaged copies that serde_json reads.
+    #[test]
+    fn data_raw_is_serde_json() {
+        #[derive(serde::Deserialize)]
+        struct Only<'a> {
+            #[serde(borrow)]
+            data: Option<&'a serde_json::value::RawValue>,
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence");
+        let mut lines: Vec<Vec<u8>> = [
+            r#"{"type":"x","data":{"a": [1, 2]} }"#,
+            r#" {"data" : null}"#,
+            r#"{"type":"x"}"#,
+            r#"{"data":1,"data":2}"#,
+            r#"{"d\u0061ta":1}"#,
+            r#"[{"a":1}]"#,
+            r#"{"data":"s\u00e9"} x"#,
+            r#"{"data":{"a":1e400,"b":-0}}"#,
+            r#"{"other":{"x":"\ud800"},"data":3}"#,
+        ]
+        .iter()
+        .map(|l| l.as_bytes().to_vec())
+        .collect();
+        for rel in LOGS {
+            let bytes = std::fs::read(root.join(rel)).unwrap();
+            for m in chat_rows::dirty::Harness::new().mutations(bytes.len()) {
+                let input = m.apply(&bytes);
+                lines.extend(input.split(|c| *c == b'\n').map(<[u8]>::to_vec));
+            }
+        }
+        let (mut read, mut serde_read) = (0, 0);
+        for line in &lines {
+            let old = serde_json::from_slice::<Only<'_>>(line).map(|o| o.data.map(|r| r.get()));
+            serde_read += usize::from(old.is_ok());
+            let Ok(text) = std::str::from_utf8(line) else {
+                continue;
+            };
+            match (data_raw(text), old) {
+                (Some(d), Ok(old)) => {
+                    read += 1;
+                    assert_eq!(d, old, "{text}");
+                }
+                (Some(d), Err(e)) => panic!("read {d:?} where serde_json says {e}: {text}"),
+                (None, _) => {}
+            }
+        }
+        assert!(read * 10 > serde_read * 9, "{read} of {serde_read}");
     }
 }
