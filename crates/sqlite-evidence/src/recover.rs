@@ -1077,7 +1077,8 @@ impl<'a> Recoverer<'a> {
         }
     }
 
-    /// Live records SQLite cannot reach: whole cells in a current leaf page's cell
+    /// Live records SQLite cannot reach: whole cells in a current leaf page's (or an
+    /// index b-tree's interior page's) cell
     /// content area that no cell pointer names and that lie in no freeblock (a cell
     /// pointer or the cell count tampered with, a pointer aimed at another cell). In a
     /// page SQLite wrote, that area holds only cells and freeblocks (and fragments of
@@ -1085,9 +1086,13 @@ impl<'a> Recoverer<'a> {
     fn carve_unreachable(&mut self, b: &[u8], page: u32, name: &str) {
         let h = if page == 1 { 100 } else { 0 };
         let leaf = if self.shape.is_index() { 0x0a } else { 0x0d };
-        if b.get(h) != Some(&leaf) {
+        // (an index b-tree's interior cells hold records too: a 4-byte child page
+        // number, then a cell as a leaf's)
+        let interior = self.shape.is_index() && b.get(h) == Some(&0x02);
+        if b.get(h) != Some(&leaf) && !interior {
             return;
         }
+        let (ptrs, child) = if interior { (h + 12, 4) } else { (h + 8, 0) };
         let usable = self.pages.usable.min(b.len());
         let content = match be16(b, h + 5) as usize {
             0 => 65536,
@@ -1099,9 +1104,9 @@ impl<'a> Recoverer<'a> {
         let mut covered: Vec<(usize, usize)> = Vec::new();
         let n = be16(b, h + 3) as usize;
         for c in 0..n.min(usable / 2) {
-            let ptr = be16(b, h + 8 + 2 * c) as usize;
-            if let Some(size) = self.leaf_cell_size(b, ptr) {
-                covered.push((ptr, ptr + size));
+            let ptr = be16(b, ptrs + 2 * c) as usize;
+            if let Some(size) = self.leaf_cell_size(b, ptr + child) {
+                covered.push((ptr, ptr + child + size));
             }
         }
         let mut fb = be16(b, h + 1) as usize;
@@ -2767,6 +2772,10 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
                 _ => rec.pages.name(v),
             };
             rec.carve_page(b, page, &name);
+            // an index b-tree's interior pages hold records: a cell no pointer names
+            if rec.shape.is_index() && rec.current(page) == v {
+                rec.carve_unreachable(b, page, &name);
+            }
         }
         rec.carve_snap = None;
         // SQLite cannot read the schema: the cells of the image's own pages are live
@@ -3781,6 +3790,9 @@ pub(crate) fn paged_deleted(
     for page in interiors {
         if let Some(b) = ps.page(page) {
             rec.carve_page(&b, page, &format!("page {page}"));
+            if rec.shape.is_index() {
+                rec.carve_unreachable(&b, page, &format!("page {page}"));
+            }
             flush(&mut rec);
         }
     }
