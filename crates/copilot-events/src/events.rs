@@ -155,9 +155,8 @@ fn push_u64(out: &mut String, mut n: u64) {
             break;
         }
     }
-    for d in &digits[i..] {
-        out.push(char::from(*d));
-    }
+    // ASCII digits: always UTF-8 (one copy, not a push per digit)
+    out.push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
 }
 
 /// Where the rows of the line being read come from.

@@ -101,15 +101,6 @@ fn stop_at(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Whether a field name is `key`: lengths, then first and last bytes, are compared
-/// before the bytes (most names differ there, and a `memcmp` call per name tried cost
-/// more than the comparison on these short keys).
-#[inline]
-fn same_key(name: &str, key: &[u8]) -> bool {
-    let n = name.as_bytes();
-    n.len() == key.len() && n.first() == key.first() && n.last() == key.last() && n == key
-}
-
 /// Decodes one line, or `None` when serde_json must (see the module docs).
 pub(crate) fn event(line: &str) -> Option<Event<'_>> {
     let mut ev = Event::default();
@@ -520,16 +511,37 @@ impl<'a> P<'a> {
         } else {
             loop {
                 self.ws();
-                let (a, e, escaped) = self.raw_str()?;
-                if escaped {
-                    return None;
+                // a name of the struct is looked for right after the opening quote,
+                // followed by the closing one (no escape can be in between): the keys
+                // a type reads are not scanned for their end first
+                let at = self.i + 1;
+                let rest = self.b.get(at..).unwrap_or_default();
+                let mut found = None;
+                if self.b.get(self.i) == Some(&b'"') {
+                    'names: for (n, spellings) in names.iter().enumerate() {
+                        for k in spellings.iter().map(|k| k.as_bytes()) {
+                            if rest.get(k.len()) == Some(&b'"') && rest.starts_with(k) {
+                                found = Some((n, k.len()));
+                                break 'names;
+                            }
+                        }
+                    }
                 }
-                let key = self.b.get(a..e)?;
+                let found = match found {
+                    Some((n, len)) => {
+                        self.i = at + len + 1;
+                        Some(n)
+                    }
+                    None => {
+                        // another key (none of the names, unless escaped: given up)
+                        if self.raw_str()?.2 {
+                            return None;
+                        }
+                        None
+                    }
+                };
                 self.eat(b':')?;
-                match names
-                    .iter()
-                    .position(|n| n.iter().any(|k| same_key(k, key)))
-                {
+                match found {
                     Some(n) => {
                         if seen & (1 << n) != 0 {
                             return None;
