@@ -132,6 +132,16 @@ struct PendingRequest {
     replayed: bool,
 }
 
+/// Where a tool call stands.
+enum Call {
+    /// Requested in an assistant message, not started yet.
+    Requested(PendingRequest),
+    /// Started, no result yet.
+    Started(Started),
+    /// Completed (its result read).
+    Completed,
+}
+
 struct Started {
     tool: String,
     /// The session of its line ([`EventReader::places`]).
@@ -155,8 +165,8 @@ fn push_u64(out: &mut String, mut n: u64) {
             break;
         }
     }
-    // ASCII digits: always UTF-8 (one copy, not a push per digit)
-    out.push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
+    // one reservation for the digits, no UTF-8 check of them
+    out.extend(digits[i..].iter().map(|d| char::from(*d)));
 }
 
 /// Where the rows of the line being read come from.
@@ -243,9 +253,10 @@ pub struct EventReader<'o> {
     level: ChangeTracker<String>,
     any_model: bool,
     families: Vec<(&'static str, &'static str, Option<Timestamp>, u64, u64)>,
-    requests: Ids<PendingRequest>,
-    started: Ids<Started>,
-    completed: HashSet<String, foldhash::fast::RandomState>,
+    /// Every tool-call id seen, with where its call stands: one map (one hash of the id
+    /// per event, mostly) rather than a map each of requests, started calls and
+    /// completed ids (an id is in one state at a time).
+    calls: Ids<Call>,
     reasoning: HashSet<u64>,
     subagents: HashSet<String>,
     /// The (session, project, branch) of the lines that gave held requests and calls,
@@ -399,9 +410,7 @@ impl<'o> EventReader<'o> {
             level: system::permission_level_tracker(),
             any_model: false,
             families: Vec::new(),
-            requests: Ids::default(),
-            started: Ids::default(),
-            completed: HashSet::default(),
+            calls: Ids::default(),
             places: Vec::new(),
             reasoning: HashSet::new(),
             subagents: HashSet::new(),
@@ -793,8 +802,8 @@ impl<'o> EventReader<'o> {
                 for tr in d.tool_requests.iter().flatten() {
                     let id = s(&tr.tool_call_id);
                     self.note_family(id, at, line);
-                    if id.is_empty() || self.started.contains_key(id) || self.completed.contains(id)
-                    {
+                    if id.is_empty() || self.calls.contains_key(id) {
+                        // started, completed or already requested: nothing to hold
                         if id.is_empty() {
                             let text = tr.arguments.map(raw_text).unwrap_or_default();
                             emit!(
@@ -808,14 +817,11 @@ impl<'o> EventReader<'o> {
                         }
                         continue;
                     }
-                    if self.requests.contains_key(id) {
-                        continue;
-                    }
                     let place = self.place();
                     let text = tr.arguments.map(raw_text).unwrap_or_default();
-                    self.requests.insert(
+                    self.calls.insert(
                         id.to_string(),
-                        PendingRequest {
+                        Call::Requested(PendingRequest {
                             name: s(&tr.name).to_string(),
                             text,
                             place,
@@ -823,17 +829,25 @@ impl<'o> EventReader<'o> {
                             number: line.number,
                             offset: line.offset,
                             replayed,
-                        },
+                        }),
                     );
                 }
             }
             Data::ToolStart(d) => {
                 let id = s(&d.tool_call_id);
                 self.note_family(id, at, line);
-                let requested = if id.is_empty() {
+                // the id's entry, taken out (its key is reused when the call is held)
+                let entry = if id.is_empty() {
                     None
                 } else {
-                    self.requests.remove(id)
+                    self.calls.remove_entry(id)
+                };
+                // (its key, its request, its state when started or completed before: the
+                // same call written again)
+                let (key, requested, again) = match entry {
+                    Some((k, Call::Requested(r))) => (Some(k), Some(r), None),
+                    Some((k, other)) => (Some(k), None, Some(other)),
+                    None => (None, None, None),
                 };
                 let name = match (d.mcp_server_name.as_deref(), d.mcp_tool_name.as_deref()) {
                     (Some(srv), Some(t)) if !srv.is_empty() => format!("{srv}/{t}"),
@@ -845,9 +859,10 @@ impl<'o> EventReader<'o> {
                         .or_else(|| requested.map(|r| r.name))
                         .unwrap_or_default(),
                 };
-                if !id.is_empty() && (self.started.contains_key(id) || self.completed.contains(id))
-                {
-                    // the same call written again: it appears once
+                if let Some(call) = again {
+                    // the same call written again: it appears once (its state is kept)
+                    self.calls
+                        .insert(key.unwrap_or_else(|| id.to_string()), call);
                 } else {
                     let args;
                     let text: &str = match d
@@ -869,27 +884,35 @@ impl<'o> EventReader<'o> {
                     }
                     if !id.is_empty() {
                         let place = self.place();
-                        self.started
-                            .insert(id.to_string(), Started { tool: name, place });
+                        let key = key.unwrap_or_else(|| id.to_string());
+                        self.calls
+                            .insert(key, Call::Started(Started { tool: name, place }));
                     }
                 }
             }
             Data::ToolComplete(d) => {
                 let id = s(&d.tool_call_id);
-                let tool = match self.started.remove(id) {
-                    Some(st) => Some(st.tool),
-                    None => match self.requests.remove(id) {
-                        // requested, never started, but completed: the request is the call
-                        Some(req) => {
-                            sink.push(self.request_row(id, &req, TurnType::ToolUse, &req.text));
-                            Some(req.name)
+                // the call's state becomes completed; what it was
+                let before = if id.is_empty() {
+                    None
+                } else {
+                    match self.calls.get_mut(id) {
+                        Some(state) => Some(std::mem::replace(state, Call::Completed)),
+                        None => {
+                            self.calls.insert(id.to_string(), Call::Completed);
+                            None
                         }
-                        None => None,
-                    },
+                    }
                 };
-                let fresh = !id.is_empty() && !self.completed.contains(id) && {
-                    self.completed.insert(id.to_string());
-                    true
+                let fresh = !id.is_empty() && !matches!(before, Some(Call::Completed));
+                let tool = match before {
+                    Some(Call::Started(st)) => Some(st.tool),
+                    // requested, never started, but completed: the request is the call
+                    Some(Call::Requested(req)) => {
+                        sink.push(self.request_row(id, &req, TurnType::ToolUse, &req.text));
+                        Some(req.name)
+                    }
+                    _ => None,
                 };
                 if id.is_empty() || fresh || tool.is_some() {
                     let name = tool.as_deref().unwrap_or("");
@@ -1396,7 +1419,15 @@ impl<'o> EventReader<'o> {
     /// run, and the inferred model families of a log that names no model.
     pub fn finish(&mut self, sink: &mut dyn RowSink) {
         self.end_replay(sink);
-        let mut pending: Vec<(String, PendingRequest)> = self.requests.drain().collect();
+        let mut pending: Vec<(String, PendingRequest)> = Vec::new();
+        let mut open: Vec<(String, Started)> = Vec::new();
+        for (id, call) in self.calls.drain() {
+            match call {
+                Call::Requested(p) => pending.push((id, p)),
+                Call::Started(st) => open.push((id, st)),
+                Call::Completed => {}
+            }
+        }
         // by (line, id), without copying an id per comparison
         pending.sort_by(|a, b| (a.1.number, &a.0).cmp(&(b.1.number, &b.0)));
         for (id, p) in pending {
@@ -1404,7 +1435,6 @@ impl<'o> EventReader<'o> {
             let link = texts::link_never_started(&id);
             sink.push(self.request_row(&id, &p, TurnType::System, &link));
         }
-        let mut open: Vec<(String, Started)> = self.started.drain().collect();
         open.sort_by(|a, b| a.0.cmp(&b.0));
         for (id, st) in open {
             let mut r = Row::system(self.opts.agent, texts::link_no_result(&id))
