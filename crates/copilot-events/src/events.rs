@@ -787,8 +787,19 @@ impl<'o> EventReader<'o> {
                     None => {
                         if let Some(enc) = d.encrypted_content.as_deref().filter(|e| !e.is_empty())
                         {
-                            let t = texts::encrypted_reasoning(enc.len());
-                            emit!(&self.line_session, TurnType::Thinking, &t, model, "", "");
+                            // texts::encrypted_reasoning's text, written in place
+                            self.text.clear();
+                            self.text.push_str("[encrypted reasoning, ");
+                            push_u64(&mut self.text, enc.len() as u64);
+                            self.text.push_str(" bytes]");
+                            emit!(
+                                &self.line_session,
+                                TurnType::Thinking,
+                                &self.text,
+                                model,
+                                "",
+                                ""
+                            );
                         }
                     }
                 }
@@ -946,8 +957,18 @@ impl<'o> EventReader<'o> {
                         })
                         .or_else(|| d.shell_execution.as_ref().and_then(|x| x.exit_code));
                     if let Some(code) = exit {
-                        let t = texts::tool_exit_code(code);
-                        emit!(&self.line_session, TurnType::System, &t, "", name, id);
+                        // texts::tool_exit_code's text, written in place
+                        self.text.clear();
+                        self.text.push_str("tool exit code: ");
+                        push_count(&mut self.text, Some(code));
+                        emit!(
+                            &self.line_session,
+                            TurnType::System,
+                            &self.text,
+                            "",
+                            name,
+                            id
+                        );
                     }
                     if d.success == Some(false) {
                         let code = match &d.error {
@@ -1238,32 +1259,34 @@ impl<'o> EventReader<'o> {
             }
             Data::Subagent(d) => {
                 let phase = &kind["subagent.".len()..];
-                let mut t = match phase {
-                    "started" | "completed" | "failed" => {
-                        format!("subagent {phase}: agent={}", s(&d.agent_name))
-                    }
-                    _ => String::new(),
-                };
+                let t = &mut self.text;
+                t.clear();
+                if matches!(phase, "started" | "completed" | "failed") {
+                    t.push_str("subagent ");
+                    t.push_str(phase);
+                    t.push_str(": agent=");
+                    t.push_str(s(&d.agent_name));
+                }
                 match phase {
                     "started" => {
-                        kv(&mut t, "tool_call", s(&d.tool_call_id), false);
-                        kv(&mut t, "model", s(&d.model), false);
+                        kv(t, "tool_call", s(&d.tool_call_id), false);
+                        kv(t, "model", s(&d.model), false);
                     }
                     "completed" => {
-                        kv(&mut t, "duration_ms", &num(d.duration_ms), false);
-                        kv(&mut t, "tokens", &num(d.total_tokens), false);
+                        kv(t, "duration_ms", &num(d.duration_ms), false);
+                        kv(t, "tokens", &num(d.total_tokens), false);
                     }
                     "failed" => {
                         let e = d.error.as_ref().map(error_message);
-                        kv(&mut t, "error", e.as_deref().unwrap_or(""), true);
+                        kv(t, "error", e.as_deref().unwrap_or(""), true);
                     }
                     _ => {}
                 }
-                if t.is_empty() {
+                if self.text.is_empty() {
                     let t = texts::session_event(kind, &raw_data(line));
                     emit!(&self.line_session, TurnType::System, &t);
                 } else {
-                    emit!(&self.line_session, TurnType::System, &t);
+                    emit!(&self.line_session, TurnType::System, &self.text);
                 }
             }
             Data::HookEnd(d) => {
