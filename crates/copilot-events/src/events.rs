@@ -134,8 +134,9 @@ struct PendingRequest {
 
 /// Where a tool call stands.
 enum Call {
-    /// Requested in an assistant message, not started yet.
-    Requested(PendingRequest),
+    /// Requested in an assistant message, not started yet (boxed: every completed id
+    /// stays in the map, and an entry is as large as its largest state).
+    Requested(Box<PendingRequest>),
     /// Started, no result yet.
     Started(Started),
     /// Completed (its result read).
@@ -832,7 +833,7 @@ impl<'o> EventReader<'o> {
                     let text = tr.arguments.map(raw_text).unwrap_or_default();
                     self.calls.insert(
                         id.to_string(),
-                        Call::Requested(PendingRequest {
+                        Call::Requested(Box::new(PendingRequest {
                             name: s(&tr.name).to_string(),
                             text,
                             place,
@@ -840,7 +841,7 @@ impl<'o> EventReader<'o> {
                             number: line.number,
                             offset: line.offset,
                             replayed,
-                        }),
+                        })),
                     );
                 }
             }
@@ -1446,7 +1447,7 @@ impl<'o> EventReader<'o> {
         let mut open: Vec<(String, Started)> = Vec::new();
         for (id, call) in self.calls.drain() {
             match call {
-                Call::Requested(p) => pending.push((id, p)),
+                Call::Requested(p) => pending.push((id, *p)),
                 Call::Started(st) => open.push((id, st)),
                 Call::Completed => {}
             }
