@@ -220,14 +220,13 @@ fn live_table(
     let entry = paged_schema(ps)
         .into_iter()
         .find(|e| e.kind == "table" && e.name == table);
-    // a WITHOUT ROWID table's records live in an index b-tree: no orphaned table leaf
-    // is its, and the attribution below compares rowid tables' shapes
+    // a WITHOUT ROWID table's records live in an index b-tree: its orphaned pages are
+    // index leaves, and the attribution below compares rowid tables' shapes only
     let rowid_table = entry
         .as_ref()
         .is_some_and(|e| !e.sql.to_ascii_uppercase().contains("WITHOUT ROWID"));
-    let shape = entry
-        .filter(|_| rowid_table)
-        .and_then(|e| TableShape::from_sql(&e.sql, e.rootpage));
+    let shape = entry.and_then(|e| TableShape::from_sql(&e.sql, e.rootpage));
+    let rowid_shape = shape.as_ref().filter(|_| rowid_table);
     let dropped_shapes: Vec<TableShape> = dropped
         .iter()
         .filter_map(|d| TableShape::from_sql(&d.sql, d.rootpage.max(1)))
@@ -236,7 +235,7 @@ fn live_table(
     let mut emitted: HashSet<u64> = HashSet::new();
     let mut n = 0;
     super::paged_deleted(ps, table, &mut |r| {
-        if let Some(shape) = &shape {
+        if let Some(shape) = rowid_shape {
             if r.reach == Reach::Deleted && fits_dropped(&r.values, shape, &dropped_shapes) {
                 return;
             }
@@ -266,7 +265,8 @@ fn live_table(
             continue;
         }
         let Some(b) = ps.page(p) else { continue };
-        if b.first() != Some(&0x0d) || !rec.may_own(&b, p, &mine, &known) {
+        let leaf = if rowid_table { 0x0d } else { 0x0a };
+        if b.first() != Some(&leaf) || !rec.may_own(&b, p, &mine, &known) {
             continue;
         }
         let name = format!("orphan page {p}");
@@ -275,7 +275,11 @@ fn live_table(
             f.reach = Reach::Unreachable;
         }
         rec.carve_page(&b, p, &name);
-        found.append(&mut rec.found);
+        // (a WITHOUT ROWID table's records back in table order, as the live rows read)
+        for mut f in std::mem::take(&mut rec.found) {
+            rec.to_table_order(&mut f);
+            found.push(f);
+        }
     }
     if found.is_empty() {
         return n;
