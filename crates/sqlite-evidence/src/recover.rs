@@ -1512,17 +1512,17 @@ impl<'a> Recoverer<'a> {
                     s += len;
                     continue;
                 }
-                // At the gap's top, a cell that kept its head and lost its tail to the
-                // cells SQLite took from the gap's end since (kept below unless a whole
-                // record lies in what it would read as its body).
-                if region == Region::Gap && gap_cut.is_none() {
-                    if let Some(p) = self.gap_partial(b, s, floor, end) {
-                        gap_cut = Some((s, p));
-                    }
-                }
                 // A header that reads as this table's, whose body did not survive:
                 // step over it, so that its bytes are not read as another header.
                 if let Some(hlen) = self.header_len(b, s, end) {
+                    // At the gap's top, a cell that kept its head and lost its tail to
+                    // the cells SQLite took from the gap's end since (kept below unless
+                    // a whole record lies in what it would read as its body).
+                    if region == Region::Gap && gap_cut.is_none() {
+                        if let Some(p) = self.gap_partial(b, s, hlen, floor, end) {
+                            gap_cut = Some((s, p));
+                        }
+                    }
                     s += hlen;
                     continue;
                 }
@@ -2252,7 +2252,7 @@ impl<'a> Recoverer<'a> {
         self.partial_tail(b, &types, 4, hlen, pos, end, false)
     }
 
-    /// A record at `s` in a leaf page's unallocated gap whose header and payload-length
+    /// A record at `s` (its header `hlen` bytes) in a leaf page's unallocated gap whose header and payload-length
     /// and rowid varints survive, and whose body runs past the gap's end `end` (the cell
     /// content area's start) into live cells that cover the rest of it: a cell freed at
     /// the top of the content area (it joined the gap whole), whose tail the cells
@@ -2263,13 +2263,13 @@ impl<'a> Recoverer<'a> {
         &self,
         b: &[u8],
         s: usize,
+        hlen: usize,
         floor: usize,
         end: usize,
     ) -> Option<(i64, Vec<Value>, Vec<usize>, Cut)> {
         if self.shape.is_index() {
             return None;
         }
-        let hlen = self.header_len(b, s, end)?;
         let ncols = self.shape.affinities.len();
         let mut types = Vec::with_capacity(ncols);
         let mut pos = s + varint(b, s)?.1;
@@ -2282,7 +2282,13 @@ impl<'a> Recoverer<'a> {
             .iter()
             .map(|&t| serial_size(t))
             .sum::<Option<usize>>()?;
-        if s + hlen + total <= end {
+        // its body crosses the gap's end, and it did not spill (its cell ends on the
+        // page, with the live cells that cover its rest)
+        let usable = self.pages.usable.min(b.len());
+        if s + hlen + total <= end
+            || s + hlen + total > usable
+            || self.local(hlen + total) < hlen + total
+        {
             return None;
         }
         let (rowid, prefix) = self.rowid_before(b, s, floor, hlen + total)?;
