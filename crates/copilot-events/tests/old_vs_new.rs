@@ -241,3 +241,47 @@ fn long_lines_give_the_same_rows() {
     }
     assert!(long > 50, "{long} long lines");
 }
+
+/// Tool calls in every order of their request, start (twice), completion (twice) and a
+/// user-requested start, for a call that goes through all of them and one that skips
+/// the request: the reader keeps one state per call id (requested, started, completed)
+/// where the old one kept three maps, and gives the same rows in every order.
+#[test]
+fn tool_call_orders_give_the_same_rows() {
+    let lines = [
+        r#"{"type":"assistant.message","data":{"content":"","toolRequests":[{"toolCallId":"a","name":"bash","arguments":{"command":"ls"}},{"toolCallId":"b","name":"edit","arguments":"x"}]},"timestamp":"2026-10-05T09:00:01Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"a","toolName":"bash","arguments":{"command":"ls"}},"timestamp":"2026-10-05T09:00:02Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"a","arguments":{"command":"ls -l"}},"timestamp":"2026-10-05T09:00:03Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"a","success":true,"result":{"content":"out","contents":[{"type":"terminal","exitCode":2}]}},"timestamp":"2026-10-05T09:00:04Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"b","success":false,"error":{"code":"denied","message":"no"}},"timestamp":"2026-10-05T09:00:05Z"}"#,
+        r#"{"type":"tool.user_requested","data":{"toolCallId":"c","toolName":"view"},"timestamp":"2026-10-05T09:00:06Z"}"#,
+    ];
+    // every order of the six lines (Heap's algorithm), each line then repeated once
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    let mut c = vec![0usize; lines.len()];
+    let mut orders = vec![order.clone()];
+    let mut i = 0;
+    while i < lines.len() {
+        if c[i] < i {
+            let j = if i % 2 == 0 { 0 } else { c[i] };
+            order.swap(j, i);
+            orders.push(order.clone());
+            c[i] += 1;
+            i = 0;
+        } else {
+            c[i] = 0;
+            i += 1;
+        }
+    }
+    assert_eq!(orders.len(), 720);
+    for order in &orders {
+        let mut log = String::new();
+        for &n in order {
+            log.push_str(lines[n]);
+            log.push('\n');
+        }
+        same(&log, log.as_bytes(), &options(false)[0]);
+        let doubled: String = log.lines().flat_map(|l| [l, "\n", l, "\n"]).collect();
+        same(&doubled, doubled.as_bytes(), &options(true)[1]);
+    }
+}
