@@ -1124,7 +1124,8 @@ impl<'a> Recoverer<'a> {
         let mut at = content;
         let mut holes = Vec::new();
         for (a, z) in covered {
-            if a > at {
+            // (a cell or freeblock of a damaged page may claim bytes past the page end)
+            if a > at && at < usable {
                 holes.push((at, a.min(usable)));
             }
             at = at.max(z);
@@ -1133,7 +1134,7 @@ impl<'a> Recoverer<'a> {
             holes.push((at, usable));
         }
         for (a, z) in holes {
-            if z - a < 6 {
+            if z.saturating_sub(a) < 6 {
                 continue;
             }
             let before = self.found.len();
