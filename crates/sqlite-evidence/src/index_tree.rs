@@ -388,10 +388,7 @@ impl Recoverer<'_> {
             if hlen > 127 {
                 continue;
             }
-            let known: usize = rest
-                .iter()
-                .map(|&t| super::serial_size(t))
-                .sum::<Option<usize>>()?;
+            let known = super::body_size(&rest)?;
             let firsts: Vec<Option<u64>> = if lost_types == 0 {
                 vec![None]
             } else {
@@ -401,7 +398,12 @@ impl Recoverer<'_> {
                     .collect()
             };
             for t0 in firsts {
-                let total = hlen + known + t0.map_or(Some(0), super::serial_size)?;
+                let Some(total) = t0
+                    .map_or(Some(0), super::serial_size)
+                    .and_then(|n| (hlen + known).checked_add(n))
+                else {
+                    continue;
+                };
                 if super::varint_len(total as u64) != plen_bytes || self.local(total) != local {
                     continue;
                 }
@@ -529,7 +531,14 @@ impl Recoverer<'_> {
                     }
                     continue;
                 }
-                let known: usize = types.iter().filter_map(|&t| serial_size(t)).sum();
+                // (sizes added with overflow checks: a damaged type may declare near
+                // 2^63 bytes)
+                let Some(known) = types
+                    .iter()
+                    .try_fold(0usize, |a, &t| a.checked_add(serial_size(t)?))
+                else {
+                    continue;
+                };
                 let inferred: Vec<usize> = (0..lost.len()).collect();
                 // The cell fills its freeblock, or ends where other freed cells (stale
                 // freeblock links of cells freed before the blocks merged, or whole
@@ -542,7 +551,9 @@ impl Recoverer<'_> {
                 // (Only where one-byte types were lost, at most 114 bytes of content:
                 // over the 8,000 ends a two-byte type allows, stray bytes would read
                 // as a link landing on the freeblock's end too often.)
-                let first = body_at + known;
+                let Some(first) = body_at.checked_add(known) else {
+                    continue;
+                };
                 let mut ends = vec![end];
                 // A freed cell merged with the next freeblock absorbs a fragment of up
                 // to three bytes between them: a cell may end up to three bytes before

@@ -954,6 +954,14 @@ fn cut_start(rest: &[u8], t: u64, encoding: u32) -> Option<Value> {
     }
 }
 
+/// The body size the serial types `types` declare, `None` for a reserved type or a sum
+/// past `usize` (a damaged type may declare near 2^63 bytes).
+fn body_size(types: &[u64]) -> Option<usize> {
+    types
+        .iter()
+        .try_fold(0usize, |a, &t| a.checked_add(serial_size(t)?))
+}
+
 /// The length of `v` as an SQLite varint.
 fn varint_len(v: u64) -> usize {
     (1..=8).find(|&n| v < 1 << (7 * n)).unwrap_or(9)
@@ -2279,17 +2287,12 @@ impl<'a> Recoverer<'a> {
             types.push(t);
             pos += k;
         }
-        let total: usize = types
-            .iter()
-            .map(|&t| serial_size(t))
-            .sum::<Option<usize>>()?;
+        let total = body_size(&types)?;
         // its body crosses the gap's end, and it did not spill (its cell ends on the
         // page, with the live cells that cover its rest)
         let usable = self.pages.usable.min(b.len());
-        if s + hlen + total <= end
-            || s + hlen + total > usable
-            || self.local(hlen + total) < hlen + total
-        {
+        let cell_end = (s + hlen).checked_add(total)?;
+        if cell_end <= end || cell_end > usable || self.local(hlen + total) < hlen + total {
             return None;
         }
         let (rowid, prefix) = self.rowid_before(b, s, floor, hlen + total)?;
@@ -2365,9 +2368,9 @@ impl<'a> Recoverer<'a> {
             .iter()
             .map(|&t| serial_size(t))
             .collect::<Option<_>>()?;
-        let total: usize = sizes.iter().sum();
-        let cell_end = body_at + total;
-        if cell_end <= end || !self.prefix_ok(prefix, hlen + total) {
+        let total = body_size(types)?;
+        let cell_end = body_at.checked_add(total)?;
+        if cell_end <= end || !self.prefix_ok(prefix, hlen.checked_add(total)?) {
             return None;
         }
         // every type must fit the column, even those of the columns lost
