@@ -23,11 +23,9 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use rusqlite::types::Value;
-
 use super::{
     DroppedTable, Found, Reach, RecoveredRecord, Recoverer, SchemaEntry, Snapshot, Src, Strict,
-    TableShape, class_of_value, complete_create, entry_of, fits_dropped, hash_bytes, key,
+    TableShape, add_dropped, class_of_value, entry_of, fits_dropped, hash_bytes, key,
     older_version, paged_live, paged_schema, partial_key, record, status_name, stored_bytes,
     stream_tree,
 };
@@ -119,41 +117,7 @@ pub(crate) fn dropped_tables(ps: &PageSource, readable: bool) -> Vec<DroppedTabl
         "sqlite_master",
         TableShape::master(),
         Kind::Master,
-        &mut |r| {
-            let mut values = r.values;
-            let mut complete = true;
-            if !r.missing.is_empty() {
-                // the CREATE text lost its end: completed by closing its column list
-                match (&r.missing[..], r.truncated) {
-                    ([4], Some((4, Value::Text(t)))) => {
-                        let Some(sql) = complete_create(&t) else {
-                            return;
-                        };
-                        values[4] = Value::Text(sql);
-                        complete = false;
-                    }
-                    _ => return,
-                }
-            }
-            let Some(e) = entry_of(&values, r.location) else {
-                return;
-            };
-            if e.kind != "table"
-                || live.contains(&e.name)
-                || e.name.starts_with("sqlite_")
-                || TableShape::from_sql(&e.sql, e.rootpage.max(1)).is_none()
-                || out.iter().any(|d| d.name == e.name)
-            {
-                return;
-            }
-            out.push(DroppedTable {
-                name: e.name,
-                sql: e.sql,
-                rootpage: e.rootpage,
-                location: e.location,
-                complete,
-            });
-        },
+        &mut |r| add_dropped(r, &live, &mut out),
     );
     out
 }

@@ -3280,41 +3280,50 @@ pub(crate) fn dropped_tables(db: &Database) -> Vec<DroppedTable> {
         .collect();
     let mut out: Vec<DroppedTable> = Vec::new();
     for r in deleted_records(db, "sqlite_master") {
-        let mut values = r.values;
-        let mut complete = true;
-        if !r.missing.is_empty() {
-            // the CREATE text lost its end: completed by closing its column list
-            match (&r.missing[..], r.truncated) {
-                ([4], Some((4, Value::Text(t)))) => {
-                    let Some(sql) = complete_create(&t) else {
-                        continue;
-                    };
-                    values[4] = Value::Text(sql);
-                    complete = false;
-                }
-                _ => continue,
-            }
-        }
-        let Some(e) = entry_of(&values, r.location) else {
-            continue;
-        };
-        if e.kind != "table"
-            || live.contains(&e.name)
-            || e.name.starts_with("sqlite_")
-            || TableShape::from_sql(&e.sql, e.rootpage.max(1)).is_none()
-            || out.iter().any(|d| d.name == e.name)
-        {
-            continue;
-        }
-        out.push(DroppedTable {
-            name: e.name,
-            sql: e.sql,
-            rootpage: e.rootpage,
-            location: e.location,
-            complete,
-        });
+        add_dropped(r, &live, &mut out);
     }
     out
+}
+
+/// Adds the table a freed `sqlite_master` record names to `out` when it is a dropped
+/// table: a `table` entry not in the live schema (`live`), not SQLite's own, whose
+/// `CREATE TABLE` text parses (a text that lost its end is completed by closing its
+/// column list, and marked incomplete), and not already found. The one rule of both
+/// modes ([`dropped_tables`] and the paged mode's).
+pub(crate) fn add_dropped(r: RecoveredRecord, live: &HashSet<String>, out: &mut Vec<DroppedTable>) {
+    let mut values = r.values;
+    let mut complete = true;
+    if !r.missing.is_empty() {
+        // the CREATE text lost its end: completed by closing its column list
+        match (&r.missing[..], r.truncated) {
+            ([4], Some((4, Value::Text(t)))) => {
+                let Some(sql) = complete_create(&t) else {
+                    return;
+                };
+                values[4] = Value::Text(sql);
+                complete = false;
+            }
+            _ => return,
+        }
+    }
+    let Some(e) = entry_of(&values, r.location) else {
+        return;
+    };
+    if e.kind != "table"
+        || live.contains(&e.name)
+        || e.name.starts_with("sqlite_")
+        || TableShape::from_sql(&e.sql, e.rootpage.max(1)).is_none()
+        || out.iter().any(|d| d.name == e.name)
+    {
+        return;
+    }
+    out.push(DroppedTable {
+        name: e.name,
+        sql: e.sql,
+        rootpage: e.rootpage,
+        location: e.location,
+        complete,
+    });
 }
 
 /// The first `limit` live rows of `table` (every column, table order), to `each`.
