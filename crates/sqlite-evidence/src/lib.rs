@@ -48,6 +48,8 @@
 
 pub mod any;
 pub mod decode;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod locate;
 pub mod paged;
 pub mod recover;
