@@ -1,5 +1,5 @@
 //! The fuzz target's body, in the crate so that the inputs that once made it panic
-//! (`tests/data/fuzz/`) are replayed by `cargo test` exactly as the fuzzer ran them.
+//! (`tests/fuzz-findings/`) are replayed by `cargo test` exactly as the fuzzer ran them.
 
 use crate::Database;
 use crate::decode::{DbHeader, scan_wal};

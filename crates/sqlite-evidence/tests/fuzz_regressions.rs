@@ -7,7 +7,7 @@ use std::path::Path;
 
 #[test]
 fn fuzz_findings_no_longer_panic() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-findings");
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
