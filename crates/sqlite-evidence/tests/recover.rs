@@ -361,3 +361,58 @@ fn unknown_and_live_tables() {
         ]
     );
 }
+
+/// A stale freeblock link in a page's gap, in front of a spilled cell whose payload
+/// length and rowid took the four bytes (as a 500 MB Cursor-like build left it: the
+/// link, then the rowid's last byte `0f`, the header length `04`, the key's type `35`
+/// and the value's two-byte type `ee 69`). Rebuilt as if the link had taken the header
+/// length, `0f 04` read as the types of a 1-character key and a 4-byte integer: "5"
+/// and -295083403. The table's live values are all text, so that reading is refused.
+#[test]
+fn a_rebuilt_reading_against_the_live_records_habits_is_refused() {
+    let mut conn = sqlite_evidence::rusqlite::Connection::open_in_memory().unwrap();
+    conn.execute_batch(
+        "PRAGMA page_size = 4096;
+         CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
+    )
+    .unwrap();
+    for i in 0..6 {
+        conn.execute(
+            "INSERT INTO cursorDiskKV (rowid, key, value) VALUES (?1, ?2, ?3)",
+            (
+                60_000 + i,
+                format!("bubbleId:c1:b{i}"),
+                format!("{{\"text\":\"message {i}\"}}"),
+            ),
+        )
+        .unwrap();
+    }
+    let mut main = conn
+        .serialize(sqlite_evidence::rusqlite::MAIN_DB)
+        .unwrap()
+        .to_vec();
+    // page 2 is the table's only leaf: its gap runs from the cell pointers to the cells
+    let page = 4096;
+    let content = u16::from_be_bytes([main[page + 5], main[page + 6]]) as usize;
+    assert!(content > 1200, "{content}");
+    // the 77 bytes before the build's live cell, as they were: the end of an older
+    // cell (its overflow page number), the stale link, the spilled cell's head
+    let mut stale = vec![0x00, 0x00, 0xa0, 0x3f, 0x00, 0x00, 0x0b, 0xd3];
+    stale.extend_from_slice(&[0x0f, 0x04, 0x35, 0xee, 0x69]);
+    stale.extend_from_slice(
+        b"bubbleId:c203:b20366{\"bubbleId\":\"b20366\",\"type\":1,\"text\":\"20366 ",
+    );
+    assert_eq!(stale.len(), 77);
+    let at = page + content - stale.len();
+    // the link's size reaches the page's end, as there (1069 + 3027 = 4096)
+    let size = (4096 - (content - 73)) as u16;
+    stale[6..8].copy_from_slice(&size.to_be_bytes());
+    main[at..at + stale.len()].copy_from_slice(&stale);
+    let db = Database::from_vecs(main, None).unwrap();
+    let keys: Vec<Value> = db
+        .deleted_records("cursorDiskKV")
+        .into_iter()
+        .map(|r| r.values[0].clone())
+        .collect();
+    assert_eq!(keys, Vec::<Value>::new());
+}
