@@ -189,7 +189,7 @@ fn paged(mb: u64) {
         .filter(|it| !it.key.starts_with("bubbleId:"))
         .take(3)
     {
-        println!("  not a bubble: {} at {} rowid {:?} value {:?}", it.key, it.location, it.rowid, it.value.chars().take(300).collect::<String>());
+        println!("  not a bubble: {} at {}", it.key, it.location);
     }
     if let Some(rss) = chat_rows::dirty::peak_rss_bytes() {
         println!("peak RSS: {:.0} MB", rss as f64 / 1e6);
