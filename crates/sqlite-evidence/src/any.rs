@@ -16,9 +16,8 @@
 //! What differs between the modes is the recovery's, and documented in the crate's
 //! README: the paged mode judges older page versions by their own cells instead of
 //! walking each snapshot's b-trees. Live rows are the same: the b-tree walk gives the
-//! rows SQLite gives, in rowid order, with the rowid alias filled; a column added by
-//! `ALTER TABLE` after a row was written reads as its default in memory (SQLite applies
-//! it) and as NULL in the paged mode (the record does not hold it).
+//! rows SQLite gives, in rowid order, with the rowid alias filled, and a column added by
+//! `ALTER TABLE` after a row was written read as its constant default in both modes.
 
 use std::path::Path;
 

@@ -82,6 +82,7 @@ pub(super) fn shape(cols: &[(String, bool, i64)], root: u32) -> Option<TableShap
         alias: None,
         key_cols: key.len(),
         order: Some(order),
+        defaults: Vec::new(),
     })
 }
 

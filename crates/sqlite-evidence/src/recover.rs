@@ -73,7 +73,8 @@ pub struct RecoveredRecord {
     pub rowid: Option<i64>,
     /// The column values, in the table's column order. The rowid alias column (an
     /// `INTEGER PRIMARY KEY`) holds the rowid when known, else NULL. Columns a shorter
-    /// record lacks (added later by `ALTER TABLE`) are NULL.
+    /// record lacks (added later by `ALTER TABLE`) hold their constant default, as SQLite
+    /// reads them (NULL without one).
     pub values: Vec<Value>,
     /// Where it was found: `wal frame 12 (page 3) cell 4`, `main file page 3 cell 2`,
     /// `freelist page 7 cell 0`, `freeblock at page 3 offset 1200`,
@@ -174,6 +175,11 @@ pub(crate) struct TableShape {
     order: Option<Vec<usize>>,
     /// For a `WITHOUT ROWID` table, how many record columns (the first) make its key.
     key_cols: usize,
+    /// Each column's constant default (`DEFAULT 7`, `DEFAULT 'none'`), else NULL: what
+    /// SQLite reads for a column a shorter record lacks, one written before the column
+    /// was added by `ALTER TABLE ... ADD COLUMN` (which allows only constant defaults).
+    /// Empty for a `WITHOUT ROWID` table (its missing columns read as NULL).
+    defaults: Vec<Value>,
 }
 
 impl TableShape {
@@ -232,6 +238,7 @@ impl TableShape {
             alias: None,
             order: None,
             key_cols: 0,
+            defaults: Vec::new(),
         }
     }
 
@@ -272,13 +279,22 @@ impl TableShape {
         without_rowid: bool,
     ) -> Option<TableShape> {
         let mut stmt = conn
-            .prepare("SELECT type, \"notnull\", pk FROM pragma_table_info(?1) ORDER BY cid")
+            .prepare(
+                "SELECT type, \"notnull\", pk, dflt_value FROM pragma_table_info(?1) ORDER BY cid",
+            )
             .ok()?;
-        let cols: Vec<(String, bool, i64)> = stmt
-            .query_map([table], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        let rows: Vec<(String, bool, i64, Option<String>)> = stmt
+            .query_map([table], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })
             .ok()?
             .filter_map(Result::ok)
             .collect();
+        let defaults: Vec<Value> = rows
+            .iter()
+            .map(|c| c.3.as_deref().map_or(Value::Null, |d| constant(conn, d)))
+            .collect();
+        let cols: Vec<(String, bool, i64)> = rows.into_iter().map(|c| (c.0, c.1, c.2)).collect();
         if cols.is_empty() || root == 0 {
             return None;
         }
@@ -304,8 +320,24 @@ impl TableShape {
             alias,
             order: None,
             key_cols: 0,
+            defaults,
         })
     }
+}
+
+/// The value of a column's default as SQLite gives it to a record that lacks the
+/// column: a constant (`7`, `'none'`, `-1.5`, `NULL`, `X'00'`), evaluated by SQLite
+/// itself. A default that is not constant (`CURRENT_TIMESTAMP`, a function call) gives
+/// NULL: `ALTER TABLE ... ADD COLUMN` refuses such defaults, so no shorter record can
+/// have met one, and evaluating it would give the time of the reading.
+fn constant(conn: &rusqlite::Connection, default: &str) -> Value {
+    let d = default.trim();
+    let lower = d.to_ascii_lowercase();
+    if lower.contains("current_") || lower.contains('(') || d.contains(';') {
+        return Value::Null;
+    }
+    conn.query_row(&format!("SELECT {d}"), [], |r| r.get::<_, Value>(0))
+        .unwrap_or(Value::Null)
 }
 
 /// A version of a page: the main file's or a WAL frame's.
@@ -761,7 +793,13 @@ fn decode_body(
         }
     }
     while values.len() < shape.affinities.len() {
-        values.push(Value::Null);
+        values.push(
+            shape
+                .defaults
+                .get(values.len())
+                .cloned()
+                .unwrap_or(Value::Null),
+        );
     }
     Some((values, pos - body_at))
 }

@@ -416,3 +416,52 @@ fn a_rebuilt_reading_against_the_live_records_habits_is_refused() {
         .collect();
     assert_eq!(keys, Vec::<Value>::new());
 }
+
+/// Rows written before `ALTER TABLE ... ADD COLUMN` hold fewer columns than the schema:
+/// SQLite reads the added columns as their defaults, and so does the paged mode's own
+/// b-tree walk (it used to read NULL). A default that is not constant is never met
+/// by such a row (ADD COLUMN refuses it) and is not evaluated.
+#[test]
+fn rows_older_than_an_added_column_read_its_default_in_both_modes() {
+    let mut conn = sqlite_evidence::rusqlite::Connection::open_in_memory().unwrap();
+    conn.execute_batch(
+        "CREATE TABLE t (a TEXT, made TEXT DEFAULT CURRENT_TIMESTAMP);
+         INSERT INTO t (a, made) VALUES ('old', '2026-01-01');
+         ALTER TABLE t ADD COLUMN n INTEGER DEFAULT -7;
+         ALTER TABLE t ADD COLUMN s TEXT DEFAULT 'none';
+         ALTER TABLE t ADD COLUMN z BLOB;
+         INSERT INTO t VALUES ('new', '2026-02-02', 1, 'x', X'01');",
+    )
+    .unwrap();
+    let main = conn
+        .serialize(sqlite_evidence::rusqlite::MAIN_DB)
+        .unwrap()
+        .to_vec();
+    let old = vec![
+        Value::Text("old".into()),
+        Value::Text("2026-01-01".into()),
+        Value::Integer(-7),
+        Value::Text("none".into()),
+        Value::Null,
+    ];
+    let new = vec![
+        Value::Text("new".into()),
+        Value::Text("2026-02-02".into()),
+        Value::Integer(1),
+        Value::Text("x".into()),
+        Value::Blob(vec![1]),
+    ];
+    let db = Database::from_bytes(&main, None).unwrap();
+    let mut stmt = db.connection().prepare("SELECT * FROM t").unwrap();
+    let sql: Vec<Vec<Value>> = stmt
+        .query_map([], |r| (0..5).map(|i| r.get::<_, Value>(i)).collect())
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(sql, [old.clone(), new.clone()]);
+    let paged =
+        sqlite_evidence::paged::PagedDatabase::from_readers(Box::new(main.clone()), None).unwrap();
+    let mut walked = Vec::new();
+    paged.live_records("t", &mut |_, v| walked.push(v));
+    assert_eq!(walked, [old, new]);
+}
