@@ -88,16 +88,6 @@ pub fn session_title(title: &str) -> String {
     format!("session title: {title} (from workspace.yaml)")
 }
 
-/// `edit snapshot: <path> snapshot=<id> event=<eventId> commit=<gitCommit> backup=<sha256>`.
-pub fn edit_snapshot(path: &str, fields: &[(&str, &str)]) -> String {
-    let kv = chat_rows::system::key_values(fields);
-    if kv.is_empty() {
-        format!("edit snapshot: {path}")
-    } else {
-        format!("edit snapshot: {path} {kv}")
-    }
-}
-
 /// `checkpoint: <n> <title>`, then the sections, one per paragraph.
 pub fn checkpoint(n: impl Display, title: &str, sections: &[(&str, String)]) -> String {
     let mut t = format!("checkpoint: {n} {title}");

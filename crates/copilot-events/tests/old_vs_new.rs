@@ -188,8 +188,8 @@ fn damaged_copies() {
 }
 
 /// The fixture logs with every line made long (an unread field of 1.2 KB first, and
-/// each `content` given an escape-dense prefix), so that every line goes through the
-/// borrowing parser's fast path (lines from 1 KB).
+/// each `content` given an escape-dense prefix): long, escape-dense lines through the
+/// one-pass scanner (`decode::scan`), which once went to a separate long-line path.
 fn long_lines(bytes: &[u8]) -> Vec<u8> {
     let pad = format!(
         r#"{{"pad":"{}","#,
