@@ -133,7 +133,14 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
             .branch(rec.str("branch"));
         emit(input, row, sink);
     }
-    let ctx = |sid: &str| cwd_of.get(sid).cloned().unwrap_or_default();
+    // a row of session `sid` at the record's `time` column, with the session's cwd and branch
+    let place = |row: Row, rec: &Rec, sid: String, time: &str| -> Row {
+        let (cwd, branch) = cwd_of.get(&sid).cloned().unwrap_or_default();
+        row.at(rec.time(time))
+            .session(sid)
+            .project(cwd)
+            .branch(branch)
+    };
     let (turns, e) = read_table(
         db,
         "turns",
@@ -149,18 +156,18 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
     let mut turn_texts: HashSet<String> = HashSet::new();
     for rec in &turns {
         let sid = rec.str("session_id");
-        let (cwd, branch) = ctx(&sid);
         for (col, turn) in [
             ("user_message", TurnType::User),
             ("assistant_response", TurnType::Assistant),
         ] {
             if let Some(text) = rec.text(col).filter(|t| !t.is_empty()) {
                 turn_texts.insert(text.clone());
-                let row = base(input, rec, turn, text, true)
-                    .at(rec.time("timestamp"))
-                    .session(sid.clone())
-                    .project(cwd.clone())
-                    .branch(branch.clone());
+                let row = place(
+                    base(input, rec, turn, text, true),
+                    rec,
+                    sid.clone(),
+                    "timestamp",
+                );
                 emit(input, row, sink);
             }
         }
@@ -196,12 +203,12 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
         .map(|k| (*k, rec.str(k)))
         .collect();
         let text = texts::checkpoint(rec.str("checkpoint_number"), &rec.str("title"), &sections);
-        let (cwd, branch) = ctx(&sid);
-        let row = base(input, rec, TurnType::System, text, true)
-            .at(rec.time("created_at"))
-            .session(sid)
-            .project(cwd)
-            .branch(branch);
+        let row = place(
+            base(input, rec, TurnType::System, text, true),
+            rec,
+            sid,
+            "created_at",
+        );
         emit(input, row, sink);
     }
     let (files, e) = read_table(
@@ -223,12 +230,12 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
             &rec.str("tool_name"),
             &rec.str("turn_index"),
         );
-        let (cwd, branch) = ctx(&sid);
-        let row = base(input, rec, TurnType::System, text, true)
-            .at(rec.time("first_seen_at"))
-            .session(sid)
-            .project(cwd)
-            .branch(branch);
+        let row = place(
+            base(input, rec, TurnType::System, text, true),
+            rec,
+            sid,
+            "first_seen_at",
+        );
         emit(input, row, sink);
     }
     let (refs, e) = read_table(
@@ -250,12 +257,12 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
             &rec.str("ref_value"),
             &rec.str("turn_index"),
         );
-        let (cwd, branch) = ctx(&sid);
-        let row = base(input, rec, TurnType::System, text, true)
-            .at(rec.time("created_at"))
-            .session(sid)
-            .project(cwd)
-            .branch(branch);
+        let row = place(
+            base(input, rec, TurnType::System, text, true),
+            rec,
+            sid,
+            "created_at",
+        );
         emit(input, row, sink);
     }
     let (usage, e) = read_table(
@@ -300,12 +307,8 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
             ..Usage::default()
         };
         let sid = rec.str("session_id");
-        let (cwd, branch) = ctx(&sid);
-        let row = base(input, rec, TurnType::System, system::usage(&u), false)
-            .at(rec.time("created_at"))
-            .session(sid)
-            .project(cwd)
-            .branch(branch)
+        let usage = base(input, rec, TurnType::System, system::usage(&u), false);
+        let row = place(usage, rec, sid, "created_at")
             .model(model.clone())
             .tool("", rec.str("parent_tool_call_id"));
         sink(row);

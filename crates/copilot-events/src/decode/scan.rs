@@ -1301,6 +1301,26 @@ mod tests {
         "WIN-DESK03/C/Users/carol/.copilot/session-state/9e8d7c6b-0000-4e00-8e00-00000000000e/events.jsonl",
     ];
 
+    /// The fixture logs' bytes (the project's own files, read directly by this test).
+    fn fixture_logs() -> Vec<Vec<u8>> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence");
+        LOGS.iter()
+            .map(|rel| std::fs::read(root.join(rel)).unwrap())
+            .collect()
+    }
+
+    /// The lines of every damaged copy the dirty-input harness makes of the fixture logs.
+    fn damaged_lines() -> Vec<Vec<u8>> {
+        let mut lines = Vec::new();
+        for bytes in fixture_logs() {
+            for m in chat_rows::dirty::Harness::new().mutations(bytes.len()) {
+                let input = m.apply(&bytes);
+                lines.extend(input.split(|c| *c == b'\n').map(<[u8]>::to_vec));
+            }
+        }
+        lines
+    }
+
     /// Escaped strings decode as serde_json decodes them (escapes of every kind at
     /// every place in the eight-byte words, short and long), and `\\uDxxx` escapes and
     /// bad escapes are left to serde_json.
@@ -1362,10 +1382,8 @@ mod tests {
     /// every line serde_json refuses, and reads nearly all lines of the fixtures.
     #[test]
     fn same_events_as_serde_json() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence");
         let (mut read, mut all) = (0, 0);
-        for rel in LOGS {
-            let bytes = std::fs::read(root.join(rel)).unwrap();
+        for bytes in fixture_logs() {
             for line in bytes.split(|c| *c == b'\n').filter(|l| !l.is_empty()) {
                 all += 1;
                 let Ok(text) = std::str::from_utf8(line) else {
@@ -1385,7 +1403,6 @@ mod tests {
     /// damaged copies of the logs.
     #[test]
     fn damaged_and_edge_lines() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence");
         let edge: &[&str] = &[
             r#"{"data":{"content":"a\"b\\c\n\u00e9"},"type":"user.message","timestamp":"2026-10-05T09:00:00.000Z"}"#,
             r#"{"type":"assistant.message","data":{"content":"x\ud800y","model":"m\u0031"}}"#,
@@ -1415,13 +1432,7 @@ mod tests {
         let mut deep = "[".repeat(200);
         deep.push_str(&"]".repeat(200));
         lines.push(format!(r#"{{"type":"session.idle","data":{{"x":{deep}}}}}"#).into_bytes());
-        for rel in LOGS {
-            let bytes = std::fs::read(root.join(rel)).unwrap();
-            for m in chat_rows::dirty::Harness::new().mutations(bytes.len()) {
-                let input = m.apply(&bytes);
-                lines.extend(input.split(|c| *c == b'\n').map(<[u8]>::to_vec));
-            }
-        }
+        lines.extend(damaged_lines());
         for n in [
             "0",
             "-0",
@@ -1581,7 +1592,6 @@ mod tests {
             #[serde(borrow)]
             data: Option<&'a serde_json::value::RawValue>,
         }
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence");
         let mut lines: Vec<Vec<u8>> = [
             r#"{"type":"x","data":{"a": [1, 2]} }"#,
             r#" {"data" : null}"#,
@@ -1596,13 +1606,7 @@ mod tests {
         .iter()
         .map(|l| l.as_bytes().to_vec())
         .collect();
-        for rel in LOGS {
-            let bytes = std::fs::read(root.join(rel)).unwrap();
-            for m in chat_rows::dirty::Harness::new().mutations(bytes.len()) {
-                let input = m.apply(&bytes);
-                lines.extend(input.split(|c| *c == b'\n').map(<[u8]>::to_vec));
-            }
-        }
+        lines.extend(damaged_lines());
         let (mut read, mut serde_read) = (0, 0);
         for line in &lines {
             let old = serde_json::from_slice::<Only<'_>>(line).map(|o| o.data.map(|r| r.get()));
