@@ -965,11 +965,10 @@ fn truncated_file_with_an_incomplete_schema() {
     assert_eq!(s, sc(300, 300, 300, 0, 0));
 }
 
-/// Anti-forensic damage to a live table: a leaf's cell count lowered by two (its last
-/// two cells unnamed), one cell pointer aimed at its neighbour's cell.
-#[test]
-fn tampered_cell_pointers_leave_unreachable_records() {
-    let mut built = build(false, |conn| {
+/// `notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT)` with 200 rows, in
+/// one transaction, rollback journal: the live table the anti-forensic cases damage.
+fn notes_200() -> Built {
+    build(false, |conn| {
         conn.execute_batch(
             "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT);",
         )
@@ -985,19 +984,32 @@ fn tampered_cell_pointers_leave_unreachable_records() {
         }
         tx.commit().unwrap();
         Vec::new()
-    });
+    })
+}
+
+/// Page 3 of [`notes_200`], a leaf (page 2 is the interior root): its cell count lowered
+/// by two (its last two cells unnamed) and its first cell pointer aimed at the second's
+/// cell.
+fn tamper_leaf(main: &mut [u8]) {
+    let page = 2 * 4096;
+    assert_eq!(main[page], 0x0d);
+    let n = u16::from_be_bytes([main[page + 3], main[page + 4]]);
+    main[page + 3..page + 5].copy_from_slice(&(n - 2).to_be_bytes());
+    let (p0, p1) = (page + 8, page + 10);
+    let second = [main[p1], main[p1 + 1]];
+    main[p0..p0 + 2].copy_from_slice(&second);
+}
+
+/// Anti-forensic damage to a live table: a leaf's cell count lowered by two (its last
+/// two cells unnamed), one cell pointer aimed at its neighbour's cell.
+#[test]
+fn tampered_cell_pointers_leave_unreachable_records() {
+    let mut built = notes_200();
     let before = {
         let db = Database::from_bytes(&built.main, None).unwrap();
         rows(db.connection(), "notes", "1")
     };
-    // page 3: a leaf of notes (page 2 is the root, interior)
-    let page = 2 * 4096;
-    assert_eq!(built.main[page], 0x0d);
-    let n = u16::from_be_bytes([built.main[page + 3], built.main[page + 4]]);
-    built.main[page + 3..page + 5].copy_from_slice(&(n - 2).to_be_bytes());
-    let (p0, p1) = (page + 8, page + 10);
-    let second = [built.main[p1], built.main[p1 + 1]];
-    built.main[p0..p0 + 2].copy_from_slice(&second);
+    tamper_leaf(&mut built.main);
     let db = Database::from_bytes(&built.main, None).unwrap();
     let after = rows(db.connection(), "notes", "1");
     built.truth = before.into_iter().filter(|r| !after.contains(r)).collect();
@@ -1181,34 +1193,12 @@ fn paged_mode_recovers_dropped_orphaned_and_unreadable_tables() {
     // tampered: a leaf's cell count lowered by two and a pointer aimed at its
     // neighbour's cell; then a leaf cut out of its tree (its parent's pointer aimed at
     // its sibling): live records no pointer, and no b-tree, reaches
-    let mut built = build(false, |conn| {
-        conn.execute_batch(
-            "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT);",
-        )
-        .unwrap();
-        let mut rng = Lcg(41);
-        let tx = conn.unchecked_transaction().unwrap();
-        for i in 1..=200 {
-            tx.execute(
-                "INSERT INTO notes VALUES (?1, ?2, ?3)",
-                params![i, format!("note {i}"), words(&mut rng, 10)],
-            )
-            .unwrap();
-        }
-        tx.commit().unwrap();
-        Vec::new()
-    });
+    let mut built = notes_200();
     let before = {
         let db = Database::from_bytes(&built.main, None).unwrap();
         rows(db.connection(), "notes", "1")
     };
-    let page = 2 * 4096;
-    assert_eq!(built.main[page], 0x0d);
-    let n = u16::from_be_bytes([built.main[page + 3], built.main[page + 4]]);
-    built.main[page + 3..page + 5].copy_from_slice(&(n - 2).to_be_bytes());
-    let (p0, p1) = (page + 8, page + 10);
-    let second = [built.main[p1], built.main[p1 + 1]];
-    built.main[p0..p0 + 2].copy_from_slice(&second);
+    tamper_leaf(&mut built.main);
     let check = |built: &Built, want: Score| {
         let db = Database::from_bytes(&built.main, None).unwrap();
         let p = paged(built);
