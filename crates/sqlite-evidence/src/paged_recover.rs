@@ -21,13 +21,12 @@
 //! each page judged by its own cells (a page another table took since is carved only
 //! for what fits the dropped table).
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 
 use super::{
-    DroppedTable, Found, Reach, RecoveredRecord, Recoverer, SchemaEntry, Snapshot, Src, Strict,
-    TableShape, add_dropped, class_of_value, entry_of, fits_dropped, hash_bytes, key,
-    older_version, paged_live, paged_schema, partial_key, record, status_name, stored_bytes,
-    stream_tree,
+    DroppedTable, Found, Reach, RecoveredRecord, Recoverer, SchemaEntry, Sieve, Snapshot, Src,
+    Strict, TableShape, add_dropped, entry_of, fits_dropped, key, older_version, paged_live,
+    paged_schema, partial_key, record, status_name, stream_tree,
 };
 use crate::decode::{FrameStatus, be16, be32};
 use crate::paged::PageSource;
@@ -304,11 +303,7 @@ fn carve(
     let mut rec = Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new());
     // 1. The live records (the schema's own, for sqlite_master; none otherwise: SQLite
     //    shows none of a dropped table or of a table of an unreadable schema).
-    let mut live: HashSet<u64> = HashSet::new();
-    let mut firsts: HashSet<u64> = HashSet::new();
-    let mut lengths: BTreeSet<usize> = BTreeSet::new();
-    let mut seen = vec![0u8; ncols];
-    let mut max_rowid: Option<i64> = None;
+    let mut sieve = Sieve::new(alias, ncols, encoding);
     if kind == Kind::Master {
         stream_tree(ps, 1, &mut |page, b, leaf| {
             if !leaf {
@@ -316,21 +311,12 @@ fn carve(
             }
             rec.cells(b, page, "page", Strict::Known, None);
             for f in rec.found.drain(..) {
-                live.insert(key(&f.values, alias));
-                let first = stored_bytes(&f.values[..1.min(f.values.len())], encoding);
-                if !first.is_empty() {
-                    lengths.insert(first.len());
-                    firsts.insert(hash_bytes(&first));
-                }
-                max_rowid = max_rowid.max(f.rowid);
-                for (s, v) in seen.iter_mut().zip(&f.values) {
-                    *s |= class_of_value(v);
-                }
+                sieve.observe_live(f.rowid, &f.values);
             }
         });
     }
-    rec.max_rowid = max_rowid;
-    rec.seen = seen;
+    rec.max_rowid = sieve.max_rowid;
+    rec.seen = sieve.seen.clone();
     // 2. The pages of the live b-trees (the table's own, for the schema and an
     //    unreadable schema's table, apart).
     let entries = match kind {
@@ -374,46 +360,15 @@ fn carve(
     others.extend(main_file_trees(ps, &except));
     others.retain(|p| !table_pages.contains(p));
 
-    let mut kept: HashSet<u64> = HashSet::new();
-    let mut emitted: HashSet<u64> = HashSet::new();
-    let mut partials: Vec<Found> = Vec::new();
     let mut n = 0usize;
     let mut flush = |rec: &mut Recoverer<'_>| {
         for mut f in std::mem::take(&mut rec.found) {
-            let misread = f.probes.iter().any(|(p, min)| {
-                lengths
-                    .range((*min).max(1)..=p.len())
-                    .any(|&k| firsts.contains(&hash_bytes(&p[..k])))
-            });
-            if misread {
-                continue;
-            }
-            if !f.missing.is_empty() {
-                partials.push(f);
-                continue;
-            }
-            let k = key(&f.values, alias);
-            if live.contains(&k) || !kept.insert(k) {
-                continue;
-            }
-            if ncols <= 16 {
-                for k in 1..ncols {
-                    let missing: Vec<usize> = (k..ncols).collect();
-                    emitted.insert(partial_key(&f.values, alias, &missing));
-                }
-                emitted.insert(partial_key(&f.values, alias, &[0]));
-            }
-            if let Some(first) = f.values.first() {
-                let b = stored_bytes(std::slice::from_ref(first), encoding);
-                if !b.is_empty() {
-                    lengths.insert(b.len());
-                    firsts.insert(hash_bytes(&b));
-                }
-            }
             // a WITHOUT ROWID table's (a dropped one's) records back in table order
             rec.to_table_order(&mut f);
-            each(record(f));
-            n += 1;
+            if let Some(f) = sieve.admit(f) {
+                each(record(f));
+                n += 1;
+            }
         }
     };
 
@@ -548,28 +503,26 @@ fn carve(
             flush(&mut rec);
         }
     }
-    // 8. Partial records, unless their surviving columns are a returned record's.
-    let mut known = emitted;
-    if kind == Kind::Master && !partials.is_empty() {
-        let patterns: BTreeSet<Vec<usize>> = partials.iter().map(|f| f.missing.clone()).collect();
+    // 8. Partial records, unless their surviving columns are a returned record's (or,
+    //    for the schema table, a live schema record's).
+    for f in sieve.partials(|patterns, known| {
+        if kind != Kind::Master {
+            return;
+        }
         stream_tree(ps, 1, &mut |page, b, leaf| {
             if !leaf {
                 return;
             }
             rec.cells(b, page, "page", Strict::Known, None);
             for f in rec.found.drain(..) {
-                for p in &patterns {
+                for p in patterns {
                     known.insert(partial_key(&f.values, alias, p));
                 }
             }
         });
-    }
-    for mut f in partials {
-        if known.insert(partial_key(&f.values, alias, &f.missing)) {
-            rec.to_table_order(&mut f);
-            each(record(f));
-            n += 1;
-        }
+    }) {
+        each(record(f));
+        n += 1;
     }
     n
 }

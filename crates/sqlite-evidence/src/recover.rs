@@ -3734,6 +3734,126 @@ fn hash_bytes(b: &[u8]) -> u64 {
     h.finish()
 }
 
+/// The checks a stream of carved records passes before it is handed out, one page at a
+/// time, in bounded memory (64-bit fingerprints, not records): the paged mode's live and
+/// dropped tables and its schema table ([`paged_deleted`], [`paged_recover`]) share it.
+/// A record is dropped when it is a copy of a live record or of one already handed out,
+/// or when its inferred first column could equally be a known record's first column read
+/// from a cell that kept its header ([`Found::probes`]); partial records are held until
+/// the end ([`Sieve::partials`]) and dropped when their surviving columns are a whole
+/// record's.
+struct Sieve {
+    alias: Option<usize>,
+    ncols: usize,
+    encoding: u32,
+    /// Fingerprints of the live records.
+    live: HashSet<u64>,
+    /// The stored lengths and hashes of the known records' first columns.
+    lengths: std::collections::BTreeSet<usize>,
+    firsts: HashSet<u64>,
+    /// Fingerprints of the whole records handed out.
+    kept: HashSet<u64>,
+    /// What partial copies of the records handed out would keep.
+    emitted: HashSet<u64>,
+    partials: Vec<Found>,
+    /// The largest live rowid and each column's live value classes (for the carver).
+    max_rowid: Option<i64>,
+    seen: Vec<u8>,
+}
+
+impl Sieve {
+    fn new(alias: Option<usize>, ncols: usize, encoding: u32) -> Sieve {
+        Sieve {
+            alias,
+            ncols,
+            encoding,
+            live: HashSet::new(),
+            lengths: std::collections::BTreeSet::new(),
+            firsts: HashSet::new(),
+            kept: HashSet::new(),
+            emitted: HashSet::new(),
+            partials: Vec::new(),
+            max_rowid: None,
+            seen: vec![0; ncols],
+        }
+    }
+
+    fn first_column(&mut self, values: &[Value]) {
+        let first = stored_bytes(&values[..1.min(values.len())], self.encoding);
+        if !first.is_empty() {
+            self.lengths.insert(first.len());
+            self.firsts.insert(hash_bytes(&first));
+        }
+    }
+
+    /// A live record: its fingerprint, its first column, its rowid, its value classes.
+    fn observe_live(&mut self, rowid: Option<i64>, values: &[Value]) {
+        self.live.insert(key(values, self.alias));
+        self.first_column(values);
+        self.max_rowid = self.max_rowid.max(rowid);
+        for (s, v) in self.seen.iter_mut().zip(values) {
+            *s |= class_of_value(v);
+        }
+    }
+
+    /// A carved record (in table order): the record to hand out, or `None` when it is
+    /// dropped or held (a partial record).
+    fn admit(&mut self, f: Found) -> Option<Found> {
+        let misread = f.probes.iter().any(|(p, min)| {
+            self.lengths
+                .range((*min).max(1)..=p.len())
+                .any(|&k| self.firsts.contains(&hash_bytes(&p[..k])))
+        });
+        if misread {
+            return None;
+        }
+        if !f.missing.is_empty() {
+            self.partials.push(f);
+            return None;
+        }
+        let k = key(&f.values, self.alias);
+        if self.live.contains(&k) || !self.kept.insert(k) {
+            return None;
+        }
+        // what a partial copy of this record would keep: its columns before a lost
+        // tail, or all but the first (up to 16 columns)
+        if self.ncols <= 16 {
+            for k in 1..self.ncols {
+                let missing: Vec<usize> = (k..self.ncols).collect();
+                self.emitted
+                    .insert(partial_key(&f.values, self.alias, &missing));
+            }
+            self.emitted
+                .insert(partial_key(&f.values, self.alias, &[0]));
+        }
+        self.first_column(&f.values);
+        Some(f)
+    }
+
+    /// The held partial records whose surviving columns are no record's: neither a
+    /// whole record's handed out nor one `known` adds (`known(patterns, set)` adds the
+    /// partial keys of the records it knows for each pattern of missing columns).
+    fn partials(self, known: impl FnOnce(&[Vec<usize>], &mut HashSet<u64>)) -> Vec<Found> {
+        if self.partials.is_empty() {
+            return Vec::new();
+        }
+        let patterns: Vec<Vec<usize>> = self
+            .partials
+            .iter()
+            .map(|f| f.missing.clone())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut seen = self.emitted;
+        known(&patterns, &mut seen);
+        let alias = self.alias;
+        self.partials
+            .into_iter()
+            .filter(|f| seen.insert(partial_key(&f.values, alias, &f.missing)))
+            .collect()
+    }
+}
+
 /// The deleted records of `table` in a paged source, to `each` as they are found.
 pub(crate) fn paged_deleted(
     ps: &PageSource,
@@ -3747,22 +3867,9 @@ pub(crate) fn paged_deleted(
     let ncols = shape.affinities.len();
     let encoding = ps.header().text_encoding;
     // 1. The live rows: fingerprints, first columns (hashed), largest rowid, classes.
-    let mut live: HashSet<u64> = HashSet::new();
-    let mut firsts: HashSet<u64> = HashSet::new();
-    let mut lengths: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
-    let mut max_rowid: Option<i64> = None;
-    let mut seen = vec![0u8; ncols];
+    let mut sieve = Sieve::new(alias, ncols, encoding);
     paged_live(ps, table, &mut |rowid, values| {
-        live.insert(key(&values, alias));
-        let first = stored_bytes(&values[..1.min(values.len())], encoding);
-        if !first.is_empty() {
-            lengths.insert(first.len());
-            firsts.insert(hash_bytes(&first));
-        }
-        max_rowid = max_rowid.max(Some(rowid));
-        for (s, v) in seen.iter_mut().zip(&values) {
-            *s |= class_of_value(v);
-        }
+        sieve.observe_live(Some(rowid), &values)
     });
     // 2. The pages of the other b-trees, to judge freelist pages of unknown owner.
     let mut others = HashSet::new();
@@ -3779,8 +3886,8 @@ pub(crate) fn paged_deleted(
     let root = shape.root;
     let order = shape.order.clone();
     let mut rec = Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new());
-    rec.max_rowid = max_rowid;
-    rec.seen = seen;
+    rec.max_rowid = sieve.max_rowid;
+    rec.seen = sieve.seen.clone();
     if let Some(order) = order {
         // a WITHOUT ROWID table's records are in record order (its key first)
         rec.seen = order
@@ -3803,51 +3910,17 @@ pub(crate) fn paged_deleted(
     // the other b-trees as the main file holds them too (after `live_trees`: a carved
     // record's overflow chain may run through pages a WAL commit freed)
     others.extend(paged_recover::main_file_trees(ps, table));
-    let mut kept: HashSet<u64> = HashSet::new();
-    let mut emitted: HashSet<u64> = HashSet::new();
-    let mut partials: Vec<Found> = Vec::new();
     let mut n = 0usize;
     let mut flush = |rec: &mut Recoverer<'_>| {
-        let mut found = std::mem::take(&mut rec.found);
-        for mut f in found.drain(..) {
+        for mut f in std::mem::take(&mut rec.found) {
             if rec.stale_copy(&f) {
                 continue;
             }
             rec.to_table_order(&mut f);
-            let misread = f.probes.iter().any(|(p, min)| {
-                lengths
-                    .range((*min).max(1)..=p.len())
-                    .any(|&k| firsts.contains(&hash_bytes(&p[..k])))
-            });
-            if misread {
-                continue;
+            if let Some(f) = sieve.admit(f) {
+                each(record(f));
+                n += 1;
             }
-            if !f.missing.is_empty() {
-                partials.push(f);
-                continue;
-            }
-            let k = key(&f.values, alias);
-            if live.contains(&k) || !kept.insert(k) {
-                continue;
-            }
-            // what a partial copy of this record would keep: its columns before a lost
-            // tail, or all but the first (up to 16 columns)
-            if ncols <= 16 {
-                for k in 1..ncols {
-                    let missing: Vec<usize> = (k..ncols).collect();
-                    emitted.insert(partial_key(&f.values, alias, &missing));
-                }
-                emitted.insert(partial_key(&f.values, alias, &[0]));
-            }
-            if let Some(first) = f.values.first() {
-                let b = stored_bytes(std::slice::from_ref(first), encoding);
-                if !b.is_empty() {
-                    lengths.insert(b.len());
-                    firsts.insert(hash_bytes(&b));
-                }
-            }
-            each(record(f));
-            n += 1;
         }
     };
     // 3. The table's pages, one at a time; interior pages (stale leaf content after a
@@ -3918,25 +3991,15 @@ pub(crate) fn paged_deleted(
         }
     }
     // 6. Partial records, unless their surviving columns are a live row's.
-    if !partials.is_empty() {
-        let patterns: Vec<Vec<usize>> = partials
-            .iter()
-            .map(|f| f.missing.clone())
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let mut known = emitted;
+    for f in sieve.partials(|patterns, known| {
         paged_live(ps, table, &mut |_, values| {
-            for p in &patterns {
+            for p in patterns {
                 known.insert(partial_key(&values, alias, p));
             }
         });
-        for f in partials {
-            if known.insert(partial_key(&f.values, alias, &f.missing)) {
-                each(record(f));
-                n += 1;
-            }
-        }
+    }) {
+        each(record(f));
+        n += 1;
     }
     n
 }
