@@ -395,6 +395,23 @@ pub fn usage(u: &Usage<'_>) -> String {
     out
 }
 
+/// Appends `n` in decimal without the formatting machinery (for readers that write
+/// numbers into a reused buffer for every row).
+pub fn push_u64(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // one reservation for the digits, no UTF-8 check of them
+    out.extend(digits[i..].iter().map(|d| char::from(*d)));
+}
+
 /// [`usage`]'s text, byte for byte, appended to `out` without allocating (for readers
 /// that write a usage row per event into a reused buffer).
 pub fn write_usage(out: &mut String, u: &Usage<'_>) {
@@ -402,20 +419,7 @@ pub fn write_usage(out: &mut String, u: &Usage<'_>) {
         if v < 0 {
             out.push('-');
         }
-        let mut n = v.unsigned_abs();
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        for d in &digits[i..] {
-            out.push(char::from(*d));
-        }
+        push_u64(out, v.unsigned_abs());
     }
     fn opt(out: &mut String, key: &str, v: Option<i64>) {
         out.push_str(key);

@@ -153,23 +153,6 @@ struct Started {
 /// the evidence) instead of SipHash.
 type Ids<V> = HashMap<String, V, foldhash::fast::RandomState>;
 
-/// Appends `n` in decimal (the locators of every row: `write!` went through the
-/// formatting machinery for each).
-fn push_u64(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    // one reservation for the digits, no UTF-8 check of them
-    out.extend(digits[i..].iter().map(|d| char::from(*d)));
-}
-
 /// Where the rows of the line being read come from.
 #[derive(Clone, Copy)]
 struct Cx {
