@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
 use chat_rows::lines::{BadLine, Line, lines};
-use chat_rows::system::{self, ChangeTracker, ModelSpec, Usage};
+use chat_rows::system::{self, ChangeTracker, ModelSpec, Usage, push_u64};
 use chat_rows::{RecordState, Row, RowSink, Timestamp, TurnType};
 use serde_json::Value;
 
