@@ -1476,7 +1476,6 @@ impl<'a> Recoverer<'a> {
             } else {
                 self.rebuild_clobbered(b, start, end, Some(size), None)
                     .map(|(v, l, i)| (v, l, i, Vec::new(), Cut::default()))
-                    .filter(|r| self.fits_habits(&r.0, &r.3))
                     .or_else(|| {
                         self.rebuild_spilled(b, start, end, true)
                             .filter(|(_, l, ..)| self.tiles(b, start + l, start + size))
@@ -1621,7 +1620,6 @@ impl<'a> Recoverer<'a> {
             } else {
                 self.rebuild_clobbered(b, s, end, None, Some(&memo))
                     .map(|(v, l, _)| (v, l))
-                    .filter(|(v, _)| self.fits_habits(v, &[]))
                     .or_else(|| {
                         self.rebuild_spilled(b, s, end, false)
                             .filter(|r| r.3.is_empty())
@@ -2722,7 +2720,9 @@ impl<'a> Recoverer<'a> {
                             .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')),
                         _ => true,
                     };
-                if inferred_ok {
+                // (a reading the live records' value classes refute is weak evidence:
+                // see [`Recoverer::fits_habits`])
+                if inferred_ok && self.fits_habits(&values, &[]) {
                     let inferred = lost_types == 1 && self.shape.alias != Some(0);
                     return Some((values, pos + body - fb, inferred));
                 }
