@@ -408,8 +408,9 @@ pub fn push_u64(out: &mut String, mut n: u64) {
             break;
         }
     }
-    // one reservation for the digits, no UTF-8 check of them
-    out.extend(digits[i..].iter().map(|d| char::from(*d)));
+    // ASCII digits: the check cannot fail and costs less than pushing them one
+    // `char` at a time (which was a thirtieth of the Copilot event reader's time)
+    out.push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
 }
 
 /// [`usage`]'s text, byte for byte, appended to `out` without allocating (for readers
