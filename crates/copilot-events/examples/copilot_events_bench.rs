@@ -5,7 +5,10 @@
 //! Shapes (default `fixture`):
 //!
 //! * `fixture`: the project's CLI fixture session with its ids made unique per copy,
-//!   repeated to the size asked for (default 100 MB);
+//!   repeated to the size asked for (default 100 MB): short lines (225 bytes on
+//!   average) of every event type, the reader's worst shape;
+//! * `transcript`: the project's VS Code 1.137 transcript fixture repeated the same way
+//!   (a transcript names a folder and no branch, so every row has an empty column);
 //! * `escapes`: a worst case for the reader, sessions whose tool outputs, detailed
 //!   outputs and assistant messages are long (4-8 KB) and escape-dense (`\n`, `\"`,
 //!   `\\`, `\t`, `\r\n` every few characters, with raw `é` and `😀` between), so that
@@ -13,7 +16,15 @@
 //!
 //! The log is generated at run time into a private temporary folder (removed
 //! afterwards), never committed. `COPILOT_EVENTS_BENCH_PHASE=reader` runs the reader
-//! only (for `perf record`).
+//! only and `COPILOT_EVENTS_BENCH_RUNS=N` times it N times (default 3; the best run is
+//! printed), for `perf record`. `COPILOT_EVENTS_BENCH_ONLY=<event type>` keeps only the
+//! fixture's lines of that type in the `fixture` shape, to find the type that costs
+//! (a log of tool requests alone is slower than any real one: none of its calls is
+//! started, so each is held to the end and given as a `tool_use` and a `link:` row).
+//! `COPILOT_EVENTS_BENCH_PER_TYPE=1` reads the log once a line at a time, timing the
+//! reader and the validation of each line, and prints both per event type (each figure
+//! includes two clock reads, about 40 ns: compare the columns, not the sums with the
+//! whole-file figures).
 use std::time::Instant;
 
 use chat_rows::{Row, RowSink};
@@ -23,6 +34,11 @@ use serde::de::IgnoredAny;
 const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../fixtures/evidence/lin-ws01/home/alice/.copilot/session-state/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70/events.jsonl"
+);
+
+const TRANSCRIPT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../fixtures/evidence/lin-ws01/home/alice/.config/Code/User/workspaceStorage/7e137a01/GitHub.copilot-chat/transcripts/5a1e7c37-1137-4000-9000-000000000001.jsonl"
 );
 
 /// Counts what it is given, the way a writer would look at every row.
@@ -43,9 +59,20 @@ impl RowSink for Count {
     }
 }
 
-fn fixture_log(mb: usize) -> Result<String, String> {
-    let template =
-        std::fs::read_to_string(FIXTURE).map_err(|e| format!("cannot read {FIXTURE}: {e}"))?;
+fn fixture_log(path: &str, mb: usize) -> Result<String, String> {
+    let mut template =
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    if let Ok(only) = std::env::var("COPILOT_EVENTS_BENCH_ONLY") {
+        let head = format!("{{\"type\":\"{only}\"");
+        template = template
+            .lines()
+            .filter(|l| l.starts_with(&head))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        if template.is_empty() {
+            return Err(format!("the fixture has no {only} line"));
+        }
+    }
     // whole lines only (the fixture's torn last line is left out of the copies)
     let body: String = template
         .lines()
@@ -144,12 +171,19 @@ fn main() {
     let shape = args.next().unwrap_or_else(|| "fixture".to_string());
     let reader_only = std::env::var("COPILOT_EVENTS_BENCH_PHASE").as_deref() == Ok("reader");
     let log = match shape.as_str() {
-        "fixture" => match fixture_log(mb) {
-            Ok(l) => l,
-            Err(e) => return eprintln!("{e}"),
-        },
+        "fixture" | "transcript" => {
+            let path = if shape == "fixture" {
+                FIXTURE
+            } else {
+                TRANSCRIPT
+            };
+            match fixture_log(path, mb) {
+                Ok(l) => l,
+                Err(e) => return eprintln!("{e}"),
+            }
+        }
         "escapes" => escapes_log(mb),
-        other => return eprintln!("unknown shape {other} (fixture, escapes)"),
+        other => return eprintln!("unknown shape {other} (fixture, transcript, escapes)"),
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("events.jsonl");
@@ -158,9 +192,16 @@ fn main() {
     let evidence = chat_rows::Evidence::new();
     let bytes = evidence.read(&path).expect("read");
     let size = bytes.len();
+    if std::env::var_os("COPILOT_EVENTS_BENCH_PER_TYPE").is_some() {
+        return per_type(&bytes);
+    }
     let mut best = (f64::MAX, f64::MAX);
     let mut rows_seen = 0u64;
-    for _ in 0..3 {
+    let runs: usize = std::env::var("COPILOT_EVENTS_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3);
+    for _ in 0..runs {
         if !reader_only {
             let t = Instant::now();
             let mut n = 0u64;
@@ -207,6 +248,55 @@ fn main() {
             "peak RSS: {:.0} MiB ({:.2}x the file)",
             peak as f64 / (1 << 20) as f64,
             peak as f64 / size as f64
+        );
+    }
+}
+
+/// The reader's and the validation's time per line, by event type, in one pass.
+fn per_type(bytes: &[u8]) {
+    let opts = Options {
+        agent: "copilot",
+        fallback_session: "bench",
+        ..Options::default()
+    };
+    let mut reader = copilot_events::EventReader::new(&opts);
+    let mut sink = Count::default();
+    // type: (lines, reader ns, validation ns, rows)
+    let mut per: std::collections::BTreeMap<String, (u64, u128, u128, u64)> = Default::default();
+    for line in chat_rows::lines::lines(bytes) {
+        let head = line
+            .bytes
+            .get(9..line.bytes.len().min(80))
+            .unwrap_or_default();
+        let kind = String::from_utf8_lossy(head);
+        let kind = kind.split('"').next().unwrap_or_default().to_string();
+        let rows = sink.rows;
+        let t = Instant::now();
+        reader.line(&line, &mut sink);
+        let read = t.elapsed().as_nanos();
+        let t = Instant::now();
+        let ok = serde_json::from_slice::<IgnoredAny>(line.bytes).is_ok();
+        let valid = t.elapsed().as_nanos();
+        std::hint::black_box(ok);
+        let e = per.entry(kind).or_default();
+        e.0 += 1;
+        e.1 += read;
+        e.2 += valid;
+        e.3 += sink.rows - rows;
+    }
+    reader.finish(&mut sink);
+    let mut by_cost: Vec<_> = per.into_iter().collect();
+    by_cost.sort_by_key(|(_, e)| std::cmp::Reverse(e.1.saturating_sub(e.2)));
+    println!(
+        "event type                       lines  reader ns/line  validation ns/line  excess ms  rows/line"
+    );
+    for (kind, (n, read, valid, rows)) in by_cost {
+        println!(
+            "{kind:32} {n:6} {:15} {:19} {:10.1} {:10.2}",
+            read / u128::from(n),
+            valid / u128::from(n),
+            read.saturating_sub(valid) as f64 / 1e6,
+            rows as f64 / n as f64
         );
     }
 }
