@@ -540,7 +540,7 @@ impl<'o> EventReader<'o> {
     fn place(&mut self) -> usize {
         let n = self.places.len();
         for (i, (s, p, b)) in self.places.iter().enumerate().rev().take(8) {
-            if *s == self.line_session && *p == self.project && *b == self.branch {
+            if same(s, &self.line_session) && same(p, &self.project) && same(b, &self.branch) {
                 return i;
             }
         }
