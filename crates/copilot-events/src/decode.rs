@@ -1272,11 +1272,18 @@ pub struct CodeChanges {
 /// Removes the whitespace outside strings of a JSON text: compact JSON with the keys in
 /// the file's order (serde_json's `Value` would sort them). Linear in the input.
 pub fn compact_json(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    compact_json_into(&mut out, raw);
+    out
+}
+
+/// [`compact_json`] appended to `out` (a reader's reused buffer).
+pub fn compact_json_into(out: &mut String, raw: &str) {
     // bytes, copied in runs between the blanks dropped (a push per character cost
     // a hundredth of the reader); text with a non-ASCII character outside a string
     // (not JSON) goes to the character loop, which drops Unicode blanks there too
     let b = raw.as_bytes();
-    let mut out = String::with_capacity(raw.len());
+    let from = out.len();
     let mut in_string = false;
     let mut escaped = false;
     let mut start = 0;
@@ -1296,11 +1303,12 @@ pub fn compact_json(raw: &str) -> String {
             out.push_str(raw.get(start..i).unwrap_or_default());
             start = i + 1;
         } else if c >= 0x80 {
-            return compact_json_chars(raw);
+            out.truncate(from);
+            out.push_str(&compact_json_chars(raw));
+            return;
         }
     }
     out.push_str(raw.get(start..).unwrap_or_default());
-    out
 }
 
 /// [`compact_json`] a character at a time.

@@ -29,7 +29,7 @@ use chat_rows::system::{self, ChangeTracker, ModelSpec, Usage, push_u64};
 use chat_rows::{RecordState, Row, RowSink, Timestamp, TurnType};
 use serde_json::Value;
 
-use crate::decode::{self, Data, Event, Str, compact_json, cut, raw_text, scalar};
+use crate::decode::{self, Data, Event, Str, compact_json_into, cut, raw_text, scalar};
 use crate::texts;
 
 /// How a log is read: what the path and side files say.
@@ -186,6 +186,59 @@ fn set(buf: &mut String, v: &str) {
 }
 
 impl Out {
+    /// Lends a held call's row: `place` is its (session, project, branch).
+    #[allow(clippy::too_many_arguments)]
+    fn lend_at(
+        &mut self,
+        sink: &mut dyn RowSink,
+        place: (&str, &str, &str),
+        cx: &Cx,
+        turn: TurnType,
+        text: &str,
+        tool: &str,
+        id: &str,
+    ) {
+        let (session, project, branch) = place;
+        self.lend(sink, project, branch, session, cx, turn, text, "", tool, id);
+    }
+
+    /// Lends a row about the end of the file (no time, no line, `end of file`).
+    fn lend_end(
+        &mut self,
+        sink: &mut dyn RowSink,
+        place: (&str, &str, &str),
+        secondary: bool,
+        text: &str,
+        tool: &str,
+        id: &str,
+    ) {
+        let (session, project, branch) = place;
+        let cx = Cx {
+            at: None,
+            number: 0,
+            offset: 0,
+            secondary,
+        };
+        // the lent row of a line, then what differs
+        self.lend_with(
+            sink,
+            project,
+            branch,
+            session,
+            &cx,
+            TurnType::System,
+            text,
+            "",
+            tool,
+            id,
+            |r| {
+                r.source_line = None;
+                set(&mut r.source_locator, "end of file");
+            },
+        );
+        self.locator_of = None;
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn lend(
         &mut self,
@@ -199,6 +252,37 @@ impl Out {
         model: &str,
         tool: &str,
         id: &str,
+    ) {
+        self.lend_with(
+            sink,
+            project,
+            branch,
+            session,
+            cx,
+            turn,
+            text,
+            model,
+            tool,
+            id,
+            |_| {},
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn lend_with(
+        &mut self,
+        sink: &mut dyn RowSink,
+        project: &str,
+        branch: &str,
+        session: &str,
+        cx: &Cx,
+        turn: TurnType,
+        text: &str,
+        model: &str,
+        tool: &str,
+        id: &str,
+        change: impl FnOnce(&mut Row),
     ) {
         let r = &mut self.row;
         r.timestamp = cx.at;
@@ -231,6 +315,7 @@ impl Out {
             r.record_state = RecordState::Live;
             r.secondary = false;
         }
+        change(r);
         sink.lend(r);
     }
 }
@@ -741,8 +826,9 @@ impl<'o> EventReader<'o> {
                     _ => content,
                 };
                 if d.is_autopilot_continuation == Some(true) {
-                    let t = texts::autopilot_continuation(text);
-                    emit!(&self.line_session, TurnType::System, &t);
+                    // (`text` may be the text buffer)
+                    texts::autopilot_continuation_into(&mut self.scratch, text);
+                    emit!(&self.line_session, TurnType::System, &self.scratch);
                 } else {
                     emit!(&self.line_session, TurnType::User, text);
                 }
@@ -966,12 +1052,24 @@ impl<'o> EventReader<'o> {
                         );
                     }
                     if d.success == Some(false) {
-                        let code = match &d.error {
-                            Some(Value::Object(m)) => m.get("code").map(scalar).unwrap_or_default(),
-                            _ => String::new(),
-                        };
-                        let t = texts::tool_failed(&code);
-                        emit!(&self.line_session, TurnType::System, &t, "", name, id);
+                        match &d.error {
+                            Some(Value::Object(m)) => match m.get("code") {
+                                Some(Value::String(c)) => {
+                                    texts::tool_failed_into(&mut self.text, c)
+                                }
+                                Some(c) => texts::tool_failed_into(&mut self.text, &scalar(c)),
+                                None => texts::tool_failed_into(&mut self.text, ""),
+                            },
+                            _ => texts::tool_failed_into(&mut self.text, ""),
+                        }
+                        emit!(
+                            &self.line_session,
+                            TurnType::System,
+                            &self.text,
+                            "",
+                            name,
+                            id
+                        );
                     }
                     if let Some(detail) = result
                         .and_then(|r| r.detailed_content.as_deref())
@@ -992,8 +1090,8 @@ impl<'o> EventReader<'o> {
                         }
                     }
                     if tool.is_none() && !id.is_empty() {
-                        let t = texts::link_no_call(id);
-                        emit!(&self.line_session, TurnType::System, &t, "", "", id);
+                        texts::link_no_call_into(&mut self.text, id);
+                        emit!(&self.line_session, TurnType::System, &self.text, "", "", id);
                     }
                 }
             }
@@ -1278,8 +1376,9 @@ impl<'o> EventReader<'o> {
                     _ => {}
                 }
                 if self.text.is_empty() {
-                    let t = texts::session_event(kind, &raw_data(line));
-                    emit!(&self.line_session, TurnType::System, &t);
+                    raw_data_into(&mut self.scratch, line);
+                    texts::session_event_into(&mut self.text, kind, &self.scratch);
+                    emit!(&self.line_session, TurnType::System, &self.text);
                 } else {
                     emit!(&self.line_session, TurnType::System, &self.text);
                 }
@@ -1413,8 +1512,9 @@ impl<'o> EventReader<'o> {
             Data::Other => {
                 if kind == "assistant.turn_end" {
                 } else if known(kind) {
-                    let t = texts::session_event(kind, &raw_data(line));
-                    emit!(&self.line_session, TurnType::System, &t);
+                    raw_data_into(&mut self.scratch, line);
+                    texts::session_event_into(&mut self.text, kind, &self.scratch);
+                    emit!(&self.line_session, TurnType::System, &self.text);
                 } else {
                     let text = format!(
                         "unknown record type {kind}: {}",
@@ -1446,25 +1546,36 @@ impl<'o> EventReader<'o> {
                 Call::Completed => {}
             }
         }
-        // by (line, id), without copying an id per comparison
+        // by (line, id), without copying an id per comparison; lent like a line's rows
         pending.sort_by(|a, b| (a.1.number, &a.0).cmp(&(b.1.number, &b.0)));
         for (id, p) in pending {
-            sink.push(self.request_row(&id, &p, TurnType::ToolUse, &p.text));
-            let link = texts::link_never_started(&id);
-            sink.push(self.request_row(&id, &p, TurnType::System, &link));
+            let cx = Cx {
+                at: p.at,
+                number: p.number,
+                offset: p.offset,
+                secondary: self.opts.secondary || p.replayed,
+            };
+            let (session, project, branch) = &self.places[p.place];
+            let (turn, text) = (TurnType::ToolUse, p.text.as_str());
+            let row = (session.as_str(), project.as_str(), branch.as_str());
+            self.out.lend_at(sink, row, &cx, turn, text, &p.name, &id);
+            texts::link_never_started_into(&mut self.text, &id);
+            self.out
+                .lend_at(sink, row, &cx, TurnType::System, &self.text, &p.name, &id);
         }
         open.sort_by(|a, b| a.0.cmp(&b.0));
         for (id, st) in open {
-            let mut r = Row::system(self.opts.agent, texts::link_no_result(&id))
-                .session(self.places[st.place].0.clone())
-                .project(self.project.clone())
-                .branch(self.branch.clone())
-                .tool(st.tool, id)
-                .locator("end of file");
-            if self.opts.secondary {
-                r = r.state(RecordState::Secondary);
-            }
-            sink.push(r);
+            texts::link_no_result_into(&mut self.text, &id);
+            let session = self.places[st.place].0.as_str();
+            let secondary = self.opts.secondary;
+            self.out.lend_end(
+                sink,
+                (session, &self.project, &self.branch),
+                secondary,
+                &self.text,
+                &st.tool,
+                &id,
+            );
         }
         if !self.any_model {
             for (family, prefix, at, number, offset) in std::mem::take(&mut self.families) {
@@ -1487,23 +1598,27 @@ impl<'o> EventReader<'o> {
     }
 }
 
-/// The `data` of a line in file order, compact (for a generic `session event:` row).
-fn raw_data(line: &Line<'_>) -> String {
+/// The `data` of a line in file order, compact, written into `out` (cleared first; for
+/// a generic `session event:` row).
+fn raw_data_into(out: &mut String, line: &Line<'_>) {
     #[derive(serde::Deserialize)]
     struct Only<'a> {
         #[serde(borrow)]
         data: Option<&'a serde_json::value::RawValue>,
     }
+    out.clear();
     // the scanner finds it (serde_json read the whole line again)
     if let Some(data) = simdutf8::basic::from_utf8(line.bytes)
         .ok()
         .and_then(decode::scan::data_raw)
     {
-        return data.map(compact_json).unwrap_or_default();
+        if let Some(data) = data {
+            compact_json_into(out, data);
+        }
+        return;
     }
-    match serde_json::from_slice::<Only<'_>>(line.bytes) {
-        Ok(Only { data: Some(raw) }) => compact_json(raw.get()),
-        _ => String::new(),
+    if let Ok(Only { data: Some(raw) }) = serde_json::from_slice::<Only<'_>>(line.bytes) {
+        compact_json_into(out, raw.get());
     }
 }
 

@@ -16,20 +16,39 @@ pub const MAX_DATA: usize = 400;
 
 /// `session event: <type> <data as compact JSON, cut to 400>`.
 pub fn session_event(kind: &str, data: &str) -> String {
+    let mut out = String::new();
+    session_event_into(&mut out, kind, data);
+    out
+}
+
+/// [`session_event`]'s text written into `out` (cleared first), for a reader's reused
+/// buffer.
+pub fn session_event_into(out: &mut String, kind: &str, data: &str) {
     let cut_data = cut(data, MAX_DATA);
+    out.clear();
+    out.push_str("session event: ");
+    out.push_str(kind);
+    out.push(' ');
+    out.push_str(cut_data);
     if cut_data.len() < data.len() {
-        format!(
-            "session event: {kind} {cut_data}… [{} bytes in all]",
-            data.len()
-        )
-    } else {
-        format!("session event: {kind} {data}")
+        out.push_str("… [");
+        chat_rows::system::push_u64(out, data.len() as u64);
+        out.push_str(" bytes in all]");
     }
 }
 
 /// `hidden autopilot continuation (isAutopilotContinuation): <content>`.
 pub fn autopilot_continuation(content: &str) -> String {
-    format!("hidden autopilot continuation (isAutopilotContinuation): {content}")
+    let mut out = String::new();
+    autopilot_continuation_into(&mut out, content);
+    out
+}
+
+/// [`autopilot_continuation`]'s text written into `out` (cleared first).
+pub fn autopilot_continuation_into(out: &mut String, content: &str) {
+    out.clear();
+    out.push_str("hidden autopilot continuation (isAutopilotContinuation): ");
+    out.push_str(content);
 }
 
 /// `[encrypted reasoning, <n> bytes]`.
@@ -39,17 +58,51 @@ pub fn encrypted_reasoning(bytes: usize) -> String {
 
 /// `link: tool call <id> was requested but never started in this file`.
 pub fn link_never_started(id: &str) -> String {
-    format!("link: tool call {id} was requested but never started in this file")
+    let mut out = String::new();
+    link_never_started_into(&mut out, id);
+    out
+}
+
+/// [`link_never_started`]'s text written into `out` (cleared first).
+pub fn link_never_started_into(out: &mut String, id: &str) {
+    link_into(
+        out,
+        "call ",
+        id,
+        " was requested but never started in this file",
+    );
 }
 
 /// `link: tool call <id> has no result in this file`.
 pub fn link_no_result(id: &str) -> String {
-    format!("link: tool call {id} has no result in this file")
+    let mut out = String::new();
+    link_no_result_into(&mut out, id);
+    out
+}
+
+/// [`link_no_result`]'s text written into `out` (cleared first).
+pub fn link_no_result_into(out: &mut String, id: &str) {
+    link_into(out, "call ", id, " has no result in this file");
 }
 
 /// `link: tool result <id> has no tool call in this file`.
 pub fn link_no_call(id: &str) -> String {
-    format!("link: tool result {id} has no tool call in this file")
+    let mut out = String::new();
+    link_no_call_into(&mut out, id);
+    out
+}
+
+/// [`link_no_call`]'s text written into `out` (cleared first).
+pub fn link_no_call_into(out: &mut String, id: &str) {
+    link_into(out, "result ", id, " has no tool call in this file");
+}
+
+fn link_into(out: &mut String, what: &str, id: &str, rest: &str) {
+    out.clear();
+    out.push_str("link: tool ");
+    out.push_str(what);
+    out.push_str(id);
+    out.push_str(rest);
 }
 
 /// `tool requested by user: <toolName>`.
@@ -64,10 +117,18 @@ pub fn tool_exit_code(code: i64) -> String {
 
 /// `tool status: failed code=<code>` (`tool status: failed` without a code).
 pub fn tool_failed(code: &str) -> String {
-    if code.is_empty() {
-        "tool status: failed".to_string()
-    } else {
-        format!("tool status: failed code={code}")
+    let mut out = String::new();
+    tool_failed_into(&mut out, code);
+    out
+}
+
+/// [`tool_failed`]'s text written into `out` (cleared first).
+pub fn tool_failed_into(out: &mut String, code: &str) {
+    out.clear();
+    out.push_str("tool status: failed");
+    if !code.is_empty() {
+        out.push_str(" code=");
+        out.push_str(code);
     }
 }
 
@@ -143,8 +204,33 @@ mod tests {
             "model family inferred: Anthropic (tool-call id prefix toolu_vrtx_; not recorded by the store)"
         );
         assert_eq!(tool_failed(""), "tool status: failed");
+        assert_eq!(tool_failed("denied"), "tool status: failed code=denied");
         let long = "x".repeat(500);
-        assert!(session_event("a", &long).ends_with("… [500 bytes in all]"));
+        assert_eq!(
+            session_event("a", &long),
+            format!("session event: a {}… [500 bytes in all]", &long[..400])
+        );
+        assert_eq!(session_event("a", "{}"), "session event: a {}");
+        assert_eq!(
+            link_never_started("c1"),
+            "link: tool call c1 was requested but never started in this file"
+        );
+        assert_eq!(
+            link_no_result("c1"),
+            "link: tool call c1 has no result in this file"
+        );
+        assert_eq!(
+            link_no_call("c1"),
+            "link: tool result c1 has no tool call in this file"
+        );
+        assert_eq!(
+            autopilot_continuation("go on"),
+            "hidden autopilot continuation (isAutopilotContinuation): go on"
+        );
+        // the buffer versions clear what was there
+        let mut out = "old text".to_string();
+        link_no_call_into(&mut out, "c2");
+        assert_eq!(out, link_no_call("c2"));
         assert_eq!(
             file_touched("src/a.rs", "edit", "2"),
             "file touched: src/a.rs tool=edit turn=2"
