@@ -177,8 +177,10 @@ fn once(name: &str, bytes: &[u8], file: &Path) -> (f64, String) {
     match name {
         "validate" => {
             let mut bad = 0usize;
-            for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-                if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_err() {
+            // lines found with memchr, as the replay finds them (until 2026-12-01 this
+            // split a byte at a time, which made the validation 30-40% slower)
+            for line in chat_rows::lines::lines(bytes) {
+                if serde_json::from_slice::<serde::de::IgnoredAny>(line.bytes).is_err() {
                     bad += 1;
                 }
             }
