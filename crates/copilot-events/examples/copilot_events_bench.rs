@@ -1,5 +1,5 @@
 //! Throughput and peak memory of the event reader on a generated ~100 MB `events.jsonl`,
-//! next to serde_json validating the same lines with `IgnoredAny`:
+//! next to serde_json validating the same lines (split the same way) with `IgnoredAny`:
 //! `cargo run --release -p copilot-events --example copilot_events_bench -- [MB] [SHAPE]`.
 //!
 //! Shapes (default `fixture`):
@@ -205,8 +205,11 @@ fn main() {
         if !reader_only {
             let t = Instant::now();
             let mut n = 0u64;
-            for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-                if serde_json::from_slice::<IgnoredAny>(line).is_ok() {
+            // the lines split as the reader splits them (`chat_rows::lines`, memchr):
+            // until 2026-12-01 this loop split with `<[u8]>::split`, a byte at a time,
+            // which made the validation about 30% slower than it is
+            for line in chat_rows::lines::lines(&bytes) {
+                if serde_json::from_slice::<IgnoredAny>(line.bytes).is_ok() {
                     n += 1;
                 }
             }
