@@ -231,7 +231,17 @@ pub fn model_configured(detail: impl Display, from_: &str) -> String {
 /// `session start: key=value ...`. Values that hold spaces, `=` or quotes are JSON-quoted;
 /// empty values are left out.
 pub fn session_start(fields: &[(&str, &str)]) -> String {
-    format!("session start: {}", key_values(fields))
+    let mut out = String::new();
+    session_start_into(&mut out, fields);
+    out
+}
+
+/// [`session_start`]'s text written into `out` (cleared first), for readers that write
+/// their rows' texts into a reused buffer.
+pub fn session_start_into(out: &mut String, fields: &[(&str, &str)]) {
+    out.clear();
+    out.push_str("session start: ");
+    key_values_into(out, fields);
 }
 
 /// `session synced: <detail> (from ...)`.
@@ -305,22 +315,31 @@ pub fn edit_state(
 /// leaving out empty values.
 pub fn key_values(fields: &[(&str, &str)]) -> String {
     let mut out = String::new();
+    key_values_into(&mut out, fields);
+    out
+}
+
+/// [`key_values`] appended to `out`.
+pub fn key_values_into(out: &mut String, fields: &[(&str, &str)]) {
+    let start = out.len();
     for (k, v) in fields {
         if v.is_empty() {
             continue;
         }
-        if !out.is_empty() {
+        if out.len() > start {
             out.push(' ');
         }
         out.push_str(k);
         out.push('=');
-        if v.contains([' ', '=', '"', '\n', '\t']) {
+        // bytes, not a pattern of chars (which searches for each character in turn)
+        if v.bytes()
+            .any(|b| matches!(b, b' ' | b'=' | b'"' | b'\n' | b'\t'))
+        {
             out.push_str(&serde_json::to_string(v).unwrap_or_default());
         } else {
             out.push_str(v);
         }
     }
-    out
 }
 
 /// `chat: <internalId> | account=<accountId> | messages=<n> (legacy JetBrains history)`:
@@ -467,6 +486,29 @@ pub fn did_not_parse(file: &str, chats: usize, error: impl Display) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn session_start_text() {
+        let fields = [
+            ("copilot", "1.0.91"),
+            ("empty", ""),
+            ("cwd", "/home/alice/my src"),
+            ("title", "a=b"),
+            ("quote", "say \"hi\"\n"),
+            ("tab", "a\tb"),
+        ];
+        let want = "session start: copilot=1.0.91 cwd=\"/home/alice/my src\" title=\"a=b\" quote=\"say \\\"hi\\\"\\n\" tab=\"a\\tb\"";
+        assert_eq!(session_start(&fields), want);
+        // the buffer version clears what was there first
+        let mut out = "old".to_string();
+        session_start_into(&mut out, &fields);
+        assert_eq!(out, want);
+        // the first field left out: no leading blank
+        assert_eq!(key_values(&[("a", ""), ("b", "1")]), "b=1");
+        let mut out = "x ".to_string();
+        key_values_into(&mut out, &[("a", ""), ("b", "1")]);
+        assert_eq!(out, "x b=1");
+    }
 
     #[test]
     fn session_index_text() {
