@@ -451,6 +451,17 @@ fn kv(out: &mut String, key: &str, value: &str, quote: bool) {
     }
 }
 
+/// Appends ` key=<n>` when `n` is known: `kv(out, key, &num(n), false)` without the
+/// allocation (a number is never quoted).
+fn kv_count(out: &mut String, key: &str, n: Option<i64>) {
+    if n.is_some() {
+        out.push(' ');
+        out.push_str(key);
+        out.push('=');
+        push_count(out, n);
+    }
+}
+
 /// Appends `n` in decimal, or `-` when it is unknown (as `n.to_string()` or `"-"`).
 fn push_count(out: &mut String, n: Option<i64>) {
     match n {
@@ -736,43 +747,52 @@ impl<'o> EventReader<'o> {
         }
         if let Some(a) = agent_id {
             if !self.subagents.contains(a) && self.subagents.insert(a.to_string()) {
-                let t = system::session_start(&[("parent", &self.session), ("agent_id", a)]);
-                emit!(&self.line_session, TurnType::System, &t);
+                system::session_start_into(
+                    &mut self.text,
+                    &[("parent", &self.session), ("agent_id", a)],
+                );
+                emit!(&self.line_session, TurnType::System, &self.text);
             }
         }
         match &ev.data {
             Data::Start(d) => {
+                // into the buffers they had (a resumed log starts again and again)
                 if let Some(sid) = d.session_id.as_deref().filter(|x| !x.is_empty()) {
-                    self.session = sid.to_string();
+                    set(&mut self.session, sid);
                 }
                 if let Some(c) = &d.context {
                     if let Some(cwd) = c.cwd.as_deref().filter(|x| !x.is_empty()) {
-                        self.project = cwd.to_string();
+                        set(&mut self.project, cwd);
                     }
                     if let Some(b) = c.branch.as_deref().filter(|x| !x.is_empty()) {
-                        self.branch = b.to_string();
+                        set(&mut self.branch, b);
                     }
                 }
                 self.start_time = at;
                 let c = d.context.as_ref();
-                let repo = c
-                    .and_then(|c| c.repository.as_ref())
-                    .map(scalar)
-                    .unwrap_or_default();
-                let text = system::session_start(&[
-                    ("copilot", s(&d.copilot_version)),
-                    ("vscode", s(&d.vscode_version)),
-                    ("cwd", c.map(|c| s(&c.cwd)).unwrap_or("")),
-                    ("git_root", c.map(|c| s(&c.git_root)).unwrap_or("")),
-                    ("repository", &repo),
-                    ("branch", c.map(|c| s(&c.branch)).unwrap_or("")),
-                    ("selected_model", s(&d.selected_model)),
-                    (
-                        "started",
-                        d.start_time.as_ref().map(|t| t.0.as_ref()).unwrap_or(""),
-                    ),
-                ]);
-                emit!(&self.session, TurnType::System, &text);
+                // a text as it is, anything else as `scalar` writes it
+                let repo: std::borrow::Cow<'_, str> = match c.and_then(|c| c.repository.as_ref()) {
+                    Some(Value::String(r)) => r.as_str().into(),
+                    Some(v) => scalar(v).into(),
+                    None => "".into(),
+                };
+                system::session_start_into(
+                    &mut self.text,
+                    &[
+                        ("copilot", s(&d.copilot_version)),
+                        ("vscode", s(&d.vscode_version)),
+                        ("cwd", c.map(|c| s(&c.cwd)).unwrap_or("")),
+                        ("git_root", c.map(|c| s(&c.git_root)).unwrap_or("")),
+                        ("repository", &repo),
+                        ("branch", c.map(|c| s(&c.branch)).unwrap_or("")),
+                        ("selected_model", s(&d.selected_model)),
+                        (
+                            "started",
+                            d.start_time.as_ref().map(|t| t.0.as_ref()).unwrap_or(""),
+                        ),
+                    ],
+                );
+                emit!(&self.session, TurnType::System, &self.text);
                 if let Some(m) = d.selected_model.as_deref().filter(|m| !m.is_empty()) {
                     self.any_model = true;
                     if m != "auto" {
@@ -1366,8 +1386,8 @@ impl<'o> EventReader<'o> {
                         kv(t, "model", s(&d.model), false);
                     }
                     "completed" => {
-                        kv(t, "duration_ms", &num(d.duration_ms), false);
-                        kv(t, "tokens", &num(d.total_tokens), false);
+                        kv_count(t, "duration_ms", d.duration_ms);
+                        kv_count(t, "tokens", d.total_tokens);
                     }
                     "failed" => {
                         let e = d.error.as_ref().map(error_message);
@@ -1440,8 +1460,8 @@ impl<'o> EventReader<'o> {
                         None => String::new(),
                     };
                     kv(t, "files_modified", &files, false);
-                    kv(t, "lines_added", &num(cc.lines_added), false);
-                    kv(t, "lines_removed", &num(cc.lines_removed), false);
+                    kv_count(t, "lines_added", cc.lines_added);
+                    kv_count(t, "lines_removed", cc.lines_removed);
                 }
                 emit!(&self.line_session, TurnType::System, &self.text);
                 for (model, m) in d.model_metrics.iter().flatten() {
@@ -1516,12 +1536,26 @@ impl<'o> EventReader<'o> {
                     texts::session_event_into(&mut self.text, kind, &self.scratch);
                     emit!(&self.line_session, TurnType::System, &self.text);
                 } else {
-                    let text = format!(
-                        "unknown record type {kind}: {}",
-                        system::quote_bytes(&line.bytes[..line.bytes.len().min(4096)])
-                    );
-                    let text = cut(&text, 400 + 30 + kind.len());
-                    emit!(&self.line_session, TurnType::System, text);
+                    let short = (line.bytes.len() <= system::MAX_QUOTED)
+                        .then(|| simdutf8::basic::from_utf8(line.bytes).ok())
+                        .flatten();
+                    if let Some(whole) = short {
+                        // what the general form gives a line this short: quoted whole
+                        // (no more than MAX_QUOTED characters), and nothing cut
+                        self.text.clear();
+                        self.text.push_str("unknown record type ");
+                        self.text.push_str(kind);
+                        self.text.push_str(": ");
+                        self.text.push_str(whole);
+                        emit!(&self.line_session, TurnType::System, &self.text);
+                    } else {
+                        let text = format!(
+                            "unknown record type {kind}: {}",
+                            system::quote_bytes(&line.bytes[..line.bytes.len().min(4096)])
+                        );
+                        let text = cut(&text, 400 + 30 + kind.len());
+                        emit!(&self.line_session, TurnType::System, text);
+                    }
                 }
             }
         }
