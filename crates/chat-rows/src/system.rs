@@ -27,6 +27,10 @@ pub fn quote(text: &str) -> String {
 pub fn quote_bytes(bytes: &[u8]) -> String {
     let head = &bytes[..bytes.len().min(MAX_QUOTED * 4 + 4)];
     let text = String::from_utf8_lossy(head);
+    // no more bytes than MAX_QUOTED: no more characters either, nothing to cut
+    if bytes.len() <= MAX_QUOTED {
+        return text.into_owned();
+    }
     match text.char_indices().nth(MAX_QUOTED) {
         None if head.len() == bytes.len() => text.into_owned(),
         None => format!("{text}… [{} bytes in all]", bytes.len()),

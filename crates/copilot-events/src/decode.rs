@@ -1359,6 +1359,10 @@ pub fn scalar(v: &Value) -> String {
 
 /// Cuts `s` to at most `max` characters, on a character boundary.
 pub fn cut(s: &str, max: usize) -> &str {
+    // no more bytes than `max`: no more characters either
+    if s.len() <= max {
+        return s;
+    }
     match s.char_indices().nth(max) {
         Some((i, _)) => &s[..i],
         None => s,
