@@ -171,10 +171,10 @@ struct Out {
 
 /// `a == b`, with no call to libc's `memcmp` when both are empty. An empty `String`'s
 /// pointer is the dangling address 1, and `==` still hands it to `memcmp` with a length
-/// of 0; on this project's bench machine glibc's AVX-512 `memcmp` then took about
-/// 270 ns a call (its masked load at an unmapped address is suppressed in microcode),
-/// which made a log with no project and no branch (every row compares both) read at a
-/// third of its speed (`COPILOT_EVENTS_BENCH_ONLY=abort`: 331 → 1049 MB/s).
+/// of 0; on this project's bench machine glibc's AVX-512 `memcmp` then took 135-140 ns
+/// a call (its masked load at an unmapped address is suppressed in microcode), which
+/// made a log with no project and no branch (every row compares both) read at a third
+/// of its speed (`COPILOT_EVENTS_BENCH_ONLY=abort`: 331 → 1049 MB/s).
 #[inline]
 fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && (a.is_empty() || a == b)
@@ -186,59 +186,7 @@ fn set(buf: &mut String, v: &str) {
 }
 
 impl Out {
-    /// Lends a held call's row: `place` is its (session, project, branch).
-    #[allow(clippy::too_many_arguments)]
-    fn lend_at(
-        &mut self,
-        sink: &mut dyn RowSink,
-        place: (&str, &str, &str),
-        cx: &Cx,
-        turn: TurnType,
-        text: &str,
-        tool: &str,
-        id: &str,
-    ) {
-        let (session, project, branch) = place;
-        self.lend(sink, project, branch, session, cx, turn, text, "", tool, id);
-    }
-
-    /// Lends a row about the end of the file (no time, no line, `end of file`).
-    fn lend_end(
-        &mut self,
-        sink: &mut dyn RowSink,
-        place: (&str, &str, &str),
-        secondary: bool,
-        text: &str,
-        tool: &str,
-        id: &str,
-    ) {
-        let (session, project, branch) = place;
-        let cx = Cx {
-            at: None,
-            number: 0,
-            offset: 0,
-            secondary,
-        };
-        // the lent row of a line, then what differs
-        self.lend_with(
-            sink,
-            project,
-            branch,
-            session,
-            &cx,
-            TurnType::System,
-            text,
-            "",
-            tool,
-            id,
-            |r| {
-                r.source_line = None;
-                set(&mut r.source_locator, "end of file");
-            },
-        );
-        self.locator_of = None;
-    }
-
+    /// Lends the row of a line (the reused row, filled by [`Out::fill`]).
     #[allow(clippy::too_many_arguments)]
     fn lend(
         &mut self,
@@ -253,26 +201,16 @@ impl Out {
         tool: &str,
         id: &str,
     ) {
-        self.lend_with(
-            sink,
-            project,
-            branch,
-            session,
-            cx,
-            turn,
-            text,
-            model,
-            tool,
-            id,
-            |_| {},
-        );
+        let r = self.fill(project, branch, session, cx, turn, text, model, tool, id);
+        sink.lend(r);
     }
 
+    /// Fills the reused row with a line's fields and hands it back (to be lent, after
+    /// whatever else the caller sets).
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn lend_with(
+    fn fill(
         &mut self,
-        sink: &mut dyn RowSink,
         project: &str,
         branch: &str,
         session: &str,
@@ -282,8 +220,7 @@ impl Out {
         model: &str,
         tool: &str,
         id: &str,
-        change: impl FnOnce(&mut Row),
-    ) {
+    ) -> &mut Row {
         let r = &mut self.row;
         r.timestamp = cx.at;
         // the session, project and branch rarely change from one row to the next
@@ -315,8 +252,7 @@ impl Out {
             r.record_state = RecordState::Live;
             r.secondary = false;
         }
-        change(r);
-        sink.lend(r);
+        r
     }
 }
 
@@ -648,20 +584,50 @@ impl<'o> EventReader<'o> {
         n
     }
 
-    /// A row of a held request: its `tool_use` row, or its `link:` row.
-    fn request_row(&self, id: &str, p: &PendingRequest, turn: TurnType, text: &str) -> Row {
+    /// Lends a held request's `tool_use` row, and its `link:` row when `never_started`:
+    /// their session, project, branch, time and line are the request's.
+    fn lend_request(
+        &mut self,
+        sink: &mut dyn RowSink,
+        id: &str,
+        p: &PendingRequest,
+        never_started: bool,
+    ) {
+        let cx = Cx {
+            at: p.at,
+            number: p.number,
+            offset: p.offset,
+            secondary: self.opts.secondary || p.replayed,
+        };
         let (session, project, branch) = &self.places[p.place];
-        let mut r = Row::new(self.opts.agent, turn, text)
-            .at(p.at)
-            .session(session.clone())
-            .project(project.clone())
-            .branch(branch.clone())
-            .line(p.number)
-            .locator(format!("byte {}", p.offset));
-        if self.opts.secondary || p.replayed {
-            r = r.state(RecordState::Secondary);
+        let out = &mut self.out;
+        out.lend(
+            sink,
+            project,
+            branch,
+            session,
+            &cx,
+            TurnType::ToolUse,
+            &p.text,
+            "",
+            &p.name,
+            id,
+        );
+        if never_started {
+            texts::link_never_started_into(&mut self.text, id);
+            out.lend(
+                sink,
+                project,
+                branch,
+                session,
+                &cx,
+                TurnType::System,
+                &self.text,
+                "",
+                &p.name,
+                id,
+            );
         }
-        r.tool(p.name.clone(), id)
     }
 
     fn note_family(&mut self, id: &str, at: Option<Timestamp>, line: &Line<'_>) {
@@ -888,11 +854,7 @@ impl<'o> EventReader<'o> {
                     None => {
                         if let Some(enc) = d.encrypted_content.as_deref().filter(|e| !e.is_empty())
                         {
-                            // texts::encrypted_reasoning's text, written in place
-                            self.text.clear();
-                            self.text.push_str("[encrypted reasoning, ");
-                            push_u64(&mut self.text, enc.len() as u64);
-                            self.text.push_str(" bytes]");
+                            texts::encrypted_reasoning_into(&mut self.text, enc.len());
                             emit!(
                                 &self.line_session,
                                 TurnType::Thinking,
@@ -1021,7 +983,7 @@ impl<'o> EventReader<'o> {
                     Some(Call::Started(st)) => Some(st.tool),
                     // requested, never started, but completed: the request is the call
                     Some(Call::Requested(req)) => {
-                        sink.push(self.request_row(id, &req, TurnType::ToolUse, &req.text));
+                        self.lend_request(sink, id, &req, false);
                         Some(req.name)
                     }
                     _ => None,
@@ -1058,10 +1020,7 @@ impl<'o> EventReader<'o> {
                         })
                         .or_else(|| d.shell_execution.as_ref().and_then(|x| x.exit_code));
                     if let Some(code) = exit {
-                        // texts::tool_exit_code's text, written in place
-                        self.text.clear();
-                        self.text.push_str("tool exit code: ");
-                        push_count(&mut self.text, Some(code));
+                        texts::tool_exit_code_into(&mut self.text, code);
                         emit!(
                             &self.line_session,
                             TurnType::System,
@@ -1536,26 +1495,12 @@ impl<'o> EventReader<'o> {
                     texts::session_event_into(&mut self.text, kind, &self.scratch);
                     emit!(&self.line_session, TurnType::System, &self.text);
                 } else {
-                    let short = (line.bytes.len() <= system::MAX_QUOTED)
-                        .then(|| simdutf8::basic::from_utf8(line.bytes).ok())
-                        .flatten();
-                    if let Some(whole) = short {
-                        // what the general form gives a line this short: quoted whole
-                        // (no more than MAX_QUOTED characters), and nothing cut
-                        self.text.clear();
-                        self.text.push_str("unknown record type ");
-                        self.text.push_str(kind);
-                        self.text.push_str(": ");
-                        self.text.push_str(whole);
-                        emit!(&self.line_session, TurnType::System, &self.text);
-                    } else {
-                        let text = format!(
-                            "unknown record type {kind}: {}",
-                            system::quote_bytes(&line.bytes[..line.bytes.len().min(4096)])
-                        );
-                        let text = cut(&text, 400 + 30 + kind.len());
-                        emit!(&self.line_session, TurnType::System, text);
-                    }
+                    let text = format!(
+                        "unknown record type {kind}: {}",
+                        system::quote_bytes(&line.bytes[..line.bytes.len().min(4096)])
+                    );
+                    let text = cut(&text, 400 + 30 + kind.len());
+                    emit!(&self.line_session, TurnType::System, text);
                 }
             }
         }
@@ -1583,33 +1528,34 @@ impl<'o> EventReader<'o> {
         // by (line, id), without copying an id per comparison; lent like a line's rows
         pending.sort_by(|a, b| (a.1.number, &a.0).cmp(&(b.1.number, &b.0)));
         for (id, p) in pending {
-            let cx = Cx {
-                at: p.at,
-                number: p.number,
-                offset: p.offset,
-                secondary: self.opts.secondary || p.replayed,
-            };
-            let (session, project, branch) = &self.places[p.place];
-            let (turn, text) = (TurnType::ToolUse, p.text.as_str());
-            let row = (session.as_str(), project.as_str(), branch.as_str());
-            self.out.lend_at(sink, row, &cx, turn, text, &p.name, &id);
-            texts::link_never_started_into(&mut self.text, &id);
-            self.out
-                .lend_at(sink, row, &cx, TurnType::System, &self.text, &p.name, &id);
+            self.lend_request(sink, &id, &p, true);
         }
         open.sort_by(|a, b| a.0.cmp(&b.0));
+        let at_end = Cx {
+            at: None,
+            number: 0,
+            offset: 0,
+            secondary: self.opts.secondary,
+        };
         for (id, st) in open {
             texts::link_no_result_into(&mut self.text, &id);
-            let session = self.places[st.place].0.as_str();
-            let secondary = self.opts.secondary;
-            self.out.lend_end(
-                sink,
-                (session, &self.project, &self.branch),
-                secondary,
+            let session = &self.places[st.place].0;
+            let r = self.out.fill(
+                &self.project,
+                &self.branch,
+                session,
+                &at_end,
+                TurnType::System,
                 &self.text,
+                "",
                 &st.tool,
                 &id,
             );
+            // no time and no line: the end of the file
+            r.source_line = None;
+            set(&mut r.source_locator, "end of file");
+            sink.lend(r);
+            self.out.locator_of = None;
         }
         if !self.any_model {
             for (family, prefix, at, number, offset) in std::mem::take(&mut self.families) {

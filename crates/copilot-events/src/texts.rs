@@ -37,33 +37,24 @@ pub fn session_event_into(out: &mut String, kind: &str, data: &str) {
     }
 }
 
-/// `hidden autopilot continuation (isAutopilotContinuation): <content>`.
-pub fn autopilot_continuation(content: &str) -> String {
-    let mut out = String::new();
-    autopilot_continuation_into(&mut out, content);
-    out
-}
-
-/// [`autopilot_continuation`]'s text written into `out` (cleared first).
+/// `hidden autopilot continuation (isAutopilotContinuation): <content>`, written into `out`
+/// (cleared first: a reader's reused buffer).
 pub fn autopilot_continuation_into(out: &mut String, content: &str) {
     out.clear();
     out.push_str("hidden autopilot continuation (isAutopilotContinuation): ");
     out.push_str(content);
 }
 
-/// `[encrypted reasoning, <n> bytes]`.
-pub fn encrypted_reasoning(bytes: usize) -> String {
-    format!("[encrypted reasoning, {bytes} bytes]")
+/// `[encrypted reasoning, <n> bytes]`, written into `out` (cleared first).
+pub fn encrypted_reasoning_into(out: &mut String, bytes: usize) {
+    out.clear();
+    out.push_str("[encrypted reasoning, ");
+    chat_rows::system::push_u64(out, bytes as u64);
+    out.push_str(" bytes]");
 }
 
-/// `link: tool call <id> was requested but never started in this file`.
-pub fn link_never_started(id: &str) -> String {
-    let mut out = String::new();
-    link_never_started_into(&mut out, id);
-    out
-}
-
-/// [`link_never_started`]'s text written into `out` (cleared first).
+/// `link: tool call <id> was requested but never started in this file`, written into `out`
+/// (cleared first: a reader's reused buffer).
 pub fn link_never_started_into(out: &mut String, id: &str) {
     link_into(
         out,
@@ -73,26 +64,14 @@ pub fn link_never_started_into(out: &mut String, id: &str) {
     );
 }
 
-/// `link: tool call <id> has no result in this file`.
-pub fn link_no_result(id: &str) -> String {
-    let mut out = String::new();
-    link_no_result_into(&mut out, id);
-    out
-}
-
-/// [`link_no_result`]'s text written into `out` (cleared first).
+/// `link: tool call <id> has no result in this file`, written into `out`
+/// (cleared first: a reader's reused buffer).
 pub fn link_no_result_into(out: &mut String, id: &str) {
     link_into(out, "call ", id, " has no result in this file");
 }
 
-/// `link: tool result <id> has no tool call in this file`.
-pub fn link_no_call(id: &str) -> String {
-    let mut out = String::new();
-    link_no_call_into(&mut out, id);
-    out
-}
-
-/// [`link_no_call`]'s text written into `out` (cleared first).
+/// `link: tool result <id> has no tool call in this file`, written into `out`
+/// (cleared first: a reader's reused buffer).
 pub fn link_no_call_into(out: &mut String, id: &str) {
     link_into(out, "result ", id, " has no tool call in this file");
 }
@@ -110,19 +89,18 @@ pub fn tool_requested_by_user(name: &str) -> String {
     format!("tool requested by user: {name}")
 }
 
-/// `tool exit code: <n>`.
-pub fn tool_exit_code(code: i64) -> String {
-    format!("tool exit code: {code}")
+/// `tool exit code: <n>`, written into `out` (cleared first).
+pub fn tool_exit_code_into(out: &mut String, code: i64) {
+    out.clear();
+    out.push_str("tool exit code: ");
+    if code < 0 {
+        out.push('-');
+    }
+    chat_rows::system::push_u64(out, code.unsigned_abs());
 }
 
-/// `tool status: failed code=<code>` (`tool status: failed` without a code).
-pub fn tool_failed(code: &str) -> String {
-    let mut out = String::new();
-    tool_failed_into(&mut out, code);
-    out
-}
-
-/// [`tool_failed`]'s text written into `out` (cleared first).
+/// `tool status: failed code=<code>` (`tool status: failed` without a code), written into `out`
+/// (cleared first: a reader's reused buffer).
 pub fn tool_failed_into(out: &mut String, code: &str) {
     out.clear();
     out.push_str("tool status: failed");
@@ -203,8 +181,17 @@ mod tests {
             model_family_inferred("Anthropic", "toolu_vrtx_"),
             "model family inferred: Anthropic (tool-call id prefix toolu_vrtx_; not recorded by the store)"
         );
-        assert_eq!(tool_failed(""), "tool status: failed");
-        assert_eq!(tool_failed("denied"), "tool status: failed code=denied");
+        // the texts written into a buffer, which they clear first
+        let into = |write: &dyn Fn(&mut String)| {
+            let mut out = "old text".to_string();
+            write(&mut out);
+            out
+        };
+        assert_eq!(into(&|o| tool_failed_into(o, "")), "tool status: failed");
+        assert_eq!(
+            into(&|o| tool_failed_into(o, "denied")),
+            "tool status: failed code=denied"
+        );
         let long = "x".repeat(500);
         assert_eq!(
             session_event("a", &long),
@@ -212,25 +199,31 @@ mod tests {
         );
         assert_eq!(session_event("a", "{}"), "session event: a {}");
         assert_eq!(
-            link_never_started("c1"),
+            into(&|o| session_event_into(o, "a", "{}")),
+            "session event: a {}"
+        );
+        assert_eq!(
+            into(&|o| link_never_started_into(o, "c1")),
             "link: tool call c1 was requested but never started in this file"
         );
         assert_eq!(
-            link_no_result("c1"),
+            into(&|o| link_no_result_into(o, "c1")),
             "link: tool call c1 has no result in this file"
         );
         assert_eq!(
-            link_no_call("c1"),
+            into(&|o| link_no_call_into(o, "c1")),
             "link: tool result c1 has no tool call in this file"
         );
         assert_eq!(
-            autopilot_continuation("go on"),
+            into(&|o| autopilot_continuation_into(o, "go on")),
             "hidden autopilot continuation (isAutopilotContinuation): go on"
         );
-        // the buffer versions clear what was there
-        let mut out = "old text".to_string();
-        link_no_call_into(&mut out, "c2");
-        assert_eq!(out, link_no_call("c2"));
+        assert_eq!(
+            into(&|o| encrypted_reasoning_into(o, 31)),
+            "[encrypted reasoning, 31 bytes]"
+        );
+        assert_eq!(into(&|o| tool_exit_code_into(o, -2)), "tool exit code: -2");
+        assert_eq!(into(&|o| tool_exit_code_into(o, 0)), "tool exit code: 0");
         assert_eq!(
             file_touched("src/a.rs", "edit", "2"),
             "file touched: src/a.rs tool=edit turn=2"

@@ -29,7 +29,46 @@ use chat_rows::{RecordState, Row, Timestamp, TurnType};
 use serde_json::Value;
 
 use super::decode::{self, Event, compact_json, cut, raw_text, scalar};
-use copilot_events::texts;
+
+/// The crate's texts as this reader called them, as owned strings (the crate now
+/// writes some of them only into a buffer).
+mod texts {
+    pub use copilot_events::texts::*;
+
+    fn owned(write: impl FnOnce(&mut String)) -> String {
+        let mut out = String::new();
+        write(&mut out);
+        out
+    }
+
+    pub fn autopilot_continuation(content: &str) -> String {
+        owned(|o| autopilot_continuation_into(o, content))
+    }
+
+    pub fn encrypted_reasoning(bytes: usize) -> String {
+        owned(|o| encrypted_reasoning_into(o, bytes))
+    }
+
+    pub fn link_never_started(id: &str) -> String {
+        owned(|o| link_never_started_into(o, id))
+    }
+
+    pub fn link_no_result(id: &str) -> String {
+        owned(|o| link_no_result_into(o, id))
+    }
+
+    pub fn link_no_call(id: &str) -> String {
+        owned(|o| link_no_call_into(o, id))
+    }
+
+    pub fn tool_exit_code(code: i64) -> String {
+        owned(|o| tool_exit_code_into(o, code))
+    }
+
+    pub fn tool_failed(code: &str) -> String {
+        owned(|o| tool_failed_into(o, code))
+    }
+}
 
 /// How a log is read: what the path and side files say.
 #[derive(Clone, Debug, Default)]
