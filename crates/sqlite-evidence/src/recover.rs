@@ -963,6 +963,20 @@ const LAYOUTS: [Layout; 5] = [
     },
 ];
 
+/// How many leading bytes of `b` are text a store would write: valid UTF-8 with no
+/// control character but tab, newline and carriage return (where a cut-off or
+/// overwritten text value ends).
+fn text_run(b: &[u8]) -> usize {
+    let good = match std::str::from_utf8(b) {
+        Ok(t) => t.len(),
+        Err(e) => e.valid_up_to(),
+    };
+    b[..good]
+        .iter()
+        .position(|&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r'))
+        .unwrap_or(good)
+}
+
 /// The surviving start `rest` of a value of serial type `t` whose end was overwritten:
 /// a text's longest valid prefix (UTF-8 databases; none when it is empty or reaches a
 /// control character other than tab, newline and carriage return, which no text
@@ -975,14 +989,7 @@ fn cut_start(rest: &[u8], t: u64, encoding: u32) -> Option<Value> {
         if encoding > 1 {
             return None;
         }
-        let good = match std::str::from_utf8(rest) {
-            Ok(t) => t.len(),
-            Err(e) => e.valid_up_to(),
-        };
-        let good = rest[..good]
-            .iter()
-            .position(|&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r'))
-            .unwrap_or(good);
+        let good = text_run(rest);
         let text = std::str::from_utf8(&rest[..good]).ok()?;
         (!text.is_empty()).then(|| Value::Text(text.to_string()))
     } else if t >= 12 && t % 2 == 0 {
@@ -2529,14 +2536,7 @@ impl<'a> Recoverer<'a> {
             return None;
         }
         let tail = &b[at..end];
-        let good = match std::str::from_utf8(tail) {
-            Ok(t) => t.len(),
-            Err(e) => e.valid_up_to(),
-        };
-        let good = tail[..good]
-            .iter()
-            .position(|&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r'))
-            .unwrap_or(good);
+        let good = text_run(tail);
         if good == 0 || good == size || size - good > 16 {
             return None;
         }
