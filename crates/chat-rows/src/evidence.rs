@@ -216,6 +216,21 @@ pub fn display_path(path: &Path) -> String {
     out
 }
 
+/// Opens `target` for reading and refuses it when what was opened is not a regular file
+/// (the check is on the opened handle, so a file swapped after [`Evidence::check`] is
+/// caught too).
+fn open_regular(target: &Path) -> io::Result<(std::fs::File, std::fs::Metadata)> {
+    let file = std::fs::File::open(target)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(Refusal::NotRegular {
+            what: kind_of(&meta.file_type()),
+        }
+        .into_io());
+    }
+    Ok((file, meta))
+}
+
 fn kind_of(ft: &std::fs::FileType) -> &'static str {
     if ft.is_dir() {
         return "a directory";
@@ -365,14 +380,7 @@ impl Evidence {
             }
             .into_io());
         }
-        let mut file = std::fs::File::open(&checked.target)?;
-        let meta = file.metadata()?;
-        if !meta.is_file() {
-            return Err(Refusal::NotRegular {
-                what: kind_of(&meta.file_type()),
-            }
-            .into_io());
-        }
+        let (mut file, meta) = open_regular(&checked.target)?;
         let cap = self.max_size;
         let mut bytes = Vec::with_capacity(meta.len().min(cap) as usize);
         (&mut file)
@@ -397,14 +405,7 @@ impl Evidence {
     /// size cap, which bounds whole-file reads, does not apply.
     pub fn open_ranged(&self, path: &Path) -> io::Result<RangedFile> {
         let checked = self.check(path)?;
-        let mut file = std::fs::File::open(&checked.target)?;
-        let meta = file.metadata()?;
-        if !meta.is_file() {
-            return Err(Refusal::NotRegular {
-                what: kind_of(&meta.file_type()),
-            }
-            .into_io());
-        }
+        let (mut file, meta) = open_regular(&checked.target)?;
         let size = meta.len();
         let sha256 = if self.hashing {
             let mut hasher = Sha256::new();
