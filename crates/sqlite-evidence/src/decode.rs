@@ -224,6 +224,31 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// `main file truncated: ...`: the main file holds `len` bytes where its header
+    /// says `needed` (both modes say it in the same words).
+    pub(crate) fn truncated_main(len: u64, needed: u64, page_size: u64) -> Problem {
+        Problem::new(
+            ProblemKind::TruncatedMain,
+            format!("main file offset {len}"),
+            format!(
+                "main file truncated: {len} bytes, the header says {} pages of {page_size} bytes ({needed} bytes); missing bytes read as zeros",
+                needed / page_size.max(1)
+            ),
+        )
+    }
+
+    /// `<missing> of the database's <pages> pages are in neither ...`: pages past the
+    /// main file's end that no committed WAL frame supplies.
+    pub(crate) fn missing_pages(missing: u64, pages: u64, main_len: u64) -> Problem {
+        Problem::new(
+            ProblemKind::TruncatedMain,
+            format!("main file offset {main_len}"),
+            format!(
+                "{missing} of the database's {pages} pages are in neither the main file ({main_len} bytes) nor the wal; read as zeros"
+            ),
+        )
+    }
+
     /// A problem of the given kind, location and message.
     pub fn new(
         kind: ProblemKind,

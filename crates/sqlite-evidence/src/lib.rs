@@ -247,14 +247,10 @@ impl Database {
                 _ => main_pages_present * page_size,
             };
             if main.len() < main_needed {
-                problems.push(Problem::new(
-                    ProblemKind::TruncatedMain,
-                    format!("main file offset {}", main.len()),
-                    format!(
-                        "main file truncated: {} bytes, the header says {} pages of {page_size} bytes ({main_needed} bytes); missing bytes read as zeros",
-                        main.len(),
-                        main_needed / page_size
-                    ),
+                problems.push(Problem::truncated_main(
+                    main.len() as u64,
+                    main_needed as u64,
+                    page_size as u64,
                 ));
             }
         }
@@ -275,13 +271,10 @@ impl Database {
                 .count();
             let missing = beyond_main.saturating_sub(from_wal);
             if missing > 0 {
-                problems.push(Problem::new(
-                    ProblemKind::TruncatedMain,
-                    format!("main file offset {}", main.len()),
-                    format!(
-                        "{missing} of the database's {pages} pages are in neither the main file ({} bytes) nor the wal; read as zeros",
-                        main.len()
-                    ),
+                problems.push(Problem::missing_pages(
+                    missing as u64,
+                    pages as u64,
+                    main.len() as u64,
                 ));
             }
         }

@@ -104,27 +104,57 @@ impl PageSource {
             path: "main file".into(),
             source,
         })?;
-        if got == 0 {
-            return Err(Error::Empty);
-        }
-        if got < decode::HEADER_SIZE {
+        // The page size comes from the main file, or from the WAL when the main file is
+        // empty (a database whose first transaction was never checkpointed), as
+        // `Database` reads it.
+        let main_header = if got == 0 {
+            None
+        } else if got < decode::HEADER_SIZE {
             return Err(Error::TruncatedHeader { len: got });
-        }
-        if &head[..16] != decode::MAGIC {
+        } else if &head[..16] != decode::MAGIC {
             return Err(Error::NotSqlite {
                 found: format!("{:?}", String::from_utf8_lossy(&head[..16])),
             });
-        }
-        let header = DbHeader::parse(&head).ok_or(Error::BadPageSize {
-            field: decode::be16(&head, 16) as u32,
-        })?;
+        } else {
+            Some(DbHeader::parse(&head).ok_or(Error::BadPageSize {
+                field: decode::be16(&head, 16) as u32,
+            })?)
+        };
         let wal_scan = match &wal {
             Some(w) => decode::scan_wal_with(
                 usize::try_from(w.len()).unwrap_or(usize::MAX),
                 |at, buf| w.read_at(at as u64, buf).unwrap_or(0),
-                Some(header.page_size),
+                main_header.map(|h| h.page_size),
             ),
             None => WalScan::default(),
+        };
+        let header = match main_header {
+            Some(h) => h,
+            None => {
+                let (Some(w), Some(wh), Some(_)) =
+                    (&wal, wal_scan.header, wal_scan.committed_db_size)
+                else {
+                    return Err(Error::Empty);
+                };
+                // page 1 as the last commit left it holds the header
+                let page_one = wal_scan
+                    .frames
+                    .iter()
+                    .rev()
+                    .find(|f| f.status == FrameStatus::Committed && f.page == 1);
+                let Some(f) = page_one else {
+                    return Err(Error::NoPageOne);
+                };
+                let got = w
+                    .read_at(f.data_range(wh.page_size).start as u64, &mut head)
+                    .unwrap_or(0);
+                if got < decode::HEADER_SIZE || &head[..16] != decode::MAGIC {
+                    return Err(Error::NoPageOne);
+                }
+                DbHeader::parse(&head).ok_or(Error::BadPageSize {
+                    field: decode::be16(&head, 16) as u32,
+                })?
+            }
         };
         let mut problems = wal_scan.problems.clone();
         let mut latest = HashMap::new();
@@ -161,25 +191,17 @@ impl PageSource {
         } else {
             main_pages * header.page_size as u64
         };
-        if main.len() < main_needed {
-            problems.push(Problem::new(
-                ProblemKind::TruncatedMain,
-                format!("main file offset {}", main.len()),
-                format!(
-                    "main file truncated: {} bytes, the header says {} pages of {} bytes ({main_needed} bytes); missing bytes read as zeros",
-                    main.len(),
-                    main_needed / header.page_size as u64,
-                    header.page_size
-                ),
+        if main_header.is_some() && main.len() < main_needed {
+            problems.push(Problem::truncated_main(
+                main.len(),
+                main_needed,
+                header.page_size as u64,
             ));
         } else if missing > 0 {
-            problems.push(Problem::new(
-                ProblemKind::TruncatedMain,
-                format!("main file offset {}", main.len()),
-                format!(
-                    "{missing} of the database's {pages} pages are in neither the main file ({} bytes) nor the wal; read as zeros",
-                    main.len()
-                ),
+            problems.push(Problem::missing_pages(
+                missing,
+                u64::from(pages),
+                main.len(),
             ));
         }
         let mut src = PageSource {

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use chat_rows::Evidence;
 use sha2::{Digest, Sha256};
+use sqlite_evidence::any::AnyDatabase;
 use sqlite_evidence::{Database, Error, FrameStatus, ProblemKind};
 
 fn data(name: &str) -> PathBuf {
@@ -219,6 +220,9 @@ fn truncated_main_is_reported_and_what_remains_read() {
         db.table_columns("notes"),
         ["id", "title", "body", "created"]
     );
+    // the paged mode says the same
+    let paged = AnyDatabase::from_bytes(cut, None, true).unwrap();
+    assert_eq!(paged.problems(), p);
 }
 
 #[test]
@@ -260,6 +264,32 @@ fn empty_main_with_a_wal_reads_the_wal() {
     assert_eq!(
         err.to_string(),
         "empty database file (0 bytes) and the wal does not hold page 1"
+    );
+    // the paged mode reads the same files the same way
+    let paged = AnyDatabase::from_bytes(b"", Some(&bytes("deleted_wal.db-wal")), true).unwrap();
+    assert_eq!(paged.problems(), p);
+    assert!(paged.table_columns("notes").contains(&"title".to_string()));
+    let memory = AnyDatabase::from_bytes(b"", Some(&bytes("deleted_wal.db-wal")), false).unwrap();
+    let rows = |d: &AnyDatabase| {
+        let mut all = Vec::new();
+        d.live_rows("notes", &mut |id, v| all.push((id, v)))
+            .unwrap();
+        all
+    };
+    let live = rows(&memory);
+    assert!(!live.is_empty());
+    assert_eq!(rows(&paged), live);
+    let deleted = |d: &AnyDatabase| d.deleted_records("notes", &mut |_| {});
+    assert_eq!(deleted(&paged), deleted(&memory));
+    let err = AnyDatabase::from_bytes(b"", Some(&bytes("live.db-wal")), true).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "empty database file (0 bytes) and the wal does not hold page 1"
+    );
+    let err = AnyDatabase::from_bytes(b"", None, true).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "empty database file (0 bytes) and no committed wal"
     );
 }
 
