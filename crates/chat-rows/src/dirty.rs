@@ -326,6 +326,30 @@ pub fn cuts_inside_a_line(input: &[u8], m: &Mutation) -> bool {
     }
 }
 
+/// Every regular file under `root` that `keep` accepts, sorted (for tests that run a
+/// store over a fixture tree). Links are not followed; a folder that cannot be listed
+/// is passed over.
+pub fn files_under(root: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    fn walk(dir: &Path, keep: &dyn Fn(&Path) -> bool, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let Ok(kind) = e.file_type() else { continue };
+            let p = e.path();
+            if kind.is_dir() {
+                walk(&p, keep, out);
+            } else if kind.is_file() && keep(&p) {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, &keep, &mut out);
+    out.sort();
+    out
+}
+
 /// The process's peak resident set size in bytes (Linux `VmHWM`), if known.
 pub fn peak_rss_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

@@ -8,24 +8,8 @@ use chat_rows::{Evidence, FileContext, Store, TurnType};
 use codebuddy_log::CodeBuddyStore;
 use common::*;
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut files = Vec::new();
-    walk(root, &mut files);
-    files
+    chat_rows::dirty::files_under(root, |_| true)
         .into_iter()
         .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
         .collect()
@@ -34,8 +18,7 @@ fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 #[test]
 fn claims_exactly_the_codebuddy_files_of_the_evidence_tree() {
     let root = evidence_root();
-    let mut files = Vec::new();
-    walk(&root, &mut files);
+    let files = chat_rows::dirty::files_under(&root, |_| true);
     let store = CodeBuddyStore;
     let mut claimed: Vec<String> = files
         .iter()

@@ -11,23 +11,9 @@ use state_vscdb::Opening;
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/evidence");
 
 fn databases() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.file_name().is_some_and(|n| n == "state.vscdb") {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(Path::new(ROOT), &mut out);
-    out.sort();
-    out
+    chat_rows::dirty::files_under(Path::new(ROOT), |p| {
+        p.file_name().is_some_and(|n| n == "state.vscdb")
+    })
 }
 
 fn read(path: &Path, opening: Opening) -> Vec<Row> {

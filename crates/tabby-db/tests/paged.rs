@@ -14,23 +14,9 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/evidence
 
 /// Every fixture file the store claims, sorted.
 fn claimed() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if TabbyStore::default().claim(&p).is_some() {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(Path::new(ROOT), &mut out);
-    out.sort();
-    out
+    chat_rows::dirty::files_under(Path::new(ROOT), |p| {
+        TabbyStore::default().claim(p).is_some()
+    })
 }
 
 fn read(store: &TabbyStore, path: &Path) -> Vec<Row> {
