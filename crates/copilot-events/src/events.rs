@@ -186,27 +186,8 @@ fn set(buf: &mut String, v: &str) {
 }
 
 impl Out {
-    /// Lends the row of a line (the reused row, filled by [`Out::fill`]).
-    #[allow(clippy::too_many_arguments)]
-    fn lend(
-        &mut self,
-        sink: &mut dyn RowSink,
-        project: &str,
-        branch: &str,
-        session: &str,
-        cx: &Cx,
-        turn: TurnType,
-        text: &str,
-        model: &str,
-        tool: &str,
-        id: &str,
-    ) {
-        let r = self.fill(project, branch, session, cx, turn, text, model, tool, id);
-        sink.lend(r);
-    }
-
-    /// Fills the reused row with a line's fields and hands it back (to be lent, after
-    /// whatever else the caller sets).
+    /// Fills the reused row with a line's fields and hands it back, to be lent to the
+    /// sink (after whatever else the caller sets).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn fill(
@@ -601,8 +582,7 @@ impl<'o> EventReader<'o> {
         };
         let (session, project, branch) = &self.places[p.place];
         let out = &mut self.out;
-        out.lend(
-            sink,
+        sink.lend(out.fill(
             project,
             branch,
             session,
@@ -612,11 +592,10 @@ impl<'o> EventReader<'o> {
             "",
             &p.name,
             id,
-        );
+        ));
         if never_started {
             texts::link_never_started_into(&mut self.text, id);
-            out.lend(
-                sink,
+            sink.lend(out.fill(
                 project,
                 branch,
                 session,
@@ -626,7 +605,7 @@ impl<'o> EventReader<'o> {
                 "",
                 &p.name,
                 id,
-            );
+            ));
         }
     }
 
@@ -697,8 +676,7 @@ impl<'o> EventReader<'o> {
                 emit!($session, $turn, $text, "", "", "")
             };
             ($session:expr, $turn:expr, $text:expr, $model:expr, $tool:expr, $id:expr) => {
-                self.out.lend(
-                    sink,
+                sink.lend(self.out.fill(
                     &self.project,
                     &self.branch,
                     $session,
@@ -708,7 +686,7 @@ impl<'o> EventReader<'o> {
                     $model,
                     $tool,
                     $id,
-                )
+                ))
             };
         }
         if let Some(a) = agent_id {
