@@ -25,8 +25,8 @@ use std::collections::HashSet;
 
 use super::{
     DroppedTable, Found, Reach, RecoveredRecord, Recoverer, SchemaEntry, Sieve, Snapshot, Src,
-    Strict, TableShape, add_dropped, entry_of, fits_dropped, key, older_version, paged_live,
-    paged_schema, partial_key, record, status_name, stream_tree,
+    Strict, TableShape, add_dropped, entry_of, fits_dropped, key, older_version, paged_schema,
+    partial_key, record, status_name, stream_tree,
 };
 use crate::decode::{FrameStatus, be16, be32};
 use crate::paged::PageSource;
@@ -197,23 +197,39 @@ fn live_table(
     let alias = shape.as_ref().and_then(|s| s.alias);
     let mut emitted: HashSet<u64> = HashSet::new();
     let mut n = 0;
+    // orphaned pages first: their cells are live records SQLite cannot reach, and
+    // stale copies of them (a root's free space keeps its first leaf's rows from before
+    // the root split) must not stand for them as deleted
+    if let Some(shape) = &shape {
+        for f in orphans(ps, table, shape, rowid_table) {
+            if f.missing.is_empty() && emitted.insert(key(&f.values, alias)) {
+                each(record(f));
+                n += 1;
+            }
+        }
+    }
     super::paged_deleted(ps, table, &mut |r| {
         if let Some(shape) = rowid_shape {
             if r.reach == Reach::Deleted && fits_dropped(&r.values, shape, &dropped_shapes) {
                 return;
             }
         }
-        emitted.insert(key(&r.values, alias));
+        if !emitted.insert(key(&r.values, alias)) && r.missing.is_empty() {
+            return;
+        }
         each(r);
         n += 1;
     });
-    let Some(shape) = shape else {
-        return n;
-    };
-    // orphaned pages: one pass over the file, after the page numbers of every b-tree
-    // and of the freelist
+    n
+}
+
+/// The records of the table leaf pages that no b-tree reaches and no freelist lists and
+/// that fit `shape` (one pass over the file, after the page numbers of every b-tree and
+/// of the freelist): their cells as unreachable, without copies of live rows, and what
+/// their free space keeps, carved as the deleted-record pass carves (primed by the live
+/// rows, which are walked only when there is such a page).
+fn orphans(ps: &PageSource, table: &str, shape: &TableShape, rowid_table: bool) -> Vec<Found> {
     let mut known = super::paged_tree_pages(ps);
-    let mut rec = Recoverer::with_src(Src::Paged(ps), shape.clone(), Snapshot::new());
     known.extend(freelist_pages(ps));
     let mine: HashSet<u32> = {
         let mut s = HashSet::new();
@@ -222,16 +238,24 @@ fn live_table(
         });
         s
     };
+    let leaf = if rowid_table { 0x0d } else { 0x0a };
+    let pages: Vec<u32> = {
+        let rec = Recoverer::with_src(Src::Paged(ps), shape.clone(), Snapshot::new());
+        (2..=ps.page_count())
+            .filter(|p| !known.contains(p))
+            .filter(|&p| {
+                ps.page(p)
+                    .is_some_and(|b| b.first() == Some(&leaf) && rec.may_own(&b, p, &mine, &known))
+            })
+            .collect()
+    };
+    if pages.is_empty() {
+        return Vec::new();
+    }
+    let (mut rec, sieve, _) = super::paged_primed(ps, table, shape.clone());
     let mut found: Vec<Found> = Vec::new();
-    for p in 2..=ps.page_count() {
-        if known.contains(&p) {
-            continue;
-        }
+    for p in pages {
         let Some(b) = ps.page(p) else { continue };
-        let leaf = if rowid_table { 0x0d } else { 0x0a };
-        if b.first() != Some(&leaf) || !rec.may_own(&b, p, &mine, &known) {
-            continue;
-        }
         let name = format!("orphan page {p}");
         rec.cells(&b, p, &name, Strict::Carved, None);
         for f in &mut rec.found {
@@ -244,26 +268,9 @@ fn live_table(
             found.push(f);
         }
     }
-    if found.is_empty() {
-        return n;
-    }
     // copies of live rows are no orphans' records
-    let mut live: HashSet<u64> = HashSet::new();
-    paged_live(ps, table, &mut |_, values| {
-        live.insert(key(&values, alias));
-    });
-    for f in found {
-        if !f.missing.is_empty() {
-            continue;
-        }
-        let k = key(&f.values, alias);
-        if live.contains(&k) || !emitted.insert(k) {
-            continue;
-        }
-        each(record(f));
-        n += 1;
-    }
-    n
+    found.retain(|f| f.missing.is_empty() && !sieve.is_live(&f.values));
+    found
 }
 
 /// The trunk and leaf pages of the image's freelist.
@@ -372,6 +379,41 @@ fn carve(
         }
     };
 
+    // 2b. For a table of an unreadable schema, its live records before anything is
+    //     carved (a stale copy met first in a page's free space would stand for the
+    //     record, as deleted): the cells of its own pages (an index b-tree's interior
+    //     cells hold records too), then of the table leaf pages no b-tree reaches and no
+    //     freelist lists, which fit it; all live records SQLite cannot reach.
+    let index = rec.shape.is_index();
+    let leaf_kind = if index { 0x0a } else { 0x0d };
+    let freelist_early = freelist_pages(ps);
+    if kind == Kind::Unreadable {
+        stream_tree(ps, root, &mut |page, b, leaf| {
+            if leaf || index {
+                rec.cells(b, page, &format!("page {page}"), Strict::Known, None);
+                for f in &mut rec.found {
+                    f.reach = Reach::Unreachable;
+                }
+                flush(&mut rec);
+            }
+        });
+        for p in 2..=ps.page_count() {
+            if table_pages.contains(&p) || freelist_early.contains(&p) || others.contains(&p) {
+                continue;
+            }
+            let Some(b) = ps.page(p) else { continue };
+            if b.first() != Some(&leaf_kind) || !rec.may_own(&b, p, &table_pages, &others) {
+                continue;
+            }
+            let name = format!("orphan page {p}");
+            rec.cells(&b, p, &name, Strict::Carved, None);
+            for f in &mut rec.found {
+                f.reach = Reach::Unreachable;
+            }
+            rec.carve_page(&b, p, &name);
+            flush(&mut rec);
+        }
+    }
     // 3. The schema's older versions of page 1 first (the main file's, then each
     //    superseded frame: where the in-memory mode meets a dropped table's record
     //    first), as whole cells of the schema.
@@ -411,19 +453,18 @@ fn carve(
                 return;
             }
             let name = format!("page {page}");
-            if kind == Kind::Unreadable {
-                rec.cells(b, page, &name, Strict::Known, None);
-                for f in &mut rec.found {
-                    f.reach = Reach::Unreachable;
-                }
-            }
             rec.carve_page(b, page, &name);
             rec.carve_unreachable(b, page, &name);
             flush(&mut rec);
         });
         for page in interiors {
             if let Some(b) = ps.page(page) {
-                rec.carve_page(&b, page, &format!("page {page}"));
+                let name = format!("page {page}");
+                rec.carve_page(&b, page, &name);
+                // an index b-tree's interior pages hold records: a cell no pointer names
+                if index {
+                    rec.carve_unreachable(&b, page, &name);
+                }
                 flush(&mut rec);
             }
         }
@@ -473,31 +514,26 @@ fn carve(
             }
         }
     }
-    // 7. Table leaf pages no b-tree reaches and no freelist lists: their cells when they
-    //    fit (live records SQLite cannot reach, unless the table was dropped); for a
-    //    dropped table, the free space of every leaf page too (other tables may have
-    //    taken its pages).
-    if kind != Kind::Master {
+    // 7. For a dropped table, the table leaf pages no b-tree reaches and no freelist
+    //    lists: their cells when they fit; and the free space of every leaf page (other
+    //    tables may have taken its pages). (An unreadable schema's table had its
+    //    orphaned pages read in 2b, as live records.)
+    if kind == Kind::Dropped {
         for p in 2..=ps.page_count() {
             if table_pages.contains(&p) || freelist.contains(&p) {
                 continue;
             }
             let Some(b) = ps.page(p) else { continue };
-            if b.first() != Some(&0x0d) {
+            if b.first() != Some(&leaf_kind) {
                 continue;
             }
             if !others.contains(&p) {
                 if rec.may_own(&b, p, &table_pages, &others) {
                     let name = format!("orphan page {p}");
                     rec.cells(&b, p, &name, Strict::Carved, None);
-                    if kind != Kind::Dropped {
-                        for f in &mut rec.found {
-                            f.reach = Reach::Unreachable;
-                        }
-                    }
                     rec.carve_page(&b, p, &name);
                 }
-            } else if kind == Kind::Dropped {
+            } else {
                 rec.carve_page(&b, p, &format!("page {p}"));
             }
             flush(&mut rec);

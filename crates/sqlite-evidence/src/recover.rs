@@ -3003,6 +3003,15 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
     let lengths: std::collections::BTreeSet<usize> = firsts.iter().map(Vec::len).collect();
     let firsts: HashSet<Vec<u8>> = firsts.into_iter().collect();
     let mut kept: HashSet<u64> = HashSet::new();
+    // A live record SQLite cannot reach (a cell of an unreadable schema's table, of an
+    // orphaned page, or no pointer names) is that record, not a deleted copy: a stale
+    // copy of it met first (in the free space of a page read before its own) gives way.
+    let unreachable: HashSet<u64> = rec
+        .found
+        .iter()
+        .filter(|f| f.reach == Reach::Unreachable && f.missing.is_empty())
+        .map(|f| key(&f.values, rec.shape.alias))
+        .collect();
     let mut out = Vec::new();
     let mut partials = Vec::new();
     let ncols = rec.shape.affinities.len();
@@ -3034,6 +3043,9 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
             continue;
         }
         let k = key(&f.values, rec.shape.alias);
+        if f.reach != Reach::Unreachable && unreachable.contains(&k) {
+            continue;
+        }
         if live.contains(&k) || !kept.insert(k) {
             continue;
         }
@@ -3796,6 +3808,11 @@ impl Sieve {
         }
     }
 
+    /// Whether `values` (in table order) are a live row's.
+    fn is_live(&self, values: &[Value]) -> bool {
+        self.live.contains(&key(values, self.alias))
+    }
+
     /// A carved record (in table order): the record to hand out, or `None` when it is
     /// dropped or held (a partial record).
     fn admit(&mut self, f: Found) -> Option<Found> {
@@ -3854,15 +3871,16 @@ impl Sieve {
     }
 }
 
-/// The deleted records of `table` in a paged source, to `each` as they are found.
-pub(crate) fn paged_deleted(
-    ps: &PageSource,
+/// A carver of `table`'s records in a paged source, primed with what the table's live
+/// rows tell (their fingerprints and first columns in the sieve; the largest rowid, each
+/// column's value classes and a `WITHOUT ROWID` table's live keys in the carver; the
+/// pages of every live b-tree and the freelist's leaves), and the pages of the other
+/// b-trees (the schema's included), to judge freelist pages of unknown owner.
+fn paged_primed<'a>(
+    ps: &'a PageSource,
     table: &str,
-    each: &mut dyn FnMut(RecoveredRecord),
-) -> usize {
-    let Some(shape) = paged_shape(ps, table) else {
-        return 0;
-    };
+    shape: TableShape,
+) -> (Recoverer<'a>, Sieve, HashSet<u32>) {
     let alias = shape.alias;
     let ncols = shape.affinities.len();
     let encoding = ps.header().text_encoding;
@@ -3907,6 +3925,21 @@ pub(crate) fn paged_deleted(
     });
     rec.live_trees = live_trees;
     rec.free_leaves = rec.free_leaf_pages(ps.header().freelist_trunk, ps.page_count());
+    (rec, sieve, others)
+}
+
+/// The deleted records of `table` in a paged source, to `each` as they are found.
+pub(crate) fn paged_deleted(
+    ps: &PageSource,
+    table: &str,
+    each: &mut dyn FnMut(RecoveredRecord),
+) -> usize {
+    let Some(shape) = paged_shape(ps, table) else {
+        return 0;
+    };
+    let alias = shape.alias;
+    let root = shape.root;
+    let (mut rec, mut sieve, mut others) = paged_primed(ps, table, shape);
     // the other b-trees as the main file holds them too (after `live_trees`: a carved
     // record's overflow chain may run through pages a WAL commit freed)
     others.extend(paged_recover::main_file_trees(ps, table));
