@@ -904,6 +904,22 @@ fn dropped_table_in_the_wal() {
     assert_eq!(recs.len(), 0);
 }
 
+/// Grows the schema after the data: 40 more tables of 12 columns, whose `CREATE` texts
+/// fill schema pages written after the data's pages (cut them off and SQLite cannot
+/// read the schema).
+fn grow_schema(conn: &Connection) {
+    for t in 0..40 {
+        conn.execute_batch(&format!(
+            "CREATE TABLE extra_{t} (id INTEGER PRIMARY KEY, {});",
+            (0..12)
+                .map(|c| format!("column_number_{c} TEXT"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .unwrap();
+    }
+}
+
 /// Notes in a file whose schema grew after the data (40 more tables), cut short: the
 /// last schema pages are gone, SQLite cannot read the schema, the notes' pages survive.
 fn truncated() -> Built {
@@ -927,16 +943,7 @@ fn truncated() -> Built {
             .unwrap();
         }
         tx.commit().unwrap();
-        for t in 0..40 {
-            conn.execute_batch(&format!(
-                "CREATE TABLE extra_{t} (id INTEGER PRIMARY KEY, {});",
-                (0..12)
-                    .map(|c| format!("column_number_{c} TEXT"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-            .unwrap();
-        }
+        grow_schema(conn);
         rows(conn, "notes", "1")
     })
 }
@@ -1702,16 +1709,7 @@ fn unreadable_schema_without_rowid_in_both_modes() {
             .unwrap();
         }
         tx.commit().unwrap();
-        for t in 0..40 {
-            conn.execute_batch(&format!(
-                "CREATE TABLE extra_{t} (id INTEGER PRIMARY KEY, {});",
-                (0..12)
-                    .map(|c| format!("column_number_{c} TEXT"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-            .unwrap();
-        }
+        grow_schema(conn);
         rows(conn, "kv", "1")
     });
     let full = built.main.len();
