@@ -25,8 +25,8 @@ use std::collections::HashSet;
 
 use super::{
     DroppedTable, Found, Reach, RecoveredRecord, Recoverer, SchemaEntry, Sieve, Snapshot, Src,
-    Strict, TableShape, add_dropped, entry_of, fits_dropped, key, older_version, paged_schema,
-    partial_key, record, status_name, stream_tree,
+    Strict, TableShape, add_dropped, entry_of, fits_dropped, key, paged_older_versions,
+    paged_schema, partial_key, record, status_name, stream_tree,
 };
 use crate::decode::{FrameStatus, be16, be32};
 use crate::paged::PageSource;
@@ -489,30 +489,7 @@ fn carve(
         &others
     };
     if kind != Kind::Master {
-        for i in 0..ps.wal().frames.len() {
-            if ps.is_latest(i) {
-                continue;
-            }
-            let f = ps.wal().frames[i];
-            let Some(b) = ps.frame_page(i) else { continue };
-            let name = match f.status {
-                FrameStatus::Committed => format!("wal frame {} (page {})", i + 1, f.page),
-                s => format!("wal frame {} (page {}, {})", i + 1, f.page, status_name(s)),
-            };
-            older_version(&mut rec, f.page, &b, &name, &table_pages, judge);
-            flush(&mut rec);
-        }
-        let main_pages = ps.main_page_count();
-        for page in ps.wal_pages() {
-            if page == 0 || page > main_pages {
-                continue;
-            }
-            if let Some(b) = ps.main_page(page) {
-                let name = format!("main file page {page}");
-                older_version(&mut rec, page, &b, &name, &table_pages, judge);
-                flush(&mut rec);
-            }
-        }
+        paged_older_versions(&mut rec, ps, &table_pages, judge, &mut flush);
     }
     // 7. For a dropped table, the table leaf pages no b-tree reaches and no freelist
     //    lists: their cells when they fit; and the free space of every leaf page (other

@@ -340,11 +340,14 @@ fn constant(conn: &rusqlite::Connection, default: &str) -> Value {
         .unwrap_or(Value::Null)
 }
 
-/// A version of a page: the main file's or a WAL frame's.
+/// A version of a page: the main file's or a WAL frame's. In a paged source `Main` is
+/// the image's version (the WAL's latest committed frame, else the main file's), and
+/// `File` the main file's own, the WAL not laid over (the same as `Main` in memory).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Version {
     Main(u32),
     Frame(usize),
+    File(u32),
 }
 
 /// Where pages come from: a [`Database`]'s files in memory, or a
@@ -389,18 +392,22 @@ impl<'a> Pages<'a> {
                 let f = db.wal_scan.frames.get(i)?;
                 db.wal.get(f.data_range(self.page_size)).map(Cow::Borrowed)
             }
+            (Src::Db(_), Version::File(p)) => self.bytes(Version::Main(p)),
             (Src::Paged(ps), Version::Main(p)) => ps.page(p).map(Cow::Owned),
-            (Src::Paged(_), Version::Frame(_)) => None,
+            (Src::Paged(ps), Version::Frame(i)) => ps.frame_page(i).map(Cow::Owned),
+            (Src::Paged(ps), Version::File(p)) => ps.main_page(p).map(Cow::Owned),
         }
     }
 
     fn page_of(&self, v: Version) -> u32 {
         match (self.src, v) {
-            (_, Version::Main(p)) => p,
+            (_, Version::Main(p) | Version::File(p)) => p,
             (Src::Db(db), Version::Frame(i)) => {
                 db.wal_scan.frames.get(i).map(|f| f.page).unwrap_or(0)
             }
-            (Src::Paged(_), Version::Frame(_)) => 0,
+            (Src::Paged(ps), Version::Frame(i)) => {
+                ps.wal().frames.get(i).map(|f| f.page).unwrap_or(0)
+            }
         }
     }
 
@@ -423,7 +430,7 @@ impl<'a> Pages<'a> {
 
     fn name(&self, v: Version) -> String {
         match v {
-            Version::Main(p) => format!("main file page {p}"),
+            Version::Main(p) | Version::File(p) => format!("main file page {p}"),
             Version::Frame(i) => format!("wal frame {} (page {})", i + 1, self.page_of(v)),
         }
     }
@@ -3735,8 +3742,104 @@ fn older_version(
     if !by_number || !rec.may_own(b, page, table_pages, others) {
         return;
     }
-    rec.cells(b, page, name, Strict::Carved, None);
+    let before = rec.found.len();
+    // overflow chains as the version's own state had them (`carve_snap`, set by
+    // [`paged_older_versions`]), else the image's
+    let snap = rec.carve_snap.take();
+    rec.cells(b, page, name, Strict::Carved, snap.as_ref());
+    rec.carve_snap = snap;
+    // whole cells, each under its own header: a row's superseded version, judged as a
+    // whole record against the live rows (as `Database` judges the cells of its older
+    // snapshots), not by its key alone as a copy in free space is (whose tail a later
+    // cell may have overwritten: [`Recoverer::stale_copy`])
+    for f in &mut rec.found[before..] {
+        f.carved = false;
+    }
     rec.carve_page(b, page, name);
+}
+
+/// The paged mode's older page versions, each read by [`older_version`] and handed to
+/// `flush`: every WAL frame that is not the image's version of its page, then the main
+/// file's version of each page the WAL rewrote. Overflow chains are followed as each
+/// version's own state had them, as `Database` follows them in its snapshots: a
+/// committed frame's in the state after the commit that wrote it, the main file's in
+/// the main file alone (a frame outside the committed chain's in the image). An older
+/// version of a value whose overflow pages a later value took is then read whole, from
+/// the frames that still hold its pages. The running state is one entry per page the
+/// WAL wrote, kept in `rec.carve_snap` (never copied).
+fn paged_older_versions(
+    rec: &mut Recoverer<'_>,
+    ps: &PageSource,
+    table_pages: &HashSet<u32>,
+    judge: &HashSet<u32>,
+    flush: &mut dyn FnMut(&mut Recoverer<'_>),
+) {
+    let frames = &ps.wal().frames;
+    let wal_pages = ps.wal_pages();
+    let main_file: Snapshot = wal_pages.iter().map(|&p| (p, Version::File(p))).collect();
+    let mut state = main_file.clone();
+    let name_of = |i: usize| {
+        let f = frames[i];
+        match f.status {
+            FrameStatus::Committed => format!("wal frame {} (page {})", i + 1, f.page),
+            s => format!("wal frame {} (page {}, {})", i + 1, f.page, status_name(s)),
+        }
+    };
+    let mut i = 0;
+    while i < frames.len() {
+        if frames[i].status != FrameStatus::Committed {
+            if !ps.is_latest(i) {
+                if let Some(b) = ps.frame_page(i) {
+                    rec.carve_snap = None;
+                    older_version(rec, frames[i].page, &b, &name_of(i), table_pages, judge);
+                    flush(rec);
+                }
+            }
+            i += 1;
+            continue;
+        }
+        // a committed transaction: frames i..=end, `end` its commit frame
+        let mut end = i;
+        while end + 1 < frames.len()
+            && frames[end].db_size == 0
+            && frames[end + 1].status == FrameStatus::Committed
+        {
+            end += 1;
+        }
+        let transaction = (i..=end).zip(&frames[i..=end]);
+        for (j, f) in transaction.clone() {
+            let v = if ps.is_latest(j) {
+                Version::Main(f.page)
+            } else {
+                Version::Frame(j)
+            };
+            state.insert(f.page, v);
+        }
+        rec.carve_snap = Some(std::mem::take(&mut state));
+        for (j, f) in transaction {
+            if ps.is_latest(j) {
+                continue;
+            }
+            let Some(b) = ps.frame_page(j) else { continue };
+            older_version(rec, f.page, &b, &name_of(j), table_pages, judge);
+            flush(rec);
+        }
+        state = rec.carve_snap.take().unwrap_or_default();
+        i = end + 1;
+    }
+    let main_pages = ps.main_page_count();
+    rec.carve_snap = Some(main_file);
+    for page in wal_pages {
+        if page == 0 || page > main_pages {
+            continue;
+        }
+        if let Some(b) = ps.main_page(page) {
+            let name = format!("main file page {page}");
+            older_version(rec, page, &b, &name, table_pages, judge);
+            flush(rec);
+        }
+    }
+    rec.carve_snap = None;
 }
 
 fn hash_bytes(b: &[u8]) -> u64 {
@@ -3992,37 +4095,7 @@ pub(crate) fn paged_deleted(
     );
     // 5. Older versions of the pages the WAL rewrote: the main file's page and every
     //    frame that is not the image's version of its page.
-    let frames = ps.wal().frames.len();
-    let main_pages = ps.main_page_count();
-    for i in 0..frames {
-        if ps.is_latest(i) {
-            continue;
-        }
-        let f = ps.wal().frames[i];
-        let Some(b) = ps.frame_page(i) else { continue };
-        let name = match f.status {
-            FrameStatus::Committed => format!("wal frame {} (page {})", i + 1, f.page),
-            s => format!("wal frame {} (page {}, {})", i + 1, f.page, status_name(s)),
-        };
-        older_version(&mut rec, f.page, &b, &name, &table_pages, &others);
-        flush(&mut rec);
-    }
-    for page in ps.wal_pages() {
-        if page == 0 || page > main_pages {
-            continue;
-        }
-        if let Some(b) = ps.main_page(page) {
-            older_version(
-                &mut rec,
-                page,
-                &b,
-                &format!("main file page {page}"),
-                &table_pages,
-                &others,
-            );
-            flush(&mut rec);
-        }
-    }
+    paged_older_versions(&mut rec, ps, &table_pages, &others, &mut flush);
     // 6. Partial records, unless their surviving columns are a live row's.
     for f in sieve.partials(|patterns, known| {
         paged_live(ps, table, &mut |_, values| {
