@@ -16,8 +16,8 @@
 //! What differs between the modes is the recovery's, and documented in the crate's
 //! README: the paged mode judges older page versions by their own cells instead of
 //! walking each snapshot's b-trees (it follows their overflow chains as each version's
-//! own commit had them, but does not read an older version of a page another b-tree
-//! owns now as this table's). Live rows are the same: the b-tree walk gives the
+//! own commit had them, and asks that state whose page it was only by a rowid search).
+//! Live rows are the same: the b-tree walk gives the
 //! rows SQLite gives, in rowid order, with the rowid alias filled, and a column added by
 //! `ALTER TABLE` after a row was written read as its constant default in both modes.
 

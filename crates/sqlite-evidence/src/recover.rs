@@ -1368,6 +1368,48 @@ impl<'a> Recoverer<'a> {
         resolve(&self.current, p)
     }
 
+    /// For a rowid table's leaf page `b` (page `page`) read in the state `carve_snap`
+    /// holds (an older version's, in the paged mode): the leaf where this table's
+    /// b-tree, in that state, keeps the rowid of `b`'s first cell, found by a search from
+    /// the table's root as SQLite searches (depth-many pages); `None` for an index
+    /// b-tree, a leaf without cells, no state, or a search that fails. The leaf is
+    /// `page` when the page was this table's in that state: pages change owners, and
+    /// cells of one shape (two key-value tables) cannot tell whose they were.
+    fn leaf_of_first_row(&self, b: &[u8], page: u32) -> Option<u32> {
+        let snap = self.carve_snap.as_ref()?;
+        if self.shape.is_index() || page == 1 || b.first() != Some(&0x0d) || be16(b, 3) == 0 {
+            return None;
+        }
+        let cell = be16(b, 8) as usize;
+        let (_, n) = varint(b, cell)?;
+        let (rowid, _) = varint(b, cell + n)?;
+        let rowid = rowid as i64;
+        let mut at = self.shape.root;
+        // no b-tree is deeper than its pages allow; 64 levels is far past any real one
+        for _ in 0..64 {
+            let p = self.pages.bytes(resolve(snap, at))?;
+            let h = if at == 1 { 100 } else { 0 };
+            match p.get(h)? {
+                0x0d => return Some(at),
+                0x05 => {
+                    let cells = be16(&p, h + 3) as usize;
+                    let mut next = be32(&p, h + 8);
+                    for c in 0..cells.min(p.len() / 2) {
+                        let ptr = be16(&p, h + 12 + 2 * c) as usize;
+                        let (key, _) = varint(&p, ptr + 4)?;
+                        if rowid <= key as i64 {
+                            next = be32(&p, ptr);
+                            break;
+                        }
+                    }
+                    at = next;
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// Whether the overflow page number at `b[at..at + 4]` can begin a carved record's
     /// chain (see [`Recoverer::overflow`]): a page of the database that, where the image
     /// still has the version read, is a freelist leaf and no live b-tree's page.
@@ -3736,10 +3778,15 @@ fn older_version(
     if page == 1 || !b.first().is_some_and(|k| kinds.contains(k)) {
         return;
     }
-    // a page that is another b-tree's in the image most likely was that tree's before
-    // (pages change owners only through the freelist): precision first
-    let by_number = table_pages.contains(&page) || !others.contains(&page);
-    if !by_number || !rec.may_own(b, page, table_pages, others) {
+    // whose page it was: as the version's own state says, where it can (a rowid
+    // table's search for the page's first row ends on the page), else by its number: a
+    // page that is another b-tree's in the image most likely was that tree's before
+    // (pages change owners only through the freelist), precision first
+    let ours = match rec.leaf_of_first_row(b, page) {
+        Some(leaf) => leaf == page,
+        None => table_pages.contains(&page) || !others.contains(&page),
+    };
+    if !ours || !rec.may_own(b, page, table_pages, others) {
         return;
     }
     let before = rec.found.len();
