@@ -14,6 +14,13 @@
 //!   record larger than a page can hold locally (it spills onto overflow pages whose
 //!   chain is not free): each candidate reads the local part of the page.
 //!
+//! * `stale-links`: the filled space one freeblock of stale freeblock links (every 8
+//!   bytes) over blob-first headers, each a freed cell to try;
+//! * `stale-links-text`: tables `(id TEXT, body TEXT)` whose live keys share one layout,
+//!   the filled space one freeblock of 17-byte freed cells under stale links that lost
+//!   their first serial type: each is rebuilt (a record per 17 bytes), its key inferred
+//!   to fit the layout from the ends the next links give.
+//!
 //! Then it times `Database::deleted_records` and the paged mode on each, prints the
 //! time per page, the MB/s of free space carved and the records returned (none: the
 //! bytes are no record). Carving used to try a record at every byte with a cost up to
@@ -37,6 +44,19 @@ fn page_size() -> usize {
 /// A database of `pages` tables `{prefix}{i} {columns}` of one row each (one leaf
 /// page each), with each leaf's unallocated space then filled with `pattern` repeated.
 fn build(prefix: &str, columns: &str, row: &str, pages: usize, pattern: &[u8]) -> Vec<u8> {
+    build_as(prefix, columns, &[row], pages, pattern, false)
+}
+
+/// [`build`], the filled space made one freeblock when `freeblock` (its link first,
+/// then the pattern): what a page whose cells were all freed one by one looks like.
+fn build_as(
+    prefix: &str,
+    columns: &str,
+    rows: &[&str],
+    pages: usize,
+    pattern: &[u8],
+    freeblock: bool,
+) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("worst.db");
     let conn = Connection::open(&path).unwrap();
@@ -46,10 +66,12 @@ fn build(prefix: &str, columns: &str, row: &str, pages: usize, pattern: &[u8]) -
     ))
     .unwrap();
     for i in 0..pages {
-        conn.execute_batch(&format!(
-            "CREATE TABLE {prefix}{i} {columns}; INSERT INTO {prefix}{i} VALUES ({row});"
-        ))
-        .unwrap();
+        conn.execute_batch(&format!("CREATE TABLE {prefix}{i} {columns};"))
+            .unwrap();
+        for row in rows {
+            conn.execute_batch(&format!("INSERT INTO {prefix}{i} VALUES ({row});"))
+                .unwrap();
+        }
     }
     let table = prefix;
     drop(conn);
@@ -72,6 +94,15 @@ fn build(prefix: &str, columns: &str, row: &str, pages: usize, pattern: &[u8]) -
         main[gap..gap + 2].copy_from_slice(&[0, 0]);
         for (k, x) in main[a..z].iter_mut().enumerate() {
             *x = pattern[k % pattern.len()];
+        }
+        if freeblock {
+            // the page's first freeblock at `a`, its content starting there too
+            let off = u16::try_from(a - at).unwrap();
+            let size = u16::try_from(z - a).unwrap();
+            main[at + 1..at + 3].copy_from_slice(&off.to_be_bytes());
+            main[at + 5..at + 7].copy_from_slice(&off.to_be_bytes());
+            main[a..a + 2].copy_from_slice(&[0, 0]);
+            main[a + 2..a + 4].copy_from_slice(&size.to_be_bytes());
         }
         filled += z - a;
     }
@@ -135,4 +166,25 @@ fn main() {
         &[0x05, 0x0f, 0x92, 0xa7, 0x40, b'a'],
     );
     time("spilled", &spilled, "items", pages);
+    // one freeblock of stale links, every 8 bytes (next none, size 64), each over a
+    // blob-first header: every link is a freed cell to try to rebuild
+    let stale = build_as(
+        "stale",
+        "(data BLOB, name TEXT)",
+        &["x'0102', 'n'"],
+        pages,
+        &[0x00, 0x00, 0x00, 0x40, 0x04, 0xfd, 0x0c, 0x0f],
+        true,
+    );
+    time("stale-links", &stale, "stale", pages);
+    // keys of one layout (`k` and 7 digits) in the live rows, and a freeblock of cells
+    // under stale links that lost their first serial type, 17 bytes each: each is
+    // rebuilt with its key inferred to fit the layout, trying the ends the next links
+    // give (every one is returned: a record per 17 bytes)
+    let keys: Vec<String> = (0..10).map(|k| format!("'k{k:07}', 'body'")).collect();
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let mut cell = vec![0x00, 0x00, 0x00, 0x11, 0x15];
+    cell.extend_from_slice(b"k9999999body");
+    let stale_text = build_as("keyed", "(id TEXT, body TEXT)", &keys, pages, &cell, true);
+    time("stale-links-text", &stale_text, "keyed", pages);
 }

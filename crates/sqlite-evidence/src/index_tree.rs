@@ -255,7 +255,7 @@ fn stored_body(values: &[Value], encoding: u32) -> Vec<u8> {
 }
 
 /// Whether `v` has the layout of `tpl`.
-fn fits_template(tpl: &Template, v: &Value) -> bool {
+pub(crate) fn fits_template(tpl: &Template, v: &Value) -> bool {
     match v {
         Value::Text(t) => {
             t.len() == tpl.classes.len()

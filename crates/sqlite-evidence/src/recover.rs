@@ -340,6 +340,9 @@ fn constant(conn: &rusqlite::Connection, default: &str) -> Value {
         .unwrap_or(Value::Null)
 }
 
+/// How many live rows a rowid table's fixed text layouts are learnt from.
+const TEMPLATE_ROWS: usize = 10_000;
+
 /// A version of a page: the main file's or a WAL frame's. In a paged source `Main` is
 /// the image's version (the WAL's latest committed frame, else the main file's), and
 /// `File` the main file's own, the WAL not laid over (the same as `Main` in memory).
@@ -1499,6 +1502,97 @@ impl<'a> Recoverer<'a> {
     /// records are looked for in the rest. In unallocated space, whole records are
     /// looked for first; then, where none was found, cells damaged the same way (a
     /// freeblock absorbed into the gap keeps its link bytes).
+    /// Whether the first column of a reading that inferred it (its serial type lost to a
+    /// freeblock link, its length what the cell's size leaves) refutes the layout every
+    /// live value of that column shares, when they share one (index_tree::Template).
+    fn first_layout_refutes(&self, values: &[Value]) -> bool {
+        match (self.live.templates.first(), values.first()) {
+            (Some(Some(tpl)), Some(v)) => !index_tree::fits_template(tpl, v),
+            _ => false,
+        }
+    }
+
+    /// A rowid table's freed cell under a stale link at `s` whose first serial type the
+    /// link took too (its length, rowid, header length and first type: the common case
+    /// of a short cell): its end is not known (the link's size is the freeblock's when it
+    /// was written), so the ends tried are the next few links of the region (`links`,
+    /// in order: the cell freed next to it) and the region's end, and the first column
+    /// inferred from each must fit the layout every live value of it shares (a UUID, a
+    /// fixed-width key); without such a layout nothing is inferred. A few ends per
+    /// link, each read with the region's constant-time text checks: linear in the page.
+    fn rebuild_stale_inferred(
+        &self,
+        b: &[u8],
+        s: usize,
+        end: usize,
+        links: &[usize],
+        memo: &carve_memo::TextMemo,
+    ) -> Option<(Vec<Value>, usize)> {
+        self.live.templates.first()?.as_ref()?;
+        let from = links.partition_point(|&u| u < s + 6);
+        let ends = links[from..].iter().copied().take(3).chain([end]);
+        ends.filter_map(|to| self.rebuild_clobbered(b, s, to, Some(to - s), Some(memo)))
+            .find(|(values, _, inferred)| *inferred && !self.first_layout_refutes(values))
+            .map(|(v, l, _)| (v, l))
+    }
+
+    /// Rebuilds the freed cell at `start`, whose first four bytes a freeblock link took
+    /// (`size` the link's), and adds it to what was found; returns the bytes it took.
+    ///
+    /// A freed cell fills its freeblock, or shares it with cells freed next to it
+    /// ([`Recoverer::tiles`]). SQLite allocates new cells from a freeblock's end, and
+    /// absorbs a fragment of up to three bytes before a freed cell into its start, which
+    /// shifts every byte the rebuild reads: a rebuilt cell that ends elsewhere is such a
+    /// misreading (text cut at the wrong byte). (A cell whose length and rowid varints
+    /// took four bytes or more kept its header, and is found by the scan.)
+    fn carve_linked(
+        &mut self,
+        b: &[u8],
+        start: usize,
+        end: usize,
+        size: usize,
+        name: &str,
+    ) -> Option<usize> {
+        let rebuilt = if self.shape.is_index() {
+            self.rebuild_index(b, start, size)
+                .or_else(|| self.rebuild_index_spilled(b, start, size))
+        } else {
+            self.rebuild_clobbered(b, start, end, Some(size), None)
+                .map(|(v, l, i)| (v, l, i, Vec::new(), Cut::default()))
+                .or_else(|| {
+                    self.rebuild_spilled(b, start, end, true)
+                        .filter(|(_, l, ..)| self.tiles(b, start + l, start + size))
+                        .map(|(v, l, _, m, t)| (v, l, false, m, t))
+                })
+                .or_else(|| self.rebuild_freeblock(b, start, size))
+        };
+        let (values, len, inferred, missing, cut) = rebuilt?;
+        // a first column inferred from the freeblock's size must fit the layout every
+        // live value of that column shares, when they share one (a UUID key cut to
+        // `81af1` came back)
+        if inferred && self.first_layout_refutes(&values) {
+            return None;
+        }
+        let probes = if inferred && !self.shape.is_index() {
+            let n0 = stored_bytes(&values[..1], self.pages.encoding).len();
+            self.probes(b, start + 4, start + size, n0)
+        } else {
+            Vec::new()
+        };
+        self.found.push(Found {
+            rowid: None,
+            values,
+            location: format!("{name} offset {start}"),
+            probes,
+            missing,
+            reach: Reach::Deleted,
+            carved: true,
+            truncated: cut.truncated,
+            declared_len: cut.declared_len,
+        });
+        Some(len)
+    }
+
     fn carve(&mut self, b: &[u8], start: usize, end: usize, region: Region, name: &str) {
         let clobbered = region == Region::Freeblock;
         let enc = self.pages.encoding;
@@ -1519,44 +1613,7 @@ impl<'a> Recoverer<'a> {
         if clobbered {
             floor = start + 4;
             let size = be16(b, start + 2) as usize;
-            // A freed cell fills its freeblock, or shares it with cells freed next to
-            // it ([`Recoverer::tiles`]). SQLite allocates new cells from a freeblock's
-            // end, and absorbs a fragment of up to three bytes before a freed cell into
-            // its start, which shifts every byte the rebuild reads: a rebuilt cell that
-            // ends elsewhere is such a misreading (text cut at the wrong byte). (A cell
-            // whose length and rowid varints took four bytes or more kept its header,
-            // and is found by the scan below.)
-            let rebuilt = if self.shape.is_index() {
-                self.rebuild_index(b, start, size)
-                    .or_else(|| self.rebuild_index_spilled(b, start, size))
-            } else {
-                self.rebuild_clobbered(b, start, end, Some(size), None)
-                    .map(|(v, l, i)| (v, l, i, Vec::new(), Cut::default()))
-                    .or_else(|| {
-                        self.rebuild_spilled(b, start, end, true)
-                            .filter(|(_, l, ..)| self.tiles(b, start + l, start + size))
-                            .map(|(v, l, _, m, t)| (v, l, false, m, t))
-                    })
-                    .or_else(|| self.rebuild_freeblock(b, start, size))
-            };
-            if let Some((values, len, inferred, missing, cut)) = rebuilt {
-                let probes = if inferred && !self.shape.is_index() {
-                    let n0 = stored_bytes(&values[..1], self.pages.encoding).len();
-                    self.probes(b, start + 4, start + size, n0)
-                } else {
-                    Vec::new()
-                };
-                self.found.push(Found {
-                    rowid: None,
-                    values,
-                    location: format!("{name} offset {start}"),
-                    probes,
-                    missing,
-                    reach: Reach::Deleted,
-                    carved: true,
-                    truncated: cut.truncated,
-                    declared_len: cut.declared_len,
-                });
+            if let Some(len) = self.carve_linked(b, start, end, size, name) {
                 floor = start + len;
                 spans.insert(start, start + len);
             }
@@ -1658,6 +1715,8 @@ impl<'a> Recoverer<'a> {
             Region::Freeblock if !self.shape.is_index() => start + 4,
             _ => return,
         };
+        // where the links are, found once for the region when a cell needs its end
+        let mut links: Option<Vec<usize>> = None;
         while s + 6 <= end {
             // The four bytes must read as the freeblock link they once were: the next
             // freeblock after this one (or none), and a size that fits the page.
@@ -1680,6 +1739,14 @@ impl<'a> Recoverer<'a> {
                         self.rebuild_spilled(b, s, end, false)
                             .filter(|r| r.3.is_empty())
                             .map(|(v, l, ..)| (v, l))
+                    })
+                    .or_else(|| {
+                        let links = links.get_or_insert_with(|| {
+                            (s..end.saturating_sub(5))
+                                .filter(|&u| self.link_ok(b, u))
+                                .collect()
+                        });
+                        self.rebuild_stale_inferred(b, s, end, links, &memo)
                     })
             };
             match rebuilt {
@@ -2283,10 +2350,10 @@ impl<'a> Recoverer<'a> {
                 }
                 continue;
             }
-            let known: usize = types
-                .iter()
-                .map(|&t| serial_size(t).unwrap_or(usize::MAX / 4))
-                .sum();
+            // (saturating: five unknown types would overflow the sum)
+            let known: usize = types.iter().fold(0usize, |sum, &t| {
+                sum.saturating_add(serial_size(t).unwrap_or(usize::MAX / 4))
+            });
             let Some(n) = end.checked_sub(body_at).and_then(|r| r.checked_sub(known)) else {
                 continue;
             };
@@ -2739,10 +2806,10 @@ impl<'a> Recoverer<'a> {
                     if self.kept_header_lost_tail(b, fb + 4, fb + size) {
                         continue;
                     }
-                    let known: usize = types
-                        .iter()
-                        .map(|&t| serial_size(t).unwrap_or(usize::MAX / 4))
-                        .sum();
+                    // (saturating: five unknown types would overflow the sum)
+                    let known: usize = types.iter().fold(0usize, |sum, &t| {
+                        sum.saturating_add(serial_size(t).unwrap_or(usize::MAX / 4))
+                    });
                     let body = (fb + size).checked_sub(pos)?;
                     let n = body.checked_sub(known)?;
                     match self.shape.affinities[0] {
@@ -2814,6 +2881,12 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
             t.observe(&rec.to_record_order(&v), key_cols, enc)
         });
         rec.live = t.finish();
+    } else {
+        // a rowid table's fixed text layouts, for cells rebuilt under stale links
+        let mut t = index_tree::Templates::default();
+        let ncols = rec.shape.affinities.len();
+        live_rows(db, table, ncols, TEMPLATE_ROWS, &mut |v| t.observe(&v));
+        rec.live.templates = t.finish();
     }
     {
         let current = rec.current.clone();
@@ -3637,9 +3710,21 @@ fn misread_copy(
     probe: &[u8],
     min: usize,
 ) -> bool {
-    lengths
-        .range(min.max(1)..=probe.len())
-        .any(|&n| firsts.contains(&probe[..n]))
+    lengths_upto(lengths, min, probe.len()).any(|n| firsts.contains(&probe[..n]))
+}
+
+/// The lengths in `lengths` from `min` (at least 1) to `max`; none when `min` is past
+/// `max` (a probe shorter than the least it must hold: `BTreeSet::range` would panic).
+fn lengths_upto(
+    lengths: &std::collections::BTreeSet<usize>,
+    min: usize,
+    max: usize,
+) -> impl Iterator<Item = usize> + '_ {
+    let min = min.max(1);
+    (min <= max)
+        .then(|| lengths.range(min..=max).copied())
+        .into_iter()
+        .flatten()
 }
 
 /// Byte ranges already taken by found records: disjoint, by start (ranges that
@@ -3967,9 +4052,8 @@ impl Sieve {
     /// dropped or held (a partial record).
     fn admit(&mut self, f: Found) -> Option<Found> {
         let misread = f.probes.iter().any(|(p, min)| {
-            self.lengths
-                .range((*min).max(1)..=p.len())
-                .any(|&k| self.firsts.contains(&hash_bytes(&p[..k])))
+            lengths_upto(&self.lengths, *min, p.len())
+                .any(|k| self.firsts.contains(&hash_bytes(&p[..k])))
         });
         if misread {
             return None;
@@ -4036,8 +4120,16 @@ fn paged_primed<'a>(
     let encoding = ps.header().text_encoding;
     // 1. The live rows: fingerprints, first columns (hashed), largest rowid, classes.
     let mut sieve = Sieve::new(alias, ncols, encoding);
+    let mut templates = index_tree::Templates::default();
+    let mut rows = 0usize;
+    let rowid_table = shape.order.is_none();
     paged_live(ps, table, &mut |rowid, values| {
-        sieve.observe_live(Some(rowid), &values)
+        sieve.observe_live(Some(rowid), &values);
+        // a rowid table's fixed text layouts, for cells rebuilt under stale links
+        if rowid_table && rows < TEMPLATE_ROWS {
+            templates.observe(&values);
+            rows += 1;
+        }
     });
     // 2. The pages of the other b-trees, to judge freelist pages of unknown owner.
     let mut others = HashSet::new();
@@ -4068,6 +4160,8 @@ fn paged_primed<'a>(
             t.observe(&rec.to_record_order(&v), key_cols, encoding)
         });
         rec.live = t.finish();
+    } else {
+        rec.live.templates = templates.finish();
     }
     let mut live_trees = others.clone();
     stream_tree(ps, root, &mut |p, _, _| {
@@ -4178,6 +4272,20 @@ mod tests {
             spans.0.into_iter().collect::<Vec<_>>(),
             [(10, 20), (20, 25), (40, 60), (70, 71)]
         );
+    }
+
+    /// A probe shorter than the least it must hold (an empty one) is no copy of
+    /// anything; it panicked in `BTreeSet::range` (start past end) before.
+    #[test]
+    fn a_probe_shorter_than_its_minimum_is_no_misread_copy() {
+        let lengths: std::collections::BTreeSet<usize> = [1, 3, 5].into();
+        let firsts: HashSet<Vec<u8>> = [b"abc".to_vec()].into();
+        assert!(!misread_copy(&firsts, &lengths, b"", 1));
+        assert!(!misread_copy(&firsts, &lengths, b"ab", 3));
+        assert!(misread_copy(&firsts, &lengths, b"abcd", 3));
+        assert!(!misread_copy(&firsts, &lengths, b"abcd", 4));
+        assert_eq!(lengths_upto(&lengths, 0, 4).collect::<Vec<_>>(), [1, 3]);
+        assert_eq!(lengths_upto(&lengths, 6, 4).count(), 0);
     }
 
     #[test]

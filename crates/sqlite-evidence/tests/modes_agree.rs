@@ -19,38 +19,20 @@
 //! whose page it was then (the paged mode now asks the version's own state: a rowid
 //! table's search for the page's first row from the table's root ends on the page).
 //! Over the 40 WAL seeds 33 tables differed; none does now.
+//!
+//! `SHOW_DIFF=1 cargo test -p sqlite-evidence --test modes_agree -- --nocapture` prints
+//! every record one mode gives and the other does not.
+
+mod common;
 
 use std::collections::BTreeMap;
+
+use common::{Lcg, text};
 
 use sqlite_evidence::paged::{PagedDatabase, ReadAt};
 use sqlite_evidence::rusqlite::types::Value;
 use sqlite_evidence::rusqlite::{Connection, params};
 use sqlite_evidence::{Database, RecoveredRecord};
-
-/// A small deterministic generator (no dependency, same bytes on every run).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
-
-const WORDS: &[&str] = &[
-    "alpha", "bravo", "charlie", "delta", "echo", "kilo", "lima", "oscar", "tango", "zulu",
-];
-
-fn text(r: &mut Lcg, max: u64) -> String {
-    let n = 1 + r.next(max);
-    (0..n)
-        .map(|_| WORDS[r.next(10) as usize])
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 /// The files of seed `seed`'s database, and whether its table `t` has a rowid alias.
 fn build(seed: u64, wal: bool) -> (Vec<u8>, Option<Vec<u8>>, bool) {
@@ -162,9 +144,23 @@ fn compare(seeds: u64, wal: bool) -> Vec<(u64, &'static str, usize, usize)> {
             let mut paged_only = 0;
             paged.deleted_records(table, &mut |r| match memory.get_mut(&seen(&r, alias)) {
                 Some(n) if *n > 0 => *n -= 1,
-                _ => paged_only += 1,
+                _ => {
+                    if std::env::var_os("SHOW_DIFF").is_some() {
+                        eprintln!(
+                            "seed {seed} {table} paged only: {} @ {}",
+                            seen(&r, alias),
+                            r.location
+                        );
+                    }
+                    paged_only += 1
+                }
             });
             let memory_only: usize = memory.values().sum();
+            if std::env::var_os("SHOW_DIFF").is_some() {
+                for (k, n) in memory.iter().filter(|(_, n)| **n > 0) {
+                    eprintln!("seed {seed} {table} memory only {n}: {k}");
+                }
+            }
             if memory_only + paged_only > 0 {
                 out.push((seed, table, memory_only, paged_only));
             }

@@ -1806,3 +1806,118 @@ fn an_orphaned_leaf_wins_over_its_stale_copies() {
         assert_eq!(got, cut, "{mode}");
     }
 }
+
+/// Sessions keyed by a UUID text column (a rowid table whose first column has one
+/// layout in every live row, as Copilot's and Cursor's session tables have), deleted
+/// one at a time in scattered order: a cell freed before its neighbours keeps the
+/// freeblock link SQLite wrote over its first four bytes (its length, rowid, header
+/// length and first serial type) when the neighbours' freeing merges it into one
+/// freeblock. Such cells are rebuilt wherever they lie in the freeblock, their first
+/// column inferred only when it fits the layout the live keys share.
+fn uuid_sessions() -> Built {
+    build(false, |conn| {
+        conn.execute_batch(
+            "CREATE TABLE sessions (id TEXT NOT NULL UNIQUE, title TEXT, summary TEXT, turns INTEGER);",
+        )
+        .unwrap();
+        let mut rng = Lcg(61);
+        let tx = conn.unchecked_transaction().unwrap();
+        for i in 0..240u64 {
+            let h = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            tx.execute(
+                "INSERT INTO sessions VALUES (?1, ?2, ?3, ?4)",
+                params![
+                    format!(
+                        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+                        h >> 32,
+                        (h >> 16) & 0xffff,
+                        h & 0xfff,
+                        (h >> 12) & 0xfff,
+                        h.rotate_left(17) & 0xffff_ffff_ffff
+                    ),
+                    words(&mut rng, 6),
+                    words(&mut rng, 14),
+                    1000 + i64::try_from(i).unwrap()
+                ],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+        // one at a time, scattered: neighbours freed later merge with earlier ones
+        let mut truth = Vec::new();
+        for round in [3, 0, 1] {
+            for i in (0..240).rev().filter(|i| i % 4 == round) {
+                truth.extend(delete(conn, "sessions", &format!("turns = {}", 1000 + i)));
+            }
+        }
+        truth
+    })
+}
+
+/// 89 of the 95 rows whose bytes survived, none false. Before 2026-12-01: 81, and one
+/// false (a freeblock's first cell read with its inferred first column `81af1`, cut
+/// from a UUID: an inferred first column must now fit the layout the live values of
+/// that column share, when they share one).
+#[test]
+fn cells_under_stale_links_in_merged_freeblocks() {
+    let built = uuid_sessions();
+    let s = score("uuid_sessions", &built, "sessions", None);
+    assert_eq!(s, sc(180, 95, 89, 0, 0));
+    // the paged mode: the same
+    use sqlite_evidence::paged::PagedDatabase;
+    let p = PagedDatabase::from_readers(Box::new(built.main.clone()), None).unwrap();
+    let mut got = Vec::new();
+    p.deleted_records("sessions", &mut |r| got.push(r));
+    assert_eq!(
+        score_records("uuid_sessions paged", &built, &got, None),
+        sc(180, 95, 89, 0, 0)
+    );
+}
+
+/// A freeblock whose serial types after its link are all reserved (10): the length the
+/// first column would fill is the freeblock's size less the others' sizes, which are
+/// unknown; their sum overflowed (a panic in a debug build) before it saturated.
+#[test]
+fn a_freeblock_of_reserved_serial_types_is_no_record() {
+    let mut built = build(false, |conn| {
+        conn.execute_batch("CREATE TABLE wide (a TEXT, b TEXT, c TEXT, d TEXT, e TEXT, f TEXT);")
+            .unwrap();
+        for i in 0..20 {
+            conn.execute(
+                "INSERT INTO wide VALUES (?1, 'b', 'c', 'd', 'e', 'f')",
+                params![format!("row {i:02}")],
+            )
+            .unwrap();
+        }
+        delete(conn, "wide", "a = 'row 10'")
+    });
+    // the table's leaf (page 2): its first freeblock, the deleted row's cell
+    let page = 4096;
+    assert_eq!(built.main[page], 0x0d);
+    let fb = u16::from_be_bytes([built.main[page + 1], built.main[page + 2]]) as usize;
+    assert_ne!(fb, 0);
+    for x in &mut built.main[page + fb + 4..page + fb + 9] {
+        *x = 10;
+    }
+    for paged in [false, true] {
+        let recs = if paged {
+            let p = sqlite_evidence::paged::PagedDatabase::from_readers(
+                Box::new(built.main.clone()),
+                None,
+            )
+            .unwrap();
+            let mut v = Vec::new();
+            p.deleted_records("wide", &mut |r| v.push(r));
+            v
+        } else {
+            Database::from_bytes(&built.main, None)
+                .unwrap()
+                .deleted_records("wide")
+        };
+        assert!(
+            recs.iter()
+                .all(|r| r.values[0] != Value::Text("row 10".into())),
+            "paged {paged}: {recs:?}"
+        );
+    }
+}
