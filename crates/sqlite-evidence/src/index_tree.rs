@@ -255,6 +255,23 @@ fn stored_body(values: &[Value], encoding: u32) -> Vec<u8> {
 }
 
 /// Whether `v` has the layout of `tpl`.
+/// Whether `v` is an integer of two bytes or more whose every byte (big-endian, from
+/// its first non-zero one) is an ASCII letter or a space: the bytes of words, read as a
+/// number.
+fn word_bytes_as_integer(v: &Value) -> bool {
+    let Value::Integer(n) = *v else {
+        return false;
+    };
+    if n < 0x2020 {
+        return false;
+    }
+    let bytes = n.to_be_bytes();
+    let first = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
+    bytes[first..]
+        .iter()
+        .all(|&b| b.is_ascii_alphabetic() || b == b' ')
+}
+
 pub(crate) fn fits_template(tpl: &Template, v: &Value) -> bool {
     match v {
         Value::Text(t) => {
@@ -776,6 +793,23 @@ impl Recoverer<'_> {
                 Some(Some(tpl)) => fits_template(tpl, &c.0.0[i]),
                 _ => true,
             })
+        });
+        // a text column whose length only the freeblock's size gave (no layout fixes it;
+        // NULL is a text of none) is cut short when SQLite has since shrunk the
+        // freeblock by allocating a cell from its end, and the columns after it are read
+        // from its text: an integer there whose every byte is a letter or a space is
+        // that text
+        cands.retain(|c| {
+            let values = &c.0.0;
+            let free_text =
+                c.1.iter()
+                    .copied()
+                    .filter(|&i| {
+                        matches!(values[i], Value::Text(_) | Value::Null)
+                            && !matches!(self.live.templates.get(i), Some(Some(_)))
+                    })
+                    .min();
+            free_text.is_none_or(|i| !values[i + 1..].iter().any(word_bytes_as_integer))
         });
         if cands.len() <= 1 {
             return cands.pop().map(|c| c.0);
