@@ -511,7 +511,7 @@ fn carve(
                     rec.carve_page(&b, p, &name);
                 }
             } else {
-                rec.carve_page(&b, p, &format!("page {p}"));
+                rec.carve_gap(&b, p, &format!("page {p}"));
             }
             flush(&mut rec);
         }

@@ -1371,29 +1371,77 @@ impl<'a> Recoverer<'a> {
         resolve(&self.current, p)
     }
 
-    /// For a rowid table's leaf page `b` (page `page`) read in the state `carve_snap`
-    /// holds (an older version's, in the paged mode): the leaf where this table's
-    /// b-tree, in that state, keeps the rowid of `b`'s first cell, found by a search from
-    /// the table's root as SQLite searches (depth-many pages); `None` for an index
-    /// b-tree, a leaf without cells, no state, or a search that fails. The leaf is
-    /// `page` when the page was this table's in that state: pages change owners, and
-    /// cells of one shape (two key-value tables) cannot tell whose they were.
-    fn leaf_of_first_row(&self, b: &[u8], page: u32) -> Option<u32> {
+    /// Whether `page` is this table's root, or an interior page of the table's b-tree
+    /// in state `snap` points to it (its interior pages read one by one; each once).
+    fn child_in_state(&self, snap: &Snapshot, page: u32) -> bool {
+        if page == self.shape.root {
+            // (an empty table's root: a leaf without cells)
+            return true;
+        }
+        let mut stack = vec![self.shape.root];
+        let mut visited = HashSet::new();
+        while let Some(at) = stack.pop() {
+            if at == 0 || !visited.insert(at) || visited.len() > self.max_pages {
+                continue;
+            }
+            let Some(p) = self.pages.bytes(resolve(snap, at)) else {
+                continue;
+            };
+            let h = if at == 1 { 100 } else { 0 };
+            if p.get(h) != Some(&0x05) {
+                continue;
+            }
+            let cells = be16(&p, h + 3) as usize;
+            let children = (0..cells.min(p.len() / 2))
+                .map(|c| be32(&p, be16(&p, h + 12 + 2 * c) as usize))
+                .chain([be32(&p, h + 8)]);
+            for child in children {
+                if child == page {
+                    return true;
+                }
+                stack.push(child);
+            }
+        }
+        false
+    }
+
+    /// Whether a rowid table's page `b` (page `page`, a leaf or an interior page) read
+    /// in the state `carve_snap` holds (an older version's, in the paged mode) was this
+    /// table's page in that state: a search for the rowid of its first cell from the
+    /// table's root, as SQLite searches (depth-many pages), meets the page (for a leaf
+    /// without cells, an interior page of the table points to it). `None` for an index
+    /// b-tree, no state, or a search that fails. Pages
+    /// change owners, and cells of one shape (two key-value tables) cannot tell whose
+    /// they were.
+    fn reached_in_state(&self, b: &[u8], page: u32) -> Option<bool> {
         let snap = self.carve_snap.as_ref()?;
-        if self.shape.is_index() || page == 1 || b.first() != Some(&0x0d) || be16(b, 3) == 0 {
+        if self.shape.is_index() || page == 1 {
             return None;
         }
-        let cell = be16(b, 8) as usize;
-        let (_, n) = varint(b, cell)?;
-        let (rowid, _) = varint(b, cell + n)?;
-        let rowid = rowid as i64;
+        if be16(b, 3) == 0 {
+            // no row to search for (a leaf a balance emptied before freeing it): the
+            // table's interior pages in that state, one by one, for a pointer to it
+            return (b.first() == Some(&0x0d)).then(|| self.child_in_state(snap, page));
+        }
+        let rowid = match b.first()? {
+            0x0d => {
+                let cell = be16(b, 8) as usize;
+                let (_, n) = varint(b, cell)?;
+                varint(b, cell + n)?.0
+            }
+            0x05 => varint(b, be16(b, 12) as usize + 4)?.0,
+            _ => return None,
+        } as i64;
         let mut at = self.shape.root;
         // no b-tree is deeper than its pages allow; 64 levels is far past any real one
         for _ in 0..64 {
+            if at == page {
+                return Some(true);
+            }
             let p = self.pages.bytes(resolve(snap, at))?;
             let h = if at == 1 { 100 } else { 0 };
             match p.get(h)? {
-                0x0d => return Some(at),
+                0x0d => return Some(false),
                 0x05 => {
                     let cells = be16(&p, h + 3) as usize;
                     let mut next = be32(&p, h + 8);
@@ -1442,6 +1490,18 @@ impl<'a> Recoverer<'a> {
 
     /// Carves records from the free regions (freeblocks, unallocated gap) of a leaf page.
     fn carve_page(&mut self, b: &[u8], page: u32, name: &str) {
+        self.carve_page_regions(b, page, name, true);
+    }
+
+    /// The unallocated gap of another live table's page, carved for a dropped table
+    /// that may have had the page before (a freelist page taken as a leaf keeps its old
+    /// bytes there); its freeblocks are its owner's freed cells (a page taken from the
+    /// freelist starts with no freeblock), and are left to it.
+    fn carve_gap(&mut self, b: &[u8], page: u32, name: &str) {
+        self.carve_page_regions(b, page, name, false);
+    }
+
+    fn carve_page_regions(&mut self, b: &[u8], page: u32, name: &str, freeblocks: bool) {
         // Bounded work per page.
         let h = if page == 1 { 100 } else { 0 };
         let Some(&kind) = b.get(h) else { return };
@@ -1466,6 +1526,9 @@ impl<'a> Recoverer<'a> {
             );
         }
         // Freeblock chain.
+        if !freeblocks {
+            return;
+        }
         let mut fb = be16(b, h + 1) as usize;
         let mut hops = 0;
         while fb != 0 && fb + 4 <= usable && hops < 10_000 {
@@ -3089,7 +3152,7 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
                     rec.carve_page(b, p, &format!("orphan {name}"));
                 }
             } else if dropped {
-                rec.carve_page(b, p, &name);
+                rec.carve_gap(b, p, &name);
             }
         }
     }
@@ -3864,13 +3927,12 @@ fn older_version(
         return;
     }
     // whose page it was: as the version's own state says, where it can (a rowid
-    // table's search for the page's first row ends on the page), else by its number: a
+    // table's search for the page's first row meets the page), else by its number: a
     // page that is another b-tree's in the image most likely was that tree's before
     // (pages change owners only through the freelist), precision first
-    let ours = match rec.leaf_of_first_row(b, page) {
-        Some(leaf) => leaf == page,
-        None => table_pages.contains(&page) || !others.contains(&page),
-    };
+    let ours = rec
+        .reached_in_state(b, page)
+        .unwrap_or_else(|| table_pages.contains(&page) || !others.contains(&page));
     if !ours || !rec.may_own(b, page, table_pages, others) {
         return;
     }
