@@ -21,7 +21,7 @@
 //! each page judged by its own cells (a page another table took since is carved only
 //! for what fits the dropped table).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::{
     DroppedTable, Found, Reach, RecoveredRecord, Recoverer, SchemaEntry, Sieve, Snapshot, Src,
@@ -496,6 +496,23 @@ fn carve(
     //    tables may have taken its pages). (An unreadable schema's table had its
     //    orphaned pages read in 2b, as live records.)
     if kind == Kind::Dropped {
+        // each other table's pages and a carver of its shape (see
+        // [`Recoverer::carve_gap_for_dropped`])
+        let mut owner_of: HashMap<u32, usize> = HashMap::new();
+        let mut owners = Vec::new();
+        for e in &entries {
+            if e.kind != "table" || e.name == table_name || e.rootpage == 0 {
+                continue;
+            }
+            let Some(shape) = TableShape::from_sql(&e.sql, e.rootpage) else {
+                continue;
+            };
+            let i = owners.len();
+            stream_tree(ps, e.rootpage, &mut |p, _, _| {
+                owner_of.insert(p, i);
+            });
+            owners.push(Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new()));
+        }
         for p in 2..=ps.page_count() {
             if table_pages.contains(&p) || freelist.contains(&p) {
                 continue;
@@ -511,7 +528,8 @@ fn carve(
                     rec.carve_page(&b, p, &name);
                 }
             } else {
-                rec.carve_gap(&b, p, &format!("page {p}"));
+                let owner = owner_of.get(&p).and_then(|&i| owners.get_mut(i));
+                rec.carve_gap_for_dropped(&b, p, &format!("page {p}"), owner);
             }
             flush(&mut rec);
         }

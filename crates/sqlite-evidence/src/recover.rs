@@ -492,6 +492,33 @@ fn walk(
     }
 }
 
+/// The live tables but `table` (`Database`'s schema): which of them owns each page of
+/// the image, and a carver of each one's shape.
+fn live_table_owners<'a>(
+    db: &'a Database,
+    table: &str,
+    pages: &Pages<'_>,
+    current: &Snapshot,
+) -> (HashMap<u32, usize>, Vec<Recoverer<'a>>) {
+    let mut owner_of = HashMap::new();
+    let mut owners = Vec::new();
+    for e in db.schema_entries() {
+        if e.kind != "table" || e.name == table || e.rootpage == 0 {
+            continue;
+        }
+        let Some(shape) = TableShape::from_sql(&e.sql, e.rootpage) else {
+            continue;
+        };
+        let mut set = HashSet::new();
+        tree_pages(pages, current, e.rootpage, &mut set);
+        for p in set {
+            owner_of.insert(p, owners.len());
+        }
+        owners.push(Recoverer::new(db, shape));
+    }
+    (owner_of, owners)
+}
+
 /// Collects the page numbers of any b-tree (table or index) in a snapshot.
 fn tree_pages(pages: &Pages<'_>, snap: &Snapshot, root: u32, out: &mut HashSet<u32>) {
     let mut stack = vec![root];
@@ -876,6 +903,9 @@ struct Recoverer<'a> {
     /// The snapshot whose pages are being carved, for following overflow chains as they
     /// were then; `None` carves against the image.
     carve_snap: Option<Snapshot>,
+    /// Byte ranges of the page being carved that hold another table's records: no
+    /// candidate overlaps them ([`Recoverer::carve_gap_for_dropped`]).
+    exclude: Spans,
     /// The largest rowid the table has had, as far as the image tells (its largest live
     /// rowid, or `sqlite_sequence`); `None` for an empty table.
     max_rowid: Option<i64>,
@@ -1042,6 +1072,7 @@ impl<'a> Recoverer<'a> {
             found: Vec::new(),
             current,
             carve_snap: None,
+            exclude: Spans::default(),
             max_rowid: None,
             seen: Vec::new(),
             live_trees: HashSet::new(),
@@ -1496,9 +1527,50 @@ impl<'a> Recoverer<'a> {
     /// The unallocated gap of another live table's page, carved for a dropped table
     /// that may have had the page before (a freelist page taken as a leaf keeps its old
     /// bytes there); its freeblocks are its owner's freed cells (a page taken from the
-    /// freelist starts with no freeblock), and are left to it.
-    fn carve_gap(&mut self, b: &[u8], page: u32, name: &str) {
+    /// freelist starts with no freeblock), and are left to it. With the owner's shape
+    /// (`owner`, a carver of it), no candidate may overlap a record the owner's shape
+    /// finds in that gap: its own stale cells, which a permissive dropped shape (an
+    /// alias and a text) reads from a byte in their middle.
+    fn carve_gap_for_dropped(
+        &mut self,
+        b: &[u8],
+        page: u32,
+        name: &str,
+        owner: Option<&mut Recoverer<'_>>,
+    ) {
+        if let Some(owner) = owner {
+            self.exclude = owner.gap_spans(b, page);
+        }
         self.carve_page_regions(b, page, name, false);
+        self.exclude = Spans::default();
+    }
+
+    /// The byte ranges of the records this table's shape finds in the unallocated gap
+    /// of page `b` (what is found is dropped: only where it lies is kept).
+    fn gap_spans(&mut self, b: &[u8], page: u32) -> Spans {
+        let spans = match self.gap_of(b, page) {
+            Some((a, z)) => self.carve(b, a, z, Region::Gap, "gap"),
+            None => Spans::default(),
+        };
+        self.found.clear();
+        spans
+    }
+
+    /// The unallocated gap of a b-tree page: after its cell pointers, before its cells.
+    fn gap_of(&self, b: &[u8], page: u32) -> Option<(usize, usize)> {
+        let h = if page == 1 { 100 } else { 0 };
+        let kind = *b.get(h)?;
+        if !matches!(kind, 0x0d | 0x05 | 0x0a | 0x02) {
+            return None;
+        }
+        let usable = self.pages.usable.min(b.len());
+        let hdr = if matches!(kind, 0x05 | 0x02) { 12 } else { 8 };
+        let gap_start = h + hdr + 2 * be16(b, h + 3) as usize;
+        let content = match be16(b, h + 5) as usize {
+            0 => 65536,
+            c => c,
+        };
+        (gap_start < content && content <= usable).then_some((gap_start, content))
     }
 
     fn carve_page_regions(&mut self, b: &[u8], page: u32, name: &str, freeblocks: bool) {
@@ -1509,14 +1581,7 @@ impl<'a> Recoverer<'a> {
             return;
         }
         let usable = self.pages.usable.min(b.len());
-        let hdr = if matches!(kind, 0x05 | 0x02) { 12 } else { 8 };
-        let n = be16(b, h + 3) as usize;
-        let gap_start = h + hdr + 2 * n;
-        let content = match be16(b, h + 5) as usize {
-            0 => 65536,
-            c => c,
-        };
-        if gap_start < content && content <= usable {
+        if let Some((gap_start, content)) = self.gap_of(b, page) {
             self.carve(
                 b,
                 gap_start,
@@ -1656,11 +1721,13 @@ impl<'a> Recoverer<'a> {
         Some(len)
     }
 
-    fn carve(&mut self, b: &[u8], start: usize, end: usize, region: Region, name: &str) {
+    fn carve(&mut self, b: &[u8], start: usize, end: usize, region: Region, name: &str) -> Spans {
         let clobbered = region == Region::Freeblock;
         let enc = self.pages.encoding;
         let end = end.min(b.len());
-        let mut spans = Spans::default();
+        // another table's records (`exclude`) are taken already
+        let exclude = std::mem::take(&mut self.exclude);
+        let mut spans = exclude.clone();
         let mut floor = start;
         // The unallocated gap begins with what was the cell pointer array when the page
         // held more cells: two-byte offsets into the page, which decode as headers of
@@ -1684,10 +1751,16 @@ impl<'a> Recoverer<'a> {
         let memo = carve_memo::TextMemo::new(b, floor, end);
         let mut gap_cut = None;
         let mut s = floor;
+        let excluded = |a: usize, z: usize| !exclude.0.is_empty() && exclude.overlaps(a, z);
         while s + 2 <= end {
+            if excluded(s, s + 1) {
+                s += 1;
+                continue;
+            }
             if b[s] != 0 {
                 if let Some((mut values, len)) =
                     parse_record_with(&self.shape, b, s, end, enc, Strict::Carved, Some(&memo))
+                        .filter(|(_, len)| !excluded(s, s + len))
                         .filter(|(_, len)| self.cell_start_ok(b, s, floor, *len, region))
                         // a WITHOUT ROWID record's blob may run over a later cell
                         .filter(|(_, len)| {
@@ -1716,6 +1789,7 @@ impl<'a> Recoverer<'a> {
                 }
                 if let Some((values, len, _, missing, cut)) = self
                     .spilled(b, s, end, &[], region == Region::Freeblock)
+                    .filter(|(_, len, ..)| !excluded(s, s + len))
                     .filter(|(_, _, total, ..)| self.cell_start_ok(b, s, floor, *total, region))
                     // a partial one (its chain gone) only where the region is known free
                     .filter(|r| r.3.is_empty() || region == Region::Freeblock)
@@ -1776,7 +1850,7 @@ impl<'a> Recoverer<'a> {
             // (a WITHOUT ROWID table's freeblocks are read by `rebuild_index`, which
             // tiles the whole freeblock)
             Region::Freeblock if !self.shape.is_index() => start + 4,
-            _ => return,
+            _ => return spans,
         };
         // where the links are, found once for the region when a cell needs its end
         let mut links: Option<Vec<usize>> = None;
@@ -1831,6 +1905,7 @@ impl<'a> Recoverer<'a> {
                 _ => s += 1,
             }
         }
+        spans
     }
 
     /// The length of a record header at `s` that matches the table strictly (column
@@ -3125,6 +3200,13 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
     //     may also have been reused by other tables, whose free space then keeps its
     //     records: for a dropped table, every leaf's free space is carved.
     let dropped = !is_master && db.dropped_tables().iter().any(|d| d.name == table);
+    // for a dropped table, each other table's pages and a carver of its shape (see
+    // [`Recoverer::carve_gap_for_dropped`])
+    let (owner_of, mut owners) = if dropped {
+        live_table_owners(db, table, &rec.pages, &rec.current)
+    } else {
+        Default::default()
+    };
     if !is_master {
         for p in 2..=db.image_pages {
             if table_pages.contains(&p) || freelist.contains(&p) {
@@ -3152,7 +3234,8 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
                     rec.carve_page(b, p, &format!("orphan {name}"));
                 }
             } else if dropped {
-                rec.carve_gap(b, p, &name);
+                let owner = owner_of.get(&p).and_then(|&i| owners.get_mut(i));
+                rec.carve_gap_for_dropped(b, p, &name, owner);
             }
         }
     }
@@ -3792,7 +3875,7 @@ fn lengths_upto(
 
 /// Byte ranges already taken by found records: disjoint, by start (ranges that
 /// overlap are merged; ranges that only touch are kept apart, as the list was).
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Spans(BTreeMap<usize, usize>);
 
 impl Spans {
