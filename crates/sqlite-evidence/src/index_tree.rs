@@ -254,7 +254,6 @@ fn stored_body(values: &[Value], encoding: u32) -> Vec<u8> {
     out
 }
 
-/// Whether `v` has the layout of `tpl`.
 /// Whether `v` is an integer of two bytes or more whose every byte (big-endian, from
 /// its first non-zero one) is an ASCII letter or a space: the bytes of words, read as a
 /// number.
@@ -272,6 +271,7 @@ fn word_bytes_as_integer(v: &Value) -> bool {
         .all(|&b| b.is_ascii_alphabetic() || b == b' ')
 }
 
+/// Whether `v` has the layout of `tpl`.
 pub(crate) fn fits_template(tpl: &Template, v: &Value) -> bool {
     match v {
         Value::Text(t) => {

@@ -19,7 +19,7 @@
 //! a truncated file reads as zeros there). And there are no snapshots: a dropped
 //! table's pages are read where the image and the older page versions still hold them,
 //! each page judged by its own cells (a page another table took since is carved only
-//! for what fits the dropped table).
+//! in its unallocated gap, and only where its owner's shape finds no record of its own).
 
 use std::collections::{HashMap, HashSet};
 
