@@ -18,8 +18,8 @@
 //!   bytes) over blob-first headers, each a freed cell to try;
 //! * `stale-links-text`: tables `(id TEXT, body TEXT)` whose live keys share one layout,
 //!   the filled space one freeblock of 17-byte freed cells under stale links that lost
-//!   their first serial type: each is rebuilt (a record per 17 bytes), its key inferred
-//!   to fit the layout from the ends the next links give.
+//!   their first serial type: each is rebuilt (a record per 17 bytes), its key read at
+//!   the layout's length.
 //!
 //! Then it times `Database::deleted_records` and the paged mode on each, prints the
 //! time per page, the MB/s of free space carved and the records returned (none: the
@@ -179,8 +179,8 @@ fn main() {
     time("stale-links", &stale, "stale", pages);
     // keys of one layout (`k` and 7 digits) in the live rows, and a freeblock of cells
     // under stale links that lost their first serial type, 17 bytes each: each is
-    // rebuilt with its key inferred to fit the layout, trying the ends the next links
-    // give (every one is returned: a record per 17 bytes)
+    // rebuilt with its key read at the layout's length (every one is returned: a record
+    // per 17 bytes)
     let keys: Vec<String> = (0..10).map(|k| format!("'k{k:07}', 'body'")).collect();
     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
     let mut cell = vec![0x00, 0x00, 0x00, 0x11, 0x15];

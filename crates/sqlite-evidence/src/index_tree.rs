@@ -127,6 +127,13 @@ pub(crate) struct Templates {
     broken: Vec<bool>,
 }
 
+impl Template {
+    /// The byte length every live value of the column has.
+    pub(crate) fn len(&self) -> usize {
+        self.classes.len()
+    }
+}
+
 impl Templates {
     /// Takes one live record's values (record order).
     pub(crate) fn observe(&mut self, values: &[Value]) {

@@ -1640,30 +1640,6 @@ impl<'a> Recoverer<'a> {
         }
     }
 
-    /// A rowid table's freed cell under a stale link at `s` whose first serial type the
-    /// link took too (its length, rowid, header length and first type: the common case
-    /// of a short cell): its end is not known (the link's size is the freeblock's when it
-    /// was written), so the ends tried are the next few links of the region (`links`,
-    /// in order: the cell freed next to it) and the region's end, and the first column
-    /// inferred from each must fit the layout every live value of it shares (a UUID, a
-    /// fixed-width key); without such a layout nothing is inferred. A few ends per
-    /// link, each read with the region's constant-time text checks: linear in the page.
-    fn rebuild_stale_inferred(
-        &self,
-        b: &[u8],
-        s: usize,
-        end: usize,
-        links: &[usize],
-        memo: &carve_memo::TextMemo,
-    ) -> Option<(Vec<Value>, usize)> {
-        self.live.templates.first()?.as_ref()?;
-        let from = links.partition_point(|&u| u < s + 6);
-        let ends = links[from..].iter().copied().take(3).chain([end]);
-        ends.filter_map(|to| self.rebuild_clobbered(b, s, to, Some(to - s), Some(memo)))
-            .find(|(values, _, inferred)| *inferred && !self.first_layout_refutes(values))
-            .map(|(v, l, _)| (v, l))
-    }
-
     /// Rebuilds the freed cell at `start`, whose first four bytes a freeblock link took
     /// (`size` the link's), and adds it to what was found; returns the bytes it took.
     ///
@@ -1852,8 +1828,6 @@ impl<'a> Recoverer<'a> {
             Region::Freeblock if !self.shape.is_index() => start + 4,
             _ => return spans,
         };
-        // where the links are, found once for the region when a cell needs its end
-        let mut links: Option<Vec<usize>> = None;
         while s + 6 <= end {
             // The four bytes must read as the freeblock link they once were: the next
             // freeblock after this one (or none), and a size that fits the page.
@@ -1876,14 +1850,6 @@ impl<'a> Recoverer<'a> {
                         self.rebuild_spilled(b, s, end, false)
                             .filter(|r| r.3.is_empty())
                             .map(|(v, l, ..)| (v, l))
-                    })
-                    .or_else(|| {
-                        let links = links.get_or_insert_with(|| {
-                            (s..end.saturating_sub(5))
-                                .filter(|&u| self.link_ok(b, u))
-                                .collect()
-                        });
-                        self.rebuild_stale_inferred(b, s, end, links, &memo)
                     })
             };
             match rebuilt {
@@ -2929,9 +2895,19 @@ impl<'a> Recoverer<'a> {
             if hlen > 127 {
                 continue;
             }
+            // a first column whose live values share one layout (a UUID, a fixed-width
+            // key) has that layout's length, wherever the cell ends
+            let template = self
+                .live
+                .templates
+                .first()
+                .and_then(Option::as_ref)
+                .filter(|_| self.shape.affinities.first() == Some(&Affinity::Text));
             if lost_types == 1 {
                 let first = if self.shape.alias == Some(0) {
                     0
+                } else if let Some(tpl) = template {
+                    13 + 2 * tpl.len() as u64
                 } else {
                     // Column 0 fills what the freeblock's size leaves.
                     let size = match size {
@@ -2974,6 +2950,11 @@ impl<'a> Recoverer<'a> {
                             .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')),
                         _ => true,
                     };
+                // (a first column read at its layout's length must have that layout)
+                let inferred_ok = inferred_ok
+                    && (lost_types == 0
+                        || self.shape.alias == Some(0)
+                        || template.is_none_or(|t| index_tree::fits_template(t, &values[0])));
                 // (a reading the live records' value classes refute is weak evidence:
                 // see [`Recoverer::fits_habits`])
                 if inferred_ok && self.fits_habits(&values, &[]) {

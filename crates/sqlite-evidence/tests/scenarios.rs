@@ -1813,7 +1813,7 @@ fn an_orphaned_leaf_wins_over_its_stale_copies() {
 /// freeblock link SQLite wrote over its first four bytes (its length, rowid, header
 /// length and first serial type) when the neighbours' freeing merges it into one
 /// freeblock. Such cells are rebuilt wherever they lie in the freeblock, their first
-/// column inferred only when it fits the layout the live keys share.
+/// column read at the length of the layout the live keys share.
 fn uuid_sessions() -> Built {
     build(false, |conn| {
         conn.execute_batch(
@@ -1854,15 +1854,15 @@ fn uuid_sessions() -> Built {
     })
 }
 
-/// 89 of the 95 rows whose bytes survived, none false. Before 2026-12-01: 81, and one
-/// false (a freeblock's first cell read with its inferred first column `81af1`, cut
-/// from a UUID: an inferred first column must now fit the layout the live values of
-/// that column share, when they share one).
+/// All 95 rows whose bytes survived, none false. Before 2026-12-01: 81, and one false
+/// (a freeblock's first cell read with its first column, inferred from the
+/// freeblock's size, `81af1`, cut from a UUID: a first column whose type the link took
+/// is now read at the length of the layout the live values share, and must fit it).
 #[test]
 fn cells_under_stale_links_in_merged_freeblocks() {
     let built = uuid_sessions();
     let s = score("uuid_sessions", &built, "sessions", None);
-    assert_eq!(s, sc(180, 95, 89, 0, 0));
+    assert_eq!(s, sc(180, 95, 95, 0, 0));
     // the paged mode: the same
     use sqlite_evidence::paged::PagedDatabase;
     let p = PagedDatabase::from_readers(Box::new(built.main.clone()), None).unwrap();
@@ -1870,7 +1870,7 @@ fn cells_under_stale_links_in_merged_freeblocks() {
     p.deleted_records("sessions", &mut |r| got.push(r));
     assert_eq!(
         score_records("uuid_sessions paged", &built, &got, None),
-        sc(180, 95, 89, 0, 0)
+        sc(180, 95, 95, 0, 0)
     );
 }
 
