@@ -354,7 +354,8 @@ enum Version {
 }
 
 /// Where pages come from: a [`Database`]'s files in memory, or a
-/// [`crate::paged::PageSource`] reading them on demand (the current image only).
+/// [`crate::paged::PageSource`] reading them on demand (the image, and a WAL frame's
+/// or the main file's own version of a page when an older version is read).
 #[derive(Clone, Copy)]
 pub(crate) enum Src<'a> {
     Db(&'a Database),
