@@ -21,12 +21,12 @@
 //! each page judged by its own cells (a page another table took since is carved only
 //! in its unallocated gap, and only where its owner's shape finds no record of its own).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::{
     DroppedTable, Found, Reach, RecoveredRecord, Recoverer, SchemaEntry, Sieve, Snapshot, Src,
     Strict, TableShape, add_dropped, entry_of, fits_dropped, key, paged_older_versions,
-    paged_schema, partial_key, record, status_name, stream_tree,
+    paged_schema, partial_key, record, status_name, stream_tree, table_owners,
 };
 use crate::decode::{FrameStatus, be16, be32};
 use crate::paged::PageSource;
@@ -386,8 +386,8 @@ fn carve(
     //     freelist lists, which fit it; all live records SQLite cannot reach.
     let index = rec.shape.is_index();
     let leaf_kind = if index { 0x0a } else { 0x0d };
-    let freelist_early = freelist_pages(ps);
     if kind == Kind::Unreadable {
+        let freelist = freelist_pages(ps);
         stream_tree(ps, root, &mut |page, b, leaf| {
             if leaf || index {
                 rec.cells(b, page, &format!("page {page}"), Strict::Known, None);
@@ -398,7 +398,7 @@ fn carve(
             }
         });
         for p in 2..=ps.page_count() {
-            if table_pages.contains(&p) || freelist_early.contains(&p) || others.contains(&p) {
+            if table_pages.contains(&p) || freelist.contains(&p) || others.contains(&p) {
                 continue;
             }
             let Some(b) = ps.page(p) else { continue };
@@ -498,21 +498,12 @@ fn carve(
     if kind == Kind::Dropped {
         // each other table's pages and a carver of its shape (see
         // [`Recoverer::carve_gap_for_dropped`])
-        let mut owner_of: HashMap<u32, usize> = HashMap::new();
-        let mut owners = Vec::new();
-        for e in &entries {
-            if e.kind != "table" || e.name == table_name || e.rootpage == 0 {
-                continue;
-            }
-            let Some(shape) = TableShape::from_sql(&e.sql, e.rootpage) else {
-                continue;
-            };
-            let i = owners.len();
-            stream_tree(ps, e.rootpage, &mut |p, _, _| {
-                owner_of.insert(p, i);
-            });
-            owners.push(Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new()));
-        }
+        let (owner_of, mut owners) = table_owners(
+            &entries,
+            table_name,
+            &mut |root, each| stream_tree(ps, root, &mut |p, _, _| each(p)),
+            &mut |shape| Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new()),
+        );
         for p in 2..=ps.page_count() {
             if table_pages.contains(&p) || freelist.contains(&p) {
                 continue;

@@ -493,29 +493,30 @@ fn walk(
     }
 }
 
-/// The live tables but `table` (`Database`'s schema): which of them owns each page of
-/// the image, and a carver of each one's shape.
-fn live_table_owners<'a>(
-    db: &'a Database,
+/// The live tables of `entries` but `table`: which of them owns each page (`tree`
+/// hands a root's pages to its callback), and a carver of each one's shape (`carver`):
+/// what a dropped table's carving of another table's page asks
+/// ([`Recoverer::carve_gap_for_dropped`]), in both modes.
+fn table_owners<'a>(
+    entries: &[SchemaEntry],
     table: &str,
-    pages: &Pages<'_>,
-    current: &Snapshot,
+    tree: &mut dyn FnMut(u32, &mut dyn FnMut(u32)),
+    carver: &mut dyn FnMut(TableShape) -> Recoverer<'a>,
 ) -> (HashMap<u32, usize>, Vec<Recoverer<'a>>) {
     let mut owner_of = HashMap::new();
     let mut owners = Vec::new();
-    for e in db.schema_entries() {
+    for e in entries {
         if e.kind != "table" || e.name == table || e.rootpage == 0 {
             continue;
         }
         let Some(shape) = TableShape::from_sql(&e.sql, e.rootpage) else {
             continue;
         };
-        let mut set = HashSet::new();
-        tree_pages(pages, current, e.rootpage, &mut set);
-        for p in set {
-            owner_of.insert(p, owners.len());
-        }
-        owners.push(Recoverer::new(db, shape));
+        let i = owners.len();
+        tree(e.rootpage, &mut |p| {
+            owner_of.insert(p, i);
+        });
+        owners.push(carver(shape));
     }
     (owner_of, owners)
 }
@@ -3185,7 +3186,16 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
     // for a dropped table, each other table's pages and a carver of its shape (see
     // [`Recoverer::carve_gap_for_dropped`])
     let (owner_of, mut owners) = if dropped {
-        live_table_owners(db, table, &rec.pages, &rec.current)
+        table_owners(
+            &db.schema_entries(),
+            table,
+            &mut |root, each| {
+                let mut set = HashSet::new();
+                tree_pages(&rec.pages, &rec.current, root, &mut set);
+                set.into_iter().for_each(&mut *each);
+            },
+            &mut |shape| Recoverer::new(db, shape),
+        )
     } else {
         Default::default()
     };
