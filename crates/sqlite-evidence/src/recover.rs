@@ -493,6 +493,9 @@ fn walk(
     }
 }
 
+/// Hands the pages of the b-tree rooted at its first argument to its second.
+type TreePages<'f> = dyn FnMut(u32, &mut dyn FnMut(u32)) + 'f;
+
 /// The live tables of `entries` but `table`: which of them owns each page (`tree`
 /// hands a root's pages to its callback), and a carver of each one's shape (`carver`):
 /// what a dropped table's carving of another table's page asks
@@ -500,7 +503,7 @@ fn walk(
 fn table_owners<'a>(
     entries: &[SchemaEntry],
     table: &str,
-    tree: &mut dyn FnMut(u32, &mut dyn FnMut(u32)),
+    tree: &mut TreePages<'_>,
     carver: &mut dyn FnMut(TableShape) -> Recoverer<'a>,
 ) -> (HashMap<u32, usize>, Vec<Recoverer<'a>>) {
     let mut owner_of = HashMap::new();
