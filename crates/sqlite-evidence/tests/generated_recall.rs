@@ -19,7 +19,7 @@ mod common;
 
 use std::collections::HashSet;
 
-use common::{Lcg, text};
+use common::{Lcg, Scratch, text};
 use sqlite_evidence::paged::{PagedDatabase, ReadAt};
 use sqlite_evidence::rusqlite::types::Value;
 use sqlite_evidence::rusqlite::{Connection, params};
@@ -53,18 +53,8 @@ fn recall(seeds: u64, wal: bool) -> Recall {
     for seed in 0..seeds {
         let mut r = Lcg(seed * 31_337 + 5);
         let schema = r.next(3);
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("db.sqlite");
-        let conn = Connection::open(&path).unwrap();
-        let page = [1024, 4096][r.next(2) as usize];
-        conn.execute_batch(&format!(
-            "PRAGMA page_size = {page}; PRAGMA secure_delete = OFF;"
-        ))
-        .unwrap();
-        if wal {
-            conn.pragma_update(None, "journal_mode", "WAL").unwrap();
-            conn.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
-        }
+        let scratch = Scratch::new([1024, 4096][r.next(2) as usize], wal);
+        let conn = &scratch.conn;
         conn.execute_batch(match schema {
             0 => "CREATE TABLE t (id INTEGER PRIMARY KEY, k TEXT, a TEXT, b TEXT, n INTEGER)",
             1 => "CREATE TABLE t (k TEXT PRIMARY KEY, a TEXT, b TEXT, n INTEGER) WITHOUT ROWID",
@@ -110,7 +100,7 @@ fn recall(seeds: u64, wal: bool) -> Recall {
                 .unwrap();
             }
             tx.commit().unwrap();
-            remember(&conn);
+            remember(conn);
             let sql = match r.next(3) {
                 0 => format!("DELETE FROM t WHERE n % {} = 0", 2 + r.next(5)),
                 1 => format!(
@@ -120,14 +110,10 @@ fn recall(seeds: u64, wal: bool) -> Recall {
                 _ => continue,
             };
             conn.execute(&sql, []).unwrap();
-            remember(&conn);
+            remember(conn);
         }
-        let live: HashSet<String> = rows(&conn).iter().map(|r| format!("{r:?}")).collect();
-        let main = std::fs::read(&path).unwrap();
-        let wal_bytes = std::fs::read(dir.path().join("db.sqlite-wal"))
-            .ok()
-            .filter(|w| !w.is_empty());
-        drop(conn);
+        let live: HashSet<String> = rows(conn).iter().map(|r| format!("{r:?}")).collect();
+        let (main, wal_bytes) = scratch.files();
         let mut files = main.clone();
         files.extend(wal_bytes.clone().unwrap_or_default());
         // a record's values as a version's: key, a, b, n (the rowid alias left out)

@@ -27,11 +27,11 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{Lcg, text};
+use common::{Lcg, Scratch, text};
 
 use sqlite_evidence::paged::{PagedDatabase, ReadAt};
+use sqlite_evidence::rusqlite::params;
 use sqlite_evidence::rusqlite::types::Value;
-use sqlite_evidence::rusqlite::{Connection, params};
 use sqlite_evidence::{Database, RecoveredRecord};
 
 /// A generated database: its files, whether its table `t` has a rowid alias, and every
@@ -49,18 +49,8 @@ struct Built {
 fn build(seed: u64, wal: bool, drop_other: bool) -> Built {
     let mut r = Lcg(seed * 7919 + 1);
     let schema = r.next(3);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db.sqlite");
-    let conn = Connection::open(&path).unwrap();
-    let page = [1024, 4096][r.next(2) as usize];
-    conn.execute_batch(&format!(
-        "PRAGMA page_size = {page}; PRAGMA secure_delete = OFF;"
-    ))
-    .unwrap();
-    if wal {
-        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
-        conn.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
-    }
+    let scratch = Scratch::new([1024, 4096][r.next(2) as usize], wal);
+    let conn = &scratch.conn;
     conn.execute_batch(match schema {
         0 => "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b TEXT, n INTEGER)",
         1 => "CREATE TABLE t (k TEXT PRIMARY KEY, a TEXT, b TEXT, n INTEGER) WITHOUT ROWID",
@@ -140,11 +130,7 @@ fn build(seed: u64, wal: bool, drop_other: bool) -> Built {
             .unwrap();
         }
     }
-    let main = std::fs::read(&path).unwrap();
-    let wal = std::fs::read(dir.path().join("db.sqlite-wal"))
-        .ok()
-        .filter(|w| !w.is_empty());
-    drop(conn);
+    let (main, wal) = scratch.files();
     Built {
         main,
         wal,
@@ -327,13 +313,10 @@ fn dropped_tables_give_the_same_records_in_both_modes() {
 fn tables_of_one_shape_keep_their_own_records_in_both_modes() {
     for seed in 0..12u64 {
         let mut r = Lcg(seed * 104_729 + 7);
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("state.vscdb");
-        let conn = Connection::open(&path).unwrap();
+        let scratch = Scratch::new(1024, true);
+        let conn = &scratch.conn;
         conn.execute_batch(
-            "PRAGMA page_size = 1024; PRAGMA secure_delete = OFF;
-             PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;
-             CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+            "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
              CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
         )
         .unwrap();
@@ -363,9 +346,8 @@ fn tables_of_one_shape_keep_their_own_records_in_both_modes() {
             )
             .unwrap();
         }
-        let main = std::fs::read(&path).unwrap();
-        let wal = std::fs::read(dir.path().join("state.vscdb-wal")).unwrap();
-        drop(conn);
+        let (main, wal) = scratch.files();
+        let wal = wal.unwrap();
         let db = Database::from_bytes(&main, Some(&wal)).unwrap();
         let paged = PagedDatabase::from_readers(
             Box::new(main.clone()),
