@@ -9,22 +9,12 @@
 //! deleted row at all (false positives). `SHOW_FOUND=1 cargo test -p sqlite-evidence
 //! --test scenarios -- --nocapture` prints every record returned.
 
+mod common;
+
+use common::{Lcg, Scratch};
 use sqlite_evidence::rusqlite::types::Value;
 use sqlite_evidence::rusqlite::{Connection, params};
 use sqlite_evidence::{Database, Reach, RecoveredRecord};
-
-/// A small deterministic generator (no dependency, same bytes on every run).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
 
 /// A built database: its files as they are when collected, and its ground truth.
 struct Built {
@@ -40,21 +30,9 @@ struct Built {
 /// Runs `make` on a fresh database (page size 4096, secure_delete off unless `make`
 /// says otherwise) and returns its files while the connection is still open.
 fn build(wal: bool, make: impl FnOnce(&Connection) -> Vec<Vec<Value>>) -> Built {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db.sqlite");
-    let conn = Connection::open(&path).unwrap();
-    conn.execute_batch("PRAGMA page_size = 4096; PRAGMA secure_delete = OFF;")
-        .unwrap();
-    if wal {
-        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
-        conn.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
-    }
-    let truth = make(&conn);
-    let main = std::fs::read(&path).unwrap();
-    let wal = std::fs::read(dir.path().join("db.sqlite-wal"))
-        .ok()
-        .filter(|w| !w.is_empty());
-    drop(conn);
+    let scratch = Scratch::new(4096, wal);
+    let truth = make(&scratch.conn);
+    let (main, wal) = scratch.files();
     Built {
         main,
         wal,

@@ -1,5 +1,7 @@
 //! What the tests that generate databases share: a deterministic generator, the
 //! words of their texts, and a scratch database written while its connection is held.
+//! (Each test binary uses part of it.)
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 
