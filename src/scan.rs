@@ -924,6 +924,18 @@ impl Scanner {
                         let len = e.metadata().ok().map(|m| m.len());
                         entries.push((e.into_path(), None, len));
                     }
+                    Ok(e) if !e.file_type().is_dir() => {
+                        // a FIFO, socket or device given as a root or at a store's path:
+                        // never opened (a FIFO would block), but named, not passed over
+                        let path = e.path();
+                        let claimed = self.stores.iter().any(|s| s.claim(path).is_some());
+                        if e.depth() == 0 || claimed {
+                            let what = chat_rows::evidence::kind_of(&e.file_type());
+                            let which = if claimed { "store file" } else { "root" };
+                            let why = format!("{which} not read: not a regular file ({what})");
+                            entries.push((path.to_path_buf(), Some(why), None));
+                        }
+                    }
                     Ok(_) => {}
                 }
             }

@@ -203,6 +203,60 @@ fn a_fifo_at_a_companion_path_is_not_opened() {
     }));
 }
 
+/// A FIFO where a store file would be (a chat session log), and a FIFO given as a root,
+/// are never opened (opening a FIFO blocks) and are each named as a path not read; the
+/// rest of the tree is read.
+#[test]
+fn a_fifo_at_a_store_path_or_as_a_root_is_named_and_not_opened() {
+    let t = Tree::new();
+    let chats = t.user().join("workspaceStorage/5f3c0a1e/chatSessions");
+    let fifo = chats.join("fifo.jsonl");
+    let root_fifo = t.dir.path().join("root-fifo");
+    for f in [&fifo, &root_fifo] {
+        assert!(Command::new("mkfifo").arg(f).status().unwrap().success());
+    }
+    let r = run(&[s(&t.ev()), s(&root_fifo), "--no-progress"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let all = rows(&r.stdout);
+    let scanner: Vec<(&str, &str)> = all
+        .iter()
+        .filter(|r| r["agent"] == "scanner")
+        .map(|r| {
+            (
+                r["text"].as_str().unwrap(),
+                r["source_file"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        scanner,
+        [
+            (
+                "parser: store file not read: not a regular file (a FIFO)",
+                s(&fifo)
+            ),
+            (
+                "parser: root not read: not a regular file (a FIFO)",
+                s(&root_fifo)
+            ),
+        ]
+    );
+    assert!(
+        r.stderr
+            .contains("  paths not read: 2 (each is a parser row)"),
+        "{}",
+        r.stderr
+    );
+    // the chat log beside the FIFO is read
+    assert!(all.iter().any(|r| {
+        r["source_file"]
+            .as_str()
+            .unwrap()
+            .ends_with("chatSessions/9ab.jsonl")
+            && !r["text"].as_str().unwrap().starts_with("parser:")
+    }));
+}
+
 #[test]
 fn a_link_out_of_the_root_is_neither_read_nor_in_the_manifest() {
     let t = Tree::new();

@@ -231,7 +231,10 @@ fn open_regular(target: &Path) -> io::Result<(std::fs::File, std::fs::Metadata)>
     Ok((file, meta))
 }
 
-fn kind_of(ft: &std::fs::FileType) -> &'static str {
+/// What a file type is, in the words of a refusal: `a directory`, `a FIFO`, `a socket`,
+/// `a device`, `a symbolic link` (discovery names a claimed path that is no regular
+/// file the same way the reader would).
+pub fn kind_of(ft: &std::fs::FileType) -> &'static str {
     if ft.is_dir() {
         return "a directory";
     }
