@@ -232,13 +232,13 @@ impl std::ops::Deref for ScanResult {
 }
 
 /// Directory names never descended into: caches, VCS data, package trees, and the
-/// bulky Tabby folders the spec excludes (model weights, index, clones).
+/// bulky Tabby folders the spec excludes (model weights, index, clones). No assistant
+/// writes its store there, and a home can hold millions of their files.
 const PRUNE: &[&str] = &[
     "node_modules",
     ".git",
     ".hg",
     ".svn",
-    "target",
     "__pycache__",
     ".venv",
 ];
@@ -246,6 +246,13 @@ const PRUNE: &[&str] = &[
 fn pruned(path: &Path, name: &str) -> bool {
     if PRUNE.contains(&name) {
         return true;
+    }
+    // a Cargo build folder, known by the files Cargo writes in it; any other `target`
+    // (a user, a case or a collection named so) is walked
+    if name == "target" {
+        return ["CACHEDIR.TAG", ".rustc_info.json"]
+            .iter()
+            .any(|f| std::fs::symlink_metadata(path.join(f)).is_ok_and(|m| m.is_file()));
     }
     // ~/.tabby/{models,index,repositories}
     matches!(name, "models" | "index" | "repositories")
@@ -1469,6 +1476,34 @@ mod tests {
         let s = one.summary();
         assert_eq!(s.untimed_rows, 1);
         assert_eq!(s.rows_per_turn_type["user"], 3);
+    }
+
+    /// A Cargo build folder (with the `CACHEDIR.TAG` Cargo writes) and `node_modules`
+    /// are not descended into; a user's home named `target` is read.
+    #[test]
+    fn only_a_cargo_target_folder_is_left_out() {
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("h1/home/target");
+        for dir in ["target/debug", "node_modules/x", "src/target"] {
+            std::fs::create_dir_all(home.join(dir)).unwrap();
+        }
+        std::fs::write(home.join("target/CACHEDIR.TAG"), "Signature: 8a477f59\n").unwrap();
+        std::fs::write(home.join("target/debug/a.probe"), "1 cargo\n").unwrap();
+        std::fs::write(home.join("node_modules/x/b.probe"), "2 package\n").unwrap();
+        std::fs::write(home.join("src/target/c.probe"), "3 kept\n").unwrap();
+        std::fs::write(home.join("d.probe"), "4 kept\n").unwrap();
+        let r = Scanner::new()
+            .stores(vec![Box::new(Probe)])
+            .root(d.path())
+            .run()
+            .unwrap();
+        let mut read: Vec<_> = r
+            .rows
+            .iter()
+            .map(|r| (r.user.as_str(), r.text.as_str()))
+            .collect();
+        read.sort();
+        assert_eq!(read, [("target", "3 kept"), ("target", "4 kept")]);
     }
 
     #[test]
