@@ -48,7 +48,7 @@ pub fn is_project_key(name: &str) -> bool {
     charset && start && name.len() <= 260
 }
 
-/// Claude Code's tree: its homes, its key rule, and an optional folder under `subagents/`.
+/// Claude Code's tree: its homes, its key rule, and folders under `subagents/`.
 pub const FAMILY: Family = Family {
     is_home,
     is_project_key,

@@ -5,8 +5,8 @@
 //! ```text
 //! <home>/projects/<key>/<session-id>.jsonl                      the session
 //! <home>/projects/<key>/<session-id>.meta.json                  its meta side file
-//! <home>/projects/<key>/<session-id>/subagents/[<dir>/]agent-<id>.jsonl   a sub-agent
-//! <home>/projects/<key>/<session-id>/subagents/[<dir>/]agent-<id>.meta.json
+//! <home>/projects/<key>/<session-id>/subagents/[<dir>/...]agent-<id>.jsonl   a sub-agent
+//! <home>/projects/<key>/<session-id>/subagents/[<dir>/...]agent-<id>.meta.json
 //! <home>/projects/<key>/<session-id>/tool-results/<name>        a persisted output
 //! ```
 //!
@@ -27,9 +27,14 @@ pub struct Family {
     pub is_home: fn(&str) -> bool,
     /// True for a folder name the product's project-key rule can make.
     pub is_project_key: fn(&str) -> bool,
-    /// True when a sub-agent file may sit one folder deeper, `subagents/<dir>/agent-*`.
+    /// True when a sub-agent file may sit in folders below `subagents/`,
+    /// `subagents/<dir>/.../agent-*` (at most [`MAX_SUBAGENT_FOLDERS`] of them).
     pub nested_subagents: bool,
 }
+
+/// The most folders a sub-agent file may sit in below `subagents/` (Claude Code's glob is
+/// `subagents/**/agent-*.jsonl`; the bound keeps a path from being searched without end).
+pub const MAX_SUBAGENT_FOLDERS: usize = 16;
 
 /// What kind of file of the tree a path names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +64,8 @@ pub struct Location {
     pub session_id: String,
     /// The sub-agent's file id (`agent-1a2b3c4d`), for sub-agent files.
     pub agent_id: Option<String>,
-    /// The extra folder between `subagents/` and a sub-agent file, where there is one.
+    /// The folders between `subagents/` and a sub-agent file, `/`-separated
+    /// (`workflows`, `workflows/run-1`), where there are any.
     pub subfolder: Option<String>,
 }
 
@@ -84,15 +90,20 @@ impl Location {
         let up = match self.kind {
             FileKind::Session | FileKind::SessionMeta => 1,
             FileKind::ToolResult => 3,
-            FileKind::Subagent | FileKind::SubagentMeta => {
-                3 + usize::from(self.subfolder.is_some())
-            }
+            FileKind::Subagent | FileKind::SubagentMeta => 3 + self.subfolder_depth(),
         };
         let mut p = path;
         for _ in 0..up {
             p = p.parent().unwrap_or(p);
         }
         p.to_path_buf()
+    }
+
+    /// How many folders sit between `subagents/` and a sub-agent file.
+    pub fn subfolder_depth(&self) -> usize {
+        self.subfolder
+            .as_deref()
+            .map_or(0, |s| s.split('/').filter(|c| !c.is_empty()).count())
     }
 
     /// The file stem the session or sub-agent file of this location has.
@@ -162,18 +173,23 @@ impl Family {
                 None,
             ));
         }
-        // sub-agent files: <home>/projects/<key>/<session>/subagents/[<dir>/]<file>
-        let deeper = self.nested_subagents && n >= 7 && comps[n - 3] == "subagents";
-        let (sub_at, subfolder) = if n >= 6 && comps[n - 2] == "subagents" {
-            (n - 2, None)
-        } else if deeper {
-            (n - 3, Some(comps[n - 2].clone()))
+        // sub-agent files: <home>/projects/<key>/<session>/subagents/[<dir>/...]<file>,
+        // the `subagents` nearest the file that sits in a tree
+        let deepest = if self.nested_subagents {
+            MAX_SUBAGENT_FOLDERS
         } else {
-            return None;
+            0
         };
-        if !self.tree_at(&comps, sub_at - 3) || comps[sub_at - 1].is_empty() {
-            return None;
-        }
+        let sub_at = (0..=deepest)
+            .filter_map(|d| n.checked_sub(2 + d))
+            .find(|&j| {
+                j >= 4
+                    && comps[j] == "subagents"
+                    && self.tree_at(&comps, j - 3)
+                    && !comps[j - 1].is_empty()
+            })?;
+        let folders = &comps[sub_at + 1..n - 1];
+        let subfolder = (!folders.is_empty()).then(|| folders.join("/"));
         let (kind, stem) = split_name(&comps[n - 1], false)?;
         if !is_agent_id(stem) {
             return None;
@@ -251,6 +267,32 @@ mod tests {
             ..TEST
         };
         assert_eq!(flat.locate(p), None);
+        // any depth below `subagents/`, up to the bound
+        let p = Path::new("/x/.home/projects/k1/s1/subagents/workflows/run-1/step/agent-a.jsonl");
+        let l = TEST.locate(p).unwrap();
+        assert_eq!(
+            (l.kind, l.session_id.as_str(), l.subfolder.as_deref()),
+            (FileKind::Subagent, "s1", Some("workflows/run-1/step"))
+        );
+        assert_eq!(l.subfolder_depth(), 3);
+        assert_eq!(l.project_folder(p), Path::new("/x/.home/projects/k1"));
+        assert_eq!(flat.locate(p), None);
+        let deep = |d: usize| {
+            let dirs = vec!["d"; d].join("/");
+            TEST.locate(Path::new(&format!(
+                "/x/.home/projects/k1/s1/subagents/{dirs}/agent-a.jsonl"
+            )))
+        };
+        assert_eq!(
+            deep(MAX_SUBAGENT_FOLDERS).map(|l| l.subfolder_depth()),
+            Some(MAX_SUBAGENT_FOLDERS)
+        );
+        assert_eq!(deep(MAX_SUBAGENT_FOLDERS + 1), None);
+        // a `subagents` folder that is not a session's is not a sub-agent's
+        assert_eq!(
+            TEST.locate(Path::new("/x/.home/projects/k1/subagents/agent-a.jsonl")),
+            None
+        );
         assert_eq!(TEST.locate(Path::new("/x/.home/projects/z1/s.jsonl")), None);
         assert_eq!(
             TEST.locate(Path::new("/x/.other/projects/k1/s.jsonl")),

@@ -125,7 +125,7 @@ impl<'a> SessionFiles<'a> {
 
     /// The display path of the parent session file of a sub-agent.
     pub fn parent_display(&self) -> String {
-        let up = 3 + usize::from(self.loc.subfolder.is_some());
+        let up = 3 + self.loc.subfolder_depth();
         relative_display(self.display, up, &format!("{}.jsonl", self.loc.session_id))
     }
 
