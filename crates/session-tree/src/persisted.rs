@@ -4,8 +4,10 @@
 //! `<key>/<session>/tool-results/<name>` and the transcript keeps a stub that says
 //! `Full output saved to: <path on the original host>`. The path is the writer's, not
 //! the evidence's, so it is mapped into the evidence by its components after
-//! `projects/<key>/`; a `..` in it is refused, so a stub can never make the reader
-//! leave the session folder. [`Resolver`] reads what stubs point to and remembers
+//! `projects/<key>/`; a `..` in it is refused, and a path that does not resolve inside
+//! the session's own `<session>/tool-results/` (another session's outputs, a file of
+//! the project folder) is kept as a pointer and never read, so a stub can never make
+//! the reader leave the session folder. [`Resolver`] reads what stubs point to and remembers
 //! which files it read, so that the outputs no readable line points to (the stub's
 //! line is damaged, or only a sub-agent points to it) are still read as rows.
 
@@ -23,6 +25,9 @@ pub struct PersistedPointer {
     /// The path relative to the project folder, `/`-separated:
     /// `<session-id>/tool-results/<name>`.
     pub relative: String,
+    /// Why the pointer is not followed, when its path does not resolve inside the
+    /// session's own `tool-results/` folder (the file is then never read).
+    pub refused: Option<String>,
 }
 
 /// What became of a `<persisted-output>` pointer's file.
@@ -44,7 +49,9 @@ pub enum Persisted {
 /// the pointer's `saved to:` phrase, else from any token that holds a `tool-results`
 /// component; it is mapped into the evidence by its components after
 /// `projects/<key>/` (or `<session>/tool-results/...` when the pointer has no
-/// `projects` component). A path with `..` is refused.
+/// `projects` component). A path with `..` is not a pointer. A path that does not
+/// resolve inside `<session_id>/tool-results/` is a pointer with a
+/// [`refused`](PersistedPointer::refused) reason, which [`Resolver::lookup`] does not read.
 pub fn persisted_pointer(output: &str, session_id: &str) -> Option<PersistedPointer> {
     let start = output.find("<persisted-output>")?;
     let body = &output[start + "<persisted-output>".len()..];
@@ -80,10 +87,18 @@ pub fn persisted_pointer(output: &str, session_id: &str) -> Option<PersistedPoin
     if rel.len() < 2 || !rel.contains(&"tool-results") {
         return None;
     }
+    let inside = rel.len() >= 3 && rel[0] == session_id && rel[1] == "tool-results";
     Some(PersistedPointer {
         relative: rel.join("/"),
         written,
+        refused: (!inside).then(|| outside_reason(session_id)),
     })
+}
+
+/// `outside the session's folder <session>/tool-results`: why a pointer to another
+/// session's outputs, or to a file of the project folder, is not read.
+pub fn outside_reason(session_id: &str) -> String {
+    format!("outside the session's folder {session_id}/tool-results")
 }
 
 /// `persisted output <rel> not read (<reason>); the result keeps the pointer`.
@@ -118,8 +133,14 @@ impl<'a> Resolver<'a> {
         &self.folder
     }
 
-    /// Reads the file a pointer names (and remembers that a line pointed to it).
+    /// Reads the file a pointer names (and remembers that a line pointed to it). A
+    /// [`refused`](PersistedPointer::refused) pointer is not read.
     pub fn lookup(&self, p: &PersistedPointer) -> Persisted {
+        if let Some(reason) = &p.refused {
+            return Persisted::Missing {
+                reason: reason.clone(),
+            };
+        }
         self.resolved.borrow_mut().insert(p.relative.clone());
         let file = p
             .relative
@@ -168,5 +189,46 @@ mod tests {
             None
         );
         assert_eq!(persisted_pointer("plain", "s"), None);
+    }
+
+    #[test]
+    fn a_pointer_outside_the_sessions_own_tool_results_is_refused() {
+        let stub = |path: &str| {
+            format!("<persisted-output>\nFull output saved to: {path}\n</persisted-output>")
+        };
+        let refused = |path: &str| {
+            let p = persisted_pointer(&stub(path), "s1").unwrap();
+            (p.relative, p.refused)
+        };
+        let outside = Some("outside the session's folder s1/tool-results".to_string());
+        assert_eq!(
+            refused("/home/u/.claude/projects/-home-u-p/s2/tool-results/secret.txt"),
+            ("s2/tool-results/secret.txt".to_string(), outside.clone())
+        );
+        assert_eq!(
+            refused("/home/u/.claude/projects/-home-u-p/tool-results/x.txt"),
+            ("tool-results/x.txt".to_string(), outside.clone())
+        );
+        assert_eq!(
+            refused("/home/u/.claude/projects/-home-u-p/s1/sub/tool-results/x.txt"),
+            ("s1/sub/tool-results/x.txt".to_string(), outside.clone())
+        );
+        assert_eq!(
+            refused("/home/u/.claude/projects/-home-u-p/s1/tool-results/x.txt"),
+            ("s1/tool-results/x.txt".to_string(), None)
+        );
+        // the resolver reads nothing for a refused pointer, and does not count it as
+        // pointed to
+        let evidence = Evidence::new();
+        let r = Resolver::new(std::env::temp_dir(), &evidence);
+        let p =
+            persisted_pointer(&stub("/h/.claude/projects/-k/s2/tool-results/a.txt"), "s1").unwrap();
+        assert_eq!(
+            r.lookup(&p),
+            Persisted::Missing {
+                reason: "outside the session's folder s1/tool-results".into()
+            }
+        );
+        assert!(!r.was_pointed_to("s2/tool-results/a.txt"));
     }
 }

@@ -693,7 +693,14 @@ impl<'a, 's> Mapper<'a, 's> {
         let mut locator = format!("byte {}", e.offset);
         let mut notes: Vec<String> = Vec::new();
         if let Some(pointer) = persisted_pointer(&text, self.opts.folder_session_id) {
-            match (self.opts.persisted)(&pointer) {
+            // a path outside the session's own tool-results folder is never looked up
+            let found = match &pointer.refused {
+                Some(reason) => Persisted::Missing {
+                    reason: reason.clone(),
+                },
+                None => (self.opts.persisted)(&pointer),
+            };
+            match found {
                 Persisted::Found { text: full } => {
                     text = full;
                     locator = resolved_locator(e.offset, &pointer.relative);

@@ -1,0 +1,235 @@
+//! Cases of the file tree built in a temporary folder: where persisted outputs may be
+//! read from, sub-agents folders below `subagents/`, and side files that are not JSON
+//! objects. Every row of each file read is pinned.
+
+mod common;
+
+use std::fs;
+use std::path::PathBuf;
+
+use chat_rows::{Evidence, FileContext, Row, Store};
+use claude_code_log::ClaudeCodeStore;
+use common::line_of;
+
+const PROJECT: &str = "home/u/.claude/projects/-home-u-p";
+
+/// A `.claude` home in a temporary folder holding `files` (path under the root, text).
+struct Home {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+fn home(files: &[(&str, String)]) -> Home {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_path_buf();
+    for (rel, text) in files {
+        let path = root.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, text).unwrap();
+    }
+    Home { _dir: dir, root }
+}
+
+impl Home {
+    /// Every row the store reads from `rel`, one line each (`common::line_of`, times
+    /// equal to the file's mtime as `mtime`).
+    fn rows(&self, rel: &str) -> Vec<String> {
+        let mtime = Evidence::new().modified(&self.root.join(rel));
+        self.read(rel).iter().map(|r| line_of(r, mtime)).collect()
+    }
+
+    /// The rows the store reads from `rel` (which it must claim).
+    fn read(&self, rel: &str) -> Vec<Row> {
+        let path = self.root.join(rel);
+        assert!(
+            ClaudeCodeStore.claim(&path).is_some(),
+            "{rel} is not claimed"
+        );
+        let ctx = FileContext {
+            display_path: rel.to_string(),
+            ..Default::default()
+        };
+        let evidence = Evidence::new().roots([&self.root]);
+        ClaudeCodeStore.read(&path, &ctx, &evidence)
+    }
+
+    /// Checks every row of `rel` against its pinned lines.
+    fn assert_rows(&self, rel: &str, expected: &[&str]) {
+        let got = self.rows(rel);
+        let listing: String = got.iter().map(|g| format!("r#\"{g}\"#,\n")).collect();
+        assert_eq!(got, expected, "{rel}, all rows:\n{listing}");
+    }
+}
+
+fn lines(records: &[&str]) -> String {
+    records.iter().map(|r| format!("{r}\n")).collect()
+}
+
+fn stub(path: &str) -> String {
+    format!(
+        r#"{{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s1","message":{{"content":[{{"type":"tool_result","tool_use_id":"toolu_1","content":"<persisted-output>\nOutput too large. Full output saved to: {path}\n</persisted-output>"}}]}}}}"#
+    )
+}
+
+const CALL: &str = r#"{"type":"assistant","uuid":"a1","sessionId":"s1","message":{"id":"m1","model":"m0","content":[{"type":"tool_use","id":"toolu_1","name":"Read","input":{"file_path":"/x"}}]}}"#;
+
+#[test]
+fn a_stub_is_read_only_inside_its_own_sessions_tool_results() {
+    let h = home(&[
+        (
+            &format!("{PROJECT}/s1.jsonl"),
+            lines(&[
+                CALL,
+                &stub("/home/u/.claude/projects/-home-u-p/s2/tool-results/secret.txt"),
+                &stub("/home/u/.claude/projects/-home-u-p/tool-results/x.txt"),
+                &stub("/home/u/.claude/projects/-home-u-p/s1/tool-results/own.txt"),
+            ]),
+        ),
+        (
+            &format!("{PROJECT}/s2.jsonl"),
+            lines(&[
+                r#"{"type":"user","uuid":"v1","sessionId":"s2","message":{"content":"other"}}"#,
+            ]),
+        ),
+        (
+            &format!("{PROJECT}/s2/tool-results/secret.txt"),
+            "S2 OUTPUT\n".into(),
+        ),
+        (
+            &format!("{PROJECT}/tool-results/x.txt"),
+            "PROJECT FILE\n".into(),
+        ),
+        (
+            &format!("{PROJECT}/s1/tool-results/own.txt"),
+            "OWN OUTPUT\n".into(),
+        ),
+    ]);
+    h.assert_rows(
+        &format!("{PROJECT}/s1.jsonl"),
+        &[
+            r#"1||system|s1||||||byte 0|live|s1.jsonl|"model: m0""#,
+            r#"1||tool_use|s1|||m0|Read|toolu_1|byte 0|live|s1.jsonl|"{\"file_path\":\"/x\"}""#,
+            r#"2||tool_result|s1||||Read|toolu_1|byte 173|live|s1.jsonl|"<persisted-output>\nOutput too large. Full output saved to: /home/u/.claude/projects/-home-u-p/s2/tool-results/secret.txt\n</persisted-output>""#,
+            r#"2||system|s1||||Read|toolu_1|byte 173|live|s1.jsonl|"persisted output s2/tool-results/secret.txt not read (outside the session's folder s1/tool-results); the result keeps the pointer""#,
+            r#"3||tool_result|s1||||Read|toolu_1|byte 462|live|s1.jsonl|"<persisted-output>\nOutput too large. Full output saved to: /home/u/.claude/projects/-home-u-p/tool-results/x.txt\n</persisted-output>""#,
+            r#"3||system|s1||||Read|toolu_1|byte 462|live|s1.jsonl|"persisted output tool-results/x.txt not read (outside the session's folder s1/tool-results); the result keeps the pointer""#,
+            r#"4||tool_result|s1||||Read|toolu_1|byte 743, output from s1/tool-results/own.txt|live|s1.jsonl|"OWN OUTPUT\n""#,
+        ],
+    );
+    // s2's output is its own, and no line of s2 points to it
+    h.assert_rows(
+        &format!("{PROJECT}/s2.jsonl"),
+        &[
+            r#"1||system|s2||||||byte 0|live|s2.jsonl|"session title: other (from first prompt)""#,
+            r#"1||user|s2||||||byte 0|live|s2.jsonl|"other""#,
+            r#"||tool_result|s2|||||secret|whole file|live|secret.txt|"S2 OUTPUT\n""#,
+            r#"||system|s2|||||secret|path|live|secret.txt|"persisted output s2/tool-results/secret.txt is not pointed to by any readable line of the session file""#,
+        ],
+    );
+}
+
+#[test]
+fn a_subagent_several_folders_below_subagents_is_read_with_its_session() {
+    let sub = format!("{PROJECT}/s1/subagents/workflows/run-1/step-2");
+    let h = home(&[
+        (
+            &format!("{PROJECT}/s1.jsonl"),
+            lines(&[r#"{"type":"user","uuid":"u1","sessionId":"s1","message":{"content":"hi"}}"#]),
+        ),
+        (
+            &format!("{sub}/agent-a1.jsonl"),
+            lines(&[
+                r#"{"type":"user","uuid":"x1","sessionId":"s1","agentId":"a1","message":{"content":"check it"}}"#,
+                CALL,
+                &stub("/home/u/.claude/projects/-home-u-p/s1/tool-results/toolu_1.txt"),
+            ]),
+        ),
+        (
+            &format!("{sub}/agent-a1.meta.json"),
+            r#"{"agentType":"reviewer","description":"Review","toolUseId":"toolu_9","spawnDepth":3,"isFork":false}"#.into(),
+        ),
+        (
+            &format!("{PROJECT}/s1/tool-results/toolu_1.txt"),
+            "FULL\n".into(),
+        ),
+    ]);
+    h.assert_rows(
+        &format!("{sub}/agent-a1.jsonl"),
+        &[
+            r#"||system|s1:agent-a1||||||whole file|live|agent-a1.meta.json|"session start: parent=s1 agent=reviewer description=Review tool_use=toolu_9 depth=3 fork=false agent_file=agent-a1""#,
+            r#"1||system|s1:agent-a1||||||byte 0|live|agent-a1.jsonl|"session title: check it (from first prompt)""#,
+            r#"1||system|s1:agent-a1||||||byte 0|live|agent-a1.jsonl|"subagent task: check it""#,
+            r#"2||system|s1:agent-a1||||||byte 93|live|agent-a1.jsonl|"model: m0""#,
+            r#"2||tool_use|s1:agent-a1|||m0|Read|toolu_1|byte 93|live|agent-a1.jsonl|"{\"file_path\":\"/x\"}""#,
+            r#"3||tool_result|s1:agent-a1||||Read|toolu_1|byte 266, output from s1/tool-results/toolu_1.txt|live|agent-a1.jsonl|"FULL\n""#,
+        ],
+    );
+    // the meta file is read with its sub-agent
+    h.assert_rows(&format!("{sub}/agent-a1.meta.json"), &[]);
+}
+
+#[test]
+fn a_subagent_without_its_session_names_the_session_file_above_its_folders() {
+    let sub = format!("{PROJECT}/s9/subagents/a/b");
+    let h = home(&[(
+        &format!("{sub}/agent-b2.jsonl"),
+        lines(&[r#"{"type":"user","uuid":"x1","sessionId":"s9","message":{"content":"go"}}"#]),
+    )]);
+    h.assert_rows(
+        &format!("{sub}/agent-b2.jsonl"),
+        &[
+            r#"||system|s9:agent-b2||||||path|live|agent-b2.jsonl|"session start: parent=s9 agent_file=agent-b2 parent_from=path""#,
+            r#"||system|s9:agent-b2||||||path|live|s9.jsonl|"session file missing: s9.jsonl (only its sub-agent files remain)""#,
+            r#"1||system|s9:agent-b2||||||byte 0|live|agent-b2.jsonl|"session title: go (from first prompt)""#,
+            r#"1||system|s9:agent-b2||||||byte 0|live|agent-b2.jsonl|"subagent task: go""#,
+        ],
+    );
+    // the missing session file is named where it would be, two folders further up
+    assert_eq!(
+        h.read(&format!("{sub}/agent-b2.jsonl"))[1].source_file,
+        format!("{PROJECT}/s9.jsonl")
+    );
+}
+
+#[test]
+fn side_files_that_are_not_json_objects() {
+    let h = home(&[
+        (
+            &format!("{PROJECT}/s1.jsonl"),
+            lines(&[r#"{"type":"user","uuid":"u1","sessionId":"s1","message":{"content":"hi"}}"#]),
+        ),
+        (
+            &format!("{PROJECT}/s1/subagents/agent-a1.jsonl"),
+            lines(&[
+                r#"{"type":"user","uuid":"x1","sessionId":"s1","agentId":"a1","message":{"content":"task"}}"#,
+            ]),
+        ),
+        (
+            &format!("{PROJECT}/s1/subagents/agent-a1.meta.json"),
+            "{bad".into(),
+        ),
+        ("home/u/.claude/settings.json", "[1]".into()),
+        ("home/u/.claude/settings.local.json", "{bad".into()),
+    ]);
+    h.assert_rows(
+        &format!("{PROJECT}/s1/subagents/agent-a1.jsonl"),
+        &[
+            r#"||system|s1:agent-a1||||||whole file|live|agent-a1.meta.json|"parser: agent-a1.meta.json is not a JSON object (key must be a string at line 1 column 2)""#,
+            r#"||system|s1:agent-a1||||||path|live|agent-a1.jsonl|"session start: parent=s1 agent_file=agent-a1 parent_from=path""#,
+            r#"1||system|s1:agent-a1||||||byte 0|live|agent-a1.jsonl|"session title: task (from first prompt)""#,
+            r#"1||system|s1:agent-a1||||||byte 0|live|agent-a1.jsonl|"subagent task: task""#,
+        ],
+    );
+    h.assert_rows(
+        "home/u/.claude/settings.json",
+        &[
+            r#"||system|||||||whole file|live|settings.json|"parser: settings.json is not a JSON object (found an array)""#,
+        ],
+    );
+    h.assert_rows(
+        "home/u/.claude/settings.local.json",
+        &[
+            r#"||system|||||||whole file|live|settings.local.json|"parser: settings.local.json is not a JSON object (key must be a string at line 1 column 2)""#,
+        ],
+    );
+}
