@@ -343,14 +343,10 @@ fn said(rec: &Record) -> Vec<Said> {
         }
         _ => {}
     }
+    // an `isMeta` record is a system reminder whatever tag its text opens with
     let whole = hidden_record(rec).or_else(|| {
-        rec.flag("isMeta").then(|| {
-            let label = texts
-                .first()
-                .and_then(|t| tag_label(t))
-                .map_or("system reminder", |(_, l)| l);
-            (label, "isMeta".to_string())
-        })
+        rec.flag("isMeta")
+            .then(|| ("system reminder", "isMeta".to_string()))
     });
     if let Some((label, why)) = whole {
         let mut all = texts;
@@ -1077,6 +1073,38 @@ mod tests {
                 r#"live|p:agent-f|tool_use|web_search|{"q":"x"}"#,
                 "live|p:agent-f|system|web_search|link: tool call srv_1 has no result in this file",
                 r#"live|p:agent-f|system||content block web_search_tool_result: {"content":[],"tool_use_id":"srv_1","type":"web_search_tool_result"}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn hidden_labels_of_is_meta_and_opening_tags() {
+        let rows = map(
+            concat!(
+                r#"{"type":"user","uuid":"u1","sessionId":"s1","isMeta":true,"message":{"content":"<command-name>/foo</command-name>"}}"#,
+                "\n",
+                r#"{"type":"user","uuid":"u2","sessionId":"s1","isMeta":true,"message":{"content":[{"type":"text","text":"<local-command-stdout>ok</local-command-stdout>"}]}}"#,
+                "\n",
+                r#"{"type":"user","uuid":"u3","sessionId":"s1","isMeta":true,"message":{"content":"Continue from where you left off."}}"#,
+                "\n",
+                r#"{"type":"user","uuid":"u4","sessionId":"s1","message":{"content":"<system-reminder>The date is 2026-06-01.</system-reminder>"}}"#,
+                "\n",
+                r#"{"type":"user","uuid":"u5","sessionId":"s1","message":{"content":[{"type":"text","text":"<local-command-caveat>Caveat: local commands</local-command-caveat>"},{"type":"text","text":"run it"}]}}"#,
+                "\n",
+            ),
+            None,
+            false,
+        );
+        assert_eq!(
+            rows,
+            vec![
+                "live|s1|system||session title: run it (from first prompt)",
+                "live|s1|system||hidden system reminder (isMeta): <command-name>/foo</command-name>",
+                "live|s1|system||hidden system reminder (isMeta): <local-command-stdout>ok</local-command-stdout>",
+                "live|s1|system||hidden system reminder (isMeta): Continue from where you left off.",
+                "live|s1|system||hidden system reminder (opens with <system-reminder>): <system-reminder>The date is 2026-06-01.</system-reminder>",
+                "live|s1|user||run it",
+                "live|s1|system||hidden system reminder (opens with <local-command-caveat>): <local-command-caveat>Caveat: local commands</local-command-caveat>",
             ]
         );
     }
