@@ -244,7 +244,7 @@ fn read_transcript(
         }
     };
     let subagent = loc.kind == FileKind::Subagent;
-    let index = Index::build(&log);
+    let index = Index::build(&log, subagent);
     let parent = index
         .first_session_id()
         .unwrap_or(&loc.session_id)

@@ -42,6 +42,9 @@ use crate::decode::{
 /// The agent of every row.
 pub const AGENT: &str = "claude-code";
 
+/// What a fork's task prompt carries: rows before it are its copied context.
+const FORK_BLOCK: &str = "<fork-boilerplate>";
+
 /// Where the title candidates come from, in the order Claude Code prefers them.
 const TITLE_SOURCES: &[&str] = &["custom-title", "ai-title", "summary", "first prompt"];
 
@@ -140,14 +143,17 @@ pub struct Index {
     first_time: Option<Timestamp>,
     /// the line of a fork's `<fork-boilerplate>` block
     fork_line: Option<u64>,
-    /// queued prompt texts and the lines that deliver them
+    /// the texts of user records and queued commands after the first `queue-operation`,
+    /// and the lines that deliver them
     delivered: HashMap<String, Vec<u64>>,
 }
 
 impl Index {
     /// Indexes a transcript (one light pass; user records are decoded in full only
-    /// until the first prompt is found, and after a queued prompt).
-    pub fn build(log: &Transcript<'_>) -> Index {
+    /// until the first prompt is found, and after a queued prompt). `subagent` is true
+    /// for a sub-agent file: only there does a prompt carrying a `<fork-boilerplate>`
+    /// block end a fork's copied context.
+    pub fn build(log: &Transcript<'_>, subagent: bool) -> Index {
         let mut ix = Index {
             titles: Titles::new(TITLE_SOURCES),
             ..Index::default()
@@ -217,24 +223,34 @@ impl Index {
             match kind {
                 "queue-operation" => queued = true,
                 "user" | "attachment" => {
-                    let fork_block = ix.fork_line.is_none()
+                    // only a sub-agent (fork) file copies a context up to a block
+                    let fork_candidate = subagent
+                        && ix.fork_line.is_none()
                         && kind == "user"
-                        && memchr::memmem::find(line.bytes, b"<fork-boilerplate>").is_some();
+                        && memchr::memmem::find(line.bytes, FORK_BLOCK.as_bytes()).is_some();
+                    let first_prompt = kind == "user" && !ix.titles.has("first prompt");
+                    if !(queued || fork_candidate || first_prompt) {
+                        continue;
+                    }
+                    let Some(rec) = full.or_else(|| decode::decode_record(&line).ok()) else {
+                        continue;
+                    };
+                    let prompt = prompt_text(&rec);
+                    // the block must be in the prompt's own text, not in a tool result
+                    let fork_block =
+                        fork_candidate && prompt.as_deref().is_some_and(|p| p.contains(FORK_BLOCK));
                     if fork_block {
                         ix.fork_line = Some(line.number);
                     }
                     // a fork's title is its task, not the context it copied
-                    if queued || fork_block || (kind == "user" && !ix.titles.has("first prompt")) {
-                        let rec = full.or_else(|| decode::decode_record(&line).ok());
-                        if let Some(prompt) = rec.as_ref().and_then(prompt_text) {
-                            if kind == "user" {
-                                if let Some(t) = first_prompt_title(&prompt) {
-                                    ix.titles.offer("first prompt", pick(t), !fork_block);
-                                }
-                            }
-                            if queued {
-                                ix.delivered.entry(prompt).or_default().push(line.number);
-                            }
+                    if kind == "user" && (fork_block || first_prompt) {
+                        if let Some(t) = prompt.as_deref().and_then(first_prompt_title) {
+                            ix.titles.offer("first prompt", pick(t), !fork_block);
+                        }
+                    }
+                    if queued {
+                        for text in delivered_texts(&rec) {
+                            ix.delivered.entry(text).or_default().push(line.number);
                         }
                     }
                 }
@@ -387,6 +403,50 @@ pub fn prompt_text(rec: &Record) -> Option<String> {
     }
 }
 
+/// Every text a `user` record or a `queued_command` attachment delivers, whoever sent
+/// it (a person, a task notification, a peer): what a queued `content` is matched
+/// against. A user record gives its whole text and each of its parts.
+fn delivered_texts(rec: &Record) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    match rec.kind.as_str() {
+        "user" => {
+            let parts: Vec<String> = said(rec)
+                .into_iter()
+                .map(|s| match s {
+                    Said::Prompt(p) => p,
+                    Said::Hidden(_, _, t) => t,
+                })
+                .collect();
+            let whole = match rec.content() {
+                Some(Value::String(s)) => Some(s.clone()),
+                Some(Value::Array(blocks)) => {
+                    let texts: Vec<&str> = blocks
+                        .iter()
+                        .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                        .filter_map(|b| b.get("text").and_then(Value::as_str))
+                        .collect();
+                    (!texts.is_empty()).then(|| texts.join("\n"))
+                }
+                _ => None,
+            };
+            out.extend(whole);
+            out.extend(parts);
+        }
+        "attachment" => {
+            let queued = rec
+                .raw
+                .get("attachment")
+                .and_then(Value::as_object)
+                .filter(|a| a.get("type").and_then(Value::as_str) == Some("queued_command"));
+            out.extend(queued.and_then(attachment_prompt));
+        }
+        _ => {}
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 fn attachment_prompt(a: &Map<String, Value>) -> Option<String> {
     match a.get("prompt")? {
         Value::String(s) => Some(s.clone()),
@@ -446,7 +506,8 @@ pub fn usage_text(model: &str, usage: &Map<String, Value>) -> String {
 
 /// Maps a transcript to rows, handing each to `sink` (see the module docs).
 pub fn transcript_rows(log: &Transcript<'_>, opts: &MapOptions<'_>, sink: &mut dyn RowSink) {
-    transcript_rows_with(log, &Index::build(log), opts, sink)
+    let index = Index::build(log, opts.agent_file.is_some());
+    transcript_rows_with(log, &index, opts, sink)
 }
 
 /// [`transcript_rows`] with an index already built.
@@ -1105,6 +1166,88 @@ mod tests {
                 "live|s1|system||hidden system reminder (opens with <system-reminder>): <system-reminder>The date is 2026-06-01.</system-reminder>",
                 "live|s1|user||run it",
                 "live|s1|system||hidden system reminder (opens with <local-command-caveat>): <local-command-caveat>Caveat: local commands</local-command-caveat>",
+            ]
+        );
+    }
+
+    #[test]
+    fn fork_boilerplate_counts_only_in_a_subagents_own_prompt() {
+        // a main transcript: the marker in a tool result and in a typed prompt is text
+        let main = concat!(
+            r#"{"type":"user","uuid":"u1","sessionId":"s1","message":{"content":"grep for fork markers"}}"#,
+            "\n",
+            r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","message":{"id":"m1","model":"m0","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"grep -r fork ."}}]}}"#,
+            "\n",
+            r#"{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s1","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"a.ts: '<fork-boilerplate>'"}]}}"#,
+            "\n",
+            r#"{"type":"user","uuid":"u3","parentUuid":"u2","sessionId":"s1","message":{"content":"what does <fork-boilerplate> mean?"}}"#,
+            "\n",
+        );
+        assert_eq!(
+            map(main, None, false),
+            vec![
+                "live|s1|system||session title: grep for fork markers (from first prompt)",
+                "live|s1|user||grep for fork markers",
+                "live|s1|tool_use|Bash|grep -r fork .",
+                "live|s1|tool_result|Bash|a.ts: '<fork-boilerplate>'",
+                "live|s1|user||what does <fork-boilerplate> mean?",
+            ]
+        );
+        // a sub-agent: a tool result that quotes the marker is still copied context;
+        // the prompt that carries the block is the task
+        let sub = concat!(
+            r#"{"type":"user","uuid":"c1","sessionId":"p","message":{"content":"copied prompt"}}"#,
+            "\n",
+            r#"{"type":"assistant","uuid":"c2","parentUuid":"c1","sessionId":"p","message":{"id":"m1","model":"m0","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"grep -r fork ."}}]}}"#,
+            "\n",
+            r#"{"type":"user","uuid":"c3","parentUuid":"c2","sessionId":"p","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"a.ts: '<fork-boilerplate>'"}]}}"#,
+            "\n",
+            r#"{"type":"user","uuid":"f1","parentUuid":"c3","sessionId":"p","message":{"content":[{"type":"text","text":"<fork-boilerplate>Do the second half</fork-boilerplate>"}]}}"#,
+            "\n",
+        );
+        assert_eq!(
+            map(sub, Some("agent-f"), false),
+            vec![
+                "live|p:agent-f|system||session title: <fork-boilerplate>Do the second half</fork-boilerplate> (from first prompt)",
+                "secondary|p:agent-f|user||copied prompt",
+                "secondary|p:agent-f|tool_use|Bash|grep -r fork .",
+                "secondary|p:agent-f|tool_result|Bash|a.ts: '<fork-boilerplate>'",
+                "live|p:agent-f|system||subagent task: <fork-boilerplate>Do the second half</fork-boilerplate>",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_queued_text_is_delivered_by_any_later_record_that_carries_it() {
+        let n = r#"<task-notification>job done</task-notification>"#;
+        let rows = map(
+            &[
+                r#"{"type":"user","uuid":"u1","sessionId":"s1","message":{"content":"hi"}}"#.to_string(),
+                format!(r#"{{"type":"queue-operation","operation":"enqueue","timestamp":"2026-06-01T10:00:02Z","content":"{n}","sessionId":"s1"}}"#),
+                format!(r#"{{"type":"user","uuid":"u2","parentUuid":"u1","sessionId":"s1","origin":{{"kind":"task-notification"}},"message":{{"content":"{n}"}}}}"#),
+                r#"{"type":"queue-operation","operation":"enqueue","timestamp":"2026-06-01T10:00:04Z","content":"peer says hi","sessionId":"s1"}"#.to_string(),
+                r#"{"type":"attachment","uuid":"t1","parentUuid":"u2","sessionId":"s1","attachment":{"type":"queued_command","prompt":"peer says hi","origin":{"kind":"peer"}}}"#.to_string(),
+                r#"{"type":"queue-operation","operation":"enqueue","timestamp":"2026-06-01T10:00:06Z","content":"never sent","sessionId":"s1"}"#.to_string(),
+                r#"{"type":"queue-operation","operation":"enqueue","timestamp":"2026-06-01T10:00:07Z","content":"hi","sessionId":"s1"}"#.to_string(),
+                r#"{"type":"queue-operation","operation":"remove","timestamp":"2026-06-01T10:00:08Z","content":"never sent","sessionId":"s1"}"#.to_string(),
+            ]
+            .join("\n"),
+            None,
+            false,
+        );
+        assert_eq!(
+            rows,
+            vec![
+                "live|s1|system||session title: hi (from first prompt)",
+                "live|s1|user||hi",
+                "live|s1|system||prompt queued: delivered at line 3",
+                "live|s1|system||hidden task notification (origin task-notification): <task-notification>job done</task-notification>",
+                "live|s1|system||prompt queued: delivered at line 5",
+                "live|s1|system||hidden peer message (origin peer): peer says hi",
+                "live|s1|system||queue enqueue: never sent",
+                // delivered only by an earlier line: not delivered
+                "live|s1|system||queue enqueue: hi",
+                "live|s1|system||queue remove: never sent",
             ]
         );
     }
