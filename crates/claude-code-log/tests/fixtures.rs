@@ -1,5 +1,10 @@
-//! The rows of the project's Claude Code fixtures, pinned: every row type of the
-//! spec's Parser plan appears here with its exact text.
+//! The rows of the project's Claude Code fixtures, pinned: the row types of the
+//! spec's Parser plan that the fixtures hold, with their exact texts. The texts the
+//! fixtures lack are pinned on inputs built by the tests themselves: `queue enqueue:`,
+//! the `summary` and `ai-title` title sources and `hidden system reminder (opens with
+//! ...)` in `src/rows/mod.rs`; `parser: <name>.meta.json is not a JSON object`,
+//! `parser: settings.json is not a JSON object` and refused persisted outputs in
+//! `tests/tree.rs`.
 mod common;
 
 use common::*;

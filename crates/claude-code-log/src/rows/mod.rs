@@ -1253,6 +1253,23 @@ mod tests {
     }
 
     #[test]
+    fn title_sources_in_claude_codes_order() {
+        let summary = r#"{"type":"summary","summary":"Rate limiting the login","leafUuid":"u1"}"#;
+        let ai = r#"{"type":"ai-title","aiTitle":"Login limiter","sessionId":"s1"}"#;
+        let prompt =
+            r#"{"type":"user","uuid":"u1","sessionId":"s1","message":{"content":"limit logins"}}"#;
+        let title = |lines: &[&str]| map(&lines.join("\n"), None, false).remove(0);
+        assert_eq!(
+            title(&[prompt, summary]),
+            "live|s1|system||session title: Rate limiting the login (from summary)"
+        );
+        assert_eq!(
+            title(&[summary, prompt, ai]),
+            "live|s1|system||session title: Login limiter (from ai-title)"
+        );
+    }
+
+    #[test]
     fn wire_inputs_origins_and_session_state() {
         let rows = map(
             concat!(
