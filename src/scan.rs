@@ -117,7 +117,8 @@ pub struct FoundFile {
     /// For a path that could not be walked or a link not followed: why.
     pub problem: Option<String>,
     /// The file's size when discovery saw it (an empty store file is one `parser:` row
-    /// without opening it).
+    /// without opening it); `None` for a marker file ([`chat_rows::Claim::marker`]),
+    /// which the store reads even when empty.
     pub len: Option<u64>,
 }
 
@@ -974,7 +975,8 @@ impl Scanner {
                             kind: claim.kind,
                             copies: claim.copies,
                             problem: None,
-                            len,
+                            // a marker is read even when empty: its presence is the evidence
+                            len: len.filter(|_| !claim.marker),
                         });
                     }
                 }

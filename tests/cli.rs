@@ -111,6 +111,33 @@ fn every_format_writes_and_summarises() {
     }
 }
 
+/// Cursor writes `.workspace-trusted` empty: the scanner hands the empty marker to the
+/// store (a marker claim), which gives the trust row, instead of reporting an empty
+/// file with nothing to read (as it does for an empty chat log).
+#[test]
+fn an_empty_trust_marker_gives_its_row_through_the_scanner() {
+    let ev = evidence();
+    let (code, out, err) = run(&[ev.to_str().unwrap(), "--no-progress", "--agent", "cursor"]);
+    assert_eq!(code, 0, "{err}");
+    let marker: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| {
+            r["source_file"]
+                .as_str()
+                .unwrap()
+                .ends_with("/.workspace-trusted")
+        })
+        .map(|r| format!("{} | {} | {}", r["host"], r["timestamp_zone"], r["text"]))
+        .collect();
+    assert_eq!(
+        marker,
+        [
+            "\"mac-lt02\" | \"utc\" | \"permission setting: workspace_trusted=true location=Users-bob-src-web-1a2b3c4 (from .cursor/projects/Users-bob-src-web-1a2b3c4/.workspace-trusted, file mtime)\""
+        ]
+    );
+}
+
 #[test]
 fn collected_at_gives_the_retention_rows_counted_back_from_it() {
     let ev = evidence();

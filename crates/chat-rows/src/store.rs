@@ -22,6 +22,10 @@ pub struct Claim {
     /// holds as primary). The scanner indexes a unit's primary rows for the merge only
     /// when one of its files says so, so the merge costs nothing elsewhere.
     pub copies: bool,
+    /// True for a marker file, whose presence is the evidence (Cursor's
+    /// `.workspace-trusted` is written empty): the scanner hands it to the store even
+    /// when it is empty, instead of reporting an empty file with nothing to read.
+    pub marker: bool,
 }
 
 impl Claim {
@@ -30,12 +34,19 @@ impl Claim {
         Claim {
             kind,
             copies: false,
+            marker: false,
         }
     }
 
     /// The same claim, for a file that may give secondary rows.
     pub const fn with_copies(mut self) -> Claim {
         self.copies = true;
+        self
+    }
+
+    /// The same claim, for a marker file that is read even when empty.
+    pub const fn marker(mut self) -> Claim {
+        self.marker = true;
         self
     }
 }

@@ -98,7 +98,7 @@ impl Store for CursorStore {
             Kind::Permissions => Claim::new("cursor permissions"),
             Kind::CliConfig => Claim::new("cursor cli config"),
             Kind::McpApprovals => Claim::new("cursor mcp approvals"),
-            Kind::WorkspaceTrusted => Claim::new("cursor workspace trust marker"),
+            Kind::WorkspaceTrusted => Claim::new("cursor workspace trust marker").marker(),
         })
     }
 
