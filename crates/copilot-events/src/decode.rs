@@ -1052,9 +1052,51 @@ pub struct SystemData<'a> {
     #[serde(borrow)]
     pub role: Option<Str<'a>>,
     #[serde(borrow)]
-    pub kind: Option<Str<'a>>,
+    pub kind: Option<Kind<'a>>,
     #[serde(borrow)]
     pub content: Option<Str<'a>>,
+}
+
+/// A notification's `kind`: a text, or (the SDK's shape) an object whose `type` names
+/// it (`{"type": "agent_completed", "agentId": ...}`), kept as that name; an object
+/// without a `type` is an empty name.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Kind<'a>(pub Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Kind<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Kind<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or an object with a type")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Kind(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Kind(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(Kind(Cow::Owned(v)))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+                let mut name: Option<Option<Str<'de>>> = None;
+                while let Some(k) = a.next_key::<Str<'de>>()? {
+                    if &*k == "type" {
+                        if name.is_some() {
+                            return Err(de::Error::duplicate_field("type"));
+                        }
+                        name = Some(a.next_value()?);
+                    } else {
+                        a.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(Kind(name.flatten().map(|s| s.0).unwrap_or_default()))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// `session.shutdown`.
@@ -1354,6 +1396,23 @@ pub fn scalar(v: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Null => String::new(),
         other => other.to_string(),
+    }
+}
+
+/// A `session.binary_asset`'s `data` as a `session event:` row may print it: its
+/// `data.data` (the asset's bytes, base64) replaced by a note of its length, for any
+/// other type `data` as it is. The spec never outputs binary asset data; the row of a
+/// line whose other fields do not fit their types prints the rest.
+pub fn leave_out_asset_data(kind: &str, data: &mut Value) {
+    if kind != "session.binary_asset" {
+        return;
+    }
+    if let Some(v) = data.as_object_mut().and_then(|m| m.get_mut("data")) {
+        let n = match &*v {
+            Value::String(s) => s.chars().count(),
+            other => other.to_string().chars().count(),
+        };
+        *v = Value::String(format!("[binary asset data left out, {n} characters]"));
     }
 }
 

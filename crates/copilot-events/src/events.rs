@@ -108,6 +108,7 @@ fn known(kind: &str) -> bool {
             "session.compaction_",
             "session.schedule_",
             "subagent.",
+            "hook.",
             "external_tool.",
             "user_input.",
             "elicitation.",
@@ -315,6 +316,16 @@ fn s<'c>(c: &'c Option<Str<'_>>) -> &'c str {
     c.as_deref().unwrap_or("")
 }
 
+/// The `model` column of an assistant message's rows: the message's model, else its
+/// turn's, never the route `auto` (empty when `auto` is the only model known).
+fn response_model<'c>(own: &'c Option<Str<'_>>, turn: &'c str) -> &'c str {
+    match own.as_deref().filter(|m| !m.is_empty() && *m != "auto") {
+        Some(m) => m,
+        None if turn != "auto" => turn,
+        None => "",
+    }
+}
+
 /// Appends `v` as a JSON string, as `serde_json::to_string` writes it (without its
 /// allocation: `kv` quotes a value on most permission and hook rows).
 fn push_quoted(out: &mut String, v: &str) {
@@ -503,7 +514,15 @@ impl<'o> EventReader<'o> {
         if e.classify() == serde_json::error::Category::Data {
             if let Ok(Value::Object(map)) = chat_rows::json::from_slice::<Value>(line.bytes) {
                 let kind = map.get("type").map(scalar).unwrap_or_default();
-                let data = map.get("data").map(|d| d.to_string()).unwrap_or_default();
+                let data = map
+                    .get("data")
+                    .map(|d| {
+                        // never the bytes of a binary asset
+                        let mut d = d.clone();
+                        crate::decode::leave_out_asset_data(&kind, &mut d);
+                        d.to_string()
+                    })
+                    .unwrap_or_default();
                 let at = map.get("timestamp").and_then(decode::time_of);
                 let session = self.session.clone();
                 self.counts.bad_lines += 1;
@@ -812,26 +831,25 @@ impl<'o> EventReader<'o> {
                 }
             }
             Data::Message(d) => {
-                let model: &str = match d.model.as_deref().filter(|m| !m.is_empty()) {
-                    Some(m) => m,
-                    None => &self.turn_model,
-                };
-                if !model.is_empty() {
+                if d.model.as_deref().is_some_and(|m| !m.is_empty()) || !self.turn_model.is_empty()
+                {
                     self.any_model = true;
                 }
                 match d.reasoning_text.as_deref().filter(|r| !r.is_empty()) {
                     Some(r) => {
                         if self.new_reasoning(r) {
-                            let model: &str = match d.model.as_deref().filter(|m| !m.is_empty()) {
-                                Some(m) => m,
-                                None => &self.turn_model,
-                            };
+                            let model = response_model(&d.model, &self.turn_model);
                             emit!(&self.line_session, TurnType::Thinking, r, model, "", "");
                         }
                     }
                     None => {
-                        if let Some(enc) = d.encrypted_content.as_deref().filter(|e| !e.is_empty())
+                        // encrypted only: not when the turn has a reasoning text already
+                        if let Some(enc) = d
+                            .encrypted_content
+                            .as_deref()
+                            .filter(|e| !e.is_empty() && self.reasoning.is_empty())
                         {
+                            let model = response_model(&d.model, &self.turn_model);
                             texts::encrypted_reasoning_into(&mut self.text, enc.len());
                             emit!(
                                 &self.line_session,
@@ -844,10 +862,7 @@ impl<'o> EventReader<'o> {
                         }
                     }
                 }
-                let model: &str = match d.model.as_deref().filter(|m| !m.is_empty()) {
-                    Some(m) => m,
-                    None => &self.turn_model,
-                };
+                let model = response_model(&d.model, &self.turn_model);
                 if let Some(c) = d.content.as_deref().filter(|c| !c.is_empty()) {
                     emit!(&self.line_session, TurnType::Assistant, c, model, "", "");
                 }
@@ -1378,7 +1393,7 @@ impl<'o> EventReader<'o> {
                 let _ = write!(
                     self.text,
                     "system notification: {}: {}",
-                    s(&d.kind),
+                    d.kind.as_ref().map(|k| k.0.as_ref()).unwrap_or(""),
                     s(&d.content)
                 );
                 emit!(&self.line_session, TurnType::System, &self.text);

@@ -127,6 +127,17 @@ fn edge_lines_give_the_same_rows() {
         r#""just a string""#,
         r#"{"type":"user.message","data":{"content":"tail"}} trailing"#,
         r#"{"type":"user.message","data":{"content":"torn"#,
+        // audit fixes made in both readers: a notification's kind as an object, a
+        // binary asset's data never printed, other hook types, the `auto` route,
+        // encrypted reasoning only for a turn with no reasoning text
+        r#"{"type":"system.notification","data":{"content":"done","kind":{"type":"agent_completed","agentId":"x"}}}"#,
+        r#"{"type":"system.notification","data":{"kind":"plain","content":"c"}}"#,
+        r#"{"type":"session.binary_asset","data":{"mimeType":"image/png","size":"16","data":"U0VDUkVU"}}"#,
+        r#"{"type":"hook.progress","data":{"n":1}}"#,
+        r#"{"type":"assistant.turn_start","data":{"model":"auto"}}"#,
+        r#"{"type":"assistant.reasoning","data":{"content":"r"}}"#,
+        r#"{"type":"assistant.message","data":{"content":"a","encryptedContent":"ZZ"}}"#,
+        r#"{"type":"assistant.message","data":{"content":"b","model":"auto","reasoningText":"q"}}"#,
     ];
     let mut all = String::new();
     for l in lines {

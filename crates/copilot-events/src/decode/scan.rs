@@ -35,9 +35,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::{
-    Attachment, CodeChanges, Context, Data, Event, MetricRequests, ModelMetric, PermissionRequest,
-    Raw, ResultData, ResultItem, Shape, ShellExecution, ShellToolInfo, Str, Text, ToolRequest,
-    shape,
+    Attachment, CodeChanges, Context, Data, Event, Kind, MetricRequests, ModelMetric,
+    PermissionRequest, Raw, ResultData, ResultItem, Shape, ShellExecution, ShellToolInfo, Str,
+    Text, ToolRequest, shape,
 };
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -670,6 +670,19 @@ impl<'a> P<'a> {
         )
     }
 
+    /// A notification's `kind`: a string, or an object's `type` ([`Kind`]).
+    fn kind(&mut self) -> Option<Option<Kind<'a>>> {
+        if self.peek()? == b'{' {
+            return self.obj(&[&["type"]], |p, _, k: &mut Kind<'a>| {
+                if let Some(t) = p.opt_str()? {
+                    k.0 = t.0;
+                }
+                Some(())
+            });
+        }
+        self.opt_str().map(|s| s.map(|s| Kind(s.0)))
+    }
+
     fn shell_tool_info(&mut self) -> Option<Option<ShellToolInfo<'a>>> {
         self.obj(&[&["displayCommand"]], |p, _, i: &mut ShellToolInfo<'a>| {
             i.display_command = p.opt_str()?;
@@ -1224,7 +1237,7 @@ impl<'a> P<'a> {
                 self.fields(&[&["role"], &["kind"], &["content"]], |p, n| {
                     match n {
                         0 => d.role = p.opt_str()?,
-                        1 => d.kind = p.opt_str()?,
+                        1 => d.kind = p.kind()?,
                         _ => d.content = p.opt_str()?,
                     }
                     Some(())
@@ -1427,6 +1440,13 @@ mod tests {
             r#"{"type":"user.message","data":{},"ephemeral":"yes"}"#,
             r#"{"type":"user.message"} x"#,
             r#"[1,2]"#,
+            // a notification's kind: a string, an object's type, or neither
+            r#"{"type":"system.notification","data":{"content":"done","kind":{"type":"agent_completed","agentId":"x"}}}"#,
+            r#"{"type":"system.notification","data":{"kind":{"agentId":"x","type":null}}}"#,
+            r#"{"type":"system.notification","data":{"kind":{"type":"a","type":"b"}}}"#,
+            r#"{"type":"system.notification","data":{"kind":{"type":5}}}"#,
+            r#"{"type":"system.notification","data":{"kind":["a"]}}"#,
+            r#"{"type":"system.message","data":{"role":"r","kind":{}}}"#,
         ];
         let mut lines: Vec<Vec<u8>> = edge.iter().map(|l| l.as_bytes().to_vec()).collect();
         let mut deep = "[".repeat(200);

@@ -235,8 +235,10 @@ pub struct Data<'a> {
     pub path: Option<Cow<'a, str>>,
     #[serde(borrow)]
     pub role: Option<Cow<'a, str>>,
+    /// `system.notification`'s kind: a string or an object's `type` (changed with the
+    /// new reader, audit item 1).
     #[serde(borrow)]
-    pub kind: Option<Cow<'a, str>>,
+    pub kind: Option<copilot_events::decode::Kind<'a>>,
     #[serde(borrow)]
     pub shutdown_type: Option<Cow<'a, str>>,
     #[serde(borrow)]

@@ -146,6 +146,7 @@ fn known(kind: &str) -> bool {
             "session.compaction_",
             "session.schedule_",
             "subagent.",
+            "hook.",
             "external_tool.",
             "user_input.",
             "elicitation.",
@@ -318,7 +319,15 @@ impl<'o> EventReader<'o> {
         if e.classify() == serde_json::error::Category::Data {
             if let Ok(Value::Object(map)) = chat_rows::json::from_slice::<Value>(line.bytes) {
                 let kind = map.get("type").map(scalar).unwrap_or_default();
-                let data = map.get("data").map(|d| d.to_string()).unwrap_or_default();
+                let data = map
+                    .get("data")
+                    .map(|d| {
+                        // never the bytes of a binary asset
+                        let mut d = d.clone();
+                        copilot_events::decode::leave_out_asset_data(&kind, &mut d);
+                        d.to_string()
+                    })
+                    .unwrap_or_default();
                 let at = map.get("timestamp").and_then(decode::time_of);
                 let session = self.session.clone();
                 self.counts.bad_lines += 1;
@@ -529,6 +538,13 @@ impl<'o> EventReader<'o> {
                 if !model.is_empty() {
                     self.any_model = true;
                 }
+                // the model column is never the route `auto` (audit item 6, as the new
+                // reader): the message's model, else the turn's, else empty
+                let model = match d.model.as_deref().filter(|m| !m.is_empty() && *m != "auto") {
+                    Some(m) => m.to_string(),
+                    None if self.turn_model != "auto" => self.turn_model.clone(),
+                    None => String::new(),
+                };
                 match d.reasoning_text.as_deref().filter(|r| !r.is_empty()) {
                     Some(r) => {
                         if self.new_reasoning(r) {
@@ -545,7 +561,11 @@ impl<'o> EventReader<'o> {
                         }
                     }
                     None => {
-                        if let Some(enc) = d.encrypted_content.as_deref().filter(|e| !e.is_empty())
+                        // encrypted only per turn (audit item 8, as the new reader)
+                        if let Some(enc) = d
+                            .encrypted_content
+                            .as_deref()
+                            .filter(|e| !e.is_empty() && self.reasoning.is_empty())
                         {
                             let mut row = self.row(
                                 &session,
@@ -1050,7 +1070,11 @@ impl<'o> EventReader<'o> {
             "system.notification" => push(
                 self,
                 TurnType::System,
-                format!("system notification: {}: {}", s(&d.kind), s(&d.content)),
+                format!(
+                    "system notification: {}: {}",
+                    d.kind.as_ref().map(|k| k.0.as_ref()).unwrap_or(""),
+                    s(&d.content)
+                ),
             ),
             "session.shutdown" => {
                 let mut t = "session end:".to_string();
