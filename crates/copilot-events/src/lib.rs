@@ -261,8 +261,9 @@ fn workspace_folder(ws: &Path, evidence: &Evidence) -> String {
         Ok(Some(bytes)) => serde_json::from_slice::<serde_json::Value>(&bytes)
             .ok()
             .and_then(|v| {
+                // the folder only: a multi-root workspace's `workspace` names its
+                // `.code-workspace` file, never a project path (vscode.txt)
                 v.get("folder")
-                    .or_else(|| v.get("workspace"))
                     .and_then(|f| f.as_str())
                     .map(|u| chat_rows::uri::to_path(u).unwrap_or_else(|| u.to_string()))
             })
@@ -334,16 +335,34 @@ fn read_transcript(
 
 /// Collects the turn rows of primary logs (for twins), within [`TWIN_BUDGET`].
 fn load_twins(logs: &[(PathBuf, String)], agent: &str, evidence: &Evidence) -> Twins {
+    load_twins_with(logs, &[], agent, evidence)
+}
+
+/// Collects the turn rows of primary event logs and of VS Code `chatSessions` logs
+/// (read by `vscode-chat-log`, as a transcript's twins are), within [`TWIN_BUDGET`]
+/// in all.
+fn load_twins_with(
+    logs: &[(PathBuf, String)],
+    chat_logs: &[PathBuf],
+    agent: &str,
+    evidence: &Evidence,
+) -> Twins {
     let mut twins = Twins::new();
     let mut spent = 0u64;
-    for (log, fallback) in logs {
-        let Ok(checked) = evidence.check(log) else {
-            continue;
+    let mut within = |p: &Path| -> bool {
+        let Ok(checked) = evidence.check(p) else {
+            return false;
         };
         if spent + checked.size > TWIN_BUDGET {
-            break;
+            return false;
         }
         spent += checked.size;
+        true
+    };
+    for (log, fallback) in logs {
+        if !within(log) {
+            continue;
+        }
         let Ok(bytes) = evidence.read(log) else {
             continue;
         };
@@ -354,6 +373,18 @@ fn load_twins(logs: &[(PathBuf, String)], agent: &str, evidence: &Evidence) -> T
         };
         let mut rows = TurnRows(Vec::new());
         read_events(&bytes, &opts, &mut rows);
+        twins.add_file(&rows.0);
+    }
+    let ctx = FileContext {
+        product: Some(agent.to_string()),
+        ..FileContext::default()
+    };
+    for log in chat_logs {
+        if !within(log) {
+            continue;
+        }
+        let mut rows = TurnRows(Vec::new());
+        vscode_chat_log::ChatLogStore.read_into(log, &ctx, evidence, &mut rows);
         twins.add_file(&rows.0);
     }
     twins
@@ -388,25 +419,57 @@ fn transcripts_under(user: &Path, evidence: &Evidence) -> Vec<(PathBuf, String)>
     out
 }
 
-/// The primary logs a store's rows are checked against.
+/// The `chatSessions` logs under a user data folder's `User`: every workspace's
+/// `chatSessions/*.jsonl`/`.json` and the empty window's
+/// `globalStorage/emptyWindowChatSessions/`.
+fn chat_logs_under(user: &Path, evidence: &Evidence) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = evidence
+        .read_dir(&user.join("workspaceStorage"))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|ws| ws.join("chatSessions"))
+        .collect();
+    dirs.push(user.join("globalStorage").join("emptyWindowChatSessions"));
+    let mut out = Vec::new();
+    for d in dirs {
+        for f in evidence.read_dir(&d).unwrap_or_default() {
+            let n = name_of(&f);
+            if n.ends_with(".jsonl") || n.ends_with(".json") {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+/// The primary logs a store's rows are checked against: a CLI home's event logs; for
+/// the extension's stores, the transcripts and the `chatSessions` logs (VS Code's own
+/// primary record of the same chats, read by `vscode-chat-log`) under the same `User`.
 fn store_twins(path: &Path, kind: FileKind, agent: &str, evidence: &Evidence) -> Twins {
     let c = components(path);
-    let logs = if let Some(home) = locate::cli_home(path) {
-        cli_logs(&home, evidence)
+    let user = if locate::cli_home(path).is_some() {
+        None
     } else if kind == FileKind::AgentTraces && c.iter().any(|x| x == "agent-host") {
         // <userData>/agent-host/otel/agent-host-traces.db
-        transcripts_under(&up(path, 3).join("User"), evidence)
-    } else if let Some(i) = c.iter().rposition(|x| x == "User") {
-        let user: PathBuf = path
-            .ancestors()
-            .nth(c.len() - 1 - i)
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        transcripts_under(&user, evidence)
+        Some(up(path, 3).join("User"))
     } else {
-        Vec::new()
+        c.iter().rposition(|x| x == "User").map(|i| {
+            path.ancestors()
+                .nth(c.len() - 1 - i)
+                .map(Path::to_path_buf)
+                .unwrap_or_default()
+        })
     };
-    load_twins(&logs, agent, evidence)
+    match (locate::cli_home(path), user) {
+        (Some(home), _) => load_twins(&cli_logs(&home, evidence), agent, evidence),
+        (None, Some(user)) => load_twins_with(
+            &transcripts_under(&user, evidence),
+            &chat_logs_under(&user, evidence),
+            agent,
+            evidence,
+        ),
+        (None, None) => Twins::new(),
+    }
 }
 
 fn read_side(
@@ -420,7 +483,11 @@ fn read_side(
         Ok(b) => b,
         Err(e) => return sink(io_row(agent, path, &e).session(loc.session_id.clone())),
     };
-    let file_name = name_of(path);
+    let mut file_name = name_of(path);
+    if loc.kind == FileKind::Settings && path.parent().map(name_of).as_deref() == Some("policy.d") {
+        // a managed policy drop-in: named with its folder in `(from ...)`
+        file_name = format!("policy.d/{file_name}");
+    }
     let side = side::Side {
         agent,
         session: &loc.session_id,

@@ -52,7 +52,8 @@ pub enum FileKind {
     PermissionsConfig,
     /// `.copilot/config.json`: only its trusted folders are read.
     Config,
-    /// `.copilot/settings.json` or `github-copilot/managed-settings.json`.
+    /// `.copilot/settings.json`, `github-copilot/managed-settings.json` or a
+    /// `github-copilot/policy.d/*.json` drop-in (read as managed settings).
     Settings,
     /// `GitHub.copilot-chat/debug-logs/<sessionId>/*.jsonl`.
     DebugLog,
@@ -140,6 +141,14 @@ pub fn locate(path: &Path) -> Option<Location> {
         }
     }
     if name == "managed-settings.json" && n >= 2 && at(n - 2) == "github-copilot" {
+        return loc(FileKind::Settings, "");
+    }
+    // the managed policy's drop-in folder: `/etc/github-copilot/policy.d/*.json`
+    if n >= 3
+        && at(n - 2) == "policy.d"
+        && at(n - 3) == "github-copilot"
+        && component_matches(name, "*.json")
+    {
         return loc(FileKind::Settings, "");
     }
     if name == "copilot-session-store.db" {
@@ -342,6 +351,12 @@ mod tests {
             kind("h/etc/github-copilot/managed-settings.json"),
             Some(FileKind::Settings)
         );
+        assert_eq!(
+            kind("h/etc/github-copilot/policy.d/10-org.json"),
+            Some(FileKind::Settings)
+        );
+        assert_eq!(kind("h/etc/github-copilot/policy.d/README.md"), None);
+        assert_eq!(kind("h/etc/other/policy.d/10-org.json"), None);
         assert_eq!(kind("h/home/a/notes/events.jsonl"), None);
         // backups and the lock are read with the session's log, not claimed
         assert_eq!(

@@ -472,7 +472,7 @@ pub fn permissions_config(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Ro
                     .map(scalar)
                     .unwrap_or_default(),
                 "read" | "write" | "memory" => "true".into(),
-                _ => compact_json(&a.to_string()),
+                _ => compact_json(&without_secrets(a).to_string()),
             };
             sink(
                 Row::system(
@@ -537,6 +537,20 @@ fn secret_key(k: &str) -> bool {
     .any(|s| k.contains(s))
 }
 
+/// `v` without the keys naming a secret, at every depth (inside arrays too).
+fn without_secrets(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(k, _)| !secret_key(k))
+                .map(|(k, x)| (k.clone(), without_secrets(x)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_secrets).collect()),
+        other => other.clone(),
+    }
+}
+
 fn leaves(prefix: &str, v: &Value, out: &mut Vec<(String, String)>) {
     match v {
         Value::Object(m) => {
@@ -547,9 +561,10 @@ fn leaves(prefix: &str, v: &Value, out: &mut Vec<(String, String)>) {
                 leaves(&format!("{prefix}.{k}"), x, out);
             }
         }
+        // an array is one leaf, printed without the secret-named keys of its objects
         other => out.push((
             prefix.to_string(),
-            compact_json(&other.to_string())
+            compact_json(&without_secrets(other).to_string())
                 .trim_matches('"')
                 .to_string(),
         )),

@@ -153,9 +153,17 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
         ],
     );
     errors.extend(e);
+    // the texts the FTS index repeats: each turn's texts, and both joined by a newline
+    // (what the writer indexes for a turn), then the checkpoints' sections
     let mut turn_texts: HashSet<String> = HashSet::new();
     for rec in &turns {
         let sid = rec.str("session_id");
+        if let (Some(u), Some(a)) = (
+            rec.text("user_message").filter(|t| !t.is_empty()),
+            rec.text("assistant_response").filter(|t| !t.is_empty()),
+        ) {
+            turn_texts.insert(format!("{u}\n{a}"));
+        }
         for (col, turn) in [
             ("user_message", TurnType::User),
             ("assistant_response", TurnType::Assistant),
@@ -202,6 +210,12 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
         .iter()
         .map(|k| (*k, rec.str(k)))
         .collect();
+        turn_texts.extend(
+            sections
+                .iter()
+                .filter(|(_, v)| !v.is_empty())
+                .map(|(_, v)| v.clone()),
+        );
         let text = texts::checkpoint(rec.str("checkpoint_number"), &rec.str("title"), &sections);
         let row = place(
             base(input, rec, TurnType::System, text, true),
@@ -313,35 +327,148 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
             .tool("", rec.str("parent_tool_call_id"));
         sink(row);
     }
-    // FTS content cells that no turn holds (the index outlives a rewind's turns)
+    // FTS content cells that no turn (or checkpoint) holds: the index outlives a
+    // rewind's turns. Only the indexed text columns are read; the others (the session
+    // id, source type and source id) are not text of the conversation.
     if db.has_table("search_index_content") {
         let cols = db.table_columns("search_index_content");
-        let wanted: Vec<&'static str> = ["c0", "c1", "c2", "c3", "c4", "c5"]
-            .into_iter()
+        let fts = search_index_columns(db);
+        let texts: Vec<&str> = fts
+            .texts
+            .iter()
+            .map(String::as_str)
             .filter(|c| cols.iter().any(|x| x == c))
             .collect();
+        let mut wanted = texts.clone();
+        if let Some(sc) = fts
+            .session
+            .as_deref()
+            .filter(|c| cols.iter().any(|x| x == c))
+        {
+            wanted.push(sc);
+        }
         let (cells, e) = read_table(db, "search_index_content", &wanted);
         errors.extend(e);
         for rec in &cells {
-            for c in &wanted {
-                let Some(v) = rec.text(c).filter(|v| v.chars().count() > 40) else {
+            let sid = fts
+                .session
+                .as_deref()
+                .map(|c| rec.str(c))
+                .unwrap_or_default();
+            for c in &texts {
+                let Some(v) = rec.text(c).filter(|v| !v.is_empty()) else {
                     continue;
                 };
                 if turn_texts.contains(&v) {
                     continue;
                 }
+                let (cwd, branch) = cwd_of.get(&sid).cloned().unwrap_or_default();
                 let row = base(
                     input,
                     rec,
                     TurnType::System,
                     format!("search index: {v}"),
                     true,
-                );
+                )
+                .session(sid.clone())
+                .project(cwd)
+                .branch(branch);
                 sink(row);
             }
         }
     }
     parser_rows(input, db, &errors, sink);
+}
+
+/// The columns of the FTS5 table `search_index` in its content table
+/// (`search_index_content`, whose columns are `c0`, `c1` ... in declaration order).
+#[derive(Debug, PartialEq, Eq)]
+struct FtsColumns {
+    /// The indexed columns: the text searched (`content`).
+    texts: Vec<String>,
+    /// The column named `session_id`, if any.
+    session: Option<String>,
+}
+
+/// Reads the columns of `search_index` from its `CREATE VIRTUAL TABLE ... USING
+/// fts5(...)` text; without it, the writers' layout (`content, session_id UNINDEXED,
+/// source_type UNINDEXED, source_id UNINDEXED`, CHR).
+fn search_index_columns(db: &Database) -> FtsColumns {
+    let sql: Option<String> = db
+        .connection()
+        .query_row(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'search_index'",
+            [],
+            |r| r.get(0),
+        )
+        .ok();
+    sql.as_deref()
+        .and_then(fts5_columns)
+        .unwrap_or_else(|| FtsColumns {
+            texts: vec!["c0".to_string()],
+            session: Some("c1".to_string()),
+        })
+}
+
+/// The columns an FTS5 declaration names (`None` when it is not one): each argument
+/// of `fts5(...)` without an `=` is a column, `UNINDEXED` after its name when it is
+/// stored but not searched.
+fn fts5_columns(sql: &str) -> Option<FtsColumns> {
+    let lower = sql.to_ascii_lowercase();
+    let open = lower.find("fts5")? + 4;
+    let open = open + sql[open..].find('(')? + 1;
+    // the arguments, split at top-level commas, quotes respected
+    let mut args = Vec::new();
+    let (mut depth, mut quote, mut start) = (0usize, None::<char>, open);
+    let mut end = None;
+    for (i, ch) in sql[open..].char_indices() {
+        let i = open + i;
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"' | '`') => quote = Some(ch),
+            (None, '[') => quote = Some(']'),
+            (None, '(') => depth += 1,
+            (None, ')') if depth == 0 => {
+                args.push(&sql[start..i]);
+                end = Some(i);
+                break;
+            }
+            (None, ')') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                args.push(&sql[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    end?;
+    let mut out = FtsColumns {
+        texts: Vec::new(),
+        session: None,
+    };
+    let mut n = 0;
+    for a in args {
+        let a = a.trim();
+        if a.is_empty() || a.contains('=') {
+            continue; // an option: tokenize=..., prefix=..., content=...
+        }
+        let mut words = a.split_whitespace();
+        let name = words
+            .next()
+            .unwrap_or("")
+            .trim_matches(|c| matches!(c, '"' | '\'' | '`' | '[' | ']'));
+        let unindexed = words.any(|w| w.eq_ignore_ascii_case("unindexed"));
+        let col = format!("c{n}");
+        n += 1;
+        if name.eq_ignore_ascii_case("session_id") {
+            out.session = Some(col.clone());
+        }
+        if !unindexed {
+            out.texts.push(col);
+        }
+    }
+    Some(out)
 }
 
 /// The rows of an `agent-traces.db`.
@@ -495,5 +622,36 @@ fn message_text(value: &str, turn: TurnType) -> String {
     match turn {
         TurnType::User => pick.last().map(|m| parts(m)).unwrap_or_default(),
         _ => pick.iter().map(|m| parts(m)).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FtsColumns, fts5_columns};
+
+    fn cols(texts: &[&str], session: Option<&str>) -> Option<FtsColumns> {
+        Some(FtsColumns {
+            texts: texts.iter().map(|c| c.to_string()).collect(),
+            session: session.map(str::to_string),
+        })
+    }
+
+    /// The indexed columns are the text; options are no columns; names may be quoted.
+    #[test]
+    fn fts5_declarations() {
+        assert_eq!(
+            fts5_columns(
+                "CREATE VIRTUAL TABLE search_index USING fts5(\n\tcontent,\n\tsession_id UNINDEXED,\n\tsource_type UNINDEXED,\n\tsource_id UNINDEXED\n)"
+            ),
+            cols(&["c0"], Some("c1"))
+        );
+        assert_eq!(
+            fts5_columns(
+                "CREATE VIRTUAL TABLE x USING FTS5(\"title\", body, [session_id] unindexed, tokenize = 'porter unicode61, x', prefix='2,3')"
+            ),
+            cols(&["c0", "c1"], Some("c2"))
+        );
+        assert_eq!(fts5_columns("CREATE TABLE search_index(a, b)"), None);
+        assert_eq!(fts5_columns("CREATE VIRTUAL TABLE s USING fts5(a, b"), None);
     }
 }

@@ -144,7 +144,7 @@ impl Twins {
         for p in list.iter().filter(|p| p.turn == row.turn_type) {
             let in_turn = match (t, p.window) {
                 (None, _) => true,
-                (Some(t), (Some(lo), Some(hi))) => t >= lo - SLACK_MICROS && t <= hi,
+                (Some(t), (Some(lo), Some(hi))) => t >= lo && t <= hi,
                 (Some(_), _) => false,
             };
             if !in_turn {
@@ -207,6 +207,10 @@ mod tests {
             cut.timestamp,
             Some(Timestamp::from_epoch_millis(t).unwrap())
         );
+        // before the turn's user row: outside it (the window opens at the user row)
+        let mut early = row(TurnType::User, "Please fix...", Some(t - 1000), true);
+        assert!(!tw.prove(&mut early));
+        assert_eq!(early.text, "Please fix...");
         // outside the turn: kept as it is
         let mut late = row(TurnType::User, "Please fix...", Some(t + 8000), true);
         assert!(!tw.prove(&mut late));
