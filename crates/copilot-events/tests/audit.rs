@@ -1,0 +1,343 @@
+//! The audit's defects (items 1-11 of the Copilot audit), each pinned by exact rows on
+//! a hand-made input: notification kinds, binary asset data, secrets inside arrays,
+//! short search-index cells, the transcript's project, the `auto` route, other
+//! `hook.*` types, encrypted reasoning per turn, the twin window, the extension's
+//! store proven against `chatSessions` logs, and the managed policy's drop-ins.
+use std::path::Path;
+
+use chat_rows::write::{Format, to_bytes};
+use chat_rows::{Evidence, FileContext, Row, Store, TurnType};
+use copilot_events::{CopilotEventsStore, Options, read_events};
+
+fn events(lines: &[&str]) -> Vec<Row> {
+    let mut bytes = String::new();
+    for l in lines {
+        bytes.push_str(l);
+        bytes.push('\n');
+    }
+    let opts = Options {
+        agent: "copilot",
+        fallback_session: "s",
+        ..Options::default()
+    };
+    let mut rows = Vec::new();
+    read_events(bytes.as_bytes(), &opts, &mut rows);
+    rows
+}
+
+/// `turn|model|text` of each row.
+fn brief(rows: &[Row]) -> Vec<String> {
+    rows.iter()
+        .map(|r| format!("{}|{}|{}", r.turn_type, r.model, r.text))
+        .collect()
+}
+
+fn write(root: &Path, rel: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn read(path: &Path, product: Option<&str>) -> Vec<Row> {
+    let ctx = FileContext {
+        product: product.map(str::to_string),
+        ..FileContext::default()
+    };
+    CopilotEventsStore.read(path, &ctx, &Evidence::new())
+}
+
+/// Item 1: the SDK writes `data.kind` as an object; its `type` names the kind (a
+/// string kind reads as before).
+#[test]
+fn notification_kind_object_or_string() {
+    let rows = events(&[
+        r#"{"type":"system.notification","data":{"content":"done","kind":{"type":"agent_completed","agentId":"x"}}}"#,
+        r#"{"type":"system.notification","data":{"kind":"plain","content":"c"}}"#,
+        r#"{"type":"system.notification","data":{"kind":{"agentId":"y"},"content":"no type"}}"#,
+        r#"{"data":{"content":"late type","kind":{"type":"shell_completed"}},"type":"system.notification"}"#,
+    ]);
+    assert_eq!(
+        brief(&rows),
+        [
+            "system||system notification: agent_completed: done",
+            "system||system notification: plain: c",
+            "system||system notification: : no type",
+            "system||system notification: shell_completed: late type",
+        ]
+    );
+}
+
+/// Item 2: a binary asset line whose fields do not fit still gives its `session
+/// event:` row, without the asset's bytes.
+#[test]
+fn binary_asset_data_never_printed() {
+    let rows = events(&[
+        r#"{"type":"session.binary_asset","data":{"mimeType":"image/png","size":"16","data":"U0VDUkVUREFUQVNFQ1JFVA=="},"timestamp":"2026-10-05T09:00:12.000Z"}"#,
+    ]);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(
+        rows[0].text,
+        r#"session event: session.binary_asset {"data":"[binary asset data left out, 24 characters]","mimeType":"image/png","size":"16"}"#
+    );
+    assert!(rows[1].text.starts_with(
+        "parser: unexpected shape of session.binary_asset at byte 0 (invalid type: string \"16\""
+    ));
+    for format in [Format::Jsonl, Format::Csv, Format::Timesketch] {
+        let (bytes, _) = to_bytes(format, &rows).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains("U0VDUkVU"));
+    }
+}
+
+/// Item 3: secret-named keys are left out at every depth, inside arrays too, in every
+/// output format (settings leaves and the compact JSON of a permission approval).
+#[test]
+fn secrets_in_arrays_never_reach_any_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = write(
+        dir.path(),
+        "home/u/.copilot/settings.json",
+        br#"{"permissions":{"allow":["shell(git)"],"list":[{"token":"SECRET5","name":"n"},[{"apiKey":"SECRET6"}]],"nested":{"ok":true,"password":"SECRET7"}}}"#,
+    );
+    let grants = write(
+        dir.path(),
+        "home/u/.copilot/permissions-config.json",
+        br#"{"locations":{"/p":{"tool_approvals":[{"kind":"url","domains":["x.com"],"headers":{"Authorization":"SECRET8"}}]}}}"#,
+    );
+    let mut rows = read(&settings, None);
+    rows.extend(read(&grants, None));
+    assert_eq!(
+        rows.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(),
+        [
+            "permission setting: permissions.allow=[\"shell(git)\"] (from settings.json, file mtime)",
+            "permission setting: permissions.list=[{\"name\":\"n\"},[{}]] (from settings.json, file mtime)",
+            "permission setting: permissions.nested.ok=true (from settings.json, file mtime)",
+            "permission setting: tool_approvals.url={\"domains\":[\"x.com\"],\"kind\":\"url\"} location=/p (from permissions-config.json, file mtime)",
+        ]
+    );
+    for format in [Format::Jsonl, Format::Csv, Format::Timesketch] {
+        let (bytes, _) = to_bytes(format, &rows).unwrap();
+        let out = String::from_utf8_lossy(&bytes);
+        for secret in ["SECRET5", "SECRET6", "SECRET7", "SECRET8"] {
+            assert!(!out.contains(secret), "{secret} in {format:?}");
+        }
+    }
+}
+
+/// Item 4: every FTS content cell no turn holds is kept, however short; the index's
+/// session id, source type and source id columns are not content.
+#[test]
+fn search_index_cells_by_the_declaration() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("home/u/.copilot/session-store.db");
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    let sid = "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70";
+    {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute_batch(&format!(
+            "CREATE TABLE sessions(id TEXT PRIMARY KEY, cwd TEXT, branch TEXT);
+             INSERT INTO sessions(id, cwd, branch) VALUES ('{sid}', '/p', 'main');
+             CREATE TABLE turns(id INTEGER PRIMARY KEY, session_id TEXT, turn_index INTEGER,
+                 user_message TEXT, assistant_response TEXT, timestamp TEXT);
+             INSERT INTO turns(session_id, turn_index, user_message, assistant_response, timestamp)
+                 VALUES ('{sid}', 0, 'hello there', 'hi', '2026-10-05T09:00:05.000Z');
+             CREATE VIRTUAL TABLE search_index USING fts5(content, session_id UNINDEXED,
+                 source_type UNINDEXED, source_id UNINDEXED);
+             INSERT INTO search_index VALUES ('hello there\nhi', '{sid}', 'turn', '{sid}:turn:0');
+             INSERT INTO search_index VALUES ('rm -rf /', '{sid}', 'turn', '{sid}:turn:1');"
+        ))
+        .unwrap();
+    }
+    let rows: Vec<Row> = read(&db, None)
+        .into_iter()
+        .filter(|r| r.text.starts_with("search index:"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].text, "search index: rm -rf /");
+    assert_eq!(
+        (
+            rows[0].session_id.as_str(),
+            rows[0].project_path.as_str(),
+            rows[0].source_locator.as_str()
+        ),
+        (sid, "/p", "table search_index_content rowid 2")
+    );
+    assert!(rows[0].secondary);
+}
+
+const T: &str = "bbbbbbbb-0000-4000-8000-000000000002";
+
+fn transcript(root: &Path, workspace_json: &str) -> Vec<Row> {
+    let ws = "home/u/.config/Code/User/workspaceStorage/w1";
+    write(
+        root,
+        &format!("{ws}/workspace.json"),
+        workspace_json.as_bytes(),
+    );
+    let t = write(
+        root,
+        &format!("{ws}/GitHub.copilot-chat/transcripts/{T}.jsonl"),
+        br#"{"type":"user.message","data":{"content":"q"},"timestamp":"2026-10-05T10:00:01.000Z"}"#,
+    );
+    read(&t, Some("vscode"))
+}
+
+/// Item 5: a transcript's project is workspace.json's `folder`, never the
+/// `.code-workspace` file a multi-root workspace names.
+#[test]
+fn transcript_project_is_the_folder_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = transcript(
+        dir.path(),
+        r#"{"workspace":"file:///home/u/proj.code-workspace"}"#,
+    );
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (rows[0].text.as_str(), rows[0].project_path.as_str()),
+        ("q", "")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let rows = transcript(dir.path(), r#"{"folder":"file:///home/u/proj"}"#);
+    assert_eq!(rows[0].project_path, "/home/u/proj");
+}
+
+/// Item 6: the model column is the response model, never the route `auto`.
+#[test]
+fn model_column_never_auto() {
+    let rows = events(&[
+        r#"{"type":"session.start","data":{"sessionId":"s1","selectedModel":"auto"}}"#,
+        r#"{"type":"assistant.turn_start","data":{"model":"auto"}}"#,
+        r#"{"type":"assistant.message","data":{"content":"a1","reasoningText":"r1"}}"#,
+        r#"{"type":"assistant.message","data":{"content":"a2","model":"auto"}}"#,
+        r#"{"type":"assistant.turn_start","data":{"model":"claude-opus-4.5"}}"#,
+        r#"{"type":"assistant.message","data":{"content":"a3","model":"auto"}}"#,
+        r#"{"type":"assistant.message","data":{"content":"a4","model":"gpt-5"}}"#,
+    ]);
+    assert_eq!(
+        brief(&rows),
+        [
+            "system||session start: selected_model=auto",
+            "thinking||r1",
+            "assistant||a1",
+            "assistant||a2",
+            "assistant|claude-opus-4.5|a3",
+            "assistant|gpt-5|a4",
+        ]
+    );
+}
+
+/// Item 7: `hook.*` types are persisted (SDK): any besides `hook.end` is a generic
+/// `session event:` row, not an unknown type.
+#[test]
+fn other_hook_types_are_session_events() {
+    let rows = events(&[
+        r#"{"type":"hook.progress","data":{"hookType":"preToolUse","n":1}}"#,
+        r#"{"type":"hook.start","data":{"hookType":"preToolUse"}}"#,
+    ]);
+    assert_eq!(
+        brief(&rows),
+        [
+            r#"system||session event: hook.progress {"hookType":"preToolUse","n":1}"#,
+            r#"system||session event: hook.start {"hookType":"preToolUse"}"#,
+        ]
+    );
+}
+
+/// Item 8: `[encrypted reasoning ...]` only for a turn with no reasoning text, whether
+/// the text came from `assistant.reasoning` or a message's `reasoningText`.
+#[test]
+fn encrypted_reasoning_only_when_the_turn_has_no_text() {
+    let rows = events(&[
+        r#"{"type":"user.message","data":{"content":"u1"}}"#,
+        r#"{"type":"assistant.turn_start","data":{"model":"m"}}"#,
+        r#"{"type":"assistant.reasoning","data":{"content":"thinking text"}}"#,
+        r#"{"type":"assistant.message","data":{"content":"","encryptedContent":"ZZZZ"}}"#,
+        r#"{"type":"assistant.message","data":{"content":"","reasoningText":"more","encryptedContent":"YYYY"}}"#,
+        r#"{"type":"assistant.message","data":{"content":"","encryptedContent":"XXXX"}}"#,
+        r#"{"type":"assistant.turn_start","data":{"model":"m"}}"#,
+        r#"{"type":"assistant.message","data":{"content":"a","encryptedContent":"WWWWWW"}}"#,
+    ]);
+    assert_eq!(
+        brief(&rows),
+        [
+            "user||u1",
+            "thinking||thinking text",
+            "thinking|m|more",
+            "thinking|m|[encrypted reasoning, 6 bytes]",
+            "assistant|m|a",
+        ]
+    );
+}
+
+/// Item 10: the extension's `session-store.db` is proven against the `chatSessions`
+/// log of the same chat (read by `vscode-chat-log`), not only against transcripts.
+#[test]
+fn extension_store_proven_against_chat_sessions_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let user = "home/u/.config/Code/User";
+    let prompt = "Please explain the retry logic in the HTTP client module in detail ".repeat(3);
+    write(
+        dir.path(),
+        &format!("{user}/workspaceStorage/w1/chatSessions/9ab.jsonl"),
+        format!(
+            r#"{{"kind":0,"v":{{"version":3,"sessionId":"9ab","creationDate":1791280000000,"requests":[{{"requestId":"r1","timestamp":1791280001000,"message":{{"text":"{prompt}","parts":[]}},"response":[{{"value":"It retries three times with backoff."}}],"responseTimestamp":1791280002000,"modelId":"copilot/gpt-4.1"}}]}}}}"#
+        )
+        .as_bytes(),
+    );
+    let db = dir.path().join(format!(
+        "{user}/globalStorage/github.copilot-chat/session-store.db"
+    ));
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    let cut = format!("{}...", &prompt[..100]);
+    {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute_batch(
+            "CREATE TABLE turns(id INTEGER PRIMARY KEY, session_id TEXT, turn_index INTEGER,
+                 user_message TEXT, assistant_response TEXT, timestamp TEXT);",
+        )
+        .unwrap();
+        c.execute(
+            "INSERT INTO turns(session_id, turn_index, user_message, assistant_response, timestamp)
+             VALUES ('9ab', 0, ?1, 'It retries three times with backoff.', '2026-10-06T09:46:41.500Z')",
+            [&cut],
+        )
+        .unwrap();
+    }
+    let rows = read(&db, Some("vscode"));
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    // proven: the primary's full text and time, so the scanner's merge drops it
+    assert_eq!(
+        (rows[0].turn_type, rows[0].text.as_str()),
+        (TurnType::User, prompt.as_str())
+    );
+    assert_eq!(
+        rows[0].timestamp.map(|t| t.to_string()).as_deref(),
+        Some("2026-10-06T09:46:41.000000Z")
+    );
+    assert_eq!(
+        rows[1].timestamp.map(|t| t.to_string()).as_deref(),
+        Some("2026-10-06T09:46:42.000000Z")
+    );
+}
+
+/// Item 11: `/etc/github-copilot/policy.d/*.json` are read as managed settings.
+#[test]
+fn managed_policy_drop_ins() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "etc/github-copilot/policy.d/10-org.json",
+        br#"{"permissions":{"deny":["shell(curl)"]},"model":"m-org"}"#,
+    );
+    assert!(CopilotEventsStore.claim(&p).is_some());
+    assert_eq!(
+        read(&p, None)
+            .iter()
+            .map(|r| r.text.as_str())
+            .collect::<Vec<_>>(),
+        [
+            "permission setting: permissions.deny=[\"shell(curl)\"] (from policy.d/10-org.json, file mtime)",
+            "model setting: model=m-org (from policy.d/10-org.json, file mtime)",
+        ]
+    );
+}
