@@ -19,8 +19,17 @@
 //! on others; older bubbles have none. `timingInfo.clientStartTime` and its siblings
 //! look like epoch milliseconds but on some builds are relative counters (milliseconds
 //! since the window opened), which read as epochs land in January 1970.
-//! [`plausible_millis`] accepts a value only between 2020-01-01 and the file's
-//! modification time, so a counter never becomes a time.
+//! [`plausible_millis`] accepts such a value only between 2020-01-01 and the database's
+//! modification time (the newest of the main file's and its `-wal`'s: in WAL mode the
+//! main file's time is only the last checkpoint), so a counter never becomes a time.
+//!
+//! The plan asks that check of `timingInfo` only. Every other epoch-millisecond time
+//! (`createdAt`, `lastUpdatedAt`, `unixMs`, `createdAtMs`, ...) is read by
+//! [`json_time`] with a fixed range that no real Cursor time falls outside:
+//! 2020-01-01 (before any Cursor data; it also keeps `0` from becoming 1970) to
+//! 2100-01-01 (it keeps a value in microseconds or nanoseconds from becoming a year
+//! beyond 50000). A file's modification time is never a bound for these: a chat
+//! written after the last checkpoint is newer than the main file.
 
 use chat_rows::Timestamp;
 use serde_json::Value;
@@ -29,6 +38,10 @@ use crate::Error;
 
 /// 2020-01-01T00:00:00Z in epoch milliseconds: no Cursor data is older.
 pub const EARLIEST_MS: i64 = 1_577_836_800_000;
+
+/// 2100-01-01T00:00:00Z in epoch milliseconds: the end of the fixed range of
+/// [`json_time`] (a value beyond it is in another unit, not a time in milliseconds).
+pub const LATEST_MS: i64 = 4_102_444_800_000;
 
 /// One field of a protobuf message, as read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,8 +250,9 @@ pub fn meta(value: &str) -> Result<Value, Error> {
     })
 }
 
-/// A time in epoch milliseconds, only when it is a plausible wall-clock time: after
-/// 2020-01-01 and not after `not_after` (the file's modification time) when known.
+/// A `timingInfo` time in epoch milliseconds, only when it is a plausible wall-clock
+/// time: after 2020-01-01 and not after `not_after` (the database's modification time,
+/// main file or `-wal`, whichever is newer) when known.
 pub fn plausible_millis(ms: f64, not_after: Option<Timestamp>) -> Option<Timestamp> {
     if !ms.is_finite() || ms < EARLIEST_MS as f64 {
         return None;
@@ -250,15 +264,24 @@ pub fn plausible_millis(ms: f64, not_after: Option<Timestamp>) -> Option<Timesta
     }
 }
 
-/// A JSON time: an ISO 8601 string, or epoch milliseconds (number or digits), checked
-/// with [`plausible_millis`].
-pub fn json_time(v: &Value, not_after: Option<Timestamp>) -> Option<Timestamp> {
+/// Epoch milliseconds in the fixed range `[2020-01-01, 2100-01-01)` (see the module
+/// docs): never bounded by a file's time.
+pub fn epoch_millis(ms: f64) -> Option<Timestamp> {
+    if !ms.is_finite() || ms < EARLIEST_MS as f64 || ms >= LATEST_MS as f64 {
+        return None;
+    }
+    Timestamp::from_epoch_millis_f64(ms)
+}
+
+/// A JSON time (`createdAt`, `lastUpdatedAt`, ...): an ISO 8601 string, or epoch
+/// milliseconds (number or digits) read by [`epoch_millis`].
+pub fn json_time(v: &Value) -> Option<Timestamp> {
     match v {
-        Value::Number(n) => plausible_millis(n.as_f64()?, not_after),
+        Value::Number(n) => epoch_millis(n.as_f64()?),
         Value::String(s) => {
             let t = s.trim();
             if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-                plausible_millis(t.parse::<f64>().ok()?, not_after)
+                epoch_millis(t.parse::<f64>().ok()?)
             } else {
                 chat_rows::when::parse_iso8601(t, None)
             }
@@ -267,13 +290,11 @@ pub fn json_time(v: &Value, not_after: Option<Timestamp>) -> Option<Timestamp> {
     }
 }
 
-/// A bubble's time: `createdAt`, else the first plausible `timingInfo` value
-/// (`clientStartTime`, `clientRpcSendTime`, `clientSettleTime`, `clientEndTime`), else none.
+/// A bubble's time: `createdAt` ([`json_time`]), else the first plausible `timingInfo`
+/// value (`clientStartTime`, `clientRpcSendTime`, `clientSettleTime`, `clientEndTime`;
+/// [`plausible_millis`] with `not_after`), else none.
 pub fn bubble_time(bubble: &Value, not_after: Option<Timestamp>) -> Option<Timestamp> {
-    if let Some(t) = bubble
-        .get("createdAt")
-        .and_then(|v| json_time(v, not_after))
-    {
+    if let Some(t) = bubble.get("createdAt").and_then(json_time) {
         return Some(t);
     }
     let timing = bubble.get("timingInfo")?;
@@ -415,6 +436,21 @@ mod tests {
         assert_eq!(
             bubble_time(&b, limit).map(|t| t.to_string()).as_deref(),
             Some("2026-05-28T20:26:40.000000Z")
+        );
+        // createdAt is not bounded by the file's time (a chat after the last checkpoint)
+        let b = serde_json::json!({"createdAt": 1_800_000_000_000u64});
+        assert_eq!(
+            bubble_time(&b, limit).map(|t| t.to_string()).as_deref(),
+            Some("2027-01-15T08:00:00.000000Z")
+        );
+        assert_eq!(json_time(&serde_json::json!(0)), None);
+        assert_eq!(
+            json_time(&serde_json::json!(1_780_000_000_000_000u64)),
+            None
+        );
+        assert_eq!(
+            json_time(&serde_json::json!("1780000000000")).map(|t| t.to_string()),
+            Some("2026-05-28T20:26:40.000000Z".to_string())
         );
         let b = serde_json::json!({"createdAt": "2026-10-03T10:00:00.000Z"});
         assert_eq!(

@@ -93,6 +93,7 @@ impl Store for CursorStore {
             Kind::GlobalBackup => Claim::new("cursor chat database backup").with_copies(),
             Kind::WorkspaceDb => Claim::new("cursor workspace database").with_copies(),
             Kind::AgentStore => Claim::new("cursor agent chat store"),
+            Kind::AgentMeta => Claim::new("cursor agent chat meta"),
             Kind::PromptHistory => Claim::new("cursor agent prompt history").with_copies(),
             Kind::Transcript => Claim::new("cursor agent transcript").with_copies(),
             Kind::Permissions => Claim::new("cursor permissions"),
@@ -158,6 +159,11 @@ impl CursorStore {
             }
             Kind::WorkspaceDb => rows::ide::read_workspace(path, evidence, &mut out),
             Kind::AgentStore => rows::cli::read_store(path, evidence, &mut out),
+            Kind::AgentMeta => {
+                if let Some(b) = read(&mut out) {
+                    rows::cli::read_meta_json(path, &b, evidence, &mut out);
+                }
+            }
             Kind::PromptHistory => {
                 if let Some(b) = read(&mut out) {
                     rows::cli::read_prompt_history(&b, &mut out);

@@ -21,7 +21,12 @@ pub enum Kind {
     WorkspaceDb,
     /// `.cursor/chats/<hash>/<agentId>/store.db` or `.cursor/acp-sessions/<id>/store.db`.
     AgentStore,
-    /// `.cursor/chats/**/prompt_history.json`: raw prompts (secondary).
+    /// `.cursor/chats/<hash>/<agentId>/meta.json` or `.cursor/acp-sessions/<id>/meta.json`:
+    /// read on its own only when no `store.db` lies beside it (else the store's reader
+    /// reads it); claimed by path alone, whichever the case.
+    AgentMeta,
+    /// `.cursor/chats/**/prompt_history.json` or `.cursor/acp-sessions/<id>/prompt_history.json`:
+    /// raw prompts (secondary).
     PromptHistory,
     /// `.cursor/projects/<p>/agent-transcripts/**/*.jsonl`.
     Transcript,
@@ -64,12 +69,18 @@ pub fn kind(path: &Path) -> Option<Kind> {
     {
         return Some(Kind::AgentStore);
     }
+    if ends_with(path, &[".cursor", "chats", "*", "*", "meta.json"])
+        || ends_with(path, &[".cursor", "acp-sessions", "*", "meta.json"])
+    {
+        return Some(Kind::AgentMeta);
+    }
     let dot = comps.iter().rposition(|c| c == ".cursor")?;
     let rest = &comps[dot + 1..];
     match rest {
         [f] if f == "permissions.json" => Some(Kind::Permissions),
         [f] if f == "cli-config.json" || f == "cli.json" => Some(Kind::CliConfig),
         [c, .., f] if c == "chats" && f == "prompt_history.json" => Some(Kind::PromptHistory),
+        [c, _, f] if c == "acp-sessions" && f == "prompt_history.json" => Some(Kind::PromptHistory),
         [p, _, f] if p == "projects" && f == "mcp-approvals.json" => Some(Kind::McpApprovals),
         [p, _, f] if p == "projects" && f == ".workspace-trusted" => Some(Kind::WorkspaceTrusted),
         [p, _, t, .., f]
@@ -178,7 +189,24 @@ mod tests {
             k("h/home/a/.cursor/acp-sessions/s1/store.db"),
             Some(Kind::AgentStore)
         );
-        assert_eq!(k("h/home/a/.cursor/chats/0f1e/agent-1/meta.json"), None);
+        assert_eq!(
+            k("h/home/a/.cursor/chats/0f1e/agent-1/meta.json"),
+            Some(Kind::AgentMeta)
+        );
+        assert_eq!(
+            k("h/home/a/.cursor/acp-sessions/s1/meta.json"),
+            Some(Kind::AgentMeta)
+        );
+        assert_eq!(
+            k("h/home/a/.cursor/acp-sessions/s1/prompt_history.json"),
+            Some(Kind::PromptHistory)
+        );
+        assert_eq!(
+            k("h/home/a/.cursor/chats/0f1e/prompt_history.json"),
+            Some(Kind::PromptHistory)
+        );
+        assert_eq!(k("h/home/a/.cursor/chats/0f1e/meta.json"), None);
+        assert_eq!(k("h/home/a/.cursor/acp-sessions/s1/pasted_text.json"), None);
         assert_eq!(
             k("h/home/a/.cursor/projects/p/agent-transcripts/x/x.jsonl"),
             Some(Kind::Transcript)

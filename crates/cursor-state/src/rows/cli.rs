@@ -41,7 +41,6 @@ pub fn read_store(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let limit = evidence.modified(path);
     let meta_json_path = dir.join("meta.json");
     let meta_json: Option<Value> = match evidence.read_optional(&meta_json_path) {
         Ok(Some(b)) => match chat_rows::json::from_slice::<Value>(&b) {
@@ -111,55 +110,7 @@ pub fn read_store(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
         _ => (None, String::new()),
     };
     if let Some(m) = src {
-        let created = m
-            .get("createdAtMs")
-            .or_else(|| m.get("createdAt"))
-            .and_then(|t| json_time(t, limit));
-        let updated = m
-            .get("updatedAtMs")
-            .or_else(|| m.get("updatedAt"))
-            .and_then(|t| json_time(t, limit));
-        let name = {
-            let n = str_of(m, "name");
-            if n.is_empty() {
-                meta_row
-                    .as_ref()
-                    .map(|r| str_of(r, "name"))
-                    .unwrap_or_default()
-            } else {
-                n
-            }
-        };
-        out.push(
-            sys(system::session_start(&[
-                ("title", &name),
-                ("cwd", &str_of(m, "cwd")),
-                ("created", &iso(created)),
-                ("updated", &iso(updated)),
-                ("subagent", &str_of(m, "isSubagent")),
-                ("schema", &str_of(m, "schemaVersion")),
-            ]))
-            .session(&session)
-            .project(&project)
-            .at(created)
-            .locator(&loc),
-        );
-        let model = meta_row
-            .as_ref()
-            .map(|r| str_of(r, "lastUsedModel"))
-            .filter(|s| !s.is_empty())
-            .or_else(|| Some(str_of(m, "lastUsedModel")).filter(|s| !s.is_empty()))
-            .or_else(|| Some(str_of(m, "model")).filter(|s| !s.is_empty()));
-        if let Some(model) = model {
-            out.push(
-                sys(system::model(ModelSpec::new(&model)))
-                    .session(&session)
-                    .project(&project)
-                    .model(&model)
-                    .at(created)
-                    .locator(&loc),
-            );
-        }
+        session_rows(m, meta_row.as_ref(), &session, &project, &loc, out);
     }
     if !db.has_table("blobs") {
         out.push(
@@ -317,6 +268,95 @@ pub fn read_store(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
     }
 }
 
+/// The `session start: title=... cwd=... created=... updated=... subagent=...
+/// schema=...` row of a chat's `meta.json` (else of its `store.db` `meta` row, `m`),
+/// at `createdAtMs`, then `model: <lastUsedModel>` (the `meta` row's, else `meta.json`'s
+/// `lastUsedModel` or `model`).
+fn session_rows(
+    m: &Value,
+    meta_row: Option<&Value>,
+    session: &str,
+    project: &str,
+    loc: &str,
+    out: &mut Out<'_>,
+) {
+    let created = m
+        .get("createdAtMs")
+        .or_else(|| m.get("createdAt"))
+        .and_then(json_time);
+    let updated = m
+        .get("updatedAtMs")
+        .or_else(|| m.get("updatedAt"))
+        .and_then(json_time);
+    let name = {
+        let n = str_of(m, "name");
+        if n.is_empty() {
+            meta_row.map(|r| str_of(r, "name")).unwrap_or_default()
+        } else {
+            n
+        }
+    };
+    out.push(
+        sys(system::session_start(&[
+            ("title", &name),
+            ("cwd", &str_of(m, "cwd")),
+            ("created", &iso(created)),
+            ("updated", &iso(updated)),
+            ("subagent", &str_of(m, "isSubagent")),
+            ("schema", &str_of(m, "schemaVersion")),
+        ]))
+        .session(session)
+        .project(project)
+        .at(created)
+        .locator(loc),
+    );
+    let model = meta_row
+        .map(|r| str_of(r, "lastUsedModel"))
+        .filter(|s| !s.is_empty())
+        .or_else(|| Some(str_of(m, "lastUsedModel")).filter(|s| !s.is_empty()))
+        .or_else(|| Some(str_of(m, "model")).filter(|s| !s.is_empty()));
+    if let Some(model) = model {
+        out.push(
+            sys(system::model(ModelSpec::new(&model)))
+                .session(session)
+                .project(project)
+                .model(&model)
+                .at(created)
+                .locator(loc),
+        );
+    }
+}
+
+/// A chat folder's `meta.json` (`.cursor/chats/<hash>/<agentId>/` or
+/// `.cursor/acp-sessions/<id>/`): its `session start:` and `model:` rows when no
+/// `store.db` lies beside it. With a `store.db`, [`read_store`] reads the `meta.json`
+/// (its rows carry the locator `meta.json`), and this gives nothing, so the chat is not
+/// told twice. Session = the folder name, project = `cwd`; `blobEncryptionKey` is never
+/// output.
+pub fn read_meta_json(path: &Path, bytes: &[u8], evidence: &Evidence, out: &mut Out<'_>) {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    if evidence.check(&dir.join("store.db")).is_ok() {
+        return;
+    }
+    let session = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match chat_rows::json::from_slice::<Value>(bytes) {
+        Ok(m) => {
+            let project = str_of(&m, "cwd");
+            session_rows(&m, None, &session, &project, "", out);
+        }
+        Err(e) => out.push(
+            sys(system::parser(format!(
+                "meta.json is not valid JSON ({})",
+                chat_rows::json::reason(&e)
+            )))
+            .session(&session),
+        ),
+    }
+}
+
 /// `prompt_history.json`: secondary `user` rows without time.
 pub fn read_prompt_history(bytes: &[u8], out: &mut Out<'_>) {
     let v: Value = match chat_rows::json::from_slice(bytes) {
@@ -404,8 +444,10 @@ pub fn read_transcript(
             let kind = str_of(&part, "type");
             let row = match (role.as_str(), kind.as_str()) {
                 ("user", "text") => {
-                    let t = str_of(&part, "text");
-                    turn(TurnType::User, super::unwrap_tag(&t, "user_query"))
+                    for row in super::user_text_rows(&str_of(&part, "text")) {
+                        out.push(at(row));
+                    }
+                    continue;
                 }
                 (_, "thinking") => turn(TurnType::Thinking, {
                     let t = str_of(&part, "thinking");

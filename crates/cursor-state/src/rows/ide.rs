@@ -7,9 +7,9 @@
 //! reaches tens of gigabytes. The composers are walked one at a time through the key
 //! index (`composerData:` keys in key order); each composer's bubbles are fetched by
 //! their key range (`bubbleId:<composerId>:`), mapped and handed on before the next
-//! composer is read. What is held across composers is small: the composer ids, the
-//! tool-call ids that name sub-agents, and the hashes of the rows of composers that
-//! also have deleted records (to drop deleted rows a live row already says).
+//! composer is read. What is held across composers is small: the composer ids (and
+//! which have bubbles, for the `agentKv` rows), and the tool-call ids that name
+//! sub-agents.
 //!
 //! That is the in-memory path, through SQLite's key index. A global database above
 //! [`PAGED_FROM_BYTES`] is read page by page instead ([`paged`]): no index there, so the
@@ -22,7 +22,6 @@
 //! `composerData` when one survives, else by bubble time.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 use std::path::Path;
 
 use chat_rows::system::{ChangeTracker, ModelSpec};
@@ -100,6 +99,7 @@ pub fn read_global_with(path: &Path, evidence: &Evidence, out: &mut Out<'_>, pag
     };
     problems(db.problems(), out);
     let mtime = evidence.modified(path);
+    let limit = timing_limit(path, evidence);
     let mut projects = workspace_index(path, evidence);
     let state = if db.has_table("ItemTable") {
         match StateDb::from_database(db) {
@@ -111,7 +111,7 @@ pub fn read_global_with(path: &Path, evidence: &Evidence, out: &mut Out<'_>, pag
         }
     } else {
         // no ItemTable: read the key-value table alone
-        return read_kv(&db, mtime, &projects, path, out);
+        return read_kv(&db, limit, &projects, path, out);
     };
     let Some(state) = state else { return };
     item_rows_global(
@@ -123,7 +123,25 @@ pub fn read_global_with(path: &Path, evidence: &Evidence, out: &mut Out<'_>, pag
         out,
     );
     if let Some(db) = state.database() {
-        read_kv(db, mtime, &projects, path, out);
+        read_kv(db, limit, &projects, path, out);
+    }
+}
+
+/// The bound of a plausible `timingInfo` time ([`decode::plausible_millis`]): the
+/// database's modification time, the newest of the main file's and its `-wal`'s (in WAL
+/// mode the main file's time is only that of the last checkpoint).
+pub(crate) fn timing_limit(path: &Path, evidence: &Evidence) -> Option<Timestamp> {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    let main = evidence.modified(path);
+    let wal = evidence.modified(Path::new(&wal));
+    match (main, wal) {
+        (Some(m), Some(w)) => Some(if w.unix_micros() > m.unix_micros() {
+            w
+        } else {
+            m
+        }),
+        (m, w) => m.or(w),
     }
 }
 
@@ -163,7 +181,7 @@ fn item_rows_global(
                         projects.insert(cid.clone(), fs.clone());
                     }
                     out.push(
-                        index_row(h, &ws_text, mtime)
+                        index_row(h, &ws_text)
                             .session(&cid)
                             .project(&fs)
                             .locator(item.locator())
@@ -209,9 +227,9 @@ fn item_rows_global(
     }
 }
 
-fn index_row(h: &Value, workspace: &str, limit: Option<Timestamp>) -> Row {
-    let created = h.get("createdAt").and_then(|v| json_time(v, limit));
-    let updated = h.get("lastUpdatedAt").and_then(|v| json_time(v, limit));
+fn index_row(h: &Value, workspace: &str) -> Row {
+    let created = h.get("createdAt").and_then(json_time);
+    let updated = h.get("lastUpdatedAt").and_then(json_time);
     sys(system::session_index(&[
         ("title", &str_of(h, "name")),
         ("created", &iso(created)),
@@ -273,12 +291,6 @@ fn workspace_composer_ids(v: &Value) -> Vec<String> {
     }
     ids.retain(|s| !s.is_empty());
     ids
-}
-
-fn row_hash(r: &Row) -> u64 {
-    let mut h = std::hash::DefaultHasher::new();
-    (&r.session_id, r.turn_type, &r.text, &r.tool_use_id).hash(&mut h);
-    h.finish()
 }
 
 /// The composer id and the rest of a `<prefix>:<composerId>:<rest>` key.
@@ -439,15 +451,35 @@ impl Deleted {
     }
 }
 
+/// The models of a composer's rows: its `modelConfig.modelName`, which a bubble
+/// without `modelInfo.modelName` is attributed to (never the previous bubble's), and
+/// the tracker of `modelInfo.modelName` changes (`model: <old> -> <new>`).
+#[derive(Clone, Debug)]
+pub struct Models {
+    /// The composer's `modelConfig.modelName`, empty when it has none.
+    pub composer: String,
+    /// The last model seen (the composer's, then each bubble's).
+    pub changes: ChangeTracker<String>,
+}
+
+impl Default for Models {
+    fn default() -> Models {
+        Models {
+            composer: String::new(),
+            changes: ChangeTracker::model(),
+        }
+    }
+}
+
 /// What mapping one composer needs.
 struct Reader<'a> {
     kv: Box<dyn Kv + 'a>,
     limit: Option<Timestamp>,
     projects: &'a HashMap<String, String>,
     tool_calls: HashMap<String, String>,
-    with_deleted: HashSet<String>,
-    said: HashSet<u64>,
     live_cids: HashSet<String>,
+    /// Composers with at least one bubble (`bubbleId:` records or inline ones).
+    with_bubbles: HashSet<String>,
     /// 64-hex runs in composerData values, for linking agentKv roots.
     root_refs: HashMap<String, String>,
 }
@@ -478,9 +510,8 @@ fn read_kv(
         limit,
         projects,
         tool_calls: HashMap::new(),
-        with_deleted: deleted.cids(),
-        said: HashSet::new(),
         live_cids: HashSet::new(),
+        with_bubbles: HashSet::new(),
         root_refs: HashMap::new(),
     };
     // parents before sub-agents: `task-<toolCallId>` composers are read last
@@ -551,13 +582,6 @@ impl Reader<'_> {
         self.loose_bubbles(cid, bubbles, RecordState::Live, None, out);
     }
 
-    fn emit(&mut self, cid: &str, row: Row, out: &mut Out<'_>) {
-        if self.with_deleted.contains(cid) {
-            self.said.insert(row_hash(&row));
-        }
-        out.push(row);
-    }
-
     fn composer(&mut self, item: &Item, out: &mut Out<'_>) {
         let Some((cid, _)) = split_key(&item.key, "composerData") else {
             return;
@@ -576,7 +600,7 @@ impl Reader<'_> {
         let rows = self.composer_rows(&cid, item, &v, RecordState::Live);
         let mut models = rows.1;
         for row in rows.0 {
-            self.emit(&cid, row, out);
+            out.push(row);
         }
         // bubbles of this composer, by key range; then in header order
         let mut found: HashMap<String, Item> = HashMap::new();
@@ -597,6 +621,9 @@ impl Reader<'_> {
         let mut done_extras: HashSet<String> = HashSet::new();
         let headers = header_ids(&v);
         let inline = inline_bubbles(&v);
+        if !found.is_empty() || !inline.is_empty() {
+            self.with_bubbles.insert(cid.clone());
+        }
         for bid in &headers {
             if let Some(b) = found.remove(bid) {
                 self.bubble_item(
@@ -613,7 +640,7 @@ impl Reader<'_> {
                 let row = place.apply(sys(format!(
                     "link: bubble {bid} listed in composerData is missing"
                 )));
-                self.emit(&cid, row, out);
+                out.push(row);
             }
         }
         // inline bubbles the headers do not list (legacy conversationMap / conversation)
@@ -640,11 +667,11 @@ impl Reader<'_> {
             out,
         );
         self.extras_live(&cid, &done_extras, out);
-        if let Some(row) = context_tokens(&v, self.limit) {
-            let row = place.apply(row).at(v
-                .get("lastUpdatedAt")
-                .and_then(|t| json_time(t, self.limit)));
-            self.emit(&cid, row, out);
+        if let Some(row) = context_tokens(&v) {
+            let row = place
+                .apply(row)
+                .at(v.get("lastUpdatedAt").and_then(json_time));
+            out.push(row);
         }
     }
 
@@ -671,13 +698,13 @@ impl Reader<'_> {
         item: &Item,
         v: &Value,
         state: RecordState,
-    ) -> (Vec<Row>, ChangeTracker<String>) {
+    ) -> (Vec<Row>, Models) {
         let place = Place {
             session: cid.to_string(),
             project: self.project(cid),
             locator: item.locator_in(KV),
             state,
-            time: v.get("createdAt").and_then(|t| json_time(t, self.limit)),
+            time: v.get("createdAt").and_then(json_time),
         };
         let mut rows = Vec::new();
         if let Some(call) = cid.strip_prefix("task-") {
@@ -687,9 +714,7 @@ impl Reader<'_> {
                 ("parent", &parent),
             ]))));
         }
-        let updated = v
-            .get("lastUpdatedAt")
-            .and_then(|t| json_time(t, self.limit));
+        let updated = v.get("lastUpdatedAt").and_then(json_time);
         let format = match v.get("_v") {
             Some(x) if !x.is_null() => format!("v{}", as_written(x)),
             _ => String::new(),
@@ -703,13 +728,14 @@ impl Reader<'_> {
             ("format", &format),
             ("updated", &iso(updated)),
         ]))));
-        let mut models = ChangeTracker::model();
+        let mut models = Models::default();
         let model = v
             .pointer("/modelConfig/modelName")
             .map(as_written)
             .unwrap_or_default();
         if !model.is_empty() {
-            let _ = models.observe(model.clone());
+            models.composer.clone_from(&model);
+            let _ = models.changes.observe(model.clone());
             let max = v
                 .pointer("/modelConfig/maxMode")
                 .map(as_written)
@@ -729,7 +755,7 @@ impl Reader<'_> {
         cid: &str,
         item: &Item,
         state: RecordState,
-        models: &mut ChangeTracker<String>,
+        models: &mut Models,
         done: &mut HashSet<String>,
         out: &mut Out<'_>,
     ) {
@@ -751,7 +777,7 @@ impl Reader<'_> {
         cid: &str,
         b: &Value,
         place: &Place,
-        models: &mut ChangeTracker<String>,
+        models: &mut Models,
         done: &mut HashSet<String>,
         out: &mut Out<'_>,
     ) {
@@ -766,7 +792,7 @@ impl Reader<'_> {
                 .or_insert_with(|| cid.to_string());
         }
         for row in bubble_rows(b, &place, models) {
-            self.emit(cid, row, out);
+            out.push(row);
         }
         if place.state != RecordState::Live {
             return;
@@ -788,7 +814,7 @@ impl Reader<'_> {
                 Ok(Some(item)) => {
                     done.insert(key);
                     for row in extra_rows(&item, &place) {
-                        self.emit(cid, row, out);
+                        out.push(row);
                     }
                 }
                 Ok(None) => {}
@@ -803,7 +829,7 @@ impl Reader<'_> {
         cid: &str,
         mut items: Vec<Item>,
         state: RecordState,
-        models: &mut ChangeTracker<String>,
+        models: &mut Models,
         done: &mut HashSet<String>,
         out: &mut Out<'_>,
     ) {
@@ -829,10 +855,10 @@ impl Reader<'_> {
         cid: &str,
         items: Vec<Item>,
         state: RecordState,
-        models: Option<ChangeTracker<String>>,
+        models: Option<Models>,
         out: &mut Out<'_>,
     ) {
-        let mut models = models.unwrap_or_else(ChangeTracker::model);
+        let mut models = models.unwrap_or_default();
         let mut done = HashSet::new();
         self.loose_items(cid, items, state, &mut models, &mut done, out);
     }
@@ -859,7 +885,7 @@ impl Reader<'_> {
                 time: None,
             };
             for row in extra_rows(&item, &place) {
-                self.emit(cid, row, out);
+                out.push(row);
             }
         }
     }
@@ -887,7 +913,12 @@ impl Reader<'_> {
                 format!("agentkv:{}", root.chars().take(12).collect::<String>())
             });
             let project = cid.as_deref().map(|c| self.project(c)).unwrap_or_default();
-            let state = if cid.as_deref().is_some_and(|c| self.live_cids.contains(c)) {
+            // secondary copies of the composer's bubbles when it has any, else the only
+            // record of the conversation
+            let state = if cid
+                .as_deref()
+                .is_some_and(|c| self.with_bubbles.contains(c))
+            {
                 RecordState::Secondary
             } else {
                 RecordState::Live
@@ -937,8 +968,13 @@ impl Reader<'_> {
         }
     }
 
+    /// The deleted records, grouped by composer. Each carved record is mapped (a deleted
+    /// record whose text repeats another key's, as a chat that says "continue" twice or a
+    /// deleted bubble worded as a live one, is evidence and comes back). A record
+    /// identical to a live one of the same key, or to one already carved, never gets
+    /// here: `sqlite-evidence` drops a carved record identical in every column to a live
+    /// row or to one already recovered, and `cursorDiskKV` has only the key and the value.
     fn deleted(&mut self, d: Deleted, out: &mut Out<'_>) {
-        let mut seen: HashSet<u64> = HashSet::new();
         let cids: Vec<String> = {
             let mut c: Vec<String> = d.cids().into_iter().collect();
             c.sort();
@@ -951,8 +987,9 @@ impl Reader<'_> {
             others,
         } = d;
         for cid in cids {
-            let mut rows: Vec<Row> = Vec::new();
-            let versions = composers.remove(&cid).unwrap_or_default();
+            let versions: Vec<Item> = composers.remove(&cid).unwrap_or_default();
+            let bs: Vec<Item> = bubbles.remove(&cid).unwrap_or_default();
+            let xs: Vec<Item> = extras.remove(&cid).unwrap_or_default();
             let live = self
                 .kv
                 .get(&format!("composerData:{cid}"))
@@ -960,7 +997,7 @@ impl Reader<'_> {
             // the header order: the live composer's, else the newest deleted version's
             let mut order: Vec<String> = Vec::new();
             let mut newest: Option<i64> = None;
-            let mut models = ChangeTracker::model();
+            let mut models = Models::default();
             if let Some(live_item) = live.as_ref() {
                 if let Ok(l) = live_item.json() {
                     order = header_ids(&l);
@@ -969,6 +1006,7 @@ impl Reader<'_> {
                         .1;
                 }
             }
+            let mut rows: Vec<Row> = Vec::new();
             let mut parsed_versions = 0;
             for item in &versions {
                 match item.json() {
@@ -986,7 +1024,6 @@ impl Reader<'_> {
                     Err(_) => self.not_json(&cid, item, out),
                 }
             }
-            let bs = bubbles.remove(&cid).unwrap_or_default();
             if live.is_none() && parsed_versions == 0 && !bs.is_empty() {
                 rows.push(
                     sys(format!(
@@ -1000,10 +1037,7 @@ impl Reader<'_> {
                 );
             }
             for r in rows {
-                let h = row_hash(&r);
-                if !self.said.contains(&h) && seen.insert(h) {
-                    out.push(r);
-                }
+                out.push(r);
             }
             // bubbles in header order, then the rest by time
             let pos: HashMap<&str, usize> = order
@@ -1026,13 +1060,6 @@ impl Reader<'_> {
                 .collect();
             keyed.sort_by(|a, b| (a.0, a.1, &a.2.key).cmp(&(b.0, b.1, &b.2.key)));
             for (_, _, item) in keyed {
-                let place = Place {
-                    session: cid.clone(),
-                    project: self.project(&cid),
-                    locator: item.locator_in(KV),
-                    state: RecordState::Deleted,
-                    time: None,
-                };
                 let b = match item.json() {
                     Ok(b) => b,
                     Err(_) => {
@@ -1040,16 +1067,18 @@ impl Reader<'_> {
                         continue;
                     }
                 };
-                let mut place = place;
-                place.time = bubble_time(&b, self.limit);
+                let place = Place {
+                    session: cid.clone(),
+                    project: self.project(&cid),
+                    locator: item.locator_in(KV),
+                    state: RecordState::Deleted,
+                    time: bubble_time(&b, self.limit),
+                };
                 for r in bubble_rows(&b, &place, &mut models) {
-                    let h = row_hash(&r);
-                    if !self.said.contains(&h) && seen.insert(h) {
-                        out.push(r);
-                    }
+                    out.push(r);
                 }
             }
-            for item in extras.remove(&cid).unwrap_or_default() {
+            for item in xs {
                 let place = Place {
                     session: cid.clone(),
                     project: self.project(&cid),
@@ -1058,10 +1087,7 @@ impl Reader<'_> {
                     time: None,
                 };
                 for r in extra_rows(&item, &place) {
-                    let h = row_hash(&r);
-                    if !self.said.contains(&h) && seen.insert(h) {
-                        out.push(r);
-                    }
+                    out.push(r);
                 }
             }
         }
@@ -1171,12 +1197,21 @@ pub fn inline_bubbles(v: &Value) -> BTreeMap<String, &Value> {
     out
 }
 
-fn context_tokens(v: &Value, _limit: Option<Timestamp>) -> Option<Row> {
-    let used = v
-        .get("contextTokensUsed")
-        .or_else(|| v.pointer("/promptTokenBreakdown/totalUsedTokens"))
-        .and_then(Value::as_f64)?;
-    (used > 0.0).then(|| sys(format!("context tokens: used={used}")))
+/// `context tokens: used=<contextTokensUsed or totalUsedTokens>`: the first of the two
+/// that is a positive number. A zero (or a missing, non-numeric or negative value) is
+/// Cursor's default for a counter it did not fill (as zero `tokenCount` pairs are), so
+/// it falls through to `promptTokenBreakdown.totalUsedTokens`; no row when neither
+/// holds a count.
+fn context_tokens(v: &Value) -> Option<Row> {
+    let used = [
+        v.get("contextTokensUsed"),
+        v.pointer("/promptTokenBreakdown/totalUsedTokens"),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(Value::as_f64)
+    .find(|n| *n > 0.0)?;
+    Some(sys(format!("context tokens: used={used}")))
 }
 
 /// The `[context <kind> <path>]` lines of a bubble's attached items.
@@ -1209,8 +1244,9 @@ fn context_lines(b: &Value) -> Vec<String> {
 
 /// The rows of one bubble, in the plan's order: user (with its attached context), or
 /// a model change, thinking, the reply, the tool call, its result and status, code
-/// blocks and token usage. `models` carries the composer's model across its bubbles.
-pub fn bubble_rows(b: &Value, place: &Place, models: &mut ChangeTracker<String>) -> Vec<Row> {
+/// blocks and token usage. `models` holds the composer's model (the model of a bubble
+/// that names none) and tracks changes across its bubbles.
+pub fn bubble_rows(b: &Value, place: &Place, models: &mut Models) -> Vec<Row> {
     let mut out = Vec::new();
     let kind = b.get("type").and_then(Value::as_i64).unwrap_or(0);
     let text = {
@@ -1226,12 +1262,13 @@ pub fn bubble_rows(b: &Value, place: &Place, models: &mut ChangeTracker<String>)
         .map(as_written)
         .unwrap_or_default();
     if !bubble_model.is_empty() {
-        if let Some(t) = models.observe(bubble_model.clone()) {
+        if let Some(t) = models.changes.observe(bubble_model.clone()) {
             out.push(place.apply(sys(t).model(&bubble_model)));
         }
     }
+    // `modelInfo.modelName`, else the composer's `modelConfig.modelName`
     let model = if bubble_model.is_empty() {
-        models.last().cloned().unwrap_or_default()
+        models.composer.clone()
     } else {
         bubble_model
     };
@@ -1426,7 +1463,6 @@ pub fn read_workspace(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
     for r in db.problem_rows(super::AGENT, "") {
         out.push(r);
     }
-    let limit = evidence.modified(path);
     let project = evidence
         .read_optional(&state_vscdb::locate::workspace_json(path))
         .ok()
@@ -1462,7 +1498,7 @@ pub fn read_workspace(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
                     .flatten()
                 {
                     out.push(
-                        index_row(h, &project, limit)
+                        index_row(h, &project)
                             .session(str_of(h, "composerId"))
                             .project(&project)
                             .locator(&loc)
@@ -1486,7 +1522,7 @@ pub fn read_workspace(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
             }
             GENERATIONS_KEY => {
                 for (i, g) in v.as_array().into_iter().flatten().enumerate() {
-                    let t = g.get("unixMs").and_then(|t| json_time(t, limit));
+                    let t = g.get("unixMs").and_then(json_time);
                     out.push(
                         turn(TurnType::User, str_of(g, "textDescription"))
                             .project(&project)
@@ -1522,7 +1558,7 @@ pub fn read_workspace(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
                         let time = b
                             .get("createdAt")
                             .or_else(|| b.get("timestamp"))
-                            .and_then(|t| json_time(t, limit));
+                            .and_then(json_time);
                         let text = {
                             let t = str_of(b, "text");
                             if t.is_empty() {

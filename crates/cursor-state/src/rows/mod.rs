@@ -93,18 +93,108 @@ impl Place {
     }
 }
 
-/// Cuts `<tag>...</tag>` around a text, when it is wrapped so.
-pub fn unwrap_tag<'t>(text: &'t str, tag: &str) -> &'t str {
-    let t = text.trim();
+/// The rows of a user text (a CLI message part, a transcript part, an IDE `agentKv`
+/// message): what the user typed, out of the context the agent wrapped around it.
+///
+/// * A text that opens with `<user_info>` is the environment preamble: one `hidden
+///   environment preamble (opens with <user_info>): <text>` row.
+/// * A text with `<user_query>...</user_query>` blocks: a `user` row holding the
+///   blocks' texts (trimmed, joined by newlines), then one `[context attached_files
+///   <path>]` line per file the text's `<attached_files>` blocks name (as the IDE's user
+///   rows name attached items); and, when anything else is left outside the blocks (the
+///   `<attached_files>` block with its contents, `<additional_data>`, rules), one
+///   `hidden context (outside <user_query>): <that text as written>` row after it, so
+///   nothing is lost.
+/// * Any other text: a `user` row as written.
+pub fn user_text_rows(text: &str) -> Vec<Row> {
+    if text.trim_start().starts_with("<user_info>") {
+        return vec![sys(format!(
+            "hidden environment preamble (opens with <user_info>): {text}"
+        ))];
+    }
+    let (queries, rest) = tag_blocks(text, "user_query");
+    if queries.is_empty() {
+        return vec![turn(TurnType::User, text)];
+    }
+    let mut user = queries
+        .iter()
+        .map(|q| q.trim())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (attached, _) = tag_blocks(&rest, "attached_files");
+    for path in attached.iter().flat_map(|b| attached_paths(b)) {
+        if !user.is_empty() {
+            user.push('\n');
+        }
+        user.push_str(&format!("[context attached_files {path}]"));
+    }
+    let mut rows = vec![turn(TurnType::User, user)];
+    let rest = rest.trim();
+    if !rest.is_empty() {
+        rows.push(sys(format!(
+            "hidden context (outside <user_query>): {rest}"
+        )));
+    }
+    rows
+}
+
+/// The inner texts of the `<tag>...</tag>` blocks of a text, in order, and the text
+/// with those blocks cut out. An opening tag without its closing one is left as text.
+fn tag_blocks(text: &str, tag: &str) -> (Vec<String>, String) {
     let open = format!("<{tag}>");
     let close = format!("</{tag}>");
-    match t
-        .strip_prefix(open.as_str())
-        .and_then(|r| r.strip_suffix(close.as_str()))
-    {
-        Some(inner) => inner.trim(),
-        None => text,
+    let mut blocks = Vec::new();
+    let mut rest = String::new();
+    let mut at = 0;
+    while let Some(i) = text[at..].find(&open) {
+        let start = at + i;
+        let inner = start + open.len();
+        let Some(j) = text[inner..].find(&close) else {
+            break;
+        };
+        rest.push_str(&text[at..start]);
+        blocks.push(text[inner..inner + j].to_string());
+        at = inner + j + close.len();
     }
+    rest.push_str(&text[at..]);
+    (blocks, rest)
+}
+
+/// The files an `<attached_files>` block names: the `path=` of its lines that open with
+/// a fenced block (`` ```path=api.py, lines=1-7 ``) or a tag (`<file path="a.py">`,
+/// `<code_selection path="..." ...>`); else, in a block without tags, each non-empty
+/// line (a leading `- ` cut). File contents inside the block are not read for paths.
+fn attached_paths(block: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in block.lines().map(str::trim) {
+        if let Some(v) = line.strip_prefix("```path=") {
+            let v = v.split(',').next().unwrap_or("").trim();
+            if !v.is_empty() {
+                out.push(v.to_string());
+            }
+        } else if line.starts_with('<') && !line.starts_with("</") {
+            let head = &line[..line.find('>').unwrap_or(line.len())];
+            if let Some(i) = head.find(" path=\"") {
+                let v = &head[i + 7..];
+                if let Some(end) = v.find('"') {
+                    if end > 0 {
+                        out.push(v[..end].to_string());
+                    }
+                }
+            }
+        }
+    }
+    if out.is_empty() && !block.contains('<') {
+        out = block
+            .lines()
+            .map(|l| {
+                let l = l.trim();
+                l.strip_prefix("- ").unwrap_or(l).trim().to_string()
+            })
+            .filter(|l| !l.is_empty())
+            .collect();
+    }
+    out
 }
 
 /// The rows of one AI SDK message (`{role, content}`), as the CLI's blobs and the
@@ -136,14 +226,10 @@ pub fn message_rows(msg: &Value, id: &str, place: &Place) -> Vec<Row> {
         let row = match (role, kind) {
             ("system", _) => sys(format!("system message: system: {}", text())),
             ("user", "text") => {
-                let t = text();
-                if t.trim_start().starts_with("<user_info>") {
-                    sys(format!(
-                        "hidden environment preamble (opens with <user_info>): {t}"
-                    ))
-                } else {
-                    turn(TurnType::User, unwrap_tag(&t, "user_query"))
+                for row in user_text_rows(&text()) {
+                    out.push(place.apply(row));
                 }
+                continue;
             }
             (_, "reasoning") | (_, "thinking") => turn(TurnType::Thinking, text()),
             (_, "tool-call") => {

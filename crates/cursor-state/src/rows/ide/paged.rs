@@ -238,7 +238,8 @@ pub(super) fn read_global_paged(
     if !table(KV).is_some_and(|e| kv_columns(&e.sql)) {
         return;
     }
-    read_kv_paged(&db, mtime, &projects, out, paging.batch_bytes.max(1));
+    let limit = super::timing_limit(path, evidence);
+    read_kv_paged(&db, limit, &projects, out, paging.batch_bytes.max(1));
 }
 
 fn read_kv_paged(
@@ -306,9 +307,8 @@ fn read_kv_paged(
         limit,
         projects,
         tool_calls: HashMap::new(),
-        with_deleted: del_bytes.keys().cloned().collect(),
-        said: HashSet::new(),
         live_cids: HashSet::new(),
+        with_bubbles: HashSet::new(),
         root_refs: HashMap::new(),
     };
 
@@ -373,18 +373,11 @@ fn read_kv_paged(
             return;
         }
         let cids: HashSet<String> = units.into_iter().map(|u| u.1).collect();
-        r.kv = Box::new(gather_live(db, |key| {
-            split_key(key, "composerData")
-                .is_some_and(|(c, rest)| rest.is_empty() && cids.contains(c))
-        }));
+        r.kv = Box::new(live_for_deleted(db, &cids));
         r.deleted(Deleted::from(items), out);
         return;
     }
     for (_, cids) in batches(units, budget) {
-        let live = gather_live(db, |key| {
-            split_key(key, "composerData")
-                .is_some_and(|(c, rest)| rest.is_empty() && cids.contains(c))
-        });
         let mut items = Vec::new();
         db.deleted_records(KV, &mut |rec| {
             if let Some(super::Carved::Item(item)) = super::carved(rec) {
@@ -393,7 +386,7 @@ fn read_kv_paged(
                 }
             }
         });
-        r.kv = Box::new(live);
+        r.kv = Box::new(live_for_deleted(db, &cids));
         r.deleted(Deleted::from(items), out);
     }
     if del_others {
@@ -408,6 +401,14 @@ fn read_kv_paged(
         r.kv = Box::new(Batch::default());
         r.deleted(Deleted::from(items), out);
     }
+}
+
+/// What the deleted records of a batch look up: the live `composerData` of their
+/// composers (header order, model), as the key index answers in memory.
+fn live_for_deleted(db: &PagedDatabase, cids: &HashSet<String>) -> Batch {
+    gather_live(db, |key| {
+        split_key(key, "composerData").is_some_and(|(c, rest)| rest.is_empty() && cids.contains(c))
+    })
 }
 
 /// One walk of the live records, keeping those whose key `keep` accepts.

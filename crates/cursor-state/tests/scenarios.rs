@@ -1,0 +1,652 @@
+//! Small databases and folders built here, each for one rule of the parser plan, with
+//! every row pinned exactly (through the in-memory and the paged path for the global
+//! database): deleted bubbles whose text repeats, epoch times newer than the main file,
+//! `agentKv` roots with and without a composer, the model of a reply without
+//! `modelInfo`, the context-token fallback, live bubbles without `composerData`,
+//! `acp-sessions`, a `meta.json` without `store.db`, and `<user_query>` inside context.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use chat_rows::{Evidence, FileContext, Row, Store};
+use common::render;
+use cursor_state::{CursorStore, Paging};
+use rusqlite::{Connection, params};
+use sha2::{Digest, Sha256};
+
+const T0: i64 = 1_780_000_000_000; // 2026-05-28T20:26:40Z
+const KV_SCHEMA: &str = "PRAGMA page_size = 4096; PRAGMA secure_delete = OFF;
+     CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+     CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);";
+const GLOBAL: &str = "home/u/.config/Cursor/User/globalStorage/state.vscdb";
+
+fn put(c: &Connection, key: &str, value: &str) {
+    c.execute(
+        "INSERT OR REPLACE INTO cursorDiskKV VALUES (?1, ?2)",
+        params![key, value],
+    )
+    .unwrap();
+}
+
+fn put_json(c: &Connection, key: &str, value: serde_json::Value) {
+    put(c, key, &value.to_string());
+}
+
+fn sha(b: &[u8]) -> String {
+    Sha256::digest(b)
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect()
+}
+
+fn root(children: &[&[u8]]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for c in children {
+        out.extend_from_slice(&[0x0a, 0x20]);
+        out.extend_from_slice(&Sha256::digest(c));
+    }
+    out
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn read_rows(path: &Path, rel: &str, paging: Option<Paging>) -> Vec<Row> {
+    let ctx = FileContext {
+        display_path: rel.to_string(),
+        ..FileContext::default()
+    };
+    let ev = Evidence::new();
+    match paging {
+        None => CursorStore.read(path, &ctx, &ev),
+        Some(p) => {
+            let mut rows: Vec<Row> = Vec::new();
+            CursorStore.read_with(path, &ctx, &ev, &mut rows, p);
+            rows
+        }
+    }
+}
+
+/// The rows of a global database in memory, checked equal through the paged path
+/// (batches of one composer and of the whole table).
+///
+/// A deleted record that survives twice (the main file's page the WAL superseded, and a
+/// freeblock or unallocated space of the page it rewrote) is named by a different copy
+/// in each mode (`tests/paged.rs`), so the place after the key is not compared.
+fn global_rows(path: &Path) -> Vec<String> {
+    let memory: Vec<String> = read_rows(path, GLOBAL, None).iter().map(render).collect();
+    let unplaced = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| match l.rfind(", ") {
+                Some(i) if l.contains(" | deleted | ") => l[..i].to_string(),
+                _ => l.clone(),
+            })
+            .collect()
+    };
+    for batch in [1, u64::MAX] {
+        let paged: Vec<String> = read_rows(path, GLOBAL, Some(Paging::always(batch)))
+            .iter()
+            .map(render)
+            .collect();
+        assert_eq!(unplaced(&paged), unplaced(&memory), "paged, batch {batch}");
+    }
+    memory
+}
+
+fn global_path(dir: &Path) -> PathBuf {
+    let path = dir.join(GLOBAL);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    path
+}
+
+fn set_mtime(path: &Path, epoch_ms: i64) {
+    let t = SystemTime::UNIX_EPOCH + Duration::from_millis(epoch_ms as u64);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+fn assert_lines(got: &[String], want: &[&str]) {
+    let want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
+    assert_eq!(got, want.as_slice(), "\n{}", got.join("\n"));
+}
+
+const CC: &str = "cc000000-0000-4000-8000-00000000000c";
+const CD: &str = "cd000000-0000-4000-8000-00000000000d";
+
+/// A WAL database: chat CC (composerData and four bubbles, "continue" / "working on it"
+/// twice) deleted after the last checkpoint; chat CD keeps bubble d1 and loses d9, worded
+/// as d1; bubble d1 rewritten twice (its first value again, then a second value kept).
+fn build_repeats(dir: &Path) -> PathBuf {
+    let path = global_path(&dir.join("work"));
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    c.execute_batch("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;")
+        .unwrap();
+    put_json(
+        &c,
+        &format!("composerData:{CC}"),
+        serde_json::json!({"_v": 13, "composerId": CC, "name": "Repeat", "createdAt": T0,
+            "fullConversationHeadersOnly": [{"bubbleId": "c1"}, {"bubbleId": "c2"},
+                {"bubbleId": "c3"}, {"bubbleId": "c4"}]}),
+    );
+    for (b, t, text) in [
+        ("c1", 1, "continue"),
+        ("c2", 2, "working on it"),
+        ("c3", 1, "continue"),
+        ("c4", 2, "working on it"),
+    ] {
+        put_json(
+            &c,
+            &format!("bubbleId:{CC}:{b}"),
+            serde_json::json!({"bubbleId": b, "type": t, "text": text}),
+        );
+    }
+    put_json(
+        &c,
+        &format!("composerData:{CD}"),
+        serde_json::json!({"_v": 13, "composerId": CD, "name": "Yes", "createdAt": T0,
+            "fullConversationHeadersOnly": [{"bubbleId": "d1"}]}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CD}:d1"),
+        serde_json::json!({"bubbleId": "d1", "type": 1, "text": "yes please do it"}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CD}:d9"),
+        serde_json::json!({"bubbleId": "d9", "type": 1, "text": "yes please do it"}),
+    );
+    c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);").unwrap();
+    c.execute(
+        "DELETE FROM cursorDiskKV WHERE key LIKE ?1",
+        [format!("%{CC}%")],
+    )
+    .unwrap();
+    c.execute(
+        "DELETE FROM cursorDiskKV WHERE key = ?1",
+        [format!("bubbleId:{CD}:d9")],
+    )
+    .unwrap();
+    // d1 rewritten: a second wording, then its first again (the live value)
+    for text in ["yes please do it, and run the tests", "yes please do it"] {
+        put_json(
+            &c,
+            &format!("bubbleId:{CD}:d1"),
+            serde_json::json!({"bubbleId": "d1", "type": 1, "text": text}),
+        );
+    }
+    wal_copy(c, &path, &dir.join("copy"))
+}
+
+#[test]
+fn deleted_bubbles_whose_text_repeats_come_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build_repeats(dir.path());
+    let rows = global_rows(&path);
+    let cc = |b: &str| format!("cursorDiskKV key=bubbleId:{CC}:{b}, main file page 4 cell");
+    assert_lines(
+        &rows,
+        &[
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CD} |  | system | live | false |  |   | session start: title=Yes format=v13 | cursorDiskKV key=composerData:{CD}"
+            ),
+            &format!(
+                " | {CD} |  | user | live | false |  |   | yes please do it | cursorDiskKV key=bubbleId:{CD}:d1"
+            ),
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CC} |  | system | deleted | false |  |   | session start: title=Repeat format=v13 | cursorDiskKV key=composerData:{CC}, main file page 4 cell 0"
+            ),
+            &format!(
+                " | {CC} |  | user | deleted | false |  |   | continue | {} 1",
+                cc("c1")
+            ),
+            &format!(
+                " | {CC} |  | assistant | deleted | false |  |   | working on it | {} 2",
+                cc("c2")
+            ),
+            &format!(
+                " | {CC} |  | user | deleted | false |  |   | continue | {} 3",
+                cc("c3")
+            ),
+            &format!(
+                " | {CC} |  | assistant | deleted | false |  |   | working on it | {} 4",
+                cc("c4")
+            ),
+            &format!(
+                " | {CD} |  | user | deleted | false |  |   | yes please do it, and run the tests | cursorDiskKV key=bubbleId:{CD}:d1, wal frame 5 (page 4) cell 1"
+            ),
+            &format!(
+                " | {CD} |  | user | deleted | false |  |   | yes please do it | cursorDiskKV key=bubbleId:{CD}:d9, main file page 4 cell 7"
+            ),
+        ],
+    );
+}
+
+/// A copy of a database and its WAL taken while `c` is open (so not checkpointed away).
+fn wal_copy(c: Connection, path: &Path, to: &Path) -> PathBuf {
+    let out = global_path(to);
+    std::fs::copy(path, &out).unwrap();
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    let mut wal_out = out.as_os_str().to_owned();
+    wal_out.push("-wal");
+    std::fs::copy(&wal, &wal_out).unwrap();
+    drop(c);
+    out
+}
+
+const CT: &str = "c7000000-0000-4000-8000-000000000007";
+
+/// Epoch-millisecond `createdAt`/`lastUpdatedAt` are read whatever the file times: the
+/// main file was last written (checkpointed) on 2026-05-01, the chat on 2026-05-28 is in
+/// the WAL. Only `timingInfo` values are bounded, by the newest of the main file's and
+/// the WAL's times (t2 is after the main file's time and before the WAL's: kept; t3 is
+/// after both: empty; t4 a relative counter: empty).
+#[test]
+fn epoch_times_newer_than_the_main_file_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = global_path(&dir.path().join("work"));
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    c.execute_batch("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;")
+        .unwrap();
+    c.execute(
+        "INSERT INTO ItemTable VALUES ('composer.composerHeaders', ?1)",
+        [
+            serde_json::json!({"allComposers": [{"composerId": CT, "name": "Recent",
+            "createdAt": T0, "lastUpdatedAt": T0 + 60_000, "unifiedMode": "agent",
+            "workspaceIdentifier": {"id": "w", "uri": {"fsPath": "/home/u/src/app"}}}]})
+            .to_string(),
+        ],
+    )
+    .unwrap();
+    put_json(
+        &c,
+        &format!("composerData:{CT}"),
+        serde_json::json!({"_v": 13, "composerId": CT, "name": "Recent", "createdAt": T0,
+            "lastUpdatedAt": T0 + 60_000, "contextTokensUsed": 900,
+            "fullConversationHeadersOnly": [{"bubbleId": "t1"}, {"bubbleId": "t2"},
+                {"bubbleId": "t3"}, {"bubbleId": "t4"}]}),
+    );
+    for (b, extra) in [
+        ("t1", serde_json::json!({"createdAt": T0 + 1_000})),
+        (
+            "t2",
+            serde_json::json!({"timingInfo": {"clientStartTime": T0 + 2_000}}),
+        ),
+        (
+            "t3",
+            serde_json::json!({"timingInfo": {"clientStartTime": T0 + 86_400_000}}),
+        ),
+        (
+            "t4",
+            serde_json::json!({"timingInfo": {"clientStartTime": 183_422.5}}),
+        ),
+    ] {
+        let mut v = serde_json::json!({"bubbleId": b, "type": 1, "text": format!("prompt {b}")});
+        v.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        put_json(&c, &format!("bubbleId:{CT}:{b}"), v);
+    }
+    let path = wal_copy(c, &path, dir.path());
+    set_mtime(&path, 1_777_593_600_000); // 2026-05-01T00:00:00Z, the last checkpoint
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    set_mtime(Path::new(&wal), T0 + 5_000);
+    let rows = global_rows(&path);
+    let kv = |k: &str| format!("cursorDiskKV key={k}");
+    assert_lines(
+        &rows,
+        &[
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CT} | /home/u/src/app | system | secondary | true |  |   | session index: title=Recent created=2026-05-28T20:26:40.000000Z updated=2026-05-28T20:27:40.000000Z mode=agent workspace=/home/u/src/app | ItemTable key=composer.composerHeaders"
+            ),
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CT} | /home/u/src/app | system | live | false |  |   | session start: title=Recent format=v13 updated=2026-05-28T20:27:40.000000Z | {}",
+                kv(&format!("composerData:{CT}"))
+            ),
+            &format!(
+                "2026-05-28T20:26:41.000000Z | {CT} | /home/u/src/app | user | live | false |  |   | prompt t1 | {}",
+                kv(&format!("bubbleId:{CT}:t1"))
+            ),
+            &format!(
+                "2026-05-28T20:26:42.000000Z | {CT} | /home/u/src/app | user | live | false |  |   | prompt t2 | {}",
+                kv(&format!("bubbleId:{CT}:t2"))
+            ),
+            &format!(
+                " | {CT} | /home/u/src/app | user | live | false |  |   | prompt t3 | {}",
+                kv(&format!("bubbleId:{CT}:t3"))
+            ),
+            &format!(
+                " | {CT} | /home/u/src/app | user | live | false |  |   | prompt t4 | {}",
+                kv(&format!("bubbleId:{CT}:t4"))
+            ),
+            &format!(
+                "2026-05-28T20:27:40.000000Z | {CT} | /home/u/src/app | system | live | false |  |   | context tokens: used=900 | {}",
+                kv(&format!("composerData:{CT}"))
+            ),
+        ],
+    );
+}
+
+const CA: &str = "ca000000-0000-4000-8000-00000000000a";
+const CB: &str = "cb000000-0000-4000-8000-00000000000b";
+const CF: &str = "cf000000-0000-4000-8000-00000000000f";
+const CO: &str = "c0000000-0000-4000-8000-0000000000f0";
+
+/// A database of one rule each:
+/// * CA (model-A, bubbles): a2 names model-B, a3 and a4 name none and are model-A's (the
+///   composer's, not the previous bubble's); `contextTokensUsed` 0 falls through to
+///   `totalUsedTokens` 500; its `agentKv` root's messages are secondary copies.
+/// * CB (no bubbles): its `agentKv` root's messages are the only record, `live`.
+/// * CF: `contextTokensUsed` 700 over `totalUsedTokens` 500; both zero gives no row (CB).
+/// * a root no composer names: session `agentkv:<first 12 hex of the root id>`, live;
+///   a message in no root: recovered, no session.
+/// * CO: two live bubbles whose `composerData` is missing, by time.
+fn build_rules(dir: &Path) -> PathBuf {
+    let path = global_path(dir);
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    let msg = |role: &str, text: &str| {
+        serde_json::json!({"role": role, "content": [{"type": "text", "text": text}]})
+            .to_string()
+            .into_bytes()
+    };
+    let (a1, a2) = (msg("user", "hello"), msg("assistant", "reply one"));
+    let (b1, b2) = (msg("user", "kv question"), msg("assistant", "kv answer"));
+    let (n1, loose) = (
+        msg("user", "nobody's question"),
+        msg("user", "loose message"),
+    );
+    let roots = [root(&[&a1, &a2]), root(&[&b1, &b2]), root(&[&n1])];
+    for blob in [&a1, &a2, &b1, &b2, &n1, &loose] {
+        put(&c, &format!("agentKv:blob:{}", sha(blob)), &hex(blob));
+    }
+    for r in &roots {
+        put(&c, &format!("agentKv:blob:{}", sha(r)), &hex(r));
+    }
+    put_json(
+        &c,
+        &format!("composerData:{CA}"),
+        serde_json::json!({"_v": 13, "composerId": CA, "name": "Fix", "createdAt": T0,
+            "modelConfig": {"modelName": "model-A", "maxMode": false},
+            "contextTokensUsed": 0, "promptTokenBreakdown": {"totalUsedTokens": 500},
+            "agentRoot": sha(&roots[0]),
+            "fullConversationHeadersOnly": [{"bubbleId": "a1"}, {"bubbleId": "a2"},
+                {"bubbleId": "a3"}, {"bubbleId": "a4"}]}),
+    );
+    for (b, v) in [
+        ("a1", serde_json::json!({"type": 1, "text": "hello"})),
+        (
+            "a2",
+            serde_json::json!({"type": 2, "text": "reply one", "modelInfo": {"modelName": "model-B"}}),
+        ),
+        ("a3", serde_json::json!({"type": 2, "text": "reply two"})),
+        (
+            "a4",
+            serde_json::json!({"type": 2, "text": "", "tokenCount": {"inputTokens": 10, "outputTokens": 2},
+                "toolFormerData": {"name": "run_terminal_cmd", "toolCallId": "tc1",
+                    "rawArgs": "{\"command\":\"ls\"}", "result": "a.py", "status": "completed"}}),
+        ),
+    ] {
+        let mut v = v;
+        v["bubbleId"] = b.into();
+        put_json(&c, &format!("bubbleId:{CA}:{b}"), v);
+    }
+    put_json(
+        &c,
+        &format!("composerData:{CB}"),
+        serde_json::json!({"_v": 13, "composerId": CB, "name": "KV only", "createdAt": T0,
+            "contextTokensUsed": 0, "agentRoot": sha(&roots[1]),
+            "fullConversationHeadersOnly": []}),
+    );
+    put_json(
+        &c,
+        &format!("composerData:{CF}"),
+        serde_json::json!({"_v": 13, "composerId": CF, "name": "Counted", "createdAt": T0,
+            "lastUpdatedAt": T0 + 1_000, "contextTokensUsed": 700,
+            "promptTokenBreakdown": {"totalUsedTokens": 500},
+            "fullConversationHeadersOnly": []}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CO}:o1"),
+        serde_json::json!({"bubbleId": "o1", "type": 2, "text": "the answer", "createdAt": T0 + 2_000}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CO}:o2"),
+        serde_json::json!({"bubbleId": "o2", "type": 1, "text": "the question", "createdAt": T0 + 1_000}),
+    );
+    drop(c);
+    path
+}
+
+#[test]
+fn models_context_tokens_agent_kv_roots_and_bubbles_without_composer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build_rules(dir.path());
+    let rows = global_rows(&path);
+    assert_lines(
+        &rows,
+        &[
+            &format!(
+                r#"2026-05-28T20:26:40.000000Z | {CA} |  | system | live | false |  |   | session start: title=Fix format=v13 | cursorDiskKV key=composerData:{CA}"#
+            ),
+            &format!(
+                r#"2026-05-28T20:26:40.000000Z | {CA} |  | system | live | false | model-A |   | model: model-A maxMode=false | cursorDiskKV key=composerData:{CA}"#
+            ),
+            &format!(
+                r#" | {CA} |  | user | live | false |  |   | hello | cursorDiskKV key=bubbleId:{CA}:a1"#
+            ),
+            &format!(
+                r#" | {CA} |  | system | live | false | model-B |   | model: model-A -> model-B | cursorDiskKV key=bubbleId:{CA}:a2"#
+            ),
+            &format!(
+                r#" | {CA} |  | assistant | live | false | model-B |   | reply one | cursorDiskKV key=bubbleId:{CA}:a2"#
+            ),
+            &format!(
+                r#" | {CA} |  | assistant | live | false | model-A |   | reply two | cursorDiskKV key=bubbleId:{CA}:a3"#
+            ),
+            &format!(
+                r#" | {CA} |  | tool_use | live | false | model-A | run_terminal_cmd tc1 | {{"command":"ls"}} | cursorDiskKV key=bubbleId:{CA}:a4"#
+            ),
+            &format!(
+                r#" | {CA} |  | tool_result | live | false |  | run_terminal_cmd tc1 | a.py | cursorDiskKV key=bubbleId:{CA}:a4"#
+            ),
+            &format!(
+                r#" | {CA} |  | system | live | false | model-A |   | usage: model=model-A input=10 output=2 cache_read=- cache_write=- reasoning=- scope=call | cursorDiskKV key=bubbleId:{CA}:a4"#
+            ),
+            &format!(
+                r#" | {CA} |  | system | live | false |  |   | context tokens: used=500 | cursorDiskKV key=composerData:{CA}"#
+            ),
+            &format!(
+                r#"2026-05-28T20:26:40.000000Z | {CB} |  | system | live | false |  |   | session start: title="KV only" format=v13 | cursorDiskKV key=composerData:{CB}"#
+            ),
+            &format!(
+                r#"2026-05-28T20:26:40.000000Z | {CF} |  | system | live | false |  |   | session start: title=Counted format=v13 updated=2026-05-28T20:26:41.000000Z | cursorDiskKV key=composerData:{CF}"#
+            ),
+            &format!(
+                r#"2026-05-28T20:26:41.000000Z | {CF} |  | system | live | false |  |   | context tokens: used=700 | cursorDiskKV key=composerData:{CF}"#
+            ),
+            &format!(
+                r#" | {CO} |  | system | live | false |  |   | session start: composerData missing; 2 bubbles read by their keys | cursorDiskKV key=bubbleId:{CO}:"#
+            ),
+            &format!(
+                r#"2026-05-28T20:26:41.000000Z | {CO} |  | user | live | false |  |   | the question | cursorDiskKV key=bubbleId:{CO}:o2"#
+            ),
+            &format!(
+                r#"2026-05-28T20:26:42.000000Z | {CO} |  | assistant | live | false |  |   | the answer | cursorDiskKV key=bubbleId:{CO}:o1"#
+            ),
+            &format!(
+                r#" | {CA} |  | user | secondary | true |  |   | hello | cursorDiskKV key=agentKv:blob:605b2cd3bceaf2d08e7ba22785ed603b5cce260a16f3215a2b9751da809810e2"#
+            ),
+            &format!(
+                r#" | {CA} |  | assistant | secondary | true |  |   | reply one | cursorDiskKV key=agentKv:blob:489aafaa7015194bad209a192d455dc5d2770afe9d5eee1bc2d9fc4953a649e4"#
+            ),
+            r#" | agentkv:50960409e90f |  | user | live | false |  |   | nobody's question | cursorDiskKV key=agentKv:blob:9474eaa74c8f3aedfed04f9e75133636ef8f5b75a2859c7ee4ff131accaefbeb"#,
+            &format!(
+                r#" | {CB} |  | user | live | false |  |   | kv question | cursorDiskKV key=agentKv:blob:beb106491193968f769dfb96470143d9ab15e0075de9c05a80442579689ef3f5"#
+            ),
+            &format!(
+                r#" | {CB} |  | assistant | live | false |  |   | kv answer | cursorDiskKV key=agentKv:blob:5c40cbad2d5cf53051ad0d3158945cd6c0ac80ece6a1ce2feff66bd6768e26e6"#
+            ),
+            r#" |  |  | user | recovered | false |  |   | loose message | cursorDiskKV key=agentKv:blob:e1eb6e232c7791336d284bae5cb62229cc770a48d49fd78af8154b3d232f1a3a"#,
+        ],
+    );
+}
+
+/// An agent's `store.db` (meta row and blobs: the messages, then their root).
+fn build_store(dir: &Path, messages: &[serde_json::Value]) {
+    std::fs::create_dir_all(dir).unwrap();
+    let c = Connection::open(dir.join("store.db")).unwrap();
+    c.execute_batch(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+         CREATE TABLE blobs (id TEXT PRIMARY KEY, data BLOB);",
+    )
+    .unwrap();
+    let blobs: Vec<Vec<u8>> = messages
+        .iter()
+        .map(|m| m.to_string().into_bytes())
+        .collect();
+    for b in &blobs {
+        c.execute("INSERT INTO blobs VALUES (?1, ?2)", params![sha(b), b])
+            .unwrap();
+    }
+    let r = root(&blobs.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    c.execute("INSERT INTO blobs VALUES (?1, ?2)", params![sha(&r), r])
+        .unwrap();
+    let meta = serde_json::json!({"agentId": "acp1", "latestRootBlobId": sha(&r),
+        "name": "acp chat", "createdAt": T0, "lastUsedModel": "gpt-5",
+        "blobEncryptionKey": "SECRET-BLOBKEY"});
+    c.execute(
+        "INSERT INTO meta VALUES ('0', ?1)",
+        [hex(meta.to_string().as_bytes())],
+    )
+    .unwrap();
+}
+
+fn read_file(root: &Path, rel: &str) -> Vec<String> {
+    read_rows(&root.join(rel), rel, None)
+        .iter()
+        .map(render)
+        .collect()
+}
+
+const ACP: &str = "home/u/.cursor/acp-sessions/acp1";
+
+/// `.cursor/acp-sessions/<id>/`: `store.db`, `meta.json` and `prompt_history.json` are
+/// claimed and read as a chat's; a `meta.json` with no `store.db` gives its session start
+/// (its times read whatever the file's time), one beside a `store.db` nothing more (the
+/// store reads it); `<user_query>` inside context gives the query, the attached files
+/// named, and the rest as a hidden-context row.
+#[test]
+fn acp_sessions_meta_json_alone_and_user_queries_inside_context() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let acp = root.join(ACP);
+    build_store(
+        &acp,
+        &[
+            serde_json::json!({"role": "user", "content": [
+                {"type": "text", "text": "<user_info>OS: linux</user_info>"},
+                {"type": "text", "text": "<user_query>\nfix the bug\n</user_query>"}]}),
+            serde_json::json!({"role": "user",
+                "content": "<attached_files>a.py</attached_files>\n<user_query>second q</user_query>"}),
+            serde_json::json!({"role": "user", "content": "<additional_data>\n<attached_files>\n<file path=\"src/b.ts\">\nconst path=\"x\";\n</file>\n</attached_files>\n</additional_data>\n\n<user_query>\nthird q\n</user_query>"}),
+            serde_json::json!({"role": "assistant", "content": [{"type": "text", "text": "done"}]}),
+        ],
+    );
+    std::fs::write(
+        acp.join("meta.json"),
+        serde_json::json!({"schemaVersion": 2, "createdAtMs": T0, "updatedAtMs": T0 + 60_000,
+            "cwd": "/home/u/proj", "isSubagent": false, "blobEncryptionKey": "SECRET-BLOBKEY"})
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::write(acp.join("prompt_history.json"), r#"["acp prompt"]"#).unwrap();
+    let only = root.join("home/u/.cursor/chats/abc/agent-only");
+    std::fs::create_dir_all(&only).unwrap();
+    std::fs::write(
+        only.join("meta.json"),
+        serde_json::json!({"schemaVersion": 2, "createdAtMs": T0, "updatedAtMs": T0 + 60_000,
+            "cwd": "/home/u/proj2", "isSubagent": false, "name": "meta only", "model": "gpt-5"})
+        .to_string(),
+    )
+    .unwrap();
+    set_mtime(&only.join("meta.json"), 1_777_593_600_000); // before createdAtMs
+    let transcript = root.join("home/u/.cursor/projects/p1/agent-transcripts/t9.jsonl");
+    std::fs::create_dir_all(transcript.parent().unwrap()).unwrap();
+    std::fs::write(
+        &transcript,
+        serde_json::json!({"role": "user", "message": {"content": [{"type": "text",
+            "text": "<attached_files>\n```path=src/a.py, lines=1-3\nprint(1)\n```\n</attached_files>\n<user_query>\nwhy?\n</user_query>"}]}})
+        .to_string() + "\n",
+    )
+    .unwrap();
+
+    let kind = |rel: &str| CursorStore.claim(&root.join(rel)).map(|c| c.kind);
+    assert_eq!(
+        kind(&format!("{ACP}/store.db")),
+        Some("cursor agent chat store")
+    );
+    assert_eq!(
+        kind(&format!("{ACP}/meta.json")),
+        Some("cursor agent chat meta")
+    );
+    assert_eq!(
+        kind(&format!("{ACP}/prompt_history.json")),
+        Some("cursor agent prompt history")
+    );
+    assert_eq!(
+        kind("home/u/.cursor/chats/abc/agent-only/meta.json"),
+        Some("cursor agent chat meta")
+    );
+
+    assert_lines(
+        &read_file(root, &format!("{ACP}/store.db")),
+        &[
+            r#"2026-05-28T20:26:40.000000Z | acp1 | /home/u/proj | system | live | false |  |   | session start: title="acp chat" cwd=/home/u/proj created=2026-05-28T20:26:40.000000Z updated=2026-05-28T20:27:40.000000Z subagent=false schema=2 | meta.json"#,
+            r#"2026-05-28T20:26:40.000000Z | acp1 | /home/u/proj | system | live | false | gpt-5 |   | model: gpt-5 | meta.json"#,
+            r#" | acp1 | /home/u/proj | system | live | false |  |   | hidden environment preamble (opens with <user_info>): <user_info>OS: linux</user_info> | blobs id=e6d38d8da463376b11afa36ade8b13e27222bfd65280fd37719398358d2c4e76"#,
+            r#" | acp1 | /home/u/proj | user | live | false |  |   | fix the bug | blobs id=e6d38d8da463376b11afa36ade8b13e27222bfd65280fd37719398358d2c4e76"#,
+            r#" | acp1 | /home/u/proj | user | live | false |  |   | second q\n[context attached_files a.py] | blobs id=6e2dfefa9b31c8d22c623263a14eede4d294109d12df15ed3edd05714277d59c"#,
+            r#" | acp1 | /home/u/proj | system | live | false |  |   | hidden context (outside <user_query>): <attached_files>a.py</attached_files> | blobs id=6e2dfefa9b31c8d22c623263a14eede4d294109d12df15ed3edd05714277d59c"#,
+            r#" | acp1 | /home/u/proj | user | live | false |  |   | third q\n[context attached_files src/b.ts] | blobs id=0e4cefe7a83457388050940e59af23be8c0da2763aa548115b29645fc535943b"#,
+            r#" | acp1 | /home/u/proj | system | live | false |  |   | hidden context (outside <user_query>): <additional_data>\n<attached_files>\n<file path="src/b.ts">\nconst path="x";\n</file>\n</attached_files>\n</additional_data> | blobs id=0e4cefe7a83457388050940e59af23be8c0da2763aa548115b29645fc535943b"#,
+            r#" | acp1 | /home/u/proj | assistant | live | false |  |   | done | blobs id=067aa47ca0e15e5a0e772ee45f7bade865f45260080847082cbc5534a21dfc23"#,
+        ],
+    );
+    assert_lines(&read_file(root, &format!("{ACP}/meta.json")), &[]);
+    assert_lines(
+        &read_file(root, &format!("{ACP}/prompt_history.json")),
+        &[r#" |  |  | user | secondary | true |  |   | acp prompt | [0]"#],
+    );
+    assert_lines(
+        &read_file(root, "home/u/.cursor/chats/abc/agent-only/meta.json"),
+        &[
+            r#"2026-05-28T20:26:40.000000Z | agent-only | /home/u/proj2 | system | live | false |  |   | session start: title="meta only" cwd=/home/u/proj2 created=2026-05-28T20:26:40.000000Z updated=2026-05-28T20:27:40.000000Z subagent=false schema=2 | "#,
+            r#"2026-05-28T20:26:40.000000Z | agent-only | /home/u/proj2 | system | live | false | gpt-5 |   | model: gpt-5 | "#,
+        ],
+    );
+    assert_lines(
+        &read_file(
+            root,
+            "home/u/.cursor/projects/p1/agent-transcripts/t9.jsonl",
+        ),
+        &[
+            r#" | t9 | p1 | user | live | false |  |   | why?\n[context attached_files src/a.py] | byte 0"#,
+            r#" | t9 | p1 | system | live | false |  |   | hidden context (outside <user_query>): <attached_files>\n```path=src/a.py, lines=1-3\nprint(1)\n```\n</attached_files> | byte 0"#,
+        ],
+    );
+}
