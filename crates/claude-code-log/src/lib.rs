@@ -301,13 +301,20 @@ fn read_transcript(
     let fork = meta
         .as_ref()
         .is_some_and(|m| session_tree::log::truthy(m.get("isFork")));
+    // a copy outside the tree (a job's parent transcript) has no session folder of its
+    // own: its stubs are checked against the session its records name
+    let folder_session = if loc.home.is_empty() {
+        parent.as_str()
+    } else {
+        loc.session_id.as_str()
+    };
     let resolver = files.resolver();
     let lookup = |p: &PersistedPointer| resolver.lookup(p);
     let opts = MapOptions {
         source_file: files.display,
         session_id: &loc.session_id,
         agent_file: subagent.then(|| loc.stem()),
-        folder_session_id: &loc.session_id,
+        folder_session_id: folder_session,
         secondary,
         meta_model: meta_model.as_deref(),
         fork,

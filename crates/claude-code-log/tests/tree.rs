@@ -233,3 +233,25 @@ fn side_files_that_are_not_json_objects() {
         ],
     );
 }
+
+#[test]
+fn a_job_copys_stub_is_checked_against_the_session_its_records_name() {
+    let rel = "home/u/.claude/jobs/j1/parent-transcript.jsonl";
+    let h = home(&[(
+        rel,
+        lines(&[
+            CALL,
+            &stub("/home/u/.claude/projects/-home-u-p/s1/tool-results/toolu_1.txt"),
+        ]),
+    )]);
+    h.assert_rows(
+        rel,
+        &[
+            r#"1||system|s1||||||byte 0|secondary|parent-transcript.jsonl|"model: m0""#,
+            r#"1||tool_use|s1|||m0|Read|toolu_1|byte 0|secondary|parent-transcript.jsonl|"{\"file_path\":\"/x\"}""#,
+            r#"2||tool_result|s1||||Read|toolu_1|byte 173|secondary|parent-transcript.jsonl|"<persisted-output>\nOutput too large. Full output saved to: /home/u/.claude/projects/-home-u-p/s1/tool-results/toolu_1.txt\n</persisted-output>""#,
+            // not `outside the session's folder parent-transcript/tool-results`
+            r#"2||system|s1||||Read|toolu_1|byte 173|secondary|parent-transcript.jsonl|"persisted output s1/tool-results/toolu_1.txt not read (not in the evidence); the result keeps the pointer""#,
+        ],
+    );
+}
