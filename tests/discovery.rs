@@ -1,7 +1,8 @@
 //! Discovery on the project's evidence tree: every store file of the three OS layouts
 //! (and the Tabby server) is claimed by its store, with host, user and editor product
-//! read off the path; only companions read with their main file (SQLite `-wal`s, the
-//! Cursor CLI's `meta.json`) and files that hold nothing but secrets are left unclaimed.
+//! read off the path; only companions read with their main file (SQLite `-wal`s) and
+//! files that hold nothing but secrets are left unclaimed (the Cursor CLI's `meta.json`
+//! is claimed: alone, without its `store.db`, it still names the session).
 
 use std::path::{Path, PathBuf};
 
@@ -89,8 +90,8 @@ fn only_companions_and_secret_files_are_left_unclaimed() {
         .map(|e| rel(e.path()))
         .filter(|p| !claimed.contains(p))
         .collect();
-    // left to the file that reads them: SQLite WALs (read with their database), the
-    // Cursor CLI's `meta.json` (read with its `store.db`), a Copilot CLI session's lock
+    // left to the file that reads them: SQLite WALs (read with their database), a
+    // Copilot CLI session's lock
     // file and rewind backups (listed, never opened, with its `events.jsonl` or rewind
     // index); never read at all: the MCP configurations, which hold only server secrets
     // (env, headers, auth)
@@ -108,7 +109,6 @@ fn only_companions_and_secret_files_are_left_unclaimed() {
             "lin-ws01/home/alice/.copilot/session-state/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70/rewind-file-snapshots/backups/4444444444444444444444444444444444444444444444444444444444444d04",
             "lin-ws01/home/alice/.copilot/session-store.db-wal",
             "lin-ws01/home/alice/copilot-home/session-state/7c0e1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b/rewind-file-snapshots/backups/5555555555555555555555555555555555555555555555555555555555555e05",
-            "mac-lt02/Users/bob/.cursor/chats/5d41402abc4b2a76b9719d911017c592/7f3e9c1a-5b2d-4e8f-9a6c-0d1e2f3a4b5c/meta.json",
             "mac-lt02/Users/bob/.cursor/mcp.json",
             "mac-lt02/Users/bob/.cursor/projects/Users-bob-src-web-1a2b3c4/mcp-auth.json",
             "tabby-srv/home/tabby/.tabby/ee/db.sqlite-wal",
