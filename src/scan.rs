@@ -43,7 +43,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use chat_rows::merge::{DEFAULT_WINDOW_MICROS, TwinIndex, twin_key, twin_key_of, within_window};
+use chat_rows::merge::{DEFAULT_WINDOW_MICROS, TwinIndex, loose_key, twin_key, within_window};
 use chat_rows::write::{Format, WriteStats, csv_header_into, format_row};
 use chat_rows::{Evidence, FileContext, Row, RowSink, Store, Timestamp, TurnType, system};
 use time::UtcOffset;
@@ -450,7 +450,12 @@ impl FileSink<'_> {
             let key = twin_key(self.ctx.user_of(&row), &row);
             if row.secondary {
                 let loose = (row.session_id.is_empty() && time.is_none()).then(|| {
-                    twin_key_of(self.ctx.user_of(&row), "", row.turn_type, row.text.trim())
+                    loose_key(
+                        self.ctx.user_of(&row),
+                        &row.agent,
+                        row.turn_type,
+                        row.text.trim(),
+                    )
                 });
                 let mut held = Held {
                     file: self.file,
@@ -486,7 +491,7 @@ impl FileSink<'_> {
                 for end in cuts.chain(std::iter::once(text.len())) {
                     let prefix = text[..end].trim_end();
                     if !prefix.is_empty() {
-                        let loose = twin_key_of(user, "", row.turn_type, prefix);
+                        let loose = loose_key(user, &row.agent, row.turn_type, prefix);
                         self.end.index.push((loose, None));
                     }
                 }
@@ -1374,7 +1379,11 @@ impl Scanner {
             // so each event that only secondary sources hold is written once
             let mut kept: HashMap<u128, Vec<(Option<i64>, usize)>> = HashMap::new();
             for h in held {
+                // a copy without a time matches its session's twin at any time; one
+                // without a session either, a prompt of its agent by text alone
+                let untimed_in_session = h.time.is_none() && h.loose.is_none();
                 if index.has_twin(h.key, h.time, DEFAULT_WINDOW_MICROS)
+                    || (untimed_in_session && index.has_key(h.key))
                     || h.loose.is_some_and(|k| index.has_twin(k, None, 0))
                 {
                     report.merged_copies += 1;
@@ -1865,6 +1874,86 @@ mod tests {
                 ("add a cart total\n[context file cart.ts]", false),
                 ("an older prompt", true),
                 ("add a cart", true)
+            ]
+        );
+        assert_eq!(r.merged_copies, 2);
+    }
+
+    /// Rows spelled out one per line: `agent;session;epoch ms or -;p|s;text`.
+    struct Spelled;
+    impl Store for Spelled {
+        fn name(&self) -> &'static str {
+            "spelled"
+        }
+        fn claim(&self, path: &Path) -> Option<Claim> {
+            paths::ends_with(path, &["*.rows"]).then_some(Claim::new("rows").with_copies())
+        }
+        fn read_into(
+            &self,
+            path: &Path,
+            _ctx: &FileContext,
+            evidence: &Evidence,
+            sink: &mut dyn RowSink,
+        ) {
+            let bytes = evidence.read(path).unwrap_or_default();
+            for l in chat_rows::lines::lines(&bytes) {
+                let text = l.text_lossy();
+                let f: Vec<&str> = text.splitn(5, ';').collect();
+                sink.push(
+                    Row::new(f[0], TurnType::User, f[4])
+                        .session(f[1])
+                        .at(f[2].parse().ok().and_then(Timestamp::from_epoch_millis))
+                        .secondary(f[3] == "s"),
+                );
+            }
+        }
+    }
+
+    /// A copy that kept its session but no time matches its session's prompt of the
+    /// same text at whatever time (the Copilot and Cursor specs compare times only when
+    /// both rows have one); a copy with neither session nor time matches a prompt of its
+    /// own agent only, never another assistant's prompt of the same text.
+    #[test]
+    fn untimed_copies_match_in_their_session_and_their_agent() {
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("h1/home/zed");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::write(
+            home.join("a.rows"),
+            "cursor;c1;1700000000000;p;Add a cart total\n\
+             claude;k1;1700000001000;p;refactor the payment module\n\
+             cursor;c1;-;s;Add a cart total\n\
+             cursor;c2;-;s;Add a cart total\n\
+             cursor;;-;s;refactor the payment module\n\
+             claude;;-;s;refactor the payment module\n",
+        )
+        .unwrap();
+        let r = Scanner::new()
+            .stores(vec![Box::new(Spelled)])
+            .root(d.path())
+            .run()
+            .unwrap();
+        let kept: Vec<_> = r
+            .rows
+            .iter()
+            .map(|r| {
+                (
+                    r.agent.as_str(),
+                    r.session_id.as_str(),
+                    r.text.as_str(),
+                    r.secondary,
+                )
+            })
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                ("cursor", "c1", "Add a cart total", false),
+                ("claude", "k1", "refactor the payment module", false),
+                // another session: not a copy
+                ("cursor", "c2", "Add a cart total", true),
+                // Cursor's prompt list holds a prompt Claude Code also had: kept
+                ("cursor", "", "refactor the payment module", true),
             ]
         );
         assert_eq!(r.merged_copies, 2);

@@ -101,6 +101,16 @@ pub fn twin_key_of(user: &str, session: &str, turn: TurnType, text: &str) -> u12
     fingerprint("", user, session, turn, text)
 }
 
+/// The key of a prompt by its text alone, for a copy that kept neither its session nor
+/// its time (a legacy prompt list): the user, the agent, the turn type and the text.
+/// The agent is part of it (the specs match such a copy against a prompt "of the same
+/// host, user and agent"), so that one assistant's prompt list never merges away
+/// against another assistant's prompt of the same text.
+pub fn loose_key(user: &str, agent: &str, turn: TurnType, text: &str) -> u128 {
+    // the agent takes the host's place, which is empty in every other key
+    fingerprint(agent, user, "", turn, text)
+}
+
 /// Two independent 64-bit hashes of a row's twin fields.
 fn fingerprint(host: &str, user: &str, session: &str, turn: TurnType, text: &str) -> u128 {
     use std::hash::{BuildHasher, Hash, Hasher};
@@ -177,6 +187,13 @@ impl TwinIndex {
         } else {
             e.times.iter().any(|p| (lo..=hi).contains(p))
         }
+    }
+
+    /// True when a primary row with `key` was inserted, at any time or none: what a
+    /// copy that kept its session but no time is matched by (the Copilot and Cursor
+    /// specs: times are compared only when both rows have one).
+    pub fn has_key(&self, key: u128) -> bool {
+        self.keys.contains_key(&key)
     }
 
     /// How many primary rows it holds.
