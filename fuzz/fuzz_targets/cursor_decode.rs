@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = cursor_state::decode::meta(text);
     }
     if let Ok(v) = serde_json::from_slice::<serde_json::Value>(data) {
-        let mut models = chat_rows::system::ChangeTracker::model();
+        let mut models = cursor_state::rows::ide::Models::default();
         let _ = cursor_state::rows::ide::bubble_rows(&v, &place, &mut models);
         let _ = cursor_state::rows::ide::header_ids(&v);
         let _ = cursor_state::decode::bubble_time(&v, None);
