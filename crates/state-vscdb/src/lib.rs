@@ -652,20 +652,23 @@ impl StateVscdbStore {
         } else {
             ctx.display_path.clone()
         };
-        let project_path = match locate::scope(path) {
+        // a workspace database's project is its `workspace.json` folder, never the
+        // `.code-workspace` file that `workspace` names (named in session start rows)
+        let ws = match locate::scope(path) {
             Some(locate::Scope::Workspace(_)) => evidence
                 .read_optional(&locate::workspace_json(path))
                 .ok()
                 .flatten()
-                .and_then(|b| locate::project_from_workspace_json(&b))
+                .and_then(|b| vscode_chat_log::rows::files::workspace(&b).ok())
                 .unwrap_or_default(),
-            _ => String::new(),
+            _ => vscode_chat_log::rows::files::Workspace::default(),
         };
         let rctx = rows::Context {
             agent,
             source_file,
             user_path: locate::user_relative(path),
-            project_path,
+            project_path: ws.folder,
+            workspace: ws.workspace,
             mtime: evidence.modified(path),
         };
         match StateDb::open_with(path, evidence, opening) {

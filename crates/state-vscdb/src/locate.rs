@@ -20,6 +20,9 @@ pub enum Scope {
     Profile(String),
     /// `User/profiles/builtin/agents/globalStorage/state.vscdb`: the Agents window.
     AgentsWindow,
+    /// `User/profiles/builtin/<id>/globalStorage/state.vscdb`: another built-in profile
+    /// (the spec's `profiles/[builtin/]<id>`; `agents` is the only one seen so far).
+    BuiltinProfile(String),
     /// `User/workspaceStorage/<hash>/state.vscdb`: one workspace.
     Workspace(String),
 }
@@ -34,12 +37,15 @@ pub fn scope(path: &Path) -> Option<Scope> {
             "User",
             "profiles",
             "builtin",
-            "agents",
+            "*",
             "globalStorage",
             "state.vscdb",
         ],
     ) {
-        Some(Scope::AgentsWindow)
+        match comps[n - 3].as_str() {
+            "agents" => Some(Scope::AgentsWindow),
+            id => Some(Scope::BuiltinProfile(id.to_string())),
+        }
     } else if ends_with(
         path,
         &["User", "profiles", "*", "globalStorage", "state.vscdb"],
@@ -69,8 +75,12 @@ pub fn workspace_json(db: &Path) -> PathBuf {
     db.with_file_name("workspace.json")
 }
 
-/// The project path a `workspace.json` names: its `folder` URI, else its `workspace`
-/// (a `.code-workspace` file) URI, as a path. `None` when it names neither.
+/// The path a `workspace.json` names: its `folder` URI, else its `workspace` (a
+/// `.code-workspace` file) URI, as a path. `None` when it names neither.
+///
+/// This is the Cursor plan's rule (`cursor.md`: the `folder`/`workspace` URI), kept for
+/// `cursor-state`. This crate's own rows follow `vscode.txt`, which takes the `folder`
+/// only and never the workspace file: see [`vscode_chat_log::rows::files::workspace`].
 pub fn project_from_workspace_json(bytes: &[u8]) -> Option<String> {
     let v: serde_json::Value = chat_rows::json::from_slice(bytes).ok()?;
     ["folder", "workspace"]
@@ -96,6 +106,10 @@ mod tests {
         assert_eq!(
             s("/h/.config/Code/User/profiles/builtin/agents/globalStorage/state.vscdb"),
             Some(Scope::AgentsWindow)
+        );
+        assert_eq!(
+            s("/h/.config/Code/User/profiles/builtin/review/globalStorage/state.vscdb"),
+            Some(Scope::BuiltinProfile("review".into()))
         );
         assert_eq!(
             s("C:/Users/c/AppData/Roaming/Code/User/workspaceStorage/abc123/state.vscdb"),

@@ -55,8 +55,11 @@ pub struct Context {
     pub source_file: String,
     /// The database path from its `User` folder: `User/globalStorage/state.vscdb`.
     pub user_path: String,
-    /// The workspace folder, for a workspace database.
+    /// The workspace folder, for a workspace database (`workspace.json`'s `folder`).
     pub project_path: String,
+    /// The `.code-workspace` file a workspace database's window had open
+    /// (`workspace.json`'s `workspace`), named in the legacy sessions' start rows.
+    pub workspace: String,
     /// The database file's modification time.
     pub mtime: Option<Timestamp>,
 }
@@ -451,6 +454,7 @@ fn legacy_rows(value: &Value, item: &Item, ctx: &Context) -> Vec<Row> {
     for (i, s) in sessions.iter().enumerate() {
         let mut sc = vscode_chat_log::SessionContext::new(&ctx.agent, &ctx.source_file);
         sc.project_path = ctx.project_path.clone();
+        sc.workspace = ctx.workspace.clone();
         sc.locator = format!("{} [{i}]", item.locator());
         for r in vscode_chat_log::rows_from_session(s, &sc) {
             let r = if item.state == RecordState::Live {

@@ -83,6 +83,89 @@ fn claims_every_state_database_location() {
             .is_none()
     );
     assert!(st.claim(Path::new("/x/ee/db.sqlite")).is_none());
+    // `profiles/[builtin/]<id>`: any built-in profile, not only the Agents window's
+    assert_eq!(
+        st.claim(Path::new(
+            "/x/User/profiles/builtin/review/globalStorage/state.vscdb"
+        ))
+        .map(|c| c.kind),
+        Some("state database")
+    );
+}
+
+/// A workspace database in a temporary `User/workspaceStorage/w1/` beside the given
+/// `workspace.json`: one grant and one legacy session.
+fn workspace_db_beside(workspace_json: &str) -> Vec<[String; 6]> {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("User/workspaceStorage/w1");
+    std::fs::create_dir_all(&ws).unwrap();
+    let db = ws.join("state.vscdb");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        r#"CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+           INSERT INTO ItemTable VALUES ('chat/autoconfirm', '{"run_in_terminal":true}');
+           INSERT INTO ItemTable VALUES ('interactive.sessions',
+             '[{"sessionId":"leg1","creationDate":1700000000000,"requests":[{"message":"hi","response":[]}]}]');"#,
+    )
+    .unwrap();
+    drop(conn);
+    std::fs::write(ws.join("workspace.json"), workspace_json).unwrap();
+    let ev = Evidence::new();
+    let ctx = FileContext {
+        product: Some("vscode".into()),
+        display_path: "User/workspaceStorage/w1/state.vscdb".into(),
+        ..FileContext::default()
+    };
+    let rows = StateVscdbStore.read(&db, &ctx, &ev);
+    view(&rows, ev.modified(&db))
+}
+
+#[test]
+fn a_workspace_file_is_never_the_project_and_is_named_in_legacy_session_starts() {
+    let from = "(from User/workspaceStorage/w1/state.vscdb, file mtime)";
+    let grant = format!("permission setting: chat/autoconfirm.run_in_terminal=true {from}");
+    let (k, k0) = (
+        "ItemTable key=chat/autoconfirm",
+        "ItemTable key=interactive.sessions [0]",
+    );
+    // only a `.code-workspace` file: no project
+    assert_eq!(
+        workspace_db_beside(r#"{"workspace":"file:///home/u/multi.code-workspace"}"#),
+        vec![
+            s(["mtime", "", "", &grant, k, "live"]),
+            s([
+                "2023-11-14T22:13:20.000000Z",
+                "leg1",
+                "",
+                "session start: workspace=/home/u/multi.code-workspace",
+                &format!("{k0} $"),
+                "live"
+            ]),
+            s([
+                "",
+                "leg1",
+                "",
+                "hi",
+                &format!("{k0} $.requests[0].message"),
+                "live"
+            ]),
+        ]
+    );
+    // a folder: the project
+    assert_eq!(
+        workspace_db_beside(r#"{"folder":"file:///home/u/proj"}"#)[..2],
+        [
+            s(["mtime", "", "/home/u/proj", &grant, k, "live"]),
+            s([
+                "2023-11-14T22:13:20.000000Z",
+                "leg1",
+                "/home/u/proj",
+                "session start: ",
+                &format!("{k0} $"),
+                "live"
+            ]),
+        ]
+    );
 }
 
 #[test]
