@@ -109,6 +109,28 @@ fn set_on_a_missing_key_and_on_an_empty_path() {
 }
 
 #[test]
+fn push_whose_v_is_not_an_array_still_truncates_and_pushes_nothing() {
+    // `if (values && values.length > 0) arr.push(...values)`; `cur[last] = arr` after
+    let base = r#"{"kind":0,"v":{"l":[1,2,3],"o":{}}}"#;
+    for v in ["null", "5", "{}", "\"ab\"", "true", "{\"length\":2}"] {
+        assert_eq!(
+            state(&format!(
+                "{base}\n{{\"kind\":2,\"k\":[\"l\"],\"v\":{v},\"i\":1}}\n"
+            )),
+            r#"{"l":[1],"o":{}}"#,
+            "v = {v}"
+        );
+        assert_eq!(
+            state(&format!(
+                "{base}\n{{\"kind\":2,\"k\":[\"o\",\"m\"],\"v\":{v}}}\n"
+            )),
+            r#"{"l":[1,2,3],"o":{"m":[]}}"#,
+            "v = {v}"
+        );
+    }
+}
+
+#[test]
 fn push_onto_falsy_values() {
     let log = r#"{"kind":0,"v":{"n":null,"z":0,"e":"","f":false}}
 {"kind":2,"k":["n"],"v":[1]}

@@ -57,6 +57,26 @@ fn a_request_truncated_by_push_with_i_is_recovered() {
 }
 
 #[test]
+fn a_request_truncated_by_push_with_i_and_a_null_v_is_recovered() {
+    let log = format!("{BASE}\n{{\"kind\":2,\"k\":[\"requests\"],\"v\":null,\"i\":1}}\n");
+    let r = Replay::from_bytes(log.as_bytes());
+    assert!(r.errors().is_empty(), "{:?}", r.errors());
+    assert!(r.refusal().is_none());
+    assert_eq!(
+        r.to_json(),
+        r#"{"sessionId":"s","requests":[{"requestId":"a","message":{"text":"first"},"response":[{"value":"one"}]}]}"#
+    );
+    assert_eq!(
+        rows(&log),
+        [
+            "user 1 [byte 0] recovered second",
+            "assistant 1 [byte 0] recovered two",
+            "thinking 1 [byte 0] recovered hmm"
+        ]
+    );
+}
+
+#[test]
 fn a_kind_zero_rewrite_without_a_request_recovers_it() {
     let log = format!(
         "{BASE}\n{{\"kind\":0,\"v\":{{\"sessionId\":\"s\",\"requests\":[{{\"requestId\":\"b\",\"message\":{{\"text\":\"second\"}},\"response\":[{{\"value\":\"two\"}},{{\"kind\":\"thinking\",\"value\":\"hmm\"}}]}}]}}}}\n"

@@ -653,16 +653,11 @@ impl<'a> Replay<'a> {
     ) -> Result<Option<Removed<'a>>, NotApplied> {
         let undefined: [Cow<'a, str>; 1] = [Cow::Borrowed("undefined")];
         let (last, parents) = path.split_last().unwrap_or((&undefined[0], &[]));
+        // `if (values && values.length > 0) arr.push(...values)` (§3.8: only a non-empty
+        // array is pushed); whatever `v` is, `i` still truncates and `cur[last] = arr`
         let items = match v {
-            None | Some(Node::Undefined) => Vec::new(),
             Some(Node::Arr(items)) => items,
-            Some(other) => {
-                return Err(fatal(format!(
-                    "TypeError: v is {} {}, not an array",
-                    article(other.type_name()),
-                    other.type_name()
-                )));
-            }
+            _ => Vec::new(),
         };
         let length = match &i {
             None | Some(Node::Undefined) => None,
