@@ -183,7 +183,7 @@ impl NitriteFile {
     /// Decodes a store from the bytes of the whole file. Never fails: damage is listed
     /// in [`NitriteFile::problems`].
     pub fn from_bytes(data: &[u8]) -> NitriteFile {
-        let mv = MvStore::from_bytes(data);
+        let mut mv = MvStore::from_bytes(data);
         let mut f = NitriteFile {
             format: mv.format,
             header: mv
@@ -212,11 +212,10 @@ impl NitriteFile {
             .and_then(|v| u32::from_str_radix(v, 16).ok())
             .unwrap_or(1);
         let mut damaged = mv.snapshot.is_none();
-        if let Some(snap) = &mv.snapshot {
-            names = snap.maps();
-            let version = snap.version;
+        if let Some((maps, version)) = mv.snapshot.as_ref().map(|s| (s.maps(), s.version)) {
+            names = maps;
             for (&id, name) in &names {
-                match mv.read_map(id) {
+                match mv.take_map(id) {
                     Ok(entries) => {
                         f.maps.push(MapInfo {
                             id,

@@ -159,6 +159,21 @@ pub enum MvError {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// A chunk whose layout and meta maps decode, but not every page of every map: it
+    /// is not the snapshot (`h2-mvstore.md` §10 step 3), an older chunk is.
+    #[error(
+        "chunk {chunk} (version {version}) is not used as the snapshot: map {map} not fully readable: {reason}"
+    )]
+    IncompleteSnapshot {
+        /// The chunk id.
+        chunk: u32,
+        /// Its version.
+        version: u64,
+        /// The map's name (its id in hex when the meta map names none).
+        map: String,
+        /// The page error.
+        reason: Box<MvError>,
+    },
     /// A required map entry is missing.
     #[error("{what} is missing")]
     Missing {
@@ -934,6 +949,9 @@ pub struct Snapshot {
     pub meta: BTreeMap<String, String>,
     /// Chunk id → start block, as the layout (and the chunk itself) say.
     pub blocks: HashMap<u32, u64>,
+    /// Every other map of the snapshot (meta map ids), read once while choosing it: its
+    /// entries, or the error that stopped its walk.
+    pub entries: BTreeMap<u32, Result<Vec<Entry>, MvError>>,
 }
 
 impl Snapshot {
@@ -1085,6 +1103,11 @@ impl<'a> MvStore<'a> {
         Ok(page)
     }
 
+    /// `h2-mvstore.md` §10 step 3: the candidates newest first; the first whose layout,
+    /// meta map and every page of every map decode is the snapshot. Each candidate's
+    /// pages are decoded once: the chosen one keeps its entries ([`Snapshot::entries`]).
+    /// When no candidate decodes completely, the newest whose layout and meta map decode
+    /// is used, and its unreadable maps are reported by whoever reads them.
     fn choose_snapshot(&mut self) {
         let mut candidates: Vec<&Chunk> = self.chunks.iter().filter(|c| c.footer_ok).collect();
         if candidates.is_empty() {
@@ -1100,22 +1123,64 @@ impl<'a> MvStore<'a> {
             m
         };
         let mut problems = Vec::new();
+        // the newest candidate with a readable layout and meta map: the fallback, with
+        // the number of problems said before it
+        let mut fallback: Option<(Snapshot, usize)> = None;
         let tried = candidates.len();
         for cand in candidates {
-            match self.try_snapshot(cand, &scanned) {
-                Ok(s) => {
-                    self.snapshot = Some(s);
-                    self.problems.extend(problems);
-                    return;
-                }
+            // once a fallback is known, a candidate stops at its first unreadable map
+            match self.try_snapshot(cand, &scanned, fallback.is_some()) {
+                Ok(s) => match s
+                    .entries
+                    .iter()
+                    .find_map(|(id, r)| r.as_ref().err().map(|e| (*id, e)))
+                {
+                    None => {
+                        self.snapshot = Some(s);
+                        self.problems.extend(problems);
+                        return;
+                    }
+                    Some((id, e)) => {
+                        let map = s
+                            .maps()
+                            .get(&id)
+                            .cloned()
+                            .unwrap_or_else(|| format!("{id:x}"));
+                        let rejected = MvError::IncompleteSnapshot {
+                            chunk: cand.id,
+                            version: cand.version,
+                            map,
+                            reason: Box::new(e.clone()),
+                        };
+                        if fallback.is_none() {
+                            fallback = Some((s, problems.len()));
+                        }
+                        problems.push(rejected);
+                    }
+                },
                 Err(e) => problems.push(e),
             }
         }
-        self.problems.extend(problems);
-        self.problems.push(MvError::NoSnapshot { tried });
+        match fallback {
+            Some((s, said)) => {
+                // the fallback's own maps are reported as unreadable maps, not as a rejection
+                problems.truncate(said);
+                self.snapshot = Some(s);
+                self.problems.extend(problems);
+            }
+            None => {
+                self.problems.extend(problems);
+                self.problems.push(MvError::NoSnapshot { tried });
+            }
+        }
     }
 
-    fn try_snapshot(&self, cand: &Chunk, scanned: &HashMap<u32, u64>) -> Result<Snapshot, MvError> {
+    fn try_snapshot(
+        &self,
+        cand: &Chunk,
+        scanned: &HashMap<u32, u64>,
+        stop_early: bool,
+    ) -> Result<Snapshot, MvError> {
         let mut blocks = HashMap::new();
         blocks.insert(cand.id, cand.block);
         let layout_entries = self.read_map_at(0, cand.root, &blocks, DataType::String)?;
@@ -1142,6 +1207,7 @@ impl<'a> MvStore<'a> {
             layout,
             meta: BTreeMap::new(),
             blocks,
+            entries: BTreeMap::new(),
         };
         if let Some(root) = snap.root(meta_id) {
             let meta = self.read_map_at(meta_id, root, &snap.blocks, DataType::String)?;
@@ -1150,6 +1216,20 @@ impl<'a> MvStore<'a> {
             return Err(MvError::Missing {
                 what: format!("root of the meta map {meta_id:x} in chunk {}", cand.id),
             });
+        }
+        for id in snap.maps().into_keys() {
+            if id == 0 || id == meta_id {
+                continue;
+            }
+            let read = match snap.root(id) {
+                None => Ok(Vec::new()),
+                Some(root) => self.read_map_at(id, root, &snap.blocks, DataType::Object),
+            };
+            let failed = read.is_err();
+            snap.entries.insert(id, read);
+            if failed && stop_early {
+                break;
+            }
         }
         Ok(snap)
     }
@@ -1175,9 +1255,23 @@ impl<'a> MvStore<'a> {
                 what: "a readable snapshot".into(),
             });
         };
-        match snap.root(map_id) {
-            None => Ok(Vec::new()),
-            Some(root) => self.read_map_at(map_id, root, &snap.blocks, DataType::Object),
+        match (snap.entries.get(&map_id), snap.root(map_id)) {
+            (Some(read), _) => read.clone(),
+            (None, None) => Ok(Vec::new()),
+            (None, Some(root)) => self.read_map_at(map_id, root, &snap.blocks, DataType::Object),
+        }
+    }
+
+    /// [`MvStore::read_map`], handing over the entries read while choosing the snapshot
+    /// instead of copying them (a second call reads the map again).
+    pub fn take_map(&mut self, map_id: u32) -> Result<Vec<Entry>, MvError> {
+        match self
+            .snapshot
+            .as_mut()
+            .and_then(|s| s.entries.remove(&map_id))
+        {
+            Some(read) => read,
+            None => self.read_map(map_id),
         }
     }
 
@@ -1196,6 +1290,31 @@ impl<'a> MvStore<'a> {
             return Err(MvError::TreeTooDeep { map: map_id, pos });
         }
         let page = self.page_at(pos, blocks, ty)?;
+        // the position's type bit and length code must fit the page (H2 checks both)
+        let p = Pos::from_u64(pos);
+        let offset = self.file_offset(pos, blocks).unwrap_or(0);
+        let is_node = !page.children.is_empty();
+        if p.node != is_node {
+            return Err(MvError::BadPage {
+                offset,
+                reason: format!(
+                    "position 0x{pos:x} names a {}, the page is a {}",
+                    if p.node { "node" } else { "leaf" },
+                    if p.node { "leaf" } else { "node" }
+                ),
+            });
+        }
+        if max_length(p.code).is_some_and(|max| page.length > max) {
+            return Err(MvError::BadPage {
+                offset,
+                reason: format!(
+                    "page length {} exceeds {} of length code {}",
+                    page.length,
+                    max_length(p.code).unwrap_or(0),
+                    p.code
+                ),
+            });
+        }
         if page.map_id != map_id {
             return Err(MvError::WrongMap {
                 offset: self.file_offset(pos, blocks).unwrap_or(0),

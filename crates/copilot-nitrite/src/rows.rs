@@ -26,15 +26,6 @@ use crate::decode::{Document, NitriteFile, Record, records, records_from_value};
 /// The agent id of every row.
 pub const AGENT: &str = "copilot";
 
-/// Titles the plugin gives before the user or the model names a session.
-const DEFAULT_TITLES: [&str; 5] = [
-    "",
-    "New Agent Session",
-    "New Chat",
-    "New Chat Session",
-    "New Edit Session",
-];
-
 /// Response statuses that are not a failure (a turn still streaming is not an error).
 const NOT_ERRORS: [&str; 7] = [
     "",
@@ -329,13 +320,10 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
         .or(versions.first())
         .copied();
     if let Some(main) = main {
-        let titled = versions
-            .iter()
-            .find(|d| !DEFAULT_TITLES.contains(&s(&d.value, &["name", "value"])))
-            .copied()
-            .unwrap_or(main);
-        let title = s(&titled.value, &["name", "value"]);
-        let source = s(&titled.value, &["name", "source"]);
+        // the row's title is its own document's: a title that only a carved (older, or
+        // newer but torn) revision holds is that revision's `session title:` row
+        let title = s(&main.value, &["name", "value"]);
+        let source = s(&main.value, &["name", "source"]);
         let user = s(&main.value, &["user"]);
         let text = system::session_start(&[
             ("title", title),
@@ -349,10 +337,10 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
                 .locator(main.place.locator())
                 .state(state_of(main, false)),
         );
-        // older titles the file still holds
+        // the titles of the other revisions the file still holds
         let mut titles: HashSet<&str> = HashSet::new();
         titles.insert(title);
-        for d in versions.iter().filter(|d| !d.live) {
+        for d in versions.iter().filter(|d| !std::ptr::eq(**d, main)) {
             let t = s(&d.value, &["name", "value"]);
             if titles.insert(t) && !t.is_empty() {
                 let text = format!(

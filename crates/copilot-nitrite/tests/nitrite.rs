@@ -542,17 +542,19 @@ fn dirty_inputs_never_panic_and_report_damage() {
     }
 }
 
+/// `h2-mvstore.md` §10 step 3: the snapshot is the newest chunk whose pages all decode.
+/// A bad check value on a live page of chunk 13 makes version 12 the snapshot; the
+/// rejection and the page are `parser:` rows.
 #[test]
-fn a_damaged_live_page_is_reported_and_its_documents_still_recovered() {
+fn a_damaged_live_page_makes_the_previous_version_the_snapshot() {
     let mut bytes = std::fs::read(lin_agent()).unwrap();
-    // the live leaf page of NtAgentTurn in chunk 13 (block 27) holds turns D and E; their
-    // earlier copies in older chunks still give their rows, as recovered
+    // the live leaf page of NtAgentTurn in chunk 13 (block 27) holds turns D and E
     let pos = mvstore::Pos::from_u64(0x340000191de);
     assert_eq!((pos.chunk, pos.node), (13, false));
     let at = 27 * mvstore::BLOCK_SIZE + pos.offset as usize;
     bytes[at + 4] ^= 0x40; // its check value
     let f = NitriteFile::from_bytes(&bytes);
-    assert_eq!(f.snapshot, Some((13, 13)));
+    assert_eq!(f.snapshot, Some((12, 12)));
     let rows = rows::file_rows(&f, "x", "chat-agent-sessions", "");
     let parser: Vec<(&str, &str)> = rows
         .iter()
@@ -565,8 +567,11 @@ fn a_damaged_live_page_is_reported_and_its_documents_still_recovered() {
         parser,
         [
             (
-                "map 5",
-                format!("parser: map {turns} not fully readable: {check}").as_str()
+                "file",
+                format!(
+                    "parser: chunk 13 (version 13) is not used as the snapshot: map {turns} not fully readable: {check}"
+                )
+                .as_str()
             ),
             (
                 "chunk 13",
@@ -574,13 +579,107 @@ fn a_damaged_live_page_is_reported_and_its_documents_still_recovered() {
             )
         ]
     );
-    let d = rows
+    // version 12 still held turns D and E, and the session that version 13 removed
+    for (text, state, loc) in [
+        (
+            "Run the whole suite",
+            RecordState::Live,
+            "chunk 12 page 0x30000004e60 entry 0",
+        ),
+        (
+            "What is MVStore?",
+            RecordState::Live,
+            "chunk 12 page 0x30000004e60 entry 2",
+        ),
+        (
+            "session start: title=\"Old experiment\" title_source=user kind=chat-agent-sessions user=alice-gh",
+            RecordState::Live,
+            "chunk 11 page 0x2c000002a9a entry 1",
+        ),
+    ] {
+        let d = rows.iter().find(|r| r.text == text).unwrap();
+        assert_eq!(
+            (d.record_state, d.source_locator.as_str()),
+            (state, loc),
+            "{text}"
+        );
+    }
+}
+
+/// Only the candidate's own pages count: a bad dead page (the turn page of chunk 12,
+/// which version 13 replaced) leaves version 13 the snapshot, and is a `parser:` row.
+#[test]
+fn a_damaged_dead_page_keeps_the_newest_snapshot() {
+    let mut bytes = std::fs::read(lin_agent()).unwrap();
+    let block = MvStore::from_bytes(&bytes)
+        .chunks
         .iter()
-        .find(|r| r.text == "Run the whole suite")
-        .unwrap();
+        .find(|c| c.id == 12)
+        .unwrap()
+        .block as usize;
+    let pos = mvstore::Pos::from_u64(0x30000004e60);
+    let at = block * mvstore::BLOCK_SIZE + pos.offset as usize;
+    bytes[at + 4] ^= 0x40;
+    let f = NitriteFile::from_bytes(&bytes);
+    assert_eq!(f.snapshot, Some((13, 13)));
+    let msgs: Vec<(String, String)> = f
+        .problems
+        .iter()
+        .map(|p| (p.locator.clone(), p.message()))
+        .collect();
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert_eq!(msgs[0].0, "chunk 12");
+    assert!(
+        msgs[0].1.starts_with(&format!(
+            "page not readable: page at file offset {at}: check value"
+        )),
+        "{msgs:?}"
+    );
+}
+
+/// The real store with one bit of the live session page's check value flipped (file
+/// byte 43,374): version 4 does not decode completely, so version 3 is the snapshot and
+/// the turn only in chunk 4 is recovered.
+#[test]
+fn real_store_with_a_bad_live_page_falls_back_to_version_3() {
+    let Some(mut bytes) = reference("budi-phase2-copilot-agent-sessions-nitrite.db") else {
+        return;
+    };
+    bytes[43_374] ^= 0x40;
+    let f = NitriteFile::from_bytes(&bytes);
+    assert_eq!(f.snapshot, Some((3, 3)));
+    let rows = rows::file_rows(&f, "x", "chat-agent-sessions", "");
+    let session = "com.github.copilot.agent.session.persistence.nitrite.entity.NtAgentSession";
+    let check = "page at file offset 43370: check value 0x5c54, expected 0x1c54";
+    let b: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.record_state.as_str(),
+                r.source_locator.as_str(),
+                r.text.as_str(),
+            )
+        })
+        .collect();
     assert_eq!(
-        (d.record_state, d.source_locator.as_str()),
-        (RecordState::Recovered, "chunk 9 page 0x24000002aa2 entry 2")
+        &b[..3],
+        [
+            (
+                "live",
+                "file",
+                format!("parser: chunk 4 (version 4) is not used as the snapshot: map {session} not fully readable: {check}").as_str()
+            ),
+            ("live", "chunk 4", format!("parser: page not readable: {check}").as_str()),
+            (
+                "live",
+                "chunk 3 page 0xc000002a96 entry 0",
+                "session start: title=\"New Chat Session\" title_source=copilot kind=chat-agent-sessions user=redacted"
+            ),
+        ]
+    );
+    assert!(
+        b.contains(&("recovered", "chunk 4 page 0x1000007a91e entry 0", "test")),
+        "{b:#?}"
     );
 }
 
@@ -605,8 +704,9 @@ fn real_store_with_a_torn_last_chunk_falls_back_to_version_3() {
             )
         })
         .collect();
-    // version 3 held the session (titled "New Chat Session", the newest title comes from the
-    // torn chunk) but not yet the turn; the turn's page in the torn chunk is still carved
+    // version 3 held the session (revision 2, titled "New Chat Session": the live row
+    // carries that title) but not yet the turn; the newer title and the turn's page in the
+    // torn chunk are still carved, as recovered rows
     assert_eq!(
         &b[..3],
         [
@@ -623,7 +723,7 @@ fn real_store_with_a_torn_last_chunk_falls_back_to_version_3() {
             (
                 "system",
                 "live",
-                "session start: title=\"Terraform Assistance Overview\" title_source=copilot kind=chat-agent-sessions user=redacted"
+                "session start: title=\"New Chat Session\" title_source=copilot kind=chat-agent-sessions user=redacted"
             ),
         ]
     );
@@ -632,8 +732,25 @@ fn real_store_with_a_torn_last_chunk_falls_back_to_version_3() {
         (
             "system",
             "recovered",
-            "session title: title=\"New Chat Session\" title_source=copilot revision=1"
+            "session title: title=\"Terraform Assistance Overview\" title_source=copilot revision=3"
         )
+    );
+    assert_eq!(
+        (
+            rows[2].source_locator.as_str(),
+            rows[3].source_locator.as_str()
+        ),
+        (
+            "chunk 3 page 0xc000002a96 entry 0",
+            "chunk 4 page 0x10000065a96 entry 0"
+        )
+    );
+    // revision 1 had the same title as the live revision 2: no row of its own
+    assert_eq!(
+        b.iter()
+            .filter(|r| r.2.starts_with("session title:"))
+            .count(),
+        1
     );
     assert!(b.contains(&("user", "recovered", "test")), "{b:#?}");
 }
