@@ -111,6 +111,38 @@ pub fn log_twin(path: &Path) -> PathBuf {
     path.with_extension("jsonl")
 }
 
+/// The newer copies of a flat `<id>.json` session, any of which makes it the secondary
+/// copy: its `.jsonl` twin in the same folder, and for a session at the old empty-window
+/// location (`User/workspaceStorage/no-workspace/chatSessions/<id>.json`, which VS Code
+/// reads only when the new location has nothing) the new location's
+/// `User/globalStorage/emptyWindowChatSessions/<id>.jsonl` and `<id>.json`. A session
+/// loaded from a `.json` is written back as a new `.jsonl` and the `.json` stays, so the
+/// old copy is the older one.
+pub fn newer_copies(path: &Path) -> Vec<PathBuf> {
+    let mut out = vec![log_twin(path)];
+    let old_location = ends_with(
+        path,
+        &[
+            "User",
+            "workspaceStorage",
+            "no-workspace",
+            "chatSessions",
+            "*.json",
+        ],
+    );
+    // `<User>/workspaceStorage/no-workspace/chatSessions/<id>.json`
+    let user = path.ancestors().nth(4);
+    if let (true, Some(user), Some(name)) = (old_location, user, path.file_name()) {
+        let new = user
+            .join("globalStorage")
+            .join("emptyWindowChatSessions")
+            .join(name);
+        out.push(new.with_extension("jsonl"));
+        out.push(new);
+    }
+    out
+}
+
 /// The path from the last `User` component on, `/`-separated: `User/settings.json`,
 /// `User/profiles/1a2b/settings.json`.
 pub fn user_relative(path: &Path) -> String {
@@ -194,6 +226,22 @@ mod tests {
         assert_eq!(
             log_twin(p),
             Path::new("/e/Code/User/workspaceStorage/ab/chatSessions/9.jsonl")
+        );
+        assert_eq!(
+            newer_copies(p),
+            [Path::new(
+                "/e/Code/User/workspaceStorage/ab/chatSessions/9.jsonl"
+            )]
+        );
+        assert_eq!(
+            newer_copies(Path::new(
+                "/e/Code/User/workspaceStorage/no-workspace/chatSessions/9.json"
+            )),
+            [
+                Path::new("/e/Code/User/workspaceStorage/no-workspace/chatSessions/9.jsonl"),
+                Path::new("/e/Code/User/globalStorage/emptyWindowChatSessions/9.jsonl"),
+                Path::new("/e/Code/User/globalStorage/emptyWindowChatSessions/9.json"),
+            ]
         );
         assert_eq!(
             workspace_json_for(Path::new(

@@ -127,17 +127,21 @@ fn workspace_of(path: &Path, evidence: &Evidence) -> Workspace {
 }
 
 /// The rows of a flat session: alone, it is the primary source; beside its `.jsonl`
-/// twin, every one of its rows is secondary, with the session id, texts and times the
-/// log's rows have (one mapping serves both), and the scanner merges away those the log
-/// repeats. The crate drops none itself, so `--keep-copies` shows them all and the
-/// summary counts those merged. Whether the twin exists is checked without reading it.
+/// twin (or, at the old empty-window location, with a copy at the new one:
+/// [`locate::newer_copies`]), every one of its rows is secondary, with the session id,
+/// texts and times the log's rows have (one mapping serves both), and the scanner merges
+/// away those the log repeats. The crate drops none itself, so `--keep-copies` shows them
+/// all and the summary counts those merged. Whether a newer copy exists is checked
+/// without reading it.
 fn read_json_session(
     path: &Path,
     bytes: &[u8],
     mut ctx: SessionContext,
     evidence: &Evidence,
 ) -> Vec<Row> {
-    ctx.secondary = evidence.check(&locate::log_twin(path)).is_ok();
+    ctx.secondary = locate::newer_copies(path)
+        .iter()
+        .any(|p| evidence.check(p).is_ok());
     json_session_rows(bytes, &ctx)
 }
 

@@ -539,3 +539,58 @@ fn reading_changes_no_evidence() {
     assert!(read_any > 80, "{read_any}");
     assert_eq!(before, snapshot());
 }
+
+#[test]
+fn an_old_location_empty_window_json_is_secondary_to_the_new_locations_copy() {
+    use chat_rows::{Evidence, FileContext, Store};
+    // a temporary `User` folder of this test's own
+    let user = std::env::temp_dir()
+        .join(format!(
+            "vscode-chat-log-empty-window-{}",
+            std::process::id()
+        ))
+        .join("User");
+    let old = user.join("workspaceStorage/no-workspace/chatSessions/e9.json");
+    let new = user.join("globalStorage/emptyWindowChatSessions/e9.jsonl");
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    std::fs::create_dir_all(new.parent().unwrap()).unwrap();
+    let session = r#"{"version":3,"sessionId":"e9","creationDate":1759400000000,"requests":[{"requestId":"r1","timestamp":1759400001000,"message":{"text":"hello","parts":[]},"response":[{"value":"hi"}],"responseTimestamp":1759400002000}]}"#;
+    std::fs::write(&old, session).unwrap();
+    let read = |p: &std::path::Path| {
+        let rows = vscode_chat_log::ChatLogStore.read(p, &FileContext::default(), &Evidence::new());
+        rows.iter()
+            .map(|r| format!("{} {} {}", r.turn_type, r.secondary, r.text))
+            .collect::<Vec<_>>()
+    };
+    // alone, the old location's copy is the session
+    let alone = read(&old);
+    std::fs::write(&new, format!("{{\"kind\":0,\"v\":{session}}}\n")).unwrap();
+    let with_new = read(&old);
+    let log = read(&new);
+    std::fs::remove_dir_all(user.parent().unwrap()).unwrap();
+    assert_eq!(
+        alone,
+        [
+            "system false session start: ",
+            "user false hello",
+            "assistant false hi"
+        ]
+    );
+    // beside the new location's log (what VS Code reads), it is the older copy
+    assert_eq!(
+        with_new,
+        [
+            "system true session start: ",
+            "user true hello",
+            "assistant true hi"
+        ]
+    );
+    assert_eq!(
+        log,
+        [
+            "system false session start: ",
+            "user false hello",
+            "assistant false hi"
+        ]
+    );
+}
