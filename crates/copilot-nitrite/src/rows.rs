@@ -125,7 +125,9 @@ pub fn project_name(file: &NitriteFile) -> Option<String> {
 }
 
 /// The model of a turn: the assistant blob's `modelInformation.modelName`, else the
-/// request's, else `response.model`, else `request.model`; normalised.
+/// request's, else `response.model`, else `request.model`; normalised. `auto` is the
+/// user's routing choice (the plugin picks a model per request), never a model: it is
+/// skipped, and a turn that names nothing else has no model (empty).
 pub fn turn_model(v: &Value) -> String {
     for p in [
         &["response", "modelInformation", "modelName"][..],
@@ -133,8 +135,8 @@ pub fn turn_model(v: &Value) -> String {
         &["response", "model"],
         &["request", "model"],
     ] {
-        let m = s(v, p);
-        if !m.is_empty() {
+        let m = s(v, p).trim();
+        if !m.is_empty() && !m.eq_ignore_ascii_case("auto") {
             return normalize_model(m);
         }
     }
@@ -638,6 +640,57 @@ mod tests {
         assert_eq!(normalize_model("claude-opus-4.5"), "claude-opus-4-5");
         assert_eq!(normalize_model("gpt-4.1"), "gpt-4.1");
         assert_eq!(normalize_model("Gemini 2.5 Pro"), "Gemini 2.5 Pro");
+    }
+
+    #[test]
+    fn auto_is_a_route_not_a_model() {
+        use crate::decode::{Document, NitriteFile, Place};
+        let turn = |request: serde_json::Value, response: serde_json::Value| {
+            serde_json::json!({"id": "t1", "sessionId": "s1", "createdAt": 1767261600000i64,
+                "request": request, "response": response})
+        };
+        let auto_only = turn(
+            serde_json::json!({"stringContent": "hi", "model": "auto", "modelInformation": null}),
+            serde_json::json!({"model": null, "modelInformation": null}),
+        );
+        assert_eq!(turn_model(&auto_only), "");
+        assert_eq!(
+            turn_model(&turn(
+                serde_json::json!({"model": "auto"}),
+                serde_json::json!({"model": "gpt-4.1"})
+            )),
+            "gpt-4.1"
+        );
+        assert_eq!(
+            turn_model(&turn(
+                serde_json::json!({"model": "claude-opus-4.5"}),
+                serde_json::json!({"modelInformation": {"modelName": "Auto"}})
+            )),
+            "claude-opus-4-5"
+        );
+        let file = NitriteFile {
+            documents: vec![Document {
+                map: "com.github.copilot.agent.session.persistence.nitrite.entity.NtAgentTurn"
+                    .into(),
+                map_id: 7,
+                key: serde_json::json!("1"),
+                value: auto_only,
+                place: Place::Page {
+                    chunk: 1,
+                    page: 0x40000002a96,
+                    entry: 0,
+                },
+                version: 1,
+                live: true,
+            }],
+            ..NitriteFile::default()
+        };
+        let rows = file_rows(&file, "x.db", "chat-agent-sessions", "");
+        let got: Vec<(TurnType, &str, &str)> = rows
+            .iter()
+            .map(|r| (r.turn_type, r.text.as_str(), r.model.as_str()))
+            .collect();
+        assert_eq!(got, [(TurnType::User, "hi", "")]);
     }
 
     fn rec(kind: &str, data: serde_json::Value) -> serde_json::Value {
