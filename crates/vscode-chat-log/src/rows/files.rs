@@ -241,6 +241,95 @@ pub fn settings_rows(bytes: &[u8], user_path: &str, f: &FileRows) -> Vec<Row> {
 mod tests {
     use super::*;
 
+    /// (text, locator, session, time set) of each row.
+    fn damage(rows: Vec<Row>) -> Vec<(String, String, String, bool)> {
+        rows.into_iter()
+            .map(|r| {
+                (
+                    r.text,
+                    r.source_locator,
+                    r.session_id,
+                    r.timestamp.is_some(),
+                )
+            })
+            .collect()
+    }
+
+    fn timed() -> FileRows {
+        FileRows {
+            agent: "vscode".into(),
+            source_file: "f".into(),
+            mtime: chat_rows::Timestamp::from_epoch_millis(1_759_400_000_000),
+        }
+    }
+
+    fn one(text: &str, session: &str) -> Vec<(String, String, String, bool)> {
+        vec![(text.into(), "byte 0".into(), session.into(), false)]
+    }
+
+    #[test]
+    fn a_workspace_json_that_is_not_an_object() {
+        for bytes in [&b"[1]"[..], b"\"/home/u/proj\"", b"null", b"\xEF\xBB\xBF7"] {
+            assert_eq!(
+                damage(workspace_rows(bytes, &timed())),
+                one("parser: workspace.json is not a JSON object", ""),
+                "{bytes:?}"
+            );
+        }
+        assert_eq!(
+            workspace(b"[1]"),
+            Err("parser: workspace.json is not a JSON object".to_string())
+        );
+    }
+
+    #[test]
+    fn an_editing_state_that_is_not_an_object() {
+        for bytes in [&b"[1,2]"[..], b"\"x\"", b"null", b"3"] {
+            assert_eq!(
+                damage(editing_state_rows(bytes, "k2", "/p", &timed())),
+                one("parser: state.json is not a JSON object", "k2"),
+                "{bytes:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_settings_file_that_is_not_an_object() {
+        let rows = |bytes: &[u8]| {
+            damage(settings_rows(
+                bytes,
+                "User/profiles/p1/settings.json",
+                &timed(),
+            ))
+        };
+        for (bytes, what) in [
+            (&b"[1]"[..], "an array"),
+            (b"// c\n\"x\"", "a string"),
+            (b"7", "a number"),
+            (b"true", "a boolean"),
+        ] {
+            assert_eq!(
+                rows(bytes),
+                one(
+                    &format!(
+                        "parser: User/profiles/p1/settings.json is not a JSON object (it is {what})"
+                    ),
+                    ""
+                )
+            );
+        }
+        assert_eq!(
+            rows(b"{\"a\": "),
+            one(
+                "parser: User/profiles/p1/settings.json is not a JSON object (unexpected end of input on line 1 column 1)",
+                ""
+            )
+        );
+        // an empty file (or only comments) is no settings, not damage
+        assert!(rows(b"").is_empty());
+        assert!(rows(b"// nothing\n").is_empty());
+    }
+
     #[test]
     fn edit_state_prints_a_dash_for_an_absent_state_and_names_an_unknown_one() {
         let f = FileRows {
