@@ -405,9 +405,10 @@ fn read_file(
             }
         }
         FileKind::IntellijHistory => {
+            let session = rows::history_session(rows::HistoryClient::Intellij, display);
             let bytes = match evidence.read(path) {
                 Ok(b) => b,
-                Err(e) => return vec![io_row(display, &e, true)],
+                Err(e) => return vec![io_row(display, &e, true).session(session)],
             };
             let src = Source {
                 file: display,
@@ -416,6 +417,7 @@ fn read_file(
             match intellij_history(&bytes) {
                 Ok(cmds) => rows::history_rows(
                     &cmds,
+                    rows::HistoryClient::Intellij,
                     &file_name(path),
                     &|c| c.offset.map(|o| format!("byte {o}")).unwrap_or_default(),
                     &src,
@@ -423,7 +425,8 @@ fn read_file(
                 Err(e) => vec![
                     Row::system(AGENT, system::not_readable_xml(&e))
                         .file(display)
-                        .secondary(true),
+                        .secondary(true)
+                        .session(session),
                 ],
             }
         }
@@ -451,7 +454,13 @@ fn vscdb_rows(path: &Path, display: &str, evidence: &Evidence, opening: Opening)
     };
     let parsed = match item.json() {
         Ok(v) => v,
-        Err(e) => return vec![state_vscdb::not_json_row(AGENT, display, item, &e).secondary(true)],
+        Err(e) => {
+            return vec![
+                state_vscdb::not_json_row(AGENT, display, item, &e)
+                    .secondary(true)
+                    .session(rows::history_session(rows::HistoryClient::Vscode, display)),
+            ];
+        }
     };
     let Some(history) = parsed.get(VSCODE_HISTORY_KEY) else {
         return Vec::new();
@@ -465,6 +474,7 @@ fn vscdb_rows(path: &Path, display: &str, evidence: &Evidence, opening: Opening)
     };
     let mut rows = rows::history_rows(
         &cmds,
+        rows::HistoryClient::Vscode,
         &from,
         &|c| format!("{base} {VSCODE_HISTORY_KEY}[{}]", c.position - 1),
         &src,

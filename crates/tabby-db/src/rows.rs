@@ -18,7 +18,8 @@
 //! * `source host:` and `source host repository:` rows for integrations;
 //! * `model configured:` rows for `config.toml`;
 //! * `inline edit command history: <N> commands, newest first (...)` and one user row
-//!   per remembered command.
+//!   per remembered command (session `command-history:intellij:<file>` or
+//!   `command-history:vscode:<file>`, so that no history row ever merges).
 //!
 //! The event's user is named by email whenever the account is known: in the database
 //! by `user_id`, in the log by decoding the Hashids `user`. Both sources then give
@@ -646,19 +647,51 @@ pub fn config_rows(
         .collect()
 }
 
-/// A command history: the leading row, then one user row per command, newest first.
-/// `from` names the store (`intellij-tabby-command-history.xml`, or
+/// The editor client whose inline-edit command history a file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HistoryClient {
+    /// The IntelliJ plugin (`intellij-tabby-command-history.xml`).
+    Intellij,
+    /// The VS Code extension (`edit.recentlyCommand` of a `state.vscdb`).
+    Vscode,
+}
+
+/// The session id of every row of one command history file:
+/// `command-history:intellij:<source_file>` or `command-history:vscode:<source_file>`.
+///
+/// The plan gives these rows no session (they have neither a thread nor a time) and
+/// says they "pair with nothing ... and are kept". Without a session and a time the
+/// scanner would merge a command away against a thread prompt of the same text, and a
+/// command (or a leading row) that two history files share would be written once; a
+/// session of their own that names the file keeps every row of every history, while
+/// the rows stay secondary as the plan's table says.
+pub fn history_session(client: HistoryClient, source_file: &str) -> String {
+    let client = match client {
+        HistoryClient::Intellij => "intellij",
+        HistoryClient::Vscode => "vscode",
+    };
+    format!("command-history:{client}:{source_file}")
+}
+
+/// A command history: the leading row, then one user row per command, newest first,
+/// all in the file's own session ([`history_session`]). `from` names the store
+/// (`intellij-tabby-command-history.xml`, or
 /// `state.vscdb TabbyML.vscode-tabby edit.recentlyCommand`).
 pub fn history_rows(
     commands: &[Command],
+    client: HistoryClient,
     from: &str,
     locator: &dyn Fn(&Command) -> String,
     src: &Source<'_>,
 ) -> Vec<Row> {
-    let mut out = vec![src.row(
-        TurnType::System,
-        system::command_history(commands.len(), from),
-    )];
+    let session = history_session(client, src.file);
+    let mut out = vec![
+        src.row(
+            TurnType::System,
+            system::command_history(commands.len(), from),
+        )
+        .session(session.clone()),
+    ];
     for c in commands {
         let mut text = c.command.clone();
         if !c.context.is_empty() {
@@ -667,7 +700,8 @@ pub fn history_rows(
         out.push(
             src.row(TurnType::User, text)
                 .line(c.position)
-                .locator(locator(c)),
+                .locator(locator(c))
+                .session(session.clone()),
         );
     }
     out

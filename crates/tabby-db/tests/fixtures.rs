@@ -394,10 +394,10 @@ fn intellij_history_rows() {
     assert_eq!(
         render(&rows),
         concat!(
-            " |  | system | secondary* | intellij-tabby-command-history.xml |  |  |  | \"inline edit command history: 3 commands, newest first (from intellij-tabby-command-history.xml, no times)\"\n",
-            " |  | user | secondary* | intellij-tabby-command-history.xml | 1 | byte 136 |  | \"add docstrings\"\n",
-            " |  | user | secondary* | intellij-tabby-command-history.xml | 2 | byte 178 |  | \"convert to a data class\"\n",
-            " |  | user | secondary* | intellij-tabby-command-history.xml | 3 | byte 229 |  | \"handle the \\\"null\\\" case\"\n",
+            " | command-history:intellij:lin-ws01/home/alice/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml | system | secondary* | intellij-tabby-command-history.xml |  |  |  | \"inline edit command history: 3 commands, newest first (from intellij-tabby-command-history.xml, no times)\"\n",
+            " | command-history:intellij:lin-ws01/home/alice/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml | user | secondary* | intellij-tabby-command-history.xml | 1 | byte 136 |  | \"add docstrings\"\n",
+            " | command-history:intellij:lin-ws01/home/alice/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml | user | secondary* | intellij-tabby-command-history.xml | 2 | byte 178 |  | \"convert to a data class\"\n",
+            " | command-history:intellij:lin-ws01/home/alice/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml | user | secondary* | intellij-tabby-command-history.xml | 3 | byte 229 |  | \"handle the \\\"null\\\" case\"\n",
         )
     );
 }
@@ -411,9 +411,9 @@ fn vscodium_state_rows_and_other_state_databases() {
     assert_eq!(
         render(&rows),
         concat!(
-            " |  | system | secondary* | state.vscdb |  | ItemTable key=TabbyML.vscode-tabby |  | \"inline edit command history: 2 commands, newest first (from state.vscdb TabbyML.vscode-tabby edit.recentlyCommand, no times)\"\n",
-            " |  | user | secondary* | state.vscdb | 1 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[0] |  | \"rename @file to snake case [context: file:///c%3A/work/app/math.py]\"\n",
-            " |  | user | secondary* | state.vscdb | 2 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[1] |  | \"fix the typo\"\n",
+            " | command-history:vscode:WIN-DESK03/C/Users/carol/AppData/Roaming/VSCodium/User/globalStorage/state.vscdb | system | secondary* | state.vscdb |  | ItemTable key=TabbyML.vscode-tabby |  | \"inline edit command history: 2 commands, newest first (from state.vscdb TabbyML.vscode-tabby edit.recentlyCommand, no times)\"\n",
+            " | command-history:vscode:WIN-DESK03/C/Users/carol/AppData/Roaming/VSCodium/User/globalStorage/state.vscdb | user | secondary* | state.vscdb | 1 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[0] |  | \"rename @file to snake case [context: file:///c%3A/work/app/math.py]\"\n",
+            " | command-history:vscode:WIN-DESK03/C/Users/carol/AppData/Roaming/VSCodium/User/globalStorage/state.vscdb | user | secondary* | state.vscdb | 2 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[1] |  | \"fix the typo\"\n",
         )
     );
     // A state.vscdb without the extension's row gives nothing.
@@ -429,6 +429,101 @@ fn vscodium_state_rows_and_other_state_databases() {
             .read(&other, &FileContext::default(), &Evidence::new())
             .is_empty()
     );
+}
+
+/// The command histories pair with nothing (tabby.txt) and are kept: every row of a
+/// history file is in that file's own session, `command-history:<client>:<file>`, so
+/// neither of the scanner's merge rules can take one away. A secondary row with neither
+/// a session nor a time is merged when a prompt of the same text exists (a thread
+/// prompt, or another history's command), and secondary rows of two files with the
+/// same session, turn, text and time are written once; here two histories holding the
+/// same commands, and the same count in their leading rows, share no twin key.
+#[test]
+fn command_histories_are_sessions_of_their_own() {
+    let store = TabbyStore::default();
+    let xml = evidence_root().join(
+        "lin-ws01/home/alice/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml",
+    );
+    let vscdb = evidence_root()
+        .join("WIN-DESK03/C/Users/carol/AppData/Roaming/VSCodium/User/globalStorage/state.vscdb");
+    let sessions = |rows: &[Row]| {
+        let mut s: Vec<String> = rows.iter().map(|r| r.session_id.clone()).collect();
+        s.dedup();
+        s
+    };
+    let xml_rows = store_rows(&xml, &Evidence::new(), &store);
+    assert_eq!(xml_rows.len(), 4);
+    assert_eq!(
+        sessions(&xml_rows),
+        [
+            "command-history:intellij:lin-ws01/home/alice/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml"
+        ]
+    );
+    let vscdb_rows = store_rows(&vscdb, &Evidence::new(), &store);
+    assert_eq!(vscdb_rows.len(), 3);
+    assert_eq!(
+        sessions(&vscdb_rows),
+        [
+            "command-history:vscode:WIN-DESK03/C/Users/carol/AppData/Roaming/VSCodium/User/globalStorage/state.vscdb"
+        ]
+    );
+    // The same history in two IDEs of one user: the same texts, other sessions.
+    let dir = tempfile::tempdir().unwrap();
+    let mut per_file = Vec::new();
+    for product in ["IntelliJIdea2024.2", "PyCharm2024.1"] {
+        let copy = dir.path().join(format!(
+            "u/.config/JetBrains/{product}/options/intellij-tabby-command-history.xml"
+        ));
+        std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+        std::fs::copy(&xml, &copy).unwrap();
+        let ctx = FileContext {
+            display_path: format!(
+                "u/.config/JetBrains/{product}/options/intellij-tabby-command-history.xml"
+            ),
+            ..FileContext::default()
+        };
+        per_file.push(store.read(&copy, &ctx, &Evidence::new()));
+    }
+    assert_eq!(
+        per_file
+            .iter()
+            .map(|rows| sessions(rows))
+            .collect::<Vec<_>>(),
+        [
+            [
+                "command-history:intellij:u/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml"
+            ],
+            [
+                "command-history:intellij:u/.config/JetBrains/PyCharm2024.1/options/intellij-tabby-command-history.xml"
+            ],
+        ]
+    );
+    let texts = |rows: &[Row]| rows.iter().map(|r| r.text.clone()).collect::<Vec<_>>();
+    assert_eq!(texts(&per_file[0]), texts(&per_file[1]));
+    let keys = |rows: &[Row]| {
+        rows.iter()
+            .map(|r| chat_rows::merge::twin_key("alice", r))
+            .collect::<std::collections::HashSet<_>>()
+    };
+    assert!(keys(&per_file[0]).is_disjoint(&keys(&per_file[1])));
+    // every row is secondary, untimed, and named by a session (so never a loose copy)
+    for r in per_file
+        .iter()
+        .flatten()
+        .chain(&xml_rows)
+        .chain(&vscdb_rows)
+    {
+        assert!(r.secondary && r.timestamp.is_none() && !r.session_id.is_empty());
+    }
+    // Against the rows of a server root, merge_secondary drops none of them.
+    let root = tabby_db::read_root(&tabby_root(), &Evidence::new());
+    let (_, dropped_alone) = chat_rows::merge::merge_secondary(root.clone(), 2_000_000);
+    let mut all = root;
+    all.extend(xml_rows.iter().cloned());
+    all.extend(vscdb_rows.iter().cloned());
+    let (kept, dropped) = chat_rows::merge::merge_secondary(all, 2_000_000);
+    assert_eq!(dropped, dropped_alone);
+    assert_eq!(kept[kept.len() - 7..], [xml_rows, vscdb_rows].concat()[..]);
 }
 
 /// Every output of every Tabby fixture, in every format, searched for the secrets the

@@ -258,6 +258,7 @@ mod tests {
         };
         let rows = crate::rows::history_rows(
             &c,
+            crate::rows::HistoryClient::Intellij,
             "intellij-tabby-command-history.xml",
             &|c| c.offset.map(|o| format!("byte {o}")).unwrap_or_default(),
             &src,
