@@ -246,8 +246,10 @@ pub fn chat_rows(
                     );
                 }
             }
+            // the steps are part of this interaction: the assistant's model, like the
+            // prompt and the tool results above (the plan's model column)
             for r in process_rows(&h.processes, &calls_here, origin, at) {
-                push(r);
+                push(r.model(model.clone()));
             }
             if let Some(e) = &h.error {
                 push(
@@ -297,7 +299,9 @@ pub fn chat_rows(
                     );
                 }
             }
-            for r in process_rows(&a.processes, &HashSet::new(), origin, at) {
+            // a tool step of the reply that repeats one of its tool_call parts is that
+            // call, already given above: the same rule as for the prompt's steps
+            for r in process_rows(&a.processes, &calls_here, origin, at) {
                 push(r.model(model.clone()));
             }
             if let Some(e) = a.error.as_ref().filter(|_| !error_only) {
@@ -615,7 +619,9 @@ fn line_of_key(bytes: &[u8], key: &str) -> Option<u64> {
 
 /// The rows of a legacy `cody_history.xml` (all secondary), with `project` (the folder
 /// the file sits in) as project path: per chat `chat:`, `model:` before the first
-/// assistant message, and a user or assistant row per message; then, if the file is
+/// assistant message, and a user or assistant row per `HUMAN` or `ASSISTANT` message
+/// with text (a message with text and any other speaker or none is a system row, see
+/// [`legacy_unspoken`]; one without text gives no row); then, if the file is
 /// cut or damaged, `parser: cody_history.xml did not parse; read <n> chat(s) (<error>)`.
 pub fn legacy_rows(
     h: &LegacyHistory,
@@ -654,10 +660,17 @@ pub fn legacy_rows(
         );
         let mut model_done = false;
         for m in &c.messages {
-            let turn = match m.speaker.as_deref() {
-                Some("HUMAN") => TurnType::User,
-                Some("ASSISTANT") => TurnType::Assistant,
-                _ => TurnType::System,
+            // a message without text has nothing to show (the plan's rows are per
+            // message "with text"; the `chat:` row's count still includes it)
+            let Some(text) = m.text.as_deref().filter(|t| !t.is_empty()) else {
+                continue;
+            };
+            let (turn, text) = match m.speaker.as_deref().filter(|s| !s.is_empty()) {
+                Some("HUMAN") => (TurnType::User, text.to_string()),
+                Some("ASSISTANT") => (TurnType::Assistant, text.to_string()),
+                // the plugin writes no other speaker, and the migration drops such a
+                // message: it is kept, as a system row that says what it is
+                other => (TurnType::System, legacy_unspoken(other, text)),
             };
             if turn == TurnType::Assistant && !model_done {
                 model_done = true;
@@ -671,7 +684,7 @@ pub fn legacy_rows(
                 }
             }
             rows.push(
-                base(turn, m.text.clone().unwrap_or_default(), m.line, m.offset)
+                base(turn, text, m.line, m.offset)
                     .session(session.clone())
                     .at(ts)
                     .model(c.model().unwrap_or("")),
@@ -693,6 +706,16 @@ pub fn legacy_rows(
         ));
     }
     rows
+}
+
+/// The system row of a legacy message with text but no `HUMAN` or `ASSISTANT` speaker:
+/// `message without a speaker (legacy JetBrains history): <text>`, or
+/// `message with speaker <speaker> (legacy JetBrains history): <text>`.
+pub fn legacy_unspoken(speaker: Option<&str>, text: &str) -> String {
+    match speaker {
+        Some(s) => format!("message with speaker {s} (legacy JetBrains history): {text}"),
+        None => format!("message without a speaker (legacy JetBrains history): {text}"),
+    }
 }
 
 #[cfg(test)]
