@@ -21,6 +21,7 @@ use serde_json::Value;
 use crate::Error;
 use crate::javaser::{self, JavaError};
 use crate::mvstore::{self, MvError, MvStore, MvValue, Pos};
+use crate::textscan::{self, RecoveredText};
 
 /// Where a document came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,6 +147,9 @@ pub struct NitriteFile {
     pub documents: Vec<Document>,
     /// Document versions carved from dead pages and raw scans, not in the live state.
     pub carved: Vec<Document>,
+    /// Texts the final fallback found in bytes that no decoded page and no raw-scan
+    /// stream covers ([`crate::textscan`]), in file order.
+    pub texts: Vec<RecoveredText>,
     /// Damage, in the order found.
     pub problems: Vec<Problem>,
 }
@@ -287,6 +291,8 @@ impl NitriteFile {
         // map names from every readable meta page of every chunk (old names, damaged files)
         let mut pages_by_chunk = Vec::new();
         let mut limit_told = false;
+        // the bytes of every page that decoded, and of every raw-scan stream
+        let mut covered: Vec<std::ops::Range<usize>> = Vec::new();
         for chunk in &mv.chunks {
             let (pages, errors) = mv.chunk_pages(chunk, meta_id);
             for e in errors {
@@ -295,10 +301,17 @@ impl NitriteFile {
                     if !std::mem::replace(&mut limit_told, true) {
                         self.problems.push(Problem::new("file", Error::Page(e)));
                     }
-                } else if chunk.footer_ok {
+                } else {
+                    // torn chunks too: a page that does not decode is never dropped silently
                     self.problems
                         .push(Problem::new(format!("chunk {}", chunk.id), Error::Page(e)));
                 }
+            }
+            for (pos, p) in &pages {
+                let at = chunk
+                    .start()
+                    .saturating_add(Pos::from_u64(*pos).offset as usize);
+                covered.push(at..at.saturating_add(p.length));
             }
             for (_, p) in &pages {
                 if p.map_id == meta_id && p.children.is_empty() {
@@ -392,8 +405,9 @@ impl NitriteFile {
                 .chain(&carved)
                 .map(|d| (d.id(), d.value.to_string()))
                 .collect();
-            let (found, stopped) = raw_scan_bounded(mv.data());
-            for doc in found {
+            let (found, stopped) = raw_scan_spans(mv.data());
+            for (doc, span) in found {
+                covered.push(span);
                 if known.insert((doc.id(), doc.value.to_string())) {
                     carved.push(doc);
                 }
@@ -410,6 +424,18 @@ impl NitriteFile {
         // newest first within a document: by chunk version
         carved.sort_by_key(|d| std::cmp::Reverse(d.version));
         self.carved = carved;
+        // the final fallback, on what nothing above decoded
+        let gaps = uncovered(covered, mv.data().len());
+        let (texts, stopped) = textscan::scan(mv.data(), &gaps);
+        self.texts = texts;
+        if let Some(at) = stopped {
+            self.problems.push(Problem::new(
+                format!("byte {at}"),
+                Error::Mv(MvError::WorkLimit {
+                    limit: mv.data().len().saturating_mul(8).saturating_add(64 << 20),
+                }),
+            ));
+        }
     }
 
     /// The map id → name of the entity maps (user repositories and collections).
@@ -424,6 +450,24 @@ impl NitriteFile {
     pub fn entity_documents(&self) -> impl Iterator<Item = &Document> {
         self.documents.iter().filter(|d| !is_system_map(&d.map))
     }
+}
+
+/// The byte ranges of `0..len` that no range of `covered` touches, in order.
+fn uncovered(mut covered: Vec<std::ops::Range<usize>>, len: usize) -> Vec<std::ops::Range<usize>> {
+    covered.sort_unstable_by_key(|r| r.start);
+    let mut out = Vec::new();
+    let mut at = 0;
+    for r in covered {
+        if r.start > at {
+            out.push(at..r.start.min(len));
+        }
+        at = at.max(r.end);
+    }
+    if at < len {
+        out.push(at..len);
+    }
+    out.retain(|r| r.start < r.end);
+    out
 }
 
 /// A hash of a map id and a stored value's bytes (for Java values) or its debug form.
@@ -469,6 +513,12 @@ pub fn raw_scan(data: &[u8]) -> Vec<Document> {
 /// magic inside a long string inside another stream), so the bytes parsed are counted:
 /// past eight times the file plus 64 MiB, the scan stops.
 pub fn raw_scan_bounded(data: &[u8]) -> (Vec<Document>, Option<usize>) {
+    let (found, stopped) = raw_scan_spans(data);
+    (found.into_iter().map(|(d, _)| d).collect(), stopped)
+}
+
+/// [`raw_scan_bounded`], with the bytes each stream (from its tag) takes.
+fn raw_scan_spans(data: &[u8]) -> (Vec<(Document, std::ops::Range<usize>)>, Option<usize>) {
     let mut budget = data.len().saturating_mul(8).saturating_add(64 << 20);
     let mut out = Vec::new();
     let magic = [0xAC, 0xED, 0x00, 0x05];
@@ -509,15 +559,18 @@ pub fn raw_scan_bounded(data: &[u8]) -> (Vec<Document>, Option<usize>) {
             if value.get("_id").is_none() {
                 break;
             }
-            out.push(Document {
-                map: guess_entity(&value),
-                map_id: 0,
-                key: value.get("_id").cloned().unwrap_or(Value::Null),
-                value,
-                place: Place::Byte(tag_at),
-                version: 0,
-                live: false,
-            });
+            out.push((
+                Document {
+                    map: guess_entity(&value),
+                    map_id: 0,
+                    key: value.get("_id").cloned().unwrap_or(Value::Null),
+                    value,
+                    place: Place::Byte(tag_at),
+                    version: 0,
+                    live: false,
+                },
+                tag_at..at + len as usize,
+            ));
             i = at + len as usize;
             break;
         }

@@ -31,6 +31,7 @@ pub mod javaser;
 pub mod locate;
 pub mod mvstore;
 pub mod rows;
+pub mod textscan;
 
 use std::path::Path;
 

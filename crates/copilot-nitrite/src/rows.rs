@@ -22,6 +22,7 @@ use chat_rows::{RecordState, Row, Timestamp, TurnType};
 use serde_json::Value;
 
 use crate::decode::{Document, NitriteFile, Record, records, records_from_value};
+use crate::textscan::TextKind;
 
 /// The agent id of every row.
 pub const AGENT: &str = "copilot";
@@ -240,6 +241,27 @@ pub fn file_rows(file: &NitriteFile, source_file: &str, kind: &str, project: &st
         session_rows(&sid, &g, kind, &mut |r| {
             out.push(base(r).session(sid.as_str()))
         });
+    }
+    // the text scanner's finds (bytes nothing else decoded): recovered, `byte N`; a text
+    // that a decoded row already holds is a stale byte-copy and says nothing new
+    let decoded: HashSet<&str> = out.iter().map(|r| r.text.as_str()).collect();
+    let fresh: Vec<_> = file
+        .texts
+        .iter()
+        .filter(|t| !decoded.contains(t.text.as_str()))
+        .collect();
+    for t in fresh {
+        let tt = match t.kind {
+            TextKind::Prompt => TurnType::User,
+            TextKind::Reply => TurnType::Assistant,
+            TextKind::Thinking => TurnType::Thinking,
+        };
+        out.push(
+            base(Row::new(AGENT, tt, t.text.clone()))
+                .session(t.session.as_str())
+                .locator(format!("byte {}", t.offset))
+                .state(RecordState::Recovered),
+        );
     }
     for d in others {
         let mut fields: Vec<(String, String)> = Vec::new();

@@ -384,9 +384,14 @@ fn unclean_shutdown_header_is_only_a_hint() {
         .filter(|r| r.is_parser())
         .map(|r| r.text.as_str())
         .collect();
+    // the torn chunk's pages are walked from its header until one does not decode: that
+    // page is a row too (nothing dropped silently)
     assert_eq!(
         parser,
-        ["parser: chunk 10 at block 29 (version 12) has no valid footer: torn or overwritten"]
+        [
+            "parser: chunk 10 at block 29 (version 12) has no valid footer: torn or overwritten",
+            "parser: page not readable: page at file offset 119245: page length 942682160 outside 7..=3635"
+        ]
     );
     let rest: Vec<_> = texts(&rows)
         .into_iter()
@@ -415,7 +420,8 @@ fn torn_last_chunk_falls_back_to_the_previous_version() {
         parser,
         [
             "parser: chunk 13 at block 27 (version 13) has no valid footer: torn or overwritten",
-            "parser: store header names chunk 13 at block 27, which is missing or torn"
+            "parser: store header names chunk 13 at block 27, which is missing or torn",
+            "parser: page not readable: page at file offset 112199: page length 5075 outside 7..=3393"
         ]
     );
     // in version 12 the second session and its turn were still live
@@ -681,6 +687,54 @@ fn real_store_with_a_bad_live_page_falls_back_to_version_3() {
         b.contains(&("recovered", "chunk 4 page 0x1000007a91e entry 0", "test")),
         "{b:#?}"
     );
+}
+
+/// The final fallback (`h2-mvstore.md` §10, the latin1 text scanner of `copilot.txt`):
+/// cut at 49,400 bytes, the turn's page in torn chunk 4 no longer decodes (a `parser:`
+/// row with its place), but its bytes still hold the prompt, the thinking text and the
+/// whole reply (ending at byte 49,164): they come back as recovered rows at their bytes.
+#[test]
+fn real_store_cut_inside_a_page_keeps_its_texts() {
+    let Some(bytes) = reference("budi-phase2-copilot-agent-sessions-nitrite.db") else {
+        return;
+    };
+    let full = rows::file_rows(
+        &NitriteFile::from_bytes(&bytes),
+        "x",
+        "chat-agent-sessions",
+        "",
+    );
+    let whole = |t: TurnType| full.iter().find(|r| r.turn_type == t).unwrap().text.clone();
+    let f = NitriteFile::from_bytes(&bytes[..49_400]);
+    assert_eq!(f.snapshot, Some((3, 3)));
+    let rows = rows::file_rows(&f, "x", "chat-agent-sessions", "");
+    let sid = "00000000-0000-0000-0000-000000000000";
+    let got: Vec<(String, &str, &str, &str, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.turn_type.as_str().to_string(),
+                r.record_state.as_str(),
+                r.session_id.as_str(),
+                r.source_locator.as_str(),
+                r.text.clone(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, &str, &str, &str, String)> = vec![
+        ("system".into(), "live", "", "file", "parser: chunk 4 at block 9 (version 4) has no valid footer: torn or overwritten".into()),
+        ("system".into(), "live", "", "file", "parser: store header names chunk 4 at block 9, which is missing or torn".into()),
+        ("system".into(), "live", "", "chunk 4", "parser: page not readable: page at file offset 44708: page length 5332 outside 7..=4692".into()),
+        ("system".into(), "live", sid, "chunk 3 page 0xc000002a96 entry 0", "session start: title=\"New Chat Session\" title_source=copilot kind=chat-agent-sessions user=redacted".into()),
+        ("system".into(), "recovered", sid, "chunk 4 page 0x10000065a96 entry 0", "session title: title=\"Terraform Assistance Overview\" title_source=copilot revision=3".into()),
+        ("user".into(), "recovered", sid, "byte 45322", "test".into()),
+        ("thinking".into(), "recovered", sid, "byte 47158", whole(TurnType::Thinking)),
+        ("assistant".into(), "recovered", sid, "byte 48484", whole(TurnType::Assistant)),
+    ];
+    assert_eq!(got, want);
+    assert!(whole(TurnType::Assistant).ends_with("What would you like to work on?"));
+    // nothing is scanned twice: the intact store has no text-scan rows
+    assert!(full.iter().all(|r| !r.source_locator.starts_with("byte ")));
 }
 
 #[test]
