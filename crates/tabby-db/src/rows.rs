@@ -18,8 +18,8 @@
 //! * `source host:` and `source host repository:` rows for integrations;
 //! * `model configured:` rows for `config.toml`;
 //! * `inline edit command history: <N> commands, newest first (...)` and one user row
-//!   per remembered command (session `command-history:intellij:<file>` or
-//!   `command-history:vscode:<file>`, so that no history row ever merges).
+//!   per remembered command (session `command-history:intellij:<IDE folder>` or
+//!   `command-history:vscode:<product folder>`, so that no history row ever merges).
 //!
 //! The event's user is named by email whenever the account is known: in the database
 //! by `user_id`, in the log by decoding the Hashids `user`. Both sources then give
@@ -656,21 +656,58 @@ pub enum HistoryClient {
     Vscode,
 }
 
-/// The session id of every row of one command history file:
-/// `command-history:intellij:<source_file>` or `command-history:vscode:<source_file>`.
+/// The session id of every row of one command history file: the client and the
+/// installation that keeps it, `command-history:intellij:<IDE folder>` (the folder
+/// above `options/`, e.g. `IntelliJIdea2024.2`) or `command-history:vscode:<product
+/// folder>[/profiles/<id>]` (the folder above `User/`, e.g. `Code` or `VSCodium`;
+/// `.vscode-server` for a server's `data/User`), or the file's path where neither is
+/// found.
 ///
 /// The plan gives these rows no session (they have neither a thread nor a time) and
 /// says they "pair with nothing ... and are kept". Without a session and a time the
 /// scanner would merge a command away against a thread prompt of the same text, and a
 /// command (or a leading row) that two history files share would be written once; a
-/// session of their own that names the file keeps every row of every history, while
-/// the rows stay secondary as the plan's table says.
+/// session of their own per installation keeps every row of every history (the user
+/// is part of every merge key, so two accounts' histories never meet), while the rows
+/// stay secondary as the plan's table says. The installation, not the path, names it,
+/// so that the same evidence read under another mount point gives the same sessions.
 pub fn history_session(client: HistoryClient, source_file: &str) -> String {
+    let comps: Vec<&str> = source_file
+        .split(['/', '\\'])
+        .filter(|c| !c.is_empty())
+        .collect();
+    let place = match client {
+        HistoryClient::Intellij => comps
+            .iter()
+            .rposition(|c| *c == "options")
+            .and_then(|i| i.checked_sub(1))
+            .map(|i| comps[i].to_string()),
+        HistoryClient::Vscode => comps.iter().rposition(|c| *c == "User").and_then(|u| {
+            let mut product = *comps.get(u.checked_sub(1)?)?;
+            // <home>/.vscode-server/data/User
+            if product == "data" {
+                if let Some(server) = u.checked_sub(2).and_then(|i| comps.get(i)) {
+                    product = server;
+                }
+            }
+            let mut place = product.to_string();
+            if comps.get(u + 1) == Some(&"profiles") {
+                if let Some(id) = comps.get(u + 2) {
+                    place.push_str("/profiles/");
+                    place.push_str(id);
+                }
+            }
+            Some(place)
+        }),
+    };
     let client = match client {
         HistoryClient::Intellij => "intellij",
         HistoryClient::Vscode => "vscode",
     };
-    format!("command-history:{client}:{source_file}")
+    format!(
+        "command-history:{client}:{}",
+        place.unwrap_or_else(|| source_file.to_string())
+    )
 }
 
 /// A command history: the leading row, then one user row per command, newest first,
@@ -709,6 +746,44 @@ pub fn history_rows(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_history_is_named_by_its_installation() {
+        use HistoryClient::{Intellij, Vscode};
+        let t = history_session;
+        assert_eq!(
+            t(
+                Intellij,
+                "/mnt/a/home/u/.config/JetBrains/PyCharm2024.1/options/intellij-tabby-command-history.xml"
+            ),
+            "command-history:intellij:PyCharm2024.1"
+        );
+        assert_eq!(
+            t(
+                Vscode,
+                r"C:\Users\c\AppData\Roaming\Code\User\globalStorage\state.vscdb"
+            ),
+            "command-history:vscode:Code"
+        );
+        assert_eq!(
+            t(
+                Vscode,
+                "h/home/u/.config/Cursor/User/profiles/5a1b/globalStorage/state.vscdb"
+            ),
+            "command-history:vscode:Cursor/profiles/5a1b"
+        );
+        assert_eq!(
+            t(
+                Vscode,
+                "h/home/u/.vscode-server/data/User/globalStorage/state.vscdb"
+            ),
+            "command-history:vscode:.vscode-server"
+        );
+        assert_eq!(
+            t(Intellij, "loose/intellij-tabby-command-history.xml"),
+            "command-history:intellij:loose/intellij-tabby-command-history.xml"
+        );
+    }
+
     use super::*;
 
     #[test]

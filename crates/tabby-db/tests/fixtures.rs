@@ -394,10 +394,10 @@ fn intellij_history_rows() {
     assert_eq!(
         render(&rows),
         concat!(
-            " | command-history:intellij:lin-ws01/home/alice/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml | system | secondary* | intellij-tabby-command-history.xml |  |  |  | \"inline edit command history: 3 commands, newest first (from intellij-tabby-command-history.xml, no times)\"\n",
-            " | command-history:intellij:lin-ws01/home/alice/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml | user | secondary* | intellij-tabby-command-history.xml | 1 | byte 136 |  | \"add docstrings\"\n",
-            " | command-history:intellij:lin-ws01/home/alice/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml | user | secondary* | intellij-tabby-command-history.xml | 2 | byte 178 |  | \"convert to a data class\"\n",
-            " | command-history:intellij:lin-ws01/home/alice/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml | user | secondary* | intellij-tabby-command-history.xml | 3 | byte 229 |  | \"handle the \\\"null\\\" case\"\n",
+            " | command-history:intellij:IntelliJIdea2024.2 | system | secondary* | intellij-tabby-command-history.xml |  |  |  | \"inline edit command history: 3 commands, newest first (from intellij-tabby-command-history.xml, no times)\"\n",
+            " | command-history:intellij:IntelliJIdea2024.2 | user | secondary* | intellij-tabby-command-history.xml | 1 | byte 136 |  | \"add docstrings\"\n",
+            " | command-history:intellij:IntelliJIdea2024.2 | user | secondary* | intellij-tabby-command-history.xml | 2 | byte 178 |  | \"convert to a data class\"\n",
+            " | command-history:intellij:IntelliJIdea2024.2 | user | secondary* | intellij-tabby-command-history.xml | 3 | byte 229 |  | \"handle the \\\"null\\\" case\"\n",
         )
     );
 }
@@ -411,9 +411,9 @@ fn vscodium_state_rows_and_other_state_databases() {
     assert_eq!(
         render(&rows),
         concat!(
-            " | command-history:vscode:WIN-DESK03/C/Users/carol/AppData/Roaming/VSCodium/User/globalStorage/state.vscdb | system | secondary* | state.vscdb |  | ItemTable key=TabbyML.vscode-tabby |  | \"inline edit command history: 2 commands, newest first (from state.vscdb TabbyML.vscode-tabby edit.recentlyCommand, no times)\"\n",
-            " | command-history:vscode:WIN-DESK03/C/Users/carol/AppData/Roaming/VSCodium/User/globalStorage/state.vscdb | user | secondary* | state.vscdb | 1 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[0] |  | \"rename @file to snake case [context: file:///c%3A/work/app/math.py]\"\n",
-            " | command-history:vscode:WIN-DESK03/C/Users/carol/AppData/Roaming/VSCodium/User/globalStorage/state.vscdb | user | secondary* | state.vscdb | 2 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[1] |  | \"fix the typo\"\n",
+            " | command-history:vscode:VSCodium | system | secondary* | state.vscdb |  | ItemTable key=TabbyML.vscode-tabby |  | \"inline edit command history: 2 commands, newest first (from state.vscdb TabbyML.vscode-tabby edit.recentlyCommand, no times)\"\n",
+            " | command-history:vscode:VSCodium | user | secondary* | state.vscdb | 1 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[0] |  | \"rename @file to snake case [context: file:///c%3A/work/app/math.py]\"\n",
+            " | command-history:vscode:VSCodium | user | secondary* | state.vscdb | 2 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[1] |  | \"fix the typo\"\n",
         )
     );
     // A state.vscdb without the extension's row gives nothing.
@@ -432,7 +432,8 @@ fn vscodium_state_rows_and_other_state_databases() {
 }
 
 /// The command histories pair with nothing (tabby.txt) and are kept: every row of a
-/// history file is in that file's own session, `command-history:<client>:<file>`, so
+/// history file is in its installation's own session, `command-history:<client>:<IDE or
+/// product folder>`, so
 /// neither of the scanner's merge rules can take one away. A secondary row with neither
 /// a session nor a time is merged when a prompt of the same text exists (a thread
 /// prompt, or another history's command), and secondary rows of two files with the
@@ -455,18 +456,11 @@ fn command_histories_are_sessions_of_their_own() {
     assert_eq!(xml_rows.len(), 4);
     assert_eq!(
         sessions(&xml_rows),
-        [
-            "command-history:intellij:lin-ws01/home/alice/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml"
-        ]
+        ["command-history:intellij:IntelliJIdea2024.2"]
     );
     let vscdb_rows = store_rows(&vscdb, &Evidence::new(), &store);
     assert_eq!(vscdb_rows.len(), 3);
-    assert_eq!(
-        sessions(&vscdb_rows),
-        [
-            "command-history:vscode:WIN-DESK03/C/Users/carol/AppData/Roaming/VSCodium/User/globalStorage/state.vscdb"
-        ]
-    );
+    assert_eq!(sessions(&vscdb_rows), ["command-history:vscode:VSCodium"]);
     // The same history in two IDEs of one user: the same texts, other sessions.
     let dir = tempfile::tempdir().unwrap();
     let mut per_file = Vec::new();
@@ -490,12 +484,8 @@ fn command_histories_are_sessions_of_their_own() {
             .map(|rows| sessions(rows))
             .collect::<Vec<_>>(),
         [
-            [
-                "command-history:intellij:u/.config/JetBrains/IntelliJIdea2024.2/options/intellij-tabby-command-history.xml"
-            ],
-            [
-                "command-history:intellij:u/.config/JetBrains/PyCharm2024.1/options/intellij-tabby-command-history.xml"
-            ],
+            ["command-history:intellij:IntelliJIdea2024.2"],
+            ["command-history:intellij:PyCharm2024.1"],
         ]
     );
     let texts = |rows: &[Row]| rows.iter().map(|r| r.text.clone()).collect::<Vec<_>>();
