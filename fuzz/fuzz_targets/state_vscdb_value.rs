@@ -63,6 +63,7 @@ fuzz_target!(|data: &[u8]| {
         source_file: "state.vscdb".into(),
         user_path: "User/globalStorage/state.vscdb".into(),
         project_path: "/proj".into(),
+        workspace: String::new(),
         mtime: None,
     };
     for row in item_rows(&item, &ctx) {
