@@ -12,7 +12,11 @@
 //! * `escapes`: a worst case for the reader, sessions whose tool outputs, detailed
 //!   outputs and assistant messages are long (4-8 KB) and escape-dense (`\n`, `\"`,
 //!   `\\`, `\t`, `\r\n` every few characters, with raw `é` and `😀` between), so that
-//!   every text the reader keeps must be unescaped.
+//!   every text the reader keeps must be unescaped;
+//! * `arrays`: a hostile shape, lines of another shape than their type's (a `message`
+//!   that is an array of 25 million zeros, 50 MB a line) whose rows print their
+//!   `data`: peak RSS shows that such a line is not read as a tree (a 50 MB line took
+//!   836 MB before 2026-12-01).
 //!
 //! The log is generated at run time into a private temporary folder (removed
 //! afterwards), never committed. `COPILOT_EVENTS_BENCH_PHASE=reader` runs the reader
@@ -165,6 +169,19 @@ fn escapes_log(mb: usize) -> String {
     out
 }
 
+fn arrays_log(mb: usize) -> String {
+    let zeros = vec!["0"; 25_000_000].join(",");
+    let mut out = String::with_capacity((mb << 20) + (51 << 20));
+    let mut n = 0u64;
+    while out.len() < mb << 20 {
+        n += 1;
+        out.push_str(&format!(
+            "{{\"type\":\"session.error\",\"data\":{{\"errorType\":\"x\",\"message\":[{zeros}]}},\"id\":\"e{n}\",\"timestamp\":\"2026-10-05T09:00:00.000Z\"}}\n"
+        ));
+    }
+    out
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let mb: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
@@ -183,7 +200,10 @@ fn main() {
             }
         }
         "escapes" => escapes_log(mb),
-        other => return eprintln!("unknown shape {other} (fixture, transcript, escapes)"),
+        "arrays" => arrays_log(mb),
+        other => {
+            return eprintln!("unknown shape {other} (fixture, transcript, escapes, arrays)");
+        }
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("events.jsonl");

@@ -1416,6 +1416,103 @@ pub fn leave_out_asset_data(kind: &str, data: &mut Value) {
     }
 }
 
+/// Values a line of another shape than an event may give as a tree ([`Value`]); a
+/// larger one is printed as written (`data`) or not read (`type`, `timestamp`). A
+/// `Value` costs several times its text (a 100 MB array of zeros took 800 MB).
+const TREE_MAX: usize = 1 << 20;
+
+/// The `type`, `data` and `timestamp` of a line that is a JSON object of another shape
+/// than an event, each as written, every other field validated and skipped: what the
+/// `session event:` row of such a line prints, read without building the line as a
+/// tree (a hostile line of millions of small values would otherwise cost gigabytes).
+pub(crate) struct Loose<'a> {
+    kind: Option<&'a RawValue>,
+    data: Option<&'a RawValue>,
+    timestamp: Option<&'a RawValue>,
+}
+
+impl<'de> Deserialize<'de> for Loose<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(field_identifier, rename_all = "lowercase")]
+        enum Field {
+            Type,
+            Data,
+            Timestamp,
+            #[serde(other)]
+            Other,
+        }
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Loose<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Loose<'de>, A::Error> {
+                let mut out = Loose {
+                    kind: None,
+                    data: None,
+                    timestamp: None,
+                };
+                // a repeated key: the last one, as a `Value` would keep it
+                while let Some(field) = map.next_key::<Field>()? {
+                    match field {
+                        Field::Type => out.kind = Some(map.next_value()?),
+                        Field::Data => out.data = Some(map.next_value()?),
+                        Field::Timestamp => out.timestamp = Some(map.next_value()?),
+                        Field::Other => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+impl Loose<'_> {
+    /// The `type` as the row names it (a string's text; another small value as JSON).
+    pub(crate) fn kind(&self) -> String {
+        match self.kind {
+            Some(r) if r.get().len() <= TREE_MAX => serde_json::from_str::<Value>(r.get())
+                .map(|v| scalar(&v))
+                .unwrap_or_default(),
+            Some(r) => cut(r.get(), 400).to_string(),
+            None => String::new(),
+        }
+    }
+
+    /// The `data` as compact JSON (a binary asset's bytes left out); a value larger
+    /// than [`TREE_MAX`] as written (the row keeps only its first 400 characters), a
+    /// binary asset's only as its length.
+    pub(crate) fn data(&self, kind: &str) -> String {
+        match self.data {
+            Some(r) if r.get().len() <= TREE_MAX => match serde_json::from_str::<Value>(r.get()) {
+                Ok(mut d) => {
+                    leave_out_asset_data(kind, &mut d);
+                    d.to_string()
+                }
+                Err(_) => String::new(),
+            },
+            Some(r) if kind == "session.binary_asset" => {
+                format!("[binary asset data left out, {} bytes]", r.get().len())
+            }
+            Some(r) => cut(r.get(), 4096).to_string(),
+            None => String::new(),
+        }
+    }
+
+    /// The `timestamp`, when it is a time.
+    pub(crate) fn time(&self) -> Option<Timestamp> {
+        self.timestamp
+            .filter(|r| r.get().len() <= 4096)
+            .and_then(|r| serde_json::from_str::<Value>(r.get()).ok())
+            .and_then(|v| time_of(&v))
+    }
+}
+
 /// Cuts `s` to at most `max` characters, on a character boundary.
 pub fn cut(s: &str, max: usize) -> &str {
     // no more bytes than `max`: no more characters either
@@ -1626,6 +1723,46 @@ pub fn flat_yaml(text: &str) -> (Vec<YamlEntry>, Vec<(u64, String)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A line of another shape is read for its `type`, `data` and `timestamp` only:
+    /// small values as before (compact JSON, a repeated key's last value, an escaped
+    /// key's text), a `data` past [`TREE_MAX`] as written and never as a tree, a binary
+    /// asset's as its length alone.
+    #[test]
+    fn a_line_of_another_shape_is_read_for_three_fields_only() {
+        let loose = |line: &str| {
+            serde_json::from_str::<Loose<'_>>(line).map(|l| {
+                let kind = l.kind();
+                let data = l.data(&kind);
+                (kind, data, l.time().map(|t| t.to_string()))
+            })
+        };
+        assert_eq!(
+            loose(r#"{"type":"x","typ\u0065":"session.error","data":{ "b" : [1, 2], "a":null },"n":[[[]]],"timestamp":"2026-10-05T09:00:00.000Z"}"#).unwrap(),
+            (
+                "session.error".to_string(),
+                r#"{"a":null,"b":[1,2]}"#.to_string(),
+                Some("2026-10-05T09:00:00.000000Z".to_string())
+            )
+        );
+        let zeros = vec!["0"; TREE_MAX].join(",");
+        let (kind, data, at) = loose(&format!(
+            r#"{{"type":"session.error","data":{{"m":[{zeros}]}}}}"#
+        ))
+        .unwrap();
+        assert_eq!((kind.as_str(), at), ("session.error", None));
+        assert_eq!(data.len(), 4096);
+        assert!(data.starts_with(r#"{"m":[0,0,"#), "{}", &data[..20]);
+        let (_, data, _) = loose(&format!(
+            r#"{{"type":"session.binary_asset","data":{{"data":[{zeros}]}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(
+            data,
+            format!("[binary asset data left out, {} bytes]", zeros.len() + 11)
+        );
+        assert!(loose("[1,2]").is_err());
+    }
 
     /// The byte loop gives what the character loop gives, on JSON and on text that is
     /// not (blanks of every kind inside and outside strings, escapes, non-ASCII).

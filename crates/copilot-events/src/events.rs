@@ -512,18 +512,18 @@ impl<'o> EventReader<'o> {
     fn bad(&mut self, line: &Line<'_>, e: &serde_json::Error, sink: &mut dyn RowSink) {
         // valid JSON of another shape: say what did not fit, and keep the data
         if e.classify() == serde_json::error::Category::Data {
-            if let Ok(Value::Object(map)) = chat_rows::json::from_slice::<Value>(line.bytes) {
-                let kind = map.get("type").map(scalar).unwrap_or_default();
-                let data = map
-                    .get("data")
-                    .map(|d| {
+            // the three fields the row prints, never the line as a tree
+            let loose = chat_rows::json::with_repaired(line.bytes, |b| {
+                serde_json::from_slice::<decode::Loose<'_>>(b)
+                    .ok()
+                    .map(|l| {
+                        let kind = l.kind();
                         // never the bytes of a binary asset
-                        let mut d = d.clone();
-                        crate::decode::leave_out_asset_data(&kind, &mut d);
-                        d.to_string()
+                        let data = l.data(&kind);
+                        (kind, data, l.time())
                     })
-                    .unwrap_or_default();
-                let at = map.get("timestamp").and_then(decode::time_of);
+            });
+            if let Some((kind, data, at)) = loose {
                 let session = self.session.clone();
                 self.counts.bad_lines += 1;
                 sink.push(self.row(
