@@ -101,6 +101,69 @@ pub fn from_str<T: DeserializeOwned>(input: &str) -> Result<T, serde_json::Error
     from_slice(input.as_bytes())
 }
 
+/// The number of values (scalars, arrays and objects, each counted once) of one JSON
+/// document, validated as serde_json validates it, without building it: what a tree of
+/// it would cost is about 32 bytes and more per value, so a reader can refuse a line of
+/// millions of small values before it becomes gigabytes (see
+/// [`crate::lines::decode_line`]).
+pub fn value_count(input: &[u8]) -> Result<u64, serde_json::Error> {
+    use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    struct Count<'n>(&'n mut u64);
+    impl<'de> DeserializeSeed<'de> for Count<'_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Count<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            *self.0 += 1;
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            *self.0 += 1;
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            *self.0 += 1;
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            *self.0 += 1;
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            *self.0 += 1;
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            *self.0 += 1;
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            *self.0 += 1;
+            while seq.next_element_seed(Count(&mut *self.0))?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            *self.0 += 1;
+            while map.next_key::<IgnoredAny>()?.is_some() {
+                map.next_value_seed(Count(&mut *self.0))?;
+            }
+            Ok(())
+        }
+    }
+    let mut n = 0u64;
+    let mut de = serde_json::Deserializer::from_slice(input);
+    Count(&mut n).deserialize(&mut de)?;
+    de.end()?;
+    Ok(n)
+}
+
 /// A short reason for a JSON error, as the `parser:` rows quote it
 /// (serde_json's message already says the line and column).
 pub fn reason(err: &serde_json::Error) -> String {

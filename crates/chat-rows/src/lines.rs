@@ -188,9 +188,36 @@ impl BadLine {
     }
 }
 
+/// Lines longer than this are counted ([`crate::json::value_count`]) before they are
+/// decoded; shorter ones cannot hold more than [`MAX_TREE_VALUES`] values anyway.
+pub const DENSE_LINE_BYTES: usize = 4 << 20;
+
+/// The most values a line may hold to be decoded (a tree of them costs 32 bytes and
+/// more each, so at most a few hundred MiB): a line of more, millions of small values,
+/// is a `parser:` row, not gigabytes of memory (a 50 MB line of zeros became a 420 MB
+/// tree; a 4 GiB one would have been tens of GiB).
+pub const MAX_TREE_VALUES: u64 = 1 << 22;
+
 /// Decodes one line as JSON (lone surrogates tolerated). Invalid UTF-8 is reported as
 /// such only when the JSON decoder also fails, since serde_json validates strings itself.
+/// A line longer than [`DENSE_LINE_BYTES`] holding more than [`MAX_TREE_VALUES`] values
+/// is not decoded: it is a bad line that says so.
 pub fn decode_line<T: DeserializeOwned>(line: &Line<'_>) -> Result<T, BadLine> {
+    if line.bytes.len() > DENSE_LINE_BYTES {
+        let count = crate::json::with_repaired(line.bytes, crate::json::value_count);
+        if let Some(n) = count.ok().filter(|n| *n > MAX_TREE_VALUES) {
+            return Err(BadLine {
+                number: line.number,
+                offset: line.offset,
+                kind: BadLineKind::Broken,
+                reason: format!(
+                    "{n} JSON values in {} bytes, more than the {MAX_TREE_VALUES} a line may hold to be read",
+                    line.bytes.len()
+                ),
+                text: line.text_lossy().into_owned(),
+            });
+        }
+    }
     match crate::json::from_slice::<T>(line.bytes) {
         Ok(v) => Ok(v),
         Err(e) => match line.text() {
@@ -214,6 +241,39 @@ pub fn json_lines<T: DeserializeOwned>(
 mod tests {
     use super::*;
     use serde_json::Value;
+
+    /// A long line of few values is decoded; a long line of more than
+    /// `MAX_TREE_VALUES` values is a bad line that says how many, never a tree.
+    #[test]
+    fn a_line_too_dense_to_be_a_tree_is_a_bad_line() {
+        let long = format!(
+            "{{\"t\":\"{}\",\"n\":[1,2]}}\n",
+            "x".repeat(DENSE_LINE_BYTES + 10)
+        );
+        let (_, r) = json_lines::<Value>(long.as_bytes()).next().unwrap();
+        assert_eq!(r.unwrap()["n"], serde_json::json!([1, 2]));
+        let zeros = vec!["0"; MAX_TREE_VALUES as usize + 1].join(",");
+        let dense = format!("{{\"a\":1}}\n{{\"z\":[{zeros}]}}\n");
+        let got: Vec<_> = json_lines::<Value>(dense.as_bytes()).collect();
+        assert!(got[0].1.is_ok());
+        let bad = got[1].1.as_ref().unwrap_err();
+        assert_eq!(
+            (bad.number, bad.offset, bad.kind.clone()),
+            (2, 8, BadLineKind::Broken)
+        );
+        assert_eq!(
+            bad.reason,
+            format!(
+                "4194307 JSON values in {} bytes, more than the 4194304 a line may hold to be read",
+                zeros.len() + 8
+            )
+        );
+        assert_eq!(
+            crate::json::value_count(b"{\"a\":[1,{\"b\":null}],\"c\":\"d\"}").unwrap(),
+            6
+        );
+        assert!(crate::json::value_count(b"[1,").is_err());
+    }
 
     fn collect(bytes: &[u8]) -> Vec<(u64, u64, String, bool, bool)> {
         lines(bytes)
