@@ -30,10 +30,13 @@ pub mod decode;
 pub mod locate;
 pub mod rows;
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use chat_rows::system;
-use chat_rows::{Claim, Evidence, FileContext, Row, RowSink, Store, Timestamp};
+use chat_rows::{
+    Claim, Evidence, FileContext, RecordState, Row, RowSink, Store, Timestamp, TurnType,
+};
 use serde_json::{Map, Value};
 use session_tree::log::scalar;
 use session_tree::tree::{SessionFiles, flatten, subagent_start_from_path};
@@ -121,17 +124,22 @@ pub fn read_file_at(
     let whole =
         |sink: &mut dyn RowSink, f: &dyn Fn(&[u8], &mut dyn RowSink)| match evidence.read(path) {
             Ok(bytes) => f(&bytes, sink),
-            Err(e) => sink.push(
-                Row::system(
-                    AGENT,
-                    system::parser(format!("{display}: cannot read ({e})")),
-                )
-                .file(display),
-            ),
+            Err(e) => sink.push(cannot_read(display, &e)),
         };
     match file {
         Some(ClaudeFile::History) => {
-            whole(sink, &|b, s| rows::history::history_rows(b, display, s))
+            let home = path.parent().unwrap_or(Path::new(""));
+            let mut cache: HashMap<String, Vec<(Option<Timestamp>, String)>> = HashMap::new();
+            let mut prompts = |session: &str| {
+                cache
+                    .entry(session.to_string())
+                    .or_insert_with(|| session_prompts(home, session, evidence))
+                    .clone()
+            };
+            match evidence.read(path) {
+                Ok(bytes) => rows::history::history_rows(&bytes, display, &mut prompts, sink),
+                Err(e) => sink.push(cannot_read(display, &e)),
+            }
         }
         Some(ClaudeFile::SessionRegister) => whole(sink, &|b, s| {
             rows::settings::register_rows(b, &file_name(path), display, s)
@@ -180,6 +188,48 @@ pub fn read_file_at(
             read_transcript(&files, false, None, sink);
         }
     }
+}
+
+/// The `parser:` row of a file that cannot be read.
+fn cannot_read(display: &str, e: &std::io::Error) -> Row {
+    Row::system(
+        AGENT,
+        system::parser(format!("{display}: cannot read ({e})")),
+    )
+    .file(display)
+}
+
+/// The `user` rows (time, text) of the transcript `<home>/projects/<key>/<session>.jsonl`,
+/// found by listing the project folders (the key is not recomputed from the history's
+/// `project`: long keys end in a hash). Empty when there is none, when it cannot be
+/// read (its own read names the damage) or when `session` is not a plain id.
+fn session_prompts(
+    home: &Path,
+    session: &str,
+    evidence: &Evidence,
+) -> Vec<(Option<Timestamp>, String)> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if session.is_empty() || !session.chars().all(plain) {
+        return Vec::new();
+    }
+    let name = format!("{session}.jsonl");
+    let Ok(folders) = evidence.read_dir(&home.join("projects")) else {
+        return Vec::new();
+    };
+    let Some(path): Option<PathBuf> = folders
+        .into_iter()
+        .map(|f| f.join(&name))
+        .find(|p| p.is_file())
+    else {
+        return Vec::new();
+    };
+    let display = chat_rows::display_path(&path);
+    let mut rows: Vec<Row> = Vec::new();
+    read_file_at(&path, &display, evidence, None, &mut rows);
+    rows.into_iter()
+        .filter(|r| r.turn_type == TurnType::User && r.record_state == RecordState::Live)
+        .map(|r| (r.timestamp, r.text))
+        .collect()
 }
 
 /// `session start: parent=<id> agent=<agentType> description="<d>" tool_use=<toolUseId>

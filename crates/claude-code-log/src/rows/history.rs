@@ -11,11 +11,16 @@
 //! says: `display` with each `[Pasted text #n ...]` placeholder replaced by the pasted
 //! text it stands for, which is what Claude Code sends. A paste moved to
 //! `paste-cache/<hash>` is not read: its placeholder stays and
-//! `[pasted text #<n> in paste-cache/<hash>, not read]` is appended, so that row
-//! stays (the transcript row holds the whole text).
+//! `[pasted text #<n> in paste-cache/<hash>, not read]` is appended. Such a row cannot
+//! be a twin by its text, so it is proven by the spec's prefix rule instead: a
+//! transcript `user` row of the same session within 2 s whose text starts with the
+//! history text cut at its first remaining `[Pasted text` placeholder is its twin, and
+//! the history row is given that row's text (the scanner's exact merge then drops it;
+//! `--keep-copies` shows it with its own locator). Without a proven twin (the
+//! transcript deleted, or no prompt in the window) it keeps its own text and stays.
 
 use chat_rows::lines::{decode_line, lines};
-use chat_rows::{Row, RowSink, TurnType, system};
+use chat_rows::{Row, RowSink, Timestamp, TurnType, system};
 use serde_json::{Map, Value};
 
 use super::AGENT;
@@ -76,9 +81,62 @@ fn placeholder(text: &str, n: u64) -> Option<(usize, usize)> {
     None
 }
 
+/// The window within which a history row and its transcript twin are the same prompt.
+const TWIN_MICROS: i64 = 2_000_000;
+
+/// The `user` rows of a session's transcript (time and text), which a history row
+/// holding a paste kept in `paste-cache/` is proven against; empty when the session
+/// has no readable transcript.
+pub type SessionPrompts<'a> = dyn FnMut(&str) -> Vec<(Option<Timestamp>, String)> + 'a;
+
+/// The text a history row with a paste kept in `paste-cache/` must start with to be a
+/// twin: its text cut at the first `[Pasted text` placeholder left in it.
+fn cut_at_placeholder(text: &str) -> &str {
+    text.find("[Pasted text #").map_or(text, |i| &text[..i])
+}
+
+/// The text of the transcript prompt that `text` (at `time`) is a cut copy of: the
+/// nearest in time of the prompts within 2 s that start with the cut text.
+fn proven_twin(
+    text: &str,
+    time: Option<Timestamp>,
+    prompts: &[(Option<Timestamp>, String)],
+) -> Option<String> {
+    let time = time?.unix_micros();
+    let prefix = cut_at_placeholder(text);
+    prompts
+        .iter()
+        .filter_map(|(t, p)| {
+            let gap = (t.as_ref()?.unix_micros() - time).abs();
+            (gap <= TWIN_MICROS && p.starts_with(prefix) && p.len() > prefix.len())
+                .then_some((gap, p))
+        })
+        .min_by_key(|(gap, _)| *gap)
+        .map(|(_, p)| p.clone())
+}
+
+/// True when an entry of `pastedContents` is a text kept in `paste-cache/` (no
+/// `content`).
+fn has_cached_paste(pasted: Option<&Map<String, Value>>) -> bool {
+    pasted.is_some_and(|p| {
+        p.values().filter_map(Value::as_object).any(|e| {
+            e.get("content").is_none()
+                && e.get("type")
+                    .and_then(Value::as_str)
+                    .is_none_or(|t| t == "text")
+        })
+    })
+}
+
 /// The rows of `history.jsonl`: a secondary `user` row per prompt, a `parser:` row
-/// per line that cannot be read.
-pub fn history_rows(bytes: &[u8], source_file: &str, sink: &mut dyn RowSink) {
+/// per line that cannot be read. A row whose paste is in `paste-cache/` is proven
+/// against the `user` rows `prompts` gives for its session (see the module docs).
+pub fn history_rows(
+    bytes: &[u8],
+    source_file: &str,
+    prompts: &mut SessionPrompts<'_>,
+    sink: &mut dyn RowSink,
+) {
     for line in lines(bytes) {
         let obj = match decode_line::<Value>(&line) {
             Ok(Value::Object(o)) => o,
@@ -98,13 +156,17 @@ pub fn history_rows(bytes: &[u8], source_file: &str, sink: &mut dyn RowSink) {
             }
         };
         let s = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("");
-        let text = prompt_of(
-            s("display"),
-            obj.get("pastedContents").and_then(Value::as_object),
-        );
+        let pasted = obj.get("pastedContents").and_then(Value::as_object);
+        let mut text = prompt_of(s("display"), pasted);
+        let time = obj.get("timestamp").and_then(parse_time);
+        if has_cached_paste(pasted) && !s("sessionId").is_empty() {
+            if let Some(twin) = proven_twin(&text, time, &prompts(s("sessionId"))) {
+                text = twin;
+            }
+        }
         sink.push(
             Row::new(AGENT, TurnType::User, text)
-                .at(obj.get("timestamp").and_then(parse_time))
+                .at(time)
                 .session(s("sessionId"))
                 .project(s("project"))
                 .file(source_file)
@@ -142,5 +204,73 @@ mod tests {
             prompt_of("[Pasted text #12] [Pasted text #1]", lone.as_object()),
             "[Pasted text #12] x"
         );
+    }
+
+    /// 2026-06-21T14:00:00Z plus `ms`.
+    fn at(ms: i64) -> Option<Timestamp> {
+        Timestamp::from_epoch_millis(1_782_050_400_000 + ms)
+    }
+
+    #[test]
+    fn a_cached_paste_is_proven_by_the_prefix_rule() {
+        let prompts = vec![
+            (at(1_000), "other prompt".to_string()),
+            (at(9_000), "check these: a\nb".to_string()),
+            (at(10_500), "check these: x\ny".to_string()),
+            (at(30_000), "check these: far".to_string()),
+        ];
+        let text =
+            "check these: [Pasted text #1 +1 lines]\n[pasted text #1 in paste-cache/ab, not read]";
+        // the nearest of the two within 2 s
+        assert_eq!(
+            proven_twin(text, at(10_000), &prompts).as_deref(),
+            Some("check these: x\ny")
+        );
+        // none within 2 s; no time at all; a prefix no prompt starts with
+        assert_eq!(proven_twin(text, at(20_000), &prompts), None);
+        assert_eq!(proven_twin(text, None, &prompts), None);
+        assert_eq!(
+            proven_twin("see: [Pasted text #1]", at(10_000), &prompts),
+            None
+        );
+        // the paste must add something: a prompt that is the cut text alone is no twin
+        let bare = vec![(at(10_000), "check these: ".to_string())];
+        assert_eq!(proven_twin(text, at(10_000), &bare), None);
+    }
+
+    #[test]
+    fn only_rows_with_a_cached_paste_look_for_their_transcript() {
+        let log = concat!(
+            r#"{"display":"plain","pastedContents":{},"timestamp":1782050410000,"sessionId":"s1"}"#,
+            "\n",
+            r#"{"display":"fix [Pasted text #1 +9 lines]","pastedContents":{"1":{"id":1,"type":"text","contentHash":"ab"}},"timestamp":1782050410000,"sessionId":"s1"}"#,
+            "\n",
+            r#"{"display":"fix [Pasted text #1 +9 lines]","pastedContents":{"1":{"id":1,"type":"text","contentHash":"ab"}},"timestamp":1782050410000,"sessionId":"gone"}"#,
+            "\n",
+        );
+        let mut asked = Vec::new();
+        let mut prompts = |session: &str| {
+            asked.push(session.to_string());
+            if session == "s1" {
+                vec![(at(10_400), "fix this\nand that".to_string())]
+            } else {
+                Vec::new()
+            }
+        };
+        let mut rows: Vec<Row> = Vec::new();
+        history_rows(log.as_bytes(), "history.jsonl", &mut prompts, &mut rows);
+        assert_eq!(asked, ["s1", "gone"]);
+        let texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "plain",
+                "fix this\nand that",
+                "fix [Pasted text #1 +9 lines]\n[pasted text #1 in paste-cache/ab, not read]"
+            ]
+        );
+        // the proven copy keeps its own time and place: it is still the history line
+        assert_eq!(rows[1].timestamp, at(10_000));
+        assert_eq!(rows[1].source_locator, "byte 83");
     }
 }
