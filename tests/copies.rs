@@ -190,6 +190,30 @@ fn a_vscode_json_copy_is_merged_by_the_scanner_and_kept_on_request() {
 }
 
 #[test]
+fn claude_history_copies_with_pastes_it_does_not_hold_are_proven_and_merged() {
+    let root = evidence("WIN-DESK03/C/Users/carol");
+    let merged = run(&root, &["--agent", "claude-code"], false);
+    let kept = run(&root, &["--agent", "claude-code"], true);
+    // the prompt whose paste is in paste-cache/ and the prompt with an image are proven
+    // against the transcript by the prefix rule; the prompt the transcript lost (its
+    // last line is torn) is the history's own and stays
+    assert_eq!(merged.merged, 2);
+    check_merge_accounts_for_every_copy(&merged, &kept);
+    let texts = |rows: &[serde_json::Value]| -> Vec<String> {
+        copies(rows).into_iter().map(|c| c.2).collect()
+    };
+    assert_eq!(texts(&merged.rows), ["Run it as admin"]);
+    assert_eq!(
+        texts(&kept.rows),
+        [
+            "List the services that are stopped among these: Spooler\nBITS\nwuauserv",
+            "Start the Spooler service\n[image image/png, 70 bytes]",
+            "Run it as admin",
+        ]
+    );
+}
+
+#[test]
 fn cody_legacy_copies_are_merged_by_the_scanner_and_kept_on_request() {
     let root = evidence("lin-ws01/home/alice");
     let merged = run(&root, &["--agent", "cody"], false);

@@ -160,7 +160,7 @@ fn history_rows() {
         &format!("{WIN_HOME}/history.jsonl"),
         &[
             r#"1|2026-06-21T14:00:00.090000Z|user|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b|C:\Users\carol\src\app|||||byte 0|secondary|history.jsonl|"List the services that are stopped among these: Spooler\nBITS\nwuauserv""#,
-            r#"2|2026-06-21T14:00:20.100000Z|user|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b|C:\Users\carol\src\app|||||byte 283|secondary|history.jsonl|"Start the Spooler service [Image #1]""#,
+            r#"2|2026-06-21T14:00:20.100000Z|user|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b|C:\Users\carol\src\app|||||byte 283|secondary|history.jsonl|"Start the Spooler service\n[image image/png, 70 bytes]""#,
             r#"3|2026-06-21T14:00:40.000000Z|user|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b|C:\Users\carol\src\app|||||byte 497|secondary|history.jsonl|"Run it as admin""#,
         ],
     );

@@ -11,10 +11,12 @@
 //! says: `display` with each `[Pasted text #n ...]` placeholder replaced by the pasted
 //! text it stands for, which is what Claude Code sends. A paste moved to
 //! `paste-cache/<hash>` is not read: its placeholder stays and
-//! `[pasted text #<n> in paste-cache/<hash>, not read]` is appended. Such a row cannot
-//! be a twin by its text, so it is proven by the spec's prefix rule instead: a
+//! `[pasted text #<n> in paste-cache/<hash>, not read]` is appended. Such a row, and a
+//! row with an image (`[Image #n]`; the image itself is only in the transcript),
+//! cannot be a twin by its text, so it is proven by the spec's prefix rule instead: a
 //! transcript `user` row of the same session within 2 s whose text starts with the
-//! history text cut at its first remaining `[Pasted text` placeholder is its twin, and
+//! history text cut at its first remaining `[Pasted text` placeholder (or `[Image`,
+//! our extension of the rule) is its twin, and
 //! the history row is given that row's text (the scanner's exact merge then drops it;
 //! `--keep-copies` shows it with its own locator). Without a proven twin (the
 //! transcript deleted, or no prompt in the window) it keeps its own text and stays.
@@ -89,10 +91,17 @@ const TWIN_MICROS: i64 = 2_000_000;
 /// has no readable transcript.
 pub type SessionPrompts<'a> = dyn FnMut(&str) -> Vec<(Option<Timestamp>, String)> + 'a;
 
-/// The text a history row with a paste kept in `paste-cache/` must start with to be a
-/// twin: its text cut at the first `[Pasted text` placeholder left in it.
+/// The text a history row with a paste it does not hold must start with to be a twin:
+/// its text cut at the first `[Pasted text #` or `[Image #` placeholder left in it,
+/// without the white space before it.
 fn cut_at_placeholder(text: &str) -> &str {
-    text.find("[Pasted text #").map_or(text, |i| &text[..i])
+    let at = ["[Pasted text #", "[Image #"]
+        .iter()
+        .filter_map(|p| text.find(p))
+        .min();
+    // the space before a placeholder is not in the transcript when the paste is a block
+    // of its own (an image follows the text on a line of its own)
+    at.map_or(text, |i| text[..i].trim_end())
 }
 
 /// The text of the transcript prompt that `text` (at `time`) is a cut copy of: the
@@ -115,15 +124,16 @@ fn proven_twin(
         .map(|(_, p)| p.clone())
 }
 
-/// True when an entry of `pastedContents` is a text kept in `paste-cache/` (no
-/// `content`).
-fn has_cached_paste(pasted: Option<&Map<String, Value>>) -> bool {
+/// True when an entry of `pastedContents` is a paste the history does not hold: a text
+/// kept in `paste-cache/` (no `content`) or an image (the transcript holds it, the
+/// history only its `[Image #n]` placeholder).
+fn has_paste_held_elsewhere(pasted: Option<&Map<String, Value>>) -> bool {
     pasted.is_some_and(|p| {
         p.values().filter_map(Value::as_object).any(|e| {
-            e.get("content").is_none()
-                && e.get("type")
-                    .and_then(Value::as_str)
-                    .is_none_or(|t| t == "text")
+            match e.get("type").and_then(Value::as_str) {
+                None | Some("text") => e.get("content").is_none(),
+                Some(kind) => kind == "image",
+            }
         })
     })
 }
@@ -159,7 +169,7 @@ pub fn history_rows(
         let pasted = obj.get("pastedContents").and_then(Value::as_object);
         let mut text = prompt_of(s("display"), pasted);
         let time = obj.get("timestamp").and_then(parse_time);
-        if has_cached_paste(pasted) && !s("sessionId").is_empty() {
+        if has_paste_held_elsewhere(pasted) && !s("sessionId").is_empty() {
             if let Some(twin) = proven_twin(&text, time, &prompts(s("sessionId"))) {
                 text = twin;
             }
@@ -233,8 +243,17 @@ mod tests {
             proven_twin("see: [Pasted text #1]", at(10_000), &prompts),
             None
         );
+        // an image placeholder cuts the same way
+        let image = vec![(
+            at(10_000),
+            "Start it\n[image image/png, 70 bytes]".to_string(),
+        )];
+        assert_eq!(
+            proven_twin("Start it [Image #1]", at(10_100), &image).as_deref(),
+            Some("Start it\n[image image/png, 70 bytes]")
+        );
         // the paste must add something: a prompt that is the cut text alone is no twin
-        let bare = vec![(at(10_000), "check these: ".to_string())];
+        let bare = vec![(at(10_000), "check these:".to_string())];
         assert_eq!(proven_twin(text, at(10_000), &bare), None);
     }
 
