@@ -953,6 +953,13 @@ impl Scanner {
                 }
             }
             entries.sort();
+            let walked = chat_rows::Walked::new(
+                entries
+                    .iter()
+                    .filter(|(_, problem, _)| problem.is_none())
+                    .map(|(path, _, _)| path.clone())
+                    .collect(),
+            );
             for (path, problem, len) in entries {
                 let attribution = layout::attribute_file(root, &path);
                 if let Some(problem) = problem {
@@ -970,7 +977,7 @@ impl Scanner {
                     continue;
                 }
                 for store in &self.stores {
-                    if let Some(claim) = store.claim(&path) {
+                    if let Some(claim) = store.claim_in(&path, &walked) {
                         found.push(FoundFile {
                             attribution: attribution.clone(),
                             product: locations::editor_product(&path),

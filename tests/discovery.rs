@@ -115,3 +115,88 @@ fn only_companions_and_secret_files_are_left_unclaimed() {
         ]
     );
 }
+
+/// The rows the fixture `.copilot` gives on its own.
+const DOT_ROWS: usize = 120;
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The rows of a scan of `root`, with the root and `home` cut from their files.
+fn rows_under(root: &Path, home: &str) -> (Vec<String>, Vec<String>) {
+    let scanner = Scanner::new().root(root);
+    let found = scanner.discover().unwrap();
+    let kinds = found
+        .iter()
+        .map(|f| {
+            format!(
+                "{}\t{}",
+                f.kind,
+                rel_to(root, &f.path).replace(home, "HOME")
+            )
+        })
+        .collect();
+    let rows = scanner
+        .run()
+        .unwrap()
+        .rows
+        .iter()
+        .map(|r| {
+            let file = rel_to(root, Path::new(&r.source_file)).replace(home, "HOME");
+            format!(
+                "{file}|{}|{}|{}|{}|{:?}",
+                r.source_locator, r.record_state, r.turn_type, r.session_id, r.text
+            )
+        })
+        .collect();
+    (kinds, rows)
+}
+
+fn rel_to(root: &Path, p: &Path) -> String {
+    p.strip_prefix(root)
+        .unwrap_or(p)
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[test]
+fn a_copilot_home_of_any_name_is_read_like_dot_copilot() {
+    // a `$COPILOT_HOME` named `agent-state`: its home-level files (session-store.db with
+    // its WAL, grants, trusted folders, settings, command history, data.db) are
+    // recognised by the session folders beside them, and give the rows `.copilot` gives
+    let from = evidence().join("lin-ws01/home/alice/.copilot");
+    let dir = tempfile::tempdir().unwrap();
+    let (dot, named) = (dir.path().join("a"), dir.path().join("b"));
+    copy_tree(&from, &dot.join("home/alice/.copilot"));
+    copy_tree(&from, &named.join("home/alice/agent-state"));
+    let (dot_kinds, dot_rows) = rows_under(&dot, ".copilot");
+    let (named_kinds, named_rows) = rows_under(&named, "agent-state");
+    assert_eq!(named_kinds, dot_kinds);
+    assert!(
+        dot_kinds.contains(&"copilot session store\thome/alice/HOME/session-store.db".into()),
+        "{dot_kinds:?}"
+    );
+    assert_eq!((named_rows.len(), dot_rows.len()), (DOT_ROWS, DOT_ROWS));
+    assert_eq!(named_rows, dot_rows);
+    // without its session folders the same folder's files are too common to claim
+    std::fs::remove_dir_all(named.join("home/alice/agent-state/session-state")).unwrap();
+    let found = Scanner::new().root(&named).discover().unwrap();
+    assert_eq!(
+        found.len(),
+        0,
+        "{:?}",
+        found.iter().map(|f| &f.path).collect::<Vec<_>>()
+    );
+}

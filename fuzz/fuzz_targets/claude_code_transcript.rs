@@ -29,7 +29,12 @@ fuzz_target!(|data: &[u8]| {
     assert!(rows.iter().filter(|r| r.is_parser()).count() >= bad);
     assert!(rows.iter().all(|r| r.source_line.is_some()));
     let mut other: Vec<Row> = Vec::new();
-    history::history_rows(data, "history.jsonl", &mut other);
+    // every session has one prompt, so a row with a paste held elsewhere runs the proof
+    let mut prompts = |_: &str| {
+        let at = chat_rows::Timestamp::from_epoch_millis(1_782_050_400_000);
+        vec![(at, String::from("fix [Pasted text #1] this"))]
+    };
+    history::history_rows(data, "history.jsonl", &mut prompts, &mut other);
     settings::settings_rows(
         data,
         SettingsScope::Project,

@@ -42,5 +42,5 @@ pub mod write;
 
 pub use evidence::{Evidence, ManifestEntry, RangedFile, display_path, snapshot_tree};
 pub use row::{RecordState, Row, TurnType, Zone};
-pub use store::{Claim, FileContext, RowSink, Store};
+pub use store::{Claim, FileContext, RowSink, Store, Walked};
 pub use when::Timestamp;

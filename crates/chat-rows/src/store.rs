@@ -148,6 +148,16 @@ pub trait Store: Send + Sync {
     /// Claims a file by its path, or returns `None`. Must not read the file.
     fn claim(&self, path: &Path) -> Option<Claim>;
 
+    /// Claims a file by its path and the files found beside it, for a store whose
+    /// files are named too commonly to be claimed by path alone except where their
+    /// neighbours say whose they are (a Copilot CLI home of any name holds
+    /// `session-store.db` beside `session-state/<uuid>/`). The scanner's discovery calls
+    /// this; the default is [`Store::claim`]. Must not read any file.
+    fn claim_in(&self, path: &Path, walked: &Walked) -> Option<Claim> {
+        let _ = walked;
+        self.claim(path)
+    }
+
     /// Reads a claimed file, handing each row to `sink` as it is made. Never panics
     /// and never fails as a whole: damage becomes `parser:` rows. All reads go through
     /// `evidence`. Rows may leave `host`, `user` and `source_file` empty: they are the
@@ -175,6 +185,30 @@ pub trait Store: Send + Sync {
         let mut rows = Vec::new();
         self.read_into(path, ctx, evidence, &mut rows);
         rows
+    }
+}
+
+/// The files a discovery walk found under one root, for [`Store::claim_in`]: a sorted
+/// list of paths, so the files under a folder are one contiguous run.
+#[derive(Clone, Debug, Default)]
+pub struct Walked {
+    files: Vec<std::path::PathBuf>,
+}
+
+impl Walked {
+    /// The walk's files (sorted here).
+    pub fn new(mut files: Vec<std::path::PathBuf>) -> Walked {
+        files.sort();
+        Walked { files }
+    }
+
+    /// The files found under `dir`, at any depth, in order.
+    pub fn under<'a>(&'a self, dir: &'a Path) -> impl Iterator<Item = &'a Path> + 'a {
+        let from = self.files.partition_point(|f| f.as_path() < dir);
+        self.files[from..]
+            .iter()
+            .map(|f| f.as_path())
+            .take_while(move |f| f.starts_with(dir))
     }
 }
 
@@ -240,5 +274,25 @@ pub mod paths {
             assert!(component_matches("db.backup-2024.sqlite", "db.backup-*"));
             assert!(!component_matches(".jsonl", "*.jsonl"));
         }
+    }
+}
+
+#[cfg(test)]
+mod walked_tests {
+    use super::Walked;
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn the_files_under_a_folder_are_one_run() {
+        let walked = Walked::new(
+            ["a/b.c/x", "a/b/y/z", "a/ba", "a/b/x", "a/a", "b"]
+                .iter()
+                .map(PathBuf::from)
+                .collect(),
+        );
+        let under: Vec<&Path> = walked.under(Path::new("a/b")).collect();
+        assert_eq!(under, [Path::new("a/b/x"), Path::new("a/b/y/z")]);
+        assert_eq!(walked.under(Path::new("a/c")).count(), 0);
+        assert_eq!(walked.under(Path::new("a")).count(), 5);
     }
 }

@@ -51,7 +51,7 @@ pub mod twins;
 use std::path::{Path, PathBuf};
 
 use chat_rows::store::paths::components;
-use chat_rows::{Claim, Evidence, FileContext, Row, RowSink, Store, TurnType};
+use chat_rows::{Claim, Evidence, FileContext, Row, RowSink, Store, TurnType, Walked};
 
 pub use decode::Error;
 pub use events::{Counts, EventReader, Options, read_events};
@@ -75,12 +75,17 @@ impl Store for CopilotEventsStore {
     }
 
     fn claim(&self, path: &Path) -> Option<Claim> {
-        let l = locate(path)?;
-        let c = Claim::new(l.kind.name());
-        Some(if l.kind.has_copies() {
-            c.with_copies()
-        } else {
-            c
+        locate(path).map(|l| claim_of(l.kind))
+    }
+
+    fn claim_in(&self, path: &Path, walked: &Walked) -> Option<Claim> {
+        self.claim(path).or_else(|| {
+            let (l, _) = locate::locate_beside_sessions(path, |home| {
+                walked
+                    .under(&home.join("session-state"))
+                    .any(|f| locate::in_session_folder(home, f))
+            })?;
+            Some(claim_of(l.kind))
         })
     }
 
@@ -101,6 +106,35 @@ impl Store for CopilotEventsStore {
         let agent = self.agent(ctx);
         read_file(path, &agent, evidence, sink);
     }
+}
+
+fn claim_of(kind: FileKind) -> Claim {
+    let c = Claim::new(kind.name());
+    if kind.has_copies() {
+        c.with_copies()
+    } else {
+        c
+    }
+}
+
+/// [`locate::locate_beside_sessions`] asked of the folder itself: the home's
+/// `session-state/` holds a folder named by a UUID.
+fn beside_sessions(path: &Path, evidence: &Evidence) -> Option<(Location, PathBuf)> {
+    locate::locate_beside_sessions(path, |home| {
+        evidence
+            .read_dir(&home.join("session-state"))
+            .is_ok_and(|entries| {
+                entries
+                    .iter()
+                    .any(|e| e.is_dir() && locate::in_session_folder(home, &e.join("events.jsonl")))
+            })
+    })
+}
+
+/// The CLI home of a file inside one: by its name or structure
+/// ([`locate::cli_home`]), or a home-level file beside session folders.
+fn home_of(path: &Path, evidence: &Evidence) -> Option<PathBuf> {
+    locate::cli_home(path).or_else(|| beside_sessions(path, evidence).map(|(_, h)| h))
 }
 
 fn name_of(path: &Path) -> String {
@@ -170,13 +204,15 @@ fn io_row(agent: &str, path: &Path, e: &std::io::Error) -> Row {
 /// rows mostly lent, see [`read_events`]). A path [`locate()`] does not recognise is read
 /// as a CLI event log.
 pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn RowSink) {
-    let loc = locate(path).unwrap_or(Location {
-        kind: FileKind::CliEvents,
-        session_id: path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-    });
+    let loc = locate(path)
+        .or_else(|| beside_sessions(path, evidence).map(|(l, _)| l))
+        .unwrap_or(Location {
+            kind: FileKind::CliEvents,
+            session_id: path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        });
     match loc.kind {
         FileKind::CliEvents => read_cli_log(path, &loc, agent, evidence, sink),
         FileKind::Transcript => read_transcript(path, &loc, agent, evidence, sink),
@@ -447,7 +483,8 @@ fn chat_logs_under(user: &Path, evidence: &Evidence) -> Vec<PathBuf> {
 /// primary record of the same chats, read by `vscode-chat-log`) under the same `User`.
 fn store_twins(path: &Path, kind: FileKind, agent: &str, evidence: &Evidence) -> Twins {
     let c = components(path);
-    let user = if locate::cli_home(path).is_some() {
+    let home = home_of(path, evidence);
+    let user = if home.is_some() {
         None
     } else if kind == FileKind::AgentTraces && c.iter().any(|x| x == "agent-host") {
         // <userData>/agent-host/otel/agent-host-traces.db
@@ -460,7 +497,7 @@ fn store_twins(path: &Path, kind: FileKind, agent: &str, evidence: &Evidence) ->
                 .unwrap_or_default()
         })
     };
-    match (locate::cli_home(path), user) {
+    match (home, user) {
         (Some(home), _) => load_twins(&cli_logs(&home, evidence), agent, evidence),
         (None, Some(user)) => load_twins_with(
             &transcripts_under(&user, evidence),
@@ -512,7 +549,7 @@ fn read_side(
         FileKind::Checkpoint => side::checkpoint_md(&bytes, &side, sink),
         FileKind::Plan => side::plan_md(&bytes, &side, sink),
         FileKind::CommandHistory => {
-            let twins = match locate::cli_home(path) {
+            let twins = match home_of(path, evidence) {
                 Some(h) => load_twins(&cli_logs(&h, evidence), agent, evidence),
                 None => Twins::new(),
             };

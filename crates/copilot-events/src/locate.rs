@@ -16,8 +16,9 @@
 //! `permissions-config.json`, `config.json`, `settings.json`, `data.db`, command
 //! history, legacy sessions) only in a folder whose name contains `copilot` (not
 //! `github-copilot`, the JetBrains plugin's folder, nor the extension's
-//! `github.copilot*` storage folders): those file names alone are too common to claim
-//! anywhere.
+//! `github.copilot*` storage folders), or in a folder of any name beside session
+//! folders ([`locate_beside_sessions`], which the scanner asks with the files it
+//! walked): those file names alone are too common to claim anywhere.
 
 use std::path::Path;
 
@@ -237,6 +238,48 @@ pub fn cli_home_index(c: &[String]) -> Option<usize> {
         .into_iter()
         .flatten()
         .find(|&h| copilot_named(&c[h]) && HOME_FILES.contains(&c[h + 1].as_str()))
+}
+
+/// A home-level file of a CLI home whose name says nothing (a `$COPILOT_HOME` of any
+/// name, say `/srv/agent-state`): `<home>/<file>` (or `<home>/<folder>/<file>` for the
+/// command-history and legacy folders) whose home holds session folders, as
+/// `has_sessions(home)` says. The discovery walk answers `has_sessions` from the files
+/// it found ([`in_session_folder`]), a reader from the folder itself. `None` for a
+/// path [`locate`] already recognises. Gives the home too.
+pub fn locate_beside_sessions(
+    path: &Path,
+    has_sessions: impl Fn(&Path) -> bool,
+) -> Option<(Location, std::path::PathBuf)> {
+    if locate(path).is_some() {
+        return None;
+    }
+    let c = components(path);
+    let n = c.len();
+    for h in [n.checked_sub(2), n.checked_sub(3)].into_iter().flatten() {
+        if !HOME_FILES.contains(&c[h + 1].as_str()) {
+            continue;
+        }
+        let rest: Vec<&str> = c[h + 1..].iter().map(String::as_str).collect();
+        let Some(l) = in_home(&rest) else {
+            continue;
+        };
+        let home = path.ancestors().nth(n - 1 - h)?;
+        if has_sessions(home) {
+            return Some((l, home.to_path_buf()));
+        }
+    }
+    None
+}
+
+/// True when `file` is inside a session folder of `home`:
+/// `<home>/session-state/<uuid>/...`.
+pub fn in_session_folder(home: &Path, file: &Path) -> bool {
+    let Ok(rest) = file.strip_prefix(home.join("session-state")) else {
+        return false;
+    };
+    let mut parts = rest.components();
+    let first = parts.next();
+    parts.next().is_some() && first.is_some_and(|c| is_uuid(&c.as_os_str().to_string_lossy()))
 }
 
 /// The CLI home folder of a path inside one ([`cli_home_index`]).
