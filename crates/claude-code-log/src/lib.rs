@@ -249,6 +249,56 @@ fn subagent_start(meta: &Map<String, Value>, parent: &str, agent_file: &str) -> 
     ])
 }
 
+/// The folders of a host's managed Claude Code settings (Linux, macOS, Windows; the
+/// older Windows folder too), under the host root above a home.
+const MANAGED_DIRS: &[&str] = &[
+    "etc/claude-code",
+    "Library/Application Support/ClaudeCode",
+    "ProgramData/ClaudeCode",
+    "Program Files/ClaudeCode",
+];
+
+/// The bytes of the managed settings files of the host whose user has the Claude home
+/// `home` (`<host>/home/<user>/.claude`, `<host>/Users/<user>/.claude` or
+/// `<host>/root/.claude`), in precedence order: each folder's `managed-settings.json`,
+/// then its `managed-settings.d/*.json` by name. A file outside the evidence roots or
+/// missing is not there; `None` when one is there but cannot be read (the period is
+/// then undetermined).
+fn managed_settings(home: &Path, evidence: &Evidence) -> Option<Vec<Vec<u8>>> {
+    let user_home = home.parent()?;
+    let above = user_home.parent()?;
+    let host = match above.file_name().and_then(|n| n.to_str()) {
+        Some("home" | "Users") => above.parent()?,
+        _ if user_home.file_name().is_some_and(|n| n == "root") => above,
+        _ => return Some(Vec::new()),
+    };
+    let mut out = Vec::new();
+    let mut read = |path: &Path| -> Option<()> {
+        match evidence.read_optional(path) {
+            Ok(Some(bytes)) => out.push(bytes),
+            Ok(None) => {}
+            Err(e)
+                if chat_rows::evidence::refusal(&e).is_some_and(|r| {
+                    matches!(r, chat_rows::evidence::Refusal::OutsideRoot { .. })
+                }) => {}
+            Err(_) => return None,
+        }
+        Some(())
+    };
+    for dir in MANAGED_DIRS {
+        let dir = host.join(dir);
+        read(&dir.join("managed-settings.json"))?;
+        if let Ok(entries) = evidence.read_dir(&dir.join("managed-settings.d")) {
+            for p in entries {
+                if p.extension().is_some_and(|e| e == "json") {
+                    read(&p)?;
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
 /// The `retention:` row of a session transcript under `<home>/projects/<key>/`, when
 /// the collection time is known and the file's mtime is past the home's period.
 fn retention(
@@ -266,11 +316,18 @@ fn retention(
         return None;
     }
     let mtime = files.evidence.modified(files.path)?;
-    let settings = files
-        .evidence
-        .read_optional(&projects.parent()?.join("settings.json"))
-        .ok()?;
-    let days = rows::retention::period_days(settings.as_deref())?;
+    let home = projects.parent()?;
+    let managed = managed_settings(home, files.evidence)?;
+    let days = match rows::retention::managed_period_days(managed.iter().map(Vec::as_slice)) {
+        Some(decided) => decided?,
+        None => {
+            let settings = files
+                .evidence
+                .read_optional(&home.join("settings.json"))
+                .ok()?;
+            rows::retention::period_days(settings.as_deref())?
+        }
+    };
     rows::retention::is_past(mtime, collected_at, days).then(|| {
         rows::retention::retention_row(files.display, days, mtime, session_id).project(project)
     })

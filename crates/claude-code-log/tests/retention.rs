@@ -231,3 +231,55 @@ fn sub_agent_files_and_other_homes_files_give_no_row() {
     assert!(!rows.is_empty());
     assert!(retention_rows(&rows).is_empty());
 }
+
+/// The period a retention row names, or `None` for no row, with `managed` files
+/// (path under the host root, content) beside a home whose `settings.json` says 60.
+fn period_with_managed(managed: &[(&str, &str)]) -> Option<String> {
+    let c = case(Some(r#"{"cleanupPeriodDays": 60}"#), MTIME);
+    for (rel, text) in managed {
+        let path = c.root.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    let rows = read(&c, &c.session, Some(at(MTIME + 100 * DAY)));
+    let found = retention_rows(&rows);
+    assert!(found.len() <= 1);
+    found.first().map(|r| {
+        let rest = r.text.split("cleanupPeriodDays=").nth(1).unwrap();
+        rest.split(' ').next().unwrap().to_string()
+    })
+}
+
+#[test]
+fn the_hosts_managed_settings_override_the_homes_period() {
+    const LINUX: &str = "etc/claude-code/managed-settings.json";
+    const MAC: &str = "Library/Application Support/ClaudeCode/managed-settings.json";
+    const WINDOWS: &str = "ProgramData/ClaudeCode/managed-settings.json";
+    const DROP_IN: &str = "etc/claude-code/managed-settings.d/50-retention.json";
+    let p = |m: &[(&str, &str)]| period_with_managed(m);
+    // the home's own period when no managed file sets one
+    assert_eq!(p(&[]).as_deref(), Some("60"));
+    assert_eq!(p(&[(LINUX, r#"{"model": "x"}"#)]).as_deref(), Some("60"));
+    // a managed period wins, on each OS's path
+    for path in [LINUX, MAC, WINDOWS] {
+        assert_eq!(
+            p(&[(path, r#"{"cleanupPeriodDays": 14}"#)]).as_deref(),
+            Some("14"),
+            "{path}"
+        );
+    }
+    // a drop-in overrides the base file; one that does not set it does not
+    assert_eq!(
+        p(&[
+            (LINUX, r#"{"cleanupPeriodDays": 14}"#),
+            (DROP_IN, r#"{"cleanupPeriodDays": 7}"#),
+            ("etc/claude-code/managed-settings.d/90-other.json", "{}"),
+        ])
+        .as_deref(),
+        Some("7")
+    );
+    // a managed period of 200 days keeps this 100-day-old file: no row
+    assert_eq!(p(&[(LINUX, r#"{"cleanupPeriodDays": 200}"#)]), None);
+    // a managed file that cannot be read as settings leaves the period undetermined
+    assert_eq!(p(&[(LINUX, "{torn")]), None);
+}

@@ -10,11 +10,14 @@
 //! ([`chat_rows::FileContext::collected_at`]); without it there is no row, so two scans
 //! of the same collection give the same rows.
 //!
-//! The period is the home's own `settings.json` `cleanupPeriodDays`. Project and
-//! managed settings are not consulted: which project Claude Code starts in next is not
-//! in the evidence. When the period cannot be determined (`settings.json` unreadable,
-//! not a JSON object, or a `cleanupPeriodDays` that is not a whole number of days from
-//! 0 up) no row is made, as the sweep itself pauses then.
+//! The period is the effective `cleanupPeriodDays`: the host's managed settings when
+//! they set it (`managed-settings.json`, then its `managed-settings.d/*.json` drop-ins
+//! in name order, the last that sets it winning; managed settings override every other
+//! scope), else the home's own `settings.json`, else 30. Project settings are not
+//! consulted: which project Claude Code starts in next is not in the evidence. When the
+//! period cannot be determined (a deciding file unreadable, not a JSON object, or a
+//! `cleanupPeriodDays` that is not a whole number of days from 0 up) no row is made, as
+//! the sweep itself pauses then.
 
 use chat_rows::{Row, Timestamp};
 use serde_json::Value;
@@ -40,6 +43,27 @@ pub fn period_days(settings: Option<&[u8]>) -> Option<u64> {
         },
         _ => None,
     }
+}
+
+/// The period the host's managed settings set, from the bytes of its files in
+/// precedence order (`managed-settings.json`, then the drop-ins by name): `None` when
+/// none sets `cleanupPeriodDays` (the home's own settings decide), `Some(None)` when the
+/// deciding file's value cannot be read as a period or a file is not a JSON object
+/// (undetermined: no row), `Some(Some(n))` when the last file that sets it says `n`.
+pub fn managed_period_days<'a>(files: impl IntoIterator<Item = &'a [u8]>) -> Option<Option<u64>> {
+    let mut decided = None;
+    for bytes in files {
+        match chat_rows::json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(o)) => {
+                if let Some(v) = o.get("cleanupPeriodDays") {
+                    decided = Some(v.as_u64());
+                }
+            }
+            // a managed file that cannot be read may set the period: undetermined
+            _ => decided = Some(None),
+        }
+    }
+    decided
 }
 
 /// Whether a file last modified at `mtime` is older than `days` days at `collected_at`
@@ -90,6 +114,25 @@ mod tests {
         assert_eq!(period_days(Some(br#"{"cleanupPeriodDays":"7"}"#)), None);
         assert_eq!(period_days(Some(b"[]")), None);
         assert_eq!(period_days(Some(b"{not json")), None);
+    }
+
+    #[test]
+    fn managed_settings_decide_when_they_set_the_period() {
+        let m = |files: &[&[u8]]| managed_period_days(files.iter().copied());
+        assert_eq!(m(&[]), None);
+        assert_eq!(m(&[b"{}"]), None);
+        assert_eq!(m(&[br#"{"cleanupPeriodDays":14}"#]), Some(Some(14)));
+        // a drop-in after the base overrides it; one that does not set it does not
+        assert_eq!(
+            m(&[
+                br#"{"cleanupPeriodDays":14}"#,
+                br#"{"cleanupPeriodDays":7}"#,
+                b"{}"
+            ]),
+            Some(Some(7))
+        );
+        assert_eq!(m(&[br#"{"cleanupPeriodDays":"7"}"#]), Some(None));
+        assert_eq!(m(&[br#"{"cleanupPeriodDays":14}"#, b"{torn"]), Some(None));
     }
 
     #[test]
