@@ -16,7 +16,10 @@
 //! * `arrays`: a hostile shape, lines of another shape than their type's (a `message`
 //!   that is an array of 25 million zeros, 50 MB a line) whose rows print their
 //!   `data`: peak RSS shows that such a line is not read as a tree (a 50 MB line took
-//!   836 MB before 2026-12-01).
+//!   836 MB before 2026-12-01);
+//! * `errors`: hostile too, failed tool calls whose `error` holds a 50 MB `stack` of
+//!   zeros: peak RSS shows that an `error` is not read as a tree (909 MiB for 150 MB
+//!   before 2026-12-02, 431 MiB after).
 //!
 //! The log is generated at run time into a private temporary folder (removed
 //! afterwards), never committed. `COPILOT_EVENTS_BENCH_PHASE=reader` runs the reader
@@ -169,6 +172,22 @@ fn escapes_log(mb: usize) -> String {
     out
 }
 
+fn errors_log(mb: usize) -> String {
+    let stack = vec!["0"; 25_000_000].join(",");
+    let mut out = String::with_capacity((mb << 20) + (51 << 20));
+    let mut n = 0u64;
+    while out.len() < mb << 20 {
+        n += 1;
+        out.push_str(&format!(
+            "{{\"type\":\"tool.execution_start\",\"data\":{{\"toolCallId\":\"t{n}\",\"toolName\":\"bash\",\"arguments\":{{\"command\":\"make\"}}}},\"id\":\"s{n}\",\"timestamp\":\"2026-10-05T09:00:00.000Z\"}}\n"
+        ));
+        out.push_str(&format!(
+            "{{\"type\":\"tool.execution_complete\",\"data\":{{\"toolCallId\":\"t{n}\",\"success\":false,\"error\":{{\"code\":\"E{n}\",\"message\":\"failed\",\"stack\":[{stack}]}}}},\"id\":\"c{n}\",\"timestamp\":\"2026-10-05T09:00:01.000Z\"}}\n"
+        ));
+    }
+    out
+}
+
 fn arrays_log(mb: usize) -> String {
     let zeros = vec!["0"; 25_000_000].join(",");
     let mut out = String::with_capacity((mb << 20) + (51 << 20));
@@ -201,8 +220,11 @@ fn main() {
         }
         "escapes" => escapes_log(mb),
         "arrays" => arrays_log(mb),
+        "errors" => errors_log(mb),
         other => {
-            return eprintln!("unknown shape {other} (fixture, transcript, escapes, arrays)");
+            return eprintln!(
+                "unknown shape {other} (fixture, transcript, escapes, arrays, errors)"
+            );
         }
     };
     let dir = tempfile::tempdir().expect("temp dir");

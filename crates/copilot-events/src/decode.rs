@@ -785,7 +785,8 @@ pub struct ToolCompleteData<'a> {
     pub success: Option<bool>,
     #[serde(borrow)]
     pub result: Option<ResultData<'a>>,
-    pub error: Option<Value>,
+    #[serde(borrow)]
+    pub error: Option<Raw<'a>>,
     pub shell_execution: Option<ShellExecution>,
 }
 
@@ -1000,7 +1001,8 @@ pub struct SubagentData<'a> {
     pub model: Option<Str<'a>>,
     pub duration_ms: Option<i64>,
     pub total_tokens: Option<i64>,
-    pub error: Option<Value>,
+    #[serde(borrow)]
+    pub error: Option<Raw<'a>>,
 }
 
 /// `hook.end`.
@@ -1018,7 +1020,8 @@ pub struct HookData<'a> {
     #[serde(borrow)]
     pub hook_invocation_id: Option<Str<'a>>,
     pub success: Option<bool>,
-    pub error: Option<Value>,
+    #[serde(borrow)]
+    pub error: Option<Raw<'a>>,
 }
 
 /// `skill.invoked`.
@@ -1397,6 +1400,58 @@ pub fn scalar(v: &Value) -> String {
         Value::Null => String::new(),
         other => other.to_string(),
     }
+}
+
+/// What an `error` (of a tool, a sub-agent, a hook) says, read from its text as
+/// written, never as a whole tree: a 50 MB `error` object with a huge `stack` costs no
+/// memory beyond its line. Its `message` (for an object; the value itself otherwise) and
+/// its `code` (objects only) are read as [`scalar`] reads them: a string as is, `null`
+/// empty, another value as JSON (over 1 MiB printed as written, without its blanks,
+/// instead of through a tree). The last of duplicate keys counts, as in a `Value`.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ErrorParts {
+    /// The message (empty when there is none).
+    pub message: String,
+    /// The `code` of an object, `None` for an object without one or another value.
+    pub code: Option<String>,
+    /// True when the error is a JSON object.
+    pub is_object: bool,
+}
+
+/// Reads an `error` value ([`ErrorParts`]).
+pub fn error_parts(raw: Raw<'_>) -> ErrorParts {
+    let text = raw.0.trim_start();
+    if !text.starts_with('{') {
+        return ErrorParts {
+            message: raw_scalar(raw.0),
+            ..ErrorParts::default()
+        };
+    }
+    let fields: BTreeMap<Cow<'_, str>, &RawValue> = serde_json::from_str(raw.0).unwrap_or_default();
+    ErrorParts {
+        message: fields
+            .get("message")
+            .map(|v| raw_scalar(v.get()))
+            .unwrap_or_default(),
+        code: fields.get("code").map(|v| raw_scalar(v.get())),
+        is_object: true,
+    }
+}
+
+/// [`scalar`] of a value given as its JSON text.
+fn raw_scalar(raw: &str) -> String {
+    let t = raw.trim_start();
+    if t.starts_with('"') {
+        return serde_json::from_str::<String>(t).unwrap_or_default();
+    }
+    if t.len() > TREE_MAX {
+        let mut out = String::new();
+        compact_json_into(&mut out, t);
+        return out;
+    }
+    serde_json::from_str::<Value>(t)
+        .map(|v| scalar(&v))
+        .unwrap_or_default()
 }
 
 /// A `session.binary_asset`'s `data` as a `session event:` row may print it: its
@@ -1890,5 +1945,52 @@ mod tests {
         );
         assert_eq!(time_of(&Value::from(0)), None);
         assert!(time_text("2026-10-01T10:00:00.000Z").is_some());
+    }
+
+    /// What the mapping read of an `error` when it was a `Value`: the message, and the
+    /// code of an object.
+    fn error_parts_of_a_tree(v: &Value) -> (String, Option<String>) {
+        match v {
+            Value::Object(m) => (
+                m.get("message").map(scalar).unwrap_or_default(),
+                m.get("code").map(|c| match c {
+                    Value::String(s) => s.clone(),
+                    other => scalar(other),
+                }),
+            ),
+            other => (scalar(other), None),
+        }
+    }
+
+    #[test]
+    fn error_parts_read_as_a_tree_would() {
+        for raw in [
+            r#"{"code":"E1","message":"no"}"#,
+            r#"{"code":1,"message":{"b":2,"a":[1,2.50,"x"]}}"#,
+            r#"{"message":"first","message":"last","code":null}"#,
+            r#"{"mess\u0061ge":"escaped key","stack":[[1],[2],{"deep":"x"}]}"#,
+            r#"{ "message" : "spaced\n\"quoted\"" , "code" : true }"#,
+            r#"{}"#,
+            r#""a plain string\u00e9""#,
+            r#"42"#,
+            r#"-0.5e3"#,
+            r#"[1, {"message": "not read"}]"#,
+            r#"true"#,
+        ] {
+            let tree: Value = serde_json::from_str(raw).unwrap();
+            let parts = error_parts(Raw(raw));
+            assert_eq!(
+                (parts.message, parts.code),
+                error_parts_of_a_tree(&tree),
+                "{raw}"
+            );
+            assert_eq!(parts.is_object, tree.is_object(), "{raw}");
+        }
+        // a message over 1 MiB that is not a string is printed as written, blanks out
+        let big = format!(r#"{{"message":[{}0]}}"#, "1, ".repeat(400_000));
+        let parts = error_parts(Raw(&big));
+        assert_eq!(parts.message.len(), 800_003);
+        assert!(parts.message.starts_with("[1,1,1,"));
+        assert!(parts.message.ends_with(",1,0]"));
     }
 }

@@ -408,11 +408,8 @@ fn num(v: Option<i64>) -> String {
 }
 
 /// The message of an `error` value: an object's `message`, else the value itself.
-fn error_message(e: &Value) -> String {
-    match e {
-        Value::Object(m) => m.get("message").map(scalar).unwrap_or_default(),
-        other => scalar(other),
-    }
+fn error_message(e: &decode::Raw<'_>) -> String {
+    decode::error_parts(*e).message
 }
 
 impl<'o> EventReader<'o> {
@@ -1024,16 +1021,8 @@ impl<'o> EventReader<'o> {
                         );
                     }
                     if d.success == Some(false) {
-                        match &d.error {
-                            Some(Value::Object(m)) => match m.get("code") {
-                                Some(Value::String(c)) => {
-                                    texts::tool_failed_into(&mut self.text, c)
-                                }
-                                Some(c) => texts::tool_failed_into(&mut self.text, &scalar(c)),
-                                None => texts::tool_failed_into(&mut self.text, ""),
-                            },
-                            _ => texts::tool_failed_into(&mut self.text, ""),
-                        }
+                        let code = d.error.and_then(|e| decode::error_parts(e).code);
+                        texts::tool_failed_into(&mut self.text, code.as_deref().unwrap_or(""));
                         emit!(
                             &self.line_session,
                             TurnType::System,

@@ -1024,7 +1024,7 @@ impl<'a> P<'a> {
                             0 => d.tool_call_id = p.opt_str()?,
                             1 => d.success = p.opt_bool()?,
                             2 => d.result = p.result()?,
-                            3 => d.error = p.sub()?,
+                            3 => d.error = p.opt_raw()?,
                             _ => d.shell_execution = p.shell_execution()?,
                         }
                         Some(())
@@ -1198,7 +1198,7 @@ impl<'a> P<'a> {
                             2 => d.model = p.opt_str()?,
                             3 => d.duration_ms = p.opt_int()?,
                             4 => d.total_tokens = p.opt_int()?,
-                            _ => d.error = p.sub()?,
+                            _ => d.error = p.opt_raw()?,
                         }
                         Some(())
                     },
@@ -1217,7 +1217,7 @@ impl<'a> P<'a> {
                             0 => d.hook_type = p.opt_str()?,
                             1 => d.hook_invocation_id = p.opt_str()?,
                             2 => d.success = p.opt_bool()?,
-                            _ => d.error = p.sub()?,
+                            _ => d.error = p.opt_raw()?,
                         }
                         Some(())
                     },
