@@ -957,12 +957,13 @@ impl Scanner {
                 entries
                     .iter()
                     .filter(|(_, problem, _)| problem.is_none())
-                    .map(|(path, _, _)| path.clone())
+                    .map(|(path, _, _)| path.as_path())
                     .collect(),
             );
-            for (path, problem, len) in entries {
+            for (path, problem, len) in &entries {
+                let (path, len) = (path.clone(), *len);
                 let attribution = layout::attribute_file(root, &path);
-                if let Some(problem) = problem {
+                if let Some(problem) = problem.clone() {
                     found.push(FoundFile {
                         attribution,
                         product: None,

@@ -153,7 +153,7 @@ pub trait Store: Send + Sync {
     /// neighbours say whose they are (a Copilot CLI home of any name holds
     /// `session-store.db` beside `session-state/<uuid>/`). The scanner's discovery calls
     /// this; the default is [`Store::claim`]. Must not read any file.
-    fn claim_in(&self, path: &Path, walked: &Walked) -> Option<Claim> {
+    fn claim_in(&self, path: &Path, walked: &Walked<'_>) -> Option<Claim> {
         let _ = walked;
         self.claim(path)
     }
@@ -190,24 +190,25 @@ pub trait Store: Send + Sync {
 
 /// The files a discovery walk found under one root, for [`Store::claim_in`]: a sorted
 /// list of paths, so the files under a folder are one contiguous run.
+/// It borrows the walk's own paths: a collection of millions of files is not copied.
 #[derive(Clone, Debug, Default)]
-pub struct Walked {
-    files: Vec<std::path::PathBuf>,
+pub struct Walked<'p> {
+    files: Vec<&'p Path>,
 }
 
-impl Walked {
+impl<'p> Walked<'p> {
     /// The walk's files (sorted here).
-    pub fn new(mut files: Vec<std::path::PathBuf>) -> Walked {
+    pub fn new(mut files: Vec<&'p Path>) -> Walked<'p> {
         files.sort();
         Walked { files }
     }
 
     /// The files found under `dir`, at any depth, in order.
-    pub fn under<'a>(&'a self, dir: &'a Path) -> impl Iterator<Item = &'a Path> + 'a {
-        let from = self.files.partition_point(|f| f.as_path() < dir);
+    pub fn under<'a>(&'a self, dir: &'a Path) -> impl Iterator<Item = &'p Path> + 'a {
+        let from = self.files.partition_point(|f| *f < dir);
         self.files[from..]
             .iter()
-            .map(|f| f.as_path())
+            .copied()
             .take_while(move |f| f.starts_with(dir))
     }
 }
@@ -284,12 +285,11 @@ mod walked_tests {
 
     #[test]
     fn the_files_under_a_folder_are_one_run() {
-        let walked = Walked::new(
-            ["a/b.c/x", "a/b/y/z", "a/ba", "a/b/x", "a/a", "b"]
-                .iter()
-                .map(PathBuf::from)
-                .collect(),
-        );
+        let paths: Vec<PathBuf> = ["a/b.c/x", "a/b/y/z", "a/ba", "a/b/x", "a/a", "b"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let walked = Walked::new(paths.iter().map(PathBuf::as_path).collect());
         let under: Vec<&Path> = walked.under(Path::new("a/b")).collect();
         assert_eq!(under, [Path::new("a/b/x"), Path::new("a/b/y/z")]);
         assert_eq!(walked.under(Path::new("a/c")).count(), 0);

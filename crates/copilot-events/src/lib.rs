@@ -78,7 +78,7 @@ impl Store for CopilotEventsStore {
         locate(path).map(|l| claim_of(l.kind))
     }
 
-    fn claim_in(&self, path: &Path, walked: &Walked) -> Option<Claim> {
+    fn claim_in(&self, path: &Path, walked: &Walked<'_>) -> Option<Claim> {
         self.claim(path).or_else(|| {
             let (l, _) = locate::locate_beside_sessions(path, |home| {
                 walked

@@ -250,6 +250,15 @@ pub fn locate_beside_sessions(
     path: &Path,
     has_sessions: impl Fn(&Path) -> bool,
 ) -> Option<(Location, std::path::PathBuf)> {
+    // cheap first: the scanner asks this of every file no store claimed by its path
+    let named = |p: Option<&Path>| {
+        p.and_then(Path::file_name)
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| HOME_FILES.contains(&n))
+    };
+    if !named(Some(path)) && !named(path.parent()) {
+        return None;
+    }
     if locate(path).is_some() {
         return None;
     }
