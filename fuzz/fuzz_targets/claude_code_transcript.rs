@@ -31,8 +31,8 @@ fuzz_target!(|data: &[u8]| {
     let mut other: Vec<Row> = Vec::new();
     // every session has one prompt, so a row with a paste held elsewhere runs the proof
     let mut prompts = |_: &str| {
-        let at = chat_rows::Timestamp::from_epoch_millis(1_782_050_400_000);
-        vec![(at, String::from("fix [Pasted text #1] this"))]
+        let at = 1_782_050_400_000_000;
+        history::Prompts::new(vec![(at, String::from("fix [Pasted text #1] this"))])
     };
     history::history_rows(data, "history.jsonl", &mut prompts, &mut other);
     settings::settings_rows(

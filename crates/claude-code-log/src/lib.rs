@@ -129,11 +129,13 @@ pub fn read_file_at(
     match file {
         Some(ClaudeFile::History) => {
             let home = path.parent().unwrap_or(Path::new(""));
-            let mut cache: HashMap<String, Vec<(Option<Timestamp>, String)>> = HashMap::new();
+            let mut transcripts: Option<HashMap<String, PathBuf>> = None;
+            let mut cache: HashMap<String, rows::history::Prompts> = HashMap::new();
             let mut prompts = |session: &str| {
+                let transcripts = transcripts.get_or_insert_with(|| transcripts_of(home, evidence));
                 cache
                     .entry(session.to_string())
-                    .or_insert_with(|| session_prompts(home, session, evidence))
+                    .or_insert_with(|| session_prompts(transcripts.get(session), evidence))
                     .clone()
             };
             match evidence.read(path) {
@@ -199,37 +201,43 @@ fn cannot_read(display: &str, e: &std::io::Error) -> Row {
     .file(display)
 }
 
-/// The `user` rows (time, text) of the transcript `<home>/projects/<key>/<session>.jsonl`,
-/// found by listing the project folders (the key is not recomputed from the history's
-/// `project`: long keys end in a hash). Empty when there is none, when it cannot be
-/// read (its own read names the damage) or when `session` is not a plain id.
-fn session_prompts(
-    home: &Path,
-    session: &str,
-    evidence: &Evidence,
-) -> Vec<(Option<Timestamp>, String)> {
-    let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
-    if session.is_empty() || !session.chars().all(plain) {
-        return Vec::new();
+/// The session transcripts of a home by session id: `<home>/projects/<key>/<id>.jsonl`,
+/// listed once (the key is not recomputed from a history row's `project`: long keys end
+/// in a hash), so proving any number of history rows lists the folders once.
+fn transcripts_of(home: &Path, evidence: &Evidence) -> HashMap<String, PathBuf> {
+    let mut out = HashMap::new();
+    for folder in evidence
+        .read_dir(&home.join("projects"))
+        .unwrap_or_default()
+    {
+        for file in evidence.read_dir(&folder).unwrap_or_default() {
+            if file.extension().is_some_and(|e| e == "jsonl")
+                && let Some(stem) = file.file_stem().and_then(|s| s.to_str())
+            {
+                out.entry(stem.to_string()).or_insert(file);
+            }
+        }
     }
-    let name = format!("{session}.jsonl");
-    let Ok(folders) = evidence.read_dir(&home.join("projects")) else {
-        return Vec::new();
+    out
+}
+
+/// The `user` rows of a session transcript, sorted by time
+/// ([`rows::history::Prompts`]); empty without a transcript or when it cannot be read
+/// (its own read names the damage).
+fn session_prompts(path: Option<&PathBuf>, evidence: &Evidence) -> rows::history::Prompts {
+    let Some(path) = path else {
+        return rows::history::Prompts::default();
     };
-    let Some(path): Option<PathBuf> = folders
-        .into_iter()
-        .map(|f| f.join(&name))
-        .find(|p| p.is_file())
-    else {
-        return Vec::new();
-    };
-    let display = chat_rows::display_path(&path);
+    let display = chat_rows::display_path(path);
     let mut rows: Vec<Row> = Vec::new();
-    read_file_at(&path, &display, evidence, None, &mut rows);
-    rows.into_iter()
+    read_file_at(path, &display, evidence, None, &mut rows);
+    let mut prompts: Vec<(i64, String)> = rows
+        .into_iter()
         .filter(|r| r.turn_type == TurnType::User && r.record_state == RecordState::Live)
-        .map(|r| (r.timestamp, r.text))
-        .collect()
+        .filter_map(|r| Some((r.timestamp?.unix_micros(), r.text)))
+        .collect();
+    prompts.sort_by_key(|(t, _)| *t);
+    rows::history::Prompts::new(prompts)
 }
 
 /// `session start: parent=<id> agent=<agentType> description="<d>" tool_use=<toolUseId>

@@ -86,10 +86,19 @@ fn placeholder(text: &str, n: u64) -> Option<(usize, usize)> {
 /// The window within which a history row and its transcript twin are the same prompt.
 const TWIN_MICROS: i64 = 2_000_000;
 
-/// The `user` rows of a session's transcript (time and text), which a history row
-/// holding a paste kept in `paste-cache/` is proven against; empty when the session
-/// has no readable transcript.
-pub type SessionPrompts<'a> = dyn FnMut(&str) -> Vec<(Option<Timestamp>, String)> + 'a;
+/// The `user` rows of a session's transcript as (time in microseconds, text), sorted
+/// by time (rows without a time cannot be twins and are left out), which a history row
+/// holding a paste kept elsewhere is proven against; empty when the session has no
+/// readable transcript. Shared, not copied, between the rows of one session.
+pub type Prompts = std::rc::Rc<Vec<(i64, String)>>;
+
+/// Gives the [`Prompts`] of a session.
+pub type SessionPrompts<'a> = dyn FnMut(&str) -> Prompts + 'a;
+
+/// At most this many prompts of the window are compared with one history row (nearest
+/// in time first): a hostile transcript of thousands of prompts at one instant costs a
+/// bounded amount per row, not the whole window.
+const MAX_CANDIDATES: usize = 64;
 
 /// The text a history row with a paste it does not hold must start with to be a twin:
 /// its text cut at the first `[Pasted text #` or `[Image #` placeholder left in it,
@@ -105,23 +114,45 @@ fn cut_at_placeholder(text: &str) -> &str {
 }
 
 /// The text of the transcript prompt that `text` (at `time`) is a cut copy of: the
-/// nearest in time of the prompts within 2 s that start with the cut text.
-fn proven_twin(
-    text: &str,
-    time: Option<Timestamp>,
-    prompts: &[(Option<Timestamp>, String)],
-) -> Option<String> {
+/// nearest in time of the prompts within 2 s that start with the cut text (and hold
+/// more than it), looking at no more than [`MAX_CANDIDATES`] of them.
+fn proven_twin(text: &str, time: Option<Timestamp>, prompts: &[(i64, String)]) -> Option<String> {
     let time = time?.unix_micros();
     let prefix = cut_at_placeholder(text);
-    prompts
-        .iter()
-        .filter_map(|(t, p)| {
-            let gap = (t.as_ref()?.unix_micros() - time).abs();
-            (gap <= TWIN_MICROS && p.starts_with(prefix) && p.len() > prefix.len())
-                .then_some((gap, p))
-        })
-        .min_by_key(|(gap, _)| *gap)
-        .map(|(_, p)| p.clone())
+    let fits = |i: usize| {
+        let (t, p) = &prompts[i];
+        ((t - time).abs() <= TWIN_MICROS && p.starts_with(prefix) && p.len() > prefix.len())
+            .then(|| p.clone())
+    };
+    // outward from the row's time, nearest first
+    let mut after = prompts.partition_point(|(t, _)| *t < time);
+    let mut before = after;
+    for _ in 0..MAX_CANDIDATES {
+        let gap_after = prompts.get(after).map(|(t, _)| t - time);
+        let gap_before = before.checked_sub(1).map(|i| time - prompts[i].0);
+        let (i, gap) = match (gap_before, gap_after) {
+            (Some(b), Some(a)) if b <= a => {
+                before -= 1;
+                (before, b)
+            }
+            (Some(b), None) => {
+                before -= 1;
+                (before, b)
+            }
+            (_, Some(a)) => {
+                after += 1;
+                (after - 1, a)
+            }
+            (None, None) => return None,
+        };
+        if gap > TWIN_MICROS {
+            return None;
+        }
+        if let Some(p) = fits(i) {
+            return Some(p);
+        }
+    }
+    None
 }
 
 /// True when an entry of `pastedContents` is a paste the history does not hold: a text
@@ -170,7 +201,7 @@ pub fn history_rows(
         let mut text = prompt_of(s("display"), pasted);
         let time = obj.get("timestamp").and_then(parse_time);
         if has_paste_held_elsewhere(pasted) && !s("sessionId").is_empty() {
-            if let Some(twin) = proven_twin(&text, time, &prompts(s("sessionId"))) {
+            if let Some(twin) = proven_twin(&text, time, prompts(s("sessionId")).as_slice()) {
                 text = twin;
             }
         }
@@ -221,13 +252,18 @@ mod tests {
         Timestamp::from_epoch_millis(1_782_050_400_000 + ms)
     }
 
+    /// A prompt of a transcript at `ms`.
+    fn prompt(ms: i64, text: &str) -> (i64, String) {
+        (at(ms).unwrap().unix_micros(), text.to_string())
+    }
+
     #[test]
     fn a_cached_paste_is_proven_by_the_prefix_rule() {
         let prompts = vec![
-            (at(1_000), "other prompt".to_string()),
-            (at(9_000), "check these: a\nb".to_string()),
-            (at(10_500), "check these: x\ny".to_string()),
-            (at(30_000), "check these: far".to_string()),
+            prompt(1_000, "other prompt"),
+            prompt(9_000, "check these: a\nb"),
+            prompt(10_500, "check these: x\ny"),
+            prompt(30_000, "check these: far"),
         ];
         let text =
             "check these: [Pasted text #1 +1 lines]\n[pasted text #1 in paste-cache/ab, not read]";
@@ -244,16 +280,24 @@ mod tests {
             None
         );
         // an image placeholder cuts the same way
-        let image = vec![(
-            at(10_000),
-            "Start it\n[image image/png, 70 bytes]".to_string(),
-        )];
+        let image = vec![prompt(10_000, "Start it\n[image image/png, 70 bytes]")];
         assert_eq!(
             proven_twin("Start it [Image #1]", at(10_100), &image).as_deref(),
             Some("Start it\n[image image/png, 70 bytes]")
         );
+        // a thousand prompts at one instant: no more than 64 are compared, so the
+        // twin at the 65th place is not found (a bounded cost per row, not quadratic)
+        let mut crowd: Vec<(i64, String)> = (0..1000).map(|_| prompt(10_000, "x")).collect();
+        crowd.push(prompt(10_001, "check these: z"));
+        assert_eq!(proven_twin(text, at(10_000), &crowd), None);
+        crowd.truncate(63);
+        crowd.push(prompt(10_001, "check these: z"));
+        assert_eq!(
+            proven_twin(text, at(10_000), &crowd).as_deref(),
+            Some("check these: z")
+        );
         // the paste must add something: a prompt that is the cut text alone is no twin
-        let bare = vec![(at(10_000), "check these:".to_string())];
+        let bare = vec![prompt(10_000, "check these:")];
         assert_eq!(proven_twin(text, at(10_000), &bare), None);
     }
 
@@ -270,11 +314,11 @@ mod tests {
         let mut asked = Vec::new();
         let mut prompts = |session: &str| {
             asked.push(session.to_string());
-            if session == "s1" {
-                vec![(at(10_400), "fix this\nand that".to_string())]
+            Prompts::new(if session == "s1" {
+                vec![prompt(10_400, "fix this\nand that")]
             } else {
                 Vec::new()
-            }
+            })
         };
         let mut rows: Vec<Row> = Vec::new();
         history_rows(log.as_bytes(), "history.jsonl", &mut prompts, &mut rows);
