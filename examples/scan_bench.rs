@@ -2,7 +2,7 @@
 //! core help?
 //!
 //! ```text
-//! cargo run --release --example scan_bench -- [--hosts 8,32] [--log-mb 12] [--threads 1,2] [--big-mb 100]
+//! cargo run --release --example scan_bench -- [--hosts 8,32] [--log-mb 12] [--threads 1,2] [--big-mb 100] [--copies 200000]
 //! ```
 //!
 //! For each host count it generates a collection in a temporary folder (each host: the
@@ -10,7 +10,8 @@
 //! scans it through the CLI's path (`Scanner::write_to`, JSONL to a file) in a fresh
 //! child process per run, and prints MB/s and the child's peak RSS (`VmHWM`) for each
 //! thread count. Then it prints the CLI path end to end on one generated `--big-mb` MB
-//! log next to replay + rows alone (`for_each_row`) on the same log.
+//! log next to replay + rows alone (`for_each_row`) on the same log. Last, the merge's
+//! worst shape: one Claude Code history of `--copies` identical prompts.
 //!
 //! Each figure is the best of three runs; the load average is printed with them, since
 //! this machine is shared. The generated trees are removed afterwards.
@@ -260,6 +261,28 @@ fn main() {
     println!(
         "CLI / replay + rows speed: {:.2}; load average {}",
         rows_s / scan_s,
+        loadavg()
+    );
+
+    // the merge's worst shape: a Claude Code history of one prompt typed `--copies`
+    // times (identical secondary copies of one key, none with a primary twin), which
+    // every kept copy used to be compared with (7.3 s for 200,000 before 2026-12-02)
+    let copies = list(flag("--copies"), &[200_000])[0];
+    let home = dir.path().join("copies/home/u/.claude");
+    std::fs::create_dir_all(&home).unwrap();
+    let line = r#"{"display":"continue","pastedContents":{},"timestamp":1782050400000,"project":"/w","sessionId":"11111111-2222-4333-8444-555555555555"}"#;
+    let history = format!("{line}\n").repeat(copies);
+    std::fs::write(home.join("history.jsonl"), &history).unwrap();
+    let root = dir.path().join("copies");
+    let (secs, rss, detail) = best_of(
+        3,
+        &["scan", root.to_str().unwrap(), "0", out.to_str().unwrap()],
+    );
+    println!();
+    println!(
+        "one history of {copies} identical prompts ({:.0} MB): {secs:.2} s, peak RSS {:.0} MB, {detail}; load average {}",
+        history.len() as f64 / 1e6,
+        rss as f64 / 1e6,
         loadavg()
     );
 }
