@@ -21,6 +21,8 @@
 //! `--keep-copies` shows it with its own locator). Without a proven twin (the
 //! transcript deleted, or no prompt in the window) it keeps its own text and stays.
 
+use std::collections::{HashMap, HashSet};
+
 use chat_rows::lines::{decode_line, lines};
 use chat_rows::{Row, RowSink, Timestamp, TurnType, system};
 use serde_json::{Map, Value};
@@ -29,16 +31,23 @@ use super::AGENT;
 use crate::decode::parse_time;
 
 /// The prompt a history entry stands for: `display` with inline pastes put back.
+///
+/// One pass over `display`: each `[Pasted text #<n>]` or `[Pasted text #<n> +<k>
+/// lines]` placeholder is found once (the first of each number), and the text is built
+/// once with each placeholder whose entry has `content` replaced by it (a pasted text is
+/// not searched for placeholders of its own). A line of thousands of placeholders took
+/// seconds when each entry searched the display again from its start.
 pub fn prompt_of(display: &str, pasted: Option<&Map<String, Value>>) -> String {
-    let mut text = display.to_string();
     let Some(pasted) = pasted else {
-        return text;
+        return display.to_string();
     };
     let mut entries: Vec<(u64, &Map<String, Value>)> = pasted
         .iter()
         .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_object()?)))
         .collect();
     entries.sort_by_key(|(n, _)| *n);
+    let places = placeholders(display);
+    let mut swaps: Vec<(usize, usize, &str)> = Vec::new();
     let mut notes = Vec::new();
     for (n, p) in entries {
         if p.get("type")
@@ -48,8 +57,8 @@ pub fn prompt_of(display: &str, pasted: Option<&Map<String, Value>>) -> String {
             continue;
         }
         match p.get("content").and_then(Value::as_str) {
-            Some(content) => match placeholder(&text, n) {
-                Some((a, b)) => text.replace_range(a..b, content),
+            Some(content) => match places.get(&n) {
+                Some(&(a, b)) => swaps.push((a, b, content)),
                 None => notes.push(format!("[pasted text #{n}] {content}")),
             },
             None => {
@@ -60,6 +69,15 @@ pub fn prompt_of(display: &str, pasted: Option<&Map<String, Value>>) -> String {
             }
         }
     }
+    swaps.sort_unstable_by_key(|(a, _, _)| *a);
+    let mut text = String::with_capacity(display.len());
+    let mut at = 0;
+    for (a, b, content) in swaps {
+        text.push_str(&display[at..a]);
+        text.push_str(content);
+        at = b;
+    }
+    text.push_str(&display[at..]);
     for note in notes {
         text.push('\n');
         text.push_str(&note);
@@ -67,20 +85,38 @@ pub fn prompt_of(display: &str, pasted: Option<&Map<String, Value>>) -> String {
     text
 }
 
-/// The byte range of `[Pasted text #<n>]` or `[Pasted text #<n> +<k> lines]`.
-fn placeholder(text: &str, n: u64) -> Option<(usize, usize)> {
-    let open = format!("[Pasted text #{n}");
+/// The byte range of the first `[Pasted text #<n>]` or `[Pasted text #<n> +<k> lines]`
+/// of each number `n` in `text`, in one pass (the ranges do not overlap).
+fn placeholders(text: &str) -> HashMap<u64, (usize, usize)> {
+    const OPEN: &str = "[Pasted text #";
+    let mut out = HashMap::new();
     let mut from = 0;
-    while let Some(i) = text[from..].find(&open) {
+    while let Some(i) = text[from..].find(OPEN) {
         let a = from + i;
-        let rest = &text[a + open.len()..];
-        if rest.starts_with(']') || rest.starts_with(' ') {
-            let close = rest.find(']')?;
-            return Some((a, a + open.len() + close + 1));
+        let digits_at = a + OPEN.len();
+        let digits = text[digits_at..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        let after = digits_at + digits;
+        let number = &text[digits_at..after];
+        let well_formed = !number.is_empty() && (number == "0" || !number.starts_with('0'));
+        match (well_formed, text.as_bytes().get(after)) {
+            (true, Some(b']' | b' ')) => {
+                // no `]` after here: none after any later placeholder either
+                let Some(close) = text[after..].find(']') else {
+                    break;
+                };
+                let b = after + close + 1;
+                if let Ok(n) = number.parse::<u64>() {
+                    out.entry(n).or_insert((a, b));
+                }
+                from = b;
+            }
+            _ => from = after.max(a + 1),
         }
-        from = a + open.len();
     }
-    None
+    out
 }
 
 /// The window within which a history row and its transcript twin are the same prompt.
@@ -116,13 +152,21 @@ fn cut_at_placeholder(text: &str) -> &str {
 /// The text of the transcript prompt that `text` (at `time`) is a cut copy of: the
 /// nearest in time of the prompts within 2 s that start with the cut text (and hold
 /// more than it), looking at no more than [`MAX_CANDIDATES`] of them.
-fn proven_twin(text: &str, time: Option<Timestamp>, prompts: &[(i64, String)]) -> Option<String> {
+fn proven_twin(
+    text: &str,
+    time: Option<Timestamp>,
+    prompts: &[(i64, String)],
+    used: &HashSet<usize>,
+) -> Option<usize> {
     let time = time?.unix_micros();
     let prefix = cut_at_placeholder(text);
     let fits = |i: usize| {
         let (t, p) = &prompts[i];
-        ((t - time).abs() <= TWIN_MICROS && p.starts_with(prefix) && p.len() > prefix.len())
-            .then(|| p.clone())
+        ((t - time).abs() <= TWIN_MICROS
+            && !used.contains(&i)
+            && p.starts_with(prefix)
+            && p.len() > prefix.len())
+        .then_some(i)
     };
     // outward from the row's time, nearest first
     let mut after = prompts.partition_point(|(t, _)| *t < time);
@@ -178,6 +222,7 @@ pub fn history_rows(
     prompts: &mut SessionPrompts<'_>,
     sink: &mut dyn RowSink,
 ) {
+    let mut used: HashMap<String, HashSet<usize>> = HashMap::new();
     for line in lines(bytes) {
         let obj = match decode_line::<Value>(&line) {
             Ok(Value::Object(o)) => o,
@@ -201,8 +246,14 @@ pub fn history_rows(
         let mut text = prompt_of(s("display"), pasted);
         let time = obj.get("timestamp").and_then(parse_time);
         if has_paste_held_elsewhere(pasted) && !s("sessionId").is_empty() {
-            if let Some(twin) = proven_twin(&text, time, prompts(s("sessionId")).as_slice()) {
-                text = twin;
+            let session = s("sessionId");
+            let of_session = prompts(session);
+            let taken = used.entry(session.to_string()).or_default();
+            if let Some(i) = proven_twin(&text, time, &of_session, taken) {
+                // one history entry per prompt: a prompt proves one row, so the text
+                // copied into proven rows never exceeds the transcript's prompts
+                taken.insert(i);
+                text.clone_from(&of_session[i].1);
             }
         }
         sink.push(
@@ -247,9 +298,55 @@ mod tests {
         );
     }
 
+    #[test]
+    fn pastes_are_put_back_in_one_pass() {
+        // a pasted text is not searched for placeholders; a malformed number is no
+        // placeholder; the first placeholder of a number is the one replaced
+        let pasted: Value = serde_json::json!({
+            "1": {"type": "text", "content": "see [Pasted text #2]"},
+            "2": {"type": "text", "content": "two"},
+            "3": {"type": "text", "content": "three"}
+        });
+        assert_eq!(
+            prompt_of(
+                "[Pasted text #1] and [Pasted text #02] [Pasted text #2 +1 lines] [Pasted text #2]",
+                pasted.as_object()
+            ),
+            "see [Pasted text #2] and [Pasted text #02] two [Pasted text #2]\n[pasted text #3] three"
+        );
+        // 20,000 placeholders, each replaced (this took seconds when each entry
+        // searched the display from its start)
+        let n = 20_000;
+        let display: String = (1..=n).map(|i| format!("[Pasted text #{i}]")).collect();
+        let pasted: Map<String, Value> = (1..=n)
+            .map(|i| {
+                (
+                    i.to_string(),
+                    serde_json::json!({"type": "text", "content": "x"}),
+                )
+            })
+            .collect();
+        assert!(prompt_of(&display, Some(&pasted)) == "x".repeat(n));
+        // no closing bracket: nothing after it is a placeholder
+        let one: Value = serde_json::json!({"1": {"type": "text", "content": "x"}});
+        assert_eq!(
+            prompt_of("[Pasted text #1 +2 lines", one.as_object()),
+            "[Pasted text #1 +2 lines\n[pasted text #1] x"
+        );
+    }
+
     /// 2026-06-21T14:00:00Z plus `ms`.
     fn at(ms: i64) -> Option<Timestamp> {
         Timestamp::from_epoch_millis(1_782_050_400_000 + ms)
+    }
+
+    /// The text of the prompt [`proven_twin`] proves, none used yet.
+    fn twin<'p>(
+        text: &str,
+        time: Option<Timestamp>,
+        prompts: &'p [(i64, String)],
+    ) -> Option<&'p str> {
+        proven_twin(text, time, prompts, &HashSet::new()).map(|i| prompts[i].1.as_str())
     }
 
     /// A prompt of a transcript at `ms`.
@@ -268,37 +365,28 @@ mod tests {
         let text =
             "check these: [Pasted text #1 +1 lines]\n[pasted text #1 in paste-cache/ab, not read]";
         // the nearest of the two within 2 s
-        assert_eq!(
-            proven_twin(text, at(10_000), &prompts).as_deref(),
-            Some("check these: x\ny")
-        );
+        assert_eq!(twin(text, at(10_000), &prompts), Some("check these: x\ny"));
         // none within 2 s; no time at all; a prefix no prompt starts with
-        assert_eq!(proven_twin(text, at(20_000), &prompts), None);
-        assert_eq!(proven_twin(text, None, &prompts), None);
-        assert_eq!(
-            proven_twin("see: [Pasted text #1]", at(10_000), &prompts),
-            None
-        );
+        assert_eq!(twin(text, at(20_000), &prompts), None);
+        assert_eq!(twin(text, None, &prompts), None);
+        assert_eq!(twin("see: [Pasted text #1]", at(10_000), &prompts), None);
         // an image placeholder cuts the same way
         let image = vec![prompt(10_000, "Start it\n[image image/png, 70 bytes]")];
         assert_eq!(
-            proven_twin("Start it [Image #1]", at(10_100), &image).as_deref(),
+            twin("Start it [Image #1]", at(10_100), &image),
             Some("Start it\n[image image/png, 70 bytes]")
         );
         // a thousand prompts at one instant: no more than 64 are compared, so the
         // twin at the 65th place is not found (a bounded cost per row, not quadratic)
         let mut crowd: Vec<(i64, String)> = (0..1000).map(|_| prompt(10_000, "x")).collect();
         crowd.push(prompt(10_001, "check these: z"));
-        assert_eq!(proven_twin(text, at(10_000), &crowd), None);
+        assert_eq!(twin(text, at(10_000), &crowd), None);
         crowd.truncate(63);
         crowd.push(prompt(10_001, "check these: z"));
-        assert_eq!(
-            proven_twin(text, at(10_000), &crowd).as_deref(),
-            Some("check these: z")
-        );
+        assert_eq!(twin(text, at(10_000), &crowd), Some("check these: z"));
         // the paste must add something: a prompt that is the cut text alone is no twin
         let bare = vec![prompt(10_000, "check these:")];
-        assert_eq!(proven_twin(text, at(10_000), &bare), None);
+        assert_eq!(twin(text, at(10_000), &bare), None);
     }
 
     #[test]
@@ -309,6 +397,9 @@ mod tests {
             r#"{"display":"fix [Pasted text #1 +9 lines]","pastedContents":{"1":{"id":1,"type":"text","contentHash":"ab"}},"timestamp":1782050410000,"sessionId":"s1"}"#,
             "\n",
             r#"{"display":"fix [Pasted text #1 +9 lines]","pastedContents":{"1":{"id":1,"type":"text","contentHash":"ab"}},"timestamp":1782050410000,"sessionId":"gone"}"#,
+            "\n",
+            // the same entry again: its prompt already proved a row, so it stays as it is
+            r#"{"display":"fix [Pasted text #1 +9 lines]","pastedContents":{"1":{"id":1,"type":"text","contentHash":"ab"}},"timestamp":1782050410000,"sessionId":"s1"}"#,
             "\n",
         );
         let mut asked = Vec::new();
@@ -322,13 +413,14 @@ mod tests {
         };
         let mut rows: Vec<Row> = Vec::new();
         history_rows(log.as_bytes(), "history.jsonl", &mut prompts, &mut rows);
-        assert_eq!(asked, ["s1", "gone"]);
+        assert_eq!(asked, ["s1", "gone", "s1"]);
         let texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
         assert_eq!(
             texts,
             [
                 "plain",
                 "fix this\nand that",
+                "fix [Pasted text #1 +9 lines]\n[pasted text #1 in paste-cache/ab, not read]",
                 "fix [Pasted text #1 +9 lines]\n[pasted text #1 in paste-cache/ab, not read]"
             ]
         );
