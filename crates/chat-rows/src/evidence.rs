@@ -22,7 +22,7 @@
 //! byte that is not UTF-8 are percent-encoded, so two different files never print the
 //! same and the exact bytes can be recovered by percent-decoding.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -182,6 +182,16 @@ pub struct Evidence {
     max_size: u64,
     hashing: bool,
     manifest: Mutex<BTreeMap<PathBuf, ManifestEntry>>,
+    remembered: Mutex<HashMap<String, Remembered>>,
+}
+
+/// A value [`Evidence::remember`] keeps.
+struct Remembered(Box<dyn std::any::Any + Send + Sync>);
+
+impl std::fmt::Debug for Remembered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Remembered")
+    }
 }
 
 impl Default for Evidence {
@@ -266,7 +276,35 @@ impl Evidence {
             max_size: DEFAULT_MAX_SIZE,
             hashing: true,
             manifest: Mutex::new(BTreeMap::new()),
+            remembered: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// A fact derived from evidence files, computed once per key for the life of this
+    /// reader (one scan): what a store needs from one file for each of thousands of
+    /// others (Claude Code's retention period, from a home's settings, for each of its
+    /// transcripts) is read and parsed once, not once per file. `compute` runs without
+    /// any lock held (it reads through this reader); two threads asking at once may
+    /// both compute, and the first value stored is kept. Keys are namespaced by the
+    /// caller (`"<store>: <what> <path>"`).
+    pub fn remember<T: Clone + Send + Sync + 'static>(
+        &self,
+        key: &str,
+        compute: impl FnOnce() -> T,
+    ) -> T {
+        let known = |map: &HashMap<String, Remembered>| {
+            map.get(key).and_then(|v| v.0.downcast_ref::<T>()).cloned()
+        };
+        if let Some(v) = known(&self.remembered.lock().unwrap_or_else(|e| e.into_inner())) {
+            return v;
+        }
+        let value = compute();
+        let mut map = self.remembered.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(v) = known(&map) {
+            return v;
+        }
+        map.insert(key.to_string(), Remembered(Box::new(value.clone())));
+        value
     }
 
     /// Sets the evidence roots: no link is followed, and no path resolved, outside them.
@@ -566,6 +604,31 @@ pub fn snapshot_tree(root: &Path) -> io::Result<BTreeMap<PathBuf, EntryState>> {
     let mut out = BTreeMap::new();
     walk(root, root, &mut out)?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod remember_tests {
+    use super::Evidence;
+    use std::cell::Cell;
+
+    #[test]
+    fn a_fact_is_computed_once_per_key_and_reader() {
+        let ev = Evidence::new();
+        let runs = Cell::new(0);
+        let compute = |v: u64| {
+            runs.set(runs.get() + 1);
+            Some(v)
+        };
+        assert_eq!(ev.remember("s: a", || compute(7)), Some(7));
+        assert_eq!(ev.remember("s: a", || compute(9)), Some(7));
+        assert_eq!(ev.remember("s: b", || compute(9)), Some(9));
+        assert_eq!(runs.get(), 2);
+        // another type under a key already used is computed, not mistaken for it
+        assert_eq!(ev.remember("s: a", || "text".to_string()), "text");
+        // another reader (another scan) remembers nothing
+        assert_eq!(Evidence::new().remember("s: a", || compute(1)), Some(1));
+        assert_eq!(runs.get(), 3);
+    }
 }
 
 #[cfg(test)]

@@ -544,6 +544,9 @@ struct Mapper<'a, 's> {
     modes: ChangeTracker<String>,
     seen: HashSet<String>,
     task_given: bool,
+    /// The line whose `wireToolInputs` were last compared, and the call ids compared
+    /// there: a record of many `tool_use` blocks with one id compares its input once.
+    wired: (u64, HashSet<String>),
 }
 
 impl<'a, 's> Mapper<'a, 's> {
@@ -573,6 +576,7 @@ impl<'a, 's> Mapper<'a, 's> {
             models,
             modes: system::permission_mode_tracker(),
             seen: HashSet::new(),
+            wired: (0, HashSet::new()),
             // a fork's task is its boilerplate block, not its first user record
             task_given: opts.agent_file.is_none() || opts.fork || ix.fork_line.is_some(),
         }
@@ -902,11 +906,15 @@ impl<'a, 's> Mapper<'a, 's> {
         let id = b.get("id").and_then(Value::as_str).unwrap_or("");
         let name = b.get("name").and_then(Value::as_str).unwrap_or("");
         let input = b.get("input").cloned().unwrap_or(Value::Null);
+        if self.wired.0 != e.line {
+            self.wired = (e.line, HashSet::new());
+        }
+        // the input as sent, compared once per call id of a record
         let wire = rec
             .raw
             .get("wireToolInputs")
             .and_then(|w| w.get(id))
-            .cloned();
+            .filter(|_| self.wired.1.insert(id.to_string()));
         let command = |v: &Value| v.get("command").and_then(Value::as_str).map(str::to_string);
         let without_command = |v: &Value| {
             let mut v = v.clone();
@@ -917,16 +925,13 @@ impl<'a, 's> Mapper<'a, 's> {
         };
         let (text, differs) = if name == "Bash" {
             let text = wire
-                .as_ref()
                 .and_then(command)
                 .or_else(|| command(&input))
                 .unwrap_or_else(|| compact(&input));
-            let differs = wire
-                .as_ref()
-                .is_some_and(|w| without_command(w) != without_command(&input));
+            let differs = wire.is_some_and(|w| without_command(w) != without_command(&input));
             (text, differs)
         } else {
-            let differs = wire.as_ref().is_some_and(|w| *w != input);
+            let differs = wire.is_some_and(|w| *w != input);
             (compact(&input), differs)
         };
         let row = self
@@ -935,7 +940,7 @@ impl<'a, 's> Mapper<'a, 's> {
             .tool(name, id)
             .model(model);
         self.sink.push(row);
-        if let (true, Some(w)) = (differs, &wire) {
+        if let (true, Some(w)) = (differs, wire) {
             self.tool_system(
                 e,
                 rec,
@@ -1050,11 +1055,13 @@ impl<'a, 's> Mapper<'a, 's> {
         let content = rec.str("content").unwrap_or("");
         match rec.str("operation").unwrap_or("") {
             "enqueue" => {
+                // the delivery lines are in file order: the first after this one by
+                // bisection (a scan per enqueue was quadratic in repeated prompts)
                 let later = self
                     .ix
                     .delivered
                     .get(content)
-                    .and_then(|lines| lines.iter().find(|l| **l > e.line));
+                    .and_then(|lines| lines.get(lines.partition_point(|l| *l <= e.line)));
                 let text = match later {
                     Some(l) => format!("prompt queued: delivered at line {l}"),
                     None => format!("queue enqueue: {content}"),
@@ -1311,6 +1318,58 @@ mod tests {
                 "live|s1|system||session meta: agentName=builder",
                 "live|s1|system||session end: ended by model",
                 r#"live|s1|system||system message: informational: {"level":"info","retry":3}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn a_prompt_queued_again_and_again_finds_each_delivery() {
+        // "go on" queued then delivered three times: each enqueue names the next
+        // delivery after it (found by bisection of the delivery lines)
+        let mut lines = vec![
+            r#"{"type":"user","uuid":"u0","sessionId":"s1","message":{"content":"start"}}"#
+                .to_string(),
+        ];
+        for i in 0..3 {
+            lines.push(format!(r#"{{"type":"queue-operation","operation":"enqueue","timestamp":"2026-06-01T10:00:0{i}Z","content":"go on","sessionId":"s1"}}"#));
+            lines.push(format!(r#"{{"type":"user","uuid":"u{}","sessionId":"s1","message":{{"content":"go on"}}}}"#, i + 1));
+        }
+        lines.push(r#"{"type":"queue-operation","operation":"enqueue","timestamp":"2026-06-01T10:00:09Z","content":"go on","sessionId":"s1"}"#.to_string());
+        let rows = map(&lines.join("\n"), None, false);
+        let queued: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.contains("queue"))
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            queued,
+            [
+                "live|s1|system||prompt queued: delivered at line 3",
+                "live|s1|system||prompt queued: delivered at line 5",
+                "live|s1|system||prompt queued: delivered at line 7",
+                "live|s1|system||queue enqueue: go on",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_call_id_repeated_in_a_record_compares_its_wire_input_once() {
+        let rows = map(
+            r#"{"type":"assistant","uuid":"a1","sessionId":"s1","wireToolInputs":{"t1":{"command":"make all"}},"message":{"id":"m","model":"m0","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make","x":1}},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make","x":2}}]}}"#,
+            None,
+            false,
+        );
+        let tool_rows: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.contains("|Bash|") && !r.contains("link:"))
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            tool_rows,
+            [
+                "live|s1|tool_use|Bash|make all",
+                r#"live|s1|system|Bash|tool input as sent: {"command":"make all"}"#,
+                "live|s1|tool_use|Bash|make",
             ]
         );
     }
