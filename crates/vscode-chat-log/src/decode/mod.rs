@@ -53,6 +53,79 @@ fn too_many_holes(what: String, n: usize, left: usize) -> NotApplied {
     ))
 }
 
+/// Deepest tree the mutations may build: twice the nesting one line may hold
+/// ([`json::MAX_DEPTH`]), arrays and objects counted, an unparsed subtree by its text.
+/// Each line is within [`json::MAX_DEPTH`], but a Set or Push at a long path puts its
+/// value below what earlier lines built, and 3 MB of log grew a tree 37,000 levels deep
+/// (every walk of the tree recursed once per level). A mutation that would go deeper
+/// is reported as not applied, without the refusal: VS Code would apply it.
+pub const MAX_TREE_DEPTH: usize = 2 * json::MAX_DEPTH;
+
+/// The levels of arrays and objects in `v` (0 for a scalar), an unparsed subtree
+/// counted by its text.
+fn nesting(v: &Node<'_>) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(v, 0usize)];
+    while let Some((n, d)) = stack.pop() {
+        match n {
+            Node::Arr(items) => {
+                deepest = deepest.max(d + 1);
+                stack.extend(items.iter().map(|s| (&s.node, d + 1)));
+            }
+            Node::Obj(fields) => {
+                deepest = deepest.max(d + 1);
+                stack.extend(fields.iter().map(|(_, s)| (&s.node, d + 1)));
+            }
+            Node::Raw(r) => deepest = deepest.max(d + text_nesting(r)),
+            Node::RawOwned(r) => deepest = deepest.max(d + text_nesting(r)),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// The nesting of valid JSON text: brackets outside strings.
+fn text_nesting(text: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &c in text.as_bytes() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Refuses a value of `nest` levels (see [`nesting`]) at a path `at` segments long
+/// when the tree would be deeper than [`MAX_TREE_DEPTH`]. `nest` is computed only for
+/// long paths: a value from one line is at most [`json::MAX_DEPTH`] - 1 deep.
+fn check_depth(at: usize, nest: impl FnOnce() -> usize) -> Result<(), NotApplied> {
+    if at + json::MAX_DEPTH - 1 <= MAX_TREE_DEPTH {
+        return Ok(());
+    }
+    let depth = at + nest();
+    if depth > MAX_TREE_DEPTH {
+        return Err(benign(format!(
+            "the tree would be {depth} levels deep, more than the {MAX_TREE_DEPTH} this reader builds"
+        )));
+    }
+    Ok(())
+}
+
 /// One non-empty line of the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineInfo {
@@ -137,7 +210,7 @@ struct Entry<'a> {
 
 /// The entry a parsed line holds: `None` when the line is not a JSON object.
 fn entry_of(node: Node<'_>) -> Option<Entry<'_>> {
-    let Node::Obj(fields) = node else { return None };
+    let fields = node.into_fields()?;
     let mut e = Entry {
         kind: Node::Undefined,
         k: None,
@@ -563,6 +636,7 @@ impl<'a> Replay<'a> {
         };
         let root = self.state.as_mut().ok_or_else(|| fatal("no state"))?;
         let parent = walk(root, parents)?;
+        check_depth(path.len(), || nesting(&v))?;
         let porigin = parent.origin;
         parent.node.materialize(porigin);
         let new = Slot::new(index, v);
@@ -655,16 +729,17 @@ impl<'a> Replay<'a> {
         let (last, parents) = path.split_last().unwrap_or((&undefined[0], &[]));
         // `if (values && values.length > 0) arr.push(...values)` (§3.8: only a non-empty
         // array is pushed); whatever `v` is, `i` still truncates and `cur[last] = arr`
-        let items = match v {
-            Some(Node::Arr(items)) => items,
-            _ => Vec::new(),
-        };
+        let items = v.and_then(Node::into_items).unwrap_or_default();
         let length = match &i {
             None | Some(Node::Undefined) => None,
             Some(n) => Some(to_length(n).map_err(fatal)?),
         };
         let root = self.state.as_mut().ok_or_else(|| fatal("no state"))?;
         let parent = walk(root, parents)?;
+        // the array at the path, and the pushed values in it
+        check_depth(path.len(), || {
+            1 + items.iter().map(|s| nesting(&s.node)).max().unwrap_or(0)
+        })?;
         let porigin = parent.origin;
         parent.node.materialize(porigin);
         // arr = cur[last] || []
@@ -1099,14 +1174,12 @@ fn diff_parts<'a>(old: Vec<Slot<'a>>, start: usize, new: &[Slot<'_>]) -> Vec<Slo
 /// Takes a field's value out of an object slot (materialising it).
 fn take_field<'a>(mut slot: Slot<'a>, key: &str) -> Option<Slot<'a>> {
     slot.node.materialize(slot.origin);
-    match slot.node {
-        Node::Obj(fields) => fields
-            .into_iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v),
-        _ => None,
-    }
+    slot.node
+        .into_fields()?
+        .into_iter()
+        .rev()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v)
 }
 
 /// The elements of an array slot (materialising it); a string response is one part.
@@ -1116,8 +1189,8 @@ fn elements(slot: Option<Slot<'_>>) -> Vec<Slot<'_>> {
     };
     slot.node.materialize(slot.origin);
     match slot.node {
-        Node::Arr(a) => a,
-        Node::Str(s) => vec![Slot::new(slot.origin, Node::Str(s))],
+        Node::Arr(_) => slot.node.into_items().unwrap_or_default(),
+        Node::Str(_) => vec![slot],
         _ => Vec::new(),
     }
 }

@@ -69,6 +69,43 @@ impl PartialEq for Node<'_> {
     }
 }
 
+impl Drop for Node<'_> {
+    /// Frees the tree without recursion: a child that has children of its own is moved
+    /// onto a stack first, so a tree of any depth (hand-built, or grown by mutations)
+    /// is freed in constant stack space. The derived drop recursed once per level and
+    /// overflowed the stack on a few tens of thousands.
+    fn drop(&mut self) {
+        let mut stack = Vec::new();
+        take_nested(self, &mut stack);
+        while let Some(mut n) = stack.pop() {
+            take_nested(&mut n, &mut stack);
+            // `n` is freed here: its children are leaves or emptied containers
+        }
+    }
+}
+
+/// Moves the children of `n` that have children of their own onto `stack`.
+fn take_nested<'a>(n: &mut Node<'a>, stack: &mut Vec<Node<'a>>) {
+    let nested = |n: &Node<'_>| match n {
+        Node::Arr(a) => !a.is_empty(),
+        Node::Obj(f) => !f.is_empty(),
+        _ => false,
+    };
+    match n {
+        Node::Arr(items) => {
+            for s in items.iter_mut().filter(|s| nested(&s.node)) {
+                stack.push(std::mem::replace(&mut s.node, Node::Undefined));
+            }
+        }
+        Node::Obj(fields) => {
+            for (_, s) in fields.iter_mut().filter(|(_, s)| nested(&s.node)) {
+                stack.push(std::mem::replace(&mut s.node, Node::Undefined));
+            }
+        }
+        _ => {}
+    }
+}
+
 /// A value and the line that wrote it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Slot<'a> {
@@ -132,35 +169,60 @@ pub(crate) fn expand_owned(raw: &str, origin: u32, depth: Depth) -> Node<'static
 }
 
 /// Moves a node into one that owns all its data.
-pub fn into_static(n: Node<'_>) -> Node<'static> {
-    match n {
+pub fn into_static(mut n: Node<'_>) -> Node<'static> {
+    match &mut n {
         Node::Undefined => Node::Undefined,
         Node::Null => Node::Null,
-        Node::Bool(b) => Node::Bool(b),
-        Node::Num(x) => Node::Num(x),
-        Node::Str(s) => Node::Str(Cow::Owned(s.into_owned())),
+        Node::Bool(b) => Node::Bool(*b),
+        Node::Num(x) => Node::Num(*x),
+        Node::Str(s) => Node::Str(Cow::Owned(std::mem::take(s).into_owned())),
         Node::Esc(r) => Node::Str(Cow::Owned(super::json::unescape(r))),
         Node::Arr(a) => Node::Arr(
-            a.into_iter()
-                .map(|s| Slot::new(s.origin, into_static(s.node)))
+            std::mem::take(a)
+                .into_iter()
+                .map(|mut s| Slot::new(s.origin, into_static(s.node.take())))
                 .collect(),
         ),
         Node::Obj(f) => Node::Obj(
-            f.into_iter()
-                .map(|(k, s)| {
+            std::mem::take(f)
+                .into_iter()
+                .map(|(k, mut s)| {
                     (
                         Cow::Owned(k.into_owned()),
-                        Slot::new(s.origin, into_static(s.node)),
+                        Slot::new(s.origin, into_static(s.node.take())),
                     )
                 })
                 .collect(),
         ),
-        Node::Raw(r) => Node::RawOwned(r.into()),
-        Node::RawOwned(r) => Node::RawOwned(r),
+        Node::Raw(r) => Node::RawOwned((*r).into()),
+        Node::RawOwned(r) => Node::RawOwned(std::mem::take(r)),
     }
 }
 
 impl<'a> Node<'a> {
+    /// Moves the value out, leaving `undefined` (a node frees its tree without
+    /// recursion, see its `Drop`, so its contents are moved out rather than matched by
+    /// value).
+    pub fn take(&mut self) -> Node<'a> {
+        std::mem::replace(self, Node::Undefined)
+    }
+
+    /// The elements of an array, moved out; `None` for any other value.
+    pub fn into_items(mut self) -> Option<Vec<Slot<'a>>> {
+        match &mut self {
+            Node::Arr(a) => Some(std::mem::take(a)),
+            _ => None,
+        }
+    }
+
+    /// The members of an object, moved out; `None` for any other value.
+    pub fn into_fields(mut self) -> Option<Vec<(Cow<'a, str>, Slot<'a>)>> {
+        match &mut self {
+            Node::Obj(f) => Some(std::mem::take(f)),
+            _ => None,
+        }
+    }
+
     /// Replaces a raw subtree by its parsed form, in place (one level).
     pub fn materialize(&mut self, origin: u32) {
         if let Node::Raw(r) = *self {

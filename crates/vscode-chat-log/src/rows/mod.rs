@@ -558,7 +558,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
         if !self.session_start(&node, origin) {
             return;
         }
-        let Node::Obj(mut fields) = node else {
+        let Some(mut fields) = node.into_fields() else {
             return;
         };
         // the last of equal keys, as `Node::get` finds it
@@ -567,7 +567,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
         };
         let reqs = &mut fields[at].1;
         reqs.node.materialize(reqs.origin);
-        let Node::Arr(items) = std::mem::replace(&mut reqs.node, Node::Undefined) else {
+        let Some(items) = reqs.node.take().into_items() else {
             return;
         };
         drop(fields);

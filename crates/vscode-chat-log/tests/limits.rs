@@ -1,0 +1,212 @@
+//! Hostile shapes: logs built to make the replay or the rows deep, slow or big. Each
+//! test pins the exact outcome on the worst shape at a modest size (the speed and
+//! memory figures are in the crate README, measured with the release CLI).
+
+mod common;
+
+use common::briefs;
+use vscode_chat_log::decode::{MAX_TREE_DEPTH, Node, Slot, json::MAX_DEPTH};
+use vscode_chat_log::rows::{for_each_row, into_rows, rows_from_replay};
+use vscode_chat_log::{Replay, SessionContext};
+
+fn ctx() -> SessionContext {
+    SessionContext::new("vscode", "s.jsonl")
+}
+
+/// Runs `f` in a thread with a stack of `kib` KiB (a scan worker has 2 MiB).
+fn with_stack<T: Send>(kib: usize, f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(kib * 1024)
+            .spawn_scoped(s, f)
+            .unwrap()
+            .join()
+            .unwrap()
+    })
+}
+
+/// The nesting of JSON text (arrays and objects around its deepest value).
+fn json_nesting(text: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0, false, false);
+    for c in text.bytes() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match c {
+                b'"' => in_string = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+                b']' | b'}' => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    deepest
+}
+
+/// `levels` objects nested through the key `a`, the innermost empty.
+fn chain(levels: usize) -> String {
+    format!(
+        "{}{{}}{}",
+        r#"{"a":"#.repeat(levels - 1),
+        "}".repeat(levels - 1)
+    )
+}
+
+/// The audit's shape (`gen_deep.py`): a kind 0 with a chain of 251 objects under `a`,
+/// then `lines - 1` Sets at string paths (a path given as a string is walked by its characters,
+/// `aaa…`) that put another such chain at the bottom of the last one. Every line is
+/// within the parser's depth; the tree was not (37,000 levels at 150 lines, 3 MB), and
+/// freeing it overflowed the stack and aborted the scan.
+fn deep_log(lines: usize) -> String {
+    let nest = chain(251);
+    let mut log = format!(r#"{{"kind":0,"v":{{"sessionId":"s","requests":[],"a":{nest}}}}}"#);
+    log.push('\n');
+    for j in 1..lines {
+        log.push_str(&format!(
+            r#"{{"kind":1,"k":"{}","v":{nest}}}"#,
+            "a".repeat(250 * j + 1)
+        ));
+        log.push('\n');
+    }
+    log
+}
+
+#[test]
+fn a_tree_deepened_by_mutations_stops_at_the_limit() {
+    let log = deep_log(151);
+    let rows = with_stack(2048, || {
+        let r = Replay::from_bytes(log.as_bytes());
+        // line 2 puts a chain at the bottom of the first one, 251 levels down: 502
+        // levels; line 3 would put one 501 levels down, 752 deep, and is not applied;
+        // the later lines walk into what line 3 would have built
+        assert_eq!(json_nesting(&r.to_json()), 502);
+        briefs(&rows_from_replay(&r, &ctx()))
+    });
+    // the session, line 3, lines 4 to 151, the refusal
+    assert_eq!(rows.len(), 1 + 1 + 148 + 1);
+    assert_eq!(rows[0], "system 1 [byte 0] live session start: ");
+    let line3 = log.split('\n').nth(2).unwrap();
+    assert!(rows[1].starts_with(&format!(
+        "system 3 [byte {}] live parser: mutation not applied (the tree would be 752 levels \
+         deep, more than the 512 this reader builds): {{\"kind\":1,",
+        log.find(line3).unwrap()
+    )));
+    let undefined = format!("(TypeError: [{}] is undefined)", vec!["a"; 502].join(", "));
+    for (k, row) in rows[2..150].iter().enumerate() {
+        assert!(row.starts_with(&format!("system {} ", k + 4)), "{row}");
+        assert!(row.contains(&undefined), "{row}");
+    }
+    assert!(rows[150].starts_with(&format!(
+        "system 4 [byte {}] live parser: VS Code would not load this file (line 4: TypeError: [a, a, ",
+        log.find(log.split('\n').nth(3).unwrap()).unwrap()
+    )));
+}
+
+#[test]
+fn the_tree_may_be_exactly_as_deep_as_the_limit() {
+    assert_eq!(MAX_TREE_DEPTH, 2 * MAX_DEPTH);
+    assert_eq!(MAX_TREE_DEPTH, 512);
+    // lines 1 and 2 of the deep log: 502 levels; the path to the bottom is 501 long
+    let base = deep_log(2);
+    let path = "a".repeat(501);
+    let set = |v: &str| format!("{base}{{\"kind\":1,\"k\":\"{path}\",\"v\":{v}}}\n");
+    // 501 + 11 = 512: applied
+    let ok = set(&chain(11));
+    let r = Replay::from_bytes(ok.as_bytes());
+    assert!(r.errors().is_empty());
+    assert_eq!(json_nesting(&r.to_json()), 512);
+    // one more level is refused, also when it is an unparsed subtree (`result`)
+    for v in [
+        chain(12),
+        format!(r#"{{"result":{}{}}}"#, "[".repeat(11), "]".repeat(11)),
+    ] {
+        let log = set(&v);
+        let r = Replay::from_bytes(log.as_bytes());
+        assert_eq!(r.errors().len(), 1);
+        assert!(r.refusal().is_none());
+        assert_eq!(
+            r.errors()[0].error.to_string(),
+            format!(
+                "line 3 (byte {}): mutation not applied: the tree would be 513 levels deep, \
+                 more than the 512 this reader builds",
+                base.len()
+            )
+        );
+        assert_eq!(json_nesting(&r.to_json()), 502);
+    }
+    let raw_ok = set(&format!(
+        r#"{{"result":{}{}}}"#,
+        "[".repeat(10),
+        "]".repeat(10)
+    ));
+    assert!(Replay::from_bytes(raw_ok.as_bytes()).errors().is_empty());
+    // a Push counts the array it makes (at `b`, 501 levels down) and pushes into
+    let push = |n: usize| {
+        format!(
+            "{base}{{\"kind\":2,\"k\":\"{}b\",\"v\":[{}]}}\n",
+            &path[1..],
+            chain(n)
+        )
+    };
+    assert!(Replay::from_bytes(push(10).as_bytes()).errors().is_empty());
+    assert_eq!(Replay::from_bytes(push(11).as_bytes()).errors().len(), 1);
+}
+
+#[test]
+fn every_walk_of_a_tree_at_the_limit_fits_a_workers_stack() {
+    let base = deep_log(2);
+    let log = format!(
+        "{base}{{\"kind\":1,\"k\":\"{}\",\"v\":{}}}\n",
+        "a".repeat(501),
+        chain(11)
+    );
+    let text = with_stack(2048, || {
+        let r = Replay::from_bytes(log.as_bytes());
+        let state = r.state().unwrap();
+        let copy = state.clone();
+        assert!(copy == *state);
+        assert!(!format!("{copy:?}").is_empty());
+        let owned = vscode_chat_log::decode::to_static(&state.node);
+        let moved = vscode_chat_log::decode::node::into_static(owned);
+        let value = moved.to_value();
+        assert_eq!(json_nesting(&serde_json::to_string(&value).unwrap()), 512);
+        let back = Node::from_value(&value, 0);
+        assert!(back.to_value() == value);
+        let mut out = Vec::new();
+        r.write_json(&mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), r.to_json());
+        let mut n = 0;
+        for_each_row(&r, &ctx(), |_| n += 1);
+        assert_eq!(n, 1);
+        assert_eq!(rows_from_replay(&r, &ctx()).len(), 1);
+        let text = r.to_json();
+        assert_eq!(into_rows(r, &ctx()).len(), 1);
+        text
+    });
+    assert_eq!(json_nesting(&text), 512);
+}
+
+#[test]
+fn a_tree_of_any_depth_is_freed_without_recursion() {
+    // built by hand (a mutation cannot build it): 200,000 arrays and objects in
+    // turn, freed on a 64 KiB stack
+    with_stack(64, || {
+        let mut node = Node::Null;
+        for i in 0..200_000 {
+            node = if i % 2 == 0 {
+                Node::Arr(vec![Slot::new(0, node), Slot::new(0, Node::Num(1.0))])
+            } else {
+                Node::Obj(vec![("k".into(), Slot::new(0, node))])
+            };
+        }
+        drop(node);
+    });
+}
