@@ -191,16 +191,40 @@ pub trait Store: Send + Sync {
 /// The files a discovery walk found under one root, for [`Store::claim_in`]: a sorted
 /// list of paths, so the files under a folder are one contiguous run.
 /// It borrows the walk's own paths: a collection of millions of files is not copied.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Walked<'p> {
     files: Vec<&'p Path>,
+    answers: std::sync::Mutex<std::collections::HashMap<String, bool>>,
 }
 
 impl<'p> Walked<'p> {
     /// The walk's files (sorted here).
     pub fn new(mut files: Vec<&'p Path>) -> Walked<'p> {
         files.sort();
-        Walked { files }
+        Walked {
+            files,
+            answers: Default::default(),
+        }
+    }
+
+    /// A yes-or-no fact about the walked tree, worked out once per key: what a claim
+    /// asks of many files' shared folder (does this home hold session folders?) costs
+    /// one look at the folder, not one per file. Keys are namespaced by the caller.
+    pub fn remember(&self, key: &str, compute: impl FnOnce() -> bool) -> bool {
+        if let Some(v) = self
+            .answers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+        {
+            return *v;
+        }
+        let v = compute();
+        self.answers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key.to_string(), v);
+        v
     }
 
     /// The files found under `dir`, at any depth, in order.
@@ -294,5 +318,15 @@ mod walked_tests {
         assert_eq!(under, [Path::new("a/b/x"), Path::new("a/b/y/z")]);
         assert_eq!(walked.under(Path::new("a/c")).count(), 0);
         assert_eq!(walked.under(Path::new("a")).count(), 5);
+        // a fact is worked out once per key
+        let mut runs = 0;
+        for _ in 0..3 {
+            assert!(walked.remember("x: a/b", || {
+                runs += 1;
+                walked.under(Path::new("a/b")).count() == 2
+            }));
+        }
+        assert!(!walked.remember("x: a/c", || walked.under(Path::new("a/c")).count() > 0));
+        assert_eq!(runs, 1);
     }
 }
