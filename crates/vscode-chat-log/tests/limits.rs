@@ -210,3 +210,78 @@ fn a_tree_of_any_depth_is_freed_without_recursion() {
         drop(node);
     });
 }
+
+fn recovered(log: &str) -> Vec<String> {
+    let r = Replay::from_bytes(log.as_bytes());
+    briefs(&rows_from_replay(&r, &ctx()))
+        .into_iter()
+        .filter(|b| b.contains(" recovered "))
+        .collect()
+}
+
+#[test]
+fn replaced_requests_meet_the_first_twin_of_their_key_or_their_position() {
+    let log = concat!(
+        r#"{"kind":0,"v":{"sessionId":"s","requests":["#,
+        r#"{"requestId":"a","message":{"text":"first"},"response":[{"value":"one"}]},"#,
+        r#"{"requestId":"b","message":{"text":"second"},"response":[{"value":"two"}]},"#,
+        r#"{"message":{"text":"third"},"response":[{"value":"three"}]},"#,
+        r#"{"response":[{"value":"keyless"}]},"#,
+        r#"{"requestId":"gone","message":{"text":"lost"},"response":[{"value":"bye"}]}]}}"#,
+        "\n",
+        r#"{"kind":2,"k":["requests"],"i":0,"v":["#,
+        // two twins of `a`: the first is compared, so its part `one` is recovered
+        r#"{"requestId":"a","message":{"text":"first"},"response":[{"value":"rewritten"}]},"#,
+        r#"{"requestId":"a","message":{"text":"first"},"response":[{"value":"one"}]},"#,
+        // the prompt is the key of a request without an id: the same, grown
+        r#"{"message":{"text":"third"},"response":[{"value":"three and more"}]},"#,
+        // a request without a key meets the one at its position (3)
+        r#"{"response":[{"value":"other"}]},"#,
+        // `b` moved: found by its id, unchanged
+        r#"{"requestId":"b","message":{"text":"second"},"response":[{"value":"two"}]}]}"#,
+        "\n"
+    );
+    assert_eq!(
+        recovered(log),
+        [
+            "assistant 1 [byte 0] recovered one",
+            "assistant 1 [byte 0] recovered keyless",
+            "user 1 [byte 0] recovered lost",
+            "assistant 1 [byte 0] recovered bye",
+        ]
+    );
+}
+
+#[test]
+fn requests_replaced_all_at_once_are_each_recovered() {
+    // the audit's shape (`gen.py match N`): N requests, then one Push with `i: 0`
+    // of N others; each old request was compared with every new one (16,000: 33 s)
+    let n = 2000;
+    let req = |id: String| {
+        format!(r#"{{"requestId":"{id}","message":{{"text":"hi"}},"response":[{{"value":"ok"}}]}}"#)
+    };
+    let list = |p: &str| {
+        (0..n)
+            .map(|i| req(format!("{p}{i}")))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let log = format!(
+        "{{\"kind\":0,\"v\":{{\"sessionId\":\"s\",\"requests\":[{}]}}}}\n{{\"kind\":2,\"k\":[\"requests\"],\"i\":0,\"v\":[{}]}}\n",
+        list("a"),
+        list("b")
+    );
+    let rows = recovered(&log);
+    assert_eq!(rows.len(), 2 * n);
+    assert!(
+        rows.iter()
+            .step_by(2)
+            .all(|r| r == "user 1 [byte 0] recovered hi")
+    );
+    assert!(
+        rows.iter()
+            .skip(1)
+            .step_by(2)
+            .all(|r| r == "assistant 1 [byte 0] recovered ok")
+    );
+}

@@ -21,6 +21,7 @@ pub mod node;
 pub mod write;
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt;
 
 pub use node::{Depth, Node, Slot};
@@ -1195,6 +1196,17 @@ fn elements(slot: Option<Slot<'_>>) -> Vec<Slot<'_>> {
     }
 }
 
+/// The index of the first request of each key ([`request_key`]) in `items`.
+fn first_of_each_key(items: &[Slot<'_>]) -> HashMap<String, usize> {
+    let mut first = HashMap::with_capacity(items.len());
+    for (i, s) in items.iter().enumerate() {
+        if let Some(k) = request_key(&s.node.view(s.origin)) {
+            first.entry(k).or_insert(i);
+        }
+    }
+    first
+}
+
 /// Old requests against the new list: unmatched ones are recovered whole, matched
 /// ones have their response parts compared.
 fn match_requests<'a>(old: Vec<Slot<'a>>, new: Option<&Node<'_>>, by: u32) -> Vec<Recovered<'a>> {
@@ -1203,6 +1215,10 @@ fn match_requests<'a>(old: Vec<Slot<'a>>, new: Option<&Node<'_>>, by: u32) -> Ve
         Some(Node::Arr(a)) => a,
         _ => &[],
     };
+    // each new request's key to its first index (the twin a search from the start
+    // finds), made at the first old request with a key: one pass over the new list,
+    // where comparing with each new request made replacing N requests N^2
+    let mut first: Option<HashMap<String, usize>> = None;
     for (pos, mut o) in old.into_iter().enumerate() {
         o.node.materialize(o.origin);
         if matches!(o.node, Node::Undefined | Node::Null) {
@@ -1210,10 +1226,10 @@ fn match_requests<'a>(old: Vec<Slot<'a>>, new: Option<&Node<'_>>, by: u32) -> Ve
         }
         let key = request_key(&o.node);
         let twin = match &key {
-            Some(k) => new_items
-                .iter()
-                .map(|s| s.node.view(s.origin))
-                .find(|n| request_key(n).as_deref() == Some(k.as_str())),
+            Some(k) => first
+                .get_or_insert_with(|| first_of_each_key(new_items))
+                .get(k)
+                .map(|&i| new_items[i].node.view(new_items[i].origin)),
             None => new_items.get(pos).map(|s| s.node.view(s.origin)),
         };
         match twin {
