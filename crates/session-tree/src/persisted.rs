@@ -111,6 +111,9 @@ pub fn resolved_locator(offset: u64, relative: &str) -> String {
     format!("byte {offset}, output from {relative}")
 }
 
+/// Why a pointer to a file an earlier pointer already resolved is not read again.
+pub const REPEATED_REASON: &str = "given in full with an earlier result of this file";
+
 /// Reads the files stubs point to, under one project folder, and remembers them.
 pub struct Resolver<'a> {
     folder: PathBuf,
@@ -134,14 +137,20 @@ impl<'a> Resolver<'a> {
     }
 
     /// Reads the file a pointer names (and remembers that a line pointed to it). A
-    /// [`refused`](PersistedPointer::refused) pointer is not read.
+    /// [`refused`](PersistedPointer::refused) pointer is not read, nor is a file an
+    /// earlier pointer of the same file already gave in full ([`REPEATED_REASON`]): a
+    /// line of 2,000 stubs naming one 1.6 MB output wrote 3.5 GB when each was read.
     pub fn lookup(&self, p: &PersistedPointer) -> Persisted {
         if let Some(reason) = &p.refused {
             return Persisted::Missing {
                 reason: reason.clone(),
             };
         }
-        self.resolved.borrow_mut().insert(p.relative.clone());
+        if !self.resolved.borrow_mut().insert(p.relative.clone()) {
+            return Persisted::Missing {
+                reason: REPEATED_REASON.to_string(),
+            };
+        }
         let file = p
             .relative
             .split('/')
@@ -230,5 +239,33 @@ mod tests {
             }
         );
         assert!(!r.was_pointed_to("s2/tool-results/a.txt"));
+    }
+
+    #[test]
+    fn a_file_pointed_to_again_is_not_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("s1/tool-results");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(out.join("t.txt"), "the whole output").unwrap();
+        let evidence = Evidence::new();
+        let r = Resolver::new(dir.path().to_path_buf(), &evidence);
+        let p = persisted_pointer(
+            "<persisted-output>\nFull output saved to: /h/.claude/projects/-k/s1/tool-results/t.txt\n</persisted-output>",
+            "s1",
+        )
+        .unwrap();
+        assert_eq!(
+            r.lookup(&p),
+            Persisted::Found {
+                text: "the whole output".into()
+            }
+        );
+        assert_eq!(
+            r.lookup(&p),
+            Persisted::Missing {
+                reason: REPEATED_REASON.into()
+            }
+        );
+        assert!(r.was_pointed_to("s1/tool-results/t.txt"));
     }
 }
