@@ -285,3 +285,92 @@ fn requests_replaced_all_at_once_are_each_recovered() {
             .all(|r| r == "assistant 1 [byte 0] recovered ok")
     );
 }
+
+/// A request whose response part 0 is replaced by line 2, and the rows of both.
+fn replaced_part(fields: &str) -> (Replay<'static>, Vec<chat_rows::Row>) {
+    let log = format!(
+        "{{\"kind\":0,\"v\":{{\"sessionId\":\"s\",\"requests\":[{{\"requestId\":\"r\",\"message\":{{\"text\":\"hi\"}},{fields}\"response\":[{{\"value\":\"old\"}}]}}]}}}}\n{{\"kind\":1,\"k\":[\"requests\",0,\"response\",0],\"v\":{{\"value\":\"new\"}}}}\n"
+    );
+    let log: &'static str = Box::leak(log.into_boxed_str());
+    let r = Replay::from_bytes(log.as_bytes());
+    let rows = rows_from_replay(&r, &ctx());
+    (r, rows)
+}
+
+#[test]
+fn a_replaced_part_keeps_only_what_its_rows_read_of_the_request() {
+    // the audit's shapes (`gen.py regen N`, `gen.py splice N`): every line that
+    // replaced a part copied the whole request (a 2 MB `result`, or the reply's
+    // growing parts), K lines K copies: 500 regenerations took 1 GB
+    let big = "z".repeat(100_000);
+    let (r, _) = replaced_part(&format!(
+        r#""timestamp":1700000000000,"modelId":"copilot/auto","modelState":{{"value":1,"completedAt":1700000009000}},"agent":{{"id":"{big}"}},"result":{{"metadata":{{"toolCallRounds":["{big}"],"resolvedModel":"gpt-5"}}}},"variableData":{{"v":"{big}"}},"#
+    ));
+    let [rec] = r.recovered() else { panic!() };
+    let vscode_chat_log::decode::RecoveredKind::Parts { request } = &rec.kind else {
+        panic!()
+    };
+    assert_eq!(
+        request.to_json(),
+        r#"{"timestamp":1700000000000,"modelId":"copilot/auto","modelState":{"completedAt":1700000009000},"result":{"metadata":{"resolvedModel":"gpt-5"}}}"#
+    );
+}
+
+#[test]
+fn a_replaced_parts_rows_are_timed_and_modelled_as_its_live_parts() {
+    // every combination of the fields the rows read, in the forms they take: the row
+    // of the recovered part `old` and the live part `new` of the same request agree
+    let times = [
+        "",
+        r#""timestamp":1700000000000,"#,
+        r#""timestamp":" 1700000000000 ","#,
+        r#""timestamp":{"t":1},"#,
+    ];
+    let responses = [
+        "",
+        r#""responseTimestamp":1700000005000,"#,
+        r#""responseTimestamp":"17000000050\u0030\u0030","#,
+        r#""timeSpentWaiting":1700000006000,"#,
+        r#""timeSpentWaiting":4000,"#,
+        r#""modelState":{"completedAt":1700000007000},"#,
+        r#""modelState":{"completedAt":[1]},"#,
+        r#""modelState":5,"#,
+    ];
+    let models = [
+        "",
+        r#""modelId":"copilot/auto","#,
+        r#""modelId":"copilot\/auto","#,
+        r#""modelId":{"id":"x"},"#,
+    ];
+    let results = [
+        "",
+        r#""result":{"metadata":{"resolvedModel":"gpt-5"}},"#,
+        r#""result":{"metadata":{"resolvedModel":"copilot/auto"}},"#,
+        r#""result":{"metadata":{"resolvedModel":""}},"#,
+        r#""result":{"metadata":{"resolved\u004dodel":"gpt-5"}},"#,
+        r#""result":{"errorDetails":{}},"#,
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for t in times {
+        for resp in responses {
+            for m in models {
+                for res in results {
+                    let fields = format!("{t}{resp}{m}{res}");
+                    let (_, rows) = replaced_part(&fields);
+                    let of = |text: &str| {
+                        let r = rows.iter().find(|r| r.text == text).unwrap();
+                        let derived = r
+                            .source_locator
+                            .ends_with(vscode_chat_log::rows::DERIVED_TIME);
+                        (r.timestamp, r.model.clone(), derived)
+                    };
+                    assert_eq!(of("old"), of("new"), "{fields}");
+                    seen.insert(of("old"));
+                }
+            }
+        }
+    }
+    // the combinations reach every outcome: no time, the request's (derived), each
+    // of the response's three sources; no model, the id, the resolved model
+    assert_eq!(seen.len(), 5 * 3);
+}

@@ -172,7 +172,13 @@ pub enum RecoveredKind {
     Request,
     /// Response parts of a request that were replaced by different ones or removed.
     Parts {
-        /// The request the parts belonged to, as it was when they were removed.
+        /// What the rows read of the request the parts belonged to, as it was when
+        /// they were removed: an object of its `timestamp`, `modelId`,
+        /// `responseTimestamp`, `timeSpentWaiting`, `modelState.completedAt` and
+        /// `result.metadata.resolvedModel`, where they are there (see
+        /// `request_summary`). Not the whole request: a copy of it for every line
+        /// that replaced a part made memory the number of such lines times the
+        /// request's size (20,000 replaced parts of one long reply took 1.45 GB).
         request: Box<Node<'static>>,
     },
 }
@@ -841,7 +847,7 @@ impl<'a> Replay<'a> {
                     let old_reqs = take_field(old, "requests");
                     found.extend(match_requests(
                         elements(old_reqs),
-                        new_reqs.map(|r| &r.node),
+                        array_items(new_reqs.map(|r| &r.node)),
                         by,
                     ));
                 }
@@ -857,11 +863,11 @@ impl<'a> Replay<'a> {
                         .flat_map(|s| elements(Some(s)))
                         .collect()
                 };
-                match_requests(old, current.map(|c| &c.node), by)
+                match_requests(old, array_items(current.map(|c| &c.node)), by)
             }
             ["requests", _] => {
-                let new = current.map(|c| Node::Arr(vec![Slot::new(c.origin, to_static(&c.node))]));
-                match_requests(removed.old, new.as_ref(), by)
+                let new = current.map_or(&[][..], std::slice::from_ref);
+                match_requests(removed.old, new, by)
             }
             ["requests", r, "response", rest @ ..] if rest.len() <= 1 => {
                 let (old, start, new): (Vec<Slot<'a>>, usize, &[Slot<'a>]) = match (rest, current) {
@@ -900,7 +906,7 @@ impl<'a> Replay<'a> {
                     Vec::new()
                 } else {
                     let request = lookup(state, &["requests".into(), r.to_string().into()])
-                        .map(|s| to_static(&s.node.view(s.origin)))
+                        .map(|s| request_summary(&s.node.view(s.origin)))
                         .unwrap_or(Node::Undefined);
                     vec![Recovered {
                         kind: RecoveredKind::Parts {
@@ -1196,6 +1202,59 @@ fn elements(slot: Option<Slot<'_>>) -> Vec<Slot<'_>> {
     }
 }
 
+/// The elements of an array node; none for anything else.
+fn array_items<'n, 'a>(n: Option<&'n Node<'a>>) -> &'n [Slot<'a>] {
+    match n {
+        Some(Node::Arr(a)) => a,
+        _ => &[],
+    }
+}
+
+/// What the rows of recovered parts read of their request (see
+/// [`RecoveredKind::Parts`]): its times and model, each copied as the rows would read
+/// it from the whole request. A value no row reads there (an array or object where a
+/// time or the model id belongs) is left out, which reads the same.
+fn request_summary(req: &Node<'_>) -> Node<'static> {
+    let scalar = |s: &Slot<'_>| {
+        let n = s.node.view(s.origin);
+        (!matches!(n.as_ref(), Node::Arr(_) | Node::Obj(_)))
+            .then(|| Slot::new(s.origin, to_static(&n)))
+    };
+    let mut fields: Vec<(Cow<'static, str>, Slot<'static>)> = Vec::new();
+    for key in [
+        "timestamp",
+        "modelId",
+        "responseTimestamp",
+        "timeSpentWaiting",
+    ] {
+        if let Some(s) = req.get(key).and_then(scalar) {
+            fields.push((Cow::Borrowed(key), s));
+        }
+    }
+    // read only from a parsed object, as `Node::get` reads
+    if let Some(m) = req
+        .get("modelState")
+        .filter(|m| matches!(m.node, Node::Obj(_)))
+    {
+        let completed = m.node.get("completedAt").and_then(scalar);
+        let inner = completed.map(|c| (Cow::Borrowed("completedAt"), c));
+        fields.push((
+            Cow::Borrowed("modelState"),
+            Slot::new(m.origin, Node::Obj(inner.into_iter().collect())),
+        ));
+    }
+    if let Some((model, origin)) = crate::rows::resolved_model(req) {
+        let field =
+            |k: &'static str, n: Node<'static>| vec![(Cow::Borrowed(k), Slot::new(origin, n))];
+        let meta = Node::Obj(field("resolvedModel", Node::Str(Cow::Owned(model))));
+        fields.push((
+            Cow::Borrowed("result"),
+            Slot::new(origin, Node::Obj(field("metadata", meta))),
+        ));
+    }
+    Node::Obj(fields)
+}
+
 /// The index of the first request of each key ([`request_key`]) in `items`.
 fn first_of_each_key(items: &[Slot<'_>]) -> HashMap<String, usize> {
     let mut first = HashMap::with_capacity(items.len());
@@ -1209,12 +1268,8 @@ fn first_of_each_key(items: &[Slot<'_>]) -> HashMap<String, usize> {
 
 /// Old requests against the new list: unmatched ones are recovered whole, matched
 /// ones have their response parts compared.
-fn match_requests<'a>(old: Vec<Slot<'a>>, new: Option<&Node<'_>>, by: u32) -> Vec<Recovered<'a>> {
+fn match_requests<'a>(old: Vec<Slot<'a>>, new_items: &[Slot<'_>], by: u32) -> Vec<Recovered<'a>> {
     let mut out = Vec::new();
-    let new_items: &[Slot<'_>] = match new {
-        Some(Node::Arr(a)) => a,
-        _ => &[],
-    };
     // each new request's key to its first index (the twin a search from the start
     // finds), made at the first old request with a key: one pass over the new list,
     // where comparing with each new request made replacing N requests N^2
@@ -1248,7 +1303,7 @@ fn match_requests<'a>(old: Vec<Slot<'a>>, new: Option<&Node<'_>>, by: u32) -> Ve
                 if !parts.is_empty() {
                     out.push(Recovered {
                         kind: RecoveredKind::Parts {
-                            request: Box::new(to_static(&t)),
+                            request: Box::new(request_summary(&t)),
                         },
                         values: parts,
                         removed_by: by,

@@ -306,7 +306,7 @@ impl RequestTimes {
 /// `result.metadata.resolvedModel`: the model that actually ran (Copilot names it when
 /// the request asked for `copilot/auto`). `result` is the biggest subtree of a request
 /// and is kept unparsed by the replay, so it is parsed only when its text holds the key.
-fn resolved_model(req: &Node<'_>) -> Option<(String, u32)> {
+pub(crate) fn resolved_model(req: &Node<'_>) -> Option<(String, u32)> {
     let result = req.get("result")?;
     let origin = result.origin;
     if let Node::Raw(r) = &result.node {
