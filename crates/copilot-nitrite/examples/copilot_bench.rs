@@ -1,8 +1,12 @@
-//! Prints decode throughput and peak memory for the crate's fixtures (a bench example:
-//! figures, not a timed test). Run: `cargo run --release -p copilot-nitrite --example copilot_bench`.
+//! Prints decode throughput and peak memory for the crate's fixtures, and the time of
+//! the damaged shapes that once made the reader super-linear (a bench example: figures,
+//! not a timed test). Run: `cargo run --release -p copilot-nitrite --example copilot_bench`.
 use std::time::Instant;
 
 use copilot_nitrite::{NitriteFile, rows};
+
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 fn main() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"));
@@ -30,6 +34,31 @@ fn main() {
             data.len(),
             secs * 1000.0 / runs as f64,
             mb / secs
+        );
+    }
+    // damaged and oversized shapes (tests/limits.rs pins their outcomes at small sizes)
+    type Make = Box<dyn Fn() -> Vec<u8>>;
+    let shapes: [(&str, Make); 2] = [
+        (
+            "text scan, 160,000 Markdown records and sessionId fields",
+            Box::new(|| common::markdown_records(160_000)),
+        ),
+        (
+            "40,000 one-block chunks",
+            Box::new(|| common::one_block_chunks(40_000, false)),
+        ),
+    ];
+    for (name, make) in shapes {
+        let data = make();
+        let start = Instant::now();
+        let file = NitriteFile::from_bytes(&data);
+        println!(
+            "{name}: {} bytes, {} documents, {} texts, {} problems, {:.2} s",
+            data.len(),
+            file.documents.len(),
+            file.texts.len(),
+            file.problems.len(),
+            start.elapsed().as_secs_f64()
         );
     }
     if let Some(peak) = chat_rows::dirty::peak_rss_bytes() {

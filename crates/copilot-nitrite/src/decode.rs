@@ -241,7 +241,7 @@ impl NitriteFile {
                                     key,
                                     value,
                                     place,
-                                    version: chunk_version(&mv, e.chunk).unwrap_or(version),
+                                    version: mv.chunk_version(e.chunk).unwrap_or(version),
                                     live: true,
                                 }),
                                 (Err(e), _) | (_, Err(e)) => f.problems.push(Problem::new(
@@ -480,14 +480,6 @@ fn raw_hash(map_id: u32, v: &MvValue) -> u64 {
         other => format!("{other:?}").hash(&mut h),
     }
     h.finish()
-}
-
-fn chunk_version(mv: &MvStore<'_>, chunk: u32) -> Option<u64> {
-    mv.chunks
-        .iter()
-        .filter(|c| c.id == chunk && c.footer_ok)
-        .map(|c| c.version)
-        .max()
 }
 
 /// The entity a document's fields suggest, for pages whose map name is lost.

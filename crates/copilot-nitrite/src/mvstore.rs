@@ -990,11 +990,19 @@ pub struct MvStore<'a> {
     /// The store format (from the header, else guessed from the chunks).
     pub format: u64,
     /// Every chunk header found, in file order (valid or not: see [`Chunk::footer_ok`]).
+    /// Page reads and [`MvStore::chunk_version`] go by an index of the chunks as found
+    /// when opening: changing this list afterwards does not change them.
     pub chunks: Vec<Chunk>,
     /// The newest snapshot whose layout and meta maps decode.
     pub snapshot: Option<Snapshot>,
     /// What went wrong while opening: torn chunks, bad pages, a missing header.
     pub problems: Vec<MvError>,
+    /// (chunk id, block) → index in [`MvStore::chunks`], built once when opening: every
+    /// page read places its chunk through it (a scan of all chunks per page made a file
+    /// of C one-block chunks quadratic).
+    by_place: HashMap<(u32, u64), usize>,
+    /// Chunk id → the newest version of a chunk of that id with a valid footer.
+    newest_valid: HashMap<u32, u64>,
     /// Page bytes still allowed to be decoded (see [`WORK_BASE`]).
     work: Cell<usize>,
     /// The budget the file started with.
@@ -1018,6 +1026,8 @@ impl<'a> MvStore<'a> {
             chunks: Vec::new(),
             snapshot: None,
             problems: Vec::new(),
+            by_place: HashMap::new(),
+            newest_valid: HashMap::new(),
             work: Cell::new(limit),
             limit,
         };
@@ -1037,6 +1047,13 @@ impl<'a> MvStore<'a> {
             }
         }
         store.chunks = scan_chunks(data);
+        for (i, c) in store.chunks.iter().enumerate() {
+            store.by_place.entry((c.id, c.block)).or_insert(i);
+            if c.footer_ok {
+                let v = store.newest_valid.entry(c.id).or_insert(c.version);
+                *v = (*v).max(c.version);
+            }
+        }
         for c in store.chunks.iter().filter(|c| !c.footer_ok) {
             store.problems.push(MvError::TornChunk {
                 chunk: c.id,
@@ -1074,6 +1091,20 @@ impl<'a> MvStore<'a> {
     /// The file's bytes.
     pub fn data(&self) -> &'a [u8] {
         self.data
+    }
+
+    /// The newest version among the chunks of id `chunk` with a valid footer, as found
+    /// when the store was opened.
+    pub fn chunk_version(&self, chunk: u32) -> Option<u64> {
+        self.newest_valid.get(&chunk).copied()
+    }
+
+    /// The first chunk found with this id at this block.
+    fn chunk_at(&self, id: u32, block: u64) -> Option<&Chunk> {
+        let i = *self.by_place.get(&(id, block))?;
+        self.chunks
+            .get(i)
+            .filter(|c| c.id == id && c.block == block)
     }
 
     fn work_limit(len: usize) -> usize {
@@ -1364,9 +1395,7 @@ impl<'a> MvStore<'a> {
             pos,
         })?;
         let chunk_end = self
-            .chunks
-            .iter()
-            .find(|c| c.id == p.chunk && c.block == block)
+            .chunk_at(p.chunk, block)
             .map(|c| c.end(self.data.len()))
             .unwrap_or(self.data.len());
         let start = (block as usize)

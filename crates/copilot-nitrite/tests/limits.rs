@@ -1,0 +1,104 @@
+//! Exact outcomes on the shapes that once made the reader super-linear (audit of the
+//! damaged-input paths), at modest sizes; their speed is printed by the bench example
+//! (`copilot_bench`), never timed here.
+
+mod common;
+
+use copilot_nitrite::NitriteFile;
+use copilot_nitrite::decode::Place;
+use copilot_nitrite::mvstore::MvStore;
+use serde_json::Value;
+
+/// A chunk holding only a layout leaf that names no meta-map root.
+fn layout_only_chunk(id: u32, version: u64, torn: bool) -> Vec<u8> {
+    common::chunk_bytes(id, version, torn, |first| {
+        let (p, pos) = common::string_leaf(id, first, 0, 0, &[("meta.id", "1".to_string())]);
+        (vec![p], pos)
+    })
+}
+
+#[test]
+fn many_one_block_chunks_give_each_document_its_chunks_version() {
+    // 300 one-block chunks: every page read places its chunk, every live document asks
+    // its chunk's version (both once scanned every chunk); then chunk ids found again:
+    // 5 at an older version, 7 at a newer one, 9 at a newer one but torn
+    let c = 300;
+    let mut data = common::one_block_chunks(c, false);
+    let block = |data: &Vec<u8>| (data.len() / mvstore_block()) as u64;
+    let b5 = block(&data);
+    data.extend(layout_only_chunk(5, 1, false));
+    let b7 = block(&data);
+    data.extend(layout_only_chunk(7, 1000, false));
+    let b9 = block(&data);
+    data.extend(layout_only_chunk(9, 1001, true));
+    let f = NitriteFile::from_bytes(&data);
+    assert_eq!(f.snapshot, Some((c, c as u64)));
+    assert_eq!(f.chunks.len(), c as usize + 3);
+    assert_eq!(
+        f.chunks[c as usize..],
+        [(5, 1, true), (7, 1000, true), (9, 1001, false)]
+    );
+    assert_eq!((b5, b7, b9), (c as u64 + 2, c as u64 + 3, c as u64 + 4));
+    let problems: Vec<(String, String)> = f
+        .problems
+        .iter()
+        .map(|p| (p.locator.clone(), p.message()))
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            (
+                "file".to_string(),
+                format!(
+                    "chunk 9 at block {b9} (version 1001) has no valid footer: torn or overwritten"
+                )
+            ),
+            (
+                "file".to_string(),
+                "root of the meta map 1 in chunk 7 is missing".to_string()
+            ),
+        ]
+    );
+    let docs: Vec<(u32, u64, Value)> = f
+        .documents
+        .iter()
+        .map(|d| match d.place {
+            Place::Page { chunk, .. } => (chunk, d.version, d.value.clone()),
+            Place::Byte(_) => panic!("a live document from a raw scan"),
+        })
+        .collect();
+    let expect: Vec<(u32, u64, Value)> = (1..c)
+        .map(|id| {
+            let version = match id {
+                7 => 1000,
+                _ => id as u64,
+            };
+            (id, version, Value::from(format!("doc{id:05}")))
+        })
+        .collect();
+    assert_eq!(docs, expect);
+    // the version of a document's chunk: the newest valid chunk of its id, as a scan of
+    // every chunk says
+    for d in &f.documents {
+        let Place::Page { chunk, .. } = d.place else {
+            continue;
+        };
+        let scanned = f
+            .chunks
+            .iter()
+            .filter(|c| c.0 == chunk && c.2)
+            .map(|c| c.1)
+            .max();
+        assert_eq!(Some(d.version), scanned);
+    }
+    let mv = MvStore::from_bytes(&data);
+    assert_eq!(
+        [5, 7, 9, c, c + 1].map(|id| mv.chunk_version(id)),
+        [Some(5), Some(1000), Some(9), Some(c as u64), None]
+    );
+    assert!(f.carved.is_empty() && f.texts.is_empty());
+}
+
+fn mvstore_block() -> usize {
+    copilot_nitrite::mvstore::BLOCK_SIZE
+}
