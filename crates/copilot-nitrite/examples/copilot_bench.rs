@@ -38,7 +38,7 @@ fn main() {
     }
     // damaged and oversized shapes (tests/limits.rs pins their outcomes at small sizes)
     type Make = Box<dyn Fn() -> Vec<u8>>;
-    let shapes: [(&str, Make); 2] = [
+    let shapes: [(&str, Make); 3] = [
         (
             "text scan, 160,000 Markdown records and sessionId fields",
             Box::new(|| common::markdown_records(160_000)),
@@ -46,6 +46,10 @@ fn main() {
         (
             "40,000 one-block chunks",
             Box::new(|| common::one_block_chunks(40_000, false)),
+        ),
+        (
+            "20,000 one-block chunks, none with a meta root",
+            Box::new(|| common::one_block_chunks(20_000, true)),
         ),
     ];
     for (name, make) in shapes {

@@ -102,3 +102,97 @@ fn many_one_block_chunks_give_each_document_its_chunks_version() {
 fn mvstore_block() -> usize {
     copilot_nitrite::mvstore::BLOCK_SIZE
 }
+
+#[test]
+fn chunks_without_a_meta_root_are_each_tried_once() {
+    // every chunk's layout names no meta-map root, so every chunk is a candidate that
+    // fails (each once copied every scanned chunk into its own map)
+    let c = 300;
+    let data = common::one_block_chunks(c, true);
+    let f = NitriteFile::from_bytes(&data);
+    assert_eq!(f.snapshot, None);
+    assert_eq!(f.chunks.len(), c as usize);
+    let mut expect: Vec<String> = (1..=c)
+        .rev()
+        .map(|id| format!("root of the meta map 1 in chunk {id} is missing"))
+        .collect();
+    expect.push(format!("no chunk holds a readable snapshot ({c} tried)"));
+    let problems: Vec<String> = f
+        .problems
+        .iter()
+        .map(|p| {
+            assert_eq!(p.locator, "file");
+            p.message()
+        })
+        .collect();
+    assert_eq!(problems, expect);
+    assert!(f.documents.is_empty() && f.carved.is_empty() && f.texts.is_empty());
+}
+
+#[test]
+fn the_chosen_snapshot_places_chunks_as_before() {
+    // its own chunk, then its layout's `chunk.*` entries, then the first valid chunk of
+    // each id the scan found: what every candidate's own full map once held
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut files = vec![
+        format!("{root}/tests/data/agent-deflate.db"),
+        format!("{root}/tests/data/agent-unclean.db"),
+        format!(
+            "{root}/../../fixtures/evidence/lin-ws01/home/alice/.config/github-copilot/intellij/chat-agent-sessions/1b6e3a40-7c2d-4f1e-9d3b-5a6c7e8f9012/copilot-agent-sessions-nitrite.db"
+        ),
+    ];
+    let reference = format!(
+        "{root}/../../../shared/reference/copilot-nitrite/budi-phase2-copilot-agent-sessions-nitrite.db"
+    );
+    if std::path::Path::new(&reference).exists() {
+        files.push(reference);
+    }
+    let mut stores = Vec::new();
+    for path in files {
+        let data = std::fs::read(&path).expect("fixture");
+        // and with the newest chunk cut, so an older candidate is chosen
+        let cut = {
+            let mv = MvStore::from_bytes(&data);
+            let newest = mv.chunks.iter().max_by_key(|c| c.version).expect("chunks");
+            data[..newest.start() + 64].to_vec()
+        };
+        stores.push((path.clone(), data));
+        stores.push((path, cut));
+    }
+    // a layout that places no chunk: every place but its own comes from the scan
+    stores.push(("generated".into(), common::one_block_chunks(20, false)));
+    let mut layouts_placing = 0;
+    let mut scan_placing = 0;
+    for (path, data) in stores {
+        let mv = MvStore::from_bytes(&data);
+        let snap = mv.snapshot.as_ref().expect("a snapshot");
+        let chosen = mv
+            .chunks
+            .iter()
+            .find(|c| c.footer_ok && c.id == snap.chunk && c.version == snap.version)
+            .expect("the chosen chunk");
+        let mut expect = std::collections::HashMap::new();
+        expect.insert(chosen.id, chosen.block);
+        for (k, v) in &snap.layout {
+            if let Some(id) = k.strip_prefix("chunk.") {
+                let fields = copilot_nitrite::mvstore::parse_map(v);
+                if let (Ok(id), Some(Ok(b))) = (
+                    u32::from_str_radix(id, 16),
+                    fields.get("block").map(|b| u64::from_str_radix(b, 16)),
+                ) {
+                    layouts_placing += 1;
+                    expect.entry(id).or_insert(b);
+                }
+            }
+        }
+        for c in mv.chunks.iter().filter(|c| c.footer_ok) {
+            if let std::collections::hash_map::Entry::Vacant(e) = expect.entry(c.id) {
+                scan_placing += 1;
+                e.insert(c.block);
+            }
+        }
+        assert_eq!(snap.blocks, expect, "{path}");
+    }
+    assert!(layouts_placing > 10, "{layouts_placing}");
+    assert!(scan_placing >= 19, "{scan_placing}");
+}
