@@ -328,26 +328,29 @@ fn nodes_made_by_hand() {
         Node::Raw(
             r#"{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17,"r":18,"s":19,"t":20,"u":21,"v":22,"w":23,"x":24,"y":25,"z":26,"aa":27,"bb":28,"cc":29,"dd":30,"ee":31,"ff":32,"gg":33,"hh":34}"#,
         ),
-        Node::Obj(vec![
-            (Cow::Borrowed("a\"\n"), slot(Node::Undefined)),
-            (Cow::Borrowed("k\u{1}"), slot(Node::Num(-0.0))),
-            (Cow::Borrowed("u"), slot(Node::Undefined)),
-            (
-                Cow::Borrowed("arr"),
-                slot(Node::Arr(vec![
-                    slot(Node::Undefined),
-                    slot(Node::Num(f64::NAN)),
-                    slot(Node::Num(f64::INFINITY)),
-                    slot(Node::Num(1e21)),
-                    slot(Node::Num(1.5e-7)),
-                    slot(Node::Num(999_999_999_999_999.0)),
-                    slot(Node::Num(1e15)),
-                    slot(Node::Num(-123.0)),
-                    slot(Node::Num(0.1)),
-                ])),
-            ),
-        ]),
-        Node::Obj(vec![(Cow::Borrowed("only"), slot(Node::Undefined))]),
+        Node::Obj(
+            vec![
+                (Cow::Borrowed("a\"\n"), slot(Node::Undefined)),
+                (Cow::Borrowed("k\u{1}"), slot(Node::Num(-0.0))),
+                (Cow::Borrowed("u"), slot(Node::Undefined)),
+                (
+                    Cow::Borrowed("arr"),
+                    slot(Node::Arr(vec![
+                        slot(Node::Undefined),
+                        slot(Node::Num(f64::NAN)),
+                        slot(Node::Num(f64::INFINITY)),
+                        slot(Node::Num(1e21)),
+                        slot(Node::Num(1.5e-7)),
+                        slot(Node::Num(999_999_999_999_999.0)),
+                        slot(Node::Num(1e15)),
+                        slot(Node::Num(-123.0)),
+                        slot(Node::Num(0.1)),
+                    ])),
+                ),
+            ]
+            .into(),
+        ),
+        Node::Obj(vec![(Cow::Borrowed("only"), slot(Node::Undefined))].into()),
         Node::Raw(&*Box::leak(
             format!("{}1{}", "[".repeat(256), "]".repeat(256)).into_boxed_str(),
         )),

@@ -204,7 +204,7 @@ fn a_tree_of_any_depth_is_freed_without_recursion() {
             node = if i % 2 == 0 {
                 Node::Arr(vec![Slot::new(0, node), Slot::new(0, Node::Num(1.0))])
             } else {
-                Node::Obj(vec![("k".into(), Slot::new(0, node))])
+                Node::Obj(vec![("k".into(), Slot::new(0, node))].into())
             };
         }
         drop(node);
@@ -373,4 +373,67 @@ fn a_replaced_parts_rows_are_timed_and_modelled_as_its_live_parts() {
     // the combinations reach every outcome: no time, the request's (derived), each
     // of the response's three sources; no model, the id, the resolved model
     assert_eq!(seen.len(), 5 * 3);
+}
+
+#[test]
+fn a_big_objects_members_are_set_where_javascript_sets_them() {
+    // 42 keys, `k5` twice (first position, last value): the object is searched
+    // through its index, which must find what a search of every key finds
+    let keys: String = (0..40).map(|i| format!(r#","k{i}":{i}"#)).collect();
+    let log = [
+        format!(r#"{{"kind":0,"v":{{"sessionId":"s","requests":[]{keys},"k5":"dup"}}}}"#),
+        r#"{"kind":1,"k":["k100"],"v":1}"#.to_string(),
+        r#"{"kind":3,"k":["k7"]}"#.to_string(),
+        r#"{"kind":1,"k":["k7"],"v":"back"}"#.to_string(),
+        r#"{"kind":1,"k":["k5"],"v":"five"}"#.to_string(),
+        r#"{"kind":2,"k":["list"],"v":[1,2]}"#.to_string(),
+        r#"{"kind":2,"k":["list"],"i":1,"v":[3]}"#.to_string(),
+        r#"{"kind":1,"k":["k100"],"v":2}"#.to_string(),
+        r#"{"kind":1,"k":["k39","x"],"v":1}"#.to_string(),
+    ]
+    .join("\n");
+    let r = Replay::from_bytes(log.as_bytes());
+    let want: String = (0..40)
+        .map(|i| match i {
+            5 => r#","k5":"five""#.to_string(),
+            7 => r#","k7":"back""#.to_string(),
+            i => format!(r#","k{i}":{i}"#),
+        })
+        .collect();
+    assert_eq!(
+        r.to_json(),
+        format!(r#"{{"sessionId":"s","requests":[]{want},"k100":2,"list":[1,3]}}"#)
+    );
+    assert_eq!(r.errors().len(), 1);
+    assert_eq!(
+        r.errors()[0].error.to_string(),
+        format!(
+            "line 9 (byte {}): mutation not applied: TypeError: cannot set x on a number",
+            log.rfind('\n').unwrap() + 1
+        )
+    );
+}
+
+#[test]
+fn keys_added_one_a_line_are_all_kept_in_order() {
+    // the audit's shape (`gen.py keys N`): N Sets of new root keys, each of which
+    // searched every key before it (160,000: 51 s)
+    let n = 5000;
+    let mut log = String::from(r#"{"kind":0,"v":{"sessionId":"s","requests":[]}}"#);
+    for i in 0..n {
+        log.push_str(&format!("\n{{\"kind\":1,\"k\":[\"k{i}\"],\"v\":{i}}}"));
+    }
+    // and each set again, in reverse
+    for i in (0..n).rev() {
+        log.push_str(&format!(
+            "\n{{\"kind\":1,\"k\":[\"k{i}\"],\"v\":\"again\"}}"
+        ));
+    }
+    let r = Replay::from_bytes(log.as_bytes());
+    assert!(r.errors().is_empty());
+    let want: String = (0..n).map(|i| format!(r#","k{i}":"again""#)).collect();
+    assert_eq!(
+        r.to_json(),
+        format!(r#"{{"sessionId":"s","requests":[]{want}}}"#)
+    );
 }

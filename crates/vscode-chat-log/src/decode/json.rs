@@ -27,7 +27,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
-use super::node::{Depth, Node, Slot, is_raw_key};
+use super::node::{Depth, Fields, INDEXED_ABOVE, Node, Slot, is_raw_key};
 
 /// Deepest nesting accepted.
 pub const MAX_DEPTH: usize = 256;
@@ -597,13 +597,13 @@ impl<'a> P<'a> {
         self.enter()?;
         self.i += 1;
         let start = self.fields.len();
-        let mut index: Option<HashMap<String, usize>> = None;
+        let mut index: Option<HashMap<Cow<'a, str>, usize>> = None;
         let mut seen = 0u64;
         self.ws();
         if self.peek() == Some(b'}') {
             self.i += 1;
             self.nesting -= 1;
-            return Ok(Node::Obj(Vec::new()));
+            return Ok(Node::Obj(Fields::new()));
         }
         loop {
             self.ws();
@@ -647,15 +647,15 @@ impl<'a> P<'a> {
                 None => {
                     let n = self.fields.len() - start;
                     if let Some(ix) = &mut index {
-                        ix.insert(key.to_string(), n);
+                        ix.insert(key.clone(), n);
                     }
                     self.fields.push((key, slot));
-                    if index.is_none() && n + 1 > 32 {
+                    if index.is_none() && n + 1 > INDEXED_ABOVE {
                         index = Some(
                             self.fields[start..]
                                 .iter()
                                 .enumerate()
-                                .map(|(i, (k, _))| (k.to_string(), i))
+                                .map(|(i, (k, _))| (k.clone(), i))
                                 .collect(),
                         );
                     }
@@ -668,7 +668,8 @@ impl<'a> P<'a> {
         self.nesting -= 1;
         let mut fields = Vec::with_capacity(self.fields.len() - start);
         fields.extend(self.fields.drain(start..));
-        Ok(Node::Obj(fields))
+        // the index made while parsing (each key once) is the object's
+        Ok(Node::Obj(Fields::from_parts(fields, index)))
     }
 
     fn array(&mut self) -> Result<Node<'a>, JsonError> {

@@ -24,7 +24,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
-pub use node::{Depth, Node, Slot};
+pub use node::{Depth, Fields, Node, Slot};
 
 use crate::Error;
 
@@ -341,11 +341,7 @@ fn walk<'t, 'a>(
         slot.node.materialize(origin);
         let here = || path_text(&path[..depth]);
         let next = match &mut slot.node {
-            Node::Obj(fields) => fields
-                .iter_mut()
-                .rev()
-                .find(|(k, _)| k == seg)
-                .map(|(_, v)| v),
+            Node::Obj(fields) => fields.get_mut(seg),
             Node::Arr(items) => match array_index(seg) {
                 Some(i) => items.get_mut(i),
                 None => None,
@@ -575,7 +571,7 @@ impl<'a> Replay<'a> {
                     offset,
                 },
             });
-            self.state = Some(Slot::new(index, Node::Obj(Vec::new())));
+            self.state = Some(Slot::new(index, Node::Obj(Fields::new())));
         }
         // `k` must be a path; anything else is the TypeError VS Code would throw.
         let path: Result<Vec<Cow<'a, str>>, String> = match &entry.k {
@@ -649,7 +645,7 @@ impl<'a> Replay<'a> {
         let new = Slot::new(index, v);
         match &mut parent.node {
             Node::Obj(fields) => {
-                if let Some((_, slot)) = fields.iter_mut().rev().find(|(k, _)| k == last) {
+                if let Some(slot) = fields.get_mut(last) {
                     let old = std::mem::replace(slot, new);
                     return Ok(Some(Removed {
                         path: path.to_vec(),
@@ -658,7 +654,7 @@ impl<'a> Replay<'a> {
                         elements: false,
                     }));
                 }
-                fields.push((last.clone(), new));
+                fields.push(last.clone(), new);
                 Ok(None)
             }
             Node::Arr(items) => {
@@ -751,14 +747,18 @@ impl<'a> Replay<'a> {
         parent.node.materialize(porigin);
         // arr = cur[last] || []
         let slot: &mut Slot<'a> = match &mut parent.node {
-            Node::Obj(fields) => match fields.iter().rposition(|(k, _)| k == last) {
-                Some(p) => &mut fields[p].1,
-                None => {
-                    fields.push((last.clone(), Slot::new(index, Node::Undefined)));
-                    let n = fields.len() - 1;
-                    &mut fields[n].1
-                }
-            },
+            Node::Obj(fields) => {
+                let at = match fields.position(last) {
+                    Some(at) => at,
+                    None => {
+                        fields.push(last.clone(), Slot::new(index, Node::Undefined));
+                        fields.len() - 1
+                    }
+                };
+                fields
+                    .value_mut(at)
+                    .ok_or_else(|| fatal("the member just found is gone"))?
+            }
             Node::Arr(arr) => match array_index(last) {
                 Some(ix) if ix < arr.len() => &mut arr[ix],
                 Some(ix) if ix - arr.len() <= MAX_HOLES => {
@@ -1023,7 +1023,7 @@ fn lookup<'t, 'a>(root: &'t Slot<'a>, path: &[Cow<'_, str>]) -> Option<&'t Slot<
     let mut cur = root;
     for seg in path {
         cur = match &cur.node {
-            Node::Obj(f) => f.iter().rev().find(|(k, _)| k == seg).map(|(_, v)| v)?,
+            Node::Obj(f) => f.get(seg)?,
             Node::Arr(a) => a.get(array_index(seg)?)?,
             _ => return None,
         };
@@ -1244,15 +1244,16 @@ fn request_summary(req: &Node<'_>) -> Node<'static> {
         ));
     }
     if let Some((model, origin)) = crate::rows::resolved_model(req) {
-        let field =
-            |k: &'static str, n: Node<'static>| vec![(Cow::Borrowed(k), Slot::new(origin, n))];
+        let field = |k: &'static str, n: Node<'static>| {
+            Fields::from(vec![(Cow::Borrowed(k), Slot::new(origin, n))])
+        };
         let meta = Node::Obj(field("resolvedModel", Node::Str(Cow::Owned(model))));
         fields.push((
             Cow::Borrowed("result"),
             Slot::new(origin, Node::Obj(field("metadata", meta))),
         ));
     }
-    Node::Obj(fields)
+    Node::Obj(fields.into())
 }
 
 /// The index of the first request of each key ([`request_key`]) in `items`.

@@ -15,6 +15,8 @@
 //! tree is written out.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
 
 /// A JSON value of the replayed state, borrowing from the input where it can.
 #[derive(Clone, Debug)]
@@ -35,7 +37,7 @@ pub enum Node<'a> {
     /// An array; each element remembers the line that wrote it.
     Arr(Vec<Slot<'a>>),
     /// An object, in key order; each value remembers the line that wrote it.
-    Obj(Vec<(Cow<'a, str>, Slot<'a>)>),
+    Obj(Fields<'a>),
     /// A subtree not parsed yet (valid JSON text), borrowed from the input.
     Raw(&'a str),
     /// A subtree not parsed yet, owned (from a line that had invalid UTF-8 replaced).
@@ -119,6 +121,166 @@ impl<'a> Slot<'a> {
     /// A slot written by line index `origin`.
     pub fn new(origin: u32, node: Node<'a>) -> Slot<'a> {
         Slot { origin, node }
+    }
+}
+
+/// Objects of more keys than this keep an index by key beside them ([`Fields`]).
+pub const INDEXED_ABOVE: usize = 32;
+
+/// The members of an object, in key order. An object of more than [`INDEXED_ABOVE`]
+/// keys also keeps an index from each key to its position, kept in step as members are
+/// pushed, so that finding a key in it costs the same however many keys it has: a
+/// log that added 160,000 keys to one object, one Set a line, searched every key on
+/// every line (51 s). The members are read as a slice (`Deref`); they change only
+/// through the methods here, which keep the index right.
+///
+/// A key is found at its last position (an object the parser built holds each key
+/// once: a duplicate key keeps its first position and takes the last value, as
+/// `JSON.parse` does, and a mutation sets a key it finds rather than pushing it again).
+#[derive(Clone, Default)]
+pub struct Fields<'a> {
+    list: Vec<(Cow<'a, str>, Slot<'a>)>,
+    // boxed: a map is 48 bytes, a box 8, and the box keeps `Fields` (and so every
+    // `Node` of the tree) as small as a plain vector of members
+    #[allow(clippy::box_collection)]
+    index: Option<Box<HashMap<Cow<'a, str>, usize>>>,
+}
+
+impl<'a> Fields<'a> {
+    /// No members.
+    pub fn new() -> Fields<'a> {
+        Fields::default()
+    }
+
+    /// The members of `list` and, when the parser made one, the index of their
+    /// positions (each key once).
+    pub(crate) fn from_parts(
+        list: Vec<(Cow<'a, str>, Slot<'a>)>,
+        index: Option<HashMap<Cow<'a, str>, usize>>,
+    ) -> Fields<'a> {
+        match index {
+            Some(ix) if list.len() > INDEXED_ABOVE => Fields {
+                list,
+                index: Some(Box::new(ix)),
+            },
+            _ => Fields::from(list),
+        }
+    }
+
+    fn build_index(&mut self) {
+        let mut ix = HashMap::with_capacity(self.list.len());
+        for (i, (k, _)) in self.list.iter().enumerate() {
+            ix.insert(k.clone(), i);
+        }
+        self.index = Some(Box::new(ix));
+    }
+
+    /// The position of the member `key` (its last, when it is there twice).
+    pub fn position(&self, key: &str) -> Option<usize> {
+        if let Some(ix) = &self.index {
+            return ix.get(key).copied();
+        }
+        // lengths and first bytes first: keys are short and most differ there, where
+        // a comparison call would cost more than the comparison
+        let kb = key.as_bytes();
+        self.list.iter().rposition(|(k, _)| {
+            let k = k.as_bytes();
+            k.len() == kb.len() && k.first() == kb.first() && k == kb
+        })
+    }
+
+    /// The value of the member `key`.
+    pub fn get(&self, key: &str) -> Option<&Slot<'a>> {
+        self.position(key).map(|i| &self.list[i].1)
+    }
+
+    /// The value of the member `key`, to change.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Slot<'a>> {
+        self.position(key).map(|i| &mut self.list[i].1)
+    }
+
+    /// The value at position `i`, to change.
+    pub fn value_mut(&mut self, i: usize) -> Option<&mut Slot<'a>> {
+        self.list.get_mut(i).map(|(_, v)| v)
+    }
+
+    /// Appends a member (found from now on for its key, also if the key was there).
+    pub fn push(&mut self, key: Cow<'a, str>, value: Slot<'a>) {
+        let at = self.list.len();
+        match &mut self.index {
+            Some(ix) => {
+                ix.insert(key.clone(), at);
+                self.list.push((key, value));
+            }
+            None => {
+                self.list.push((key, value));
+                if self.list.len() > INDEXED_ABOVE {
+                    self.build_index();
+                }
+            }
+        }
+    }
+
+    /// The members, their values to change.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&Cow<'a, str>, &mut Slot<'a>)> {
+        self.list.iter_mut().map(|(k, v)| (&*k, v))
+    }
+
+    /// The members, moved out.
+    pub fn into_vec(self) -> Vec<(Cow<'a, str>, Slot<'a>)> {
+        self.list
+    }
+}
+
+impl<'a> std::ops::Deref for Fields<'a> {
+    type Target = [(Cow<'a, str>, Slot<'a>)];
+    fn deref(&self) -> &Self::Target {
+        &self.list
+    }
+}
+
+impl<'a> From<Vec<(Cow<'a, str>, Slot<'a>)>> for Fields<'a> {
+    fn from(list: Vec<(Cow<'a, str>, Slot<'a>)>) -> Fields<'a> {
+        let mut f = Fields { list, index: None };
+        if f.list.len() > INDEXED_ABOVE {
+            f.build_index();
+        }
+        f
+    }
+}
+
+impl<'a> FromIterator<(Cow<'a, str>, Slot<'a>)> for Fields<'a> {
+    fn from_iter<I: IntoIterator<Item = (Cow<'a, str>, Slot<'a>)>>(iter: I) -> Fields<'a> {
+        Fields::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl<'a> IntoIterator for Fields<'a> {
+    type Item = (Cow<'a, str>, Slot<'a>);
+    type IntoIter = std::vec::IntoIter<(Cow<'a, str>, Slot<'a>)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.into_iter()
+    }
+}
+
+impl<'f, 'a> IntoIterator for &'f Fields<'a> {
+    type Item = &'f (Cow<'a, str>, Slot<'a>);
+    type IntoIter = std::slice::Iter<'f, (Cow<'a, str>, Slot<'a>)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.iter()
+    }
+}
+
+impl PartialEq for Fields<'_> {
+    /// The same members in the same order (the index is not compared).
+    fn eq(&self, other: &Self) -> bool {
+        self.list == other.list
+    }
+}
+
+impl fmt::Debug for Fields<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(&self.list).finish()
     }
 }
 
@@ -216,7 +378,7 @@ impl<'a> Node<'a> {
     }
 
     /// The members of an object, moved out; `None` for any other value.
-    pub fn into_fields(mut self) -> Option<Vec<(Cow<'a, str>, Slot<'a>)>> {
+    pub fn into_fields(mut self) -> Option<Fields<'a>> {
         match &mut self {
             Node::Obj(f) => Some(std::mem::take(f)),
             _ => None,
@@ -244,18 +406,7 @@ impl<'a> Node<'a> {
     /// The value under `key` of an object (a parsed object only; see [`Node::view`]).
     pub fn get(&self, key: &str) -> Option<&Slot<'a>> {
         match self {
-            Node::Obj(f) => {
-                // lengths and first bytes first: keys are short and most differ there,
-                // where a comparison call would cost more than the comparison
-                let kb = key.as_bytes();
-                f.iter()
-                    .rev()
-                    .find(|(k, _)| {
-                        let k = k.as_bytes();
-                        k.len() == kb.len() && k.first() == kb.first() && k == kb
-                    })
-                    .map(|(_, v)| v)
-            }
+            Node::Obj(f) => f.get(key),
             _ => None,
         }
     }
@@ -449,6 +600,113 @@ mod tests {
         assert!(matches!(&f[0].1.node, Node::Str(Cow::Borrowed("x"))));
         assert!(matches!(&f[1].1.node, Node::Raw(r) if *r == r#"{"metadata":[1,2]}"#));
         assert!(matches!(&f[2].1.node, Node::Esc(r) if *r == "\\n"));
+    }
+
+    /// A key of a small alphabet, so that sequences repeat keys.
+    fn key(x: u64, alphabet: u64) -> String {
+        format!("k{}", x % alphabet)
+    }
+
+    #[test]
+    fn the_index_finds_what_the_linear_search_finds() {
+        // the search before the index: the last member of the key
+        fn linear(list: &[(String, f64)], key: &str) -> Option<usize> {
+            list.iter().rposition(|(k, _)| k == key)
+        }
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut indexed = 0;
+        for round in 0..400u64 {
+            let alphabet = 1 + round % 90;
+            // a start made at once (with duplicates) or empty, then pushes
+            let start = (next() % 70) as usize;
+            let mut model: Vec<(String, f64)> = (0..start)
+                .map(|i| (key(next(), alphabet), i as f64))
+                .collect();
+            let mut fields = Fields::from(
+                model
+                    .iter()
+                    .map(|(k, v)| (Cow::Owned(k.clone()), Slot::new(0, Node::Num(*v))))
+                    .collect::<Vec<_>>(),
+            );
+            for step in 0..120 {
+                let k = key(next(), alphabet + 3);
+                match next() % 3 {
+                    // push a key (maybe present: found at its new, last position)
+                    0 => {
+                        model.push((k.clone(), step as f64));
+                        fields.push(Cow::Owned(k.clone()), Slot::new(0, Node::Num(step as f64)));
+                    }
+                    // set the member found, as a Set does
+                    1 => {
+                        if let Some(p) = linear(&model, &k) {
+                            model[p].1 = -(step as f64);
+                        }
+                        if let Some(s) = fields.get_mut(&k) {
+                            s.node = Node::Num(-(step as f64));
+                        }
+                    }
+                    _ => {}
+                }
+                assert_eq!(fields.position(&k), linear(&model, &k), "round {round}");
+                let want = linear(&model, &k).map(|p| model[p].1);
+                assert_eq!(fields.get(&k).and_then(|s| s.node.as_f64()), want);
+                assert_eq!(fields.len(), model.len());
+            }
+            let keys: Vec<&str> = fields.iter().map(|(k, _)| k.as_ref()).collect();
+            let model_keys: Vec<&str> = model.iter().map(|(k, _)| k.as_str()).collect();
+            assert_eq!(keys, model_keys);
+            indexed += usize::from(fields.index.is_some());
+            // a copy and a conversion keep finding the same
+            let copy: Fields<'static> = fields
+                .iter()
+                .map(|(k, s)| (Cow::Owned(k.to_string()), s.clone()))
+                .collect();
+            for a in 0..alphabet + 3 {
+                let k = key(a, u64::MAX);
+                assert_eq!(copy.position(&k), linear(&model, &k));
+                assert_eq!(fields.clone().position(&k), linear(&model, &k));
+            }
+        }
+        // both ways were taken
+        assert!(indexed > 100 && indexed < 400, "{indexed}");
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn the_index_does_not_grow_the_tree() {
+        assert_eq!(std::mem::size_of::<Fields<'_>>(), 32);
+        assert_eq!(std::mem::size_of::<Node<'_>>(), 32);
+        assert_eq!(std::mem::size_of::<Slot<'_>>(), 40);
+    }
+
+    #[test]
+    fn the_parsers_index_is_the_objects() {
+        // 40 keys, `k3` twice: first position, last value, found through the index
+        let text = format!(
+            "{{{},\"k3\":\"last\"}}",
+            (0..40)
+                .map(|i| format!("\"k{i}\":{i}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let Some(f) = parse(&text).into_fields() else {
+            panic!()
+        };
+        assert!(f.index.is_some());
+        assert_eq!(f.len(), 40);
+        assert_eq!(f.position("k3"), Some(3));
+        assert_eq!(
+            f.get("k3").and_then(|s| s.node.text()).as_deref(),
+            Some("last")
+        );
+        assert_eq!(f.position("k39"), Some(39));
+        assert_eq!(f.position("k40"), None);
     }
 
     #[test]

@@ -562,10 +562,9 @@ impl<'c, 'o> Mapper<'c, 'o> {
             return;
         };
         // the last of equal keys, as `Node::get` finds it
-        let Some(at) = fields.iter().rposition(|(k, _)| k == "requests") else {
+        let Some(reqs) = fields.get_mut("requests") else {
             return;
         };
-        let reqs = &mut fields[at].1;
         reqs.node.materialize(reqs.origin);
         let Some(items) = reqs.node.take().into_items() else {
             return;
