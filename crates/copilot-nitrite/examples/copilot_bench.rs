@@ -38,7 +38,7 @@ fn main() {
     }
     // damaged and oversized shapes (tests/limits.rs pins their outcomes at small sizes)
     type Make = Box<dyn Fn() -> Vec<u8>>;
-    let shapes: [(&str, Make); 3] = [
+    let shapes: [(&str, Make); 4] = [
         (
             "text scan, 160,000 Markdown records and sessionId fields",
             Box::new(|| common::markdown_records(160_000)),
@@ -50,6 +50,10 @@ fn main() {
         (
             "20,000 one-block chunks, none with a meta root",
             Box::new(|| common::one_block_chunks(20_000, true)),
+        ),
+        (
+            "200 raw Java streams of references to references (2^24 leaves each)",
+            Box::new(|| common::tagged(&common::dag_stream(24, 8)).repeat(200)),
         ),
     ];
     for (name, make) in shapes {

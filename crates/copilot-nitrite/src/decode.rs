@@ -19,7 +19,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::Error;
-use crate::javaser::{self, JavaError};
+use crate::javaser::{self, FileBudget, JavaError};
 use crate::mvstore::{self, MvError, MvStore, MvValue, Pos};
 use crate::textscan::{self, RecoveredText};
 
@@ -154,7 +154,8 @@ pub struct NitriteFile {
     pub problems: Vec<Problem>,
 }
 
-fn value_json(v: &MvValue) -> Result<Value, JavaError> {
+/// A stored value as JSON; Java streams draw on the file's budget.
+fn value_json(v: &MvValue, budget: &mut FileBudget) -> Result<Value, JavaError> {
     Ok(match v {
         MvValue::Null => Value::Null,
         MvValue::Bool(b) => Value::Bool(*b),
@@ -165,8 +166,12 @@ fn value_json(v: &MvValue) -> Result<Value, JavaError> {
         MvValue::Big(s) | MvValue::Str(s) | MvValue::Uuid(s) => Value::String(s.clone()),
         MvValue::Date(ms) => Value::from(*ms),
         MvValue::Bytes(b) => Value::Array(b.iter().map(|x| Value::from(*x)).collect()),
-        MvValue::Array(a) => Value::Array(a.iter().map(value_json).collect::<Result<_, _>>()?),
-        MvValue::Java(bytes) => javaser::to_json(bytes)?,
+        MvValue::Array(a) => Value::Array(
+            a.iter()
+                .map(|x| value_json(x, budget))
+                .collect::<Result<_, _>>()?,
+        ),
+        MvValue::Java(bytes) => javaser::to_json_within(bytes, budget)?,
     })
 }
 
@@ -216,6 +221,8 @@ impl NitriteFile {
             .and_then(|v| u32::from_str_radix(v, 16).ok())
             .unwrap_or(1);
         let mut damaged = mv.snapshot.is_none();
+        // the JSON every Java stream of the file expands to, together
+        let mut budget = FileBudget::for_file(data.len());
         if let Some((maps, version)) = mv.snapshot.as_ref().map(|s| (s.maps(), s.version)) {
             names = maps;
             for (&id, name) in &names {
@@ -234,7 +241,10 @@ impl NitriteFile {
                                 page: e.page,
                                 entry: e.index,
                             };
-                            match (value_json(&e.key), value_json(&e.value)) {
+                            match (
+                                value_json(&e.key, &mut budget),
+                                value_json(&e.value, &mut budget),
+                            ) {
                                 (Ok(key), Ok(value)) => f.documents.push(Document {
                                     map: name.clone(),
                                     map_id: id,
@@ -272,10 +282,19 @@ impl NitriteFile {
                 }
             }
         }
-        f.carve(&mv, &mut names, meta_id, &live_pages, &live_raw, damaged);
+        f.carve(
+            &mv,
+            &mut names,
+            meta_id,
+            &live_pages,
+            &live_raw,
+            damaged,
+            &mut budget,
+        );
         f
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn carve(
         &mut self,
         mv: &MvStore<'_>,
@@ -284,6 +303,7 @@ impl NitriteFile {
         live_pages: &HashSet<u64>,
         live_raw: &HashSet<u64>,
         damaged: bool,
+        budget: &mut FileBudget,
     ) {
         // the same stored bytes as a live document, or as one already carved, say nothing
         // new: skip them before decoding (most dead pages are copies)
@@ -358,7 +378,7 @@ impl NitriteFile {
                         page: pos,
                         entry,
                     };
-                    let (key, value) = match (value_json(k), value_json(v)) {
+                    let (key, value) = match (value_json(k, budget), value_json(v, budget)) {
                         (Ok(k), Ok(v)) => (k, v),
                         (Err(m), _) | (_, Err(m)) => {
                             self.problems.push(Problem::new(
@@ -405,14 +425,23 @@ impl NitriteFile {
                 .chain(&carved)
                 .map(|d| (d.id(), d.value.to_string()))
                 .collect();
-            let (found, stopped) = raw_scan_spans(mv.data());
-            for (doc, span) in found {
+            let scan = raw_scan_spans(mv.data(), budget);
+            for (doc, span) in scan.found {
                 covered.push(span);
                 if known.insert((doc.id(), doc.value.to_string())) {
                     carved.push(doc);
                 }
             }
-            if let Some(at) = stopped {
+            if let Some((at, e)) = scan.over_budget {
+                self.problems.push(Problem::new(
+                    format!("byte {at}"),
+                    Error::Java {
+                        map: String::new(),
+                        source: e,
+                    },
+                ));
+            }
+            if let Some(at) = scan.stopped {
                 self.problems.push(Problem::new(
                     format!("byte {at}"),
                     Error::Mv(MvError::WorkLimit {
@@ -505,14 +534,29 @@ pub fn raw_scan(data: &[u8]) -> Vec<Document> {
 /// magic inside a long string inside another stream), so the bytes parsed are counted:
 /// past eight times the file plus 64 MiB, the scan stops.
 pub fn raw_scan_bounded(data: &[u8]) -> (Vec<Document>, Option<usize>) {
-    let (found, stopped) = raw_scan_spans(data);
-    (found.into_iter().map(|(d, _)| d).collect(), stopped)
+    let scan = raw_scan_spans(data, &mut FileBudget::for_file(data.len()));
+    (
+        scan.found.into_iter().map(|(d, _)| d).collect(),
+        scan.stopped,
+    )
 }
 
-/// [`raw_scan_bounded`], with the bytes each stream (from its tag) takes.
-fn raw_scan_spans(data: &[u8]) -> (Vec<(Document, std::ops::Range<usize>)>, Option<usize>) {
+/// What [`raw_scan_spans`] found.
+struct RawScan {
+    /// The documents, with the bytes each stream (from its tag) takes.
+    found: Vec<(Document, std::ops::Range<usize>)>,
+    /// Where it gave up for its work limit, if it did.
+    stopped: Option<usize>,
+    /// The first stream refused for the file's JSON budget (later ones are not said).
+    over_budget: Option<(usize, JavaError)>,
+}
+
+/// [`raw_scan_bounded`], with the bytes each stream (from its tag) takes; the JSON of
+/// the streams draws on the file's budget.
+fn raw_scan_spans(data: &[u8], json_budget: &mut FileBudget) -> RawScan {
     let mut budget = data.len().saturating_mul(8).saturating_add(64 << 20);
     let mut out = Vec::new();
+    let mut over_budget = None;
     let magic = [0xAC, 0xED, 0x00, 0x05];
     let mut i = 0;
     while i + 4 <= data.len() {
@@ -536,7 +580,11 @@ fn raw_scan_spans(data: &[u8]) -> (Vec<(Document, std::ops::Range<usize>)>, Opti
             }
             let stream = &data[at..at + len as usize];
             if stream.len() > budget {
-                return (out, Some(at));
+                return RawScan {
+                    found: out,
+                    stopped: Some(at),
+                    over_budget,
+                };
             }
             budget -= stream.len();
             let Ok((content, used)) = javaser::parse(stream) else {
@@ -545,8 +593,13 @@ fn raw_scan_spans(data: &[u8]) -> (Vec<(Document, std::ops::Range<usize>)>, Opti
             if used != stream.len() {
                 continue;
             }
-            let Ok(value) = javaser::try_content_json(&content) else {
-                continue;
+            let value = match javaser::try_content_json_within(&content, json_budget) {
+                Ok(v) => v,
+                Err(e @ JavaError::FileExpansion { .. }) => {
+                    over_budget.get_or_insert((tag_at, e));
+                    continue;
+                }
+                Err(_) => continue,
             };
             if value.get("_id").is_none() {
                 break;
@@ -567,7 +620,11 @@ fn raw_scan_spans(data: &[u8]) -> (Vec<(Document, std::ops::Range<usize>)>, Opti
             break;
         }
     }
-    (out, None)
+    RawScan {
+        found: out,
+        stopped: None,
+        over_budget,
+    }
 }
 
 /// A record of a Copilot `contents` value: `Markdown`, `AgentRound`, `Thinking`...

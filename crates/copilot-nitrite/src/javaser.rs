@@ -100,6 +100,17 @@ pub enum JavaError {
         /// The limit that was reached.
         limit: usize,
     },
+    /// The streams of one file together expand beyond what its size allows
+    /// ([`FileBudget`]): this stream is not decoded.
+    #[error(
+        "the file's Java streams together expand to more than {values} JSON values or {text} bytes of text; this one is not decoded"
+    )]
+    FileExpansion {
+        /// The file's limit of JSON values.
+        values: usize,
+        /// The file's limit of bytes of text.
+        text: usize,
+    },
     /// An Externalizable class written without block data (protocol 1): unreadable.
     #[error("externalizable class {class} without block data at byte {at}")]
     Externalizable {
@@ -251,6 +262,11 @@ pub fn parse(buf: &[u8]) -> Result<(Content, usize), JavaError> {
 /// Parses a stream and maps its first item to JSON (see the module docs).
 pub fn to_json(buf: &[u8]) -> Result<Value, JavaError> {
     parse(buf).and_then(|(c, _)| try_content_json(&c))
+}
+
+/// [`to_json`], drawing on the budget of the file the stream is part of.
+pub fn to_json_within(buf: &[u8], file: &mut FileBudget) -> Result<Value, JavaError> {
+    parse(buf).and_then(|(c, _)| try_content_json_within(&c, file))
 }
 
 impl<'a> Parser<'a> {
@@ -717,13 +733,29 @@ const MAX_JSON_VALUES: usize = 1 << 21;
 /// The most bytes of text (strings, hex blocks) one stream is mapped to.
 const MAX_JSON_TEXT: usize = 64 << 20;
 
+/// JSON values the streams of one file may expand to, per byte of the file, on top of
+/// [`MAX_JSON_VALUES`]. Real stores use below 0.02 (the reference and fixture stores:
+/// at most 0.04 per byte of a stream, and a stream takes at most the file).
+const FILE_VALUES_PER_BYTE: usize = 16;
+/// Bytes of text the streams of one file may expand to, per byte of the file, on top of
+/// [`MAX_JSON_TEXT`]: the real stores use at most 1 (a long reply), and compressed pages
+/// hold a few times their stored size.
+const FILE_TEXT_PER_BYTE: usize = 64;
+
 /// What is left of the JSON form's size. A back-reference (`TC_REFERENCE`) costs five
 /// bytes of stream but repeats a whole object, so a stream of references to references
 /// would otherwise expand exponentially.
 struct Budget {
     values: usize,
     text: usize,
-    hit: bool,
+    hit: Option<Limit>,
+}
+
+/// Which part of a [`Budget`] ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Limit {
+    Values,
+    Text,
 }
 
 impl Budget {
@@ -731,18 +763,63 @@ impl Budget {
         Budget {
             values: MAX_JSON_VALUES,
             text: MAX_JSON_TEXT,
-            hit: false,
+            hit: None,
         }
     }
     /// Spends one value with `text` bytes of text; false once the budget is gone.
     fn spend(&mut self, text: usize) -> bool {
-        if self.hit || self.values == 0 || text > self.text {
-            self.hit = true;
+        if self.hit.is_some() {
+            return false;
+        }
+        if self.values == 0 {
+            self.hit = Some(Limit::Values);
+            return false;
+        }
+        if text > self.text {
+            self.hit = Some(Limit::Text);
             return false;
         }
         self.values -= 1;
         self.text -= text;
         true
+    }
+}
+
+/// What is left of the JSON form's size for all the streams of one file: the limit of
+/// one stream (2,097,152 values, 64 MiB of text) plus 16 values and 64 bytes of text
+/// per byte of the file. Each stream may spend at most the limit of one stream and what
+/// the file has left, and what it spends is gone, also when it fails: without it, a
+/// file of many small streams of references to references cost two million values each
+/// (200 streams, 110 KB: 52 s).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileBudget {
+    values: usize,
+    text: usize,
+    limit_values: usize,
+    limit_text: usize,
+}
+
+impl FileBudget {
+    /// The budget of a file of `len` bytes.
+    pub fn for_file(len: usize) -> FileBudget {
+        let values = MAX_JSON_VALUES.saturating_add(len.saturating_mul(FILE_VALUES_PER_BYTE));
+        let text = MAX_JSON_TEXT.saturating_add(len.saturating_mul(FILE_TEXT_PER_BYTE));
+        FileBudget {
+            values,
+            text,
+            limit_values: values,
+            limit_text: text,
+        }
+    }
+
+    /// JSON values still allowed.
+    pub fn values_left(&self) -> usize {
+        self.values
+    }
+
+    /// Bytes of text still allowed.
+    pub fn text_left(&self) -> usize {
+        self.text
     }
 }
 
@@ -759,12 +836,45 @@ pub fn content_json(c: &Content, depth: usize) -> Value {
 pub fn try_content_json(c: &Content) -> Result<Value, JavaError> {
     let mut b = Budget::new();
     let v = json(c, 0, &mut b);
-    if b.hit {
+    if b.hit.is_some() {
         return Err(JavaError::Expansion {
             limit: MAX_JSON_VALUES,
         });
     }
     Ok(v)
+}
+
+/// [`try_content_json`] within what the file's budget has left, which it charges: an
+/// error is [`JavaError::Expansion`] when the stream reached the limit of one stream,
+/// [`JavaError::FileExpansion`] when it reached what the file had left.
+pub fn try_content_json_within(c: &Content, file: &mut FileBudget) -> Result<Value, JavaError> {
+    let values = MAX_JSON_VALUES.min(file.values);
+    let text = MAX_JSON_TEXT.min(file.text);
+    let mut b = Budget {
+        values,
+        text,
+        hit: None,
+    };
+    let v = json(c, 0, &mut b);
+    file.values -= values - b.values;
+    file.text -= text - b.text;
+    match b.hit {
+        None => Ok(v),
+        Some(Limit::Values) if values < MAX_JSON_VALUES => Err(file.exceeded()),
+        Some(Limit::Text) if text < MAX_JSON_TEXT => Err(file.exceeded()),
+        Some(_) => Err(JavaError::Expansion {
+            limit: MAX_JSON_VALUES,
+        }),
+    }
+}
+
+impl FileBudget {
+    fn exceeded(&self) -> JavaError {
+        JavaError::FileExpansion {
+            values: self.limit_values,
+            text: self.limit_text,
+        }
+    }
 }
 
 fn json(c: &Content, depth: usize, b: &mut Budget) -> Value {

@@ -196,3 +196,96 @@ fn the_chosen_snapshot_places_chunks_as_before() {
     assert!(layouts_placing > 10, "{layouts_placing}");
     assert!(scan_placing >= 19, "{scan_placing}");
 }
+
+/// The stored bytes of a Java stream holding only the string `hi`.
+fn hi_stream() -> Vec<u8> {
+    vec![0xAC, 0xED, 0x00, 0x05, 0x74, 0x00, 0x02, b'h', b'i']
+}
+
+#[test]
+fn small_streams_of_references_share_the_files_budget() {
+    // a damaged file (no header, no chunk) of 40 streams whose arrays reference the
+    // previous one twice, 24 levels deep (2^24 leaves): the raw scan once expanded each
+    // to two million values; now the streams of the file share one budget
+    let record = common::tagged(&common::dag_stream(24, 8));
+    assert_eq!(record.len(), 548);
+    let data = record.repeat(40);
+    let f = NitriteFile::from_bytes(&data);
+    let budget = copilot_nitrite::javaser::FileBudget::for_file(data.len());
+    let (values, text) = (budget.values_left(), budget.text_left());
+    assert_eq!(
+        (values, text),
+        ((1 << 21) + 16 * 21_920, (64 << 20) + 64 * 21_920)
+    );
+    let problems: Vec<(String, String)> = f
+        .problems
+        .iter()
+        .map(|p| (p.locator.clone(), p.message()))
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            (
+                "file".to_string(),
+                "no valid store header in blocks 0 and 1".to_string()
+            ),
+            ("file".to_string(), "no valid chunk found".to_string()),
+            // the first stream spends the limit of one stream, the second what is left
+            (
+                "byte 548".to_string(),
+                format!(
+                    "map : Java stream: the file's Java streams together expand to more than {values} JSON values or {text} bytes of text; this one is not decoded"
+                )
+            ),
+        ]
+    );
+    assert!(f.documents.is_empty() && f.carved.is_empty() && f.texts.is_empty());
+}
+
+#[test]
+fn a_stream_of_references_leaves_the_rest_of_the_file_its_budget() {
+    // live documents in pages: chunk 1 holds a stream past the limit of one stream, so
+    // it is a problem, and the nine small streams after it still decode; with a second
+    // such stream (chunk 2) the file's budget is gone for the rest
+    for second in [false, true] {
+        let data = common::one_block_chunks_of(12, false, &|id| match id {
+            1 => common::tagged(&common::dag_stream(24, 8)),
+            2 if second => common::tagged(&common::dag_stream(24, 8)),
+            _ => common::tagged(&hi_stream()),
+        });
+        let f = NitriteFile::from_bytes(&data);
+        assert_eq!(f.snapshot, Some((12, 12)));
+        let budget = copilot_nitrite::javaser::FileBudget::for_file(data.len());
+        let (values, text) = (budget.values_left(), budget.text_left());
+        let problems: Vec<(String, String)> = f
+            .problems
+            .iter()
+            .map(|p| {
+                let chunk = p.locator.split(' ').nth(1).unwrap_or("").to_string();
+                (chunk, p.message())
+            })
+            .collect();
+        let expansion = "map docs: Java stream: references expand to more than 2097152 JSON values or bytes of text".to_string();
+        let over = format!(
+            "map docs: Java stream: the file's Java streams together expand to more than {values} JSON values or {text} bytes of text; this one is not decoded"
+        );
+        let docs: Vec<u32> = f
+            .documents
+            .iter()
+            .map(|d| match d.place {
+                Place::Page { chunk, .. } => chunk,
+                Place::Byte(_) => 0,
+            })
+            .collect();
+        if second {
+            let mut expect = vec![("1".to_string(), expansion)];
+            expect.extend((2..12).map(|c| (c.to_string(), over.clone())));
+            assert_eq!(problems, expect);
+            assert_eq!(docs, Vec::<u32>::new());
+        } else {
+            assert_eq!(problems, [("1".to_string(), expansion)]);
+            assert_eq!(docs, (2..12).collect::<Vec<u32>>());
+            assert!(f.documents.iter().all(|d| d.value == "hi"));
+        }
+    }
+}

@@ -154,6 +154,16 @@ pub fn header_blocks() -> Vec<u8> {
 /// chunk holds only a layout leaf that names no meta-map root, so no chunk is a
 /// snapshot and every one is tried.
 pub fn one_block_chunks(c: u32, nometa: bool) -> Vec<u8> {
+    one_block_chunks_of(c, nometa, &|id| {
+        let mut values = vec![0x0b]; // ObjectDataType String: tag, length, bytes
+        h2str(&format!("doc{id:05}"), &mut values);
+        values
+    })
+}
+
+/// [`one_block_chunks`] with the stored value of chunk `id`'s entry given by `value`
+/// (ObjectDataType bytes, tag first).
+pub fn one_block_chunks_of(c: u32, nometa: bool, value: &dyn Fn(u32) -> Vec<u8>) -> Vec<u8> {
     let mut out = header_blocks();
     let mut leaves = Vec::new();
     let layout_only = |id: u32, first: u32| {
@@ -166,9 +176,7 @@ pub fn one_block_chunks(c: u32, nometa: bool) -> Vec<u8> {
                 return layout_only(id, first);
             }
             let keys = [64 + (id % 16) as u8]; // Int 0..15
-            let mut values = vec![0x0b]; // ObjectDataType String: tag, length, bytes
-            h2str(&format!("doc{id:05}"), &mut values);
-            let (p, pos) = page(id, first, 0, 2, 1, &keys, &[], &values);
+            let (p, pos) = page(id, first, 0, 2, 1, &keys, &[], &value(id));
             leaves.push(pos);
             (vec![p], 0)
         }));
@@ -227,4 +235,51 @@ pub fn markdown_records(n: usize) -> Vec<u8> {
         out.push(b' ');
     }
     out
+}
+
+/// A Java stream of `k + 1` arrays: the first holds one string of `l` characters, each
+/// next one the previous one twice (by reference), and an outer array holds them all
+/// (the audit's `java_dag.py`): about 20 bytes a level, 2^k leaves when expanded.
+pub fn dag_stream(k: u32, l: usize) -> Vec<u8> {
+    let utf = |s: &str| {
+        let mut v = (s.len() as u16).to_be_bytes().to_vec();
+        v.extend_from_slice(s.as_bytes());
+        v
+    };
+    let reference = |h: u32| {
+        let mut v = vec![0x71];
+        v.extend_from_slice(&(0x7E0000 + h).to_be_bytes());
+        v
+    };
+    let mut b = vec![0xAC, 0xED, 0x00, 0x05];
+    // the outer array, with the class descriptor (handle 0)
+    b.extend_from_slice(&[0x75, 0x72]);
+    b.extend(utf("[Ljava.lang.Object;"));
+    b.extend_from_slice(&[0; 8]);
+    b.extend_from_slice(&[0x02, 0x00, 0x00, 0x78, 0x70]);
+    b.extend_from_slice(&(k as i32 + 1).to_be_bytes());
+    // A0 (handle 2) and its string (handle 3)
+    b.push(0x75);
+    b.extend(reference(0));
+    b.extend_from_slice(&1i32.to_be_bytes());
+    b.push(0x74);
+    b.extend(utf(&"x".repeat(l)));
+    let mut prev = 2;
+    for i in 1..=k {
+        b.push(0x75);
+        b.extend(reference(0));
+        b.extend_from_slice(&2i32.to_be_bytes());
+        b.extend(reference(prev));
+        b.extend(reference(prev));
+        prev = i + 3;
+    }
+    b
+}
+
+/// A stream as a stored ObjectDataType value: tag 19, its length, its bytes.
+pub fn tagged(stream: &[u8]) -> Vec<u8> {
+    let mut v = vec![0x13];
+    varint(stream.len() as u64, &mut v);
+    v.extend_from_slice(stream);
+    v
 }
