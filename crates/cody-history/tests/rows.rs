@@ -117,3 +117,95 @@ fn legacy_messages_without_text_or_speaker() {
         ]
     );
 }
+
+/// The old rule, step by step: a sub-message's step is kept unless a process already
+/// kept has its (non-empty) id. The decoder now asks a set; the answers must be these.
+fn steps_by_the_old_rule(message: &serde_json::Value) -> Vec<cody_history::decode::Process> {
+    use cody_history::decode::Message;
+    let one = |p: &serde_json::Value| {
+        Message::from_value(&serde_json::json!({ "processes": [p] }))
+            .processes
+            .remove(0)
+    };
+    let mut kept: Vec<_> = message["processes"]
+        .as_array()
+        .map(|a| a.iter().filter(|p| p.is_object()).map(one).collect())
+        .unwrap_or_default();
+    for sub in message["subMessages"].as_array().into_iter().flatten() {
+        let Some(step) = sub.get("step").filter(|s| s.is_object()) else {
+            continue;
+        };
+        let step = one(step);
+        if !kept.iter().any(|p| !p.id.is_empty() && p.id == step.id) {
+            kept.push(step);
+        }
+    }
+    kept
+}
+
+/// Sub-message steps repeating a listed process, an earlier step, or nothing, with empty
+/// and missing ids, and repeats inside `processes[]` itself (kept, as before): 400
+/// generated messages give the processes the old step-by-step comparison gave.
+#[test]
+fn sub_message_steps_are_kept_as_the_old_comparison_kept_them() {
+    use cody_history::decode::Message;
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let mut repeats = 0;
+    for _ in 0..400 {
+        let step = |next: &mut dyn FnMut(u64) -> u64| match next(5) {
+            0 => serde_json::json!({ "type": "tool", "title": "no id" }),
+            1 => serde_json::json!({ "type": "tool", "id": "", "title": "empty" }),
+            _ => {
+                serde_json::json!({ "type": "tool", "id": format!("s{}", next(6)), "title": format!("t{}", next(3)) })
+            }
+        };
+        let processes: Vec<_> = (0..next(4)).map(|_| step(&mut next)).collect();
+        let subs: Vec<_> = (0..next(9))
+            .map(|_| match next(6) {
+                0 => serde_json::json!({ "text": "words" }),
+                1 => serde_json::json!({ "step": "not an object" }),
+                _ => serde_json::json!({ "step": step(&mut next) }),
+            })
+            .collect();
+        let message = serde_json::json!({ "processes": processes, "subMessages": subs });
+        let old = steps_by_the_old_rule(&message);
+        let new = Message::from_value(&message).processes;
+        repeats += processes.len() + subs.len() - new.len();
+        assert_eq!(new, old, "{message}");
+    }
+    // the generator does produce repeats for the rule to drop
+    assert!(repeats > 200, "{repeats}");
+}
+
+/// The audit's shape at a modest size: one reply of 3,000 tool steps in
+/// `subMessages[]`, each listed twice: 3,000 tool_use rows, in order, each once.
+#[test]
+fn a_reply_of_thousands_of_sub_message_steps_gives_each_once() {
+    let subs: Vec<String> = (0..6000)
+        .map(|i| {
+            format!(
+                r#"{{"step":{{"type":"tool","id":"s{}","title":"Code Search","content":"q{}"}}}}"#,
+                i % 3000,
+                i % 3000
+            )
+        })
+        .collect();
+    let rows = rows_of(&format!(
+        r#"[{{"humanMessage":{{"speaker":"human","text":"go"}},"assistantMessage":{{"speaker":"assistant","model":"m1","text":"ok","subMessages":[{}]}}}}]"#,
+        subs.join(",")
+    ));
+    let mut want = vec![
+        "|system||||session start: account=https://sourcegraph.com/-alice endpoint=https://sourcegraph.com/ username=alice|1|byte 75|live".to_string(),
+        "|user|m1|||go|1|byte 129|live".to_string(),
+        "|system|m1|||model: m1|1|byte 129|live".to_string(),
+        "|assistant|m1|||ok|1|byte 129|live".to_string(),
+    ];
+    want.extend((0..3000).map(|i| format!("|tool_use|m1|Code Search|s{i}|q{i}|1|byte 129|live")));
+    assert_eq!(rows, want);
+}

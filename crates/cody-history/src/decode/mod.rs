@@ -12,6 +12,7 @@
 mod scan;
 pub mod xml;
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use serde_json::Value;
@@ -274,16 +275,19 @@ impl Message {
             .map(Process::from_value)
             .collect();
         // a sub-message's step is a processing step too, unless it repeats one by id
+        // (a set of the listed non-empty ids beside the list: one look-up per step)
+        let mut listed: HashSet<String> = processes
+            .iter()
+            .filter(|p| !p.id.is_empty())
+            .map(|p| p.id.clone())
+            .collect();
         for step in subs
             .iter()
             .filter_map(|m| m.get("step"))
             .filter(|p| p.is_object())
         {
             let step = Process::from_value(step);
-            if !processes
-                .iter()
-                .any(|p| !p.id.is_empty() && p.id == step.id)
-            {
+            if step.id.is_empty() || listed.insert(step.id.clone()) {
                 processes.push(step);
             }
         }
