@@ -437,3 +437,53 @@ fn keys_added_one_a_line_are_all_kept_in_order() {
         format!(r#"{{"sessionId":"s","requests":[]{want}}}"#)
     );
 }
+
+/// The rows' texts of a log of one request whose response is `parts`.
+fn reply_texts(parts: &[String]) -> Vec<String> {
+    let log = format!(
+        "{{\"kind\":0,\"v\":{{\"sessionId\":\"s\",\"requests\":[{{\"requestId\":\"r\",\"message\":{{\"text\":\"hi\"}},\"response\":[{}]}}]}}}}\n",
+        parts.join(",")
+    );
+    let r = Replay::from_bytes(log.as_bytes());
+    rows_from_replay(&r, &ctx())
+        .into_iter()
+        .map(|r| r.text)
+        .collect()
+}
+
+#[test]
+fn a_reply_of_many_code_blocks_is_one_text() {
+    // the audit's shape (`gen.py fence N`): markdown without a newline, each part
+    // followed by a code block's URI, whose fence test searched the whole text for
+    // its last line (80,000: 38 s)
+    let n = 3000;
+    let uri = r#"{"kind":"codeblockUri","uri":{"scheme":"file","path":"/a"}}"#;
+    let mut parts = Vec::new();
+    for i in 0..n {
+        parts.push(format!(r#"{{"value":"y{i} "}}"#));
+        parts.push(uri.to_string());
+    }
+    let text: String = (0..n).map(|i| format!("y{i} ")).collect();
+    assert_eq!(
+        reply_texts(&parts),
+        ["session start: ", "hi", text.as_str()]
+    );
+
+    // code blocks of edits after a long blank tail: each fence pair is dropped, and
+    // whether what is left is blank was asked of the whole text each time
+    let mut parts = vec![format!(r#"{{"value":"x\n{}\n"}}"#, " ".repeat(100_000))];
+    let edit = r#"{"kind":"codeblockUri","isEdit":true,"uri":{"scheme":"file","path":"/a/f.py"}}"#;
+    for _ in 0..n {
+        parts.push(r#"{"value":"```py\n"}"#.to_string());
+        parts.push(edit.to_string());
+        parts.push(r#"{"value":"```\n"}"#.to_string());
+    }
+    let texts = reply_texts(&parts);
+    assert_eq!(texts.len(), 3 + n);
+    assert_eq!(texts[2], format!("x\n{}\n", " ".repeat(100_000)));
+    assert!(
+        texts[3..]
+            .iter()
+            .all(|t| t == "edit: /a/f.py (no change recorded)")
+    );
+}

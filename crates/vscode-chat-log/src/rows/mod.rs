@@ -928,7 +928,7 @@ impl<'c, 'o> Mapper<'c, 'o> {
     fn flush_run(&mut self, run: &mut Run, times: &RequestTimes) {
         let run = std::mem::take(run);
         if let Some((origin, path)) = run.at {
-            if !run.text.trim().is_empty() {
+            if run.visible.is_some() {
                 let row = self.reply(TurnType::Assistant, run.text, origin, &path, times);
                 self.out.push(row);
             }
@@ -1101,6 +1101,13 @@ impl<'c, 'o> Mapper<'c, 'o> {
 #[derive(Default)]
 struct Run {
     text: String,
+    /// Where each line of `text` but the first starts (just past each `\n`), kept as
+    /// the text grows and shrinks, so that the last line is found without searching the
+    /// text: a reply of many code blocks searched its whole text for each one (80,000
+    /// code blocks in a reply without a newline: 38 s).
+    line_starts: Vec<usize>,
+    /// Where the first visible (non-whitespace) character of `text` is, if it has one.
+    visible: Option<usize>,
     /// The line (or part) and JSON path of the text's first part.
     at: Option<(u32, String)>,
     /// An opening code fence at the end of the text when a code block's URI came:
@@ -1118,10 +1125,10 @@ impl Run {
         if let Some((start, len)) = self.open_fence.take() {
             if self.text.len() == len {
                 if let Some(rest) = after_closing_fence(t) {
-                    self.text.truncate(start);
-                    if self.text.trim().is_empty() {
+                    self.truncate(start);
+                    if self.visible.is_none() {
                         // the text was only the fence: it starts again here
-                        self.text.clear();
+                        self.truncate(0);
                         self.at = None;
                     }
                     t = rest;
@@ -1131,22 +1138,59 @@ impl Run {
         if self.at.is_none() {
             self.at = Some((origin, path.to_string()));
         }
+        self.append(t);
+    }
+
+    /// Adds `t` to the text, noting its line starts and first visible character (a
+    /// pass over `t` only).
+    fn append(&mut self, t: &str) {
+        let base = self.text.len();
+        self.line_starts
+            .extend(memchr::memchr_iter(b'\n', t.as_bytes()).map(|i| base + i + 1));
+        if self.visible.is_none() {
+            self.visible = t
+                .char_indices()
+                .find(|(_, c)| !c.is_whitespace())
+                .map(|(i, _)| base + i);
+        }
         self.text.push_str(t);
+    }
+
+    /// Cuts the text to its first `n` bytes (`n` on a character boundary).
+    fn truncate(&mut self, n: usize) {
+        self.text.truncate(n);
+        while self.line_starts.last().is_some_and(|s| *s > n) {
+            self.line_starts.pop();
+        }
+        if self.visible.is_some_and(|v| v >= n) {
+            self.visible = None;
+        }
+    }
+
+    /// Where the last line of the text starts, a final newline (and a CR before it)
+    /// not counted.
+    fn last_line_start(&self) -> usize {
+        let starts = match self.text.ends_with('\n') {
+            true => &self.line_starts[..self.line_starts.len().saturating_sub(1)],
+            false => &self.line_starts[..],
+        };
+        starts.last().copied().unwrap_or(0)
     }
 
     /// A code block's URI: note an opening fence that ends the text.
     fn code_block(&mut self) {
-        self.open_fence = opening_fence_at(&self.text).map(|at| (at, self.text.len()));
+        self.open_fence =
+            opening_fence_at(&self.text, self.last_line_start()).map(|at| (at, self.text.len()));
     }
 }
 
-/// Where the last line of `text` starts when it is an opening code fence (three or
-/// more backticks and an info string without backticks, then an optional newline).
-fn opening_fence_at(text: &str) -> Option<usize> {
+/// `start` when the last line of `text`, which starts there, is an opening code fence
+/// (three or more backticks and an info string without backticks, then an optional
+/// newline).
+fn opening_fence_at(text: &str, start: usize) -> Option<usize> {
     let body = text.strip_suffix('\n').unwrap_or(text);
     let body = body.strip_suffix('\r').unwrap_or(body);
-    let start = body.rfind('\n').map_or(0, |i| i + 1);
-    let line = body[start..].trim_start_matches([' ', '\t']);
+    let line = body.get(start..)?.trim_start_matches([' ', '\t']);
     let ticks = line.bytes().take_while(|b| *b == b'`').count();
     (ticks >= 3 && !line[ticks..].contains('`')).then_some(start)
 }
@@ -1437,3 +1481,56 @@ fn output_text(n: &Node<'_>) -> String {
 }
 
 pub mod files;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search the run's line starts replace: the last line of the text, a final
+    /// newline (and a CR before it) not counted.
+    fn searched(text: &str) -> usize {
+        let body = text.strip_suffix('\n').unwrap_or(text);
+        let body = body.strip_suffix('\r').unwrap_or(body);
+        body.rfind('\n').map_or(0, |i| i + 1)
+    }
+
+    #[test]
+    fn a_runs_last_line_and_visibility_are_those_a_search_finds() {
+        let pieces = [
+            "", "\n", "\r\n", "```", "```py\n", " ```\n", "text", " ", "\t\n", "a\nb", "\u{a0}",
+            "é\n", "``", "\n\n",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut fences = 0;
+        for _ in 0..2000 {
+            let mut run = Run::default();
+            for _ in 0..12 {
+                if next() % 4 == 0 && !run.text.is_empty() {
+                    // cut at a character boundary (a fence's start, in `push`)
+                    let mut n = (next() % (run.text.len() as u64 + 1)) as usize;
+                    while !run.text.is_char_boundary(n) {
+                        n -= 1;
+                    }
+                    run.truncate(n);
+                } else {
+                    run.append(pieces[(next() % pieces.len() as u64) as usize]);
+                }
+                assert_eq!(run.last_line_start(), searched(&run.text), "{:?}", run.text);
+                assert_eq!(
+                    run.visible.is_none(),
+                    run.text.trim().is_empty(),
+                    "{:?}",
+                    run.text
+                );
+                fences += usize::from(opening_fence_at(&run.text, run.last_line_start()).is_some());
+            }
+        }
+        assert!(fences > 1000, "{fences}");
+    }
+}
