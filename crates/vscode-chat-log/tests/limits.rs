@@ -14,6 +14,12 @@ fn ctx() -> SessionContext {
 }
 
 /// Runs `f` in a thread with a stack of `kib` KiB (a scan worker has 2 MiB).
+///
+/// The walks of a tree at the depth limit are run on half a worker's stack, 1 MiB,
+/// which a debug build needs (the parser reading a line at its own limit needs more
+/// than 512 KiB there); a release build needs a quarter of that.
+const HALF_A_WORKERS_STACK: usize = 1024;
+
 fn with_stack<T: Send>(kib: usize, f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| {
         std::thread::Builder::new()
@@ -82,7 +88,7 @@ fn deep_log(lines: usize) -> String {
 #[test]
 fn a_tree_deepened_by_mutations_stops_at_the_limit() {
     let log = deep_log(151);
-    let rows = with_stack(2048, || {
+    let rows = with_stack(HALF_A_WORKERS_STACK, || {
         let r = Replay::from_bytes(log.as_bytes());
         // line 2 puts a chain at the bottom of the first one, 251 levels down: 502
         // levels; line 3 would put one 501 levels down, 752 deep, and is not applied;
@@ -161,14 +167,14 @@ fn the_tree_may_be_exactly_as_deep_as_the_limit() {
 }
 
 #[test]
-fn every_walk_of_a_tree_at_the_limit_fits_a_workers_stack() {
+fn every_walk_of_a_tree_at_the_limit_fits_half_a_workers_stack() {
     let base = deep_log(2);
     let log = format!(
         "{base}{{\"kind\":1,\"k\":\"{}\",\"v\":{}}}\n",
         "a".repeat(501),
         chain(11)
     );
-    let text = with_stack(2048, || {
+    let text = with_stack(HALF_A_WORKERS_STACK, || {
         let r = Replay::from_bytes(log.as_bytes());
         let state = r.state().unwrap();
         let copy = state.clone();
@@ -486,4 +492,110 @@ fn a_reply_of_many_code_blocks_is_one_text() {
             .iter()
             .all(|t| t == "edit: /a/f.py (no change recorded)")
     );
+}
+
+/// `levels` objects nested through `key`, the innermost `{"path":"/deep/f.rs"}`.
+fn keyed_chain(key: &str, levels: usize) -> String {
+    format!(
+        "{}{{\"path\":\"/deep/f.rs\"}}{}",
+        format!("{{\"{key}\":").repeat(levels - 1),
+        "}".repeat(levels - 1)
+    )
+}
+
+#[test]
+fn the_rows_walk_values_as_deep_as_the_limit() {
+    // values the rows walk down (a reference's nested `uri`, a tool's raw input and
+    // output written out as JSON, a working directory given as an object), each
+    // deepened by a Set at a long path to the limit: their rows on a worker's stack
+    let request = format!(
+        r#"{{"requestId":"r","message":{{"text":"hi"}},"response":[{{"kind":"inlineReference","inlineReference":{{"uri":{}}}}},{{"kind":"toolInvocationSerialized","toolId":"t","toolCallId":"c","toolSpecificData":{{"kind":"input","rawInput":{}}},"resultDetails":{{"output":[{{"value":{}}}]}}}}]}}"#,
+        keyed_chain("uri", 240),
+        keyed_chain("x", 240),
+        keyed_chain("y", 240)
+    );
+    let mut log = format!(
+        r#"{{"kind":0,"v":{{"sessionId":"s","workingDirectory":{},"requests":[{request}]}}}}"#,
+        keyed_chain("w", 240)
+    );
+    // a Set of `key` in the innermost object (under `head`, then 239 levels of `key`)
+    // to a chain as deep as a line may write, or the tree may be there
+    let (mut deepened, mut deepest) = (Vec::new(), 0);
+    for (head, key) in [
+        (&["workingDirectory"][..], "w"),
+        (
+            &["requests", "0", "response", "0", "inlineReference", "uri"],
+            "uri",
+        ),
+        (
+            &[
+                "requests",
+                "0",
+                "response",
+                "1",
+                "toolSpecificData",
+                "rawInput",
+            ],
+            "x",
+        ),
+        (
+            &[
+                "requests",
+                "0",
+                "response",
+                "1",
+                "resultDetails",
+                "output",
+                "0",
+                "value",
+            ],
+            "y",
+        ),
+    ] {
+        let mut path: Vec<String> = head.iter().map(|s| format!("{s:?}")).collect();
+        path.extend(std::iter::repeat_n(format!("{key:?}"), 239));
+        path.push(format!("{key:?}"));
+        // as deep as one line may write (the value is inside the line's object)
+        let levels = (MAX_TREE_DEPTH - path.len()).min(MAX_DEPTH - 1);
+        deepest = deepest.max(path.len() + levels);
+        log.push_str(&format!(
+            "\n{{\"kind\":1,\"k\":[{}],\"v\":{}}}",
+            path.join(","),
+            keyed_chain(key, levels)
+        ));
+        // the value as written out: 239 levels of `key`, then the innermost object
+        // holding the chain under `key` beside its `path`
+        deepened.push(format!(
+            "{}{{\"path\":\"/deep/f.rs\",\"{key}\":{}}}{}",
+            format!("{{\"{key}\":").repeat(239),
+            keyed_chain(key, levels),
+            "}".repeat(239)
+        ));
+    }
+    log.push('\n');
+    let (nesting, errors, rows) = with_stack(HALF_A_WORKERS_STACK, || {
+        let r = Replay::from_bytes(log.as_bytes());
+        let mut lent = Vec::new();
+        for_each_row(&r, &ctx(), |row| lent.push(row.clone()));
+        let rows = rows_from_replay(&r, &ctx());
+        assert!(lent == rows);
+        let (nesting, errors) = (json_nesting(&r.to_json()), r.errors().len());
+        assert!(into_rows(r, &ctx()) == rows);
+        (nesting, errors, rows)
+    });
+    assert_eq!((nesting, errors), (503, 0));
+    assert_eq!(deepest, 503);
+    let texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "session start: ",
+            "hi",
+            "f.rs",
+            deepened[2].as_str(),
+            deepened[3].as_str()
+        ]
+    );
+    // the working directory, an object without a path, names no project
+    assert!(rows.iter().all(|r| r.project_path.is_empty()));
 }

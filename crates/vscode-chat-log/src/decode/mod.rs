@@ -990,6 +990,8 @@ impl<'a> Replay<'a> {
 }
 
 /// An owned copy of a node (borrowed strings copied, borrowed raw subtrees parsed).
+/// It recurses once per level of the tree, plain loops keeping each level's frame
+/// small (a tree is at most [`MAX_TREE_DEPTH`] deep).
 pub fn to_static(n: &Node<'_>) -> Node<'static> {
     match n {
         Node::Undefined => Node::Undefined,
@@ -998,21 +1000,21 @@ pub fn to_static(n: &Node<'_>) -> Node<'static> {
         Node::Num(x) => Node::Num(*x),
         Node::Str(s) => Node::Str(Cow::Owned(s.to_string())),
         Node::Esc(r) => Node::Str(Cow::Owned(json::unescape(r))),
-        Node::Arr(a) => Node::Arr(
-            a.iter()
-                .map(|s| Slot::new(s.origin, to_static(&s.node)))
-                .collect(),
-        ),
-        Node::Obj(f) => Node::Obj(
-            f.iter()
-                .map(|(k, s)| {
-                    (
-                        Cow::Owned(k.to_string()),
-                        Slot::new(s.origin, to_static(&s.node)),
-                    )
-                })
-                .collect(),
-        ),
+        Node::Arr(a) => {
+            let mut out = Vec::with_capacity(a.len());
+            for s in a {
+                out.push(Slot::new(s.origin, to_static(&s.node)));
+            }
+            Node::Arr(out)
+        }
+        Node::Obj(f) => {
+            let mut out = Vec::with_capacity(f.len());
+            for (k, s) in f.iter() {
+                let node = to_static(&s.node);
+                out.push((Cow::Owned(k.to_string()), Slot::new(s.origin, node)));
+            }
+            Node::Obj(out.into())
+        }
         Node::Raw(r) => Node::RawOwned((*r).into()),
         Node::RawOwned(r) => Node::RawOwned(r.clone()),
     }

@@ -176,6 +176,7 @@ impl<'a> Fields<'a> {
     }
 
     /// The position of the member `key` (its last, when it is there twice).
+    #[inline]
     pub fn position(&self, key: &str) -> Option<usize> {
         if let Some(ix) = &self.index {
             return ix.get(key).copied();
@@ -190,11 +191,13 @@ impl<'a> Fields<'a> {
     }
 
     /// The value of the member `key`.
+    #[inline]
     pub fn get(&self, key: &str) -> Option<&Slot<'a>> {
         self.position(key).map(|i| &self.list[i].1)
     }
 
     /// The value of the member `key`, to change.
+    #[inline]
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Slot<'a>> {
         self.position(key).map(|i| &mut self.list[i].1)
     }
@@ -330,7 +333,9 @@ pub(crate) fn expand_owned(raw: &str, origin: u32, depth: Depth) -> Node<'static
     into_static(expand(raw, origin, depth))
 }
 
-/// Moves a node into one that owns all its data.
+/// Moves a node into one that owns all its data. It recurses once per level of the
+/// tree, plain loops keeping each level's frame small (a tree is at most
+/// [`super::MAX_TREE_DEPTH`] deep).
 pub fn into_static(mut n: Node<'_>) -> Node<'static> {
     match &mut n {
         Node::Undefined => Node::Undefined,
@@ -339,23 +344,21 @@ pub fn into_static(mut n: Node<'_>) -> Node<'static> {
         Node::Num(x) => Node::Num(*x),
         Node::Str(s) => Node::Str(Cow::Owned(std::mem::take(s).into_owned())),
         Node::Esc(r) => Node::Str(Cow::Owned(super::json::unescape(r))),
-        Node::Arr(a) => Node::Arr(
-            std::mem::take(a)
-                .into_iter()
-                .map(|mut s| Slot::new(s.origin, into_static(s.node.take())))
-                .collect(),
-        ),
-        Node::Obj(f) => Node::Obj(
-            std::mem::take(f)
-                .into_iter()
-                .map(|(k, mut s)| {
-                    (
-                        Cow::Owned(k.into_owned()),
-                        Slot::new(s.origin, into_static(s.node.take())),
-                    )
-                })
-                .collect(),
-        ),
+        Node::Arr(a) => {
+            let mut out = Vec::with_capacity(a.len());
+            for s in a.iter_mut() {
+                out.push(Slot::new(s.origin, into_static(s.node.take())));
+            }
+            Node::Arr(out)
+        }
+        Node::Obj(f) => {
+            let mut out = Vec::with_capacity(f.len());
+            for (k, mut s) in std::mem::take(f) {
+                let node = into_static(s.node.take());
+                out.push((Cow::Owned(k.into_owned()), Slot::new(s.origin, node)));
+            }
+            Node::Obj(out.into())
+        }
         Node::Raw(r) => Node::RawOwned((*r).into()),
         Node::RawOwned(r) => Node::RawOwned(std::mem::take(r)),
     }
@@ -486,13 +489,23 @@ impl<'a> Node<'a> {
             Node::Num(n) => js_number_value(*n),
             Node::Str(s) => Value::String(s.to_string()),
             Node::Esc(r) => Value::String(super::json::unescape(r)),
-            Node::Arr(a) => Value::Array(a.iter().map(|s| s.node.to_value()).collect()),
-            Node::Obj(f) => Value::Object(
-                f.iter()
-                    .filter(|(_, v)| !v.node.is_undefined())
-                    .map(|(k, v)| (k.to_string(), v.node.to_value()))
-                    .collect(),
-            ),
+            // plain loops: one small frame per level of the tree
+            Node::Arr(a) => {
+                let mut out = Vec::with_capacity(a.len());
+                for s in a.iter() {
+                    out.push(s.node.to_value());
+                }
+                Value::Array(out)
+            }
+            Node::Obj(f) => {
+                let mut out = serde_json::Map::new();
+                for (k, v) in f.iter() {
+                    if !v.node.is_undefined() {
+                        out.insert(k.to_string(), v.node.to_value());
+                    }
+                }
+                Value::Object(out)
+            }
             Node::Raw(_) | Node::RawOwned(_) => self.view(0).to_value(),
         }
     }
@@ -525,21 +538,21 @@ impl<'a> Node<'a> {
             Value::Bool(b) => Node::Bool(*b),
             Value::Number(n) => Node::Num(n.as_f64().unwrap_or(f64::NAN)),
             Value::String(s) => Node::Str(Cow::Owned(s.clone())),
-            Value::Array(a) => Node::Arr(
-                a.iter()
-                    .map(|x| Slot::new(origin, Node::from_value(x, origin)))
-                    .collect(),
-            ),
-            Value::Object(o) => Node::Obj(
-                o.iter()
-                    .map(|(k, x)| {
-                        (
-                            Cow::Owned(k.clone()),
-                            Slot::new(origin, Node::from_value(x, origin)),
-                        )
-                    })
-                    .collect(),
-            ),
+            Value::Array(a) => {
+                let mut out = Vec::with_capacity(a.len());
+                for x in a {
+                    out.push(Slot::new(origin, Node::from_value(x, origin)));
+                }
+                Node::Arr(out)
+            }
+            Value::Object(o) => {
+                let mut out = Vec::with_capacity(o.len());
+                for (k, x) in o {
+                    let node = Node::from_value(x, origin);
+                    out.push((Cow::Owned(k.clone()), Slot::new(origin, node)));
+                }
+                Node::Obj(out.into())
+            }
         }
     }
 }
