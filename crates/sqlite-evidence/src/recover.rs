@@ -64,6 +64,9 @@ use crate::paged::PageSource;
 mod carve_memo;
 #[path = "index_tree.rs"]
 mod index_tree;
+#[cfg(test)]
+#[path = "snapshot_walk_tests.rs"]
+mod snapshot_walk_tests;
 use index_tree::without_rowid;
 
 /// A record recovered from free space or an older page version.
@@ -447,9 +450,11 @@ fn resolve(snap: &Snapshot, p: u32) -> Version {
     snap.get(&p).copied().unwrap_or(Version::Main(p))
 }
 
-/// Walks a table b-tree in a snapshot, collecting the versions of its leaf pages.
-/// `index`: the b-tree of a `WITHOUT ROWID` table, an index b-tree, whose interior
-/// pages hold records too: they are collected with the leaves.
+/// Walks a table b-tree in a snapshot, collecting the versions of its leaf pages (and
+/// in `visited` the numbers of the pages it read). `index`: the b-tree of a `WITHOUT
+/// ROWID` table, an index b-tree, whose interior pages hold records too: they are
+/// collected with the leaves.
+#[allow(clippy::too_many_arguments)]
 fn walk(
     pages: &Pages<'_>,
     snap: &Snapshot,
@@ -458,10 +463,10 @@ fn walk(
     leaves: &mut Vec<Version>,
     interiors: &mut Vec<Version>,
     seen: &mut HashSet<Version>,
+    visited: &mut HashSet<u32>,
 ) {
     let (leaf, interior) = if index { (0x0a, 0x02) } else { (0x0d, 0x05) };
     let mut stack = vec![root];
-    let mut visited = HashSet::new();
     while let Some(p) = stack.pop() {
         if p == 0 || !visited.insert(p) || visited.len() > 1_000_000 {
             continue;
@@ -489,6 +494,130 @@ fn walk(
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// [`walk`] over a running snapshot that one commit after another updates in place:
+/// each walk hands out the same page versions, in the same order, as a whole [`walk`]
+/// of the snapshot with the same `seen` would, but reads only the pages whose subtree
+/// changed since they were last walked.
+///
+/// A page is *clean* when its whole subtree, as the running snapshot has it, was walked
+/// (so every version in it was handed out) and no page of it has changed since. A
+/// commit that gives a page a new version makes it and every page above it (the pages
+/// whose walked version names it as a child) unclean; a walk skips a clean page as a
+/// whole walk skips a page it already visited: nothing under it is new. So a commit
+/// costs the pages it wrote, the pages above them and their children, not the whole
+/// tree (a WAL of 20,000 single-row commits re-walked the whole table each time).
+#[derive(Default)]
+struct TreeWalk {
+    /// The page versions already handed out.
+    seen: HashSet<Version>,
+    /// The clean pages: a set closed downwards (a clean page's children are clean).
+    clean: HashSet<u32>,
+    /// The children (page numbers of the database, each once, in walk order) of each
+    /// walked page, as the version walked names them.
+    children: HashMap<u32, Vec<u32>>,
+    /// `(child, parent)` for each child in `children`: who is above a changed page.
+    parents: std::collections::BTreeSet<(u32, u32)>,
+}
+
+impl TreeWalk {
+    /// Page `page` has a new version in the running snapshot: it and every clean page
+    /// above it are no longer clean. (A page that is not clean has no clean page above
+    /// it: the clean set is closed downwards.)
+    fn changed(&mut self, page: u32) {
+        let mut stack = vec![page];
+        while let Some(p) = stack.pop() {
+            if self.clean.remove(&p) {
+                stack.extend(self.parents.range((p, 0)..=(p, u32::MAX)).map(|&(_, q)| q));
+            }
+        }
+    }
+
+    /// [`walk`] of the b-tree at `root` in `snap` (the running snapshot), skipping
+    /// clean pages. Page numbers above `max_pages` are no page of any version, as
+    /// [`walk`] finds when it reads them.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &mut self,
+        pages: &Pages<'_>,
+        snap: &Snapshot,
+        root: u32,
+        index: bool,
+        max_pages: usize,
+        leaves: &mut Vec<Version>,
+        interiors: &mut Vec<Version>,
+    ) {
+        let (leaf, interior) = if index { (0x0a, 0x02) } else { (0x0d, 0x05) };
+        let mut stack = vec![root];
+        let mut visited = HashSet::new();
+        let mut whole = true;
+        while let Some(p) = stack.pop() {
+            if p == 0 || p as usize > max_pages || self.clean.contains(&p) {
+                continue;
+            }
+            if !visited.insert(p) {
+                continue;
+            }
+            if visited.len() > 1_000_000 {
+                whole = false;
+                continue;
+            }
+            let v = resolve(snap, p);
+            let mut kids = Vec::new();
+            if let Some(b) = pages.bytes(v) {
+                let b: &[u8] = &b;
+                let h = if p == 1 { 100 } else { 0 };
+                match b.get(h) {
+                    Some(&k) if k == leaf && self.seen.insert(v) => leaves.push(v),
+                    Some(&k) if k == interior => {
+                        if self.seen.insert(v) {
+                            if index {
+                                leaves.push(v);
+                            } else {
+                                interiors.push(v);
+                            }
+                        }
+                        // as [`walk`] visits them: the cells' children left to right,
+                        // then the right-most; a child named twice is visited at its
+                        // first mention (after it, a visited page is skipped)
+                        let n = be16(b, h + 3) as usize;
+                        let mut once = HashSet::new();
+                        let cells = (0..n).map(|c| be32(b, be16(b, h + 12 + 2 * c) as usize));
+                        for c in cells.chain([be32(b, h + 8)]) {
+                            if c != 0 && c as usize <= max_pages && once.insert(c) {
+                                kids.push(c);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            stack.extend(kids.iter().rev());
+            self.set_children(p, kids);
+        }
+        // every page visited now has its whole subtree walked (each child visited or
+        // clean), unless the walk gave up
+        if whole {
+            self.clean.extend(visited);
+        }
+    }
+
+    /// Records the children of `page`'s version just walked.
+    fn set_children(&mut self, page: u32, kids: Vec<u32>) {
+        let old = self.children.remove(&page).unwrap_or_default();
+        if old != kids {
+            for c in old {
+                self.parents.remove(&(c, page));
+            }
+            for &c in &kids {
+                self.parents.insert((c, page));
+            }
+        }
+        if !kids.is_empty() {
+            self.children.insert(page, kids);
         }
     }
 }
@@ -1069,9 +1198,20 @@ impl<'a> Recoverer<'a> {
     }
 
     pub(crate) fn with_src(src: Src<'a>, shape: TableShape, current: Snapshot) -> Recoverer<'a> {
+        let max_pages = Pages::new(src).max_pages();
+        Recoverer::sized(src, shape, current, max_pages)
+    }
+
+    /// [`Recoverer::with_src`] with its [`Pages::max_pages`] already known.
+    fn sized(
+        src: Src<'a>,
+        shape: TableShape,
+        current: Snapshot,
+        max_pages: usize,
+    ) -> Recoverer<'a> {
         let pages = Pages::new(src);
         Recoverer {
-            max_pages: pages.max_pages(),
+            max_pages,
             pages,
             shape,
             found: Vec::new(),
@@ -2973,7 +3113,170 @@ impl<'a> Recoverer<'a> {
 }
 
 /// Recovers the deleted records of `table` (see the module docs).
+/// How [`deleted_records`] walks the snapshots of the WAL: `Incremental` always;
+/// `Reference`, in tests, as it did before (the whole tree and the schema read again
+/// after each commit, the snapshot copied), to compare the two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Walker {
+    Incremental,
+    #[cfg(test)]
+    Reference,
+}
+
+/// Stage 1 of [`deleted_records`]: the table's b-tree in every snapshot, each page
+/// version decoded once, in the first snapshot whose tree reaches it.
+struct Snapshots<'t> {
+    table: &'t str,
+    is_master: bool,
+    schema_ok: bool,
+    walker: Walker,
+    tree: TreeWalk,
+    /// The table's root as the running snapshot's schema names it, and the pages that
+    /// reading read (its b-tree's pages and its records' overflow pages): read again
+    /// only after a commit that wrote one of them.
+    schema: Option<(SnapRoot, HashSet<u32>)>,
+    /// The pages of the table in some snapshot.
+    table_pages: HashSet<u32>,
+}
+
+impl Snapshots<'_> {
+    /// Page `page` has a new version in the running snapshot.
+    fn changed(&mut self, page: u32) {
+        self.tree.changed(page);
+        if self
+            .schema
+            .as_ref()
+            .is_some_and(|(_, read)| read.contains(&page))
+        {
+            self.schema = None;
+        }
+    }
+
+    /// The table's root in `snap`, as that snapshot's own schema says: a table created
+    /// later may have a root page that was another table's before, whose cells are not
+    /// this table's. `None` when the schema has no such table.
+    fn root(&mut self, rec: &Recoverer<'_>, snap: &Snapshot) -> Option<u32> {
+        if self.is_master {
+            return Some(1);
+        }
+        let root = match self.walker {
+            Walker::Incremental => match &self.schema {
+                Some((root, _)) => *root,
+                None => {
+                    let mut read = HashSet::new();
+                    let root =
+                        snapshot_root(&rec.pages, snap, self.table, rec.max_pages, &mut read);
+                    self.schema = Some((root, read));
+                    root
+                }
+            },
+            #[cfg(test)]
+            Walker::Reference => reference::snapshot_root(&rec.pages, snap, self.table),
+        };
+        match root {
+            SnapRoot::Found(r) => Some(r),
+            SnapRoot::Absent => None,
+            SnapRoot::Unreadable => Some(rec.shape.root),
+        }
+    }
+
+    /// Decodes the table's page versions that `snap` (the running snapshot) reaches
+    /// first.
+    fn visit(&mut self, rec: &mut Recoverer<'_>, snap: &mut Snapshot, is_current: bool) {
+        let (mut leaves, mut interiors) = (Vec::new(), Vec::new());
+        let Some(root) = self.root(rec, snap) else {
+            return;
+        };
+        let before = rec.found.len();
+        match self.walker {
+            Walker::Incremental => self.tree.walk(
+                &rec.pages,
+                snap,
+                root,
+                rec.shape.is_index(),
+                rec.max_pages,
+                &mut leaves,
+                &mut interiors,
+            ),
+            #[cfg(test)]
+            Walker::Reference => walk(
+                &rec.pages,
+                snap,
+                root,
+                rec.shape.is_index(),
+                &mut leaves,
+                &mut interiors,
+                &mut self.tree.seen,
+                &mut HashSet::new(),
+            ),
+        }
+        if leaves.is_empty() && interiors.is_empty() {
+            return;
+        }
+        // the snapshot is lent to the carver while its pages are read (never copied)
+        rec.carve_snap = Some(match self.walker {
+            Walker::Incremental => std::mem::take(snap),
+            #[cfg(test)]
+            Walker::Reference => snap.clone(),
+        });
+        for v in leaves {
+            let Some(b) = rec.pages.bytes(v) else {
+                continue;
+            };
+            let b: &[u8] = &b;
+            let page = rec.pages.page_of(v);
+            self.table_pages.insert(page);
+            let name = rec.pages.name(v);
+            let lent = rec.carve_snap.take();
+            rec.cells(b, page, &name, Strict::Known, lent.as_ref());
+            rec.carve_snap = lent;
+            let cname = match v {
+                Version::Main(p) if rec.current(p) == v => format!("page {p}"),
+                _ => name,
+            };
+            rec.carve_page(b, page, &cname);
+            if rec.current(page) == v {
+                rec.carve_unreachable(b, page, &cname);
+            }
+        }
+        // Interior pages keep stale leaf content in their gap when a root leaf was split.
+        for v in interiors {
+            let Some(b) = rec.pages.bytes(v) else {
+                continue;
+            };
+            let b: &[u8] = &b;
+            let page = rec.pages.page_of(v);
+            let name = match v {
+                Version::Main(p) if rec.current(p) == v => format!("page {p}"),
+                _ => rec.pages.name(v),
+            };
+            rec.carve_page(b, page, &name);
+            // an index b-tree's interior pages hold records: a cell no pointer names
+            if rec.shape.is_index() && rec.current(page) == v {
+                rec.carve_unreachable(b, page, &name);
+            }
+        }
+        let lent = rec.carve_snap.take().unwrap_or_default();
+        if self.walker == Walker::Incremental {
+            *snap = lent;
+        }
+        // SQLite cannot read the schema: the cells of the image's own pages are live
+        // records it cannot reach
+        if is_current && !self.schema_ok && !self.is_master {
+            for f in &mut rec.found[before..] {
+                if !f.carved {
+                    f.reach = Reach::Unreachable;
+                }
+            }
+        }
+    }
+}
+
 pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord> {
+    deleted_records_by(db, table, Walker::Incremental)
+}
+
+fn deleted_records_by(db: &Database, table: &str, walker: Walker) -> Vec<RecoveredRecord> {
     let Some(shape) = TableShape::load(db, table) else {
         return Vec::new();
     };
@@ -3025,100 +3328,35 @@ pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord
 
     // 1. Every snapshot: the main file alone, then the state after each commit. Each
     //    page version is decoded once, in the first snapshot whose tree reaches it.
-    let mut seen = HashSet::new();
-    let mut table_pages = HashSet::new();
-    let is_master = rec.shape.root == 1;
-    let schema_ok = db.schema_readable();
-    let mut visit = |rec: &mut Recoverer<'_>, snap: &Snapshot, is_current: bool| {
-        let (mut leaves, mut interiors) = (Vec::new(), Vec::new());
-        // The table's root in this snapshot, as this snapshot's own schema says: a
-        // table created later may have a root page that was another table's before,
-        // whose cells are not this table's.
-        let root = if is_master {
-            1
-        } else {
-            match snapshot_root(&rec.pages, snap, table) {
-                SnapRoot::Found(r) => r,
-                SnapRoot::Absent => return,
-                SnapRoot::Unreadable => rec.shape.root,
-            }
-        };
-        let before = rec.found.len();
-        walk(
-            &rec.pages,
-            snap,
-            root,
-            rec.shape.is_index(),
-            &mut leaves,
-            &mut interiors,
-            &mut seen,
-        );
-        if leaves.is_empty() && interiors.is_empty() {
-            return;
-        }
-        rec.carve_snap = Some(snap.clone());
-        for v in leaves {
-            let Some(b) = rec.pages.bytes(v) else {
-                continue;
-            };
-            let b: &[u8] = &b;
-            let page = rec.pages.page_of(v);
-            table_pages.insert(page);
-            let name = rec.pages.name(v);
-            rec.cells(b, page, &name, Strict::Known, Some(snap));
-            let cname = match v {
-                Version::Main(p) if rec.current(p) == v => format!("page {p}"),
-                _ => name,
-            };
-            rec.carve_page(b, page, &cname);
-            if rec.current(page) == v {
-                rec.carve_unreachable(b, page, &cname);
-            }
-        }
-        // Interior pages keep stale leaf content in their gap when a root leaf was split.
-        for v in interiors {
-            let Some(b) = rec.pages.bytes(v) else {
-                continue;
-            };
-            let b: &[u8] = &b;
-            let page = rec.pages.page_of(v);
-            let name = match v {
-                Version::Main(p) if rec.current(p) == v => format!("page {p}"),
-                _ => rec.pages.name(v),
-            };
-            rec.carve_page(b, page, &name);
-            // an index b-tree's interior pages hold records: a cell no pointer names
-            if rec.shape.is_index() && rec.current(page) == v {
-                rec.carve_unreachable(b, page, &name);
-            }
-        }
-        rec.carve_snap = None;
-        // SQLite cannot read the schema: the cells of the image's own pages are live
-        // records it cannot reach
-        if is_current && !schema_ok && !is_master {
-            for f in &mut rec.found[before..] {
-                if !f.carved {
-                    f.reach = Reach::Unreachable;
-                }
-            }
-        }
+    let mut snaps = Snapshots {
+        table,
+        is_master: rec.shape.root == 1,
+        schema_ok: db.schema_readable(),
+        walker,
+        tree: TreeWalk::default(),
+        schema: None,
+        table_pages: HashSet::new(),
     };
     let last_commit = frames
         .iter()
         .rposition(|f| f.status == FrameStatus::Committed && f.db_size != 0);
-    if !db.main.is_empty() {
-        visit(&mut rec, &Snapshot::new(), last_commit.is_none());
-    }
+    // the running snapshot, updated in place commit after commit
     let mut snap = Snapshot::new();
+    if !db.main.is_empty() {
+        snaps.visit(&mut rec, &mut snap, last_commit.is_none());
+    }
     for (i, f) in frames.iter().enumerate() {
         if f.status != FrameStatus::Committed {
             break;
         }
         snap.insert(f.page, Version::Frame(i));
+        snaps.changed(f.page);
         if f.db_size != 0 {
-            visit(&mut rec, &snap, Some(i) == last_commit);
+            snaps.visit(&mut rec, &mut snap, Some(i) == last_commit);
         }
     }
+    let table_pages = snaps.table_pages;
+    let is_master = snaps.is_master;
 
     // 2. Frames outside the committed chain. The pages of the other b-trees (tables,
     //    indexes, the schema) in the main file and in the image tell whose page a frame
@@ -3436,6 +3674,7 @@ fn fits_dropped(values: &[Value], shape: &TableShape, dropped: &[TableShape]) ->
 }
 
 /// What a snapshot's own schema says of a table's root page.
+#[derive(Clone, Copy)]
 enum SnapRoot {
     /// The root page it names.
     Found(u32),
@@ -3445,8 +3684,15 @@ enum SnapRoot {
     Unreadable,
 }
 
-/// The schema records of a snapshot, read by hand from the b-tree rooted at page 1.
-fn snapshot_schema(pages: &Pages<'_>, snap: &Snapshot) -> Vec<SchemaEntry> {
+/// The schema records of a snapshot, read by hand from the b-tree rooted at page 1;
+/// the pages read (the b-tree's, and every page of its records' overflow chains as far
+/// as they go) are added to `read`. `max_pages`: [`Pages::max_pages`].
+fn snapshot_schema(
+    pages: &Pages<'_>,
+    snap: &Snapshot,
+    max_pages: usize,
+    read: &mut HashSet<u32>,
+) -> Vec<SchemaEntry> {
     let (mut leaves, mut interiors, mut seen) = (Vec::new(), Vec::new(), HashSet::new());
     walk(
         pages,
@@ -3456,26 +3702,81 @@ fn snapshot_schema(pages: &Pages<'_>, snap: &Snapshot) -> Vec<SchemaEntry> {
         &mut leaves,
         &mut interiors,
         &mut seen,
+        read,
     );
-    let shape = TableShape::master();
+    // (the image as `current`: a known page's cells follow their chains in `snap`)
+    let mut rec = Recoverer::sized(pages.src, TableShape::master(), Snapshot::new(), max_pages);
+    let mut chains = HashSet::new();
     let mut out = Vec::new();
     for v in leaves {
         let Some(b) = pages.bytes(v) else { continue };
         let b: &[u8] = &b;
         let page = pages.page_of(v);
-        let mut rec = Recoverer::with_src(pages.src, shape.clone(), snap.clone());
         rec.cells(b, page, &pages.name(v), Strict::Known, Some(snap));
         out.extend(
-            rec.found
+            std::mem::take(&mut rec.found)
                 .into_iter()
                 .filter_map(|f| entry_of(&f.values, f.location)),
         );
+        chain_pages(pages, snap, b, page, max_pages, &mut chains);
     }
+    read.extend(chains);
     out
 }
 
-fn snapshot_root(pages: &Pages<'_>, snap: &Snapshot, table: &str) -> SnapRoot {
-    let entries = snapshot_schema(pages, snap);
+/// The pages of the overflow chains of a table leaf's cells in `snap`, each followed
+/// until it ends, leaves the database or meets a page already in `out` (whose
+/// successors are in `out` then): every page [`Recoverer::overflow`] can read for them.
+fn chain_pages(
+    pages: &Pages<'_>,
+    snap: &Snapshot,
+    b: &[u8],
+    page: u32,
+    max_pages: usize,
+    out: &mut HashSet<u32>,
+) {
+    let h = if page == 1 { 100 } else { 0 };
+    if b.get(h) != Some(&0x0d) {
+        return;
+    }
+    let usable = pages.usable.min(b.len());
+    for c in 0..(be16(b, h + 3) as usize).min(usable / 2) {
+        let ptr = be16(b, h + 8 + 2 * c) as usize;
+        let Some((plen, a)) = varint(b, ptr) else {
+            continue;
+        };
+        let Some((_, r)) = varint(b, ptr + a) else {
+            continue;
+        };
+        let Ok(plen) = usize::try_from(plen) else {
+            continue;
+        };
+        let local = local_size(plen, pages.usable);
+        if local >= plen {
+            continue;
+        }
+        let mut next = be32(b, ptr + a + r + local);
+        while next != 0 && next as usize <= max_pages && out.insert(next) {
+            let Some(p) = pages.bytes(resolve(snap, next)) else {
+                break;
+            };
+            next = be32(&p, 0);
+        }
+    }
+}
+
+/// The root of `table` in the schema of `snap`; the pages read are added to `read`.
+fn snapshot_root(
+    pages: &Pages<'_>,
+    snap: &Snapshot,
+    table: &str,
+    max_pages: usize,
+    read: &mut HashSet<u32>,
+) -> SnapRoot {
+    root_in(&snapshot_schema(pages, snap, max_pages, read), table)
+}
+
+fn root_in(entries: &[SchemaEntry], table: &str) -> SnapRoot {
     if entries.is_empty() {
         return SnapRoot::Unreadable;
     }
@@ -3485,6 +3786,46 @@ fn snapshot_root(pages: &Pages<'_>, snap: &Snapshot, table: &str) -> SnapRoot {
     {
         Some(e) => SnapRoot::Found(e.rootpage),
         None => SnapRoot::Absent,
+    }
+}
+
+/// The walk of the snapshots as it was before [`TreeWalk`] and the schema read once
+/// per change, to compare with.
+#[cfg(test)]
+mod reference {
+    use super::*;
+
+    fn snapshot_schema(pages: &Pages<'_>, snap: &Snapshot) -> Vec<SchemaEntry> {
+        let (mut leaves, mut interiors, mut seen) = (Vec::new(), Vec::new(), HashSet::new());
+        walk(
+            pages,
+            snap,
+            1,
+            false,
+            &mut leaves,
+            &mut interiors,
+            &mut seen,
+            &mut HashSet::new(),
+        );
+        let shape = TableShape::master();
+        let mut out = Vec::new();
+        for v in leaves {
+            let Some(b) = pages.bytes(v) else { continue };
+            let b: &[u8] = &b;
+            let page = pages.page_of(v);
+            let mut rec = Recoverer::with_src(pages.src, shape.clone(), snap.clone());
+            rec.cells(b, page, &pages.name(v), Strict::Known, Some(snap));
+            out.extend(
+                rec.found
+                    .into_iter()
+                    .filter_map(|f| entry_of(&f.values, f.location)),
+            );
+        }
+        out
+    }
+
+    pub(super) fn snapshot_root(pages: &Pages<'_>, snap: &Snapshot, table: &str) -> SnapRoot {
+        root_in(&snapshot_schema(pages, snap), table)
     }
 }
 
@@ -3552,7 +3893,7 @@ pub(crate) fn hand_schema(db: &Database) -> Vec<SchemaEntry> {
     let pages = Pages::new(Src::Db(db));
     let rec0 = Recoverer::new(db, TableShape::master());
     let current = rec0.current.clone();
-    let mut out = snapshot_schema(&pages, &current);
+    let mut out = snapshot_schema(&pages, &current, pages.max_pages(), &mut HashSet::new());
     if !db.schema_readable() {
         let mut rec = Recoverer::new(db, TableShape::master());
         let none = HashSet::new();
@@ -3935,7 +4276,13 @@ fn stream_tree(ps: &PageSource, root: u32, each: &mut dyn FnMut(u32, &[u8], bool
 
 /// The schema of a paged source, read by hand from page 1's b-tree.
 pub(crate) fn paged_schema(ps: &PageSource) -> Vec<SchemaEntry> {
-    snapshot_schema(&Pages::new(Src::Paged(ps)), &Snapshot::new())
+    let pages = Pages::new(Src::Paged(ps));
+    snapshot_schema(
+        &pages,
+        &Snapshot::new(),
+        pages.max_pages(),
+        &mut HashSet::new(),
+    )
 }
 
 fn paged_shape(ps: &PageSource, table: &str) -> Option<TableShape> {
