@@ -426,7 +426,7 @@ pub fn deleted_rows(live: Option<&ChatHistory>, older: &[(ChatHistory, Origin)])
         };
         (t(&it.human), t(&it.assistant))
     };
-    // every (prompt, reply) known per chat: the live ones, then all older ones
+    // every (prompt, reply) the live value holds, per chat
     let mut live_pairs: HashMap<Key, HashSet<(String, String)>> = HashMap::new();
     for c in live.iter().flat_map(|h| h.chats.iter()) {
         live_pairs
@@ -434,12 +434,22 @@ pub fn deleted_rows(live: Option<&ChatHistory>, older: &[(ChatHistory, Origin)])
             .or_default()
             .extend(c.interactions.iter().map(texts));
     }
-    let mut all_pairs = live_pairs.clone();
-    for c in older.iter().flat_map(|(h, _)| h.chats.iter()) {
-        all_pairs
-            .entry((c.account.clone(), c.id.clone()))
-            .or_default()
-            .extend(c.interactions.iter().map(texts));
+    // every reply known per chat and prompt (live and older), sorted: the replies that
+    // start with a reply `r` and are longer are the ones right after `r` in that order
+    let mut known: HashMap<Key, HashMap<String, Vec<String>>> = HashMap::new();
+    for c in live
+        .iter()
+        .flat_map(|h| h.chats.iter())
+        .chain(older.iter().flat_map(|(h, _)| h.chats.iter()))
+    {
+        let prompts = known.entry((c.account.clone(), c.id.clone())).or_default();
+        for (h, a) in c.interactions.iter().map(texts) {
+            prompts.entry(h).or_default().push(a);
+        }
+    }
+    for replies in known.values_mut().flat_map(|p| p.values_mut()) {
+        replies.sort_unstable();
+        replies.dedup();
     }
     // an older pair is wanted when the live chat lacks it and no known pair with the
     // same prompt carries a longer reply that starts with its reply
@@ -447,11 +457,11 @@ pub fn deleted_rows(live: Option<&ChatHistory>, older: &[(ChatHistory, Origin)])
         if live_pairs.get(key).is_some_and(|l| l.contains(pair)) {
             return false;
         }
-        !all_pairs.get(key).is_some_and(|known| {
-            known
-                .iter()
-                .any(|(h, a)| *h == pair.0 && a.len() > pair.1.len() && a.starts_with(&pair.1))
-        })
+        let longer = known
+            .get(key)
+            .and_then(|p| p.get(&pair.0))
+            .and_then(|r| r.get(r.partition_point(|a| a.as_str() <= pair.1.as_str())));
+        !longer.is_some_and(|a| a.starts_with(&pair.1))
     };
     let colliding = colliding_ids(
         live.into_iter()
@@ -464,12 +474,12 @@ pub fn deleted_rows(live: Option<&ChatHistory>, older: &[(ChatHistory, Origin)])
     for (h, origin) in older {
         for chat in &h.chats {
             let key = (chat.account.clone(), chat.id.clone());
-            let done = emitted.get(&key).cloned().unwrap_or_default();
+            let done = emitted.get(&key);
             let fresh: HashSet<(String, String)> = chat
                 .interactions
                 .iter()
                 .map(texts)
-                .filter(|p| wanted(&key, p) && !done.contains(p))
+                .filter(|p| wanted(&key, p) && !done.is_some_and(|d| d.contains(p)))
                 .collect();
             let header = !live_pairs.contains_key(&key) && !headers.contains(&key);
             if fresh.is_empty() {
@@ -799,6 +809,193 @@ mod tests {
             ),
             Some(utc)
         );
+    }
+
+    /// `deleted_rows` as it was before the index: each older pair compared with every
+    /// known pair of its chat, the emitted set cloned per chat record. The reference the
+    /// index must answer as.
+    fn deleted_rows_by_scan(
+        live: Option<&ChatHistory>,
+        older: &[(ChatHistory, Origin)],
+    ) -> Vec<Row> {
+        type Key = (String, String);
+        let texts = |it: &Interaction| {
+            let t = |m: &Option<Message>| {
+                m.as_ref()
+                    .and_then(Message::display_text)
+                    .unwrap_or_default()
+            };
+            (t(&it.human), t(&it.assistant))
+        };
+        let mut live_pairs: HashMap<Key, HashSet<(String, String)>> = HashMap::new();
+        for c in live.iter().flat_map(|h| h.chats.iter()) {
+            live_pairs
+                .entry((c.account.clone(), c.id.clone()))
+                .or_default()
+                .extend(c.interactions.iter().map(texts));
+        }
+        let mut all_pairs = live_pairs.clone();
+        for c in older.iter().flat_map(|(h, _)| h.chats.iter()) {
+            all_pairs
+                .entry((c.account.clone(), c.id.clone()))
+                .or_default()
+                .extend(c.interactions.iter().map(texts));
+        }
+        let wanted = |key: &Key, pair: &(String, String)| {
+            if live_pairs.get(key).is_some_and(|l| l.contains(pair)) {
+                return false;
+            }
+            !all_pairs.get(key).is_some_and(|known| {
+                known
+                    .iter()
+                    .any(|(h, a)| *h == pair.0 && a.len() > pair.1.len() && a.starts_with(&pair.1))
+            })
+        };
+        let colliding = colliding_ids(
+            live.into_iter()
+                .flat_map(|h| h.chats.iter())
+                .chain(older.iter().flat_map(|(h, _)| h.chats.iter())),
+        );
+        let mut emitted: HashMap<Key, HashSet<(String, String)>> = HashMap::new();
+        let mut headers: HashSet<Key> = HashSet::new();
+        let mut rows = Vec::new();
+        for (h, origin) in older {
+            for chat in &h.chats {
+                let key = (chat.account.clone(), chat.id.clone());
+                let done = emitted.get(&key).cloned().unwrap_or_default();
+                let fresh: HashSet<(String, String)> = chat
+                    .interactions
+                    .iter()
+                    .map(texts)
+                    .filter(|p| wanted(&key, p) && !done.contains(p))
+                    .collect();
+                let header = !live_pairs.contains_key(&key) && !headers.contains(&key);
+                if fresh.is_empty() {
+                    continue;
+                }
+                if header {
+                    headers.insert(key.clone());
+                }
+                let keep = |i: &Interaction| fresh.contains(&texts(i));
+                rows.extend(
+                    chat_rows(
+                        chat,
+                        &session_of(chat, &colliding),
+                        origin,
+                        header,
+                        Some(&keep),
+                    )
+                    .into_iter()
+                    .filter(|r| !r.is_parser()),
+                );
+                emitted.entry(key).or_default().extend(fresh);
+            }
+            let damaged = h.chats.iter().filter(|c| c.damage.is_some()).count();
+            if let Some(e) = h.damage.as_ref().or_else(|| {
+                h.chats
+                    .iter()
+                    .find_map(|c| c.damage.as_ref().map(|d| &d.error))
+            }) {
+                let text = system::parser(format!(
+                    "older {} is damaged; read {} chat(s), {damaged} of them partly ({e})",
+                    decode::HISTORY_KEY,
+                    h.chats.len()
+                ));
+                rows.push(origin.row(TurnType::System, text, damage_offset(e)));
+            }
+        }
+        rows
+    }
+
+    /// A generated history value: 1-3 chat records (ids from a small set, so some
+    /// repeat under one JSON key, and two accounts, so some collide), each of 0-5
+    /// interactions whose prompts and replies come from small sets where replies are
+    /// prefixes of one another ("", "a", "ab", "abc", "b", "ba", "b\u00e9", null).
+    fn generated_history(next: &mut impl FnMut(u64) -> u64) -> ChatHistory {
+        const REPLIES: [&str; 8] = ["", "a", "ab", "abc", "b", "ba", r"b\u00e9", "é"];
+        let mut accounts = Vec::new();
+        for account in ["https://sourcegraph.com/-u", "https://sg.example.com/-v"] {
+            if next(3) == 0 {
+                continue;
+            }
+            let mut chats = Vec::new();
+            for _ in 0..1 + next(3) {
+                let interactions: Vec<String> = (0..next(6))
+                    .map(|_| {
+                        let prompt = format!("p{}", next(3));
+                        let reply = match next(9) as usize {
+                            8 => "null".to_string(),
+                            r => format!(r#"{{"speaker":"assistant","text":"{}"}}"#, REPLIES[r]),
+                        };
+                        format!(
+                            r#"{{"humanMessage":{{"speaker":"human","text":"{prompt}"}},"assistantMessage":{reply}}}"#
+                        )
+                    })
+                    .collect();
+                chats.push(format!(
+                    r#""c{}":{{"interactions":[{}]}}"#,
+                    next(3),
+                    interactions.join(",")
+                ));
+            }
+            accounts.push(format!(r#""{account}":{{"chat":{{{}}}}}"#, chats.join(",")));
+        }
+        ChatHistory::from_bytes(format!("{{{}}}", accounts.join(",")).as_bytes())
+    }
+
+    /// 3,000 generated cases (a live value or none, one to three older versions) give
+    /// the rows, in order, that comparing with every known pair gave.
+    #[test]
+    fn the_reply_index_answers_as_the_scan_of_every_known_pair() {
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        let (mut cases_with_rows, mut prefix_drops) = (0, 0);
+        for case in 0..3000 {
+            let live = (next(3) > 0).then(|| generated_history(&mut next));
+            let older: Vec<(ChatHistory, Origin)> = (0..1 + next(3))
+                .map(|v| {
+                    let origin = Origin {
+                        locator: format!("version {v}"),
+                        state: RecordState::Deleted,
+                        ..Origin::default()
+                    };
+                    (generated_history(&mut next), origin)
+                })
+                .collect();
+            let old = deleted_rows_by_scan(live.as_ref(), &older);
+            let new = deleted_rows(live.as_ref(), &older);
+            assert_eq!(new, old, "case {case}");
+            cases_with_rows += usize::from(!new.is_empty());
+            // an older reply that is a proper prefix of another reply to its prompt
+            let replies: Vec<(&str, String, String)> = live
+                .iter()
+                .chain(older.iter().map(|(h, _)| h))
+                .flat_map(|h| &h.chats)
+                .flat_map(|c| {
+                    c.interactions.iter().map(|i| {
+                        let t = |m: &Option<Message>| {
+                            m.as_ref()
+                                .and_then(Message::display_text)
+                                .unwrap_or_default()
+                        };
+                        (c.id.as_str(), t(&i.human), t(&i.assistant))
+                    })
+                })
+                .collect();
+            prefix_drops += usize::from(replies.iter().any(|(c, h, a)| {
+                replies
+                    .iter()
+                    .any(|(d, g, b)| c == d && h == g && b.len() > a.len() && b.starts_with(a))
+            }));
+        }
+        // the generator reaches both outcomes
+        assert!((1000..3000).contains(&cases_with_rows), "{cases_with_rows}");
+        assert!(prefix_drops > 500, "{prefix_drops}");
     }
 
     #[test]

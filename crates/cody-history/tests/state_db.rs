@@ -342,3 +342,111 @@ fn a_removed_key_still_gives_its_chats_as_deleted() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The audit's two shapes at a modest size. One older chat of 2,000 interactions whose
+/// live copy holds every other one, and each prompt also answered at more length in a
+/// later version, so the prefix rule is asked 2,000 times; then 2,000 chat records under
+/// one duplicated JSON key, each pair twice. Every row is pinned by its text.
+#[test]
+fn large_older_versions_give_each_lost_interaction_once() {
+    let value = |chats: &[String]| {
+        ChatHistory::from_bytes(
+            format!(
+                r#"{{"https://sourcegraph.com/-u":{{"chat":{{{}}}}}}}"#,
+                chats.join(",")
+            )
+            .as_bytes(),
+        )
+    };
+    let interaction = |p: &str, r: &str| {
+        format!(
+            r#"{{"humanMessage":{{"speaker":"human","text":"{p}"}},"assistantMessage":{{"speaker":"assistant","text":"{r}"}}}}"#
+        )
+    };
+    let chat =
+        |id: &str, its: &[String]| format!(r#""{id}":{{"interactions":[{}]}}"#, its.join(","));
+    let deleted = |v: &str| Origin {
+        locator: v.to_string(),
+        state: RecordState::Deleted,
+        ..Origin::default()
+    };
+    let n = 2000;
+    // live: the even prompts with their full reply
+    let live = value(&[chat(
+        "c1",
+        &(0..n)
+            .filter(|i| i % 2 == 0)
+            .map(|i| interaction(&format!("prompt {i}"), &format!("reply {i} in full")))
+            .collect::<Vec<_>>(),
+    )]);
+    // older: every prompt with a short reply, then a version where the prompts
+    // divisible by 3 have the full reply (so their short replies are earlier states)
+    let short = chat(
+        "c1",
+        &(0..n)
+            .map(|i| interaction(&format!("prompt {i}"), &format!("reply {i}")))
+            .collect::<Vec<_>>(),
+    );
+    let full = chat(
+        "c1",
+        &(0..n)
+            .filter(|i| i % 3 == 0)
+            .map(|i| interaction(&format!("prompt {i}"), &format!("reply {i} in full")))
+            .collect::<Vec<_>>(),
+    );
+    let older = vec![
+        (value(&[short]), deleted("v1")),
+        (value(&[full]), deleted("v2")),
+    ];
+    let texts: Vec<String> = rows::deleted_rows(Some(&live), &older)
+        .iter()
+        .map(|r| {
+            format!(
+                "{}|{}|{}",
+                r.turn_type,
+                r.text,
+                r.source_locator.split(' ').next().unwrap()
+            )
+        })
+        .collect();
+    // lost: the odd prompts not divisible by 3 (short reply, from v1), and the odd
+    // prompts divisible by 3 (full reply, from v2); the even ones are live
+    let mut want = Vec::new();
+    for i in (0..n).filter(|i| i % 2 == 1 && i % 3 != 0) {
+        want.push(format!("user|prompt {i}|v1"));
+        want.push(format!("assistant|reply {i}|v1"));
+    }
+    for i in (0..n).filter(|i| i % 2 == 1 && i % 3 == 0) {
+        want.push(format!("user|prompt {i}|v2"));
+        want.push(format!("assistant|reply {i} in full|v2"));
+    }
+    assert_eq!(texts, want);
+
+    // 2,000 records of one chat id, under one key, each pair twice (records i and
+    // i + 1000 hold the same pair): the first record of each pair gives it, the session
+    // start comes once
+    let records: Vec<String> = (0..n)
+        .map(|i| {
+            chat(
+                "c1",
+                &[interaction(
+                    &format!("prompt {}", i % 1000),
+                    &format!("reply {}", i % 1000),
+                )],
+            )
+        })
+        .collect();
+    let older = vec![(value(&records), deleted("v1"))];
+    let rows = rows::deleted_rows(None, &older);
+    let texts: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{}|{}", r.turn_type, r.text))
+        .collect();
+    let mut want = vec!["system|session start: account=https://sourcegraph.com/-u endpoint=https://sourcegraph.com/ username=u".to_string()];
+    for i in 0..1000 {
+        want.push(format!("user|prompt {i}"));
+        want.push(format!("assistant|reply {i}"));
+    }
+    assert_eq!(texts, want);
+    assert!(rows.iter().all(|r| r.record_state == RecordState::Deleted));
+}
