@@ -62,6 +62,9 @@ use crate::paged::PageSource;
 
 #[path = "carve_memo.rs"]
 mod carve_memo;
+#[cfg(test)]
+#[path = "freelist_tests.rs"]
+mod freelist_tests;
 #[path = "index_tree.rs"]
 mod index_tree;
 #[cfg(test)]
@@ -1226,12 +1229,12 @@ impl<'a> Recoverer<'a> {
         }
     }
 
-    /// The freelist leaf pages of the image, from the trunk chain at `trunk`.
+    /// The freelist leaf pages of the image, from the trunk chain at `trunk` (each
+    /// trunk read once: a chain that comes back to a trunk ends there).
     fn free_leaf_pages(&self, mut trunk: u32, limit: u32) -> HashSet<u32> {
         let mut out = HashSet::new();
-        let mut hops = 0u32;
-        while trunk != 0 && trunk <= limit && hops < limit {
-            hops += 1;
+        let mut trunks = HashSet::new();
+        while trunk != 0 && trunk <= limit && trunks.insert(trunk) {
             let Some(b) = self.pages.bytes(self.current(trunk)) else {
                 break;
             };
@@ -1248,7 +1251,10 @@ impl<'a> Recoverer<'a> {
 
     /// Carves the freelist that starts at trunk page `trunk` (trunk and leaf pages),
     /// noting its pages in `freelist`; `flush` is called after each page (the paged
-    /// mode hands what was found on).
+    /// mode hands what was found on). Each trunk and each leaf is carved once: a
+    /// chain that comes back to a trunk ends there, and a leaf a trunk names again
+    /// (SQLite never does; a damaged or forged list can name one page thousands of
+    /// times) is carved where it is first named.
     #[allow(clippy::too_many_arguments)]
     fn carve_freelist(
         &mut self,
@@ -1259,9 +1265,9 @@ impl<'a> Recoverer<'a> {
         freelist: &mut HashSet<u32>,
         flush: &mut dyn FnMut(&mut Self),
     ) {
-        let mut hops = 0u32;
-        while trunk != 0 && trunk <= limit && hops < limit {
-            hops += 1;
+        let mut trunks = HashSet::new();
+        let mut leaves = HashSet::new();
+        while trunk != 0 && trunk <= limit && trunks.insert(trunk) {
             let v = self.current(trunk);
             let Some(b) = self.pages.bytes(v) else { break };
             let b: &[u8] = &b;
@@ -1280,7 +1286,7 @@ impl<'a> Recoverer<'a> {
             flush(self);
             for k in 0..count {
                 let leaf = be32(b, 8 + 4 * k);
-                if leaf == 0 || leaf > limit {
+                if leaf == 0 || leaf > limit || !leaves.insert(leaf) {
                     continue;
                 }
                 let lv = self.current(leaf);
