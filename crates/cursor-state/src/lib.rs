@@ -35,7 +35,10 @@ pub mod decode;
 pub mod locate;
 pub mod rows;
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use chat_rows::{Claim, Evidence, FileContext, RowSink, Store};
 
@@ -233,21 +236,42 @@ fn transcript_owner(path: &Path, session: &str, evidence: &Evidence) -> (bool, S
     let Some(dot) = locate::dot_cursor(path) else {
         return (false, folder);
     };
-    let Ok(hashes) = evidence.read_dir(&dot.join("chats")) else {
+    let agents = agent_dirs(&dot, evidence);
+    let Some(agent) = agents.get(OsStr::new(session)) else {
         return (false, folder);
     };
-    for h in hashes {
-        let agent = h.join(session);
-        if evidence.check(&agent.join("store.db")).is_ok() {
-            let cwd = evidence
-                .read_optional(&agent.join("meta.json"))
-                .ok()
-                .flatten()
-                .and_then(|b| chat_rows::json::from_slice::<serde_json::Value>(&b).ok())
-                .map(|m| rows::str_of(&m, "cwd"))
-                .filter(|c| !c.is_empty());
-            return (true, cwd.unwrap_or(folder));
+    let cwd = evidence
+        .read_optional(&agent.join("meta.json"))
+        .ok()
+        .flatten()
+        .and_then(|b| chat_rows::json::from_slice::<serde_json::Value>(&b).ok())
+        .map(|m| rows::str_of(&m, "cwd"))
+        .filter(|c| !c.is_empty());
+    (true, cwd.unwrap_or(folder))
+}
+
+/// The agent folders of a `.cursor` that hold a `store.db`, by agent id (the folder's
+/// name): `chats/<hash>/<agentId>`, the first hash in name order when an id is in
+/// several. Listed once per `.cursor` and reader ([`Evidence::remember`]), so each
+/// transcript costs one look-up, not a listing of every hash folder.
+fn agent_dirs(dot: &Path, evidence: &Evidence) -> Arc<HashMap<OsString, PathBuf>> {
+    let chats = dot.join("chats");
+    let key = format!(
+        "cursor-state: agent stores under {}",
+        chat_rows::display_path(&chats)
+    );
+    evidence.remember(&key, || {
+        let mut agents = HashMap::new();
+        for hash in evidence.read_dir(&chats).unwrap_or_default() {
+            for agent in evidence.read_dir(&hash).unwrap_or_default() {
+                let Some(id) = agent.file_name().map(OsStr::to_os_string) else {
+                    continue;
+                };
+                if !agents.contains_key(&id) && evidence.check(&agent.join("store.db")).is_ok() {
+                    agents.insert(id, agent);
+                }
+            }
         }
-    }
-    (false, folder)
+        Arc::new(agents)
+    })
 }

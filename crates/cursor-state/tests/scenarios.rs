@@ -650,3 +650,92 @@ fn acp_sessions_meta_json_alone_and_user_queries_inside_context() {
         ],
     );
 }
+
+/// Many transcripts beside many `chats/<hash>` folders (the audit's shape, at 300): each
+/// transcript is secondary exactly when `chats/<some hash>/<its id>/store.db` exists, with
+/// that agent's `meta.json` `cwd` as project (the first hash by name when the id is in
+/// two), else live with the `projects/<p>` name. The agent folders are listed once per
+/// `.cursor` and reader: a `store.db` written after the reader's first transcript is seen
+/// by a new reader only.
+#[test]
+fn transcripts_find_their_agent_store_through_one_listing_per_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let dot = dir.path().join("home/u/.cursor");
+    let n = 300;
+    for i in 0..n {
+        let t = dot.join(format!("projects/p{i}/agent-transcripts/t{i}.jsonl"));
+        std::fs::create_dir_all(t.parent().unwrap()).unwrap();
+        std::fs::write(
+            &t,
+            format!(
+                r#"{{"role":"user","message":{{"content":[{{"type":"text","text":"hi {i}"}}]}}}}"#
+            ) + "\n",
+        )
+        .unwrap();
+        let hash = dot.join(format!("chats/h{i:03}"));
+        std::fs::create_dir_all(&hash).unwrap();
+        // every third agent has a store (every sixth a meta.json with a cwd too); the
+        // others a folder without one
+        let agent = hash.join(format!("t{i}"));
+        std::fs::create_dir_all(&agent).unwrap();
+        if i % 3 == 0 {
+            std::fs::write(agent.join("store.db"), b"").unwrap();
+        }
+        if i % 6 == 0 {
+            std::fs::write(agent.join("meta.json"), format!(r#"{{"cwd":"/src/w{i}"}}"#)).unwrap();
+        }
+    }
+    // t1 also under a later hash, with a store: that one counts; t6's store is also
+    // under an earlier hash ("h000" < "h006"): the earlier one counts
+    let late = dot.join("chats/h999/t1");
+    std::fs::create_dir_all(&late).unwrap();
+    std::fs::write(late.join("store.db"), b"").unwrap();
+    std::fs::write(late.join("meta.json"), r#"{"cwd":"/src/late"}"#).unwrap();
+    let early = dot.join("chats/h000/t6");
+    std::fs::create_dir_all(&early).unwrap();
+    std::fs::write(early.join("store.db"), b"").unwrap();
+    std::fs::write(early.join("meta.json"), r#"{"cwd":"/src/early"}"#).unwrap();
+    // an agent folder of another hash whose store.db is a folder, and one whose meta.json
+    // gives an empty cwd
+    std::fs::create_dir_all(dot.join("chats/h004/t4/store.db")).unwrap();
+    std::fs::write(dot.join("chats/h009/t9/meta.json"), r#"{"cwd":""}"#).unwrap();
+    // a file among the hash folders
+    std::fs::write(dot.join("chats/README"), b"not a folder").unwrap();
+
+    let read = |ev: &Evidence, i: usize| -> String {
+        let rel = format!("home/u/.cursor/projects/p{i}/agent-transcripts/t{i}.jsonl");
+        let ctx = FileContext {
+            display_path: rel.clone(),
+            ..FileContext::default()
+        };
+        let rows = CursorStore.read(&dir.path().join(&rel), &ctx, ev);
+        assert_eq!(rows.len(), 1, "t{i}");
+        render(&rows[0])
+    };
+    let ev = Evidence::new();
+    let got: Vec<String> = (0..n).map(|i| read(&ev, i)).collect();
+    let want: Vec<String> = (0..n)
+        .map(|i| {
+            let (project, state, secondary) = match i {
+                1 => ("/src/late".to_string(), "secondary", true),
+                6 => ("/src/early".to_string(), "secondary", true),
+                _ if i % 6 == 0 => (format!("/src/w{i}"), "secondary", true),
+                _ if i % 3 == 0 => (format!("p{i}"), "secondary", true),
+                _ => (format!("p{i}"), "live", false),
+            };
+            format!(" | t{i} | {project} | user | {state} | {secondary} |  |   | hi {i} | byte 0")
+        })
+        .collect();
+    assert_eq!(got, want);
+
+    // the listing is the reader's: t2's store, written now, is not seen by it
+    std::fs::write(dot.join("chats/h002/t2/store.db"), b"").unwrap();
+    assert_eq!(
+        read(&ev, 2),
+        " | t2 | p2 | user | live | false |  |   | hi 2 | byte 0"
+    );
+    assert_eq!(
+        read(&Evidence::new(), 2),
+        " | t2 | p2 | user | secondary | true |  |   | hi 2 | byte 0"
+    );
+}
