@@ -739,3 +739,101 @@ fn transcripts_find_their_agent_store_through_one_listing_per_reader() {
         " | t2 | p2 | user | secondary | true |  |   | hi 2 | byte 0"
     );
 }
+
+/// A `store.db` whose latest root `children` (message texts; `None` a blob the table does
+/// not hold) may list a message more than once.
+fn build_store_listing(dir: &Path, children: &[Option<&str>]) {
+    std::fs::create_dir_all(dir).unwrap();
+    let c = Connection::open(dir.join("store.db")).unwrap();
+    c.execute_batch(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+         CREATE TABLE blobs (id TEXT PRIMARY KEY, data BLOB);",
+    )
+    .unwrap();
+    let blobs: Vec<Vec<u8>> = children
+        .iter()
+        .map(|m| match m {
+            Some(text) => serde_json::json!({"role": "user", "content": text})
+                .to_string()
+                .into_bytes(),
+            None => b"never stored".to_vec(),
+        })
+        .collect();
+    for (b, m) in blobs.iter().zip(children) {
+        if m.is_some() {
+            c.execute(
+                "INSERT OR IGNORE INTO blobs VALUES (?1, ?2)",
+                params![sha(b), b],
+            )
+            .unwrap();
+        }
+    }
+    let r = root(&blobs.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    c.execute("INSERT INTO blobs VALUES (?1, ?2)", params![sha(&r), r])
+        .unwrap();
+    let meta = serde_json::json!({"latestRootBlobId": sha(&r), "name": "dup"});
+    c.execute(
+        "INSERT INTO meta VALUES ('0', ?1)",
+        [hex(meta.to_string().as_bytes())],
+    )
+    .unwrap();
+}
+
+/// A child the latest root lists again is read once, at its first place, followed by a
+/// `link:` row naming every place (a missing one too); at the audit's shape (one message
+/// listed 2,000 times) that is two rows, not 2,000 copies.
+#[test]
+fn a_child_the_root_lists_again_is_read_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let rel = "home/u/.cursor/chats/h1/agent-dup/store.db";
+    build_store_listing(
+        &dir.path().join("home/u/.cursor/chats/h1/agent-dup"),
+        &[
+            Some("first"),
+            Some("second"),
+            Some("first"),
+            None,
+            Some("first"),
+            None,
+        ],
+    );
+    let first = sha(br#"{"content":"first","role":"user"}"#);
+    let second = sha(br#"{"content":"second","role":"user"}"#);
+    let missing = sha(b"never stored");
+    assert_lines(
+        &read_file(dir.path(), rel),
+        &[
+            r#" | agent-dup |  | system | live | false |  |   | session start: title=dup | table meta key=0"#,
+            &format!(" | agent-dup |  | user | live | false |  |   | first | blobs id={first}"),
+            &format!(
+                " | agent-dup |  | system | live | false |  |   | link: blob {first} is listed 3 times by the root (places 1, 3, 5 of 6); read once, at the first | blobs id={first}"
+            ),
+            &format!(" | agent-dup |  | user | live | false |  |   | second | blobs id={second}"),
+            &format!(
+                " | agent-dup |  | system | live | false |  |   | link: blob {missing} named by the root is missing | blobs id={missing}"
+            ),
+            &format!(
+                " | agent-dup |  | system | live | false |  |   | link: blob {missing} is listed 2 times by the root (places 4, 6 of 6); read once, at the first | blobs id={missing}"
+            ),
+        ],
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    build_store_listing(
+        &dir.path().join("home/u/.cursor/chats/h1/agent-dup"),
+        &vec![Some("again"); 2000],
+    );
+    let again = sha(br#"{"content":"again","role":"user"}"#);
+    let places: Vec<String> = (1..=2000).map(|i| i.to_string()).collect();
+    let rows = read_file(dir.path(), rel);
+    assert_lines(
+        &rows[1..],
+        &[
+            &format!(" | agent-dup |  | user | live | false |  |   | again | blobs id={again}"),
+            &format!(
+                " | agent-dup |  | system | live | false |  |   | link: blob {again} is listed 2000 times by the root (places {} of 2000); read once, at the first | blobs id={again}",
+                places.join(", ")
+            ),
+        ],
+    );
+}

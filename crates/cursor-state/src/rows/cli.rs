@@ -10,7 +10,7 @@
 //! then the loose ones in rowid order. Blob records deleted from the table come back
 //! from free pages through [`sqlite_evidence`] as `deleted` rows.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use chat_rows::system::ModelSpec;
@@ -32,6 +32,34 @@ fn bytes_of(v: ValueRef<'_>) -> Vec<u8> {
         ValueRef::Blob(b) | ValueRef::Text(b) => b.to_vec(),
         _ => Vec::new(),
     }
+}
+
+/// A root's children, each once, in the order of their first place, with every place
+/// (1-based) the root lists it at.
+fn by_first_place(children: Vec<String>) -> Vec<(String, Vec<usize>)> {
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut out: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, child) in children.into_iter().enumerate() {
+        match index.get(&child) {
+            Some(&at) => out[at].1.push(i + 1),
+            None => {
+                index.insert(child.clone(), out.len());
+                out.push((child, vec![i + 1]));
+            }
+        }
+    }
+    out
+}
+
+/// `link: blob <id> is listed 3 times by the root (places 2, 5, 9 of 12); read once, at
+/// the first`.
+fn listed_again(child: &str, places: &[usize], count: usize) -> String {
+    let places: Vec<String> = places.iter().map(usize::to_string).collect();
+    format!(
+        "link: blob {child} is listed {} times by the root (places {} of {count}); read once, at the first",
+        places.len(),
+        places.join(", ")
+    )
 }
 
 /// Reads one agent's `store.db` with the `meta.json` beside it.
@@ -143,17 +171,24 @@ pub fn read_store(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
         reached.insert(latest.clone());
         match get(&latest).map(|b| decode::blob(&b)) {
             Some(Ok(decode::Blob::Root(children))) => {
-                for child in children {
+                // a child the root lists again is read once, at its first place, and one
+                // row says where else the root lists it
+                let count = children.len();
+                for (child, places) in by_first_place(children) {
                     reached.insert(child.clone());
+                    let at = place(&child, RecordState::Live);
                     match get(&child) {
                         Some(b) => {
-                            for r in blob_rows(&b, &child, &place(&child, RecordState::Live)) {
+                            for r in blob_rows(&b, &child, &at) {
                                 out.push(r);
                             }
                         }
-                        None => out.push(place(&child, RecordState::Live).apply(sys(format!(
+                        None => out.push(at.apply(sys(format!(
                             "link: blob {child} named by the root is missing"
                         )))),
+                    }
+                    if places.len() > 1 {
+                        out.push(at.apply(sys(listed_again(&child, &places, count))));
                     }
                 }
             }
