@@ -837,3 +837,113 @@ fn a_child_the_root_lists_again_is_read_once() {
         ],
     );
 }
+
+/// A global database holding only `agentKv:blob:` records: the messages, then roots
+/// listing them (a root lists 32-byte ids; `None` names a blob never stored).
+fn build_agent_kv(dir: &Path, messages: &[&[u8]], roots: &[Vec<Option<usize>>]) -> PathBuf {
+    let path = global_path(dir);
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    for m in messages {
+        put(&c, &format!("agentKv:blob:{}", sha(m)), &hex(m));
+    }
+    for (i, r) in roots.iter().enumerate() {
+        let never = format!("never stored {i}");
+        let children: Vec<&[u8]> = r
+            .iter()
+            .map(|c| match c {
+                Some(m) => messages[*m],
+                None => never.as_bytes(),
+            })
+            .collect();
+        let r = root(&children);
+        put(&c, &format!("agentKv:blob:{}", sha(&r)), &hex(&r));
+    }
+    drop(c);
+    path
+}
+
+/// `agentKv` roots that name the same message: it is read under the first root (by
+/// key) that names it, and every later naming, in that root or another, is one `link:`
+/// row; a missing child is told under each root. At the audit's shape (200 roots naming
+/// one message and one missing blob each) that is 200 rows of links and 200 of missing
+/// blobs, with the message once. Pinned in memory and paged.
+#[test]
+fn a_message_named_by_several_agent_kv_roots_is_read_once() {
+    let msg = |role: &str, text: &str| {
+        serde_json::json!({"role": role, "content": [{"type": "text", "text": text}]})
+            .to_string()
+            .into_bytes()
+    };
+    let (q, x) = (
+        msg("user", "shared question"),
+        msg("assistant", "only in one"),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let roots = vec![vec![Some(0), Some(1)], vec![Some(0), Some(0), None]];
+    let path = build_agent_kv(dir.path(), &[&q, &x], &roots);
+    let root_id = |i: usize| {
+        let never = format!("never stored {i}");
+        let children: Vec<&[u8]> = roots[i]
+            .iter()
+            .map(|c| match c {
+                Some(0) => q.as_slice(),
+                Some(_) => x.as_slice(),
+                None => never.as_bytes(),
+            })
+            .collect();
+        sha(&root(&children))
+    };
+    let (r0, r1) = (root_id(0), root_id(1));
+    // roots are read in key order
+    assert!(r1 < r0, "{r0} {r1}");
+    let (sq, sx, gone) = (sha(&q), sha(&x), sha(b"never stored 1"));
+    let (s0, s1) = (&r0[..12], &r1[..12]);
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                " | agentkv:{s1} |  | user | live | false |  |   | shared question | cursorDiskKV key=agentKv:blob:{sq}"
+            ),
+            &format!(
+                " | agentkv:{s1} |  | system | live | false |  |   | link: blob {sq} named by the root was read before, under root {r1} | cursorDiskKV key=agentKv:blob:{sq}"
+            ),
+            &format!(
+                " | agentkv:{s1} |  | system | live | false |  |   | link: blob {gone} named by the root is missing | cursorDiskKV key=agentKv:blob:{gone}"
+            ),
+            &format!(
+                " | agentkv:{s0} |  | system | live | false |  |   | link: blob {sq} named by the root was read before, under root {r1} | cursorDiskKV key=agentKv:blob:{sq}"
+            ),
+            &format!(
+                " | agentkv:{s0} |  | assistant | live | false |  |   | only in one | cursorDiskKV key=agentKv:blob:{sx}"
+            ),
+        ],
+    );
+
+    // the audit's shape: 200 roots, each naming one 20 KB message and a missing blob
+    let big = msg("user", &"x".repeat(20_000));
+    let roots: Vec<Vec<Option<usize>>> = (0..200).map(|_| vec![Some(0), None]).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = build_agent_kv(dir.path(), &[&big], &roots);
+    let mut ids: Vec<(String, String)> = (0..200)
+        .map(|i| {
+            let never = format!("never stored {i}");
+            let r = sha(&root(&[big.as_slice(), never.as_bytes()]));
+            (r, sha(never.as_bytes()))
+        })
+        .collect();
+    ids.sort();
+    let sb = sha(&big);
+    let first = &ids[0].0;
+    let mut want = Vec::new();
+    for (i, (r, gone)) in ids.iter().enumerate() {
+        let s = &r[..12];
+        want.push(if i == 0 {
+            format!(" | agentkv:{s} |  | user | live | false |  |   | {} | cursorDiskKV key=agentKv:blob:{sb}", "x".repeat(20_000))
+        } else {
+            format!(" | agentkv:{s} |  | system | live | false |  |   | link: blob {sb} named by the root was read before, under root {first} | cursorDiskKV key=agentKv:blob:{sb}")
+        });
+        want.push(format!(" | agentkv:{s} |  | system | live | false |  |   | link: blob {gone} named by the root is missing | cursorDiskKV key=agentKv:blob:{gone}"));
+    }
+    assert_eq!(global_rows(&path), want);
+}

@@ -907,6 +907,7 @@ impl Reader<'_> {
         if let Err(e) = res {
             kv_error(&e, out, PREFIX);
         }
+        let mut read_under: HashMap<&str, &str> = HashMap::new();
         for (root, children, _) in &roots {
             let cid = self.root_refs.get(root).cloned();
             let session = cid.clone().unwrap_or_else(|| {
@@ -932,8 +933,17 @@ impl Reader<'_> {
                     state,
                     time: None,
                 };
+                // a message is read under the first root that names it; another root
+                // (or the same one again) names it in one row
+                if let Some(first) = read_under.get(child.as_str()) {
+                    out.push(place.apply(sys(format!(
+                        "link: blob {child} named by the root was read before, under root {first}"
+                    ))));
+                    continue;
+                }
                 match self.kv.get(&key) {
                     Ok(Some(item)) => {
+                        read_under.insert(child, root);
                         for row in blob_rows(&blob_bytes(&item.value), child, &place) {
                             out.push(row);
                         }
