@@ -24,8 +24,8 @@
 use std::collections::HashSet;
 
 use super::{
-    DroppedTable, Found, Reach, RecoveredRecord, Recoverer, SchemaEntry, Sieve, Snapshot, Src,
-    Strict, TableShape, add_dropped, entry_of, fits_dropped, key, paged_older_versions,
+    DroppedFit, DroppedList, DroppedTable, Found, Reach, RecoveredRecord, Recoverer, SchemaEntry,
+    Sieve, Snapshot, Src, Strict, TableShape, add_dropped, entry_of, key, paged_older_versions,
     paged_schema, partial_key, record, status_name, stream_tree, table_owners,
 };
 use crate::decode::{FrameStatus, be16, be32};
@@ -110,7 +110,7 @@ pub(crate) fn dropped_tables(ps: &PageSource, readable: bool) -> Vec<DroppedTabl
         .filter(|e| e.kind == "table")
         .map(|e| e.name)
         .collect();
-    let mut out: Vec<DroppedTable> = Vec::new();
+    let mut out = DroppedList::default();
     carve(
         ps,
         "sqlite_master",
@@ -118,7 +118,7 @@ pub(crate) fn dropped_tables(ps: &PageSource, readable: bool) -> Vec<DroppedTabl
         Kind::Master,
         &mut |r| add_dropped(r, &live, &mut out),
     );
-    out
+    out.list
 }
 
 /// The deleted records of `table` in the paged mode: a live table's through
@@ -194,6 +194,7 @@ fn live_table(
         .iter()
         .filter_map(|d| TableShape::from_sql(&d.sql, d.rootpage.max(1)))
         .collect();
+    let mut dropped_fit = rowid_shape.map(|s| DroppedFit::new(s, &dropped_shapes));
     let alias = shape.as_ref().and_then(|s| s.alias);
     let mut emitted: HashSet<u64> = HashSet::new();
     let mut n = 0;
@@ -209,8 +210,8 @@ fn live_table(
         }
     }
     super::paged_deleted(ps, table, &mut |r| {
-        if let Some(shape) = rowid_shape {
-            if r.reach == Reach::Deleted && fits_dropped(&r.values, shape, &dropped_shapes) {
+        if let Some(fit) = dropped_fit.as_mut() {
+            if r.reach == Reach::Deleted && fit.fits(&r.values) {
                 return;
             }
         }
