@@ -1,14 +1,15 @@
 //! Reads a generated Cursor global database and prints rows/s, MB/s and peak RSS.
 //!
-//! `cargo run --release -p cursor-state --example cursor_bench -- [BUBBLES] [BUBBLE_BYTES] [MODE] [BATCH_MIB]`
+//! `cargo run --release -p cursor-state --example cursor_bench -- [BUBBLES] [BUBBLE_BYTES] [MODE] [BATCH_MIB] [MAX_WALKS]`
 //!
 //! The database (`composerData` per 50 bubbles, `bubbleId` values of about
 //! BUBBLE_BYTES with a tool call every fourth, then one bubble in fifty (`b7` of each composer) deleted so
 //! that the carving has records to find) is generated at run time in a private
 //! temporary directory (the system's, outside the repository), read once through the
 //! store, and removed. MODE is `auto` (the store's threshold: page by page above 512
-//! MiB), `paged` (always page by page, batches of BATCH_MIB, default 128) or `memory`
-//! (never: the whole file in memory, about 3x its size).
+//! MiB), `paged` (always page by page, batches of BATCH_MIB, default 128, grown when
+//! they would be more than MAX_WALKS, default none) or `memory` (never: the whole file
+//! in memory, about 3x its size).
 
 use std::time::Instant;
 
@@ -30,8 +31,12 @@ fn main() {
     let size: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
     let mode = args.next().unwrap_or_else(|| "auto".into());
     let batch_mib: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(128);
+    let max_walks: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(u64::MAX);
     let paging = match mode.as_str() {
-        "paged" => cursor_state::Paging::always(batch_mib << 20),
+        "paged" => cursor_state::Paging {
+            max_walks,
+            ..cursor_state::Paging::always(batch_mib << 20)
+        },
         "memory" => cursor_state::Paging {
             from_bytes: u64::MAX,
             ..Default::default()
@@ -104,7 +109,11 @@ fn main() {
     );
     let s = t.elapsed().as_secs_f64();
     println!(
-        "cursor_bench ({mode}, batch {batch_mib} MiB): {bubbles} bubbles, {:.1} MB, {} rows in {s:.2}s: {:.0} rows/s, {:.1} MB/s, peak RSS {:.0} MB",
+        "cursor_bench ({mode}, batch {batch_mib} MiB, max walks {}): {bubbles} bubbles, {:.1} MB, {} rows in {s:.2}s: {:.0} rows/s, {:.1} MB/s, peak RSS {:.0} MB",
+        match paging.max_walks {
+            u64::MAX => "none".to_string(),
+            n => n.to_string(),
+        },
         bytes as f64 / 1e6,
         sink.0,
         sink.0 as f64 / s,

@@ -44,7 +44,7 @@ use chat_rows::{Claim, Evidence, FileContext, RowSink, Store};
 
 use locate::Kind;
 use rows::Out;
-pub use rows::ide::{PAGED_BATCH_BYTES, PAGED_FROM_BYTES, Paging};
+pub use rows::ide::{PAGED_BATCH_BYTES, PAGED_FROM_BYTES, PAGED_MAX_WALKS, Paging};
 
 /// Why a value could not be decoded; each variant says at which byte.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -87,6 +87,8 @@ fn the_default_threshold_keeps_small_files_in_memory_and_the_rows_are_pinned() {
     }
     assert_eq!(Paging::default().from_bytes, 512 << 20);
     assert_eq!(Paging::default().batch_bytes, 128 << 20);
+    assert_eq!(Paging::default().max_walks, 32);
+    assert_eq!(Paging::always(4096).max_walks, u64::MAX);
 }
 
 #[test]
@@ -179,5 +181,116 @@ fn paged_path_reads_the_wal_as_the_in_memory_path_does() {
             )],
             "batch {batch}"
         );
+    }
+}
+
+/// A generated global database: `n` composers of four ~600-byte bubbles (every seventh a
+/// `task-` sub-agent, every eleventh without its `composerData`: bubbles only), then
+/// every fifth composer's second bubble and every thirteenth `composerData` deleted.
+fn generated_global(dir: &std::path::Path, n: usize) -> std::path::PathBuf {
+    let path = dir.join("Cursor/User/globalStorage/state.vscdb");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let c = rusqlite::Connection::open(&path).unwrap();
+    c.execute_batch(
+        "PRAGMA page_size = 4096; PRAGMA secure_delete = OFF;
+         CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+         CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); BEGIN;",
+    )
+    .unwrap();
+    let put = |k: String, v: serde_json::Value| {
+        c.execute(
+            "INSERT INTO cursorDiskKV VALUES (?1, ?2)",
+            rusqlite::params![k, v.to_string()],
+        )
+        .unwrap();
+    };
+    for i in 0..n {
+        let cid = if i % 7 == 3 {
+            format!("task-tc{i:04}")
+        } else {
+            format!("c{i:04}")
+        };
+        if i % 11 != 5 {
+            let headers: Vec<_> = (0..4)
+                .map(|b| serde_json::json!({"bubbleId": format!("b{b}"), "type": 1 + b % 2}))
+                .collect();
+            put(
+                format!("composerData:{cid}"),
+                serde_json::json!({"_v": 13, "composerId": cid, "name": format!("chat {i}"),
+                    "createdAt": 1_790_000_000_000u64 + i as u64,
+                    "fullConversationHeadersOnly": headers}),
+            );
+        }
+        for b in 0..4 {
+            put(
+                format!("bubbleId:{cid}:b{b}"),
+                serde_json::json!({"bubbleId": format!("b{b}"), "type": 1 + b % 2,
+                    "text": format!("{i}.{b} {}", "w".repeat(500)),
+                    "createdAt": 1_790_000_000_000u64 + (i * 10 + b) as u64}),
+            );
+        }
+    }
+    c.execute_batch("COMMIT;").unwrap();
+    for i in 0..n {
+        let cid = if i % 7 == 3 {
+            format!("task-tc{i:04}")
+        } else {
+            format!("c{i:04}")
+        };
+        if i % 5 == 0 {
+            c.execute(
+                "DELETE FROM cursorDiskKV WHERE key = ?1",
+                [format!("bubbleId:{cid}:b1")],
+            )
+            .unwrap();
+        }
+        if i % 13 == 0 {
+            c.execute(
+                "DELETE FROM cursorDiskKV WHERE key = ?1",
+                [format!("composerData:{cid}")],
+            )
+            .unwrap();
+        }
+    }
+    path
+}
+
+/// The batch grown to keep the walks within `max_walks` gives the rows of the in-memory
+/// path, in order, on the fixtures and on a generated database of 150 composers: from
+/// one batch for everything to one per composer, and with the deleted records kept from
+/// the census carve or carved again per batch.
+#[test]
+fn a_batch_grown_for_max_walks_gives_the_in_memory_rows() {
+    let cases = |batch_bytes: u64| {
+        [1, 2, 3, 32, 1000, u64::MAX].map(|max_walks| Paging {
+            from_bytes: 0,
+            batch_bytes,
+            max_walks,
+        })
+    };
+    for rel in GLOBALS {
+        let want = lines(&read(rel));
+        for paging in cases(1).into_iter().chain(cases(4096)) {
+            let got = lines(&read_paged(rel, &Evidence::new(), paging));
+            assert_eq!(differences(&want, &got), known(rel), "{rel} {paging:?}");
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = generated_global(dir.path(), 150);
+    let rel = "Cursor/User/globalStorage/state.vscdb";
+    let ev = Evidence::new();
+    let memory = lines(&CursorStore.read(&path, &ctx(rel), &ev));
+    let count = |what: &str| memory.iter().filter(|l| l.contains(what)).count();
+    // 125 live composers (14 never had composerData, 11 lost it), 11 deleted ones
+    // back, 30 deleted bubbles back
+    let live = "| system | live | false |  |   | session start: title=\"chat";
+    let deleted = "| system | deleted | false |  |   | session start: title=\"chat";
+    assert_eq!((count(live), count(deleted)), (125, 11));
+    assert_eq!(count(" | deleted | "), 46);
+    assert_eq!(memory.len(), 807);
+    for paging in cases(1).into_iter().chain(cases(64 << 10)) {
+        let mut paged: Vec<Row> = Vec::new();
+        CursorStore.read_with(&path, &ctx(rel), &ev, &mut paged, paging);
+        assert_eq!(lines(&paged), memory, "{paging:?}");
     }
 }

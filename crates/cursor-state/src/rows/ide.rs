@@ -35,7 +35,7 @@ use crate::decode::{self, as_written, bubble_time, json_time, rich_text};
 
 pub mod paged;
 
-pub use paged::{PAGED_BATCH_BYTES, PAGED_FROM_BYTES, Paging};
+pub use paged::{PAGED_BATCH_BYTES, PAGED_FROM_BYTES, PAGED_MAX_WALKS, Paging};
 
 /// The table of Cursor's chats.
 pub const KV: &str = "cursorDiskKV";

@@ -19,7 +19,8 @@
 //!    bubble);
 //! 2. the composers, in the in-memory path's order (composers by key, `task-` sub-agents
 //!    after them, then composer ids that only bubbles name), cut into batches of at
-//!    most [`Paging::batch_bytes`] of records; each batch is one walk of the live
+//!    most [`Paging::batch_bytes`] of records (more when that would make more than
+//!    [`Paging::max_walks`] batches); each batch is one walk of the live
 //!    records keeping only the batch's composers' records (`composerData`, `bubbleId`,
 //!    `checkpointId`, `messageRequestContext` keys), which then serve the same key
 //!    lookups and key ranges the index serves in the in-memory path;
@@ -29,7 +30,9 @@
 //!    composer id in batches (one carve and one live walk each), then the ungrouped ones.
 //!
 //! Memory is bounded by one batch (a composer larger than the batch is a batch of its
-//! own) plus the per-composer census; time is one walk of the table per batch. The
+//! own) plus the per-composer census; time is one walk of the table per batch, so at
+//! most [`Paging::max_walks`] walks (twice that when the deleted records do not fit in
+//! one batch) plus the census, linear in the table. The
 //! key and value are the table's first two columns (as Cursor creates it).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -53,14 +56,26 @@ pub const PAGED_FROM_BYTES: u64 = sqlite_evidence::any::PAGED_FROM_BYTES;
 /// The records of one batch of composers read into memory on the paged path: 128 MiB.
 pub const PAGED_BATCH_BYTES: u64 = 128 << 20;
 
+/// The most batches (walks of the table) the composers take on the paged path by
+/// default: 32. Batches of [`PAGED_BATCH_BYTES`] reach it at 2 GiB of composer records;
+/// beyond, the batch grows with the table instead (see [`Paging::max_walks`]).
+pub const PAGED_MAX_WALKS: u64 = 32;
+
 /// When the global database is read page by page, and how much of it a batch holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Paging {
     /// Read page by page above this size (main file plus WAL), or when either file is
     /// over the evidence size cap.
     pub from_bytes: u64,
-    /// The record bytes (keys and values) of the composers read in one walk.
+    /// The record bytes (keys and values) of the composers read in one walk, at least.
     pub batch_bytes: u64,
+    /// The most batches the composers are cut into (each one walk of the table; the
+    /// deleted records, when they do not fit in one batch, take as many again): when
+    /// batches of `batch_bytes` would be more, the batch grows to twice the composers'
+    /// record bytes over `max_walks`, which packed in order never makes more. Time then
+    /// stays linear in the table (`max_walks` walks), memory one batch, a
+    /// `2 / max_walks` share of the table. `u64::MAX`: batches of exactly `batch_bytes`.
+    pub max_walks: u64,
 }
 
 impl Default for Paging {
@@ -68,17 +83,27 @@ impl Default for Paging {
         Paging {
             from_bytes: PAGED_FROM_BYTES,
             batch_bytes: PAGED_BATCH_BYTES,
+            max_walks: PAGED_MAX_WALKS,
         }
     }
 }
 
 impl Paging {
-    /// Every non-empty database page by page, in batches of `batch_bytes` (tests, bench).
+    /// Every non-empty database page by page, in batches of exactly `batch_bytes`
+    /// however many (tests, bench).
     pub fn always(batch_bytes: u64) -> Paging {
         Paging {
             from_bytes: 0,
             batch_bytes,
+            max_walks: u64::MAX,
         }
+    }
+
+    /// The batch for `total` record bytes: `batch_bytes` (at least 1), grown to
+    /// `2 * total / max_walks` (rounded up) when that is more.
+    pub fn batch_for(&self, total: u64) -> u64 {
+        let grown = total.saturating_mul(2).div_ceil(self.max_walks.max(1));
+        self.batch_bytes.max(grown).max(1)
     }
 }
 
@@ -239,7 +264,7 @@ pub(super) fn read_global_paged(
         return;
     }
     let limit = super::timing_limit(path, evidence);
-    read_kv_paged(&db, limit, &projects, out, paging.batch_bytes.max(1));
+    read_kv_paged(&db, limit, &projects, out, paging);
 }
 
 fn read_kv_paged(
@@ -247,7 +272,7 @@ fn read_kv_paged(
     limit: Option<chat_rows::Timestamp>,
     projects: &HashMap<String, String>,
     out: &mut Out<'_>,
-    budget: u64,
+    paging: Paging,
 ) {
     // 1. census: per-composer bytes, composer keys, bubble composer ids
     let mut bytes: HashMap<String, u64> = HashMap::new();
@@ -276,6 +301,9 @@ fn read_kv_paged(
             agent_blobs = true;
         }
     });
+    // the batch: grown with the table when batches of `batch_bytes` would be more than
+    // `max_walks` walks
+    let budget = paging.batch_for(bytes.values().fold(0u64, |a, b| a.saturating_add(*b)));
     // the deleted records are kept from this carve while they fit in one batch (the
     // usual case: one carve in all), else counted and carved again batch by batch
     let mut del_bytes: BTreeMap<String, u64> = BTreeMap::new();
@@ -364,6 +392,7 @@ fn read_kv_paged(
     }
 
     // 4. deleted records, grouped by composer, then the others
+    let del_budget = paging.batch_for(del_bytes.values().fold(0u64, |a, b| a.saturating_add(*b)));
     let units: Vec<(String, String, u64)> = del_bytes
         .into_iter()
         .map(|(cid, b)| (cid.clone(), cid, b))
@@ -377,7 +406,7 @@ fn read_kv_paged(
         r.deleted(Deleted::from(items), out);
         return;
     }
-    for (_, cids) in batches(units, budget) {
+    for (_, cids) in batches(units, del_budget) {
         let mut items = Vec::new();
         db.deleted_records(KV, &mut |rec| {
             if let Some(super::Carved::Item(item)) = super::carved(rec) {
@@ -424,4 +453,67 @@ fn gather_live(db: &PagedDatabase, keep: impl Fn(&str) -> bool) -> Batch {
         }
     });
     batch
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Composers of generated sizes (some far above the batch, some empty), cut with
+    /// the batch `Paging::batch_for` gives: never more batches than `max_walks`, each
+    /// within the batch unless it is one composer, every composer once and in order; and
+    /// with `max_walks` `u64::MAX` the batch is exactly `batch_bytes`.
+    #[test]
+    fn the_batch_grows_so_the_walks_stay_within_max_walks() {
+        let mut seed: u64 = 0x853c_49e6_748f_ea9b;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        let mut grown = 0;
+        for case in 0..2000 {
+            let n = 1 + next(300) as usize;
+            let units: Vec<(usize, String, u64)> = (0..n)
+                .map(|i| {
+                    let b = match next(50) {
+                        0..5 => 0,
+                        5 => next(1 << 30),
+                        _ => next(1 << 20),
+                    };
+                    (i, format!("c{i}"), b)
+                })
+                .collect();
+            let total: u64 = units.iter().map(|u| u.2).sum();
+            let paging = Paging {
+                from_bytes: 0,
+                batch_bytes: 1 + next(64 << 20),
+                max_walks: 1 + next(400),
+            };
+            let budget = paging.batch_for(total);
+            assert!(budget >= paging.batch_bytes, "case {case}");
+            grown += usize::from(budget > paging.batch_bytes);
+            let sizes: HashMap<usize, u64> = units.iter().map(|u| (u.0, u.2)).collect();
+            let cut = batches(units, budget);
+            assert!(
+                cut.len() as u64 <= paging.max_walks,
+                "case {case}: {} batches",
+                cut.len()
+            );
+            for (members, _) in &cut {
+                let bytes: u64 = members.iter().map(|m| sizes[m]).sum();
+                assert!(members.len() == 1 || bytes <= budget, "case {case}");
+            }
+            let order: Vec<usize> = cut.into_iter().flat_map(|(m, _)| m).collect();
+            assert_eq!(order, (0..n).collect::<Vec<_>>(), "case {case}");
+        }
+        // both sides of the rule were reached
+        assert!((200..1800).contains(&grown), "{grown}");
+        assert_eq!(Paging::always(4096).batch_for(u64::MAX), 4096);
+        assert_eq!(Paging::always(0).batch_for(0), 1);
+        let default = Paging::default();
+        assert_eq!(default.batch_for(2 << 30), PAGED_BATCH_BYTES);
+        assert_eq!(default.batch_for(20 << 30), (20 << 30) / 16);
+    }
 }
