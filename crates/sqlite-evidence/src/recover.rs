@@ -501,6 +501,36 @@ fn walk(
     }
 }
 
+/// The spilled cells that [`Snapshots::visit`] decoded (their bytes on the leaf, from
+/// the payload length to the first overflow page number) whose overflow chain, in the
+/// running snapshot, has not changed since: decoding one again gives the same record,
+/// or the same failure. A leaf rewritten by commit after commit (a small value beside
+/// a large one, updated again and again: VS Code's `ItemTable`) re-read the large
+/// value's whole chain with each version, and held each copy until the end.
+#[derive(Default)]
+struct ChainMemo {
+    cells: HashSet<std::rc::Rc<[u8]>>,
+    /// For each overflow page, the cells whose chain reads it.
+    readers: HashMap<u32, Vec<std::rc::Rc<[u8]>>>,
+}
+
+impl ChainMemo {
+    fn insert(&mut self, cell: &[u8], chain: Vec<u32>) {
+        let cell: std::rc::Rc<[u8]> = cell.into();
+        for p in chain {
+            self.readers.entry(p).or_default().push(cell.clone());
+        }
+        self.cells.insert(cell);
+    }
+
+    /// Page `page` has a new version: the cells whose chain reads it are read again.
+    fn changed(&mut self, page: u32) {
+        for cell in self.readers.remove(&page).unwrap_or_default() {
+            self.cells.remove(&cell);
+        }
+    }
+}
+
 /// [`walk`] over a running snapshot that one commit after another updates in place:
 /// each walk hands out the same page versions, in the same order, as a whole [`walk`]
 /// of the snapshot with the same `seen` would, but reads only the pages whose subtree
@@ -1059,6 +1089,9 @@ struct Recoverer<'a> {
     /// For a `WITHOUT ROWID` table, what its live records say: the fixed layout of
     /// each text column that every live value shares, and the live keys.
     live: index_tree::Live,
+    /// Lent by [`Snapshots::visit`] while it decodes a snapshot's leaves: the spilled
+    /// cells already decoded whose chain has not changed since ([`ChainMemo`]).
+    chain_memo: Option<ChainMemo>,
     /// The most pages any version of the database has ([`Pages::max_pages`], which
     /// walks the WAL's frames: asked once).
     max_pages: usize,
@@ -1226,6 +1259,7 @@ impl<'a> Recoverer<'a> {
             live_trees: HashSet::new(),
             free_leaves: HashSet::new(),
             live: index_tree::Live::default(),
+            chain_memo: None,
         }
     }
 
@@ -1460,7 +1494,22 @@ impl<'a> Recoverer<'a> {
                     None => continue,
                 }
             } else {
-                match self.overflow(b, start, local, plen, snap, strict == Strict::Carved) {
+                // a spilled cell decoded before, its chain unchanged since: the same
+                // record (or the same failure) again
+                let cell = b.get(ptr..start + local + 4);
+                if let (Some(memo), Some(cell)) = (&self.chain_memo, cell) {
+                    if memo.cells.contains(cell) {
+                        continue;
+                    }
+                }
+                let payload = self.overflow(b, start, local, plen, snap, strict == Strict::Carved);
+                if let Some(cell) = cell.filter(|_| self.chain_memo.is_some()) {
+                    let chain = self.chain_pages(be32(b, start + local), plen - local, snap);
+                    if let Some(memo) = self.chain_memo.as_mut() {
+                        memo.insert(cell, chain);
+                    }
+                }
+                match payload {
                     Some(v) => v.into(),
                     None => continue,
                 }
@@ -1547,6 +1596,31 @@ impl<'a> Recoverer<'a> {
             return None;
         }
         Some(out)
+    }
+
+    /// The pages [`Recoverer::overflow`] reads (or may read) for the `rest` bytes of a
+    /// payload that spill onto the chain at `first` in `snap` (else the image).
+    fn chain_pages(&self, first: u32, rest: usize, snap: Option<&Snapshot>) -> Vec<u32> {
+        let mut out = Vec::new();
+        // (a payload larger than the pages that could hold it is refused unread)
+        if rest > self.max_pages.saturating_mul(self.pages.usable) {
+            return out;
+        }
+        let needed = rest.div_ceil(self.pages.usable.saturating_sub(4).max(1));
+        let mut next = first;
+        while out.len() < needed.min(self.max_pages + 1)
+            && next != 0
+            && next as usize <= self.max_pages
+        {
+            out.push(next);
+            let v = match snap {
+                Some(s) => resolve(s, next),
+                None => self.current(next),
+            };
+            let Some(p) = self.pages.bytes(v) else { break };
+            next = be32(&p, 0);
+        }
+        out
     }
 
     fn current(&self, p: u32) -> Version {
@@ -3143,12 +3217,15 @@ struct Snapshots<'t> {
     schema: Option<(SnapRoot, HashSet<u32>)>,
     /// The pages of the table in some snapshot.
     table_pages: HashSet<u32>,
+    /// Lent to the carver while it decodes the leaves (incremental walk only).
+    chains: ChainMemo,
 }
 
 impl Snapshots<'_> {
     /// Page `page` has a new version in the running snapshot.
     fn changed(&mut self, page: u32) {
         self.tree.changed(page);
+        self.chains.changed(page);
         if self
             .schema
             .as_ref()
@@ -3219,6 +3296,11 @@ impl Snapshots<'_> {
         if leaves.is_empty() && interiors.is_empty() {
             return;
         }
+        // a spilled cell decoded before is skipped (see [`ChainMemo`]); not where
+        // the cells of the image are marked unreachable after they are decoded
+        if self.walker == Walker::Incremental && self.schema_ok {
+            rec.chain_memo = Some(std::mem::take(&mut self.chains));
+        }
         // the snapshot is lent to the carver while its pages are read (never copied)
         rec.carve_snap = Some(match self.walker {
             Walker::Incremental => std::mem::take(snap),
@@ -3265,6 +3347,9 @@ impl Snapshots<'_> {
         let lent = rec.carve_snap.take().unwrap_or_default();
         if self.walker == Walker::Incremental {
             *snap = lent;
+        }
+        if let Some(chains) = rec.chain_memo.take() {
+            self.chains = chains;
         }
         // SQLite cannot read the schema: the cells of the image's own pages are live
         // records it cannot reach
@@ -3342,6 +3427,7 @@ fn deleted_records_by(db: &Database, table: &str, walker: Walker) -> Vec<Recover
         tree: TreeWalk::default(),
         schema: None,
         table_pages: HashSet::new(),
+        chains: ChainMemo::default(),
     };
     let last_commit = frames
         .iter()
@@ -3384,6 +3470,7 @@ fn deleted_records_by(db: &Database, table: &str, walker: Walker) -> Vec<Recover
             }
         }
     }
+    let (mut stale_known, mut stale_carved) = (ChainMemo::default(), ChainMemo::default());
     for (i, f) in frames.iter().enumerate() {
         if f.status == FrameStatus::Committed {
             continue;
@@ -3408,7 +3495,21 @@ fn deleted_records_by(db: &Database, table: &str, walker: Walker) -> Vec<Recover
             f.page,
             status_name(f.status)
         );
+        // a spilled cell decoded in an earlier frame (its chain read in the image, which
+        // does not change) gives the same record again: each frame of an older
+        // generation that holds a large value re-read its chain (see [`ChainMemo`])
+        let memo = if strict == Strict::Known {
+            &mut stale_known
+        } else {
+            &mut stale_carved
+        };
+        if walker == Walker::Incremental {
+            rec.chain_memo = Some(std::mem::take(memo));
+        }
         rec.cells(b, f.page, &name, strict, None);
+        if let Some(m) = rec.chain_memo.take() {
+            *memo = m;
+        }
         rec.carve_page(b, f.page, &name);
     }
 
