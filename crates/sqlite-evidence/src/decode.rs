@@ -209,6 +209,11 @@ pub enum ProblemKind {
     /// The `-wal` beside the database could not be read (not a regular file, a link
     /// out of the evidence root, too large, unreadable): the main file is read alone.
     WalUnreadable,
+    /// The freelist is not what SQLite writes (a trunk past the end or met twice, a
+    /// trunk claiming more leaves than a page holds, a leaf past the end or listed
+    /// twice, a header count the chain does not match): a damaged or forged file. The
+    /// freed pages the list does not reach are still carved, as pages nothing names.
+    Freelist,
 }
 
 /// Damage found while reading a database: where, and what. Callers turn each into a
@@ -261,6 +266,123 @@ impl Problem {
             message: message.into(),
         }
     }
+}
+
+/// What is wrong with an image's freelist, in the words of SQLite's own
+/// `PRAGMA integrity_check` where it has them: the trunk chain from `header` is
+/// walked once (each trunk page read once, a bit per page for the pages met), so the
+/// check is linear in the pages of the chain whatever the list claims. `page(n)` gives
+/// page `n` of the image (1-based), `pages` how many the image has. One problem per
+/// kind of fault and trunk, naming the first page at fault and how many there are, so
+/// that a forged list of millions of entries gives a few rows; the header's count is
+/// compared with the chain only when the chain itself is sound and `complete` (no page
+/// of the image is missing: a truncated file's lost trunks are already reported).
+pub(crate) fn freelist_problems<P: AsRef<[u8]>>(
+    header: &DbHeader,
+    pages: u32,
+    complete: bool,
+    mut page: impl FnMut(u32) -> Option<P>,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let usable = header.usable_size();
+    let max_leaves = (usable / 4).saturating_sub(2);
+    let mut seen = vec![0u64; (pages as usize).div_ceil(64) + 1];
+    // true when `p` was met before; marks it met
+    let mut again = |p: u32| {
+        let (w, b) = ((p / 64) as usize, p % 64);
+        let was = seen[w] >> b & 1 == 1;
+        seen[w] |= 1 << b;
+        was
+    };
+    let problem = |trunk: u32, message: String| {
+        Problem::new(ProblemKind::Freelist, format!("page {trunk}"), message)
+    };
+    let (mut trunk, mut listed, mut previous) = (header.freelist_trunk, 0u64, 0u32);
+    while trunk != 0 {
+        let named_by = if previous == 0 {
+            "the header".to_string()
+        } else {
+            format!("freelist trunk page {previous}")
+        };
+        if trunk > pages {
+            out.push(problem(
+                previous.max(1),
+                format!(
+                    "freelist trunk page {trunk}, named by {named_by}, is past the database's end ({pages} pages): the freelist is read up to it"
+                ),
+            ));
+            break;
+        }
+        if again(trunk) {
+            out.push(problem(
+                previous.max(1),
+                format!(
+                    "freelist trunk page {trunk}, named by {named_by}, was met before in the freelist (a loop): the freelist is read once"
+                ),
+            ));
+            break;
+        }
+        let Some(bytes) = page(trunk) else { break };
+        let b = bytes.as_ref();
+        if b.len() < 8 {
+            break;
+        }
+        listed += 1;
+        let claimed = be32(b, 4) as usize;
+        let count = claimed.min(max_leaves);
+        if claimed > max_leaves {
+            out.push(problem(
+                trunk,
+                format!(
+                    "freelist trunk page {trunk} claims {claimed} leaves, more than a page of {usable} usable bytes lists ({max_leaves}): its first {max_leaves} are read"
+                ),
+            ));
+        }
+        let (mut past, mut twice) = ((0u64, None), (0u64, None));
+        for k in 0..count {
+            let leaf = be32(b, 8 + 4 * k);
+            listed += 1;
+            let fault = if leaf == 0 || leaf > pages {
+                &mut past
+            } else if again(leaf) {
+                &mut twice
+            } else {
+                continue;
+            };
+            fault.0 += 1;
+            fault.1.get_or_insert(leaf);
+        }
+        if let (n, Some(first)) = past {
+            out.push(problem(
+                trunk,
+                format!(
+                    "freelist trunk page {trunk} lists {n} page number{} outside the database's {pages} pages, the first {first}",
+                    if n == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        if let (n, Some(first)) = twice {
+            out.push(problem(
+                trunk,
+                format!(
+                    "freelist trunk page {trunk} lists {n} page{} met before in the freelist, the first {first}",
+                    if n == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        previous = trunk;
+        trunk = be32(b, 0);
+    }
+    if out.is_empty() && complete && listed != u64::from(header.freelist_count) {
+        out.push(problem(
+            1,
+            format!(
+                "the header says the freelist holds {} pages, its trunk chain lists {listed}",
+                header.freelist_count
+            ),
+        ));
+    }
+    out
 }
 
 impl std::fmt::Display for Problem {

@@ -320,6 +320,15 @@ impl Database {
         let header = DbHeader::parse(&image).ok_or(Error::BadPageSize {
             field: decode::be16(&image, 16) as u32,
         })?;
+        let complete = !problems
+            .iter()
+            .any(|p| p.kind == ProblemKind::TruncatedMain);
+        problems.extend(decode::freelist_problems(
+            &header,
+            pages as u32,
+            complete,
+            |n| image.get((n as usize - 1) * page_size..n as usize * page_size),
+        ));
 
         let sqlite = |context: &'static str| move |source| Error::Sqlite { context, source };
         let mut conn = Connection::open_in_memory().map_err(sqlite("open in memory"))?;

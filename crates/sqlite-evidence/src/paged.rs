@@ -220,6 +220,12 @@ impl PageSource {
                 src.header = h;
             }
         }
+        let complete = !src
+            .problems
+            .iter()
+            .any(|p| p.kind == ProblemKind::TruncatedMain);
+        let freelist = decode::freelist_problems(&src.header, src.pages, complete, |n| src.page(n));
+        src.problems.extend(freelist);
         Ok(src)
     }
 
