@@ -170,10 +170,130 @@ pub fn reason(err: &serde_json::Error) -> String {
     err.to_string()
 }
 
+/// Removes the whitespace outside strings of a JSON text: compact JSON with the keys in
+/// the file's order and every string as written (serde_json's `Value` would sort the
+/// keys, the workspace does not turn on its `preserve_order`, and printing a `Value`
+/// rewrites escapes). Linear in the input. Used wherever a row shows a JSON value as the
+/// writer wrote it (a grant's `{label, arguments}`, an event's data).
+pub fn compact(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    compact_into(&mut out, raw);
+    out
+}
+
+/// [`compact`] appended to `out` (a reader's reused buffer).
+pub fn compact_into(out: &mut String, raw: &str) {
+    // bytes, copied in runs between the blanks dropped (a push per character cost
+    // a hundredth of the reader); text with a non-ASCII character outside a string
+    // (not JSON) goes to the character loop, which drops Unicode blanks there too
+    let b = raw.as_bytes();
+    let from = out.len();
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut start = 0;
+    for (i, &c) in b.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == b'\\' {
+                escaped = true;
+            } else if c == b'"' {
+                in_string = false;
+            }
+        } else if c == b'"' {
+            in_string = true;
+        } else if matches!(c, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ') {
+            // `i` is an ASCII byte: a character boundary
+            out.push_str(raw.get(start..i).unwrap_or_default());
+            start = i + 1;
+        } else if c >= 0x80 {
+            out.truncate(from);
+            out.push_str(&compact_chars(raw));
+            return;
+        }
+    }
+    out.push_str(raw.get(start..).unwrap_or_default());
+}
+
+/// [`compact`] a character at a time.
+fn compact_chars(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for ch in raw.chars() {
+        if in_string {
+            out.push(ch);
+            if escaped {
+                escaped = false;
+            } else if ch == '\\' {
+                escaped = true;
+            } else if ch == '"' {
+                in_string = false;
+            }
+        } else if ch == '"' {
+            in_string = true;
+            out.push(ch);
+        } else if !ch.is_whitespace() {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// The entries of a JSON object in the file's order, each value as its raw text (for
+/// [`compact`]): `None` when `text` is not a JSON object. A key written twice is given
+/// twice, as written.
+pub fn object_entries(text: &str) -> Option<Vec<(String, &serde_json::value::RawValue)>> {
+    use serde::de::{Deserializer, MapAccess, Visitor};
+    struct Entries;
+    impl<'de> Visitor<'de> for Entries {
+        type Value = Vec<(String, &'de serde_json::value::RawValue)>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(entry) = map.next_entry::<String, &'de serde_json::value::RawValue>()? {
+                out.push(entry);
+            }
+            Ok(out)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let entries = (&mut de).deserialize_map(Entries).ok()?;
+    de.end().ok()?;
+    Some(entries)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::Value;
+
+    #[test]
+    fn object_entries_keep_the_file_order_and_the_raw_values() {
+        let text = r#" {"z": {"label": "Create issue", "arguments": "{\"repo\":\"x\"}"},
+                       "a": true, "z": "\u00e9"} "#;
+        let got: Vec<(String, String)> = object_entries(text)
+            .unwrap()
+            .into_iter()
+            .map(|(k, v)| (k, compact(v.get())))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "z".to_string(),
+                    r#"{"label":"Create issue","arguments":"{\"repo\":\"x\"}"}"#.to_string()
+                ),
+                ("a".to_string(), "true".to_string()),
+                ("z".to_string(), r#""\u00e9""#.to_string()),
+            ]
+        );
+        assert!(object_entries("[1]").is_none());
+        assert!(object_entries(r#"{"a":1} x"#).is_none());
+        assert!(object_entries(r#"{"a":"#).is_none());
+    }
 
     #[test]
     fn lone_high_and_low_surrogates_become_replacement() {
@@ -206,5 +326,37 @@ mod tests {
         assert_eq!(v[1], "\u{fffd}");
         // a cut escape is left for serde_json to report
         assert!(from_str::<Value>(r#"["\ud8"#).is_err());
+    }
+
+    /// The byte loop gives what the character loop gives, on JSON and on text that is
+    /// not (blanks of every kind inside and outside strings, escapes, non-ASCII).
+    #[test]
+    fn compact_bytes_is_compact_chars() {
+        let pieces = [
+            "{", "}", "[", "]", ":", ",", "\"", "\\", "\\\"", " ", "\t", "\n", "\r", "\u{b}",
+            "\u{c}", "\u{1c}", "\u{85}", "\u{a0}", "\u{2028}", "\u{3000}", "a", "1", "é", "😀",
+            "null", "\\u0022",
+        ];
+        let mut n = 0u64;
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    for d in ["", " ", "\"", "x\u{a0}"] {
+                        n += 1;
+                        let text = format!("{a}{b}{c}{d}{a}{c}");
+                        assert_eq!(compact(&text), compact_chars(&text), "{text:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(n, 26 * 26 * 26 * 4);
+    }
+
+    #[test]
+    fn compact_keeps_order_and_strings() {
+        assert_eq!(
+            compact("{ \"b\": 1, \"a\" : \"x y\\\" z\" }"),
+            "{\"b\":1,\"a\":\"x y\\\" z\"}"
+        );
     }
 }

@@ -1314,72 +1314,7 @@ pub struct CodeChanges {
     pub files_modified: Option<Value>,
 }
 
-/// Removes the whitespace outside strings of a JSON text: compact JSON with the keys in
-/// the file's order (serde_json's `Value` would sort them). Linear in the input.
-pub fn compact_json(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    compact_json_into(&mut out, raw);
-    out
-}
-
-/// [`compact_json`] appended to `out` (a reader's reused buffer).
-pub fn compact_json_into(out: &mut String, raw: &str) {
-    // bytes, copied in runs between the blanks dropped (a push per character cost
-    // a hundredth of the reader); text with a non-ASCII character outside a string
-    // (not JSON) goes to the character loop, which drops Unicode blanks there too
-    let b = raw.as_bytes();
-    let from = out.len();
-    let mut in_string = false;
-    let mut escaped = false;
-    let mut start = 0;
-    for (i, &c) in b.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if c == b'\\' {
-                escaped = true;
-            } else if c == b'"' {
-                in_string = false;
-            }
-        } else if c == b'"' {
-            in_string = true;
-        } else if matches!(c, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ') {
-            // `i` is an ASCII byte: a character boundary
-            out.push_str(raw.get(start..i).unwrap_or_default());
-            start = i + 1;
-        } else if c >= 0x80 {
-            out.truncate(from);
-            out.push_str(&compact_json_chars(raw));
-            return;
-        }
-    }
-    out.push_str(raw.get(start..).unwrap_or_default());
-}
-
-/// [`compact_json`] a character at a time.
-fn compact_json_chars(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    for ch in raw.chars() {
-        if in_string {
-            out.push(ch);
-            if escaped {
-                escaped = false;
-            } else if ch == '\\' {
-                escaped = true;
-            } else if ch == '"' {
-                in_string = false;
-            }
-        } else if ch == '"' {
-            in_string = true;
-            out.push(ch);
-        } else if !ch.is_whitespace() {
-            out.push(ch);
-        }
-    }
-    out
-}
+pub use chat_rows::json::{compact as compact_json, compact_into as compact_json_into};
 
 /// A raw JSON value as a row text: a string's contents, else compact JSON.
 pub fn raw_text(raw: Raw<'_>) -> String {
@@ -1817,38 +1752,6 @@ mod tests {
             format!("[binary asset data left out, {} bytes]", zeros.len() + 11)
         );
         assert!(loose("[1,2]").is_err());
-    }
-
-    /// The byte loop gives what the character loop gives, on JSON and on text that is
-    /// not (blanks of every kind inside and outside strings, escapes, non-ASCII).
-    #[test]
-    fn compact_bytes_is_compact_chars() {
-        let pieces = [
-            "{", "}", "[", "]", ":", ",", "\"", "\\", "\\\"", " ", "\t", "\n", "\r", "\u{b}",
-            "\u{c}", "\u{1c}", "\u{85}", "\u{a0}", "\u{2028}", "\u{3000}", "a", "1", "é", "😀",
-            "null", "\\u0022",
-        ];
-        let mut n = 0u64;
-        for a in pieces {
-            for b in pieces {
-                for c in pieces {
-                    for d in ["", " ", "\"", "x\u{a0}"] {
-                        n += 1;
-                        let text = format!("{a}{b}{c}{d}{a}{c}");
-                        assert_eq!(compact_json(&text), compact_json_chars(&text), "{text:?}");
-                    }
-                }
-            }
-        }
-        assert_eq!(n, 26 * 26 * 26 * 4);
-    }
-
-    #[test]
-    fn compact_keeps_order_and_strings() {
-        assert_eq!(
-            compact_json("{ \"b\": 1, \"a\" : \"x y\\\" z\" }"),
-            "{\"b\":1,\"a\":\"x y\\\" z\"}"
-        );
     }
 
     #[test]

@@ -188,11 +188,34 @@ pub fn item_rows(item: &Item, ctx: &Context) -> Vec<Row> {
         let from = system::from(&ctx.user_path, "file mtime");
         match &value {
             Value::Object(map) => {
-                for (id, v) in map {
-                    let shown = match v {
-                        Value::String(s) => s.clone(),
-                        other => other.to_string(),
+                // in the file's order, each value as written: `{label, arguments}` stays
+                // in that order (the decoded map would sort it); the map itself only
+                // where the raw text does not read as one object (a repaired surrogate)
+                let entries: Vec<(String, String)> =
+                    match chat_rows::json::object_entries(&item.value) {
+                        Some(raw) => raw
+                            .into_iter()
+                            .map(|(id, v)| {
+                                let v = v.get();
+                                let shown = match chat_rows::json::from_str::<String>(v) {
+                                    Ok(s) => s,
+                                    Err(_) => chat_rows::json::compact(v),
+                                };
+                                (id, shown)
+                            })
+                            .collect(),
+                        None => map
+                            .iter()
+                            .map(|(id, v)| {
+                                let shown = match v {
+                                    Value::String(s) => s.clone(),
+                                    other => other.to_string(),
+                                };
+                                (id.clone(), shown)
+                            })
+                            .collect(),
                     };
+                for (id, shown) in entries {
                     out.push(grant(
                         base,
                         ctx,

@@ -380,7 +380,7 @@ fn workspace_grants_old_array_form_project_and_bad_values() {
                 "",
                 p,
                 &format!(
-                    "permission setting: chat/servers/autoconfirm.github={{\"arguments\":{{\"owner\":\"octocat\"}},\"label\":\"GitHub MCP\"}} {from}"
+                    "permission setting: chat/servers/autoconfirm.github={{\"label\":\"GitHub MCP\",\"arguments\":{{\"owner\":\"octocat\"}}}} {from}"
                 ),
                 "ItemTable key=chat/servers/autoconfirm",
                 "live"
