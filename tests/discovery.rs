@@ -172,6 +172,59 @@ fn rel_to(root: &Path, p: &Path) -> String {
 }
 
 #[test]
+fn a_claude_home_of_any_name_is_read_like_dot_claude() {
+    // `$CLAUDE_CONFIG_DIR=~/.config/claude` (some Claude Code versions' XDG default) and
+    // a folder an administrator named: the tree, history, settings and session register
+    // are recognised by a transcript under `projects/` together with the files Claude
+    // Code writes beside it, and give the rows `.claude` gives
+    let from = evidence().join("lin-ws01/home/alice/.claude");
+    let dir = tempfile::tempdir().unwrap();
+    let dot = dir.path().join("a");
+    copy_tree(&from, &dot.join("home/alice/.claude"));
+    // a settings row names its file in its text
+    let texts = |root: &Path, home: &str, rows: Vec<String>| -> Vec<String> {
+        let at = format!("{}/home/alice/{home}/", root.display());
+        rows.iter()
+            .map(|r| r.replace(&at, "ROOT/home/alice/HOME/"))
+            .collect()
+    };
+    let (dot_kinds, dot_rows) = rows_under(&dot, ".claude");
+    let dot_rows = texts(&dot, ".claude", dot_rows);
+    assert_eq!(dot_rows.len(), 92);
+    assert_eq!(dot_kinds.len(), 10, "{dot_kinds:?}");
+    assert!(
+        dot_kinds.contains(&"claude-code prompt history\thome/alice/HOME/history.jsonl".into()),
+        "{dot_kinds:?}"
+    );
+    for (root, home) in [("b", ".config/claude"), ("c", "srv-state/claude-cfg")] {
+        let named = dir.path().join(root);
+        copy_tree(&from, &named.join("home/alice").join(home));
+        let (named_kinds, named_rows) = rows_under(&named, home);
+        let named_rows = texts(&named, home, named_rows);
+        assert_eq!(named_kinds, dot_kinds, "{home}");
+        assert_eq!(named_rows.len(), dot_rows.len(), "{home}");
+        assert_eq!(named_rows, dot_rows, "{home}");
+    }
+    // a transcript tree alone, or the files beside it alone, is too common a shape
+    let bare = dir.path().join("d");
+    copy_tree(&from.join("projects"), &bare.join("home/alice/cfg/projects"));
+    let beside = dir.path().join("e");
+    for f in ["history.jsonl", "settings.json", "settings.local.json"] {
+        std::fs::create_dir_all(beside.join("home/alice/cfg")).unwrap();
+        std::fs::copy(from.join(f), beside.join("home/alice/cfg").join(f)).unwrap();
+    }
+    for root in [bare, beside] {
+        let found = Scanner::new().root(&root).discover().unwrap();
+        assert_eq!(
+            found.len(),
+            0,
+            "{:?}",
+            found.iter().map(|f| &f.path).collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
 fn a_copilot_home_of_any_name_is_read_like_dot_copilot() {
     // a `$COPILOT_HOME` named `agent-state`: its home-level files (session-store.db with
     // its WAL, grants, trusted folders, settings, command history, data.db) are

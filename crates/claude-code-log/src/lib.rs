@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 
 use chat_rows::system;
 use chat_rows::{
-    Claim, Evidence, FileContext, RecordState, Row, RowSink, Store, Timestamp, TurnType,
+    Claim, Evidence, FileContext, RecordState, Row, RowSink, Store, Timestamp, TurnType, Walked,
 };
 use serde_json::{Map, Value};
 use session_tree::log::scalar;
@@ -60,21 +60,18 @@ impl Store for ClaudeCodeStore {
     }
 
     fn claim(&self, path: &Path) -> Option<Claim> {
-        Some(match locate(path)? {
-            ClaudeFile::Tree(l) => Claim::new(match l.kind {
-                FileKind::Session => "claude-code transcript",
-                FileKind::SessionMeta => "claude-code session meta",
-                FileKind::Subagent => "claude-code sub-agent transcript",
-                FileKind::SubagentMeta => "claude-code sub-agent meta",
-                FileKind::ToolResult => "claude-code persisted tool output",
-            }),
-            ClaudeFile::History => Claim::new("claude-code prompt history").with_copies(),
-            ClaudeFile::JobTranscript => {
-                Claim::new("claude-code job transcript copy").with_copies()
-            }
-            ClaudeFile::SessionRegister => Claim::new("claude-code session register"),
-            ClaudeFile::Settings(_) => Claim::new("claude-code settings"),
-            ClaudeFile::GlobalState => Claim::new("claude-code global state").with_copies(),
+        locate(path).map(|f| claim_of(&f))
+    }
+
+    fn claim_in(&self, path: &Path, walked: &Walked<'_>) -> Option<Claim> {
+        self.claim(path).or_else(|| {
+            let file = locate::locate_in_any_home(path)?;
+            let home = locate::home_of(path, &file)?;
+            // once per folder: thousands of its files ask the same
+            let key = format!("claude-code: home of any name {}", home.display());
+            walked
+                .remember(&key, || locate::holds_home(&home, walked))
+                .then(|| claim_of(&file))
         })
     }
 
@@ -120,7 +117,7 @@ pub fn read_file_at(
     collected_at: Option<Timestamp>,
     sink: &mut dyn RowSink,
 ) {
-    let file = locate(path);
+    let file = locate::locate_in_any_home(path);
     let whole =
         |sink: &mut dyn RowSink, f: &dyn Fn(&[u8], &mut dyn RowSink)| match evidence.read(path) {
             Ok(bytes) => f(&bytes, sink),
@@ -189,6 +186,24 @@ pub fn read_file_at(
             let files = SessionFiles::new(path, None, display, evidence, AGENT);
             read_transcript(&files, false, None, sink);
         }
+    }
+}
+
+/// The claim of a recognised file.
+fn claim_of(file: &ClaudeFile) -> Claim {
+    match file {
+        ClaudeFile::Tree(l) => Claim::new(match l.kind {
+            FileKind::Session => "claude-code transcript",
+            FileKind::SessionMeta => "claude-code session meta",
+            FileKind::Subagent => "claude-code sub-agent transcript",
+            FileKind::SubagentMeta => "claude-code sub-agent meta",
+            FileKind::ToolResult => "claude-code persisted tool output",
+        }),
+        ClaudeFile::History => Claim::new("claude-code prompt history").with_copies(),
+        ClaudeFile::JobTranscript => Claim::new("claude-code job transcript copy").with_copies(),
+        ClaudeFile::SessionRegister => Claim::new("claude-code session register"),
+        ClaudeFile::Settings(_) => Claim::new("claude-code settings"),
+        ClaudeFile::GlobalState => Claim::new("claude-code global state").with_copies(),
     }
 }
 

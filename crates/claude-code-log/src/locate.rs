@@ -10,8 +10,9 @@
 //! dash) apart. The tree itself (sessions, sub-agents, persisted outputs) is
 //! [`session_tree`]'s; the files around it are listed in [`ClaudeFile`].
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use chat_rows::Walked;
 use chat_rows::store::paths::components;
 use session_tree::locate::Family;
 pub use session_tree::locate::{FileKind, Location};
@@ -118,16 +119,111 @@ pub fn locate(path: &Path) -> Option<ClaudeFile> {
         {
             Some(ClaudeFile::Settings(SettingsScope::Managed))
         }
-        _ if name.ends_with(".json")
-            && parent(1) == Some("sessions")
-            && home_at(2)
-            && name[..name.len() - 5].bytes().all(|b| b.is_ascii_digit())
-            && name.len() > 5 =>
-        {
+        _ if parent(1) == Some("sessions") && home_at(2) && is_register_name(name) => {
             Some(ClaudeFile::SessionRegister)
         }
         _ => None,
     }
+}
+
+/// `<pid>.json`: a live session register's name.
+fn is_register_name(name: &str) -> bool {
+    name.strip_suffix(".json")
+        .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// [`locate`], and where it finds nothing, the same files in a home of **any name**
+/// (`$CLAUDE_CONFIG_DIR=~/.config/claude`, a folder an administrator chose): the tree
+/// under `projects/` by the layout and the key rule alone, `history.jsonl`,
+/// `settings.json`, `settings.local.json`, `sessions/<pid>.json` and
+/// `jobs/<id>/parent-transcript.jsonl` by their place under the folder taken for the
+/// home ([`home_of`]). Only for paths whose home something else vouches for: the
+/// discovery's claim asks [`holds_home`] of the files beside them; a path handed to
+/// [`crate::read_file`] is the caller's word.
+pub fn locate_in_any_home(path: &Path) -> Option<ClaudeFile> {
+    if let Some(file) = locate(path) {
+        return Some(file);
+    }
+    if let Some(loc) = FAMILY.locate_in_any_home(path) {
+        return Some(ClaudeFile::Tree(loc));
+    }
+    let comps = components(path);
+    let n = comps.len();
+    let name = comps.last()?.as_str();
+    let parent = |i: usize| n.checked_sub(i + 1).map(|j| comps[j].as_str());
+    match name {
+        "history.jsonl" if n >= 2 => Some(ClaudeFile::History),
+        "settings.json" | "settings.local.json" if n >= 2 => {
+            Some(ClaudeFile::Settings(SettingsScope::User))
+        }
+        "parent-transcript.jsonl" if parent(2) == Some("jobs") && n >= 4 => {
+            Some(ClaudeFile::JobTranscript)
+        }
+        _ if parent(1) == Some("sessions") && n >= 3 && is_register_name(name) => {
+            Some(ClaudeFile::SessionRegister)
+        }
+        _ => None,
+    }
+}
+
+/// The home folder of a file [`locate_in_any_home`] recognised; `None` for the global
+/// state and managed or project settings, which belong to no one home.
+pub fn home_of(path: &Path, file: &ClaudeFile) -> Option<PathBuf> {
+    let up = match file {
+        ClaudeFile::Tree(loc) => {
+            return loc
+                .project_folder(path)
+                .parent()?
+                .parent()
+                .map(Path::to_path_buf);
+        }
+        ClaudeFile::History | ClaudeFile::Settings(SettingsScope::User) => 1,
+        ClaudeFile::SessionRegister => 2,
+        ClaudeFile::JobTranscript => 3,
+        _ => return None,
+    };
+    path.ancestors().nth(up).map(Path::to_path_buf)
+}
+
+/// True when the walk found under `home` both a session transcript
+/// `projects/<key>/<uuid>.jsonl` (the key by the key rule) **and** one of the files Claude
+/// Code writes beside `projects/` from its first start (`history.jsonl`, `settings.json`,
+/// `.claude.json`, `.credentials.json`, which is never read, or a file under `todos/`,
+/// `statsig/`, `shell-snapshots/`, `session-env/` or `file-history/`): then it is a
+/// Claude Code home whatever its name. Either alone is too common a shape to claim a
+/// folder by. Looks only at those names and at the files under `projects/`, not at the
+/// rest of the folder (a user's VS Code `User/` folder, beside its `settings.json`,
+/// holds thousands of files).
+pub fn holds_home(home: &Path, walked: &Walked<'_>) -> bool {
+    let found = |rel: &str| walked.under(&home.join(rel)).next().is_some();
+    let beside = [
+        "history.jsonl",
+        "settings.json",
+        ".claude.json",
+        ".credentials.json",
+        "todos",
+        "statsig",
+        "shell-snapshots",
+        "session-env",
+        "file-history",
+    ]
+    .into_iter()
+    .any(found);
+    beside
+        && walked.under(&home.join("projects")).any(|f| {
+            let rel = f.strip_prefix(home).map(components).unwrap_or_default();
+            matches!(rel.as_slice(), [_, key, file]
+                if is_project_key(key) && file.strip_suffix(".jsonl").is_some_and(is_uuid))
+        })
+}
+
+/// A UUID in its 36-character text form (Claude Code's session ids).
+fn is_uuid(s: &str) -> bool {
+    s.len() == 36
+        && s.bytes().enumerate().all(|(i, b)| match i {
+            8 | 13 | 18 | 23 => b == b'-',
+            _ => b.is_ascii_hexdigit(),
+        })
 }
 
 /// True when the folders end in a user's home (`home/<u>`, `Users/<u>`, `root`).
@@ -161,6 +257,74 @@ mod tests {
         assert!(!is_project_key("-home-u.x"));
         assert!(!is_project_key(""));
         assert_eq!(mangle(&"a".repeat(250)).len(), 201);
+    }
+
+    #[test]
+    fn a_home_of_any_name() {
+        let any = |p: &str| locate_in_any_home(Path::new(p));
+        let t =
+            "/e/home/a/.config/claude/projects/-home-a/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70.jsonl";
+        assert_eq!(locate(Path::new(t)), None);
+        let tree = any(t).unwrap();
+        assert!(
+            matches!(&tree, ClaudeFile::Tree(l) if l.kind == FileKind::Session && l.home == "claude")
+        );
+        let home = Path::new("/e/home/a/.config/claude");
+        assert_eq!(home_of(Path::new(t), &tree).as_deref(), Some(home));
+        let sub = "/e/x/cfg/projects/-x/s1/subagents/w/agent-1.jsonl";
+        assert_eq!(
+            home_of(Path::new(sub), &any(sub).unwrap()).as_deref(),
+            Some(Path::new("/e/x/cfg"))
+        );
+        for (p, file, up) in [
+            ("/e/x/cfg/history.jsonl", ClaudeFile::History, "/e/x/cfg"),
+            (
+                "/e/x/cfg/settings.local.json",
+                ClaudeFile::Settings(SettingsScope::User),
+                "/e/x/cfg",
+            ),
+            (
+                "/e/x/cfg/sessions/4821.json",
+                ClaudeFile::SessionRegister,
+                "/e/x/cfg",
+            ),
+            (
+                "/e/x/cfg/jobs/j1/parent-transcript.jsonl",
+                ClaudeFile::JobTranscript,
+                "/e/x/cfg",
+            ),
+        ] {
+            assert_eq!(any(p), Some(file.clone()), "{p}");
+            assert_eq!(
+                home_of(Path::new(p), &file).as_deref(),
+                Some(Path::new(up)),
+                "{p}"
+            );
+        }
+        // the key rule still holds; a register is named by a pid
+        assert_eq!(any("/e/x/cfg/projects/home-a/s.jsonl"), None);
+        assert_eq!(any("/e/x/cfg/sessions/a1.json"), None);
+        // a transcript named by a UUID and a file Claude Code writes beside `projects/`
+        let holds = |names: &[&str]| {
+            let files: Vec<PathBuf> = names.iter().map(|n| home.join(n)).collect();
+            holds_home(
+                home,
+                &Walked::new(files.iter().map(PathBuf::as_path).collect()),
+            )
+        };
+        let uuid = "projects/-home-a/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70.jsonl";
+        assert!(holds(&[uuid, "statsig/x"]));
+        assert!(holds(&[".claude.json", uuid]));
+        assert!(!holds(&[uuid]));
+        assert!(!holds(&["history.jsonl", "projects/-home-a/notes.jsonl"]));
+        assert!(!holds(&[
+            "history.jsonl",
+            "projects/home-a/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70.jsonl"
+        ]));
+        assert!(!holds(&[
+            "history.jsonl",
+            "projects/-home-a/x/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70.jsonl"
+        ]));
     }
 
     #[test]

@@ -134,15 +134,26 @@ fn split_name(file: &str, main: bool) -> Option<(FileKind, &str)> {
 
 impl Family {
     /// True when `comps[i]` is `projects` under a home and `comps[i + 1]` a project key.
-    fn tree_at(&self, comps: &[String], i: usize) -> bool {
+    fn tree_at(&self, comps: &[String], i: usize, any_home: bool) -> bool {
         i >= 1
             && comps.get(i).is_some_and(|c| c == "projects")
-            && (self.is_home)(&comps[i - 1])
+            && (any_home || (self.is_home)(&comps[i - 1]))
             && comps.get(i + 1).is_some_and(|k| (self.is_project_key)(k))
     }
 
     /// Recognises a file of the tree by its path. Never touches the file system.
     pub fn locate(&self, path: &Path) -> Option<Location> {
+        self.locate_under(path, false)
+    }
+
+    /// [`Family::locate`] for a home of any name (a `$CLAUDE_CONFIG_DIR`): the layout
+    /// and the project-key rule still apply, the home's name does not. For a caller
+    /// that has other grounds to take the folder for a home (the files beside it).
+    pub fn locate_in_any_home(&self, path: &Path) -> Option<Location> {
+        self.locate_under(path, true)
+    }
+
+    fn locate_under(&self, path: &Path, any_home: bool) -> Option<Location> {
         let comps = components(path);
         let n = comps.len();
         let at = |kind, projects: usize, session: String, agent: Option<String>, sub| Location {
@@ -154,14 +165,14 @@ impl Family {
             subfolder: sub,
         };
         // session files: <home>/projects/<key>/<file>
-        if n >= 4 && self.tree_at(&comps, n - 3) {
+        if n >= 4 && self.tree_at(&comps, n - 3, any_home) {
             let (kind, stem) = split_name(&comps[n - 1], true)?;
             return Some(at(kind, n - 3, stem.to_string(), None, None));
         }
         // persisted outputs: <home>/projects/<key>/<session>/tool-results/<file>
         if n >= 6
             && comps[n - 2] == "tool-results"
-            && self.tree_at(&comps, n - 5)
+            && self.tree_at(&comps, n - 5, any_home)
             && !comps[n - 3].is_empty()
             && !comps[n - 1].is_empty()
         {
@@ -185,7 +196,7 @@ impl Family {
             .find(|&j| {
                 j >= 4
                     && comps[j] == "subagents"
-                    && self.tree_at(&comps, j - 3)
+                    && self.tree_at(&comps, j - 3, any_home)
                     && !comps[j - 1].is_empty()
             })?;
         let folders = &comps[sub_at + 1..n - 1];
