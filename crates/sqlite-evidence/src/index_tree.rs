@@ -425,7 +425,7 @@ impl Recoverer<'_> {
             for t0 in firsts {
                 let Some(total) = t0
                     .map_or(Some(0), super::serial_size)
-                    .and_then(|n| (hlen + known).checked_add(n))
+                    .and_then(|n| hlen.checked_add(known)?.checked_add(n))
                 else {
                     continue;
                 };
