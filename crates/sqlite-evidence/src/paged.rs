@@ -409,6 +409,24 @@ impl PagedDatabase {
         recover::paged_live(&self.src, table, each)
     }
 
+    /// [`PagedDatabase::live_records`] for the records whose first stored column `keep`
+    /// accepts (a key column: `ItemTable.key`, Cursor's `cursorDiskKV.key`), given with
+    /// the record's stored length (header and body, in bytes). `keep` is asked once per
+    /// record, of the column as the cell's own bytes hold it, before any of the record's
+    /// overflow pages is read: a refused record costs its cell, not its value (a walk for
+    /// a few keys of a table of large spilled values reads the leaf pages only; a
+    /// `keep` that counts and refuses every record sizes a table without reading one
+    /// overflow page). Where the first column itself spills, the record is read and then
+    /// asked. A rowid alias as first column is stored as NULL, and asked as NULL.
+    pub fn live_records_where(
+        &self,
+        table: &str,
+        keep: &mut dyn FnMut(&Value, usize) -> bool,
+        each: &mut dyn FnMut(i64, Vec<Value>),
+    ) -> usize {
+        recover::paged_live_where(&self.src, table, keep, each)
+    }
+
     /// Hands every deleted record of `table` that the files still hold (freeblocks,
     /// unallocated space, cells no pointer names, freelist pages, older page versions,
     /// table leaf pages no b-tree reaches) to `each` as it is found, one page at a

@@ -1095,7 +1095,15 @@ struct Recoverer<'a> {
     /// The most pages any version of the database has ([`Pages::max_pages`], which
     /// walks the WAL's frames: asked once).
     max_pages: usize,
+    /// Set by [`paged_live_where`]: asked of each live cell's first stored column, read
+    /// from the cell's own bytes, before its overflow chain is followed; a cell it
+    /// refuses is not read further.
+    first_filter: Option<FirstFilter<'a>>,
 }
+
+/// A predicate on a record's first stored column ([`Recoverer::first_filter`])
+/// and the record's stored length (its payload: header and body, in bytes).
+type FirstFilter<'a> = &'a mut dyn FnMut(&Value, usize) -> bool;
 
 /// The cell offsets a table leaf page's pointer array names (page 1's header follows
 /// the 100-byte database header).
@@ -1260,6 +1268,7 @@ impl<'a> Recoverer<'a> {
             free_leaves: HashSet::new(),
             live: index_tree::Live::default(),
             chain_memo: None,
+            first_filter: None,
         }
     }
 
@@ -1488,6 +1497,18 @@ impl<'a> Recoverer<'a> {
             }
             let start = ptr + a + r;
             let local = self.local(plen);
+            // the first column asked of the filter from the cell's own bytes, where it
+            // lies in them: a refused record's overflow chain is never read
+            let mut asked = false;
+            if let Some(keep) = self.first_filter.as_mut() {
+                let head = b.get(start..start + local.min(plen)).unwrap_or_default();
+                if let Some(first) = first_column(&self.shape, head, self.pages.encoding) {
+                    asked = true;
+                    if !keep(&first, plen) {
+                        continue;
+                    }
+                }
+            }
             let payload: std::borrow::Cow<'_, [u8]> = if local == plen {
                 match b.get(start..start + plen) {
                     Some(s) => s.into(),
@@ -1522,6 +1543,14 @@ impl<'a> Recoverer<'a> {
                 self.pages.encoding,
                 strict,
             ) {
+                // a first column that itself spilled is asked of the filter now
+                if let (false, Some(keep), Some(first)) =
+                    (asked, self.first_filter.as_mut(), values.first())
+                {
+                    if !keep(first, plen) {
+                        continue;
+                    }
+                }
                 let rowid = (!index).then_some(rowid as i64);
                 self.set_alias(&mut values, rowid);
                 self.found.push(Found {
@@ -4523,6 +4552,49 @@ pub(crate) fn paged_live(
         }
     });
     n
+}
+
+/// [`paged_live`] handing only the records whose first stored column `keep` accepts,
+/// asked from the cell's own bytes before any overflow page is read (see
+/// [`crate::paged::PagedDatabase::live_records_where`]).
+pub(crate) fn paged_live_where(
+    ps: &PageSource,
+    table: &str,
+    keep: &mut dyn FnMut(&Value, usize) -> bool,
+    each: &mut dyn FnMut(i64, Vec<Value>),
+) -> usize {
+    let Some(shape) = paged_shape(ps, table) else {
+        return 0;
+    };
+    let root = shape.root;
+    let index = shape.is_index();
+    let mut rec = Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new());
+    rec.first_filter = Some(keep);
+    let mut n = 0;
+    stream_tree(ps, root, &mut |page, b, leaf| {
+        if leaf || index {
+            rec.cells(b, page, "page", Strict::Known, None);
+            for mut f in std::mem::take(&mut rec.found) {
+                rec.to_table_order(&mut f);
+                each(f.rowid.unwrap_or(0), f.values);
+                n += 1;
+            }
+        }
+    });
+    n
+}
+
+/// A record's first stored column, decoded from `head` (the record's first bytes, as
+/// a cell holds them before any overflow page); `None` when its header or its value
+/// runs past `head`.
+fn first_column(shape: &TableShape, head: &[u8], encoding: u32) -> Option<Value> {
+    let (hlen, n) = varint(head, 0)?;
+    let hlen = usize::try_from(hlen)
+        .ok()
+        .filter(|&h| h > n && h <= head.len())?;
+    let (t, _) = varint(head, n)?;
+    let (values, _) = decode_body(shape, &[t], head, hlen, head.len(), encoding, Strict::Known)?;
+    values.into_iter().next()
 }
 
 /// The page numbers of every b-tree of a paged source's schema.

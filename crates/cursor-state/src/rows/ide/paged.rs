@@ -118,14 +118,6 @@ fn text(v: &SqlValue) -> String {
     state_vscdb::decode::value_text(ValueRef::from(v))
 }
 
-fn value_len(v: Option<&SqlValue>) -> u64 {
-    match v {
-        Some(SqlValue::Text(t)) => t.len() as u64,
-        Some(SqlValue::Blob(b)) => b.len() as u64,
-        _ => 8,
-    }
-}
-
 /// A live record as an item (`<table> rowid <n>`, as `KvTable` gives it); secrets never.
 fn live_item(table: &str, rowid: i64, values: Vec<SqlValue>) -> Option<Item> {
     let mut v = values.into_iter();
@@ -241,7 +233,11 @@ pub(super) fn read_global_paged(
     };
     if table("ItemTable").is_some() {
         let (mut headers, mut app_state) = (None, None);
-        db.live_records("ItemTable", &mut |rowid, values| {
+        let wanted = |k: &SqlValue| {
+            let key = text(k);
+            key == HEADERS_KEY || key == APP_STATE_KEY
+        };
+        db.live_records_where("ItemTable", &mut |k, _| wanted(k), &mut |rowid, values| {
             let Some(item) = live_item("ItemTable", rowid, values) else {
                 return;
             };
@@ -280,27 +276,32 @@ fn read_kv_paged(
     let mut live_cids: HashSet<String> = HashSet::new();
     let mut bubble_cids: BTreeSet<String> = BTreeSet::new();
     let mut agent_blobs = false;
-    db.live_records(KV, &mut |_, values| {
-        let Some(k) = values.first() else { return };
-        let key = text(k);
-        if state_vscdb::is_secret_key(&key) {
-            return;
-        }
-        if let Some(cid) = grouped_cid(&key) {
-            let n = key.len() as u64 + value_len(values.get(1));
-            *bytes.entry(cid.to_string()).or_default() += n;
-        }
-        if let Some((cid, _)) = split_key(&key, "composerData") {
-            live_cids.insert(cid.to_string());
-            composers.insert(key.clone());
-        } else if let Some((cid, _)) = split_key(&key, "bubbleId") {
-            if !bubble_cids.contains(cid) {
-                bubble_cids.insert(cid.to_string());
+    // keys and stored lengths only: every record is refused once its key is seen, so no
+    // value and no overflow page is read (a table of 20 KB bubbles: four pages in five)
+    db.live_records_where(
+        KV,
+        &mut |k, stored| {
+            let key = text(k);
+            if state_vscdb::is_secret_key(&key) {
+                return false;
             }
-        } else if key.starts_with("agentKv:blob:") {
-            agent_blobs = true;
-        }
-    });
+            if let Some(cid) = grouped_cid(&key) {
+                *bytes.entry(cid.to_string()).or_default() += stored as u64;
+            }
+            if let Some((cid, _)) = split_key(&key, "composerData") {
+                live_cids.insert(cid.to_string());
+                composers.insert(key.clone());
+            } else if let Some((cid, _)) = split_key(&key, "bubbleId") {
+                if !bubble_cids.contains(cid) {
+                    bubble_cids.insert(cid.to_string());
+                }
+            } else if key.starts_with("agentKv:blob:") {
+                agent_blobs = true;
+            }
+            false
+        },
+        &mut |_, _| {},
+    );
     // the batch: grown with the table when batches of `batch_bytes` would be more than
     // `max_walks` walks
     let budget = paging.batch_for(bytes.values().fold(0u64, |a, b| a.saturating_add(*b)));
@@ -443,11 +444,9 @@ fn live_for_deleted(db: &PagedDatabase, cids: &HashSet<String>) -> Batch {
 /// One walk of the live records, keeping those whose key `keep` accepts.
 fn gather_live(db: &PagedDatabase, keep: impl Fn(&str) -> bool) -> Batch {
     let mut batch = Batch::default();
-    db.live_records(KV, &mut |rowid, values| {
-        let Some(k) = values.first() else { return };
-        if !keep(&text(k)) {
-            return;
-        }
+    // the key is asked before the value is read: the walk reads the table's leaf pages
+    // and the overflow pages of the batch's records only
+    db.live_records_where(KV, &mut |k, _| keep(&text(k)), &mut |rowid, values| {
         if let Some(item) = live_item(KV, rowid, values) {
             batch.0.insert(item.key.clone(), item);
         }
