@@ -39,6 +39,15 @@ pub fn exercise(data: &[u8]) {
         let _ = paged.schema_readable();
         for e in paged.schema_entries() {
             paged.live_records(&e.name, &mut |_, _| {});
+            let mut flip = false;
+            paged.live_records_where(
+                &e.name,
+                &mut |_, _| {
+                    flip = !flip;
+                    flip
+                },
+                &mut |_, _| {},
+            );
             paged.deleted_records(&e.name, &mut |_| {});
             let _ = paged.table_columns(&e.name);
         }
