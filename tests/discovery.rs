@@ -207,7 +207,10 @@ fn a_claude_home_of_any_name_is_read_like_dot_claude() {
     }
     // a transcript tree alone, or the files beside it alone, is too common a shape
     let bare = dir.path().join("d");
-    copy_tree(&from.join("projects"), &bare.join("home/alice/cfg/projects"));
+    copy_tree(
+        &from.join("projects"),
+        &bare.join("home/alice/cfg/projects"),
+    );
     let beside = dir.path().join("e");
     for f in ["history.jsonl", "settings.json", "settings.local.json"] {
         std::fs::create_dir_all(beside.join("home/alice/cfg")).unwrap();
