@@ -65,7 +65,7 @@ impl Store for ClaudeCodeStore {
 
     fn claim_in(&self, path: &Path, walked: &Walked<'_>) -> Option<Claim> {
         self.claim(path).or_else(|| {
-            let file = locate::locate_in_any_home(path)?;
+            let file = locate::locate_in_other_home(path)?;
             let home = locate::home_of(path, &file)?;
             // once per folder: thousands of its files ask the same
             let key = format!("claude-code: home of any name {}", home.display());

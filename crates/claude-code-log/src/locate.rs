@@ -141,8 +141,20 @@ fn is_register_name(name: &str) -> bool {
 /// discovery's claim asks [`holds_home`] of the files beside them; a path handed to
 /// [`crate::read_file`] is the caller's word.
 pub fn locate_in_any_home(path: &Path) -> Option<ClaudeFile> {
-    if let Some(file) = locate(path) {
-        return Some(file);
+    locate(path).or_else(|| locate_in_other_home(path))
+}
+
+/// [`locate_in_any_home`] for a path [`locate`] does not recognise. Most paths of a
+/// collection are nothing of Claude Code's: one look at the file name and the folder
+/// names (no allocation) turns them away before the path is split.
+pub fn locate_in_other_home(path: &Path) -> Option<ClaudeFile> {
+    let name = path.file_name()?.to_str()?;
+    let home_level = matches!(
+        name,
+        "history.jsonl" | "settings.json" | "settings.local.json" | "parent-transcript.jsonl"
+    ) || name.ends_with(".json");
+    if !home_level && !path.iter().any(|c| c == "projects") {
+        return None;
     }
     if let Some(loc) = FAMILY.locate_in_any_home(path) {
         return Some(ClaudeFile::Tree(loc));
