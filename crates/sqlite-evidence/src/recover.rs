@@ -4531,27 +4531,7 @@ pub(crate) fn paged_live(
     table: &str,
     each: &mut dyn FnMut(i64, Vec<Value>),
 ) -> usize {
-    let Some(shape) = paged_shape(ps, table) else {
-        return 0;
-    };
-    let root = shape.root;
-    let index = shape.is_index();
-    let mut rec = Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new());
-    let mut n = 0;
-    stream_tree(ps, root, &mut |page, b, leaf| {
-        // an index b-tree (WITHOUT ROWID) holds records in its interior pages too
-        if leaf || index {
-            rec.cells(b, page, "page", Strict::Known, None);
-            let mut found = std::mem::take(&mut rec.found);
-            for mut f in found.drain(..) {
-                rec.to_table_order(&mut f);
-                // no rowid in a WITHOUT ROWID table: 0 is handed as a placeholder
-                each(f.rowid.unwrap_or(0), f.values);
-                n += 1;
-            }
-        }
-    });
-    n
+    paged_walk(ps, table, None, each)
 }
 
 /// [`paged_live`] handing only the records whose first stored column `keep` accepts,
@@ -4563,19 +4543,32 @@ pub(crate) fn paged_live_where(
     keep: &mut dyn FnMut(&Value, usize) -> bool,
     each: &mut dyn FnMut(i64, Vec<Value>),
 ) -> usize {
+    paged_walk(ps, table, Some(keep), each)
+}
+
+/// The live walk of both: the table's b-tree one page at a time, each cell asked of
+/// `filter` first where there is one.
+fn paged_walk<'a>(
+    ps: &'a PageSource,
+    table: &str,
+    filter: Option<FirstFilter<'a>>,
+    each: &mut dyn FnMut(i64, Vec<Value>),
+) -> usize {
     let Some(shape) = paged_shape(ps, table) else {
         return 0;
     };
     let root = shape.root;
     let index = shape.is_index();
     let mut rec = Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new());
-    rec.first_filter = Some(keep);
+    rec.first_filter = filter;
     let mut n = 0;
     stream_tree(ps, root, &mut |page, b, leaf| {
+        // an index b-tree (WITHOUT ROWID) holds records in its interior pages too
         if leaf || index {
             rec.cells(b, page, "page", Strict::Known, None);
             for mut f in std::mem::take(&mut rec.found) {
                 rec.to_table_order(&mut f);
+                // no rowid in a WITHOUT ROWID table: 0 is handed as a placeholder
                 each(f.rowid.unwrap_or(0), f.values);
                 n += 1;
             }
