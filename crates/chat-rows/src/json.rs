@@ -265,10 +265,238 @@ pub fn object_entries(text: &str) -> Option<Vec<(String, &serde_json::value::Raw
     Some(entries)
 }
 
+/// One step of a path into a JSON text: a member of an object, or an element of an
+/// array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'k> {
+    /// The member of that name (of a name written twice, the last, as in a `Value`).
+    Key(&'k str),
+    /// The element at that position.
+    Index(usize),
+}
+
+/// The value at `path` in the JSON text `text`, as its raw text (for [`compact`]):
+/// the value as the writer wrote it, its keys in the writer's order, its escapes and
+/// numbers untouched, where printing a decoded `Value` would sort the keys, rewrite the
+/// escapes and round a number past `f64`. `None` when `text` is not one JSON value or
+/// holds nothing at `path`. One pass over `text` that skips what is off the path;
+/// nothing is copied.
+pub fn raw_at<'a>(text: &'a [u8], path: &[Step<'_>]) -> Option<&'a serde_json::value::RawValue> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_slice(text);
+    let found = At { path }.deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    found
+}
+
+/// The seed of [`raw_at`]: what lies at `path` in the value it is given.
+struct At<'p, 'k> {
+    path: &'p [Step<'k>],
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for At<'_, '_> {
+    type Value = Option<&'de serde_json::value::RawValue>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        use serde::Deserialize;
+        if self.path.is_empty() {
+            return <&serde_json::value::RawValue>::deserialize(d).map(Some);
+        }
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for At<'_, '_> {
+    type Value = Option<&'de serde_json::value::RawValue>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        use serde::de::IgnoredAny;
+        let (want, rest) = match self.path.split_first() {
+            Some((Step::Key(k), rest)) => (Some(*k), rest),
+            _ => (None, self.path),
+        };
+        let mut found = None;
+        while let Some(hit) = map.next_key_seed(KeyIs(want))? {
+            if hit {
+                // the last of a name written twice counts, as in a decoded `Value`
+                found = map.next_value_seed(At { path: rest })?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        use serde::de::IgnoredAny;
+        let (want, rest) = match self.path.split_first() {
+            Some((Step::Index(i), rest)) => (Some(*i), rest),
+            _ => (None, self.path),
+        };
+        let mut found = None;
+        let mut i = 0usize;
+        loop {
+            if want == Some(i) {
+                match seq.next_element_seed(At { path: rest })? {
+                    Some(v) => found = v,
+                    None => break,
+                }
+            } else if seq.next_element::<IgnoredAny>()?.is_none() {
+                break;
+            }
+            i = i.saturating_add(1);
+        }
+        Ok(found)
+    }
+
+    // a scalar where the path goes on holds nothing there
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+/// A key's seed for [`At`]: whether the key is the one wanted, without copying it.
+struct KeyIs<'k>(Option<&'k str>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeyIs<'_> {
+    type Value = bool;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeyIs<'_> {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E>(self, k: &str) -> Result<bool, E> {
+        Ok(self.0 == Some(k))
+    }
+}
+
+/// The raw text of the value at `path` in a JavaScript-written line, compacted as
+/// written ([`raw_at`] then [`compact`]); a lone surrogate reads as `\ufffd`, as
+/// [`from_slice`] reads it. `None` where [`raw_at`] finds nothing.
+pub fn compact_at(text: &[u8], path: &[Step<'_>]) -> Option<String> {
+    with_repaired(text, |b| raw_at(b, path).map(|r| compact(r.get())))
+}
+
+/// The JSON object `text` compacted as written ([`compact`]), without the members whose
+/// names `skip` picks: the rest in the writer's order, each value as written (a name
+/// written twice once, with its last value, as in a decoded `Value`, at its last place).
+/// `None` when `text` is not a JSON object. A lone surrogate reads as `\ufffd`.
+pub fn compact_object_without(text: &[u8], skip: impl Fn(&str) -> bool) -> Option<String> {
+    with_repaired(text, |b| {
+        let entries = object_entries(std::str::from_utf8(b).ok()?)?;
+        let mut last: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for (i, (k, _)) in entries.iter().enumerate() {
+            last.insert(k, i);
+        }
+        let mut out = String::from("{");
+        for (i, (k, v)) in entries.iter().enumerate() {
+            if skip(k) || last.get(k.as_str()) != Some(&i) {
+                continue;
+            }
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&serde_json::to_string(k).unwrap_or_default());
+            out.push(':');
+            compact_into(&mut out, v.get());
+        }
+        out.push('}');
+        Some(out)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::Value;
+
+    #[test]
+    fn an_object_without_some_members_as_written() {
+        let text = br#"{"type":"system","z":{"b":1, "a":"\u00e9"},"uuid":"u","m":[1, 2],"z":3,"s":"\ud83d"}"#;
+        assert_eq!(
+            compact_object_without(text, |k| k == "type" || k == "uuid").as_deref(),
+            Some(r#"{"m":[1,2],"z":3,"s":"\ufffd"}"#)
+        );
+        assert_eq!(
+            compact_object_without(br#"{"z":{"b":1,"a":2}}"#, |_| false).as_deref(),
+            Some(r#"{"z":{"b":1,"a":2}}"#)
+        );
+        assert_eq!(
+            compact_object_without(b"{}", |_| false).as_deref(),
+            Some("{}")
+        );
+        assert_eq!(compact_object_without(b"[1]", |_| false), None);
+        assert_eq!(compact_object_without(b"{\"a\":", |_| false), None);
+    }
+
+    #[test]
+    fn raw_at_finds_the_value_as_written() {
+        let line = br#"{"message":{"content":[{"type":"text","text":"hi"},
+            {"type":"tool_use","id":"t1","input":{"file_path":"/a","old_string":"x\u00e9",
+             "new_string":"y", "n": 12345678901234567890123}}]},
+          "wireToolInputs":{"t1":{"z":1,"a":[1, 2]}},"dup":1,"dup":{"k":"last"}}"#;
+        use Step::{Index as I, Key as K};
+        let at = |path: &[Step<'_>]| compact_at(line, path);
+        assert_eq!(
+            at(&[K("message"), K("content"), I(1), K("input")]).as_deref(),
+            Some(
+                r#"{"file_path":"/a","old_string":"x\u00e9","new_string":"y","n":12345678901234567890123}"#
+            )
+        );
+        assert_eq!(
+            at(&[K("wireToolInputs"), K("t1")]).as_deref(),
+            Some(r#"{"z":1,"a":[1,2]}"#)
+        );
+        assert_eq!(at(&[K("dup")]).as_deref(), Some(r#"{"k":"last"}"#));
+        assert_eq!(
+            at(&[K("message"), K("content"), I(0), K("text")]).as_deref(),
+            Some(r#""hi""#)
+        );
+        // nothing there: a missing key, an index past the end, a path through a scalar
+        assert_eq!(at(&[K("nope")]), None);
+        assert_eq!(at(&[K("message"), K("content"), I(2)]), None);
+        assert_eq!(at(&[K("dup"), K("k"), K("deeper")]), None);
+        assert_eq!(at(&[K("message"), I(0)]), None);
+        // the whole text, and text that is not one JSON value
+        assert_eq!(
+            compact_at(b" [1, {\"a\" : 2}] ", &[]).as_deref(),
+            Some(r#"[1,{"a":2}]"#)
+        );
+        assert!(raw_at(br#"{"a":1} x"#, &[K("a")]).is_none());
+        assert!(raw_at(br#"{"a":"#, &[K("a")]).is_none());
+        // a lone surrogate is read as the decoders read it
+        assert_eq!(
+            compact_at(br#"{"t":"cut \ud83d"}"#, &[K("t")]).as_deref(),
+            Some(r#""cut \ufffd""#)
+        );
+    }
 
     #[test]
     fn object_entries_keep_the_file_order_and_the_raw_values() {
