@@ -21,6 +21,7 @@ pub mod settings;
 
 use std::collections::{HashMap, HashSet};
 
+use chat_rows::json::Step;
 use chat_rows::lines::Line;
 use chat_rows::system::{self, ChangeTracker, quote};
 use chat_rows::{RowSink, Timestamp, TurnType};
@@ -535,6 +536,38 @@ pub fn transcript_rows_with(
     }
 }
 
+/// Where a record's values lie in its line, for the texts the spec has printed as
+/// written: compact JSON with the keys in the writer's order and escapes and numbers
+/// untouched ([`chat_rows::json::compact_at`]), where printing the decoded `Value` would
+/// sort the keys. The decoded value is the fallback (never needed for a line that
+/// decoded).
+struct Written<'l> {
+    line: &'l [u8],
+    /// The block's index in `message.content`; `None` when `content` is the block.
+    block: Option<usize>,
+}
+
+impl Written<'_> {
+    /// The value at `path` in the line.
+    fn at(&self, path: &[Step<'_>]) -> Option<String> {
+        chat_rows::json::compact_at(self.line, path)
+    }
+
+    /// The value at `rest` in the block (the block itself for `[]`).
+    fn block(&self, rest: &[Step<'_>]) -> Option<String> {
+        let mut path = vec![Step::Key("message"), Step::Key("content")];
+        path.extend(self.block.map(Step::Index));
+        path.extend_from_slice(rest);
+        self.at(&path)
+    }
+
+    /// A tool call's `input` as written.
+    fn input(&self, decoded: &Value) -> String {
+        self.block(&[Step::Key("input")])
+            .unwrap_or_else(|| compact(decoded))
+    }
+}
+
 struct Mapper<'a, 's> {
     ix: &'a Index,
     opts: &'a MapOptions<'a>,
@@ -624,8 +657,8 @@ impl<'a, 's> Mapper<'a, 's> {
         }
         match rec.kind.as_str() {
             "user" => self.user(e, rec),
-            "assistant" => self.assistant(e, rec),
-            "system" => self.system_record(e, rec),
+            "assistant" => self.assistant(e, rec, line.bytes),
+            "system" => self.system_record(e, rec, line.bytes),
             "attachment" => self.attachment(e, rec),
             "permission-mode" => {
                 let mode = rec.str("permissionMode").unwrap_or("").to_string();
@@ -820,15 +853,16 @@ impl<'a, 's> Mapper<'a, 's> {
         }
     }
 
-    fn assistant(&mut self, e: &Entry, rec: &Record) {
+    fn assistant(&mut self, e: &Entry, rec: &Record, line: &[u8]) {
         let model = rec.message_str("model").unwrap_or("").to_string();
-        let blocks: Vec<&Value> = match rec.content() {
-            Some(Value::Array(b)) => b.iter().collect(),
-            Some(other) => vec![other],
+        // each block with its place in the line, for the texts printed as written
+        let blocks: Vec<(&Value, Option<usize>)> = match rec.content() {
+            Some(Value::Array(b)) => b.iter().enumerate().map(|(i, b)| (b, Some(i))).collect(),
+            Some(other) => vec![(other, None)],
             None => Vec::new(),
         };
         if model == "<synthetic>" || rec.flag("isApiErrorMessage") {
-            let text: Vec<String> = blocks.iter().map(|b| block_text(b)).collect();
+            let text: Vec<String> = blocks.iter().map(|(b, _)| block_text(b)).collect();
             let head = [
                 rec.raw
                     .get("apiErrorStatus")
@@ -852,8 +886,9 @@ impl<'a, 's> Mapper<'a, 's> {
                 self.system(e, rec, text);
             }
         }
-        for b in blocks {
-            self.block(e, rec, b, &model);
+        for (b, at) in blocks {
+            let path = Written { line, block: at };
+            self.block(e, rec, b, &path, &model);
         }
         if self.ix.usage_lines.contains(&e.line) {
             if let Some(usage) = rec
@@ -876,7 +911,7 @@ impl<'a, 's> Mapper<'a, 's> {
         }
     }
 
-    fn block(&mut self, e: &Entry, rec: &Record, b: &Value, model: &str) {
+    fn block(&mut self, e: &Entry, rec: &Record, b: &Value, w: &Written<'_>, model: &str) {
         let kind = b.get("type").and_then(Value::as_str).unwrap_or("");
         let (turn, text) = match kind {
             "text" => (TurnType::Assistant, block_text(b)),
@@ -888,10 +923,11 @@ impl<'a, 's> Mapper<'a, 's> {
                 (TurnType::Thinking, t.to_string())
             }
             "redacted_thinking" => (TurnType::Thinking, "[redacted thinking]".to_string()),
-            "tool_use" | "server_tool_use" => return self.tool_use(e, rec, b, model),
+            "tool_use" | "server_tool_use" => return self.tool_use(e, rec, b, w, model),
             _ if b.is_string() => (TurnType::Assistant, block_text(b)),
             other => {
-                let text = format!("content block {other}: {}", quote(&compact(b)));
+                let json = w.block(&[]).unwrap_or_else(|| compact(b));
+                let text = format!("content block {other}: {}", quote(&json));
                 return self.system(e, rec, text);
             }
         };
@@ -902,7 +938,7 @@ impl<'a, 's> Mapper<'a, 's> {
         self.sink.push(row);
     }
 
-    fn tool_use(&mut self, e: &Entry, rec: &Record, b: &Value, model: &str) {
+    fn tool_use(&mut self, e: &Entry, rec: &Record, b: &Value, w: &Written<'_>, model: &str) {
         let id = b.get("id").and_then(Value::as_str).unwrap_or("");
         let name = b.get("name").and_then(Value::as_str).unwrap_or("");
         let input = b.get("input").cloned().unwrap_or(Value::Null);
@@ -927,12 +963,12 @@ impl<'a, 's> Mapper<'a, 's> {
             let text = wire
                 .and_then(command)
                 .or_else(|| command(&input))
-                .unwrap_or_else(|| compact(&input));
-            let differs = wire.is_some_and(|w| without_command(w) != without_command(&input));
+                .unwrap_or_else(|| w.input(&input));
+            let differs = wire.is_some_and(|x| without_command(x) != without_command(&input));
             (text, differs)
         } else {
-            let differs = wire.is_some_and(|w| *w != input);
-            (compact(&input), differs)
+            let differs = wire.is_some_and(|x| *x != input);
+            (w.input(&input), differs)
         };
         let row = self
             .place
@@ -940,21 +976,18 @@ impl<'a, 's> Mapper<'a, 's> {
             .tool(name, id)
             .model(model);
         self.sink.push(row);
-        if let (true, Some(w)) = (differs, wire) {
-            self.tool_system(
-                e,
-                rec,
-                name,
-                id,
-                format!("tool input as sent: {}", compact(w)),
-            );
+        if let (true, Some(sent)) = (differs, wire) {
+            let sent = w
+                .at(&[Step::Key("wireToolInputs"), Step::Key(id)])
+                .unwrap_or_else(|| compact(sent));
+            self.tool_system(e, rec, name, id, format!("tool input as sent: {sent}"));
         }
         if let Some(text) = self.ix.calls.call_link(id) {
             self.tool_system(e, rec, name, id, text);
         }
     }
 
-    fn system_record(&mut self, e: &Entry, rec: &Record) {
+    fn system_record(&mut self, e: &Entry, rec: &Record, line: &[u8]) {
         let subtype = rec.str("subtype").unwrap_or("");
         let get = |k: &str| {
             rec.raw
@@ -966,7 +999,8 @@ impl<'a, 's> Mapper<'a, 's> {
             "api_error" => {
                 let error = match rec.raw.get("error") {
                     Some(Value::String(s)) => s.clone(),
-                    Some(v) => compact(v),
+                    Some(v) => chat_rows::json::compact_at(line, &[Step::Key("error")])
+                        .unwrap_or_else(|| compact(v)),
                     None => String::new(),
                 };
                 format!(
@@ -997,15 +1031,16 @@ impl<'a, 's> Mapper<'a, 's> {
             _ => {
                 let body = match rec.raw.get("content") {
                     Some(Value::String(s)) => s.clone(),
-                    _ => {
-                        let rest: Map<String, Value> = rec
-                            .raw
-                            .iter()
-                            .filter(|(k, _)| !ENVELOPE.contains(&k.as_str()))
-                            .map(|(k, v)| (k.clone(), v.clone()))
-                            .collect();
-                        compact(&Value::Object(rest))
-                    }
+                    _ => chat_rows::json::compact_object_without(line, |k| ENVELOPE.contains(&k))
+                        .unwrap_or_else(|| {
+                            let rest: Map<String, Value> = rec
+                                .raw
+                                .iter()
+                                .filter(|(k, _)| !ENVELOPE.contains(&k.as_str()))
+                                .map(|(k, v)| (k.clone(), v.clone()))
+                                .collect();
+                            compact(&Value::Object(rest))
+                        }),
                 };
                 format!("system message: {subtype}: {body}")
             }
@@ -1113,6 +1148,37 @@ mod tests {
             .collect()
     }
 
+    /// Tool inputs, the input as sent, other content blocks, an `api_error`'s error and
+    /// an unknown system record's fields are printed as written: keys in the writer's
+    /// order, escapes and numbers untouched (a decoded `Value` sorts the keys, rewrites
+    /// `\u00e9` and rounds a number past `f64`).
+    #[test]
+    fn json_texts_are_printed_as_written() {
+        let rows = map(
+            concat!(
+                r#"{"type":"assistant","uuid":"a1","sessionId":"s","wireToolInputs":{"t1":{"z":1,"file_path":"b"}},"message":{"id":"m","model":"m0","content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"a","old_string":"caf\u00e9","new_string":"x","n":12345678901234567890123}},{"type":"zeta_block","z":[1, 2],"a":true}]}}"#,
+                "\n",
+                r#"{"type":"system","subtype":"api_error","uuid":"e1","sessionId":"s","error":{"type":"overloaded","status":529},"retryAttempt":1,"maxRetries":3,"retryInMs":500}"#,
+                "\n",
+                r#"{"type":"system","subtype":"future_note","uuid":"e2","sessionId":"s","zz":{"b":1,"a":"\u00e9"},"aa":[3, 1]}"#,
+                "\n",
+            ),
+            None,
+            false,
+        );
+        assert_eq!(
+            rows,
+            [
+                r#"live|s|tool_use|Edit|{"file_path":"a","old_string":"caf\u00e9","new_string":"x","n":12345678901234567890123}"#,
+                r#"live|s|system|Edit|tool input as sent: {"z":1,"file_path":"b"}"#,
+                "live|s|system|Edit|link: tool call t1 has no result in this file",
+                r#"live|s|system||content block zeta_block: {"type":"zeta_block","z":[1,2],"a":true}"#,
+                r#"live|s|system||api error: retry 1/3 in 500 ms: {"type":"overloaded","status":529}"#,
+                r#"live|s|system||system message: future_note: {"zz":{"b":1,"a":"\u00e9"},"aa":[3,1]}"#,
+            ]
+        );
+    }
+
     #[test]
     fn a_fork_copies_its_context_before_the_boilerplate() {
         let rows = map(
@@ -1140,7 +1206,7 @@ mod tests {
                 "live|p:agent-f|thinking||plan",
                 r#"live|p:agent-f|tool_use|web_search|{"q":"x"}"#,
                 "live|p:agent-f|system|web_search|link: tool call srv_1 has no result in this file",
-                r#"live|p:agent-f|system||content block web_search_tool_result: {"content":[],"tool_use_id":"srv_1","type":"web_search_tool_result"}"#,
+                r#"live|p:agent-f|system||content block web_search_tool_result: {"type":"web_search_tool_result","tool_use_id":"srv_1","content":[]}"#,
             ]
         );
     }
