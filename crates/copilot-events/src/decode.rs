@@ -1479,13 +1479,32 @@ impl Loose<'_> {
     /// binary asset's only as its length.
     pub(crate) fn data(&self, kind: &str) -> String {
         match self.data {
-            Some(r) if r.get().len() <= TREE_MAX => match serde_json::from_str::<Value>(r.get()) {
-                Ok(mut d) => {
-                    leave_out_asset_data(kind, &mut d);
-                    d.to_string()
+            // as written (keys in the file's order, as the rows of well-formed lines
+            // print it), a binary asset's bytes replaced by their count
+            Some(r) if r.get().len() <= TREE_MAX => {
+                match chat_rows::json::object_entries(r.get()) {
+                    Some(entries) if kind == "session.binary_asset" => {
+                        let mut out = String::from("{");
+                        for (i, (k, v)) in entries.iter().enumerate() {
+                            if i > 0 {
+                                out.push(',');
+                            }
+                            out.push_str(&serde_json::to_string(k).unwrap_or_default());
+                            out.push(':');
+                            if k == "data" {
+                                let mut d = serde_json::json!({ "data": serde_json::from_str::<Value>(v.get()).unwrap_or(Value::Null) });
+                                leave_out_asset_data(kind, &mut d);
+                                out.push_str(&d["data"].to_string());
+                            } else {
+                                chat_rows::json::compact_into(&mut out, v.get());
+                            }
+                        }
+                        out.push('}');
+                        out
+                    }
+                    _ => chat_rows::json::compact(r.get()),
                 }
-                Err(_) => String::new(),
-            },
+            }
             Some(r) if kind == "session.binary_asset" => {
                 format!("[binary asset data left out, {} bytes]", r.get().len())
             }
@@ -1731,7 +1750,7 @@ mod tests {
             loose(r#"{"type":"x","typ\u0065":"session.error","data":{ "b" : [1, 2], "a":null },"n":[[[]]],"timestamp":"2026-10-05T09:00:00.000Z"}"#).unwrap(),
             (
                 "session.error".to_string(),
-                r#"{"a":null,"b":[1,2]}"#.to_string(),
+                r#"{"b":[1,2],"a":null}"#.to_string(),
                 Some("2026-10-05T09:00:00.000000Z".to_string())
             )
         );

@@ -9,6 +9,7 @@
 //! token, so only its trust list is read, and settings keys that name a password,
 //! token, secret, API key or authorization are skipped.
 
+use chat_rows::jsonc::Node;
 use chat_rows::lines::lines;
 use chat_rows::system::{self, key_values};
 use chat_rows::{RecordState, Row, Timestamp, TurnType};
@@ -52,6 +53,26 @@ fn object(bytes: &[u8], what: &str, agent: &str) -> Result<Map<String, Value>, R
         )
         .locator("whole file")),
     }
+}
+
+/// Like [`object`], as a [`Node`]: the members in the file's order and each value as
+/// written, for the files whose rows print what someone granted.
+#[allow(clippy::result_large_err)] // as `object`: the error is the row, made once per file
+fn tree<'b>(bytes: &'b [u8], what: &str, agent: &str) -> Result<Node<'b>, Row> {
+    let reason = match chat_rows::jsonc::parse_tree_bytes(bytes) {
+        Ok(Some(n)) if n.is_object() => return Ok(n),
+        Ok(_) => "the top-level value is not an object".to_string(),
+        Err(e) => e.to_string(),
+    };
+    Err(Row::system(
+        agent,
+        system::parser(crate::Error::NotObject {
+            what: what.to_string(),
+            offset: 0,
+            reason,
+        }),
+    )
+    .locator("whole file"))
 }
 
 /// `workspace.yaml`: the session title, and a secondary `session index:` row.
@@ -435,52 +456,55 @@ pub fn command_history(
 }
 
 /// `permissions-config.json`: one `permission setting:` row per saved approval.
+///
+/// Locations and approvals follow the file's order, and an approval of a kind the spec
+/// does not name is printed as written (keys in the file's order), without its
+/// secret-named keys.
 pub fn permissions_config(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
-    let m = match object(bytes, side.file_name, side.agent) {
+    let m = match tree(bytes, side.file_name, side.agent) {
         Ok(m) => m,
         Err(r) => return sink(r),
     };
     let from = system::from(side.file_name, "file mtime");
-    let Some(locations) = m.get("locations").and_then(Value::as_object) else {
+    let Some(locations) = m.get("locations") else {
         return;
     };
-    for (location, entry) in locations {
+    for (location, entry) in locations.members() {
         let approvals = entry
             .get("tool_approvals")
             .or_else(|| entry.get("toolApprovals"))
-            .and_then(Value::as_array)
-            .cloned()
+            .map(Node::items)
             .unwrap_or_default();
         for (i, a) in approvals.iter().enumerate() {
-            let kind = a.get("kind").map(scalar).unwrap_or_default();
+            let text = |k: &str| a.get(k).map(Node::text);
+            let kind = text("kind").unwrap_or_default();
             let detail = match kind.as_str() {
                 "commands" => a
                     .get("command_identifiers")
                     .or_else(|| a.get("commandIdentifiers"))
-                    .and_then(Value::as_array)
-                    .map(|l| l.iter().map(scalar).collect::<Vec<_>>().join(","))
+                    .map(|l| {
+                        l.items()
+                            .iter()
+                            .map(Node::text)
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    })
                     .unwrap_or_default(),
                 "mcp" => {
-                    let srv = a
-                        .get("serverName")
-                        .or_else(|| a.get("server_name"))
-                        .map(scalar)
+                    let srv = text("serverName")
+                        .or_else(|| text("server_name"))
                         .unwrap_or_default();
-                    let tool = a
-                        .get("toolName")
-                        .or_else(|| a.get("tool_name"))
-                        .map(scalar)
+                    let tool = text("toolName")
+                        .or_else(|| text("tool_name"))
                         .filter(|t| !t.is_empty())
                         .unwrap_or_else(|| "*".into());
                     format!("{srv}/{tool}")
                 }
-                "custom-tool" => a
-                    .get("toolName")
-                    .or_else(|| a.get("tool_name"))
-                    .map(scalar)
+                "custom-tool" => text("toolName")
+                    .or_else(|| text("tool_name"))
                     .unwrap_or_default(),
                 "read" | "write" | "memory" => "true".into(),
-                _ => compact_json(&without_secrets(a).to_string()),
+                _ => a.compact(secret_key),
             };
             sink(
                 Row::system(
@@ -492,7 +516,7 @@ pub fn permissions_config(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Ro
                     ),
                 )
                 .at(side.mtime)
-                .project(location.clone())
+                .project(location)
                 .locator(format!("locations.{location}.tool_approvals[{i}]")),
             );
         }
@@ -545,43 +569,26 @@ fn secret_key(k: &str) -> bool {
     .any(|s| k.contains(s))
 }
 
-/// `v` without the keys naming a secret, at every depth (inside arrays too).
-fn without_secrets(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .filter(|(k, _)| !secret_key(k))
-                .map(|(k, x)| (k.clone(), without_secrets(x)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(without_secrets).collect()),
-        other => other.clone(),
-    }
-}
-
-fn leaves(prefix: &str, v: &Value, out: &mut Vec<(String, String)>) {
-    match v {
-        Value::Object(m) => {
-            for (k, x) in m {
-                if secret_key(k) {
-                    continue;
-                }
-                leaves(&format!("{prefix}.{k}"), x, out);
+/// The leaves of a settings object in the file's order, each as its dotted key and its
+/// text as written (a string without its quotes; an array is one leaf, printed without
+/// the secret-named keys of its objects). The parser bounds the nesting (512 levels).
+fn leaves(prefix: &str, v: &Node<'_>, out: &mut Vec<(String, String)>) {
+    if v.is_object() {
+        for (k, x) in v.members() {
+            if secret_key(k) {
+                continue;
             }
+            leaves(&format!("{prefix}.{k}"), x, out);
         }
-        // an array is one leaf, printed without the secret-named keys of its objects
-        other => out.push((
-            prefix.to_string(),
-            compact_json(&without_secrets(other).to_string())
-                .trim_matches('"')
-                .to_string(),
-        )),
+    } else {
+        let text = v.compact(secret_key);
+        out.push((prefix.to_string(), text.trim_matches('"').to_string()));
     }
 }
 
 /// `settings.json` / `managed-settings.json`: each leaf under `permissions`, and `model`.
 pub fn settings(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
-    let m = match object(bytes, side.file_name, side.agent) {
+    let m = match tree(bytes, side.file_name, side.agent) {
         Ok(m) => m,
         Err(r) => return sink(r),
     };
@@ -597,7 +604,7 @@ pub fn settings(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
             );
         }
     }
-    if let Some(model) = m.get("model").map(scalar).filter(|x| !x.is_empty()) {
+    if let Some(model) = m.get("model").map(Node::text).filter(|x| !x.is_empty()) {
         sink(
             Row::system(
                 side.agent,
@@ -669,7 +676,16 @@ pub fn debug_log(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
             ),
             other => base(
                 TurnType::System,
-                texts::session_event(other, &compact_json(&attrs.to_string())),
+                // as written (keys in the file's order); the decoded value only if
+                // the line cannot be read that way
+                texts::session_event(
+                    other,
+                    &chat_rows::json::compact_at(
+                        line.bytes,
+                        &[chat_rows::json::Step::Key("attrs")],
+                    )
+                    .unwrap_or_else(|| compact_json(&attrs.to_string())),
+                ),
             ),
         };
         sink(row);

@@ -78,7 +78,7 @@ fn binary_asset_data_never_printed() {
     assert_eq!(rows.len(), 2);
     assert_eq!(
         rows[0].text,
-        r#"session event: session.binary_asset {"data":"[binary asset data left out, 24 characters]","mimeType":"image/png","size":"16"}"#
+        r#"session event: session.binary_asset {"mimeType":"image/png","size":"16","data":"[binary asset data left out, 24 characters]"}"#
     );
     assert!(rows[1].text.starts_with(
         "parser: unexpected shape of session.binary_asset at byte 0 (invalid type: string \"16\""
@@ -87,6 +87,45 @@ fn binary_asset_data_never_printed() {
         let (bytes, _) = to_bytes(format, &rows).unwrap();
         assert!(!String::from_utf8_lossy(&bytes).contains("U0VDUkVU"));
     }
+}
+
+/// Grants and settings follow the file: locations, approvals and settings leaves in the
+/// order written (not sorted), values as written (escapes, number text, key order),
+/// comments and trailing commas read as JSONC; a name written twice counts once, at its
+/// first place with its last value, as the CLI's `JSON.parse` reads it.
+#[test]
+fn grants_and_settings_follow_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let grants = write(
+        dir.path(),
+        "home/u/.copilot/permissions-config.json",
+        br#"{"locations":{
+            "/z/last-alphabetically":{"tool_approvals":[{"kind":"write"},{"kind":"url","zone":"\u00e9","domains":["b.com","a.com"],"n":1.50}]},
+            "/a/first-alphabetically":{"tool_approvals":[{"kind":"commands","command_identifiers":["rm","git push"]}]}
+        }}"#,
+    );
+    let settings = write(
+        dir.path(),
+        "home/u/.copilot/settings.json",
+        b"// user settings\n{\"model\": \"gpt-5\", \"permissions\": {\"zeta\": [\"shell(ls)\"], /* c */ \"alpha\": {\"y\": 1, \"x\": \"caf\\u00e9\"}, \"zeta\": [\"shell(rm)\"],},}",
+    );
+    let mut rows = read(&grants, None);
+    rows.extend(read(&settings, None));
+    assert_eq!(
+        rows.iter()
+            .map(|r| format!("{}|{}", r.source_locator, r.text))
+            .collect::<Vec<_>>(),
+        [
+            "locations./z/last-alphabetically.tool_approvals[0]|permission setting: tool_approvals.write=true location=/z/last-alphabetically (from permissions-config.json, file mtime)",
+            r#"locations./z/last-alphabetically.tool_approvals[1]|permission setting: tool_approvals.url={"kind":"url","zone":"\u00e9","domains":["b.com","a.com"],"n":1.50} location=/z/last-alphabetically (from permissions-config.json, file mtime)"#,
+            "locations./a/first-alphabetically.tool_approvals[0]|permission setting: tool_approvals.commands=rm,git push location=/a/first-alphabetically (from permissions-config.json, file mtime)",
+            r#"permissions.zeta|permission setting: permissions.zeta=["shell(rm)"] (from settings.json, file mtime)"#,
+            "permissions.alpha.y|permission setting: permissions.alpha.y=1 (from settings.json, file mtime)",
+            r#"permissions.alpha.x|permission setting: permissions.alpha.x=caf\u00e9 (from settings.json, file mtime)"#,
+            "model|model setting: model=gpt-5 (from settings.json, file mtime)",
+        ]
+    );
+    assert_eq!(rows[0].project_path, "/z/last-alphabetically");
 }
 
 /// Item 3: secret-named keys are left out at every depth, inside arrays too, in every
@@ -112,7 +151,7 @@ fn secrets_in_arrays_never_reach_any_format() {
             "permission setting: permissions.allow=[\"shell(git)\"] (from settings.json, file mtime)",
             "permission setting: permissions.list=[{\"name\":\"n\"},[{}]] (from settings.json, file mtime)",
             "permission setting: permissions.nested.ok=true (from settings.json, file mtime)",
-            "permission setting: tool_approvals.url={\"domains\":[\"x.com\"],\"kind\":\"url\"} location=/p (from permissions-config.json, file mtime)",
+            "permission setting: tool_approvals.url={\"kind\":\"url\",\"domains\":[\"x.com\"]} location=/p (from permissions-config.json, file mtime)",
         ]
     );
     for format in [Format::Jsonl, Format::Csv, Format::Timesketch] {
@@ -339,5 +378,38 @@ fn managed_policy_drop_ins() {
             "permission setting: permissions.deny=[\"shell(curl)\"] (from policy.d/10-org.json, file mtime)",
             "model setting: model=m-org (from policy.d/10-org.json, file mtime)",
         ]
+    );
+}
+
+/// The JSON a `session event:` row shows is the `data` (or a debug log's `attrs`) as
+/// written: keys in the file's order, escapes untouched, for a well-formed line, for a
+/// line of another shape than its type's, and in a debug log.
+#[test]
+fn session_event_data_as_written() {
+    let rows = events(&[
+        r#"{"type":"session.task_complete","data":{"zeta":1,"alpha":"caf\u00e9"}}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"e","result":{"content":[1, 2]}}}"#,
+    ]);
+    let texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
+    assert_eq!(
+        texts[0],
+        r#"session event: session.task_complete {"zeta":1,"alpha":"caf\u00e9"}"#
+    );
+    assert_eq!(
+        texts[1],
+        r#"session event: tool.execution_complete {"toolCallId":"e","result":{"content":[1,2]}}"#
+    );
+    assert!(texts[2].starts_with("parser: unexpected shape of tool.execution_complete at byte "));
+    assert_eq!(texts.len(), 3);
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(
+        dir.path(),
+        "home/u/.config/Code/User/workspaceStorage/w1/GitHub.copilot-chat/debug-logs/5a1e7c37-1137-4000-9000-000000000001/main.jsonl",
+        br#"{"ts":"2026-10-05T09:00:00.000Z","sid":"5a1e7c37-1137-4000-9000-000000000001","type":"future_kind","attrs":{"zeta":[3, 1],"alpha":{"y":1,"x":2}}}"#,
+    );
+    let rows = read(&log, Some("vscode"));
+    assert_eq!(
+        rows.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(),
+        [r#"session event: future_kind {"zeta":[3,1],"alpha":{"y":1,"x":2}}"#]
     );
 }
