@@ -96,11 +96,12 @@ fn model_preferences_selected_before_defaults() {
 
 #[test]
 fn permission_settings_from_jsonc() {
+    // in the file's order (lines 5, 6, 7, 13), not the keys' sorted order
     let expected = vec![
+        "utc|||system||||permission setting: cody.chat.agenticContext=false (from User/settings.json, file mtime)|5|key cody.chat.agenticContext|live",
+        "utc|||system||||permission setting: cody.agentic.context.experimentalShell=true (from User/settings.json, file mtime)|6|key cody.agentic.context.experimentalShell|live",
         "utc|||system||||permission setting: cody.agentic.context.experimentalOptions.shell.allow=[\"git\",\"ls\"] (from User/settings.json, file mtime)|7|key cody.agentic.context.experimentalOptions.shell.allow|live",
         "utc|||system||||permission setting: cody.agentic.context.experimentalOptions.shell.block=[\"sudo\"] (from User/settings.json, file mtime)|7|key cody.agentic.context.experimentalOptions.shell.block|live",
-        "utc|||system||||permission setting: cody.agentic.context.experimentalShell=true (from User/settings.json, file mtime)|6|key cody.agentic.context.experimentalShell|live",
-        "utc|||system||||permission setting: cody.chat.agenticContext=false (from User/settings.json, file mtime)|5|key cody.chat.agenticContext|live",
         "utc|||system||||permission setting: cody.mcpServers.github.disabledTools=[\"delete_repository\"] (from User/settings.json, file mtime)|13|key cody.mcpServers.github.disabledTools|live",
         "utc|||system||||permission setting: cody.mcpServers.web.disabled=true (from User/settings.json, file mtime)|13|key cody.mcpServers.web.disabled|live",
     ];

@@ -74,17 +74,18 @@ fn empty_window_streaming_log() {
 
 #[test]
 fn user_settings() {
+    // in the file's order (the tree keeps it; a decoded map would sort the keys)
     let rows = read("lin-ws01/home/alice/.config/Code/User/settings.json", None);
     assert_eq!(
         briefs(&rows),
         [
-            "system - [key chat.defaultModel] live model setting: chat.defaultModel=copilot/gpt-5 (from User/settings.json, file mtime)",
-            "system - [key chat.permissions.default] live permission setting: chat.permissions.default=autoApprove (from User/settings.json, file mtime)",
-            "system - [key chat.tools.edits.autoApprove] live permission setting: chat.tools.edits.autoApprove={} (from User/settings.json, file mtime)",
-            "system - [key chat.tools.eligibleForAutoApproval] live permission setting: chat.tools.eligibleForAutoApproval.run_in_terminal=false (from User/settings.json, file mtime)",
-            "system - [key chat.tools.global.autoApprove] live permission setting: chat.tools.global.autoApprove=false (from User/settings.json, file mtime)",
-            "system - [key chat.tools.terminal.autoApprove] live permission setting: chat.tools.terminal.autoApprove./^git (status|log)$/=true (from User/settings.json, file mtime)",
             "system - [key chat.tools.terminal.autoApprove] live permission setting: chat.tools.terminal.autoApprove.rm=false (from User/settings.json, file mtime)",
+            "system - [key chat.tools.terminal.autoApprove] live permission setting: chat.tools.terminal.autoApprove./^git (status|log)$/=true (from User/settings.json, file mtime)",
+            "system - [key chat.tools.edits.autoApprove] live permission setting: chat.tools.edits.autoApprove={} (from User/settings.json, file mtime)",
+            "system - [key chat.tools.global.autoApprove] live permission setting: chat.tools.global.autoApprove=false (from User/settings.json, file mtime)",
+            "system - [key chat.tools.eligibleForAutoApproval] live permission setting: chat.tools.eligibleForAutoApproval.run_in_terminal=false (from User/settings.json, file mtime)",
+            "system - [key chat.permissions.default] live permission setting: chat.permissions.default=autoApprove (from User/settings.json, file mtime)",
+            "system - [key chat.defaultModel] live model setting: chat.defaultModel=copilot/gpt-5 (from User/settings.json, file mtime)",
         ]
     );
 }

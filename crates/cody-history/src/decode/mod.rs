@@ -15,6 +15,7 @@ pub mod xml;
 use std::collections::HashSet;
 use std::ops::Range;
 
+use chat_rows::jsonc::Node;
 use serde_json::Value;
 
 use scan::Scan;
@@ -909,10 +910,16 @@ pub struct Setting {
 /// server. A server's `headers`, `env`, `url`, `command` and `args` are never read.
 /// An empty document gives no setting.
 pub fn permission_settings(bytes: &[u8]) -> Result<Vec<Setting>, Error> {
-    let v = chat_rows::jsonc::parse_bytes(bytes).map_err(|e| Error::Jsonc(e.to_string()))?;
-    let map = match v {
-        Value::Null => return Ok(Vec::new()),
-        Value::Object(m) => m,
+    // a tree, not a decoded map: the settings come out in the file's order, each value
+    // as written (a map would sort the keys)
+    let tree =
+        chat_rows::jsonc::parse_tree_bytes(bytes).map_err(|e| Error::Jsonc(e.to_string()))?;
+    let map = match tree {
+        None
+        | Some(Node::Scalar {
+            value: Value::Null, ..
+        }) => return Ok(Vec::new()),
+        Some(m) if m.is_object() => m,
         _ => {
             return Err(Error::NotObject {
                 what: "settings.json",
@@ -922,27 +929,25 @@ pub fn permission_settings(bytes: &[u8]) -> Result<Vec<Setting>, Error> {
     };
     let mut out = Vec::new();
     const OPTIONS: &str = "cody.agentic.context.experimentalOptions";
-    for (key, value) in &map {
-        match key.as_str() {
+    for (key, value) in map.members() {
+        match key {
             OPTIONS => leaves(OPTIONS, OPTIONS, value, &mut out),
             "cody.agentic.context.experimentalShell" | "cody.chat.agenticContext" => {
                 out.push(Setting {
-                    key: key.clone(),
-                    top_key: key.clone(),
-                    value: display(value),
+                    key: key.to_string(),
+                    top_key: key.to_string(),
+                    value: shown(value),
                 })
             }
             "cody.mcpServers" => {
-                if let Some(servers) = value.as_object() {
-                    for (name, server) in servers {
-                        for field in ["disabled", "disabledTools"] {
-                            if let Some(v) = server.get(field) {
-                                out.push(Setting {
-                                    key: format!("{key}.{name}.{field}"),
-                                    top_key: key.clone(),
-                                    value: display(v),
-                                });
-                            }
+                for (name, server) in value.members() {
+                    for field in ["disabled", "disabledTools"] {
+                        if let Some(v) = server.get(field) {
+                            out.push(Setting {
+                                key: format!("{key}.{name}.{field}"),
+                                top_key: key.to_string(),
+                                value: shown(v),
+                            });
                         }
                     }
                 }
@@ -953,19 +958,26 @@ pub fn permission_settings(bytes: &[u8]) -> Result<Vec<Setting>, Error> {
     Ok(out)
 }
 
-fn leaves(top: &str, path: &str, v: &Value, out: &mut Vec<Setting>) {
-    match v {
-        Value::Object(m) if !m.is_empty() => {
-            for (k, child) in m {
-                leaves(top, &format!("{path}.{k}"), child, out);
-            }
-        }
-        _ => out.push(Setting {
+/// The leaves under `v` in the file's order (the parser bounds the nesting at 512).
+fn leaves(top: &str, path: &str, v: &Node<'_>, out: &mut Vec<Setting>) {
+    let members = v.members();
+    if members.is_empty() {
+        out.push(Setting {
             key: path.to_string(),
             top_key: top.to_string(),
-            value: display(v),
-        }),
+            value: shown(v),
+        });
     }
+    for (k, child) in members {
+        leaves(top, &format!("{path}.{k}"), child, out);
+    }
+}
+
+/// [`display`] of a value as written: a string as is, anything else as compact JSON
+/// with its keys in the file's order and its escapes and numbers as written.
+fn shown(v: &Node<'_>) -> String {
+    v.as_str()
+        .map_or_else(|| v.compact(|_| false), str::to_string)
 }
 
 /// A value as setting rows print it: a string as written, anything else as compact JSON.
@@ -1090,7 +1102,10 @@ mod tests {
             .collect();
         assert_eq!(
             got,
+            // in the file's order
             vec![
+                ("cody.mcpServers.gh.disabledTools".into(), r#"["x"]"#.into()),
+                ("cody.mcpServers.web.disabled".into(), "true".into()),
                 (
                     "cody.agentic.context.experimentalOptions.shell.allow".into(),
                     r#"["git","ls"]"#.into()
@@ -1100,8 +1115,6 @@ mod tests {
                     r#"["sudo"]"#.into()
                 ),
                 ("cody.chat.agenticContext".into(), "false".into()),
-                ("cody.mcpServers.gh.disabledTools".into(), r#"["x"]"#.into()),
-                ("cody.mcpServers.web.disabled".into(), "true".into()),
             ]
         );
         assert_eq!(permission_settings(b"  ").unwrap(), vec![]);

@@ -5,12 +5,35 @@
 //! responder weighs an agent's actions against. Each becomes a `permission setting:`
 //! (or `model setting:`) row at the file's modification time, the time it was last
 //! written; no session. `authInfo` in `cli-config.json` is never read out.
+//!
+//! The files are read as a [`Node`] tree, not a decoded map: rows follow the file's
+//! order (allow lists, `autoRun` entries, approval leaves) and print each value as
+//! written (an object's keys in their order, escapes and numbers untouched).
 
+use chat_rows::jsonc::Node;
 use chat_rows::{Timestamp, system};
-use serde_json::Value;
 
 use super::{Out, sys};
-use crate::decode::as_written;
+
+/// A setting's text: a string as is, `null` empty, anything else compact as written.
+fn as_written(v: &Node<'_>) -> String {
+    v.text()
+}
+
+/// The value at `path` under `v`.
+fn at<'t, 'a>(v: Option<&'t Node<'a>>, path: &[&str]) -> Option<&'t Node<'a>> {
+    path.iter().try_fold(v?, |n, k| n.get(k))
+}
+
+fn is_null(v: &Node<'_>) -> bool {
+    matches!(
+        v,
+        Node::Scalar {
+            value: serde_json::Value::Null,
+            ..
+        }
+    )
+}
 
 /// `permissions.json` (JSONC): terminal and MCP allow lists and `autoRun`.
 pub fn permissions(
@@ -20,10 +43,11 @@ pub fn permissions(
     mtime: Option<Timestamp>,
     out: &mut Out<'_>,
 ) {
-    let v = match chat_rows::jsonc::parse_bytes(bytes) {
+    let tree = match chat_rows::jsonc::parse_tree_bytes(bytes) {
         Ok(v) => v,
         Err(e) => return out.push(sys(system::file_not_json(e)).project(project)),
     };
+    let v = tree.as_ref();
     let mut push = |k: String, val: String| {
         out.push(
             sys(system::permission_setting(k, val, from))
@@ -32,16 +56,18 @@ pub fn permissions(
         );
     };
     for k in ["terminalAllowlist", "mcpAllowlist"] {
-        for e in v.get(k).and_then(Value::as_array).into_iter().flatten() {
+        for e in at(v, &[k]).map(Node::items).unwrap_or_default() {
             push(k.to_string(), as_written(e));
         }
     }
-    if let Some(o) = v.get("autoRun").and_then(Value::as_object) {
-        for (k, val) in o {
-            push(format!("autoRun.{k}"), as_written(val));
+    match at(v, &["autoRun"]) {
+        Some(o) if o.is_object() => {
+            for (k, val) in o.members() {
+                push(format!("autoRun.{k}"), as_written(val));
+            }
         }
-    } else if let Some(a) = v.get("autoRun").filter(|a| !a.is_null()) {
-        push("autoRun".into(), as_written(a));
+        Some(a) if !is_null(a) => push("autoRun".into(), as_written(a)),
+        _ => {}
     }
 }
 
@@ -54,16 +80,15 @@ pub fn cli_config(
     mtime: Option<Timestamp>,
     out: &mut Out<'_>,
 ) {
-    let v = match chat_rows::jsonc::parse_bytes(bytes) {
+    let tree = match chat_rows::jsonc::parse_tree_bytes(bytes) {
         Ok(v) => v,
         Err(e) => return out.push(sys(system::file_not_json(e)).project(project)),
     };
+    let v = tree.as_ref();
     for k in ["allow", "deny"] {
-        for e in v
-            .pointer(&format!("/permissions/{k}"))
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+        for e in at(v, &["permissions", k])
+            .map(Node::items)
+            .unwrap_or_default()
         {
             out.push(
                 sys(system::permission_setting(
@@ -76,7 +101,7 @@ pub fn cli_config(
             );
         }
     }
-    if let Some(m) = v.get("approvalMode").filter(|m| !m.is_null()) {
+    if let Some(m) = at(v, &["approvalMode"]).filter(|m| !is_null(m)) {
         out.push(
             sys(system::permission_setting(
                 "approvalMode",
@@ -87,8 +112,8 @@ pub fn cli_config(
             .project(project),
         );
     }
-    let model = match v.get("model") {
-        Some(Value::Object(o)) => o
+    let model = match at(v, &["model"]) {
+        Some(o) if o.is_object() => o
             .get("modelId")
             .or_else(|| o.get("id"))
             .or_else(|| o.get("name"))
@@ -98,9 +123,8 @@ pub fn cli_config(
         None => String::new(),
     };
     if !model.is_empty() {
-        let max = v
-            .get("maxMode")
-            .or_else(|| v.pointer("/model/maxMode"))
+        let max = at(v, &["maxMode"])
+            .or_else(|| at(v, &["model", "maxMode"]))
             .map(as_written)
             .unwrap_or_default();
         let detail = if max.is_empty() {
@@ -126,21 +150,24 @@ pub fn mcp_approvals(
     mtime: Option<Timestamp>,
     out: &mut Out<'_>,
 ) {
-    let v: Value = match chat_rows::jsonc::parse_bytes(bytes) {
+    let tree = match chat_rows::jsonc::parse_tree_bytes(bytes) {
         Ok(v) => v,
         Err(e) => return out.push(sys(system::file_not_json(e))),
     };
-    // iterative walk: a deep file never exhausts the stack
-    let mut stack: Vec<(String, &Value)> = vec![("mcp-approvals".into(), &v)];
+    // iterative walk in the file's order: a deep file never exhausts the stack
+    let mut stack: Vec<(String, &Node<'_>)> = tree
+        .iter()
+        .map(|v| ("mcp-approvals".to_string(), v))
+        .collect();
     let mut leaves: Vec<(String, String)> = Vec::new();
     while let Some((path, node)) = stack.pop() {
         match node {
-            Value::Object(o) => {
-                for (k, c) in o.iter().rev() {
+            Node::Object(_) => {
+                for (k, c) in node.members().into_iter().rev() {
                     stack.push((format!("{path}.{k}"), c));
                 }
             }
-            Value::Array(a) => {
+            Node::Array(a) => {
                 for c in a.iter().rev() {
                     stack.push((path.clone(), c));
                 }

@@ -4,6 +4,7 @@
 //! They are small JSON (or JSONC) files read whole. Their rows are system rows timed by
 //! the file's modification time, which is the only time they carry.
 
+use chat_rows::jsonc::Node;
 use chat_rows::system;
 use chat_rows::{Row, Timestamp};
 use serde_json::Value;
@@ -170,8 +171,12 @@ fn is_permission_setting(key: &str) -> bool {
 /// `user_path` is the file's path from `User` (`User/profiles/1a/settings.json`).
 /// Only the chat keys the plan names are read, so no other setting (and no secret an
 /// extension keeps in its settings) reaches a row.
+///
+/// The rows follow the file: keys and entries in the order written (each name once, at
+/// its first place with its last value, as VS Code's parser reads it), each value as
+/// written (compact, keys in order, escapes kept).
 pub fn settings_rows(bytes: &[u8], user_path: &str, f: &FileRows) -> Vec<Row> {
-    let v = match chat_rows::jsonc::parse_bytes(bytes) {
+    let tree = match chat_rows::jsonc::parse_tree_bytes(bytes) {
         Ok(v) => v,
         Err(e) => {
             return vec![
@@ -181,11 +186,15 @@ pub fn settings_rows(bytes: &[u8], user_path: &str, f: &FileRows) -> Vec<Row> {
             ];
         }
     };
-    let o = match v {
-        Value::Object(o) => o,
-        Value::Null => return Vec::new(), // an empty file: no settings
-        other => {
-            let what = match other {
+    let o = match tree {
+        Some(o) if o.is_object() => o,
+        // an empty file (or a bare null): no settings
+        None
+        | Some(Node::Scalar {
+            value: Value::Null, ..
+        }) => return Vec::new(),
+        Some(other) => {
+            let what = match other.to_value() {
                 Value::Array(_) => "an array",
                 Value::String(_) => "a string",
                 Value::Number(_) => "a number",
@@ -201,32 +210,36 @@ pub fn settings_rows(bytes: &[u8], user_path: &str, f: &FileRows) -> Vec<Row> {
             ];
         }
     };
+    // a string as is, anything else as compact JSON as written
+    let as_written = |v: &Node<'_>| {
+        v.as_str()
+            .map_or_else(|| v.compact(|_| false), str::to_string)
+    };
     let from = system::from(user_path, "file mtime");
     let mut out = Vec::new();
-    for (key, value) in &o {
+    for (key, value) in o.members() {
         if is_permission_setting(key) {
-            match value {
-                Value::Object(entries) if !entries.is_empty() => {
-                    for (entry, v) in entries {
-                        out.push(
-                            f.row(system::permission_setting(
-                                format!("{key}.{entry}"),
-                                plain(v),
-                                &from,
-                            ))
-                            .locator(format!("key {key}")),
-                        );
-                    }
-                }
-                v => out.push(
-                    f.row(system::permission_setting(key, plain(v), &from))
+            let entries = value.members();
+            if entries.is_empty() {
+                out.push(
+                    f.row(system::permission_setting(key, as_written(value), &from))
                         .locator(format!("key {key}")),
-                ),
+                );
+            }
+            for (entry, v) in entries {
+                out.push(
+                    f.row(system::permission_setting(
+                        format!("{key}.{entry}"),
+                        as_written(v),
+                        &from,
+                    ))
+                    .locator(format!("key {key}")),
+                );
             }
         } else if key == "chat.defaultModel" {
             out.push(
                 f.row(system::model_setting(
-                    format!("{key}={}", plain(value)),
+                    format!("{key}={}", as_written(value)),
                     &from,
                 ))
                 .model(value.as_str().unwrap_or(""))
@@ -321,7 +334,7 @@ mod tests {
         assert_eq!(
             rows(b"{\"a\": "),
             one(
-                "parser: User/profiles/p1/settings.json is not a JSON object (unexpected end of input on line 1 column 1)",
+                "parser: User/profiles/p1/settings.json is not a JSON object (Expected value after colon in object property on line 1 column 7)",
                 ""
             )
         );
