@@ -14,6 +14,8 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(v) = serde_json::from_slice::<serde_json::Value>(data) {
         let mut models = cursor_state::rows::ide::Models::default();
         let _ = cursor_state::rows::ide::bubble_rows(&v, &place, &mut models);
+        let raw = std::str::from_utf8(data).ok();
+        let _ = cursor_state::rows::ide::bubble_rows_in(&v, raw, &place, &mut models);
         let _ = cursor_state::rows::ide::header_ids(&v);
         let _ = cursor_state::decode::bubble_time(&v, None);
     }

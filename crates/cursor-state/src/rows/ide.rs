@@ -635,7 +635,7 @@ impl Reader<'_> {
                     out,
                 );
             } else if let Some(b) = inline.get(bid.as_str()) {
-                self.bubble_value(&cid, b, &place, &mut models, &mut done_extras, out);
+                self.bubble_value(&cid, b, None, &place, &mut models, &mut done_extras, out);
             } else {
                 let row = place.apply(sys(format!(
                     "link: bubble {bid} listed in composerData is missing"
@@ -653,7 +653,7 @@ impl Reader<'_> {
                 )
             });
             for b in rest {
-                self.bubble_value(&cid, b, &place, &mut models, &mut done_extras, out);
+                self.bubble_value(&cid, b, None, &place, &mut models, &mut done_extras, out);
             }
         }
         // bubbles stored but not listed: in bubble time order
@@ -767,15 +767,17 @@ impl Reader<'_> {
             time: None,
         };
         match item.json() {
-            Ok(b) => self.bubble_value(cid, &b, &place, models, done, out),
+            Ok(b) => self.bubble_value(cid, &b, Some(&item.value), &place, models, done, out),
             Err(_) => self.not_json(cid, item, out),
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn bubble_value(
         &mut self,
         cid: &str,
         b: &Value,
+        raw: Option<&str>,
         place: &Place,
         models: &mut Models,
         done: &mut HashSet<String>,
@@ -791,7 +793,7 @@ impl Reader<'_> {
                 .entry(id.to_string())
                 .or_insert_with(|| cid.to_string());
         }
-        for row in bubble_rows(b, &place, models) {
+        for row in bubble_rows_in(b, raw, &place, models) {
             out.push(row);
         }
         if place.state != RecordState::Live {
@@ -1084,7 +1086,7 @@ impl Reader<'_> {
                     state: RecordState::Deleted,
                     time: bubble_time(&b, self.limit),
                 };
-                for r in bubble_rows(&b, &place, &mut models) {
+                for r in bubble_rows_in(&b, Some(&item.value), &place, &mut models) {
                     out.push(r);
                 }
             }
@@ -1257,6 +1259,30 @@ fn context_lines(b: &Value) -> Vec<String> {
 /// blocks and token usage. `models` holds the composer's model (the model of a bubble
 /// that names none) and tracks changes across its bubbles.
 pub fn bubble_rows(b: &Value, place: &Place, models: &mut Models) -> Vec<Row> {
+    bubble_rows_in(b, None, place, models)
+}
+
+/// [`bubble_rows`] of a bubble whose JSON text is `raw` (the `cursorDiskKV` value): a
+/// tool call's `params`, `result` or `error` that is not a string is printed as it
+/// stands there (keys in the writer's order, escapes and numbers untouched) instead of
+/// key-sorted from the decoded value (the fallback, and what an inline bubble of a
+/// `composerData` gets).
+pub fn bubble_rows_in(
+    b: &Value,
+    raw: Option<&str>,
+    place: &Place,
+    models: &mut Models,
+) -> Vec<Row> {
+    use chat_rows::json::Step::Key;
+    let written = |field: &str, v: &Value| match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => raw
+            .and_then(|r| {
+                chat_rows::json::compact_at(r.as_bytes(), &[Key("toolFormerData"), Key(field)])
+            })
+            .unwrap_or_else(|| other.to_string()),
+    };
     let mut out = Vec::new();
     let kind = b.get("type").and_then(Value::as_i64).unwrap_or(0);
     let text = {
@@ -1338,8 +1364,8 @@ pub fn bubble_rows(b: &Value, place: &Place, models: &mut Models) -> Vec<Row> {
             _ => tf
                 .get("params")
                 .map(|p| match p {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
+                    Value::Null => "null".to_string(),
+                    p => written("params", p),
                 })
                 .unwrap_or_default(),
         };
@@ -1347,11 +1373,19 @@ pub fn bubble_rows(b: &Value, place: &Place, models: &mut Models) -> Vec<Row> {
         let result = tf.get("result").filter(|r| !r.is_null());
         let error = tf.get("error").filter(|r| !r.is_null());
         if let Some(r) = result {
-            out.push(place.apply(turn(TurnType::ToolResult, as_written(r)).tool(&name, &id)));
+            out.push(
+                place.apply(turn(TurnType::ToolResult, written("result", r)).tool(&name, &id)),
+            );
         } else if let Some(e) = error {
-            out.push(place.apply(
-                turn(TurnType::ToolResult, format!("error: {}", as_written(e))).tool(&name, &id),
-            ));
+            out.push(
+                place.apply(
+                    turn(
+                        TurnType::ToolResult,
+                        format!("error: {}", written("error", e)),
+                    )
+                    .tool(&name, &id),
+                ),
+            );
         }
         let status = str_of(tf, "status");
         if !status.is_empty() && status != "completed" {
