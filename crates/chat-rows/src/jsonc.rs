@@ -73,7 +73,7 @@ pub fn parse_tree(text: &str) -> Result<Option<Node<'_>>, JsoncError> {
     let collect = jsonc_parser::CollectOptions::default();
     match jsonc_parser::parse_to_ast(text, &collect, &options()) {
         // the parser refuses nesting past 512 levels, so this recursion is bounded
-        Ok(r) => Ok(r.value.map(|v| Node::of(text, v))),
+        Ok(r) => r.value.map(|v| Node::of(text, v)).transpose(),
         Err(e) => Err(JsoncError {
             message: e.to_string(),
         }),
@@ -91,17 +91,22 @@ pub fn parse_tree_bytes(bytes: &[u8]) -> Result<Option<Node<'_>>, JsoncError> {
 }
 
 impl<'a> Node<'a> {
-    fn of(text: &'a str, v: jsonc_parser::ast::Value<'_>) -> Node<'a> {
+    fn of(text: &'a str, v: jsonc_parser::ast::Value<'_>) -> Result<Node<'a>, JsoncError> {
         use jsonc_parser::ast::Value as A;
         let raw = |start: usize, end: usize| text.get(start..end).unwrap_or_default();
-        match v {
+        Ok(match v {
             A::Object(o) => Node::Object(
                 o.properties
                     .into_iter()
-                    .map(|p| (p.name.into_string(), Node::of(text, p.value)))
-                    .collect(),
+                    .map(|p| Ok((p.name.into_string(), Node::of(text, p.value)?)))
+                    .collect::<Result<_, JsoncError>>()?,
             ),
-            A::Array(a) => Node::Array(a.elements.into_iter().map(|e| Node::of(text, e)).collect()),
+            A::Array(a) => Node::Array(
+                a.elements
+                    .into_iter()
+                    .map(|e| Node::of(text, e))
+                    .collect::<Result<_, JsoncError>>()?,
+            ),
             A::StringLit(s) => Node::Scalar {
                 raw: raw(s.range.start, s.range.end),
                 value: Value::String(s.value.into_owned()),
@@ -109,9 +114,19 @@ impl<'a> Node<'a> {
             A::NumberLit(n) => {
                 let raw = raw(n.range.start, n.range.end);
                 // the number as the whole-document decoding reads it (hexadecimal,
-                // a leading `+` or `.` included)
-                let value = jsonc_parser::parse_to_serde_value::<Value>(raw, &options())
-                    .unwrap_or_else(|_| Value::String(raw.to_string()));
+                // a leading `+` or `.` included); one it refuses (`NaN`, `Infinity`,
+                // `1e999`: out of range) fails the tree too, where it stands
+                let value =
+                    jsonc_parser::parse_to_serde_value::<Value>(raw, &options()).map_err(|_| {
+                        let before = text.get(..n.range.start).unwrap_or_default();
+                        let line = before.matches('\n').count() + 1;
+                        let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+                        JsoncError {
+                            message: format!(
+                                "Number is out of range on line {line} column {column}"
+                            ),
+                        }
+                    })?;
                 Node::Scalar { value, raw }
             }
             A::BooleanLit(b) => Node::Scalar {
@@ -122,7 +137,7 @@ impl<'a> Node<'a> {
                 raw: raw(n.range.start, n.range.end),
                 value: Value::Null,
             },
-        }
+        })
     }
 
     /// The value of the member `key` of an object (of a name written twice, the last,
@@ -319,6 +334,12 @@ mod tests {
             "{\"a\": [1, {\"b\": 'c'}]}",
             "{\"a\" 1}",
             "{\"a\": +1, \"b\": .5, \"c\": 0x1F}",
+            // numbers the value decoding refuses (fuzz finding, 2026-12-02: the tree
+            // read `NaN` as a string)
+            "NaN",
+            "[1, Infinity]",
+            "{\"a\": -Infinity}",
+            "{\"a\":\n  1e999}",
         ] {
             match (parse(text), parse_tree(text)) {
                 (Ok(v), Ok(t)) => {
@@ -356,6 +377,10 @@ mod tests {
             .filter(|c| settings.is_char_boundary(*c))
             .count();
         assert_eq!((checked, cuts), (14 * 117, 117));
+        assert_eq!(
+            parse_tree("{\"a\":\n  1e999}").unwrap_err().to_string(),
+            "Number is out of range on line 2 column 3"
+        );
         let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
         assert!(parse_tree(&deep).is_err());
         assert_eq!(
