@@ -189,10 +189,16 @@ pub enum Blob {
 /// protobuf field holding a JSON object is a wrapped message. Anything else is an
 /// error saying why.
 pub fn blob(data: &[u8]) -> Result<Blob, Error> {
+    blob_and_text(data).map(|(b, _)| b)
+}
+
+/// [`blob`], with a message's JSON text (the blob, or the protobuf field that wraps
+/// it), from which a row prints a value as written.
+pub fn blob_and_text(data: &[u8]) -> Result<(Blob, Option<&[u8]>), Error> {
     let trimmed = data.trim_ascii_start();
     if trimmed.first() == Some(&b'{') {
         return chat_rows::json::from_slice::<Value>(data)
-            .map(Blob::Message)
+            .map(|v| (Blob::Message(v), Some(data)))
             .map_err(|e| Error::Json {
                 offset: e.column(),
                 reason: chat_rows::json::reason(&e),
@@ -207,14 +213,14 @@ pub fn blob(data: &[u8]) -> Result<Blob, Error> {
         })
         .collect();
     if !ids.is_empty() && ids.iter().all(|b| b.len() == 32) {
-        return Ok(Blob::Root(ids.iter().map(|b| hex(b)).collect()));
+        return Ok((Blob::Root(ids.iter().map(|b| hex(b)).collect()), None));
     }
     for (_, f) in &fs {
         if let Field::Bytes(b) = f {
             if b.trim_ascii_start().first() == Some(&b'{') {
                 if let Ok(v) = chat_rows::json::from_slice::<Value>(b) {
                     if v.is_object() {
-                        return Ok(Blob::Message(v));
+                        return Ok((Blob::Message(v), Some(b)));
                     }
                 }
             }

@@ -39,3 +39,32 @@ fn tool_json_as_written() {
         ]
     );
 }
+
+/// A CLI message blob's tool-call `args` and object tool result, bare JSON and wrapped
+/// in a protobuf field: as the blob's text has them.
+#[test]
+fn message_blob_json_as_written() {
+    use cursor_state::rows::ide::blob_rows;
+    let msg = r#"{"role":"assistant","content":[{"type":"tool-call","toolName":"edit","toolCallId":"c1","args":{"path":"a.py","n":12345678901234567890123,"body":"caf\u00e9"}},{"type":"tool-result","toolName":"edit","toolCallId":"c1","result":{"z":1,"a":[2, 1]}}]}"#;
+    let mut wrapped = vec![0x12u8]; // field 2, length-delimited
+    let mut n = msg.len();
+    while n >= 0x80 {
+        wrapped.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    wrapped.push(n as u8);
+    wrapped.extend_from_slice(msg.as_bytes());
+    for bytes in [msg.as_bytes(), &wrapped[..]] {
+        let rows: Vec<String> = blob_rows(bytes, "blob1", &Place::default())
+            .into_iter()
+            .map(|r| format!("{}|{}|{}", r.turn_type, r.tool_use_id, r.text))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                r#"tool_use|c1|{"path":"a.py","n":12345678901234567890123,"body":"caf\u00e9"}"#,
+                r#"tool_result|c1|{"z":1,"a":[2,1]}"#,
+            ]
+        );
+    }
+}

@@ -1142,9 +1142,9 @@ fn blob_bytes(value: &str) -> Vec<u8> {
 
 /// The rows of one blob (a message), or a `parser:` row saying why it is not one.
 pub fn blob_rows(bytes: &[u8], id: &str, place: &Place) -> Vec<Row> {
-    match decode::blob(bytes) {
-        Ok(decode::Blob::Message(m)) => super::message_rows(&m, id, place),
-        Ok(decode::Blob::Root(ids)) => vec![place.apply(sys(system::parser(format!(
+    match decode::blob_and_text(bytes) {
+        Ok((decode::Blob::Message(m), text)) => super::message_rows_in(&m, text, id, place),
+        Ok((decode::Blob::Root(ids), _)) => vec![place.apply(sys(system::parser(format!(
             "blob {id} is not a message (a root of {} blobs)",
             ids.len()
         ))))],

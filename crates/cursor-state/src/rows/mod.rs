@@ -200,6 +200,18 @@ fn attached_paths(block: &str) -> Vec<String> {
 /// The rows of one AI SDK message (`{role, content}`), as the CLI's blobs and the
 /// IDE's `agentKv:blob:` values hold them. `id` names the blob in `parser:` rows.
 pub fn message_rows(msg: &Value, id: &str, place: &Place) -> Vec<Row> {
+    message_rows_in(msg, None, id, place)
+}
+
+/// [`message_rows`] of a message whose JSON text is `text`: a tool call's `args` and a
+/// tool result that is not a string are printed as that text has them (keys in the
+/// writer's order, escapes and numbers untouched), not key-sorted from the decoded value.
+pub fn message_rows_in(msg: &Value, text: Option<&[u8]>, id: &str, place: &Place) -> Vec<Row> {
+    use chat_rows::json::Step::{Index, Key};
+    // the value of part `i` under `key`, as written
+    let written = |i: usize, key: &str| {
+        text.and_then(|t| chat_rows::json::compact_at(t, &[Key("content"), Index(i), Key(key)]))
+    };
     let mut out = Vec::new();
     let role = msg.get("role").and_then(Value::as_str).unwrap_or("");
     let parts: Vec<Value> = match msg.get("content") {
@@ -215,7 +227,9 @@ pub fn message_rows(msg: &Value, id: &str, place: &Place) -> Vec<Row> {
         )))));
         return out;
     }
-    for part in &parts {
+    // only an array `content` has its parts in the text
+    let in_text = matches!(msg.get("content"), Some(Value::Array(_)));
+    for (i, part) in parts.iter().enumerate() {
         let kind = part.get("type").and_then(Value::as_str).unwrap_or("text");
         let text = || {
             part.get("text")
@@ -233,20 +247,41 @@ pub fn message_rows(msg: &Value, id: &str, place: &Place) -> Vec<Row> {
             }
             (_, "reasoning") | (_, "thinking") => turn(TurnType::Thinking, text()),
             (_, "tool-call") => {
-                let args = part.get("args").or_else(|| part.get("input"));
-                turn(
-                    TurnType::ToolUse,
-                    args.map(|a| a.to_string()).unwrap_or_default(),
-                )
-                .tool(str_of(part, "toolName"), str_of(part, "toolCallId"))
+                let key = if part.get("args").is_some() {
+                    "args"
+                } else {
+                    "input"
+                };
+                let args = part
+                    .get(key)
+                    .map(|a| {
+                        in_text
+                            .then(|| written(i, key))
+                            .flatten()
+                            .unwrap_or_else(|| a.to_string())
+                    })
+                    .unwrap_or_default();
+                turn(TurnType::ToolUse, args)
+                    .tool(str_of(part, "toolName"), str_of(part, "toolCallId"))
             }
             (_, "tool-result") => {
-                let result = part.get("result").or_else(|| part.get("output"));
-                turn(
-                    TurnType::ToolResult,
-                    result.map(as_written).unwrap_or_default(),
-                )
-                .tool(str_of(part, "toolName"), str_of(part, "toolCallId"))
+                let key = if part.get("result").is_some() {
+                    "result"
+                } else {
+                    "output"
+                };
+                let result = part
+                    .get(key)
+                    .map(|r| match r {
+                        Value::String(_) | Value::Null => as_written(r),
+                        _ => in_text
+                            .then(|| written(i, key))
+                            .flatten()
+                            .unwrap_or_else(|| as_written(r)),
+                    })
+                    .unwrap_or_default();
+                turn(TurnType::ToolResult, result)
+                    .tool(str_of(part, "toolName"), str_of(part, "toolCallId"))
             }
             ("assistant", "text") => turn(TurnType::Assistant, text()),
             (_, other) => sys(format!(
