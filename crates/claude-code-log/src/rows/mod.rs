@@ -25,6 +25,7 @@ use chat_rows::json::Step;
 use chat_rows::lines::Line;
 use chat_rows::system::{self, ChangeTracker, quote};
 use chat_rows::{RowSink, Timestamp, TurnType};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use session_tree::file_history::file_history_texts;
 use session_tree::hidden::{hidden_text, opens_with, tag_label};
@@ -536,35 +537,64 @@ pub fn transcript_rows_with(
     }
 }
 
-/// Where a record's values lie in its line, for the texts the spec has printed as
-/// written: compact JSON with the keys in the writer's order and escapes and numbers
-/// untouched ([`chat_rows::json::compact_at`]), where printing the decoded `Value` would
-/// sort the keys. The decoded value is the fallback (never needed for a line that
-/// decoded).
-struct Written<'l> {
-    line: &'l [u8],
-    /// The block's index in `message.content`; `None` when `content` is the block.
-    block: Option<usize>,
+/// A record's line read once, for the texts the spec has printed as written: compact
+/// JSON with the keys in the writer's order and escapes and numbers untouched, where
+/// printing the decoded `Value` would sort the keys. The blocks of `message.content` and
+/// the entries of `wireToolInputs` are split out of the line in one pass each, so a
+/// record of many blocks costs its length once, not once per block.
+#[derive(Default)]
+struct LineText<'l> {
+    /// `message.content`'s blocks as written, in order (the one block when `content`
+    /// is not an array).
+    blocks: Vec<&'l RawValue>,
+    /// `wireToolInputs` by call id (the last of an id written twice, as in a `Value`).
+    wire: HashMap<String, &'l RawValue>,
 }
 
-impl Written<'_> {
-    /// The value at `path` in the line.
-    fn at(&self, path: &[Step<'_>]) -> Option<String> {
-        chat_rows::json::compact_at(self.line, path)
+impl<'l> LineText<'l> {
+    /// `text` is the line with its lone surrogates repaired, as the record was decoded.
+    fn new(text: &'l [u8], content_is_array: bool) -> LineText<'l> {
+        use chat_rows::json::raw_at;
+        let content = raw_at(text, &[Step::Key("message"), Step::Key("content")]);
+        let blocks = match content {
+            Some(c) if content_is_array => {
+                serde_json::from_str::<Vec<&RawValue>>(c.get()).unwrap_or_default()
+            }
+            Some(c) => vec![c],
+            None => Vec::new(),
+        };
+        let wire = raw_at(text, &[Step::Key("wireToolInputs")])
+            .and_then(|w| chat_rows::json::object_entries(w.get()))
+            .map(|entries| entries.into_iter().collect())
+            .unwrap_or_default();
+        LineText { blocks, wire }
     }
+}
 
+/// One block's place in its [`LineText`]. The decoded value is the fallback (never
+/// needed for a line that decoded).
+struct Written<'t, 'l> {
+    text: &'t LineText<'l>,
+    block: usize,
+}
+
+impl Written<'_, '_> {
     /// The value at `rest` in the block (the block itself for `[]`).
     fn block(&self, rest: &[Step<'_>]) -> Option<String> {
-        let mut path = vec![Step::Key("message"), Step::Key("content")];
-        path.extend(self.block.map(Step::Index));
-        path.extend_from_slice(rest);
-        self.at(&path)
+        let raw = self.text.blocks.get(self.block)?;
+        chat_rows::json::compact_at(raw.get().as_bytes(), rest)
     }
 
     /// A tool call's `input` as written.
     fn input(&self, decoded: &Value) -> String {
         self.block(&[Step::Key("input")])
             .unwrap_or_else(|| compact(decoded))
+    }
+
+    /// `wireToolInputs[id]` as written.
+    fn wire(&self, id: &str) -> Option<String> {
+        let raw = self.text.wire.get(id)?;
+        Some(chat_rows::json::compact(raw.get()))
     }
 }
 
@@ -855,14 +885,13 @@ impl<'a, 's> Mapper<'a, 's> {
 
     fn assistant(&mut self, e: &Entry, rec: &Record, line: &[u8]) {
         let model = rec.message_str("model").unwrap_or("").to_string();
-        // each block with its place in the line, for the texts printed as written
-        let blocks: Vec<(&Value, Option<usize>)> = match rec.content() {
-            Some(Value::Array(b)) => b.iter().enumerate().map(|(i, b)| (b, Some(i))).collect(),
-            Some(other) => vec![(other, None)],
+        let blocks: Vec<&Value> = match rec.content() {
+            Some(Value::Array(b)) => b.iter().collect(),
+            Some(other) => vec![other],
             None => Vec::new(),
         };
         if model == "<synthetic>" || rec.flag("isApiErrorMessage") {
-            let text: Vec<String> = blocks.iter().map(|(b, _)| block_text(b)).collect();
+            let text: Vec<String> = blocks.iter().map(|b| block_text(b)).collect();
             let head = [
                 rec.raw
                     .get("apiErrorStatus")
@@ -886,9 +915,27 @@ impl<'a, 's> Mapper<'a, 's> {
                 self.system(e, rec, text);
             }
         }
-        for (b, at) in blocks {
-            let path = Written { line, block: at };
-            self.block(e, rec, b, &path, &model);
+        // the line is read again, once, only for a record with a block printed as JSON
+        let printed = |b: &&Value| {
+            !b.is_string()
+                && !matches!(
+                    b.get("type").and_then(Value::as_str),
+                    Some("text" | "thinking" | "redacted_thinking")
+                )
+        };
+        let repaired;
+        let text = if blocks.iter().any(printed) {
+            repaired = chat_rows::json::repair_lone_surrogates(line);
+            LineText::new(&repaired, matches!(rec.content(), Some(Value::Array(_))))
+        } else {
+            LineText::default()
+        };
+        for (i, b) in blocks.into_iter().enumerate() {
+            let w = Written {
+                text: &text,
+                block: i,
+            };
+            self.block(e, rec, b, &w, &model);
         }
         if self.ix.usage_lines.contains(&e.line) {
             if let Some(usage) = rec
@@ -911,7 +958,7 @@ impl<'a, 's> Mapper<'a, 's> {
         }
     }
 
-    fn block(&mut self, e: &Entry, rec: &Record, b: &Value, w: &Written<'_>, model: &str) {
+    fn block(&mut self, e: &Entry, rec: &Record, b: &Value, w: &Written<'_, '_>, model: &str) {
         let kind = b.get("type").and_then(Value::as_str).unwrap_or("");
         let (turn, text) = match kind {
             "text" => (TurnType::Assistant, block_text(b)),
@@ -938,7 +985,7 @@ impl<'a, 's> Mapper<'a, 's> {
         self.sink.push(row);
     }
 
-    fn tool_use(&mut self, e: &Entry, rec: &Record, b: &Value, w: &Written<'_>, model: &str) {
+    fn tool_use(&mut self, e: &Entry, rec: &Record, b: &Value, w: &Written<'_, '_>, model: &str) {
         let id = b.get("id").and_then(Value::as_str).unwrap_or("");
         let name = b.get("name").and_then(Value::as_str).unwrap_or("");
         let input = b.get("input").cloned().unwrap_or(Value::Null);
@@ -977,9 +1024,7 @@ impl<'a, 's> Mapper<'a, 's> {
             .model(model);
         self.sink.push(row);
         if let (true, Some(sent)) = (differs, wire) {
-            let sent = w
-                .at(&[Step::Key("wireToolInputs"), Step::Key(id)])
-                .unwrap_or_else(|| compact(sent));
+            let sent = w.wire(id).unwrap_or_else(|| compact(sent));
             self.tool_system(e, rec, name, id, format!("tool input as sent: {sent}"));
         }
         if let Some(text) = self.ix.calls.call_link(id) {
