@@ -207,10 +207,32 @@ pub fn message_rows(msg: &Value, id: &str, place: &Place) -> Vec<Row> {
 /// tool result that is not a string are printed as that text has them (keys in the
 /// writer's order, escapes and numbers untouched), not key-sorted from the decoded value.
 pub fn message_rows_in(msg: &Value, text: Option<&[u8]>, id: &str, place: &Place) -> Vec<Row> {
-    use chat_rows::json::Step::{Index, Key};
+    use chat_rows::json::Step::Key;
+    // the parts as written, split out of the text once (not once per part: a message
+    // of many parts costs its length once)
+    let tools = msg
+        .get("content")
+        .and_then(Value::as_array)
+        .is_some_and(|parts| {
+            parts.iter().any(|p| {
+                matches!(
+                    p.get("type").and_then(Value::as_str),
+                    Some("tool-call" | "tool-result")
+                )
+            })
+        });
+    let repaired = text
+        .filter(|_| tools)
+        .map(chat_rows::json::repair_lone_surrogates);
+    let raw_parts: Vec<&serde_json::value::RawValue> = repaired
+        .as_deref()
+        .and_then(|t| chat_rows::json::raw_at(t, &[Key("content")]))
+        .and_then(|c| serde_json::from_str(c.get()).ok())
+        .unwrap_or_default();
     // the value of part `i` under `key`, as written
     let written = |i: usize, key: &str| {
-        text.and_then(|t| chat_rows::json::compact_at(t, &[Key("content"), Index(i), Key(key)]))
+        let part = raw_parts.get(i)?;
+        chat_rows::json::compact_at(part.get().as_bytes(), &[Key(key)])
     };
     let mut out = Vec::new();
     let role = msg.get("role").and_then(Value::as_str).unwrap_or("");
