@@ -375,7 +375,7 @@ fn read_transcript(
     let log: Transcript<'static> = match Transcript::from_path(files.path, files.evidence) {
         Ok(log) => log,
         Err(e) => {
-            sink.push(files.unreadable(e, &loc.session_id));
+            sink.push(files.unreadable(e, &loc.session_id).secondary(secondary));
             if let Some(row) = retention(files, collected_at, &loc.session_id, "") {
                 sink.push(row);
             }

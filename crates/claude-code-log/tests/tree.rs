@@ -255,3 +255,31 @@ fn a_job_copys_stub_is_checked_against_the_session_its_records_name() {
         ],
     );
 }
+
+#[test]
+fn every_row_of_a_jobs_copy_is_secondary_its_title_too() {
+    let rel = "home/u/.claude/jobs/j1/parent-transcript.jsonl";
+    let broken = "home/u/.claude/jobs/j2/parent-transcript.jsonl";
+    let h = home(&[(
+        rel,
+        lines(&[
+            r#"{"type":"user","uuid":"u1","sessionId":"s1","cwd":"/p","gitBranch":"main","timestamp":"2026-01-01T00:00:00.000Z","message":{"content":"fix it"}}"#,
+            r#"{"type":"custom-title","customTitle":"Fixing","sessionId":"s1"}"#,
+        ]),
+    )]);
+    h.assert_rows(
+        rel,
+        &[
+            r#"2||system|s1|/p|||||byte 145|secondary|parent-transcript.jsonl|"session title: Fixing (from custom-title)""#,
+            r#"1|2026-01-01T00:00:00.000000Z|user|s1|/p|main||||byte 0|secondary|parent-transcript.jsonl|"fix it""#,
+        ],
+    );
+    // a copy that cannot be read: its `parser:` row is the copy's too
+    fs::create_dir_all(h.root.join(broken)).unwrap();
+    h.assert_rows(
+        broken,
+        &[
+            r#"||system|parent-transcript|||||||secondary|parent-transcript.jsonl|"parser: home/u/.claude/jobs/j2/parent-transcript.jsonl: cannot read (not a regular file (a directory); left unread)""#,
+        ],
+    );
+}

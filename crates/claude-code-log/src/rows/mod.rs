@@ -520,7 +520,11 @@ pub fn transcript_rows_with(
     sink: &mut dyn RowSink,
 ) {
     let mut m = Mapper::new(index, opts, sink);
+    // a row is secondary when the line it comes from is: every line of a copy, and a
+    // fork's copied context
+    let secondary = |line: u64| opts.secondary || index.fork_line.is_some_and(|f| line < f);
     if let (Some((pick, _)), Some(text)) = (index.titles.best(), index.titles.row_text()) {
+        m.place.secondary = secondary(pick.line);
         let cwd = pick.cwd.clone().unwrap_or_else(|| m.place.cwd.clone());
         let row = m
             .place
@@ -529,7 +533,7 @@ pub fn transcript_rows_with(
         m.sink.push(row);
     }
     for (line, entry) in log.lines_and_entries() {
-        m.place.secondary = opts.secondary || index.fork_line.is_some_and(|f| line.number < f);
+        m.place.secondary = secondary(line.number);
         match &entry.item {
             Ok(rec) => m.record(&entry, rec, &line),
             Err(err) => m.bad_line(&entry, err),
