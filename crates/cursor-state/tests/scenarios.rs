@@ -947,3 +947,91 @@ fn a_message_named_by_several_agent_kv_roots_is_read_once() {
     }
     assert_eq!(global_rows(&path), want);
 }
+
+const CX: &str = "c1000000-0000-4000-8000-0000000000e1";
+const CY: &str = "c2000000-0000-4000-8000-0000000000e2";
+
+/// CX's `composerData` is not JSON: the `parser:` row, then its bubbles read by their
+/// keys as those of a missing `composerData` (by time; the checkpoint a bubble names at
+/// its time, then the one no bubble names); CY, after it, as usual. Memory and paged.
+#[test]
+fn bubbles_of_a_composer_data_that_is_not_json_are_read_by_their_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = global_path(dir.path());
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    put(
+        &c,
+        &format!("composerData:{CX}"),
+        r#"{"_v": 13, "name": "cut"#,
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CX}:x1"),
+        serde_json::json!({"bubbleId": "x1", "type": 2, "text": "the answer",
+            "createdAt": T0 + 2_000, "checkpointId": "cp1"}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CX}:x2"),
+        serde_json::json!({"bubbleId": "x2", "type": 1, "text": "the question", "createdAt": T0 + 1_000}),
+    );
+    for cp in ["cp1", "cp2"] {
+        put_json(
+            &c,
+            &format!("checkpointId:{CX}:{cp}"),
+            serde_json::json!({"files": [{"uri": {"fsPath": format!("/src/{cp}.rs")},
+                "originalModelDiffWrtV0": [{}]}]}),
+        );
+    }
+    put_json(
+        &c,
+        &format!("composerData:{CY}"),
+        serde_json::json!({"_v": 13, "composerId": CY, "name": "Next", "createdAt": T0,
+            "fullConversationHeadersOnly": [{"bubbleId": "y1"}]}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CY}:y1"),
+        serde_json::json!({"bubbleId": "y1", "type": 1, "text": "next one"}),
+    );
+    drop(c);
+    let kv = |k: &str| format!("cursorDiskKV key={k}");
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                " | {CX} |  | system | live | false |  |   | parser: cursorDiskKV value for composerData:{CX} is not valid JSON (EOF while parsing a string at line 1 column 23) | {}",
+                kv(&format!("composerData:{CX}"))
+            ),
+            &format!(
+                " | {CX} |  | system | live | false |  |   | session start: composerData missing; 2 bubbles read by their keys | {}",
+                kv(&format!("bubbleId:{CX}:"))
+            ),
+            &format!(
+                "2026-05-28T20:26:41.000000Z | {CX} |  | user | live | false |  |   | the question | {}",
+                kv(&format!("bubbleId:{CX}:x2"))
+            ),
+            &format!(
+                "2026-05-28T20:26:42.000000Z | {CX} |  | assistant | live | false |  |   | the answer | {}",
+                kv(&format!("bubbleId:{CX}:x1"))
+            ),
+            &format!(
+                "2026-05-28T20:26:42.000000Z | {CX} |  | system | live | false |  |   | checkpoint file: /src/cp1.rs hunks=1 checkpoint=cp1 | {}",
+                kv(&format!("checkpointId:{CX}:cp1"))
+            ),
+            &format!(
+                " | {CX} |  | system | live | false |  |   | checkpoint file: /src/cp2.rs hunks=1 checkpoint=cp2 | {}",
+                kv(&format!("checkpointId:{CX}:cp2"))
+            ),
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CY} |  | system | live | false |  |   | session start: title=Next format=v13 | {}",
+                kv(&format!("composerData:{CY}"))
+            ),
+            &format!(
+                " | {CY} |  | user | live | false |  |   | next one | {}",
+                kv(&format!("bubbleId:{CY}:y1"))
+            ),
+        ],
+    );
+}

@@ -568,7 +568,9 @@ impl Reader<'_> {
             .unwrap_or_default()
     }
 
-    /// Live bubbles whose composerData is gone, grouped by the composer id in their keys.
+    /// Live bubbles whose composerData is gone (or is not JSON), grouped by the composer
+    /// id in their keys: by time, then the checkpoints and request contexts of the
+    /// composer that no bubble named.
     fn orphan(&mut self, cid: &str, bubbles: Vec<Item>, out: &mut Out<'_>) {
         out.push(
             sys(format!(
@@ -579,7 +581,10 @@ impl Reader<'_> {
             .project(self.projects.get(cid).cloned().unwrap_or_default())
             .locator(format!("{KV} key=bubbleId:{cid}:")),
         );
-        self.loose_bubbles(cid, bubbles, RecordState::Live, None, out);
+        let mut models = Models::default();
+        let mut done = HashSet::new();
+        self.loose_items(cid, bubbles, RecordState::Live, &mut models, &mut done, out);
+        self.extras_live(cid, &done, out);
     }
 
     fn composer(&mut self, item: &Item, out: &mut Out<'_>) {
@@ -587,11 +592,25 @@ impl Reader<'_> {
             return;
         };
         let cid = cid.to_string();
+        // read here whatever its value: the orphan pass never reads its bubbles
         self.live_cids.insert(cid.clone());
         let v = match item.json() {
             Ok(v) => v,
             Err(_) => {
-                return self.not_json(&cid, item, out);
+                // its bubbles are read by their keys, as those of a missing composerData
+                self.not_json(&cid, item, out);
+                let mut bubbles = Vec::new();
+                let prefix = format!("bubbleId:{cid}:");
+                if let Err(e) = self.kv.for_each_prefix(&prefix, &mut |b| bubbles.push(b)) {
+                    kv_error(&e, out, &item.locator_in(KV));
+                }
+                if bubbles.is_empty() {
+                    self.extras_live(&cid, &HashSet::new(), out);
+                } else {
+                    self.with_bubbles.insert(cid.clone());
+                    self.orphan(&cid, bubbles, out);
+                }
+                return;
             }
         };
         for hexid in hex_runs(&item.value) {
@@ -850,19 +869,6 @@ impl Reader<'_> {
         for (_, item) in keyed {
             self.bubble_item(cid, &item, state, models, done, out);
         }
-    }
-
-    fn loose_bubbles(
-        &mut self,
-        cid: &str,
-        items: Vec<Item>,
-        state: RecordState,
-        models: Option<Models>,
-        out: &mut Out<'_>,
-    ) {
-        let mut models = models.unwrap_or_default();
-        let mut done = HashSet::new();
-        self.loose_items(cid, items, state, &mut models, &mut done, out);
     }
 
     /// Checkpoints and request contexts of a composer that no bubble named.
