@@ -346,6 +346,8 @@ fn image_text(block: &Map<String, Value>) -> String {
 fn said(rec: &Record) -> Vec<Said> {
     let mut texts: Vec<String> = Vec::new();
     let mut images: Vec<String> = Vec::new();
+    // how many text blocks come before the first image block
+    let mut texts_before_image = 0;
     match rec.content() {
         Some(Value::String(s)) => texts.push(s.clone()),
         Some(Value::Array(blocks)) => {
@@ -354,7 +356,12 @@ fn said(rec: &Record) -> Vec<Said> {
                     Some("text") => {
                         texts.push(b.get("text").and_then(Value::as_str).unwrap_or("").into())
                     }
-                    Some("image") => images.push(image_text(b)),
+                    Some("image") => {
+                        if images.is_empty() {
+                            texts_before_image = texts.len();
+                        }
+                        images.push(image_text(b));
+                    }
                     _ => {}
                 }
             }
@@ -373,16 +380,28 @@ fn said(rec: &Record) -> Vec<Said> {
     }
     let mut out = Vec::new();
     let mut prompt: Vec<String> = Vec::new();
-    for t in texts {
+    // the hidden parts before the first image
+    let mut hidden_before_image = 0;
+    for (i, t) in texts.into_iter().enumerate() {
         match tag_label(&t) {
-            Some((tag, label)) => out.push(Said::Hidden(label, opens_with(tag), t)),
+            Some((tag, label)) => {
+                if i < texts_before_image {
+                    hidden_before_image += 1;
+                }
+                out.push(Said::Hidden(label, opens_with(tag), t));
+            }
             None if t.trim().is_empty() => {}
             None => prompt.push(t),
         }
     }
-    if !prompt.is_empty() || (!images.is_empty() && out.is_empty()) {
+    if !prompt.is_empty() {
+        // the prompt first, its images after its text
         prompt.extend(images);
         out.insert(0, Said::Prompt(prompt.join("\n")));
+    } else if !images.is_empty() {
+        // images without typed text are still what a person gave: their own prompt, in
+        // content order among the hidden parts
+        out.insert(hidden_before_image, Said::Prompt(images.join("\n")));
     }
     out
 }
@@ -1370,6 +1389,80 @@ mod tests {
                 // delivered only by an earlier line: not delivered
                 "live|s1|system||queue enqueue: hi",
                 "live|s1|system||queue remove: never sent",
+            ]
+        );
+    }
+
+    /// An image a person gave is never lost to the hidden text it rides with: with no
+    /// typed text, its `[image …]` text is a `user` row of its own, among the hidden rows
+    /// in content order; with typed text it follows the text in the one `user` row.
+    #[test]
+    fn an_image_beside_hidden_text_is_a_user_row() {
+        let rec = |uuid: &str, blocks: &str| {
+            format!(
+                r#"{{"type":"user","uuid":"{uuid}","sessionId":"s1","timestamp":"2026-01-01T00:00:00Z","message":{{"content":[{blocks}]}}}}"#
+            )
+        };
+        let img = |media: &str| {
+            format!(
+                r#"{{"type":"image","source":{{"type":"base64","media_type":"{media}","data":"AAAA"}}}}"#
+            )
+        };
+        let text = |t: &str| format!(r#"{{"type":"text","text":"{t}"}}"#);
+        let reminder = text("<system-reminder>be brief</system-reminder>");
+        let command = text("<command-name>/paste</command-name>");
+        let log = [
+            rec("u1", &text("look at these")),
+            rec("u2", &[reminder.clone(), img("image/png")].join(",")),
+            rec("u3", &[img("image/png"), reminder.clone()].join(",")),
+            rec(
+                "u4",
+                &[
+                    reminder.clone(),
+                    img("image/png"),
+                    command,
+                    img("image/gif"),
+                ]
+                .join(","),
+            ),
+            rec(
+                "u5",
+                &[reminder, text("and this"), img("image/jpeg")].join(","),
+            ),
+        ]
+        .join("\n");
+        let opts = MapOptions::new("s.jsonl", "s", &no_persisted_outputs);
+        let mut rows: Vec<chat_rows::Row> = Vec::new();
+        transcript_rows(&Transcript::from_bytes(log.as_bytes()), &opts, &mut rows);
+        let got: Vec<String> = rows
+            .into_iter()
+            .map(|r| {
+                let line = r.source_line.map_or_else(String::new, |l| l.to_string());
+                [
+                    line.as_str(),
+                    &r.source_locator,
+                    r.record_state.as_str(),
+                    &r.session_id,
+                    r.turn_type.as_str(),
+                    &r.text,
+                ]
+                .join("|")
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "1|byte 0|live|s1|system|session title: look at these (from first prompt)",
+                "1|byte 0|live|s1|user|look at these",
+                "2|byte 143|live|s1|system|hidden system reminder (opens with <system-reminder>): <system-reminder>be brief</system-reminder>",
+                "2|byte 143|live|s1|user|[image image/png, 3 bytes]",
+                "3|byte 399|live|s1|user|[image image/png, 3 bytes]",
+                "3|byte 399|live|s1|system|hidden system reminder (opens with <system-reminder>): <system-reminder>be brief</system-reminder>",
+                "4|byte 655|live|s1|system|hidden system reminder (opens with <system-reminder>): <system-reminder>be brief</system-reminder>",
+                "4|byte 655|live|s1|user|[image image/png, 3 bytes]\n[image image/gif, 3 bytes]",
+                "4|byte 655|live|s1|system|hidden local command (opens with <command-name>): <command-name>/paste</command-name>",
+                "5|byte 1055|live|s1|user|and this\n[image image/jpeg, 3 bytes]",
+                "5|byte 1055|live|s1|system|hidden system reminder (opens with <system-reminder>): <system-reminder>be brief</system-reminder>",
             ]
         );
     }
