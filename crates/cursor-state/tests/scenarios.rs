@@ -1035,3 +1035,64 @@ fn bubbles_of_a_composer_data_that_is_not_json_are_read_by_their_keys() {
         ],
     );
 }
+
+const CM: &str = "c3000000-0000-4000-8000-0000000000e3";
+
+/// Headers list m1 (inline) and m3 (a `bubbleId:` record); `conversationMap` also holds
+/// m2 and m4, which no header lists: they follow the listed bubbles, by time then id,
+/// before the unlisted `bubbleId:` record m5. Memory and paged.
+#[test]
+fn inline_bubbles_the_headers_do_not_list_are_read_after_the_listed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = global_path(dir.path());
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    put_json(
+        &c,
+        &format!("composerData:{CM}"),
+        serde_json::json!({"_v": 2, "composerId": CM, "name": "Map", "createdAt": T0,
+            "fullConversationHeadersOnly": [{"bubbleId": "m1"}, {"bubbleId": "m3"}],
+            "conversationMap": {
+                "m1": {"bubbleId": "m1", "type": 1, "text": "listed question", "createdAt": T0 + 1_000},
+                "m2": {"bubbleId": "m2", "type": 2, "text": "unlisted late", "createdAt": T0 + 4_000},
+                "m4": {"bubbleId": "m4", "type": 2, "text": "unlisted early", "createdAt": T0 + 3_000}}}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CM}:m3"),
+        serde_json::json!({"bubbleId": "m3", "type": 2, "text": "listed record", "createdAt": T0 + 2_000}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CM}:m5"),
+        serde_json::json!({"bubbleId": "m5", "type": 1, "text": "unlisted record", "createdAt": T0 + 500}),
+    );
+    drop(c);
+    let kv = |k: &str| format!("cursorDiskKV key={k}");
+    let composer = kv(&format!("composerData:{CM}"));
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CM} |  | system | live | false |  |   | session start: title=Map format=v2 | {composer}"
+            ),
+            &format!(
+                "2026-05-28T20:26:41.000000Z | {CM} |  | user | live | false |  |   | listed question | {composer}"
+            ),
+            &format!(
+                "2026-05-28T20:26:42.000000Z | {CM} |  | assistant | live | false |  |   | listed record | {}",
+                kv(&format!("bubbleId:{CM}:m3"))
+            ),
+            &format!(
+                "2026-05-28T20:26:43.000000Z | {CM} |  | assistant | live | false |  |   | unlisted early | {composer}"
+            ),
+            &format!(
+                "2026-05-28T20:26:44.000000Z | {CM} |  | assistant | live | false |  |   | unlisted late | {composer}"
+            ),
+            &format!(
+                "2026-05-28T20:26:40.500000Z | {CM} |  | user | live | false |  |   | unlisted record | {}",
+                kv(&format!("bubbleId:{CM}:m5"))
+            ),
+        ],
+    );
+}

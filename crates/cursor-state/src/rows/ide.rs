@@ -662,18 +662,17 @@ impl Reader<'_> {
                 out.push(row);
             }
         }
-        // inline bubbles the headers do not list (legacy conversationMap / conversation)
-        if headers.is_empty() {
-            let mut rest: Vec<&Value> = inline.values().copied().collect();
-            rest.sort_by_key(|b| {
-                (
-                    bubble_time(b, self.limit).map(|t| t.unix_micros()),
-                    str_of(b, "bubbleId"),
-                )
-            });
-            for b in rest {
-                self.bubble_value(&cid, b, None, &place, &mut models, &mut done_extras, out);
-            }
+        // inline bubbles the headers do not list (legacy conversationMap / conversation),
+        // all of them when there are no headers
+        let listed: HashSet<&str> = headers.iter().map(String::as_str).collect();
+        let mut rest: Vec<(&str, &Value)> = inline
+            .iter()
+            .filter(|(id, _)| !listed.contains(id.as_str()))
+            .map(|(id, b)| (id.as_str(), *b))
+            .collect();
+        rest.sort_by_key(|(id, b)| (bubble_time(b, self.limit).map(|t| t.unix_micros()), *id));
+        for (_, b) in rest {
+            self.bubble_value(&cid, b, None, &place, &mut models, &mut done_extras, out);
         }
         // bubbles stored but not listed: in bubble time order
         let rest: Vec<Item> = found.into_values().collect();
