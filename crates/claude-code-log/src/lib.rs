@@ -174,9 +174,13 @@ pub fn read_file_at(
                     .into_iter()
                     .for_each(|r| sink.push(r)),
                 FileKind::SubagentMeta => {
+                    // the session its sub-agent file's rows have: `<parent>:agent-<id>`,
+                    // the parent named by the folder above `subagents/`
                     let (parent, agent) = (&files.loc.session_id, files.loc.stem());
                     files
-                        .orphan_meta(&|m| subagent_start(m, parent, agent))
+                        .orphan_meta_of(&format!("{parent}:{agent}"), &|m| {
+                            subagent_start(m, parent, agent)
+                        })
                         .into_iter()
                         .for_each(|r| sink.push(r))
                 }

@@ -283,3 +283,45 @@ fn every_row_of_a_jobs_copy_is_secondary_its_title_too() {
         ],
     );
 }
+
+#[test]
+fn a_subagent_meta_without_its_file_has_the_subagents_session() {
+    let sub = format!("{PROJECT}/s1/subagents");
+    let h = home(&[
+        (
+            &format!("{sub}/agent-a1.jsonl"),
+            lines(&[
+                r#"{"type":"user","uuid":"x1","sessionId":"s1","agentId":"a1","message":{"content":"task"}}"#,
+            ]),
+        ),
+        (
+            &format!("{sub}/agent-a1.meta.json"),
+            r#"{"agentType":"Explore","toolUseId":"toolu_1"}"#.into(),
+        ),
+        (
+            &format!("{sub}/agent-d0.meta.json"),
+            r#"{"agentType":"Plan","description":"gone","toolUseId":"toolu_7"}"#.into(),
+        ),
+        (&format!("{sub}/w/agent-e0.meta.json"), "{bad".into()),
+    ]);
+    // the sub-agent whose file is there: its rows' session is `<parent>:agent-<id>`
+    assert!(
+        h.read(&format!("{sub}/agent-a1.jsonl"))
+            .iter()
+            .all(|r| r.session_id == "s1:agent-a1")
+    );
+    h.assert_rows(
+        &format!("{sub}/agent-d0.meta.json"),
+        &[
+            r#"||system|s1:agent-d0||||||whole file|live|agent-d0.meta.json|"session start: parent=s1 agent=Plan description=gone tool_use=toolu_7 agent_file=agent-d0""#,
+            r#"||system|s1:agent-d0||||||path|live|agent-d0.meta.json|"session file missing: agent-d0.jsonl (only its meta file remains)""#,
+        ],
+    );
+    h.assert_rows(
+        &format!("{sub}/w/agent-e0.meta.json"),
+        &[
+            r#"||system|s1:agent-e0||||||whole file|live|agent-e0.meta.json|"parser: agent-e0.meta.json is not a JSON object (key must be a string at line 1 column 2)""#,
+            r#"||system|s1:agent-e0||||||path|live|agent-e0.meta.json|"session file missing: agent-e0.jsonl (only its meta file remains)""#,
+        ],
+    );
+}

@@ -235,21 +235,32 @@ impl<'a> SessionFiles<'a> {
     }
 
     /// A meta side file whose session file is gone: its own row (`text` of the object)
-    /// and `session file missing: <stem>.jsonl (only its meta file remains)`. Nothing
-    /// when the session file is there (it reads the meta file).
+    /// and `session file missing: <stem>.jsonl (only its meta file remains)`, both with
+    /// the file stem as their session. Nothing when the session file is there (it reads
+    /// the meta file).
     pub fn orphan_meta(&self, text: &dyn Fn(&Map<String, Value>) -> String) -> Vec<Row> {
-        let stem = self.loc.stem().to_string();
-        let session_file = format!("{stem}.jsonl");
+        self.orphan_meta_of(self.loc.stem(), text)
+    }
+
+    /// [`SessionFiles::orphan_meta`] with the rows' session given: the session id the
+    /// rows of the missing file would have had (Claude Code names a sub-agent's rows
+    /// `<parent session>:agent-<id>`).
+    pub fn orphan_meta_of(
+        &self,
+        session_id: &str,
+        text: &dyn Fn(&Map<String, Value>) -> String,
+    ) -> Vec<Row> {
+        let session_file = format!("{}.jsonl", self.loc.stem());
         if sibling(self.path, &session_file).exists() {
             return Vec::new();
         }
         let mut out = Vec::new();
         match read_meta(self.path, self.display, self.evidence, self.agent) {
             None => {}
-            Some(Err(row)) => out.push(row.session(stem.clone())),
+            Some(Err(row)) => out.push(row.session(session_id)),
             Some(Ok(map)) => out.push(
                 Row::system(self.agent, text(&map))
-                    .session(stem.clone())
+                    .session(session_id)
                     .file(self.display)
                     .locator("whole file"),
             ),
@@ -260,7 +271,7 @@ impl<'a> SessionFiles<'a> {
                 TurnType::System,
                 format!("session file missing: {session_file} (only its meta file remains)"),
             )
-            .session(stem)
+            .session(session_id)
             .file(self.display)
             .locator("path"),
         );
