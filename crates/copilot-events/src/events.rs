@@ -1323,6 +1323,9 @@ impl<'o> EventReader<'o> {
                 }
                 match phase {
                     "started" => {
+                        if !s(&d.model).is_empty() {
+                            self.any_model = true;
+                        }
                         kv(t, "tool_call", s(&d.tool_call_id), false);
                         kv(t, "model", s(&d.model), false);
                     }
@@ -1388,6 +1391,12 @@ impl<'o> EventReader<'o> {
                 emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::Shutdown(d) => {
+                // a model named here is a model field like any other: no inferred family
+                if !s(&d.current_model).is_empty()
+                    || d.model_metrics.iter().flatten().any(|(m, _)| !m.is_empty())
+                {
+                    self.any_model = true;
+                }
                 let t = &mut self.text;
                 t.clear();
                 t.push_str("session end:");

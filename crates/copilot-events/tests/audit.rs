@@ -413,3 +413,93 @@ fn session_event_data_as_written() {
         [r#"session event: future_kind {"zeta":[3,1],"alpha":{"y":1,"x":2}}"#]
     );
 }
+
+// The second audit's defects, each pinned by exact rows: turn type, record state, time,
+// line, locator, model, tool, call id and text.
+
+/// `turn|state|time|line|locator|model|tool|id|text` of each row.
+fn full(rows: &[Row]) -> Vec<String> {
+    rows.iter()
+        .map(|r| {
+            format!(
+                "{}|{}|{}|{}|{}|{}|{}|{}|{}",
+                r.turn_type,
+                r.record_state,
+                r.timestamp.map(|t| t.to_string()).unwrap_or_default(),
+                r.source_line.map(|n| n.to_string()).unwrap_or_default(),
+                r.source_locator,
+                r.model,
+                r.tool_name,
+                r.tool_use_id,
+                r.text
+            )
+        })
+        .collect()
+}
+
+/// Second audit, item 1: a model named only by `session.shutdown` (`currentModel`, or
+/// a `modelMetrics` key) or by `subagent.started` is a model field: no `model family
+/// inferred:` row. A log naming none still gets one row per family.
+#[test]
+fn a_model_named_at_shutdown_or_by_a_subagent_counts() {
+    let calls = [
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"toolu_01","toolName":"bash"},"timestamp":"2026-10-04T10:00:01.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"toolu_01","result":{"content":"ok"}},"timestamp":"2026-10-04T10:00:02.000Z"}"#,
+    ];
+    let with = |last: &str| {
+        let mut lines = calls.to_vec();
+        lines.push(last);
+        full(&events(&lines))
+    };
+    let shared = [
+        "tool_use|live|2026-10-04T10:00:01.000000Z|1|byte 0||bash|toolu_01|",
+        "tool_result|live|2026-10-04T10:00:02.000000Z|2|byte 122||bash|toolu_01|ok",
+    ];
+    let current = with(
+        r#"{"type":"session.shutdown","data":{"shutdownType":"routine","currentModel":"claude-sonnet-4.5"},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+    );
+    assert_eq!(
+        current[..],
+        [
+            shared[0],
+            shared[1],
+            "system|live|2026-10-04T10:00:03.000000Z|3|byte 255||||session end: type=routine current_model=claude-sonnet-4.5",
+        ]
+    );
+    let metrics = with(
+        r#"{"type":"session.shutdown","data":{"modelMetrics":{"gpt-5":{"usage":{"inputTokens":1}}}},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+    );
+    assert_eq!(
+        metrics[..],
+        [
+            shared[0],
+            shared[1],
+            "system|live|2026-10-04T10:00:03.000000Z|3|byte 255||||session end:",
+            "system|live|2026-10-04T10:00:03.000000Z|3|byte 255|gpt-5|||usage: model=gpt-5 input=1 output=- cache_read=- cache_write=- reasoning=- scope=session",
+        ]
+    );
+    let subagent = with(
+        r#"{"type":"subagent.started","data":{"agentName":"a","toolCallId":"toolu_x","model":"claude-haiku-4.5"},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+    );
+    assert_eq!(
+        subagent[..],
+        [
+            shared[0],
+            shared[1],
+            "system|live|2026-10-04T10:00:03.000000Z|3|byte 255||||subagent started: agent=a tool_call=toolu_x model=claude-haiku-4.5",
+        ]
+    );
+    // no model anywhere: the family, at the first id's line
+    let none = with(
+        r#"{"type":"session.shutdown","data":{"shutdownType":"routine","modelMetrics":{}},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+    );
+    assert_eq!(
+        none[..],
+        [
+            shared[0],
+            shared[1],
+            "system|live|2026-10-04T10:00:03.000000Z|3|byte 255||||session end: type=routine",
+            "system|live|2026-10-04T10:00:01.000000Z|1|byte 0||||model family inferred: Anthropic (tool-call id prefix toolu_; not recorded by the store)",
+        ]
+    );
+}

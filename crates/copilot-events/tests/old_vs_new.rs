@@ -13,6 +13,13 @@
 //! its type's prints its `data` as written, keys in the file's order, as the row of a
 //! well-formed line always did (the old reader decoded it and printed it key-sorted);
 //! [`same`] compares such texts as JSON values, so only the key order may differ.
+//!
+//! The second audit's fixes (2026-12-02) are made to the legacy rows by [`intended`],
+//! each from what those rows (or the line a row's locator names) say, before any
+//! comparison; [`intended_differences`] checks that each changes the rows it names:
+//!
+//! 1. a model named only by `session.shutdown` (`currentModel`, a `modelMetrics` key) or
+//!    by `subagent.started` counts as a model field: no `model family inferred:` rows.
 use std::path::{Path, PathBuf};
 
 use chat_rows::Row;
@@ -89,8 +96,34 @@ fn key_sorted(mut row: Row) -> Row {
     row
 }
 
+/// The legacy reader's rows of `bytes` with the second audit's fixes made (see the
+/// module docs), each from what the rows themselves say, or the line a row's locator
+/// names.
+fn intended(mut rows: Vec<Row>, _bytes: &[u8]) -> Vec<Row> {
+    // 1. a model named at shutdown or by a sub-agent's start: no inferred families
+    let named = rows.iter().any(|r| {
+        (r.text.starts_with("session end:") && r.text.contains(" current_model="))
+            || (r.text.starts_with("usage: ")
+                && r.text.ends_with(" scope=session")
+                && !r.model.is_empty())
+            || (r.text.starts_with("subagent started:") && r.text.contains(" model="))
+    });
+    if named {
+        rows.retain(|r| !r.text.starts_with("model family inferred: "));
+    }
+    rows
+}
+
+/// The legacy reader's rows with the intended differences made.
+fn old_intended(bytes: &[u8], opts: &Options<'_>) -> Vec<Row> {
+    intended(old(bytes, opts), bytes)
+}
+
 fn same(what: &str, bytes: &[u8], opts: &Options<'_>) {
-    let a: Vec<Row> = old(bytes, opts).into_iter().map(key_sorted).collect();
+    let a: Vec<Row> = old_intended(bytes, opts)
+        .into_iter()
+        .map(key_sorted)
+        .collect();
     let b: Vec<Row> = new(bytes, opts).into_iter().map(key_sorted).collect();
     if a != b {
         for (i, (x, y)) in a.iter().zip(&b).enumerate() {
@@ -195,7 +228,7 @@ fn damaged_copies() {
         let bytes = std::fs::read(root().join(rel)).unwrap();
         for m in Harness::new().mutations(bytes.len()) {
             let input = m.apply(&bytes);
-            let (a, b) = (old(&input, opts), new(&input, opts));
+            let (a, b) = (old_intended(&input, opts), new(&input, opts));
             compared += 1;
             if a == b {
                 continue;
@@ -258,7 +291,7 @@ fn long_lines_give_the_same_rows() {
         let opts = &options(false)[0];
         for m in Harness::new().mutations(bytes.len()) {
             let input = m.apply(&bytes);
-            let (a, b) = (old(&input, opts), new(&input, opts));
+            let (a, b) = (old_intended(&input, opts), new(&input, opts));
             if a != b && !lenient_difference(&a, &b) {
                 let i = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
                 panic!(
@@ -313,5 +346,36 @@ fn tool_call_orders_give_the_same_rows() {
         same(&log, log.as_bytes(), &options(false)[0]);
         let doubled: String = log.lines().flat_map(|l| [l, "\n", l, "\n"]).collect();
         same(&doubled, doubled.as_bytes(), &options(true)[1]);
+    }
+}
+
+/// Each of the second audit's fixes on a log that shows it: the legacy rows differ
+/// from the new ones, and [`intended`] makes exactly that difference.
+#[test]
+fn intended_differences() {
+    let cases: &[(&str, &[&str])] = &[(
+        "1. a model named at shutdown or by a sub-agent",
+        &[
+            r#"{"type":"tool.execution_start","data":{"toolCallId":"toolu_01","toolName":"bash"},"timestamp":"2026-10-04T10:00:01Z"}"#,
+            r#"{"type":"tool.execution_start","data":{"toolCallId":"call_02","toolName":"bash"},"timestamp":"2026-10-04T10:00:02Z"}"#,
+            r#"{"type":"session.shutdown","data":{"currentModel":"m","modelMetrics":{"m":{"usage":{}}}}}"#,
+            r#"{"type":"subagent.started","data":{"agentName":"a","model":"m2"}}"#,
+        ],
+    )];
+    for (what, lines) in cases {
+        let log: String = lines.iter().flat_map(|l| [*l, "\n"]).collect();
+        for opts in options(false) {
+            assert_ne!(
+                old(log.as_bytes(), &opts),
+                new(log.as_bytes(), &opts),
+                "{what}: no difference to make"
+            );
+            same(what, log.as_bytes(), &opts);
+        }
+        // each line that names a model, alone with the calls
+        for l in &lines[2..] {
+            let log = format!("{}\n{}\n{l}\n", lines[0], lines[1]);
+            same(what, log.as_bytes(), &options(false)[0]);
+        }
     }
 }
