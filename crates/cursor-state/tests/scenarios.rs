@@ -1096,3 +1096,63 @@ fn inline_bubbles_the_headers_do_not_list_are_read_after_the_listed_ones() {
         ],
     );
 }
+
+const CL: &str = "c4000000-0000-4000-8000-0000000000e4";
+const CN: &str = "c5000000-0000-4000-8000-0000000000e5";
+
+/// The older `conversation[]` array is read in its own order, not by bubble id nor by
+/// time (CL: no headers; zz before aa though later, and an entry without a `bubbleId`
+/// in its place); with headers (CN), the unlisted entries follow the listed one in the
+/// array's order. Memory and paged.
+#[test]
+fn a_conversation_array_is_read_in_its_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = global_path(dir.path());
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    put_json(
+        &c,
+        &format!("composerData:{CL}"),
+        serde_json::json!({"_v": 1, "composerId": CL, "name": "Legacy", "createdAt": T0,
+            "conversation": [
+                {"bubbleId": "zz", "type": 1, "text": "first question", "createdAt": T0 + 2_000},
+                {"bubbleId": "aa", "type": 2, "text": "first answer", "createdAt": T0 + 1_000},
+                {"type": 1, "text": "no id"},
+                {"bubbleId": "mm", "type": 2, "text": "last answer"}]}),
+    );
+    put_json(
+        &c,
+        &format!("composerData:{CN}"),
+        serde_json::json!({"_v": 1, "composerId": CN, "name": "Listed", "createdAt": T0,
+            "fullConversationHeadersOnly": [{"bubbleId": "h1"}],
+            "conversation": [
+                {"bubbleId": "q2", "type": 1, "text": "unlisted one"},
+                {"bubbleId": "h1", "type": 1, "text": "listed"},
+                {"bubbleId": "q0", "type": 2, "text": "unlisted two"}]}),
+    );
+    drop(c);
+    let l = format!("cursorDiskKV key=composerData:{CL}");
+    let n = format!("cursorDiskKV key=composerData:{CN}");
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CL} |  | system | live | false |  |   | session start: title=Legacy format=v1 | {l}"
+            ),
+            &format!(
+                "2026-05-28T20:26:42.000000Z | {CL} |  | user | live | false |  |   | first question | {l}"
+            ),
+            &format!(
+                "2026-05-28T20:26:41.000000Z | {CL} |  | assistant | live | false |  |   | first answer | {l}"
+            ),
+            &format!(" | {CL} |  | user | live | false |  |   | no id | {l}"),
+            &format!(" | {CL} |  | assistant | live | false |  |   | last answer | {l}"),
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CN} |  | system | live | false |  |   | session start: title=Listed format=v1 | {n}"
+            ),
+            &format!(" | {CN} |  | user | live | false |  |   | listed | {n}"),
+            &format!(" | {CN} |  | user | live | false |  |   | unlisted one | {n}"),
+            &format!(" | {CN} |  | assistant | live | false |  |   | unlisted two | {n}"),
+        ],
+    );
+}

@@ -640,7 +640,10 @@ impl Reader<'_> {
         let mut done_extras: HashSet<String> = HashSet::new();
         let headers = header_ids(&v);
         let inline = inline_bubbles(&v);
-        if !found.is_empty() || !inline.is_empty() {
+        // inline bubbles the headers do not list (legacy conversationMap / conversation),
+        // all of them when there are no headers
+        let rest = unlisted_inline(&v, &inline, &headers, self.limit);
+        if !found.is_empty() || !inline.is_empty() || !rest.is_empty() {
             self.with_bubbles.insert(cid.clone());
         }
         for bid in &headers {
@@ -662,16 +665,7 @@ impl Reader<'_> {
                 out.push(row);
             }
         }
-        // inline bubbles the headers do not list (legacy conversationMap / conversation),
-        // all of them when there are no headers
-        let listed: HashSet<&str> = headers.iter().map(String::as_str).collect();
-        let mut rest: Vec<(&str, &Value)> = inline
-            .iter()
-            .filter(|(id, _)| !listed.contains(id.as_str()))
-            .map(|(id, b)| (id.as_str(), *b))
-            .collect();
-        rest.sort_by_key(|(id, b)| (bubble_time(b, self.limit).map(|t| t.unix_micros()), *id));
-        for (_, b) in rest {
+        for b in rest {
             self.bubble_value(&cid, b, None, &place, &mut models, &mut done_extras, out);
         }
         // bubbles stored but not listed: in bubble time order
@@ -1192,7 +1186,8 @@ pub fn header_ids(v: &Value) -> Vec<String> {
 }
 
 /// Bubbles kept inside the composer: legacy `conversationMap{id: bubble}`, or the older
-/// `conversation[]` array, by bubble id.
+/// `conversation[]` array, by bubble id (the lookup of a header's bubble; the reading
+/// order of those no header lists is `unlisted_inline`'s).
 pub fn inline_bubbles(v: &Value) -> BTreeMap<String, &Value> {
     let mut out = BTreeMap::new();
     if let Some(m) = v.get("conversationMap").and_then(Value::as_object) {
@@ -1211,6 +1206,44 @@ pub fn inline_bubbles(v: &Value) -> BTreeMap<String, &Value> {
             out.entry(id).or_insert(b);
         }
     }
+    out
+}
+
+/// The inline bubbles that `headers` does not list, in reading order: the older
+/// `conversation[]` array's in its order (an entry without a `bubbleId` too; an id
+/// given twice once, at its first place, its `conversationMap` value when the map also
+/// holds it), then the `conversationMap` ones the array does not hold, by time then id
+/// (a map has no order of its own).
+fn unlisted_inline<'v>(
+    v: &'v Value,
+    inline: &BTreeMap<String, &'v Value>,
+    headers: &[String],
+    limit: Option<Timestamp>,
+) -> Vec<&'v Value> {
+    let mut seen: HashSet<String> = headers.iter().cloned().collect();
+    let mut out = Vec::new();
+    for b in v
+        .get("conversation")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        // the id as `inline_bubbles` keys it
+        let id = str_of(b, "bubbleId");
+        if id.is_empty() {
+            out.push(b);
+        } else if !seen.contains(&id) {
+            out.push(inline.get(&id).copied().unwrap_or(b));
+            seen.insert(id);
+        }
+    }
+    let mut rest: Vec<(&str, &Value)> = inline
+        .iter()
+        .filter(|(id, _)| !seen.contains(id.as_str()))
+        .map(|(id, b)| (id.as_str(), *b))
+        .collect();
+    rest.sort_by_key(|(id, b)| (bubble_time(b, limit).map(|t| t.unix_micros()), *id));
+    out.extend(rest.into_iter().map(|(_, b)| b));
     out
 }
 
