@@ -203,6 +203,8 @@ pub(crate) struct Light {
     pub session_id: Option<String>,
     #[serde(deserialize_with = "lenient")]
     pub cwd: Option<String>,
+    #[serde(rename = "gitBranch", deserialize_with = "lenient")]
+    pub git_branch: Option<String>,
     #[serde(rename = "customTitle", deserialize_with = "lenient")]
     pub custom_title: Option<String>,
     #[serde(rename = "aiTitle", deserialize_with = "lenient")]
@@ -268,6 +270,7 @@ impl LightView<Record> for Light {
             uuid: r.uuid().map(str::to_string),
             session_id: r.session_id().map(str::to_string),
             cwd: r.cwd().map(str::to_string),
+            git_branch: r.git_branch().map(str::to_string),
             custom_title: get("customTitle"),
             ai_title: get("aiTitle"),
             summary: get("summary"),

@@ -416,7 +416,8 @@ fn read_transcript(
             header
                 .at(index.first_time())
                 .session(session_id.clone())
-                .project(cwd.clone()),
+                .project(cwd.clone())
+                .branch(index.first_branch()),
         );
         if !files.parent_session_exists() {
             sink.push(

@@ -14,7 +14,7 @@ fn linux_session_rows() {
     assert_rows(
         &lin_session(),
         &[
-            r#"38||system|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e|/home/alice/src/api|||||byte 20631|live|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl|"session title: Login rate limiting (from custom-title)""#,
+            r#"38||system|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e|/home/alice/src/api|feature/rate-limit||||byte 20631|live|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl|"session title: Login rate limiting (from custom-title)""#,
             r#"1|2026-06-02T09:00:00.000000Z|system|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e|/home/alice/src/api|feature/rate-limit||||byte 0|live|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl|"permission mode: default""#,
             r#"1|2026-06-02T09:00:00.000000Z|user|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e|/home/alice/src/api|feature/rate-limit||||byte 0|live|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl|"Add rate limiting to the login endpoint""#,
             r#"2||system|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e|/home/alice/src/api|feature/rate-limit||||byte 437|live|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl|"file history: no tracked files message=7b1e4c2a-0000-4000-8000-000000000001""#,
@@ -85,8 +85,8 @@ fn linux_subagent_rows() {
     assert_rows(
         &lin_subagent(),
         &[
-            r#"|2026-06-02T09:00:57.000000Z|system|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e:agent-a1b2c3d4|/home/alice/src/api|||||whole file|live|agent-a1b2c3d4.meta.json|"session start: parent=7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e agent=code-reviewer description=\"Review the limiter\" tool_use=toolu_05 model=claude-haiku-4-5-20251001 depth=1 fork=false agent_file=agent-a1b2c3d4""#,
-            r#"1|2026-06-02T09:00:57.000000Z|system|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e:agent-a1b2c3d4|/home/alice/src/api|||||byte 0|live|agent-a1b2c3d4.jsonl|"session title: Review the rate limiter in src/auth.js (from first prompt)""#,
+            r#"|2026-06-02T09:00:57.000000Z|system|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e:agent-a1b2c3d4|/home/alice/src/api|feature/rate-limit||||whole file|live|agent-a1b2c3d4.meta.json|"session start: parent=7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e agent=code-reviewer description=\"Review the limiter\" tool_use=toolu_05 model=claude-haiku-4-5-20251001 depth=1 fork=false agent_file=agent-a1b2c3d4""#,
+            r#"1|2026-06-02T09:00:57.000000Z|system|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e:agent-a1b2c3d4|/home/alice/src/api|feature/rate-limit||||byte 0|live|agent-a1b2c3d4.jsonl|"session title: Review the rate limiter in src/auth.js (from first prompt)""#,
             r#"1|2026-06-02T09:00:57.000000Z|system|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e:agent-a1b2c3d4|/home/alice/src/api|feature/rate-limit||||byte 0|live|agent-a1b2c3d4.jsonl|"subagent task: Review the rate limiter in src/auth.js""#,
             r#"2|2026-06-02T09:01:00.000000Z|tool_use|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e:agent-a1b2c3d4|/home/alice/src/api|feature/rate-limit|claude-haiku-4-5-20251001|Read|toolu_s1|byte 390|live|agent-a1b2c3d4.jsonl|"{\"file_path\":\"/home/alice/src/api/src/auth.js\"}""#,
             r#"2|2026-06-02T09:01:00.000000Z|system|7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e:agent-a1b2c3d4|/home/alice/src/api|feature/rate-limit|claude-haiku-4-5-20251001|||byte 390|live|agent-a1b2c3d4.jsonl|"usage: model=claude-haiku-4-5-20251001 input=1200 output=20 cache_read=18000 cache_write=0 reasoning=- scope=call""#,
@@ -102,9 +102,9 @@ fn subagent_of_a_deleted_session() {
     assert_rows(
         &orphan_subagent(),
         &[
-            r#"|2026-04-23T10:00:00.000000Z|system|c9d8e7f6-1a2b-4c3d-8e5f-6a7b8c9d0e1f:agent-c0ffee00|/home/alice/src/api|||||path|live|agent-c0ffee00.jsonl|"session start: parent=c9d8e7f6-1a2b-4c3d-8e5f-6a7b8c9d0e1f agent_file=agent-c0ffee00 parent_from=path""#,
+            r#"|2026-04-23T10:00:00.000000Z|system|c9d8e7f6-1a2b-4c3d-8e5f-6a7b8c9d0e1f:agent-c0ffee00|/home/alice/src/api|main||||path|live|agent-c0ffee00.jsonl|"session start: parent=c9d8e7f6-1a2b-4c3d-8e5f-6a7b8c9d0e1f agent_file=agent-c0ffee00 parent_from=path""#,
             r#"||system|c9d8e7f6-1a2b-4c3d-8e5f-6a7b8c9d0e1f:agent-c0ffee00|/home/alice/src/api|||||path|live|c9d8e7f6-1a2b-4c3d-8e5f-6a7b8c9d0e1f.jsonl|"session file missing: c9d8e7f6-1a2b-4c3d-8e5f-6a7b8c9d0e1f.jsonl (only its sub-agent files remain)""#,
-            r#"1|2026-04-23T10:00:00.000000Z|system|c9d8e7f6-1a2b-4c3d-8e5f-6a7b8c9d0e1f:agent-c0ffee00|/home/alice/src/api|||||byte 0|live|agent-c0ffee00.jsonl|"session title: List every place the staging password is read (from first prompt)""#,
+            r#"1|2026-04-23T10:00:00.000000Z|system|c9d8e7f6-1a2b-4c3d-8e5f-6a7b8c9d0e1f:agent-c0ffee00|/home/alice/src/api|main||||byte 0|live|agent-c0ffee00.jsonl|"session title: List every place the staging password is read (from first prompt)""#,
             r#"1|2026-04-23T10:00:00.000000Z|system|c9d8e7f6-1a2b-4c3d-8e5f-6a7b8c9d0e1f:agent-c0ffee00|/home/alice/src/api|main||||byte 0|live|agent-c0ffee00.jsonl|"subagent task: List every place the staging password is read""#,
             r#"2|2026-04-23T10:00:04.000000Z|system|c9d8e7f6-1a2b-4c3d-8e5f-6a7b8c9d0e1f:agent-c0ffee00|/home/alice/src/api|main||||byte 383|live|agent-c0ffee00.jsonl|"model: claude-haiku-4-5-20251001""#,
             r#"2|2026-04-23T10:00:04.000000Z|assistant|c9d8e7f6-1a2b-4c3d-8e5f-6a7b8c9d0e1f:agent-c0ffee00|/home/alice/src/api|main|claude-haiku-4-5-20251001|||byte 383|live|agent-c0ffee00.jsonl|"It is read in config/staging.js and scripts/migrate.sh.""#,
@@ -118,7 +118,7 @@ fn windows_session_rows() {
     assert_rows(
         WIN_SESSION,
         &[
-            r#"1|2026-06-21T14:00:00.000000Z|system|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b|C:\Users\carol\src\app|||||byte 0|live|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b.jsonl|"session title: List the services that are stopped among these: Spooler (from first prompt)""#,
+            r#"1|2026-06-21T14:00:00.000000Z|system|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b|C:\Users\carol\src\app|main||||byte 0|live|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b.jsonl|"session title: List the services that are stopped among these: Spooler (from first prompt)""#,
             r#"1|2026-06-21T14:00:00.000000Z|system|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b|C:\Users\carol\src\app|main||||byte 0|live|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b.jsonl|"permission mode: plan""#,
             r#"1|2026-06-21T14:00:00.000000Z|user|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b|C:\Users\carol\src\app|main||||byte 0|live|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b.jsonl|"List the services that are stopped among these: Spooler\nBITS\nwuauserv""#,
             r#"2|2026-06-21T14:00:02.000000Z|system|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b|C:\Users\carol\src\app|main||||byte 436|live|e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b.jsonl|"model: claude-sonnet-4-5-20250929""#,

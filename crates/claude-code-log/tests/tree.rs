@@ -270,7 +270,7 @@ fn every_row_of_a_jobs_copy_is_secondary_its_title_too() {
     h.assert_rows(
         rel,
         &[
-            r#"2||system|s1|/p|||||byte 145|secondary|parent-transcript.jsonl|"session title: Fixing (from custom-title)""#,
+            r#"2||system|s1|/p|main||||byte 145|secondary|parent-transcript.jsonl|"session title: Fixing (from custom-title)""#,
             r#"1|2026-01-01T00:00:00.000000Z|user|s1|/p|main||||byte 0|secondary|parent-transcript.jsonl|"fix it""#,
         ],
     );
@@ -322,6 +322,48 @@ fn a_subagent_meta_without_its_file_has_the_subagents_session() {
         &[
             r#"||system|s1:agent-e0||||||whole file|live|agent-e0.meta.json|"parser: agent-e0.meta.json is not a JSON object (key must be a string at line 1 column 2)""#,
             r#"||system|s1:agent-e0||||||path|live|agent-e0.meta.json|"session file missing: agent-e0.jsonl (only its meta file remains)""#,
+        ],
+    );
+}
+
+#[test]
+fn the_title_and_start_rows_have_the_branch_of_their_record() {
+    let sub = format!("{PROJECT}/s1/subagents/agent-a1.jsonl");
+    let h = home(&[
+        (
+            &format!("{PROJECT}/s1.jsonl"),
+            lines(&[
+                r#"{"type":"user","uuid":"u1","sessionId":"s1","message":{"content":"hi"}}"#,
+                r#"{"type":"user","uuid":"u2","parentUuid":"u1","sessionId":"s1","gitBranch":"dev","message":{"content":"more"}}"#,
+            ]),
+        ),
+        (
+            &sub,
+            lines(&[
+                r#"{"type":"user","uuid":"x1","sessionId":"s1","gitBranch":"main","message":{"content":"task"}}"#,
+                r#"{"type":"assistant","uuid":"x2","parentUuid":"x1","sessionId":"s1","gitBranch":"fix/x","message":{"id":"m1","content":[{"type":"text","text":"done"}]}}"#,
+                r#"{"type":"custom-title","customTitle":"Named","sessionId":"s1"}"#,
+            ]),
+        ),
+    ]);
+    // the first prompt's record names no branch: neither does its title
+    h.assert_rows(
+        &format!("{PROJECT}/s1.jsonl"),
+        &[
+            r#"1||system|s1||||||byte 0|live|s1.jsonl|"session title: hi (from first prompt)""#,
+            r#"1||user|s1||||||byte 0|live|s1.jsonl|"hi""#,
+            r#"2||user|s1||dev||||byte 72|live|s1.jsonl|"more""#,
+        ],
+    );
+    // the start row has the first record's branch, the title the one in effect on its
+    // line (a custom-title record names none: the last one written)
+    h.assert_rows(
+        &sub,
+        &[
+            r#"||system|s1:agent-a1||main||||path|live|agent-a1.jsonl|"session start: parent=s1 agent_file=agent-a1 parent_from=path""#,
+            r#"3||system|s1:agent-a1||fix/x||||byte 245|live|agent-a1.jsonl|"session title: Named (from custom-title)""#,
+            r#"1||system|s1:agent-a1||main||||byte 0|live|agent-a1.jsonl|"subagent task: task""#,
+            r#"2||assistant|s1:agent-a1||fix/x||||byte 93|live|agent-a1.jsonl|"done""#,
         ],
     );
 }

@@ -41,6 +41,9 @@ pub struct TitlePick {
     pub time: Option<Timestamp>,
     /// The record's `cwd`.
     pub cwd: Option<String>,
+    /// The git branch of the record (as its own rows would have it), where the product
+    /// knows one ([`TitlePick::on_branch`]).
+    pub branch: Option<String>,
     /// The title.
     pub text: String,
 }
@@ -58,8 +61,15 @@ impl TitlePick {
             offset: line.offset,
             time,
             cwd: cwd.cloned(),
+            branch: None,
             text,
         }
+    }
+
+    /// The candidate with the git branch of its record.
+    pub fn on_branch(mut self, branch: Option<&str>) -> TitlePick {
+        self.branch = branch.map(str::to_string);
+        self
     }
 }
 
@@ -126,6 +136,7 @@ mod tests {
             offset: 0,
             time: None,
             cwd: None,
+            branch: None,
             text: text.into(),
         }
     }

@@ -142,6 +142,7 @@ pub struct Index {
     titles: Titles,
     first_session_id: Option<String>,
     first_cwd: Option<String>,
+    first_branch: Option<String>,
     first_time: Option<Timestamp>,
     /// the line of a fork's `<fork-boilerplate>` block
     fork_line: Option<u64>,
@@ -163,6 +164,8 @@ impl Index {
         // message id -> (line with a stop_reason, last line)
         let mut messages: HashMap<String, (Option<u64>, u64)> = HashMap::new();
         let mut queued = false;
+        // the git branch in effect, as the mapper keeps it: the last one a record wrote
+        let mut branch: Option<String> = None;
         for (line, read) in light_pass::<Light, Record>(log) {
             let (mut light, full) = match read {
                 Ok(read) => read,
@@ -188,6 +191,12 @@ impl Index {
             if ix.first_session_id.is_none() {
                 ix.first_session_id.clone_from(&light.session_id);
             }
+            if let Some(b) = light.git_branch.take() {
+                if ix.first_branch.is_none() {
+                    ix.first_branch = Some(b.clone());
+                }
+                branch = Some(b);
+            }
             if let Some(id) = light.uuid.clone() {
                 ix.ids.insert(id);
             }
@@ -212,7 +221,9 @@ impl Index {
                     }
                 }
             }
-            let pick = |text: String| TitlePick::at(&line, time, light.cwd.as_ref(), text);
+            let pick = |text: String| {
+                TitlePick::at(&line, time, light.cwd.as_ref(), text).on_branch(branch.as_deref())
+            };
             let title = match kind {
                 "custom-title" => light.custom_title.take(),
                 "ai-title" => light.ai_title.take(),
@@ -279,6 +290,11 @@ impl Index {
     /// The first `cwd` a record writes (empty when none does).
     pub fn first_cwd(&self) -> &str {
         self.first_cwd.as_deref().unwrap_or("")
+    }
+
+    /// The first `gitBranch` a record writes (empty when none does).
+    pub fn first_branch(&self) -> &str {
+        self.first_branch.as_deref().unwrap_or("")
     }
 
     /// The first readable record's time.
@@ -548,7 +564,8 @@ pub fn transcript_rows_with(
         let row = m
             .place
             .row(pick.line, pick.offset, pick.time, TurnType::System, text)
-            .project(cwd);
+            .project(cwd)
+            .branch(pick.branch.clone().unwrap_or_default());
         m.sink.push(row);
     }
     for (line, entry) in log.lines_and_entries() {
