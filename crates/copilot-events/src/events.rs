@@ -29,7 +29,7 @@ use chat_rows::system::{self, ChangeTracker, ModelSpec, Usage, push_u64};
 use chat_rows::{RecordState, Row, RowSink, Timestamp, TurnType};
 use serde_json::Value;
 
-use crate::decode::{self, Data, Event, Str, compact_json_into, cut, raw_text, scalar};
+use crate::decode::{self, Data, Event, Str, compact_json_into, raw_text, scalar};
 use crate::texts;
 
 /// How a log is read: what the path and side files say.
@@ -1486,12 +1486,8 @@ impl<'o> EventReader<'o> {
                     texts::session_event_into(&mut self.text, kind, &self.scratch);
                     emit!(&self.line_session, TurnType::System, &self.text);
                 } else {
-                    let text = format!(
-                        "unknown record type {kind}: {}",
-                        system::quote_bytes(&line.bytes[..line.bytes.len().min(4096)])
-                    );
-                    let text = cut(&text, 400 + 30 + kind.len());
-                    emit!(&self.line_session, TurnType::System, text);
+                    texts::unknown_record_into(&mut self.text, kind, line.bytes);
+                    emit!(&self.line_session, TurnType::System, &self.text);
                 }
             }
         }

@@ -37,6 +37,32 @@ pub fn session_event_into(out: &mut String, kind: &str, data: &str) {
     }
 }
 
+/// `unknown record type <type>: <line cut to 400>`, written into `out` (cleared first): the
+/// line cut to [`MAX_DATA`] characters and the cut said as a `session event:` row says
+/// it (`… [<n> bytes in all]`, the whole line's length). Only the line's first
+/// `4 * MAX_DATA + 4` bytes are read (at most 4 bytes a character), so a huge line costs
+/// what a short one does.
+pub fn unknown_record_into(out: &mut String, kind: &str, line: &[u8]) {
+    out.clear();
+    out.push_str("unknown record type ");
+    out.push_str(kind);
+    out.push_str(": ");
+    let head = &line[..line.len().min(MAX_DATA * 4 + 4)];
+    let text: std::borrow::Cow<'_, str> = match std::str::from_utf8(head) {
+        Ok(t) => t.into(),
+        // a character cut by the head's end: after the first MAX_DATA characters
+        Err(e) if e.error_len().is_none() => String::from_utf8_lossy(&head[..e.valid_up_to()]),
+        Err(_) => String::from_utf8_lossy(head),
+    };
+    let quoted = cut(&text, MAX_DATA);
+    out.push_str(quoted);
+    if quoted.len() < text.len() || head.len() < line.len() {
+        out.push_str("… [");
+        chat_rows::system::push_u64(out, line.len() as u64);
+        out.push_str(" bytes in all]");
+    }
+}
+
 /// `hidden autopilot continuation (isAutopilotContinuation): <content>`, written into `out`
 /// (cleared first: a reader's reused buffer).
 pub fn autopilot_continuation_into(out: &mut String, content: &str) {
@@ -198,6 +224,21 @@ mod tests {
             format!("session event: a {}… [500 bytes in all]", &long[..400])
         );
         assert_eq!(session_event("a", "{}"), "session event: a {}");
+        // an unknown record: the line cut like a session event's data, the cut said
+        let line = format!("{{\"type\":\"x\",\"a\":\"{}\"}}", "é".repeat(5000));
+        let want = format!(
+            "unknown record type x: {}… [{} bytes in all]",
+            line.chars().take(400).collect::<String>(),
+            line.len()
+        );
+        assert_eq!(
+            into(&|o| unknown_record_into(o, "x", line.as_bytes())),
+            want
+        );
+        assert_eq!(
+            into(&|o| unknown_record_into(o, "x", b"{\"type\":\"x\"}")),
+            "unknown record type x: {\"type\":\"x\"}"
+        );
         assert_eq!(
             into(&|o| session_event_into(o, "a", "{}")),
             "session event: a {}"

@@ -503,3 +503,31 @@ fn a_model_named_at_shutdown_or_by_a_subagent_counts() {
         ]
     );
 }
+
+/// Second audit, item 2: an unknown record's line is cut to 400 characters and the cut
+/// said as a `session event:` row says it, with the whole line's length (the old row
+/// quoted about 408 characters, and a line of 401 bytes or more ended `… [4096 `).
+#[test]
+fn an_unknown_record_is_cut_like_a_session_event() {
+    let big = format!(
+        r#"{{"type":"future.type","data":{{"blob":"{}"}},"timestamp":"2026-10-04T11:00:01.000Z"}}"#,
+        "x".repeat(5000)
+    );
+    let small = r#"{"type":"future.type","data":{"a":1},"timestamp":"2026-10-04T11:00:02.000Z"}"#;
+    let rows = events(&[&big, small]);
+    assert_eq!(
+        full(&rows),
+        [
+            format!(
+                "system|live|2026-10-04T11:00:01.000000Z|1|byte 0||||unknown record type future.type: {}… [{} bytes in all]",
+                &big[..400],
+                big.len()
+            ),
+            format!(
+                "system|live|2026-10-04T11:00:02.000000Z|2|byte {}||||unknown record type future.type: {small}",
+                big.len() + 1
+            ),
+        ]
+    );
+    assert_eq!(big.len(), 5080);
+}

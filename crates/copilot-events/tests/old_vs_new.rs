@@ -20,6 +20,9 @@
 //!
 //! 1. a model named only by `session.shutdown` (`currentModel`, a `modelMetrics` key) or
 //!    by `subagent.started` counts as a model field: no `model family inferred:` rows.
+//! 2. `unknown record type <type>: <line>` cuts the line to 400 characters and says the
+//!    cut as `session event:` does (`… [<n> bytes in all]`, the whole line's length);
+//!    the old row quoted about 408 characters, a longer line's marker broken.
 use std::path::{Path, PathBuf};
 
 use chat_rows::Row;
@@ -99,7 +102,7 @@ fn key_sorted(mut row: Row) -> Row {
 /// The legacy reader's rows of `bytes` with the second audit's fixes made (see the
 /// module docs), each from what the rows themselves say, or the line a row's locator
 /// names.
-fn intended(mut rows: Vec<Row>, _bytes: &[u8]) -> Vec<Row> {
+fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
     // 1. a model named at shutdown or by a sub-agent's start: no inferred families
     let named = rows.iter().any(|r| {
         (r.text.starts_with("session end:") && r.text.contains(" current_model="))
@@ -111,7 +114,40 @@ fn intended(mut rows: Vec<Row>, _bytes: &[u8]) -> Vec<Row> {
     if named {
         rows.retain(|r| !r.text.starts_with("model family inferred: "));
     }
+    // 2. an unknown record's line cut to 400 characters, the cut said whole
+    for r in &mut rows {
+        if !r.text.starts_with("unknown record type ") {
+            continue;
+        }
+        let Some(line) = line_at(bytes, &r.source_locator) else {
+            continue;
+        };
+        let line_text = String::from_utf8_lossy(line);
+        let head: String = line_text.chars().take(400).collect();
+        // the quoted line follows the first `: ` after the type that it starts at
+        let Some(at) = r
+            .text
+            .match_indices(": ")
+            .map(|(i, _)| i + 2)
+            .find(|&i| r.text[i..].starts_with(&head))
+        else {
+            continue;
+        };
+        r.text.truncate(at);
+        r.text.push_str(&head);
+        if head.len() < line_text.len() {
+            r.text.push_str(&format!("… [{} bytes in all]", line.len()));
+        }
+    }
     rows
+}
+
+/// The line a row's `byte <offset>` locator names.
+fn line_at<'a>(bytes: &'a [u8], locator: &str) -> Option<&'a [u8]> {
+    let offset: u64 = locator.strip_prefix("byte ")?.parse().ok()?;
+    chat_rows::lines::lines(bytes)
+        .find(|l| l.offset == offset)
+        .map(|l| l.bytes)
 }
 
 /// The legacy reader's rows with the intended differences made.
@@ -353,15 +389,26 @@ fn tool_call_orders_give_the_same_rows() {
 /// from the new ones, and [`intended`] makes exactly that difference.
 #[test]
 fn intended_differences() {
-    let cases: &[(&str, &[&str])] = &[(
-        "1. a model named at shutdown or by a sub-agent",
-        &[
-            r#"{"type":"tool.execution_start","data":{"toolCallId":"toolu_01","toolName":"bash"},"timestamp":"2026-10-04T10:00:01Z"}"#,
-            r#"{"type":"tool.execution_start","data":{"toolCallId":"call_02","toolName":"bash"},"timestamp":"2026-10-04T10:00:02Z"}"#,
-            r#"{"type":"session.shutdown","data":{"currentModel":"m","modelMetrics":{"m":{"usage":{}}}}}"#,
-            r#"{"type":"subagent.started","data":{"agentName":"a","model":"m2"}}"#,
-        ],
-    )];
+    let long = format!(
+        r#"{{"type":"brand.new","data":{{"x":"{}"}}}}"#,
+        "caf\u{e9} ".repeat(80)
+    );
+    let huge = format!(
+        r#"{{"type":"brand.new","data":{{"x":"{}"}}}}"#,
+        "y".repeat(9000)
+    );
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "1. a model named at shutdown or by a sub-agent",
+            &[
+                r#"{"type":"tool.execution_start","data":{"toolCallId":"toolu_01","toolName":"bash"},"timestamp":"2026-10-04T10:00:01Z"}"#,
+                r#"{"type":"tool.execution_start","data":{"toolCallId":"call_02","toolName":"bash"},"timestamp":"2026-10-04T10:00:02Z"}"#,
+                r#"{"type":"session.shutdown","data":{"currentModel":"m","modelMetrics":{"m":{"usage":{}}}}}"#,
+                r#"{"type":"subagent.started","data":{"agentName":"a","model":"m2"}}"#,
+            ],
+        ),
+        ("2. an unknown record's line cut", &[&long, &huge]),
+    ];
     for (what, lines) in cases {
         let log: String = lines.iter().flat_map(|l| [*l, "\n"]).collect();
         for opts in options(false) {
@@ -372,10 +419,14 @@ fn intended_differences() {
             );
             same(what, log.as_bytes(), &opts);
         }
-        // each line that names a model, alone with the calls
-        for l in &lines[2..] {
-            let log = format!("{}\n{}\n{l}\n", lines[0], lines[1]);
-            same(what, log.as_bytes(), &options(false)[0]);
+        for l in *lines {
+            same(what, l.as_bytes(), &options(false)[0]);
         }
+    }
+    // each line that names a model, alone with the calls
+    let calls = cases[0].1;
+    for l in &calls[2..] {
+        let log = format!("{}\n{}\n{l}\n", calls[0], calls[1]);
+        same(cases[0].0, log.as_bytes(), &options(false)[0]);
     }
 }
