@@ -1156,3 +1156,119 @@ fn a_conversation_array_is_read_in_its_order() {
         ],
     );
 }
+
+const CK: &str = "c6000000-0000-4000-8000-0000000000e6";
+const CV: &str = "c7000000-0000-4000-8000-0000000000e7";
+
+/// Deleted checkpoints and request contexts take the time of the bubble naming them, as
+/// live ones do: CK (deleted whole) from its deleted bubble k1; CV (live) from its live
+/// bubble v1, whose checkpoint cp8 was rewritten (the older value carved). Memory and
+/// paged.
+#[test]
+fn deleted_checkpoints_take_the_time_of_the_bubble_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = global_path(&dir.path().join("work"));
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    c.execute_batch("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;")
+        .unwrap();
+    let checkpoint = |file: &str, hunks: usize| {
+        serde_json::json!({"files": [{"uri": {"fsPath": file},
+            "originalModelDiffWrtV0": vec![serde_json::json!({}); hunks]}]})
+    };
+    put_json(
+        &c,
+        &format!("composerData:{CK}"),
+        serde_json::json!({"_v": 13, "composerId": CK, "name": "Gone", "createdAt": T0,
+            "fullConversationHeadersOnly": [{"bubbleId": "k1"}]}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CK}:k1"),
+        serde_json::json!({"bubbleId": "k1", "type": 1, "text": "delete me",
+            "createdAt": T0 + 500, "checkpointId": "cp9"}),
+    );
+    put_json(
+        &c,
+        &format!("checkpointId:{CK}:cp9"),
+        checkpoint("/src/a.ts", 1),
+    );
+    put(
+        &c,
+        &format!("messageRequestContext:{CK}:k1"),
+        r#"{"gitDiff":"abc"}"#,
+    );
+    put_json(
+        &c,
+        &format!("composerData:{CV}"),
+        serde_json::json!({"_v": 13, "composerId": CV, "name": "Kept", "createdAt": T0,
+            "fullConversationHeadersOnly": [{"bubbleId": "v1"}]}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CV}:v1"),
+        serde_json::json!({"bubbleId": "v1", "type": 1, "text": "keep me",
+            "createdAt": T0 + 700, "checkpointId": "cp8"}),
+    );
+    put_json(
+        &c,
+        &format!("checkpointId:{CV}:cp8"),
+        checkpoint("/src/old.ts", 3),
+    );
+    c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);").unwrap();
+    c.execute(
+        "DELETE FROM cursorDiskKV WHERE key LIKE ?1",
+        [format!("%{CK}%")],
+    )
+    .unwrap();
+    c.execute(
+        "DELETE FROM cursorDiskKV WHERE key = ?1",
+        [format!("checkpointId:{CV}:cp8")],
+    )
+    .unwrap();
+    put_json(
+        &c,
+        &format!("checkpointId:{CV}:cp8"),
+        checkpoint("/src/new.ts", 1),
+    );
+    let path = wal_copy(c, &path, &dir.path().join("copy"));
+    let kv = |k: &str| format!("cursorDiskKV key={k}");
+    let cell = |k: &str, n: u32| format!("cursorDiskKV key={k}, main file page 4 cell {n}");
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CV} |  | system | live | false |  |   | session start: title=Kept format=v13 | {}",
+                kv(&format!("composerData:{CV}"))
+            ),
+            &format!(
+                "2026-05-28T20:26:40.700000Z | {CV} |  | user | live | false |  |   | keep me | {}",
+                kv(&format!("bubbleId:{CV}:v1"))
+            ),
+            &format!(
+                "2026-05-28T20:26:40.700000Z | {CV} |  | system | live | false |  |   | checkpoint file: /src/new.ts hunks=1 checkpoint=cp8 | {}",
+                kv(&format!("checkpointId:{CV}:cp8"))
+            ),
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CK} |  | system | deleted | false |  |   | session start: title=Gone format=v13 | {}",
+                cell(&format!("composerData:{CK}"), 0)
+            ),
+            &format!(
+                "2026-05-28T20:26:40.500000Z | {CK} |  | user | deleted | false |  |   | delete me | {}",
+                cell(&format!("bubbleId:{CK}:k1"), 1)
+            ),
+            &format!(
+                "2026-05-28T20:26:40.500000Z | {CK} |  | system | deleted | false |  |   | checkpoint file: /src/a.ts hunks=1 checkpoint=cp9 | {}",
+                cell(&format!("checkpointId:{CK}:cp9"), 2)
+            ),
+            &format!(
+                "2026-05-28T20:26:40.500000Z | {CK} |  | system | deleted | false |  |   | request context: message=k1 gitDiff=5 | {}",
+                cell(&format!("messageRequestContext:{CK}:k1"), 3)
+            ),
+            &format!(
+                "2026-05-28T20:26:40.700000Z | {CV} |  | system | deleted | false |  |   | checkpoint file: /src/old.ts hunks=3 checkpoint=cp8 | {}",
+                cell(&format!("checkpointId:{CV}:cp8"), 6)
+            ),
+        ],
+    );
+}

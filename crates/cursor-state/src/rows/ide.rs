@@ -482,6 +482,10 @@ struct Reader<'a> {
     with_bubbles: HashSet<String>,
     /// 64-hex runs in composerData values, for linking agentKv roots.
     root_refs: HashMap<String, String>,
+    /// The keys of the carved `checkpointId:` and `messageRequestContext:` records
+    /// (known before the live bubbles are read), and the time of the first live bubble
+    /// naming each: a deleted one's rows take the time of the bubble naming it.
+    deleted_extras: HashMap<String, Option<Timestamp>>,
 }
 
 fn read_kv(
@@ -513,7 +517,9 @@ fn read_kv(
         live_cids: HashSet::new(),
         with_bubbles: HashSet::new(),
         root_refs: HashMap::new(),
+        deleted_extras: HashMap::new(),
     };
+    r.expect_deleted_extras(deleted.extras.values().flatten().map(|i| i.key.as_str()));
     // parents before sub-agents: `task-<toolCallId>` composers are read last
     let mut tasks = Vec::new();
     let res = kv.for_each_prefix("composerData:", |item: Item| {
@@ -556,6 +562,14 @@ fn read_kv(
 }
 
 impl Reader<'_> {
+    /// Keys of carved `checkpointId:` / `messageRequestContext:` records, whose naming
+    /// live bubbles' times are kept as the live bubbles are read.
+    fn expect_deleted_extras<'k>(&mut self, keys: impl IntoIterator<Item = &'k str>) {
+        for k in keys {
+            self.deleted_extras.entry(k.to_string()).or_insert(None);
+        }
+    }
+
     /// The composer's project; a sub-agent's is its parent's.
     fn project(&self, cid: &str) -> String {
         if let Some(p) = self.projects.get(cid) {
@@ -812,15 +826,12 @@ impl Reader<'_> {
             return;
         }
         // the checkpoint and request context this bubble names, at its time
-        let bid = str_of(b, "bubbleId");
-        let cp = str_of(b, "checkpointId");
-        for key in [
-            (!cp.is_empty()).then(|| format!("checkpointId:{cid}:{cp}")),
-            (!bid.is_empty()).then(|| format!("messageRequestContext:{cid}:{bid}")),
-        ]
-        .into_iter()
-        .flatten()
-        {
+        for key in named_extras(cid, b) {
+            if let Some(t) = self.deleted_extras.get_mut(&key) {
+                if t.is_none() {
+                    *t = place.time;
+                }
+            }
             if done.contains(&key) {
                 continue;
             }
@@ -1070,6 +1081,9 @@ impl Reader<'_> {
                 })
                 .collect();
             keyed.sort_by(|a, b| (a.0, a.1, &a.2.key).cmp(&(b.0, b.1, &b.2.key)));
+            // the time of the first deleted bubble naming each checkpoint and request
+            // context (with a time), else of the first live one
+            let mut named: HashMap<String, Timestamp> = HashMap::new();
             for (_, _, item) in keyed {
                 let b = match item.json() {
                     Ok(b) => b,
@@ -1085,17 +1099,26 @@ impl Reader<'_> {
                     state: RecordState::Deleted,
                     time: bubble_time(&b, self.limit),
                 };
+                if let Some(t) = place.time {
+                    for key in named_extras(&cid, &b) {
+                        named.entry(key).or_insert(t);
+                    }
+                }
                 for r in bubble_rows_in(&b, Some(&item.value), &place, &mut models) {
                     out.push(r);
                 }
             }
             for item in xs {
+                let time = named
+                    .get(&item.key)
+                    .copied()
+                    .or_else(|| self.deleted_extras.get(&item.key).copied().flatten());
                 let place = Place {
                     session: cid.clone(),
                     project: self.project(&cid),
                     locator: item.locator_in(KV),
                     state: RecordState::Deleted,
-                    time: None,
+                    time,
                 };
                 for r in extra_rows(&item, &place) {
                     out.push(r);
@@ -1126,6 +1149,18 @@ impl Reader<'_> {
             );
         }
     }
+}
+
+/// The keys of the checkpoint and request context a bubble names.
+fn named_extras(cid: &str, b: &Value) -> impl Iterator<Item = String> {
+    let bid = str_of(b, "bubbleId");
+    let cp = str_of(b, "checkpointId");
+    [
+        (!cp.is_empty()).then(|| format!("checkpointId:{cid}:{cp}")),
+        (!bid.is_empty()).then(|| format!("messageRequestContext:{cid}:{bid}")),
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// An `agentKv:blob:` value's bytes: hex text decoded, else the text's bytes.

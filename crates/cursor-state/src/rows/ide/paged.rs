@@ -16,7 +16,8 @@
 //!
 //! 1. a census walk of the live records and one carve of the deleted ones, keeping only
 //!    per-composer byte counts and the composer keys (one entry per composer, never per
-//!    bubble);
+//!    bubble), and the keys of the carved checkpoints and request contexts (whose time
+//!    is that of the live bubble naming them, seen in pass 2);
 //! 2. the composers, in the in-memory path's order (composers by key, `task-` sub-agents
 //!    after them, then composer ids that only bubbles name), cut into batches of at
 //!    most [`Paging::batch_bytes`] of records (more when that would make more than
@@ -312,12 +313,21 @@ fn read_kv_paged(
     let mut kept: Option<Vec<Item>> = Some(Vec::new());
     let mut kept_bytes = 0u64;
     let mut incomplete = Vec::new();
+    // the keys of the deleted checkpoints and request contexts: the live bubbles naming
+    // them give them their time
+    let mut del_extras: Vec<String> = Vec::new();
     db.deleted_records(KV, &mut |rec| {
         let item = match super::carved(rec) {
             Some(super::Carved::Item(item)) => item,
             Some(super::Carved::Incomplete(row)) => return incomplete.push(*row),
             None => return,
         };
+        if split_key(&item.key, "checkpointId")
+            .or_else(|| split_key(&item.key, "messageRequestContext"))
+            .is_some()
+        {
+            del_extras.push(item.key.clone());
+        }
         let n = (item.key.len() + item.value.len()) as u64;
         match grouped_cid(&item.key) {
             Some(cid) => *del_bytes.entry(cid.to_string()).or_default() += n,
@@ -339,7 +349,10 @@ fn read_kv_paged(
         live_cids: HashSet::new(),
         with_bubbles: HashSet::new(),
         root_refs: HashMap::new(),
+        deleted_extras: HashMap::new(),
     };
+    r.expect_deleted_extras(del_extras.iter().map(String::as_str));
+    drop(del_extras);
 
     // 2. composers (parents, then `task-` sub-agents), then bubbles without composerData
     let (tasks, parents): (Vec<String>, Vec<String>) = composers
