@@ -8,7 +8,8 @@
 //!
 //! * a tool call is written twice, once in the assistant message's `toolRequests` and
 //!   once as `tool.execution_start`; the request is held (not emitted) until its start
-//!   arrives, and only requests never started come out at the end, with a `link:` row;
+//!   arrives, and only requests never started come out, with a `link:` row: when their
+//!   `tool.execution_complete` comes (a call completed without a start), else at the end;
 //! * a start waits for its `tool.execution_complete` by `toolCallId` (only the call's
 //!   tool name is held), and calls that never complete get a `link:` row at the end;
 //! * the model, permission mode and permission level are trackers;
@@ -581,15 +582,10 @@ impl<'o> EventReader<'o> {
         n
     }
 
-    /// Lends a held request's `tool_use` row, and its `link:` row when `never_started`:
-    /// their session, project, branch, time and line are the request's.
-    fn lend_request(
-        &mut self,
-        sink: &mut dyn RowSink,
-        id: &str,
-        p: &PendingRequest,
-        never_started: bool,
-    ) {
+    /// Lends a held request's `tool_use` row and its `link: ... never started` row (a
+    /// request is lent only when it was never started: when its result comes, or at the
+    /// end): their session, project, branch, time and line are the request's.
+    fn lend_request(&mut self, sink: &mut dyn RowSink, id: &str, p: &PendingRequest) {
         let cx = Cx {
             at: p.at,
             number: p.number,
@@ -609,20 +605,18 @@ impl<'o> EventReader<'o> {
             &p.name,
             id,
         ));
-        if never_started {
-            texts::link_never_started_into(&mut self.text, id);
-            sink.lend(out.fill(
-                project,
-                branch,
-                session,
-                &cx,
-                TurnType::System,
-                &self.text,
-                "",
-                &p.name,
-                id,
-            ));
-        }
+        texts::link_never_started_into(&mut self.text, id);
+        sink.lend(out.fill(
+            project,
+            branch,
+            session,
+            &cx,
+            TurnType::System,
+            &self.text,
+            "",
+            &p.name,
+            id,
+        ));
     }
 
     fn note_family(&mut self, id: &str, at: Option<Timestamp>, line: &Line<'_>) {
@@ -971,9 +965,10 @@ impl<'o> EventReader<'o> {
                 let fresh = !id.is_empty() && !matches!(before, Some(Call::Completed));
                 let tool = match before {
                     Some(Call::Started(st)) => Some(st.tool),
-                    // requested, never started, but completed: the request is the call
+                    // requested, never started, but completed: the request is the call,
+                    // and it was never started all the same
                     Some(Call::Requested(req)) => {
-                        self.lend_request(sink, id, &req, false);
+                        self.lend_request(sink, id, &req);
                         Some(req.name)
                     }
                     _ => None,
@@ -1515,7 +1510,7 @@ impl<'o> EventReader<'o> {
         // by (line, id), without copying an id per comparison; lent like a line's rows
         pending.sort_by(|a, b| (a.1.number, &a.0).cmp(&(b.1.number, &b.0)));
         for (id, p) in pending {
-            self.lend_request(sink, &id, &p, true);
+            self.lend_request(sink, &id, &p);
         }
         open.sort_by(|a, b| a.0.cmp(&b.0));
         let at_end = Cx {

@@ -531,3 +531,25 @@ fn an_unknown_record_is_cut_like_a_session_event() {
     );
     assert_eq!(big.len(), 5080);
 }
+
+/// Second audit, item 3: a call requested and completed but never started gets its
+/// `never started` link, at the request's time and place, as a call neither started nor
+/// completed does (the old reader gave only its `tool_use` and `tool_result`).
+#[test]
+fn a_request_completed_but_never_started_is_linked() {
+    let rows = events(&[
+        r#"{"type":"assistant.message","data":{"content":"ok","toolRequests":[{"toolCallId":"R1","name":"bash","arguments":{"c":1}},{"toolCallId":"R2","name":"view","arguments":"raw"}]},"timestamp":"2026-10-04T10:00:02.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"R1","success":true,"result":{"content":"res"}},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+    ]);
+    assert_eq!(
+        full(&rows),
+        [
+            "assistant|live|2026-10-04T10:00:02.000000Z|1|byte 0||||ok",
+            r#"tool_use|live|2026-10-04T10:00:02.000000Z|1|byte 0||bash|R1|{"c":1}"#,
+            "system|live|2026-10-04T10:00:02.000000Z|1|byte 0||bash|R1|link: tool call R1 was requested but never started in this file",
+            "tool_result|live|2026-10-04T10:00:03.000000Z|2|byte 215||bash|R1|res",
+            "tool_use|live|2026-10-04T10:00:02.000000Z|1|byte 0||view|R2|raw",
+            "system|live|2026-10-04T10:00:02.000000Z|1|byte 0||view|R2|link: tool call R2 was requested but never started in this file",
+        ]
+    );
+}

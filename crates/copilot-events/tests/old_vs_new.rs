@@ -23,10 +23,13 @@
 //! 2. `unknown record type <type>: <line>` cuts the line to 400 characters and says the
 //!    cut as `session event:` does (`… [<n> bytes in all]`, the whole line's length);
 //!    the old row quoted about 408 characters, a longer line's marker broken.
+//! 3. a call requested (`toolRequests`) and completed but never started gets its `link:
+//!    tool call <id> was requested but never started in this file` row, as one never
+//!    completed did: right after the request's `tool_use` row, with its time and place.
 use std::path::{Path, PathBuf};
 
-use chat_rows::Row;
 use chat_rows::dirty::Harness;
+use chat_rows::{Row, TurnType};
 use copilot_events::{Options, read_events};
 
 #[allow(dead_code, clippy::all)]
@@ -139,7 +142,40 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
             r.text.push_str(&format!("… [{} bytes in all]", line.len()));
         }
     }
+    // 3. every request lent (a `tool_use` row of an id at an `assistant.message` line)
+    //    is followed by its `never started` link
+    let mut i = 0;
+    while i < rows.len() {
+        let r = &rows[i];
+        let link = format!(
+            "link: tool call {} was requested but never started in this file",
+            r.tool_use_id
+        );
+        if r.turn_type == TurnType::ToolUse
+            && !r.tool_use_id.is_empty()
+            && rows.get(i + 1).is_none_or(|n| n.text != link)
+            && line_at(bytes, &r.source_locator)
+                .and_then(line_type)
+                .as_deref()
+                == Some("assistant.message")
+        {
+            let mut l = r.clone();
+            l.turn_type = TurnType::System;
+            l.text = link;
+            rows.insert(i + 1, l);
+            i += 1;
+        }
+        i += 1;
+    }
     rows
+}
+
+/// The `type` of a JSON line, as a tree reads it (the last of duplicates).
+fn line_type(line: &[u8]) -> Option<String> {
+    chat_rows::json::with_repaired(line, |b| {
+        let v: serde_json::Value = serde_json::from_slice(b).ok()?;
+        v.get("type")?.as_str().map(str::to_string)
+    })
 }
 
 /// The line a row's `byte <offset>` locator names.
@@ -408,6 +444,13 @@ fn intended_differences() {
             ],
         ),
         ("2. an unknown record's line cut", &[&long, &huge]),
+        (
+            "3. requested and completed, never started",
+            &[
+                r#"{"type":"assistant.message","data":{"content":"","toolRequests":[{"toolCallId":"R1","name":"bash","arguments":{"c":1}},{"toolCallId":"R2","name":"view"}]},"timestamp":"2026-10-04T10:00:02Z"}"#,
+                r#"{"type":"tool.execution_complete","data":{"toolCallId":"R1","result":{"content":"res"}},"timestamp":"2026-10-04T10:00:03Z"}"#,
+            ],
+        ),
     ];
     for (what, lines) in cases {
         let log: String = lines.iter().flat_map(|l| [*l, "\n"]).collect();
