@@ -1262,12 +1262,60 @@ fn deleted_checkpoints_take_the_time_of_the_bubble_naming_them() {
                 cell(&format!("checkpointId:{CK}:cp9"), 2)
             ),
             &format!(
-                "2026-05-28T20:26:40.500000Z | {CK} |  | system | deleted | false |  |   | request context: message=k1 gitDiff=5 | {}",
+                "2026-05-28T20:26:40.500000Z | {CK} |  | system | deleted | false |  |   | request context: message=k1 gitDiff=3 | {}",
                 cell(&format!("messageRequestContext:{CK}:k1"), 3)
             ),
             &format!(
                 "2026-05-28T20:26:40.700000Z | {CV} |  | system | deleted | false |  |   | checkpoint file: /src/old.ts hunks=3 checkpoint=cp8 | {}",
                 cell(&format!("checkpointId:{CV}:cp8"), 6)
+            ),
+        ],
+    );
+}
+
+const CR: &str = "c8000000-0000-4000-8000-0000000000e8";
+
+/// `messageRequestContext` sizes are bytes as stored: a string's UTF-8 bytes (not its
+/// JSON with quotes and escapes), anything else its compact JSON as written (escapes and
+/// numbers untouched, keys in the writer's order; a name written twice, its last value).
+/// Memory and paged.
+#[test]
+fn request_context_sizes_are_the_bytes_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = global_path(dir.path());
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    put_json(
+        &c,
+        &format!("composerData:{CR}"),
+        serde_json::json!({"_v": 13, "composerId": CR, "name": "Sizes", "createdAt": T0,
+            "fullConversationHeadersOnly": [{"bubbleId": "r1"}]}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CR}:r1"),
+        serde_json::json!({"bubbleId": "r1", "type": 1, "text": "q", "createdAt": T0 + 1_000}),
+    );
+    // text "café \"x\"" is 9 bytes (13 as JSON); 1.50 is 4 (3 as "1.5"); the object
+    // {"p":"\u00e9","b":[1, 2]} is 24 compact as written (18 decoded and printed)
+    put(
+        &c,
+        &format!("messageRequestContext:{CR}:r1"),
+        r#"{"text": "caf\u00e9 \"x\"", "n": 1.50, "obj": { "p": "\u00e9", "b": [1, 2] },
+            "empty": [], "none": null, "d": 1, "d": 22}"#,
+    );
+    drop(c);
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CR} |  | system | live | false |  |   | session start: title=Sizes format=v13 | cursorDiskKV key=composerData:{CR}"
+            ),
+            &format!(
+                "2026-05-28T20:26:41.000000Z | {CR} |  | user | live | false |  |   | q | cursorDiskKV key=bubbleId:{CR}:r1"
+            ),
+            &format!(
+                "2026-05-28T20:26:41.000000Z | {CR} |  | system | live | false |  |   | request context: message=r1 d=2 empty=2 n=4 none=4 obj=24 text=9 | cursorDiskKV key=messageRequestContext:{CR}:r1"
             ),
         ],
     );

@@ -1555,8 +1555,16 @@ fn extra_rows(item: &Item, place: &Place) -> Vec<Row> {
         let mut text = format!("request context: message={id}");
         match v.as_object() {
             Some(o) => {
+                let written = written_sizes(&item.value);
                 for (k, val) in o {
-                    text.push_str(&format!(" {k}={}", val.to_string().len()));
+                    let n = match val {
+                        Value::String(s) => s.len(),
+                        other => written
+                            .get(k)
+                            .copied()
+                            .unwrap_or_else(|| other.to_string().len()),
+                    };
+                    text.push_str(&format!(" {k}={n}"));
                 }
             }
             None => text.push_str(&format!(" ({} bytes)", item.value.len())),
@@ -1564,6 +1572,25 @@ fn extra_rows(item: &Item, place: &Place) -> Vec<Row> {
         return vec![place.apply(sys(text))];
     }
     Vec::new()
+}
+
+/// The size in bytes of each member of the JSON object `text` as written: its value's
+/// compact JSON with the keys in the writer's order, escapes and numbers untouched
+/// (`chat_rows::json::compact`); a name written twice, its last value (as in a decoded
+/// `Value`). Empty when `text` is not an object.
+fn written_sizes(text: &str) -> HashMap<String, usize> {
+    chat_rows::json::with_repaired(text.as_bytes(), |b| {
+        std::str::from_utf8(b)
+            .ok()
+            .and_then(chat_rows::json::object_entries)
+            .map(|entries| {
+                entries
+                    .into_iter()
+                    .map(|(k, raw)| (k, chat_rows::json::compact(raw.get()).len()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    })
 }
 
 /// Reads a workspace database: its chat list (secondary `session index:` rows), the
