@@ -1125,8 +1125,8 @@ impl<'o> EventReader<'o> {
                 // system::permission_decision's text, written in place
                 let text = &mut self.text;
                 text.clear();
-                text.push_str("permission decision: requested kind=");
-                text.push_str(s(&p.kind));
+                text.push_str("permission decision: requested");
+                kv(text, "kind", s(&p.kind), false);
                 kv(text, "request", s(&d.request_id), false);
                 kv(text, "intention", s(&p.intention), true);
                 kv(text, "command", s(&p.full_command_text), true);

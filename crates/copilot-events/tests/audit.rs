@@ -553,3 +553,24 @@ fn a_request_completed_but_never_started_is_linked() {
         ]
     );
 }
+
+/// Second audit, item 4: the requested permission's kind is a `k=v` pair like the
+/// others: left out when empty (the old row printed `kind=`), quoted when it needs it.
+#[test]
+fn a_requested_permission_leaves_an_empty_kind_out() {
+    let rows = events(&[
+        r#"{"type":"permission.requested","data":{"requestId":"r9","permissionRequest":{"toolCallId":"x1"}},"timestamp":"2026-10-04T10:00:00.000Z"}"#,
+        r#"{"type":"permission.completed","data":{"requestId":"r9","result":{}},"timestamp":"2026-10-04T10:00:01.000Z"}"#,
+        r#"{"type":"permission.requested","data":{"requestId":"r8","permissionRequest":{"kind":"custom tool","toolName":"t"}},"timestamp":"2026-10-04T10:00:02.000Z"}"#,
+        r#"{"type":"permission.requested","data":{"requestId":"r7","permissionRequest":{"kind":"shell","fullCommandText":"ls"}},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+    ]);
+    assert_eq!(
+        full(&rows),
+        [
+            "system|live|2026-10-04T10:00:00.000000Z|1|byte 0|||x1|permission decision: requested request=r9",
+            "system|live|2026-10-04T10:00:01.000000Z|2|byte 137||||permission decision: request=r9",
+            "system|live|2026-10-04T10:00:02.000000Z|3|byte 246||||permission decision: requested kind=\"custom tool\" request=r8 tool=t",
+            "system|live|2026-10-04T10:00:03.000000Z|4|byte 401||||permission decision: requested kind=shell request=r7 command=\"ls\"",
+        ]
+    );
+}

@@ -26,6 +26,8 @@
 //! 3. a call requested (`toolRequests`) and completed but never started gets its `link:
 //!    tool call <id> was requested but never started in this file` row, as one never
 //!    completed did: right after the request's `tool_use` row, with its time and place.
+//! 4. `permission decision: requested kind=<kind>` leaves an empty kind out and quotes
+//!    one that needs it, as every other `k=v` pair (the old row printed `kind=` as is).
 use std::path::{Path, PathBuf};
 
 use chat_rows::dirty::Harness;
@@ -167,7 +169,40 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
         }
         i += 1;
     }
+    // 4. the requested permission's kind as a `k=v` pair: left out when empty, quoted
+    //    when it needs it
+    for r in &mut rows {
+        let Some(rest) = r.text.strip_prefix("permission decision: requested kind=") else {
+            continue;
+        };
+        let Some(kind) = line_at(bytes, &r.source_locator).and_then(permission_kind) else {
+            continue;
+        };
+        let Some(after) = rest.strip_prefix(kind.as_str()) else {
+            continue;
+        };
+        let pair = match kind.as_str() {
+            "" => String::new(),
+            k if k.contains([' ', '=', '"', '\n', '\t']) => {
+                format!(" kind={}", serde_json::to_string(k).unwrap())
+            }
+            k => format!(" kind={k}"),
+        };
+        r.text = format!("permission decision: requested{pair}{after}");
+    }
     rows
+}
+
+/// `data.permissionRequest.kind` of a JSON line (empty when absent).
+fn permission_kind(line: &[u8]) -> Option<String> {
+    chat_rows::json::with_repaired(line, |b| {
+        let v: serde_json::Value = serde_json::from_slice(b).ok()?;
+        match v.pointer("/data/permissionRequest/kind") {
+            Some(serde_json::Value::String(k)) => Some(k.clone()),
+            Some(serde_json::Value::Null) | None => Some(String::new()),
+            Some(_) => None,
+        }
+    })
 }
 
 /// The `type` of a JSON line, as a tree reads it (the last of duplicates).
@@ -444,6 +479,15 @@ fn intended_differences() {
             ],
         ),
         ("2. an unknown record's line cut", &[&long, &huge]),
+        (
+            "4. a requested permission's kind as a pair",
+            &[
+                r#"{"type":"permission.requested","data":{"requestId":"r9","permissionRequest":{"toolCallId":"x1"}}}"#,
+                r#"{"type":"permission.requested","data":{"requestId":"r8","permissionRequest":{"kind":"","toolCallId":"x2"}}}"#,
+                r#"{"type":"permission.requested","data":{"requestId":"r7","permissionRequest":{"kind":"custom tool"}}}"#,
+                r#"{"type":"permission.requested","data":{"requestId":"r6","permissionRequest":{"kind":"shell"}}}"#,
+            ],
+        ),
         (
             "3. requested and completed, never started",
             &[
