@@ -92,15 +92,21 @@ pub fn kind(path: &Path) -> Option<Kind> {
     }
 }
 
-/// True when a `.cursor` folder is a user's home one (`home/<u>/.cursor`,
-/// `Users/<u>/.cursor`, `C/Users/<u>/.cursor`), not a project's.
+/// True when a `.cursor` folder is a user's home one, not a project's: `home/<u>/.cursor`,
+/// `Users/<u>/.cursor`, `C/Users/<u>/.cursor`, and the root user's, wherever they lie in
+/// the evidence path: `root/.cursor` (Linux `/root`, macOS `/var/root`),
+/// `systemprofile/.cursor` (Windows `...\System32\config\systemprofile`) and
+/// `ServiceProfiles/<service>/.cursor` (Windows `LocalService`, `NetworkService`).
 pub fn is_home_dot_cursor(path: &Path) -> bool {
     let comps = components(path);
     let Some(dot) = comps.iter().rposition(|c| c == ".cursor") else {
         return false;
     };
-    dot >= 2 && matches!(comps[dot - 2].as_str(), "home" | "Users")
-        || dot == 1 && comps[0] == "root"
+    let above = |n: usize| dot.checked_sub(n).map(|i| comps[i].as_str());
+    matches!(above(2), Some("home" | "Users"))
+        || above(1) == Some("root")
+        || above(1).is_some_and(|c| c.eq_ignore_ascii_case("systemprofile"))
+        || above(2).is_some_and(|c| c.eq_ignore_ascii_case("ServiceProfiles"))
 }
 
 /// The folder that holds a project's `.cursor` (the project), as found.
@@ -239,5 +245,24 @@ mod tests {
         assert!(!is_home_dot_cursor(Path::new(
             "h/home/a/src/web/.cursor/permissions.json"
         )));
+        for home in [
+            "h/root/.cursor/permissions.json",
+            "/cases/c1/h/root/.cursor/cli-config.json",
+            "root/.cursor/permissions.json",
+            "h/var/root/.cursor/permissions.json",
+            "h/C/Windows/System32/config/systemprofile/.cursor/permissions.json",
+            "h/C/WINDOWS/SysWOW64/config/SystemProfile/.cursor/permissions.json",
+            "h/C/Windows/ServiceProfiles/LocalService/.cursor/permissions.json",
+        ] {
+            assert!(is_home_dot_cursor(Path::new(home)), "{home}");
+        }
+        for project in [
+            "h/root/src/app/.cursor/permissions.json",
+            "h/var/www/site/.cursor/cli.json",
+            "h/C/Windows/System32/config/systemprofile/src/app/.cursor/cli.json",
+            ".cursor/permissions.json",
+        ] {
+            assert!(!is_home_dot_cursor(Path::new(project)), "{project}");
+        }
     }
 }

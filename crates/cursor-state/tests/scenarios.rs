@@ -1320,3 +1320,57 @@ fn request_context_sizes_are_the_bytes_as_written() {
         ],
     );
 }
+
+/// The root user's home `.cursor` (Linux `/root`, macOS `/var/root`, Windows
+/// `systemprofile`) below a host folder is a home one: its settings rows have no
+/// project; a project's `.cursor` under `/root` keeps its project.
+#[test]
+fn the_root_users_home_dot_cursor_is_no_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    let perms = r#"{"terminalAllowlist": ["ls"]}"#;
+    write("host1/root/.cursor/permissions.json", perms);
+    write(
+        "host1/root/.cursor/cli-config.json",
+        r#"{"permissions": {"allow": ["Shell(ls)"]}}"#,
+    );
+    write("mac1/private/var/root/.cursor/permissions.json", perms);
+    write(
+        "win1/C/Windows/System32/config/systemprofile/.cursor/permissions.json",
+        perms,
+    );
+    write(
+        "host1/root/src/app/.cursor/cli.json",
+        r#"{"permissions": {"deny": ["Shell(rm)"]}}"#,
+    );
+    let home = |name: &str, text: &str| {
+        format!(
+            "mtime |  |  | system | live | false |  |   | permission setting: {text} (from .cursor/{name}, file mtime) | "
+        )
+    };
+    for rel in [
+        "host1/root/.cursor/permissions.json",
+        "mac1/private/var/root/.cursor/permissions.json",
+        "win1/C/Windows/System32/config/systemprofile/.cursor/permissions.json",
+    ] {
+        assert_lines(
+            &read_file(dir.path(), rel),
+            &[&home("permissions.json", "terminalAllowlist=ls")],
+        );
+    }
+    assert_lines(
+        &read_file(dir.path(), "host1/root/.cursor/cli-config.json"),
+        &[&home("cli-config.json", "permissions.allow=Shell(ls)")],
+    );
+    let app = chat_rows::display_path(&dir.path().join("host1/root/src/app"));
+    assert_lines(
+        &read_file(dir.path(), "host1/root/src/app/.cursor/cli.json"),
+        &[&format!(
+            "mtime |  | {app} | system | live | false |  |   | permission setting: permissions.deny=Shell(rm) (from .cursor/cli.json, file mtime) | "
+        )],
+    );
+}
