@@ -1313,8 +1313,8 @@ impl<'o> EventReader<'o> {
                 if matches!(phase, "started" | "completed" | "failed") {
                     t.push_str("subagent ");
                     t.push_str(phase);
-                    t.push_str(": agent=");
-                    t.push_str(s(&d.agent_name));
+                    t.push(':');
+                    kv(t, "agent", s(&d.agent_name), false);
                 }
                 match phase {
                     "started" => {

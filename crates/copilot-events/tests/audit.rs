@@ -574,3 +574,26 @@ fn a_requested_permission_leaves_an_empty_kind_out() {
         ]
     );
 }
+
+/// Second audit, item 5: a sub-agent's name is a `k=v` pair like the others in every
+/// `subagent` row: quoted when it holds a blank, `=` or a quote, left out when empty.
+#[test]
+fn a_subagent_name_is_quoted_when_it_needs_it() {
+    let rows = events(&[
+        r#"{"type":"subagent.started","data":{"agentName":"my agent","toolCallId":"tc"},"timestamp":"2026-10-04T11:00:04.000Z"}"#,
+        r#"{"type":"subagent.completed","data":{"agentName":"my agent","durationMs":10,"totalTokens":5},"timestamp":"2026-10-04T11:00:05.000Z"}"#,
+        r#"{"type":"subagent.failed","data":{"agentName":"say \"hi\"","error":"x y"},"timestamp":"2026-10-04T11:00:06.000Z"}"#,
+        r#"{"type":"subagent.failed","data":{"error":{"message":"no name"}},"timestamp":"2026-10-04T11:00:07.000Z"}"#,
+        r#"{"type":"subagent.started","data":{"agentName":"explore","toolCallId":"tc2","model":"m1"},"timestamp":"2026-10-04T11:00:08.000Z"}"#,
+    ]);
+    assert_eq!(
+        full(&rows),
+        [
+            r#"system|live|2026-10-04T11:00:04.000000Z|1|byte 0||||subagent started: agent="my agent" tool_call=tc"#,
+            r#"system|live|2026-10-04T11:00:05.000000Z|2|byte 117||||subagent completed: agent="my agent" duration_ms=10 tokens=5"#,
+            r#"system|live|2026-10-04T11:00:06.000000Z|3|byte 250||||subagent failed: agent="say \"hi\"" error="x y""#,
+            r#"system|live|2026-10-04T11:00:07.000000Z|4|byte 364||||subagent failed: error="no name""#,
+            "system|live|2026-10-04T11:00:08.000000Z|5|byte 469||||subagent started: agent=explore tool_call=tc2 model=m1",
+        ]
+    );
+}

@@ -28,6 +28,8 @@
 //!    completed did: right after the request's `tool_use` row, with its time and place.
 //! 4. `permission decision: requested kind=<kind>` leaves an empty kind out and quotes
 //!    one that needs it, as every other `k=v` pair (the old row printed `kind=` as is).
+//! 5. `subagent <started|completed|failed>: agent=<name>` likewise (the old row printed
+//!    `agent=my agent`, and `agent=` for none).
 use std::path::{Path, PathBuf};
 
 use chat_rows::dirty::Harness;
@@ -175,29 +177,62 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
         let Some(rest) = r.text.strip_prefix("permission decision: requested kind=") else {
             continue;
         };
-        let Some(kind) = line_at(bytes, &r.source_locator).and_then(permission_kind) else {
+        let Some(kind) = line_at(bytes, &r.source_locator)
+            .and_then(|l| string_at(l, "/data/permissionRequest/kind"))
+        else {
             continue;
         };
         let Some(after) = rest.strip_prefix(kind.as_str()) else {
             continue;
         };
-        let pair = match kind.as_str() {
-            "" => String::new(),
-            k if k.contains([' ', '=', '"', '\n', '\t']) => {
-                format!(" kind={}", serde_json::to_string(k).unwrap())
-            }
-            k => format!(" kind={k}"),
+        r.text = format!(
+            "permission decision: requested{}{after}",
+            pair("kind", &kind)
+        );
+    }
+    // 5. the sub-agent's name as a `k=v` pair
+    for r in &mut rows {
+        let Some((phase, rest)) = r
+            .text
+            .strip_prefix("subagent ")
+            .and_then(|t| t.split_once(": agent="))
+        else {
+            continue;
         };
-        r.text = format!("permission decision: requested{pair}{after}");
+        if !matches!(phase, "started" | "completed" | "failed") {
+            continue;
+        }
+        let Some(name) =
+            line_at(bytes, &r.source_locator).and_then(|l| string_at(l, "/data/agentName"))
+        else {
+            continue;
+        };
+        let Some(after) = rest.strip_prefix(name.as_str()) else {
+            continue;
+        };
+        r.text = format!("subagent {phase}:{}{after}", pair("agent", &name));
     }
     rows
 }
 
-/// `data.permissionRequest.kind` of a JSON line (empty when absent).
-fn permission_kind(line: &[u8]) -> Option<String> {
+/// ` key=value` as the reader's `k=v` pairs print it: nothing for an empty value, the
+/// value JSON-quoted when it holds a blank, `=` or a quote.
+fn pair(key: &str, value: &str) -> String {
+    match value {
+        "" => String::new(),
+        v if v.contains([' ', '=', '"', '\n', '\t']) => {
+            format!(" {key}={}", serde_json::to_string(v).unwrap())
+        }
+        v => format!(" {key}={v}"),
+    }
+}
+
+/// The text at a JSON pointer of a JSON line (empty when absent or null; none when not
+/// a text).
+fn string_at(line: &[u8], pointer: &str) -> Option<String> {
     chat_rows::json::with_repaired(line, |b| {
         let v: serde_json::Value = serde_json::from_slice(b).ok()?;
-        match v.pointer("/data/permissionRequest/kind") {
+        match v.pointer(pointer) {
             Some(serde_json::Value::String(k)) => Some(k.clone()),
             Some(serde_json::Value::Null) | None => Some(String::new()),
             Some(_) => None,
@@ -486,6 +521,15 @@ fn intended_differences() {
                 r#"{"type":"permission.requested","data":{"requestId":"r8","permissionRequest":{"kind":"","toolCallId":"x2"}}}"#,
                 r#"{"type":"permission.requested","data":{"requestId":"r7","permissionRequest":{"kind":"custom tool"}}}"#,
                 r#"{"type":"permission.requested","data":{"requestId":"r6","permissionRequest":{"kind":"shell"}}}"#,
+            ],
+        ),
+        (
+            "5. a sub-agent's name as a pair",
+            &[
+                r#"{"type":"subagent.started","data":{"agentName":"my agent","toolCallId":"tc"}}"#,
+                r#"{"type":"subagent.completed","data":{"agentName":"a=b","durationMs":3}}"#,
+                r#"{"type":"subagent.failed","data":{"error":"x y"}}"#,
+                r#"{"type":"subagent.started","data":{"agentName":"explore","model":"m"}}"#,
             ],
         ),
         (
