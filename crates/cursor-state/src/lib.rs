@@ -220,7 +220,8 @@ impl CursorStore {
 }
 
 /// Whether a transcript's agent also has a `store.db` (then the transcript is a
-/// secondary copy), and the project: that agent's `meta.json` `cwd`, else the
+/// secondary copy), and the project: the `cwd` of a matching `meta.json` (the one beside
+/// that `store.db`, else the first by hash name, with or without a `store.db`), else the
 /// `projects/<p>` folder name as written.
 fn transcript_owner(path: &Path, session: &str, evidence: &Evidence) -> (bool, String) {
     let folder = path
@@ -240,35 +241,65 @@ fn transcript_owner(path: &Path, session: &str, evidence: &Evidence) -> (bool, S
     let Some(agent) = agents.get(OsStr::new(session)) else {
         return (false, folder);
     };
-    let cwd = evidence
-        .read_optional(&agent.join("meta.json"))
-        .ok()
-        .flatten()
-        .and_then(|b| chat_rows::json::from_slice::<serde_json::Value>(&b).ok())
-        .map(|m| rows::str_of(&m, "cwd"))
-        .filter(|c| !c.is_empty());
-    (true, cwd.unwrap_or(folder))
+    let cwd_in = |dir: &Path| {
+        evidence
+            .read_optional(&dir.join("meta.json"))
+            .ok()
+            .flatten()
+            .and_then(|b| chat_rows::json::from_slice::<serde_json::Value>(&b).ok())
+            .map(|m| rows::str_of(&m, "cwd"))
+            .filter(|c| !c.is_empty())
+    };
+    let cwd = agent.store.as_deref().and_then(cwd_in).or_else(|| {
+        agent
+            .meta
+            .as_deref()
+            .filter(|m| Some(*m) != agent.store.as_deref())
+            .and_then(cwd_in)
+    });
+    (agent.store.is_some(), cwd.unwrap_or(folder))
 }
 
-/// The agent folders of a `.cursor` that hold a `store.db`, by agent id (the folder's
-/// name): `chats/<hash>/<agentId>`, the first hash in name order when an id is in
-/// several. Listed once per `.cursor` and reader ([`Evidence::remember`]), so each
-/// transcript costs one look-up, not a listing of every hash folder.
-fn agent_dirs(dot: &Path, evidence: &Evidence) -> Arc<HashMap<OsString, PathBuf>> {
+/// The folders of one agent id under `chats/<hash>/`: the first (by hash name) holding
+/// a `store.db`, and the first holding a `meta.json`.
+#[derive(Debug, Default)]
+struct Agent {
+    store: Option<PathBuf>,
+    meta: Option<PathBuf>,
+}
+
+/// The agent folders of a `.cursor` that hold a `store.db` or a `meta.json`, by agent
+/// id (the folder's name): `chats/<hash>/<agentId>`, the first hash in name order for
+/// each file when an id is in several. Listed once per `.cursor` and reader
+/// ([`Evidence::remember`]), so each transcript costs one look-up, not a listing of
+/// every hash folder.
+fn agent_dirs(dot: &Path, evidence: &Evidence) -> Arc<HashMap<OsString, Agent>> {
     let chats = dot.join("chats");
     let key = format!(
-        "cursor-state: agent stores under {}",
+        "cursor-state: agent stores and metas under {}",
         chat_rows::display_path(&chats)
     );
     evidence.remember(&key, || {
-        let mut agents = HashMap::new();
+        let mut agents: HashMap<OsString, Agent> = HashMap::new();
         for hash in evidence.read_dir(&chats).unwrap_or_default() {
-            for agent in evidence.read_dir(&hash).unwrap_or_default() {
-                let Some(id) = agent.file_name().map(OsStr::to_os_string) else {
+            for dir in evidence.read_dir(&hash).unwrap_or_default() {
+                let Some(id) = dir.file_name().map(OsStr::to_os_string) else {
                     continue;
                 };
-                if !agents.contains_key(&id) && evidence.check(&agent.join("store.db")).is_ok() {
-                    agents.insert(id, agent);
+                let known = agents.get(&id);
+                let want_store = known.is_none_or(|a| a.store.is_none());
+                let want_meta = known.is_none_or(|a| a.meta.is_none());
+                let store = want_store && evidence.check(&dir.join("store.db")).is_ok();
+                let meta = want_meta && evidence.check(&dir.join("meta.json")).is_ok();
+                if !store && !meta {
+                    continue;
+                }
+                let agent = agents.entry(id).or_default();
+                if store {
+                    agent.store = Some(dir.clone());
+                }
+                if meta {
+                    agent.meta = Some(dir);
                 }
             }
         }

@@ -1374,3 +1374,53 @@ fn the_root_users_home_dot_cursor_is_no_project() {
         )],
     );
 }
+
+/// A transcript's project comes from a matching `meta.json` whether or not a `store.db`
+/// lies beside it; it is secondary only when its agent has a `store.db`: ta has a
+/// `meta.json` alone (live, its cwd); tb a `meta.json` alone under h1 and a store with
+/// its own `meta.json` under h2 (secondary, the store's cwd); tc a `meta.json` alone
+/// under h1 and a store without one under h2 (secondary, h1's cwd); td a `meta.json`
+/// alone with an empty cwd (live, the folder name).
+#[test]
+fn a_transcript_takes_its_project_from_a_meta_json_without_a_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let dot = dir.path().join("home/u/.cursor");
+    let write = |rel: &str, text: &str| {
+        let p = dot.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    for t in ["ta", "tb", "tc", "td"] {
+        write(
+            &format!("projects/home-u-proj/agent-transcripts/{t}.jsonl"),
+            &(format!(
+                r#"{{"role":"user","message":{{"content":[{{"type":"text","text":"hi {t}"}}]}}}}"#
+            ) + "\n"),
+        );
+    }
+    write("chats/h1/ta/meta.json", r#"{"cwd":"/src/a"}"#);
+    write("chats/h1/tb/meta.json", r#"{"cwd":"/src/b-meta-only"}"#);
+    write("chats/h2/tb/store.db", "");
+    write("chats/h2/tb/meta.json", r#"{"cwd":"/src/b"}"#);
+    write("chats/h1/tc/meta.json", r#"{"cwd":"/src/c"}"#);
+    write("chats/h2/tc/store.db", "");
+    write("chats/h1/td/meta.json", r#"{"cwd":""}"#);
+    let got: Vec<String> = ["ta", "tb", "tc", "td"]
+        .iter()
+        .flat_map(|t| {
+            read_file(
+                dir.path(),
+                &format!("home/u/.cursor/projects/home-u-proj/agent-transcripts/{t}.jsonl"),
+            )
+        })
+        .collect();
+    assert_lines(
+        &got,
+        &[
+            " | ta | /src/a | user | live | false |  |   | hi ta | byte 0",
+            " | tb | /src/b | user | secondary | true |  |   | hi tb | byte 0",
+            " | tc | /src/c | user | secondary | true |  |   | hi tc | byte 0",
+            " | td | home-u-proj | user | live | false |  |   | hi td | byte 0",
+        ],
+    );
+}
