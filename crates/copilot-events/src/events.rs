@@ -1061,21 +1061,18 @@ impl<'o> EventReader<'o> {
                     opts.push(("source".to_string(), src.0.to_string()));
                 }
                 let spec = ModelSpec::with_options(new, opts);
+                self.any_model = true;
+                // system::model_change's (or system::model's) text, written in place: the
+                // old model as the event names it, else the tracker's last
                 let old = d
                     .previous_model
                     .as_deref()
                     .filter(|p| !p.is_empty())
-                    .map(str::to_string)
-                    .or_else(|| self.model_tracker.last().map(|m| m.id.clone()));
-                self.any_model = true;
-                // system::model_change's (or system::model's) text, written in place
+                    .or_else(|| self.model_tracker.last().map(|m| m.id.as_str()));
                 let t = &mut self.text;
                 t.clear();
                 t.push_str("model: ");
-                if let Some(old) = old {
-                    t.push_str(&old);
-                    t.push_str(" -> ");
-                }
+                let at = t.len();
                 t.push_str(&spec.id);
                 for (k, v) in &spec.options {
                     t.push(' ');
@@ -1083,12 +1080,21 @@ impl<'o> EventReader<'o> {
                     t.push('=');
                     t.push_str(v);
                 }
-                // the tracker's own text is not this row's (it compares with its last)
+                // never `<m> -> <m>`: a first value (or an old model the same as the
+                // new) is the model alone
+                if let Some(old) = old.filter(|o| *o != &t[at..]) {
+                    t.insert_str(at, " -> ");
+                    t.insert_str(at, old);
+                }
+                // a row only when the tracker sees a change (or its first value): a
+                // change to the model already in force is none
                 let mut unused = std::mem::take(&mut self.scratch);
                 unused.clear();
-                self.model_tracker.observe_into(spec, &mut unused);
+                let changed = self.model_tracker.observe_into(spec, &mut unused);
                 self.scratch = unused;
-                emit!(&self.line_session, TurnType::System, &self.text);
+                if changed {
+                    emit!(&self.line_session, TurnType::System, &self.text);
+                }
             }
             Data::ModeChanged(d) => {
                 if self.mode.last().is_none() {

@@ -597,3 +597,35 @@ fn a_subagent_name_is_quoted_when_it_needs_it() {
         ]
     );
 }
+
+/// Second audit, item 6: `model:` rows follow the tracker, which never prints old ==
+/// new: a `session.model_change` to the model already in force gives no row (the old
+/// reader printed `model: gpt-5 -> gpt-5`), a change of options is a change, and an old
+/// model named the same as the new gives the model alone.
+#[test]
+fn a_change_to_the_model_in_force_is_no_row() {
+    let rows = events(&[
+        r#"{"type":"session.start","data":{"sessionId":"S3","selectedModel":"gpt-5"},"timestamp":"2026-10-04T10:00:00.000Z"}"#,
+        r#"{"type":"session.model_change","data":{"newModel":"gpt-5"},"timestamp":"2026-10-04T10:00:04.000Z"}"#,
+        r#"{"type":"session.model_change","data":{"previousModel":"gpt-5","newModel":"gpt-5"},"timestamp":"2026-10-04T10:00:05.000Z"}"#,
+        r#"{"type":"session.model_change","data":{"previousModel":"gpt-5","newModel":"gpt-5","reasoningEffort":"high"},"timestamp":"2026-10-04T10:00:06.000Z"}"#,
+        r#"{"type":"session.model_change","data":{"newModel":"claude-sonnet-4.5","source":"user"},"timestamp":"2026-10-04T10:00:07.000Z"}"#,
+    ]);
+    let first = events(&[
+        r#"{"type":"session.model_change","data":{"previousModel":"o3","newModel":"o3"},"timestamp":"2026-10-04T10:00:08.000Z"}"#,
+        r#"{"type":"session.model_change","data":{"previousModel":"o3","newModel":"o3"},"timestamp":"2026-10-04T10:00:09.000Z"}"#,
+    ]);
+    assert_eq!(
+        full(&rows),
+        [
+            "system|live|2026-10-04T10:00:00.000000Z|1|byte 0||||session start: selected_model=gpt-5",
+            "system|live|2026-10-04T10:00:00.000000Z|1|byte 0||||model: gpt-5",
+            "system|live|2026-10-04T10:00:06.000000Z|4|byte 336||||model: gpt-5 -> gpt-5 reasoning_effort=high",
+            "system|live|2026-10-04T10:00:07.000000Z|5|byte 484||||model: gpt-5 -> claude-sonnet-4.5 source=user",
+        ]
+    );
+    assert_eq!(
+        full(&first),
+        ["system|live|2026-10-04T10:00:08.000000Z|1|byte 0||||model: o3"]
+    );
+}

@@ -30,6 +30,9 @@
 //!    one that needs it, as every other `k=v` pair (the old row printed `kind=` as is).
 //! 5. `subagent <started|completed|failed>: agent=<name>` likewise (the old row printed
 //!    `agent=my agent`, and `agent=` for none).
+//! 6. `session.model_change` gives its `model:` row only when the model tracker sees a
+//!    change (or its first value): none for a change to the model already in force, and
+//!    `model: <new>` rather than `model: <m> -> <m>` when the old model named is the new.
 use std::path::{Path, PathBuf};
 
 use chat_rows::dirty::Harness;
@@ -212,7 +215,51 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
         };
         r.text = format!("subagent {phase}:{}{after}", pair("agent", &name));
     }
-    rows
+    // 6. model changes as the tracker sees them: (id, printed spec) of the last model
+    let mut last: Option<(String, String)> = None;
+    let mut keep = Vec::with_capacity(rows.len());
+    for mut r in rows {
+        let Some(rest) = r.text.strip_prefix("model: ") else {
+            keep.push(r);
+            continue;
+        };
+        let line = line_at(bytes, &r.source_locator).unwrap_or_default();
+        match line_type(line).as_deref() {
+            Some("session.start") => {
+                let m = string_at(line, "/data/selectedModel").unwrap_or_default();
+                last = Some((m.clone(), m));
+            }
+            Some("session.model_change") => {
+                let id = string_at(line, "/data/newModel").unwrap_or_default();
+                let previous = string_at(line, "/data/previousModel").unwrap_or_default();
+                let old = match (&previous, &last) {
+                    (p, _) if !p.is_empty() => Some(p.clone()),
+                    (_, Some((last_id, _))) => Some(last_id.clone()),
+                    _ => None,
+                };
+                // the spec as printed: the text after the old model's arrow
+                let spec = match &old {
+                    Some(o) => rest
+                        .strip_prefix(o.as_str())
+                        .and_then(|t| t.strip_prefix(" -> "))
+                        .unwrap_or(rest),
+                    None => rest,
+                }
+                .to_string();
+                let unchanged = last.as_ref().is_some_and(|(_, s)| *s == spec);
+                last = Some((id, spec.clone()));
+                if unchanged {
+                    continue;
+                }
+                if old.as_deref() == Some(spec.as_str()) {
+                    r.text = format!("model: {spec}");
+                }
+            }
+            _ => {}
+        }
+        keep.push(r);
+    }
+    keep
 }
 
 /// ` key=value` as the reader's `k=v` pairs print it: nothing for an empty value, the
@@ -530,6 +577,17 @@ fn intended_differences() {
                 r#"{"type":"subagent.completed","data":{"agentName":"a=b","durationMs":3}}"#,
                 r#"{"type":"subagent.failed","data":{"error":"x y"}}"#,
                 r#"{"type":"subagent.started","data":{"agentName":"explore","model":"m"}}"#,
+            ],
+        ),
+        (
+            "6. a change to the model in force",
+            &[
+                r#"{"type":"session.start","data":{"sessionId":"S3","selectedModel":"gpt-5"}}"#,
+                r#"{"type":"session.model_change","data":{"newModel":"gpt-5"}}"#,
+                r#"{"type":"session.model_change","data":{"previousModel":"gpt-5","newModel":"gpt-5","reasoningEffort":"high"}}"#,
+                r#"{"type":"session.model_change","data":{"previousModel":"gpt-5","newModel":"gpt-5","reasoningEffort":"high"}}"#,
+                r#"{"type":"session.model_change","data":{"previousModel":"claude","newModel":"claude"}}"#,
+                r#"{"type":"session.model_change","data":{"newModel":"o3","source":"user"}}"#,
             ],
         ),
         (
