@@ -11,7 +11,8 @@
 //!   arrives, and only requests never started come out, with a `link:` row: when their
 //!   `tool.execution_complete` comes (a call completed without a start), else at the end;
 //! * a start waits for its `tool.execution_complete` by `toolCallId` (only the call's
-//!   tool name is held), and calls that never complete get a `link:` row at the end;
+//!   tool name and where its line is are held), and calls that never complete get a
+//!   `link:` row at the end, at the start's time and place;
 //! * the model, permission mode and permission level are trackers;
 //! * a resumed session re-emits old turns with their original times after its
 //!   `session.start`; such lines are recognised by a time earlier than the start's,
@@ -147,8 +148,22 @@ enum Call {
 
 struct Started {
     tool: String,
-    /// The session of its line ([`EventReader::places`]).
-    place: usize,
+    /// The session, project and branch of its line ([`EventReader::places`]).
+    place: u32,
+    /// Where its line is ([`EventReader::starts`]), for its `link: ... has no result`
+    /// row (kept apart, and its slot reused once the call completes: every completed id
+    /// stays in the map, and an entry is as large as its largest state).
+    start: u32,
+}
+
+/// Where a started call's line is: the time, line number, offset and replay state its
+/// `link: ... has no result` row takes.
+#[derive(Clone, Copy)]
+struct StartAt {
+    at: Option<Timestamp>,
+    number: u64,
+    offset: u64,
+    replayed: bool,
 }
 
 /// Maps keyed by tool-call ids, with foldhash (seeded per process: the ids come from
@@ -262,6 +277,10 @@ pub struct EventReader<'o> {
     /// each kept once while it does not change (the last is the current one), so that a
     /// held call costs no copies of them.
     places: Vec<(String, String, String)>,
+    /// Where the lines of the calls started and not completed are, by slot; the slots
+    /// of completed calls are in `free_starts`, for the next start.
+    starts: Vec<StartAt>,
+    free_starts: Vec<u32>,
     start_time: Option<Timestamp>,
     replay: Option<(Timestamp, u64, u64, u64)>,
     /// The session of the line being read (`<session>:<agentId>` for a sub-agent's).
@@ -429,6 +448,8 @@ impl<'o> EventReader<'o> {
             families: Vec::new(),
             calls: Ids::default(),
             places: Vec::new(),
+            starts: Vec::new(),
+            free_starts: Vec::new(),
             reasoning: HashSet::new(),
             subagents: HashSet::new(),
             start_time: None,
@@ -943,8 +964,30 @@ impl<'o> EventReader<'o> {
                     if !id.is_empty() {
                         let place = self.place();
                         let key = key.unwrap_or_else(|| id.to_string());
-                        self.calls
-                            .insert(key, Call::Started(Started { tool: name, place }));
+                        let at = StartAt {
+                            at,
+                            number: line.number,
+                            offset: line.offset,
+                            replayed,
+                        };
+                        let start = match self.free_starts.pop() {
+                            Some(i) => {
+                                self.starts[i as usize] = at;
+                                i
+                            }
+                            None => {
+                                self.starts.push(at);
+                                (self.starts.len() - 1) as u32
+                            }
+                        };
+                        self.calls.insert(
+                            key,
+                            Call::Started(Started {
+                                tool: name,
+                                place: place as u32,
+                                start,
+                            }),
+                        );
                     }
                 }
             }
@@ -964,7 +1007,10 @@ impl<'o> EventReader<'o> {
                 };
                 let fresh = !id.is_empty() && !matches!(before, Some(Call::Completed));
                 let tool = match before {
-                    Some(Call::Started(st)) => Some(st.tool),
+                    Some(Call::Started(st)) => {
+                        self.free_starts.push(st.start);
+                        Some(st.tool)
+                    }
                     // requested, never started, but completed: the request is the call,
                     // and it was never started all the same
                     Some(Call::Requested(req)) => {
@@ -1519,31 +1565,28 @@ impl<'o> EventReader<'o> {
             self.lend_request(sink, &id, &p);
         }
         open.sort_by(|a, b| a.0.cmp(&b.0));
-        let at_end = Cx {
-            at: None,
-            number: 0,
-            offset: 0,
-            secondary: self.opts.secondary,
-        };
+        // at the start's time and place, as a request never started is at its own
         for (id, st) in open {
+            let start = self.starts[st.start as usize];
+            let cx = Cx {
+                at: start.at,
+                number: start.number,
+                offset: start.offset,
+                secondary: self.opts.secondary || start.replayed,
+            };
             texts::link_no_result_into(&mut self.text, &id);
-            let session = &self.places[st.place].0;
-            let r = self.out.fill(
-                &self.project,
-                &self.branch,
+            let (session, project, branch) = &self.places[st.place as usize];
+            sink.lend(self.out.fill(
+                project,
+                branch,
                 session,
-                &at_end,
+                &cx,
                 TurnType::System,
                 &self.text,
                 "",
                 &st.tool,
                 &id,
-            );
-            // no time and no line: the end of the file
-            r.source_line = None;
-            set(&mut r.source_locator, "end of file");
-            sink.lend(r);
-            self.out.locator_of = None;
+            ));
         }
         if !self.any_model {
             for (family, prefix, at, number, offset) in std::mem::take(&mut self.families) {
@@ -1592,6 +1635,13 @@ fn raw_data_into(out: &mut String, line: &Line<'_>) {
 
 #[cfg(test)]
 mod tests {
+    /// A call's state stays as small as a started call's tool name and two indexes:
+    /// every completed id stays in the map.
+    #[test]
+    fn call_state_is_small() {
+        assert!(std::mem::size_of::<super::Call>() <= 32);
+    }
+
     /// `same` is `==`, for empty, equal, unequal and same-length texts.
     #[test]
     fn same_is_eq() {

@@ -629,3 +629,82 @@ fn a_change_to_the_model_in_force_is_no_row() {
         ["system|live|2026-10-04T10:00:08.000000Z|1|byte 0||||model: o3"]
     );
 }
+
+/// Second audit, item 7: `link: tool call <id> has no result in this file` is at its
+/// start's time, line and `byte <offset>`, with its start's session, project, branch
+/// and record state, as a request never started is at the request's (the old row had
+/// no time and the locator `end of file`). A completed call's slot is reused.
+#[test]
+fn a_call_with_no_result_is_linked_where_it_started() {
+    let lines = [
+        r#"{"type":"session.start","data":{"sessionId":"S","context":{"cwd":"/a","branch":"b1"}},"timestamp":"2026-10-04T10:00:10.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"c0","toolName":"ls"},"timestamp":"2026-10-04T10:00:11.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c0","result":{"content":"r"}},"timestamp":"2026-10-04T10:00:12.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"c2","toolName":"view"},"timestamp":"2026-10-04T10:00:13.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash"},"timestamp":"2026-10-04T10:00:05.000Z"}"#,
+        r#"{"type":"session.context_changed","data":{"cwd":"/b","branch":"b2"},"timestamp":"2026-10-04T10:00:14.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"c3","toolName":"grep"},"agentId":"sub","timestamp":"2026-10-04T10:00:15.000Z"}"#,
+    ];
+    let rows = events(&lines);
+    let offset = |n: usize| lines[..n].iter().map(|l| l.len() + 1).sum::<usize>();
+    let tail: Vec<String> = rows[rows.len() - 3..]
+        .iter()
+        .zip(full(&rows[rows.len() - 3..]))
+        .map(|(r, f)| format!("{}|{}|{}|{f}", r.session_id, r.project_path, r.git_branch))
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            format!(
+                "S|/a|b1|system|secondary|2026-10-04T10:00:05.000000Z|5|byte {}||bash|c1|link: tool call c1 has no result in this file",
+                offset(4)
+            ),
+            format!(
+                "S|/a|b1|system|live|2026-10-04T10:00:13.000000Z|4|byte {}||view|c2|link: tool call c2 has no result in this file",
+                offset(3)
+            ),
+            format!(
+                "S:sub|/b|b2|system|live|2026-10-04T10:00:15.000000Z|7|byte {}||grep|c3|link: tool call c3 has no result in this file",
+                offset(6)
+            ),
+        ]
+    );
+    // the rows before: the starts (c1 replayed, its run announced), the result
+    assert_eq!(
+        full(&rows[..rows.len() - 3])[1..],
+        [
+            format!(
+                "tool_use|live|2026-10-04T10:00:11.000000Z|2|byte {}||ls|c0|",
+                offset(1)
+            ),
+            format!(
+                "tool_result|live|2026-10-04T10:00:12.000000Z|3|byte {}||ls|c0|r",
+                offset(2)
+            ),
+            format!(
+                "tool_use|live|2026-10-04T10:00:13.000000Z|4|byte {}||view|c2|",
+                offset(3)
+            ),
+            format!(
+                "tool_use|secondary|2026-10-04T10:00:05.000000Z|5|byte {}||bash|c1|",
+                offset(4)
+            ),
+            format!(
+                "system|live|2026-10-04T10:00:10.000000Z|5|byte {}||||transcript replay: 1 lines rewritten at 2026-10-04T10:00:10.000000Z with their original times",
+                offset(4)
+            ),
+            format!(
+                "system|live|2026-10-04T10:00:14.000000Z|6|byte {}||||cwd changed: /b branch=b2",
+                offset(5)
+            ),
+            format!(
+                "system|live|2026-10-04T10:00:15.000000Z|7|byte {}||||session start: parent=S agent_id=sub",
+                offset(6)
+            ),
+            format!(
+                "tool_use|live|2026-10-04T10:00:15.000000Z|7|byte {}||grep|c3|",
+                offset(6)
+            ),
+        ]
+    );
+}

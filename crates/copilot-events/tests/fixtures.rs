@@ -102,7 +102,7 @@ fn cli_session_rows() {
         "system|live||||byte 9366|parser: unparseable line (torn last line: EOF while parsing a string at line 1 column 53): {\"type\":\"user.message\",\"data\":{\"content\":\"one more th",
         "tool_use|live||view|toolu_vrtx_03C|byte 2781|{\"path\":\"README.md\"}",
         "system|live||view|toolu_vrtx_03C|byte 2781|link: tool call toolu_vrtx_03C was requested but never started in this file",
-        "system|live||bash|call_Q1|end of file|link: tool call call_Q1 has no result in this file",
+        "system|live||bash|call_Q1|byte 5626|link: tool call call_Q1 has no result in this file",
         "system|live||||inuse.4242.lock|session lock: in use by pid 4242 (inuse.4242.lock present, file mtime)",
     ];
     assert_eq!(r, expected_prefix);

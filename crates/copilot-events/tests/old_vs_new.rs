@@ -33,6 +33,9 @@
 //! 6. `session.model_change` gives its `model:` row only when the model tracker sees a
 //!    change (or its first value): none for a change to the model already in force, and
 //!    `model: <new>` rather than `model: <m> -> <m>` when the old model named is the new.
+//! 7. `link: tool call <id> has no result in this file` is at its start's time, line,
+//!    `byte <offset>`, project, branch and record state (the call's `tool_use` row),
+//!    where the old row had no time and `end of file`.
 use std::path::{Path, PathBuf};
 
 use chat_rows::dirty::Harness;
@@ -259,7 +262,30 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
         }
         keep.push(r);
     }
-    keep
+    // 7. a call with no result: its link where its start is
+    let mut rows = keep;
+    for i in 0..rows.len() {
+        let r = &rows[i];
+        if r.source_locator != "end of file" || !r.text.ends_with(" has no result in this file") {
+            continue;
+        }
+        let Some(start) = rows
+            .iter()
+            .find(|s| s.turn_type == TurnType::ToolUse && s.tool_use_id == r.tool_use_id)
+            .cloned()
+        else {
+            continue;
+        };
+        let r = &mut rows[i];
+        r.timestamp = start.timestamp;
+        r.source_line = start.source_line;
+        r.source_locator = start.source_locator;
+        r.project_path = start.project_path;
+        r.git_branch = start.git_branch;
+        r.record_state = start.record_state;
+        r.secondary = start.secondary;
+    }
+    rows
 }
 
 /// ` key=value` as the reader's `k=v` pairs print it: nothing for an empty value, the
@@ -588,6 +614,16 @@ fn intended_differences() {
                 r#"{"type":"session.model_change","data":{"previousModel":"gpt-5","newModel":"gpt-5","reasoningEffort":"high"}}"#,
                 r#"{"type":"session.model_change","data":{"previousModel":"claude","newModel":"claude"}}"#,
                 r#"{"type":"session.model_change","data":{"newModel":"o3","source":"user"}}"#,
+            ],
+        ),
+        (
+            "7. a call with no result, where it started",
+            &[
+                r#"{"type":"session.start","data":{"sessionId":"S","context":{"cwd":"/a","branch":"b1"}},"timestamp":"2026-10-04T10:00:10Z"}"#,
+                r#"{"type":"tool.execution_start","data":{"toolCallId":"c2","toolName":"view"},"timestamp":"2026-10-04T10:00:11Z"}"#,
+                r#"{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash"},"timestamp":"2026-10-04T10:00:05Z"}"#,
+                r#"{"type":"session.context_changed","data":{"cwd":"/b","branch":"b2"},"timestamp":"2026-10-04T10:00:12Z"}"#,
+                r#"{"type":"tool.execution_start","data":{"toolCallId":"c3","toolName":"grep"},"agentId":"sub","timestamp":"2026-10-04T10:00:13Z"}"#,
             ],
         ),
         (
