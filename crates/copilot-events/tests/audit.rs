@@ -708,3 +708,26 @@ fn a_call_with_no_result_is_linked_where_it_started() {
         ]
     );
 }
+
+/// Second audit, item 8 (documented, unchanged): `assistant.turn_start` and
+/// `assistant.turn_end` give no row of their own; the start's `model` is the model of
+/// the turn's `thinking` and `assistant` rows. A `data` that is no object is a line of
+/// another shape, as for any type: its `session event:` and `parser:` rows.
+#[test]
+fn turn_start_and_turn_end_give_no_row_of_their_own() {
+    let rows = events(&[
+        r#"{"type":"assistant.turn_start","data":{"turnId":"1","model":"m"},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+        r#"{"type":"assistant.message","data":{"content":"a","reasoningText":"r"},"timestamp":"2026-10-04T10:00:04.000Z"}"#,
+        r#"{"type":"assistant.turn_end","data":{"turnId":"1"},"timestamp":"2026-10-04T10:00:05.000Z"}"#,
+        r#"{"type":"assistant.turn_end","data":"unexpected","timestamp":"2026-10-04T10:00:06.000Z"}"#,
+    ]);
+    assert_eq!(
+        full(&rows),
+        [
+            "thinking|live|2026-10-04T10:00:04.000000Z|2|byte 105|m|||r",
+            "assistant|live|2026-10-04T10:00:04.000000Z|2|byte 105|m|||a",
+            "system|live|2026-10-04T10:00:06.000000Z|4|byte 307||||session event: assistant.turn_end \"unexpected\"",
+            "system|live|2026-10-04T10:00:06.000000Z|4|byte 307||||parser: unexpected shape of assistant.turn_end at byte 307 (invalid type: string \"unexpected\", expected struct Data at line 1 column 48)",
+        ]
+    );
+}
