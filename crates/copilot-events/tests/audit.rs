@@ -2,7 +2,11 @@
 //! a hand-made input: notification kinds, binary asset data, secrets inside arrays,
 //! short search-index cells, the transcript's project, the `auto` route, other
 //! `hook.*` types, encrypted reasoning per turn, the twin window, the extension's
-//! store proven against `chatSessions` logs, and the managed policy's drop-ins.
+//! store proven against `chatSessions` logs, and the managed policy's drop-ins; then
+//! the second audit's (rows in full): a model named at shutdown or by a sub-agent, the
+//! unknown record's cut, a request completed but never started, the requested
+//! permission's and the sub-agent's `k=v` pairs, a change to the model in force, the
+//! place of a call with no result, and the rows of `turn_start`/`turn_end`.
 use std::path::Path;
 
 use chat_rows::write::{Format, to_bytes};

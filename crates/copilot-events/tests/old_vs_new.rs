@@ -588,6 +588,13 @@ fn intended_differences() {
         ),
         ("2. an unknown record's line cut", &[&long, &huge]),
         (
+            "3. requested and completed, never started",
+            &[
+                r#"{"type":"assistant.message","data":{"content":"","toolRequests":[{"toolCallId":"R1","name":"bash","arguments":{"c":1}},{"toolCallId":"R2","name":"view"}]},"timestamp":"2026-10-04T10:00:02Z"}"#,
+                r#"{"type":"tool.execution_complete","data":{"toolCallId":"R1","result":{"content":"res"}},"timestamp":"2026-10-04T10:00:03Z"}"#,
+            ],
+        ),
+        (
             "4. a requested permission's kind as a pair",
             &[
                 r#"{"type":"permission.requested","data":{"requestId":"r9","permissionRequest":{"toolCallId":"x1"}}}"#,
@@ -624,13 +631,6 @@ fn intended_differences() {
                 r#"{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash"},"timestamp":"2026-10-04T10:00:05Z"}"#,
                 r#"{"type":"session.context_changed","data":{"cwd":"/b","branch":"b2"},"timestamp":"2026-10-04T10:00:12Z"}"#,
                 r#"{"type":"tool.execution_start","data":{"toolCallId":"c3","toolName":"grep"},"agentId":"sub","timestamp":"2026-10-04T10:00:13Z"}"#,
-            ],
-        ),
-        (
-            "3. requested and completed, never started",
-            &[
-                r#"{"type":"assistant.message","data":{"content":"","toolRequests":[{"toolCallId":"R1","name":"bash","arguments":{"c":1}},{"toolCallId":"R2","name":"view"}]},"timestamp":"2026-10-04T10:00:02Z"}"#,
-                r#"{"type":"tool.execution_complete","data":{"toolCallId":"R1","result":{"content":"res"}},"timestamp":"2026-10-04T10:00:03Z"}"#,
             ],
         ),
     ];
