@@ -1970,10 +1970,30 @@ impl<'a> Recoverer<'a> {
             }
         }
         let gap_floor = floor;
+        // Where cells freed into this freeblock from the top down begin: SQLite merged
+        // each into the block above it, writing the link at the lower cell and leaving
+        // the upper cell's link as it was, its size reaching the block's end. A cell
+        // that shares the block ends where the next such link begins (its own link,
+        // rewritten by the merge, holds the size of the run, not its own).
+        let merged: Vec<usize> = if clobbered && !self.shape.is_index() {
+            (start + 4..end.saturating_sub(5))
+                .filter(|&p| self.link_ok(b, p) && p + be16(b, p + 2) as usize == end)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let merged_after = |s: usize| {
+            let i = merged.partition_point(|&p| p < s + 4);
+            merged.get(i).copied()
+        };
         if clobbered {
             floor = start + 4;
             let size = be16(b, start + 2) as usize;
-            if let Some(len) = self.carve_linked(b, start, end, size, name) {
+            let linked = self.carve_linked(b, start, end, size, name).or_else(|| {
+                let next = merged_after(start)?;
+                self.carve_linked(b, start, next, next - start, name)
+            });
+            if let Some(len) = linked {
                 floor = start + len;
                 spans.insert(start, start + len);
             }
@@ -2104,6 +2124,17 @@ impl<'a> Recoverer<'a> {
                         self.rebuild_spilled(b, s, end, false)
                             .filter(|r| r.3.is_empty())
                             .map(|(v, l, ..)| (v, l))
+                    })
+                    // a cell merged into the block from above: it ends where the next
+                    // merged cell begins (its link's size is the run's). (The run's
+                    // first-freed cell, whose link's size is its own, is left: read to
+                    // the block's end it gave a false record where pages moved between
+                    // two tables of one shape, tests/modes_agree.rs.)
+                    .or_else(|| {
+                        let next = merged_after(s)?;
+                        self.rebuild_clobbered(b, s, next, Some(next - s), None)
+                            .filter(|(_, l, _)| s + l == next)
+                            .map(|(v, l, _)| (v, l))
                     })
             };
             match rebuilt {
