@@ -251,7 +251,10 @@ fn is_managed_dir(dirs: &[String]) -> bool {
     let last = |k: usize| n.checked_sub(k + 1).map(|i| dirs[i].as_str());
     (last(0) == Some("claude-code") && last(1) == Some("etc"))
         || (last(0) == Some("ClaudeCode")
-            && (last(1) == Some("Application Support") || last(1) == Some("Program Files")))
+            && matches!(
+                last(1),
+                Some("Application Support" | "Program Files" | "ProgramData")
+            ))
 }
 
 #[cfg(test)]
@@ -377,6 +380,11 @@ mod tests {
         );
         assert_eq!(
             t("/e/C/Program Files/ClaudeCode/managed-settings.d/10-a.json"),
+            Some(ClaudeFile::Settings(SettingsScope::Managed))
+        );
+        // the older Windows folder, which the retention period already read
+        assert_eq!(
+            t("/e/C/ProgramData/ClaudeCode/managed-settings.json"),
             Some(ClaudeFile::Settings(SettingsScope::Managed))
         );
         assert_eq!(
