@@ -103,6 +103,16 @@ fn global_path(dir: &Path) -> PathBuf {
     path
 }
 
+/// A fresh global `state.vscdb` with the `cursorDiskKV` table, in a temporary folder
+/// (kept alive by the returned `TempDir`).
+fn kv_db() -> (tempfile::TempDir, PathBuf, Connection) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = global_path(dir.path());
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    (dir, path, c)
+}
+
 fn set_mtime(path: &Path, epoch_ms: i64) {
     let t = SystemTime::UNIX_EPOCH + Duration::from_millis(epoch_ms as u64);
     std::fs::File::options()
@@ -956,10 +966,7 @@ const CY: &str = "c2000000-0000-4000-8000-0000000000e2";
 /// its time, then the one no bubble names); CY, after it, as usual. Memory and paged.
 #[test]
 fn bubbles_of_a_composer_data_that_is_not_json_are_read_by_their_keys() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = global_path(dir.path());
-    let c = Connection::open(&path).unwrap();
-    c.execute_batch(KV_SCHEMA).unwrap();
+    let (_dir, path, c) = kv_db();
     put(
         &c,
         &format!("composerData:{CX}"),
@@ -1043,10 +1050,7 @@ const CM: &str = "c3000000-0000-4000-8000-0000000000e3";
 /// before the unlisted `bubbleId:` record m5. Memory and paged.
 #[test]
 fn inline_bubbles_the_headers_do_not_list_are_read_after_the_listed_ones() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = global_path(dir.path());
-    let c = Connection::open(&path).unwrap();
-    c.execute_batch(KV_SCHEMA).unwrap();
+    let (_dir, path, c) = kv_db();
     put_json(
         &c,
         &format!("composerData:{CM}"),
@@ -1106,10 +1110,7 @@ const CN: &str = "c5000000-0000-4000-8000-0000000000e5";
 /// array's order. Memory and paged.
 #[test]
 fn a_conversation_array_is_read_in_its_order() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = global_path(dir.path());
-    let c = Connection::open(&path).unwrap();
-    c.execute_batch(KV_SCHEMA).unwrap();
+    let (_dir, path, c) = kv_db();
     put_json(
         &c,
         &format!("composerData:{CL}"),
@@ -1281,10 +1282,7 @@ const CR: &str = "c8000000-0000-4000-8000-0000000000e8";
 /// Memory and paged.
 #[test]
 fn request_context_sizes_are_the_bytes_as_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = global_path(dir.path());
-    let c = Connection::open(&path).unwrap();
-    c.execute_batch(KV_SCHEMA).unwrap();
+    let (_dir, path, c) = kv_db();
     put_json(
         &c,
         &format!("composerData:{CR}"),
