@@ -76,8 +76,9 @@ pub enum Error {
 }
 
 /// The [`chat_rows::Store`] of Cursor: claims the IDE's global database (and its
-/// `.backup`, as a secondary copy), its workspace databases, and the CLI's files under
-/// `.cursor`.
+/// `.backup`, as a secondary copy), its workspace databases, the CLI's files under
+/// `.cursor`, and its `cli-config.json` under `.config/cursor` (the config root under
+/// `$XDG_CONFIG_HOME`).
 #[derive(Debug, Default)]
 pub struct CursorStore;
 
@@ -187,8 +188,12 @@ impl CursorStore {
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                let from = chat_rows::system::from(format!(".cursor/{name}"), "file mtime");
-                let project = if locate::is_home_dot_cursor(path) {
+                // the file from its root folder: `.cursor/cli-config.json`, or
+                // `.config/cursor/cli-config.json` for the CLI's config root under XDG
+                let xdg = locate::is_xdg_config(path);
+                let root = if xdg { ".config/cursor" } else { ".cursor" };
+                let from = chat_rows::system::from(format!("{root}/{name}"), "file mtime");
+                let project = if xdg || locate::is_home_dot_cursor(path) {
                     String::new()
                 } else {
                     locate::project_of_dot_cursor(path)

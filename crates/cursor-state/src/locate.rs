@@ -3,8 +3,11 @@
 //! The IDE keeps everything under its user data directory (`Cursor/User`, the same
 //! layout as VS Code's on every OS: `~/Library/Application Support/Cursor/User`,
 //! `%APPDATA%\Cursor\User`, `~/.config/Cursor/User`); the agent CLI under `~/.cursor`
-//! (`%USERPROFILE%\.cursor` on Windows). The rules match the path's last components,
-//! so they work on any collection layout and on `/`- or `\`-separated evidence.
+//! (`%USERPROFILE%\.cursor` on Windows), its config file `cli-config.json` there or,
+//! when `$XDG_CONFIG_HOME` is set (Linux), under `$XDG_CONFIG_HOME/cursor` (lower-case:
+//! `~/.config/cursor`, not the IDE's `~/.config/Cursor`). The rules match the path's last
+//! components, so they work on any collection layout and on `/`- or `\`-separated
+//! evidence.
 
 use std::path::{Path, PathBuf};
 
@@ -32,7 +35,8 @@ pub enum Kind {
     Transcript,
     /// `.cursor/permissions.json` (the user's, or a project's).
     Permissions,
-    /// `~/.cursor/cli-config.json`, or a project's `.cursor/cli.json`.
+    /// `~/.cursor/cli-config.json`, `~/.config/cursor/cli-config.json` (the CLI's config
+    /// root under `$XDG_CONFIG_HOME`), or a project's `.cursor/cli.json`.
     CliConfig,
     /// `.cursor/projects/<p>/mcp-approvals.json`.
     McpApprovals,
@@ -64,6 +68,9 @@ pub fn kind(path: &Path) -> Option<Kind> {
         }
         return None;
     }
+    if is_xdg_config(path) {
+        return Some(Kind::CliConfig);
+    }
     if ends_with(path, &[".cursor", "chats", "*", "*", "store.db"])
         || ends_with(path, &[".cursor", "acp-sessions", "*", "store.db"])
     {
@@ -90,6 +97,21 @@ pub fn kind(path: &Path) -> Option<Kind> {
         }
         _ => None,
     }
+}
+
+/// The CLI's config files that live in its config root rather than its data root: only
+/// `cli-config.json` (`permissions.json` is the data folder's, `~/.cursor`).
+pub const CONFIG_ROOT_FILES: &[&str] = &["cli-config.json"];
+
+/// True for a CLI config-root file under `.config/cursor` (`$XDG_CONFIG_HOME/cursor` with
+/// `XDG_CONFIG_HOME` at its default, `~/.config`): `~/.config/cursor/cli-config.json`.
+/// The folder name is matched as the CLI writes it, lower-case, so nothing under the
+/// IDE's `~/.config/Cursor` is taken for it. Such a file is the user's, never a
+/// project's.
+pub fn is_xdg_config(path: &Path) -> bool {
+    CONFIG_ROOT_FILES
+        .iter()
+        .any(|f| ends_with(path, &[".config", "cursor", f]))
 }
 
 /// True when a `.cursor` folder is a user's home one, not a project's: `home/<u>/.cursor`,
@@ -264,5 +286,59 @@ mod tests {
         ] {
             assert!(!is_home_dot_cursor(Path::new(project)), "{project}");
         }
+    }
+
+    /// The CLI's config root under XDG, `~/.config/cursor` (lower-case), holds its
+    /// `cli-config.json` and nothing else this crate reads; the IDE's `~/.config/Cursor`
+    /// (capital C) is located as before.
+    #[test]
+    fn the_cli_config_root_under_xdg() {
+        let k = |p: &str| kind(Path::new(p));
+        assert_eq!(
+            k("home/u/.config/cursor/cli-config.json"),
+            Some(Kind::CliConfig)
+        );
+        assert_eq!(
+            k("/cases/c1/h/root/.config/cursor/cli-config.json"),
+            Some(Kind::CliConfig)
+        );
+        assert!(is_xdg_config(Path::new(
+            "home/u/.config/cursor/cli-config.json"
+        )));
+        // the data root's files and a project's file are not the config root's
+        for other in [
+            "home/u/.config/cursor/permissions.json",
+            "home/u/.config/cursor/cli.json",
+            "home/u/.config/cursor/chats/h1/agent-1/store.db",
+            "home/u/.config/cursor/chats/h1/agent-1/meta.json",
+            "home/u/.config/cursor/chats/h1/prompt_history.json",
+            "home/u/.config/cursor/projects/p/agent-transcripts/x.jsonl",
+            "home/u/.config/cursor/projects/p/mcp-approvals.json",
+            "home/u/.config/cursor/cli-config.json.bad",
+            "home/u/.config/Cursor/cli-config.json",
+            "home/u/cursor/cli-config.json",
+        ] {
+            assert_eq!(k(other), None, "{other}");
+        }
+        // the IDE's user data folder on Linux, as before
+        assert_eq!(
+            k("home/u/.config/Cursor/User/globalStorage/state.vscdb"),
+            Some(Kind::GlobalDb)
+        );
+        assert_eq!(
+            k("home/u/.config/Cursor/User/globalStorage/state.vscdb.backup"),
+            Some(Kind::GlobalBackup)
+        );
+        assert_eq!(
+            k("home/u/.config/Cursor/User/workspaceStorage/abc/state.vscdb"),
+            Some(Kind::WorkspaceDb)
+        );
+        assert_eq!(
+            k("home/u/.config/Cursor/User/globalStorage/cli-config.json"),
+            None
+        );
+        assert!(!is_xdg_config(Path::new(
+            "home/u/.config/Cursor/User/globalStorage/state.vscdb"
+        )));
     }
 }

@@ -1373,6 +1373,64 @@ fn the_root_users_home_dot_cursor_is_no_project() {
     );
 }
 
+/// The CLI's config root under XDG (`$XDG_CONFIG_HOME/cursor`, `~/.config/cursor`,
+/// lower-case) holds `cli-config.json`: it is claimed and read as the one under
+/// `~/.cursor`, the same rows in the file's order at its modification time, no project,
+/// `authInfo` never read out; only the `(from ...)` names the file from its own root.
+#[test]
+fn the_cli_config_under_xdg_config_home_is_read_as_the_home_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = r#"{
+  "version": 1,
+  "permissions": {"allow": ["Shell(git *)", "Read(**)"], "deny": ["Shell(rm *)"]},
+  "authInfo": {"email": "u@example.com", "accessToken": "SECRET-XDG-AUTH-TOKEN"},
+  "approvalMode": "allowlist",
+  "model": {"modelId": "gpt-5"},
+  "maxMode": false
+}"#;
+    let xdg = "home/u/.config/cursor/cli-config.json";
+    let home = "home/u/.cursor/cli-config.json";
+    for rel in [xdg, home] {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, config).unwrap();
+        set_mtime(&p, T0);
+    }
+    let claim = CursorStore.claim(&dir.path().join(xdg)).unwrap();
+    assert_eq!(claim.kind, "cursor cli config");
+    let rows = read_rows(&dir.path().join(xdg), xdg, None);
+    let want = |root: &str| -> Vec<String> {
+        [
+            ("", "permission setting: permissions.allow=Shell(git *)"),
+            ("", "permission setting: permissions.allow=Read(**)"),
+            ("", "permission setting: permissions.deny=Shell(rm *)"),
+            ("", "permission setting: approvalMode=allowlist"),
+            ("gpt-5", "model setting: model=gpt-5 maxMode=false"),
+        ]
+        .iter()
+        .map(|(model, text)| {
+            format!(
+                "mtime |  |  | system | live | false | {model} |   | {text} (from {root}/cli-config.json, file mtime) | "
+            )
+        })
+        .collect()
+    };
+    let lines: Vec<String> = rows.iter().map(render).collect();
+    assert_eq!(lines, want(".config/cursor"), "\n{}", lines.join("\n"));
+    for r in &rows {
+        assert_eq!(
+            r.timestamp.map(|t| t.to_string()).as_deref(),
+            Some("2026-05-28T20:26:40.000000Z")
+        );
+        assert_eq!(r.source_file, xdg);
+        let all = format!("{r:?}");
+        assert!(!all.contains("SECRET-XDG-AUTH-TOKEN") && !all.contains("u@example.com"));
+    }
+    // the same file under ~/.cursor: the same rows, named from `.cursor`
+    let lines = read_file(dir.path(), home);
+    assert_eq!(lines, want(".cursor"), "\n{}", lines.join("\n"));
+}
+
 /// A transcript's project comes from a matching `meta.json` whether or not a `store.db`
 /// lies beside it; it is secondary only when its agent has a `store.db`: ta has a
 /// `meta.json` alone (live, its cwd); tb a `meta.json` alone under h1 and a store with
