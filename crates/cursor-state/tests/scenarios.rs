@@ -3,7 +3,9 @@
 //! database): deleted bubbles whose text repeats, epoch times newer than the main file,
 //! `agentKv` roots with and without a composer, the model of a reply without
 //! `modelInfo`, the context-token fallback, live bubbles without `composerData`,
-//! `acp-sessions`, a `meta.json` without `store.db`, and `<user_query>` inside context.
+//! `acp-sessions`, a `meta.json` without `store.db`, `<user_query>` inside context, a
+//! CLI root blob carved from `blobs`, and the CLI's `cli-config.json` under
+//! `~/.config/cursor`.
 
 mod common;
 
@@ -845,6 +847,76 @@ fn a_child_the_root_lists_again_is_read_once() {
                 places.join(", ")
             ),
         ],
+    );
+}
+
+/// A carved root blob (an older root deleted from `blobs`, `secure_delete` off) is not
+/// passed over: it gives one `deleted` `link:` row naming it and its message count,
+/// placed as the other carved blobs (`blobs id=<id>, <where>`); the message only it
+/// listed is still a live blob, read as `recovered`.
+#[test]
+fn a_deleted_root_blob_gives_a_link_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let rel = "home/u/.cursor/chats/h1/agent-edit/store.db";
+    let folder = dir.path().join("home/u/.cursor/chats/h1/agent-edit");
+    std::fs::create_dir_all(&folder).unwrap();
+    let c = Connection::open(folder.join("store.db")).unwrap();
+    c.execute_batch(
+        "PRAGMA page_size = 4096; PRAGMA secure_delete = OFF;
+         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+         CREATE TABLE blobs (id TEXT PRIMARY KEY, data BLOB);",
+    )
+    .unwrap();
+    let msg = |role: &str, text: &str| {
+        serde_json::json!({"role": role, "content": text})
+            .to_string()
+            .into_bytes()
+    };
+    let ask = msg("user", "rename the router");
+    let before = msg("assistant", "renamed to Nav");
+    let after = msg("assistant", "renamed to Router2");
+    let old_root = root(&[&ask, &before]);
+    let new_root = root(&[&ask, &after]);
+    for b in [&ask, &before, &old_root, &after, &new_root] {
+        c.execute("INSERT INTO blobs VALUES (?1, ?2)", params![sha(b), b])
+            .unwrap();
+    }
+    let meta = serde_json::json!({"latestRootBlobId": sha(&new_root), "name": "edit"});
+    c.execute(
+        "INSERT INTO meta VALUES ('0', ?1)",
+        [hex(meta.to_string().as_bytes())],
+    )
+    .unwrap();
+    c.execute("DELETE FROM blobs WHERE id = ?1", [sha(&old_root)])
+        .unwrap();
+    drop(c);
+    let rows = read_rows(&dir.path().join(rel), rel, None);
+    let lines: Vec<String> = rows.iter().map(render).collect();
+    let (ask, before, after, old_root) = (sha(&ask), sha(&before), sha(&after), sha(&old_root));
+    assert_lines(
+        &lines,
+        &[
+            " | agent-edit |  | system | live | false |  |   | session start: title=edit | table meta key=0",
+            &format!(
+                " | agent-edit |  | user | live | false |  |   | rename the router | blobs id={ask}"
+            ),
+            &format!(
+                " | agent-edit |  | assistant | live | false |  |   | renamed to Router2 | blobs id={after}"
+            ),
+            &format!(
+                " | agent-edit |  | assistant | recovered | false |  |   | renamed to Nav | blobs id={before}"
+            ),
+            &format!(
+                " | agent-edit |  | system | deleted | false |  |   | link: deleted root blob {old_root} lists 2 messages | blobs id={old_root}, freeblock at page 4 offset 3724"
+            ),
+        ],
+    );
+    let link = rows.last().unwrap();
+    assert_eq!(link.record_state, chat_rows::RecordState::Deleted);
+    assert_eq!(link.turn_type, chat_rows::TurnType::System);
+    assert!(
+        link.source_locator
+            .starts_with(&format!("blobs id={old_root}, "))
     );
 }
 

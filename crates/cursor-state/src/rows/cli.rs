@@ -8,7 +8,9 @@
 //! the blobs the current root does not reach are the conversation as it was before:
 //! they are read as `recovered` rows, in the order of the older roots that list them,
 //! then the loose ones in rowid order. Blob records deleted from the table come back
-//! from free pages through [`sqlite_evidence`] as `deleted` rows.
+//! from free pages through [`sqlite_evidence`] as `deleted` rows; a deleted root gives
+//! one `link: deleted root blob <id> lists <n> messages` row (its messages are blobs of
+//! their own).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -292,11 +294,17 @@ pub fn read_store(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
             .get(data_col)
             .map(|v| bytes_of(v.into()))
             .unwrap_or_default();
-        if matches!(decode::blob(&data), Ok(decode::Blob::Root(_))) {
-            continue;
-        }
         let mut p = place(&id, RecordState::Deleted);
         p.locator = format!("blobs id={id}, {}", rec.location);
+        // a deleted root (an older state of the conversation): one row telling it, its
+        // messages being blobs of their own (read above, or carved in this loop)
+        if let Ok(decode::Blob::Root(children)) = decode::blob(&data) {
+            out.push(p.apply(sys(format!(
+                "link: deleted root blob {id} lists {} messages",
+                children.len()
+            ))));
+            continue;
+        }
         for r in blob_rows(&data, &id, &p) {
             out.push(r);
         }
