@@ -121,11 +121,24 @@ pub fn attribute(rel: &Path) -> Attribution {
             _ => {}
         }
     }
-    // No home: a server path such as <host>/var/lib/docker/volumes/... names a host only.
+    // No home: a server path such as <host>/var/lib/docker/volumes/... or the shared
+    // temporary folder <host>/tmp/... names a host only. macOS keeps /var, /tmp and /etc
+    // under /private (the root's entries are links to them): <host>/private/var/...
+    // names the host, not `private`.
     for (i, name) in c.iter().enumerate() {
-        if matches!(name.as_str(), "var" | "srv" | "opt" | "data" | "etc") && i > 0 {
+        if matches!(
+            name.as_str(),
+            "var" | "srv" | "opt" | "data" | "etc" | "tmp"
+        ) && i > 0
+        {
+            let marker = if c[i - 1] == "private" && matches!(name.as_str(), "var" | "tmp" | "etc")
+            {
+                i - 1
+            } else {
+                i
+            };
             return Attribution {
-                host: host_before(i),
+                host: host_before(marker),
                 user: String::new(),
                 os: None,
             };
@@ -145,7 +158,16 @@ fn starts_at_os_root(rel: &Path) -> bool {
         is_drive_folder(n)
             || matches!(
                 n.as_str(),
-                "home" | "Users" | "root" | "var" | "srv" | "opt" | "data" | "etc"
+                "home"
+                    | "Users"
+                    | "root"
+                    | "var"
+                    | "srv"
+                    | "opt"
+                    | "data"
+                    | "etc"
+                    | "tmp"
+                    | "private"
             )
     }) && c.len() > 1
 }
@@ -230,6 +252,19 @@ mod tests {
         assert_eq!(
             at(".config/Code/User/settings.json"),
             ("".into(), "".into(), None)
+        );
+        // the shared temporary folder, and macOS's /private/var and /private/tmp
+        assert_eq!(
+            at("lin-ws01/tmp/copilot-session-store.db"),
+            ("lin-ws01".into(), "".into(), None)
+        );
+        assert_eq!(
+            at("mac-lt02/private/var/folders/x1/abc/T/copilot-session-store.db"),
+            ("mac-lt02".into(), "".into(), None)
+        );
+        assert_eq!(
+            at("mac-lt02/private/tmp/copilot-session-store.db"),
+            ("mac-lt02".into(), "".into(), None)
         );
     }
 
