@@ -221,12 +221,23 @@ pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn R
         FileKind::CliEvents => read_cli_log(path, &loc, agent, evidence, sink),
         FileKind::Transcript => read_transcript(path, &loc, agent, evidence, sink),
         FileKind::SessionStore | FileKind::AgentTraces => {
-            let sink = &mut |r| sink.push(r);
+            let twins = store_twins(path, loc.kind, agent, evidence);
+            // a store in a folder all accounts share (`/tmp`): a session some home's logs
+            // hold is that account's
+            let owned = twins.has_owners();
+            let sink = &mut |mut r: Row| {
+                if owned
+                    && r.user.is_empty()
+                    && let Some(owner) = twins.owner_of(&r.session_id)
+                {
+                    r.user = owner.to_string();
+                }
+                sink.push(r)
+            };
             let file_name = name_of(path);
             let Some(db) = stores::open(path, evidence, agent, &file_name, sink) else {
                 return;
             };
-            let twins = store_twins(path, loc.kind, agent, evidence);
             let input = stores::StoreInput {
                 agent,
                 file_name: &file_name,
@@ -375,18 +386,30 @@ fn read_transcript(
 
 /// Collects the turn rows of primary logs (for twins), within [`TWIN_BUDGET`].
 fn load_twins(logs: &[(PathBuf, String)], agent: &str, evidence: &Evidence) -> Twins {
-    load_twins_with(logs, &[], agent, evidence)
+    load_primaries(
+        &[Primaries {
+            logs: logs.to_vec(),
+            ..Primaries::default()
+        }],
+        agent,
+        evidence,
+    )
+}
+
+/// Primary files twins are proven against: event logs (with the session a log without
+/// ids falls back to) and VS Code `chatSessions` logs, and the account they belong to
+/// when the secondary file's own path does not say (empty otherwise).
+#[derive(Clone, Debug, Default)]
+struct Primaries {
+    logs: Vec<(PathBuf, String)>,
+    chat_logs: Vec<PathBuf>,
+    owner: String,
 }
 
 /// Collects the turn rows of primary event logs and of VS Code `chatSessions` logs
 /// (read by `vscode-chat-log`, as a transcript's twins are), within [`TWIN_BUDGET`]
 /// in all.
-fn load_twins_with(
-    logs: &[(PathBuf, String)],
-    chat_logs: &[PathBuf],
-    agent: &str,
-    evidence: &Evidence,
-) -> Twins {
+fn load_primaries(sets: &[Primaries], agent: &str, evidence: &Evidence) -> Twins {
     let mut twins = Twins::new();
     let mut spent = 0u64;
     let mut within = |p: &Path| -> bool {
@@ -399,35 +422,212 @@ fn load_twins_with(
         spent += checked.size;
         true
     };
-    for (log, fallback) in logs {
-        if !within(log) {
-            continue;
-        }
-        let Ok(bytes) = evidence.read(log) else {
-            continue;
-        };
-        let opts = Options {
-            agent,
-            fallback_session: fallback,
-            ..Options::default()
-        };
-        let mut rows = TurnRows(Vec::new());
-        read_events(&bytes, &opts, &mut rows);
-        twins.add_file(&rows.0);
-    }
     let ctx = FileContext {
         product: Some(agent.to_string()),
         ..FileContext::default()
     };
-    for log in chat_logs {
-        if !within(log) {
-            continue;
+    for set in sets {
+        for (log, fallback) in &set.logs {
+            if !within(log) {
+                continue;
+            }
+            let Ok(bytes) = evidence.read(log) else {
+                continue;
+            };
+            let opts = Options {
+                agent,
+                fallback_session: fallback,
+                ..Options::default()
+            };
+            let mut rows = TurnRows(Vec::new());
+            read_events(&bytes, &opts, &mut rows);
+            twins.add_file_of(&rows.0, &set.owner);
         }
-        let mut rows = TurnRows(Vec::new());
-        vscode_chat_log::ChatLogStore.read_into(log, &ctx, evidence, &mut rows);
-        twins.add_file(&rows.0);
+        for log in &set.chat_logs {
+            if !within(log) {
+                continue;
+            }
+            let mut rows = TurnRows(Vec::new());
+            vscode_chat_log::ChatLogStore.read_into(log, &ctx, evidence, &mut rows);
+            twins.add_file_of(&rows.0, &set.owner);
+        }
     }
     twins
+}
+
+/// The CLI homes a user's home may hold: `~/.copilot` and the XDG leftovers
+/// `~/.local/state/.copilot` and `~/.config/.copilot` (see [`mod@locate`]).
+fn cli_homes_of(home: &Path) -> Vec<PathBuf> {
+    vec![
+        home.join(".copilot"),
+        home.join(".local").join("state").join(".copilot"),
+        home.join(".config").join(".copilot"),
+    ]
+}
+
+/// The event logs of every CLI home under a user's home.
+fn cli_logs_of_home(home: &Path, evidence: &Evidence) -> Vec<(PathBuf, String)> {
+    cli_homes_of(home)
+        .iter()
+        .flat_map(|h| cli_logs(h, evidence))
+        .collect()
+}
+
+/// The user's home above a VS Code user data folder, from the OS layouts:
+/// `<home>/.config/<product>`, `<home>/Library/Application Support/<product>`,
+/// `<home>/AppData/Roaming/<product>`, `<home>/.vscode-server/data` (any `.*-server`).
+/// `None` for a folder elsewhere (a `--user-data-dir`, a portable install).
+fn home_of_user_data(user_data: &Path) -> Option<PathBuf> {
+    let name = |p: &Path| name_of(p);
+    let parent = user_data.parent()?;
+    let grand = parent.parent()?;
+    match name(parent).as_str() {
+        ".config" => Some(grand.to_path_buf()),
+        "Application Support" if name(grand) == "Library" => grand.parent().map(Path::to_path_buf),
+        n if n.eq_ignore_ascii_case("Roaming") && name(grand).eq_ignore_ascii_case("AppData") => {
+            grand.parent().map(Path::to_path_buf)
+        }
+        n if name(user_data) == "data" && n.starts_with('.') && n.ends_with("-server") => {
+            Some(grand.to_path_buf())
+        }
+        _ => None,
+    }
+}
+
+/// Every editor `User` folder under a home, whatever the product (VS Code, its
+/// Insiders build, its forks): `<config folder>/<product>/User` for the three OS
+/// layouts' config folders, and `~/.<x>-server/data/User` of the remote servers.
+fn editor_users_of_home(home: &Path, evidence: &Evidence) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for parent in [
+        home.join(".config"),
+        home.join("Library").join("Application Support"),
+        home.join("AppData").join("Roaming"),
+    ] {
+        for product in evidence.read_dir(&parent).unwrap_or_default() {
+            let user = product.join("User");
+            if evidence.read_dir(&user).is_ok() {
+                out.push(user);
+            }
+        }
+    }
+    for d in evidence.read_dir(home).unwrap_or_default() {
+        let n = name_of(&d);
+        if n.starts_with('.') && n.ends_with("-server") {
+            let user = d.join("data").join("User");
+            if evidence.read_dir(&user).is_ok() {
+                out.push(user);
+            }
+        }
+    }
+    out
+}
+
+/// The primary files of one user's home: the transcripts and `chatSessions` logs of
+/// every editor under it, and the event logs of its CLI homes.
+fn primaries_of_home(home: &Path, owner: &str, evidence: &Evidence) -> Primaries {
+    let mut set = Primaries {
+        owner: owner.to_string(),
+        ..Primaries::default()
+    };
+    for user in editor_users_of_home(home, evidence) {
+        set.logs.extend(transcripts_under(&user, evidence));
+        set.chat_logs.extend(chat_logs_under(&user, evidence));
+    }
+    set.logs.extend(cli_logs_of_home(home, evidence));
+    set
+}
+
+/// The homes a `copilot-session-store.db` in the OS temporary folder may belong to (the
+/// extension writes it there when it has no global storage), and whether the path
+/// names the account:
+///
+/// * Windows `<home>/AppData/Local/Temp/`: that home, whose account the path names;
+/// * Linux `<root>/tmp/`, `<root>/var/tmp/`, macOS `<root>/private/var/folders/../T/`
+///   (or without `private`): a folder every account shares or one the path does not
+///   tie to an account, so every home of the machine (`<root>/home/*`, `<root>/root`,
+///   `<root>/Users/*`).
+///
+/// `None` elsewhere.
+fn temp_store_homes(path: &Path, evidence: &Evidence) -> Option<(Vec<PathBuf>, bool)> {
+    let c = components(path);
+    let n = c.len();
+    let ancestor = |i: usize| path.ancestors().nth(n - 1 - i).map(Path::to_path_buf);
+    // <home>/AppData/Local/Temp/<file>
+    if n >= 5
+        && c[n - 2].eq_ignore_ascii_case("Temp")
+        && c[n - 3].eq_ignore_ascii_case("Local")
+        && c[n - 4].eq_ignore_ascii_case("AppData")
+    {
+        return Some((vec![ancestor(n - 5)?], true));
+    }
+    // <root>/tmp/<file>, <root>/var/tmp/<file>, <root>/[private/]var/folders/<a>/<b>/T/<file>
+    let marker = if n >= 2 && c[n - 2] == "tmp" {
+        if n >= 3 && c[n - 3] == "var" {
+            n - 3
+        } else {
+            n - 2
+        }
+    } else if n >= 6 && c[n - 2] == "T" && c[n - 5] == "folders" && c[n - 6] == "var" {
+        n - 6
+    } else {
+        return None;
+    };
+    let marker = if marker >= 1 && c[marker - 1] == "private" {
+        marker - 1
+    } else {
+        marker
+    };
+    let root = if marker == 0 {
+        path.ancestors().nth(n)?.to_path_buf()
+    } else {
+        ancestor(marker - 1)?
+    };
+    let mut homes: Vec<PathBuf> = Vec::new();
+    for folder in ["home", "Users"] {
+        homes.extend(
+            evidence
+                .read_dir(&root.join(folder))
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|h| evidence.read_dir(h).is_ok()),
+        );
+    }
+    let su = root.join("root");
+    if evidence.read_dir(&su).is_ok() {
+        homes.push(su);
+    }
+    Some((homes, false))
+}
+
+/// The twins of a `copilot-session-store.db` in the OS temporary folder
+/// ([`temp_store_homes`]), read once per folder of homes and scan. When the folder
+/// does not name the account, each primary file is added with its home's name as owner,
+/// so the store's rows of a session some home's logs hold are that account's rows.
+fn temp_store_twins(
+    path: &Path,
+    agent: &str,
+    evidence: &Evidence,
+) -> Option<std::sync::Arc<Twins>> {
+    let (homes, named) = temp_store_homes(path, evidence)?;
+    let key = format!(
+        "copilot-events: twins of the homes {} for {agent}",
+        homes
+            .iter()
+            .map(|h| h.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Some(evidence.remember(&key, || {
+        let sets: Vec<Primaries> = homes
+            .iter()
+            .map(|h| {
+                let owner = if named { String::new() } else { name_of(h) };
+                primaries_of_home(h, &owner, evidence)
+            })
+            .collect();
+        std::sync::Arc::new(load_primaries(&sets, agent, evidence))
+    }))
 }
 
 /// The CLI logs under a home: `<home>/session-state/*/events.jsonl`.
@@ -511,15 +711,22 @@ fn store_twins(
         (None, Some(user)) => {
             let key = format!("copilot-events: twins of {} for {agent}", user.display());
             evidence.remember(&key, || {
-                std::sync::Arc::new(load_twins_with(
-                    &transcripts_under(&user, evidence),
-                    &chat_logs_under(&user, evidence),
-                    agent,
-                    evidence,
-                ))
+                // the agent host and the extension's background agents run Copilot CLI
+                // sessions, logged in the user's CLI home: those logs count too
+                let mut logs = transcripts_under(&user, evidence);
+                if let Some(home) = user.parent().and_then(home_of_user_data) {
+                    logs.extend(cli_logs_of_home(&home, evidence));
+                }
+                let set = Primaries {
+                    logs,
+                    chat_logs: chat_logs_under(&user, evidence),
+                    owner: String::new(),
+                };
+                std::sync::Arc::new(load_primaries(&[set], agent, evidence))
             })
         }
-        (None, None) => std::sync::Arc::new(Twins::new()),
+        (None, None) => temp_store_twins(path, agent, evidence)
+            .unwrap_or_else(|| std::sync::Arc::new(Twins::new())),
     }
 }
 
@@ -552,6 +759,57 @@ fn twins_of_log(
             agent,
             evidence,
         ))
+    })
+}
+
+/// The primary rows a debug log's copies are proven against: its session's transcript;
+/// when the transcript is itself secondary (its workspace holds the session's
+/// `chatSessions` log), the chat log's rows and then the transcript's rows as the scan
+/// gives them, each proven against the chat log first. A copy then takes the text and
+/// time of the row that survives the merge, and merges away with it (proven against the
+/// transcript alone, it took the transcript's time, which the chat log's twin does not
+/// share). Read once per transcript and scan.
+fn debug_log_twins(
+    transcript: PathBuf,
+    session: &str,
+    agent: &str,
+    evidence: &Evidence,
+) -> std::sync::Arc<Twins> {
+    let chat_log = workspace_dir(&transcript).and_then(|ws| chat_log_of(&ws, session, evidence));
+    let Some(chat_log) = chat_log else {
+        return twins_of_log(transcript, session, agent, evidence);
+    };
+    let key = format!(
+        "copilot-events: debug-log twins of {} ({session}) for {agent}",
+        transcript.display()
+    );
+    evidence.remember(&key, || {
+        let chat = load_primaries(
+            &[Primaries {
+                chat_logs: vec![chat_log.clone()],
+                ..Primaries::default()
+            }],
+            agent,
+            evidence,
+        );
+        let mut twins = chat.clone();
+        let size = evidence.check(&transcript).map_or(u64::MAX, |c| c.size);
+        if size <= TWIN_BUDGET
+            && let Ok(bytes) = evidence.read(&transcript)
+        {
+            let opts = Options {
+                agent,
+                fallback_session: session,
+                ..Options::default()
+            };
+            let mut rows = TurnRows(Vec::new());
+            read_events(&bytes, &opts, &mut rows);
+            for r in &mut rows.0 {
+                chat.prove(r);
+            }
+            twins.add_file(&rows.0);
+        }
+        std::sync::Arc::new(twins)
     })
 }
 
@@ -610,7 +868,7 @@ fn read_side(
             let t = chat
                 .join("transcripts")
                 .join(format!("{}.jsonl", loc.session_id));
-            let twins = twins_of_log(t, &loc.session_id, agent, evidence);
+            let twins = debug_log_twins(t, &loc.session_id, agent, evidence);
             side::debug_log(&bytes, &side, &mut |mut r| {
                 if r.secondary {
                     twins.prove(&mut r);
@@ -634,5 +892,72 @@ fn read_side(
         | FileKind::AgentTraces
         | FileKind::SessionDb
         | FileKind::AppDb => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_home_above_a_user_data_folder() {
+        for (user_data, home) in [
+            ("/e/h/home/u/.config/Code", Some("/e/h/home/u")),
+            (
+                "/e/h/Users/u/Library/Application Support/Code - Insiders",
+                Some("/e/h/Users/u"),
+            ),
+            (
+                "/e/h/C/Users/u/AppData/Roaming/Cursor",
+                Some("/e/h/C/Users/u"),
+            ),
+            ("/e/h/home/u/.vscode-server/data", Some("/e/h/home/u")),
+            ("/e/h/opt/portable/data", None),
+            ("/e/h/srv/vscode-data", None),
+        ] {
+            assert_eq!(
+                home_of_user_data(Path::new(user_data)),
+                home.map(PathBuf::from),
+                "{user_data}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_homes_of_a_temp_folder_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("h");
+        for d in [
+            "home/a",
+            "home/b",
+            "root/.copilot",
+            "Users/c",
+            "C/Users/d/AppData/Local/Temp",
+            "tmp",
+            "var/tmp",
+            "private/var/folders/x1/y2/T",
+        ] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        let ev = Evidence::new();
+        let machine: Vec<PathBuf> = ["home/a", "home/b", "Users/c", "root"]
+            .iter()
+            .map(|h| root.join(h))
+            .collect();
+        for temp in ["tmp", "var/tmp", "private/var/folders/x1/y2/T"] {
+            let p = root.join(temp).join("copilot-session-store.db");
+            assert_eq!(
+                temp_store_homes(&p, &ev),
+                Some((machine.clone(), false)),
+                "{temp}"
+            );
+        }
+        let p = root.join("C/Users/d/AppData/Local/Temp/copilot-session-store.db");
+        assert_eq!(
+            temp_store_homes(&p, &ev),
+            Some((vec![root.join("C/Users/d")], true))
+        );
+        let p = root.join("home/a/copilot-session-store.db");
+        assert_eq!(temp_store_homes(&p, &ev), None);
     }
 }

@@ -128,6 +128,9 @@ impl Session {
 pub struct Twins {
     sessions: HashMap<String, Session>,
     untimed_users: HashMap<String, (String, Option<Timestamp>, String)>,
+    /// The account whose logs hold each session, for primary files added with an owner
+    /// ([`Twins::add_file_of`]).
+    owners: HashMap<String, String>,
 }
 
 /// Removes a trailing `__vscode-<n>` from a tool-call id.
@@ -219,6 +222,31 @@ impl Twins {
                 .or_default()
                 .extend(out);
         }
+    }
+
+    /// Adds the rows of one primary file that belongs to the account `owner` (a home's
+    /// folder name): as [`Twins::add_file`], and each of its sessions is then known as
+    /// `owner`'s ([`Twins::owner_of`]). The first owner named for a session stays.
+    pub fn add_file_of(&mut self, rows: &[Row], owner: &str) {
+        self.add_file(rows);
+        if owner.is_empty() {
+            return;
+        }
+        for r in rows.iter().filter(|r| !r.secondary && is_turn(r.turn_type)) {
+            if !self.owners.contains_key(&r.session_id) {
+                self.owners.insert(r.session_id.clone(), owner.to_string());
+            }
+        }
+    }
+
+    /// The account whose primary logs hold `session`, when a file was added with one.
+    pub fn owner_of(&self, session: &str) -> Option<&str> {
+        self.owners.get(session).map(String::as_str)
+    }
+
+    /// True when some file was added with an owner.
+    pub fn has_owners(&self) -> bool {
+        !self.owners.is_empty()
     }
 
     /// Looks for `row`'s primary twin; when proven, gives `row` the twin's text and
