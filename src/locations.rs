@@ -220,6 +220,13 @@ pub const OTHER_LOCATIONS: &[Location] = &[
         os: "windows",
         path: ".cursor",
     },
+    // its config root under XDG ($XDG_CONFIG_HOME/cursor: cli-config.json), lower-case,
+    // beside the IDE's `.config/Cursor`
+    Location {
+        product: "cursor",
+        os: "linux",
+        path: ".config/cursor",
+    },
 ];
 
 /// Every known location: the editors' user data directories on each OS (and their
@@ -246,6 +253,12 @@ pub fn all_locations() -> Vec<(String, &'static str, &'static str)> {
     for l in OTHER_LOCATIONS {
         out.push((l.path.to_string(), l.os, l.product));
     }
+    // outside every home: the Copilot extension's index when it has no global storage
+    out.push((
+        "<OS temp folder>/copilot-session-store.db".to_string(),
+        "any",
+        "copilot",
+    ));
     out
 }
 
