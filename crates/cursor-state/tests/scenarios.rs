@@ -4,7 +4,7 @@
 //! `agentKv` roots with and without a composer, the model of a reply without
 //! `modelInfo`, the context-token fallback, live bubbles without `composerData`,
 //! `acp-sessions`, a `meta.json` without `store.db`, `<user_query>` inside context, a
-//! CLI root blob carved from `blobs`, and the CLI's `cli-config.json` under
+//! CLI root blob carved from `blobs`, an `agentKv` root carved from `cursorDiskKV`, and the CLI's `cli-config.json` under
 //! `~/.config/cursor`.
 
 mod common;
@@ -1028,6 +1028,55 @@ fn a_message_named_by_several_agent_kv_roots_is_read_once() {
         want.push(format!(" | agentkv:{s} |  | system | live | false |  |   | link: blob {gone} named by the root is missing | cursorDiskKV key=agentKv:blob:{gone}"));
     }
     assert_eq!(global_rows(&path), want);
+}
+
+/// A carved `agentKv` root (an older root deleted from `cursorDiskKV`, `secure_delete`
+/// off) is a valid record, not damage: one `deleted` `link:` row naming it and the count
+/// of ids it lists, no session, placed as the other carved records
+/// (`cursorDiskKV key=agentKv:blob:<id>, <where>`), as the CLI's carved roots
+/// (`a_deleted_root_blob_gives_a_link_row`). It was `parser: blob <id> is not a message
+/// (a root of 2 blobs)`. The message it listed, still live and now in no root, is
+/// `recovered`. Memory and paged.
+#[test]
+fn a_deleted_agent_kv_root_gives_a_link_row() {
+    let (_dir, path, c) = kv_db();
+    let msg = |role: &str, text: &str| {
+        serde_json::json!({"role": role, "content": [{"type": "text", "text": text}]})
+            .to_string()
+            .into_bytes()
+    };
+    let (ask, answer) = (
+        msg("user", "why is CI red"),
+        msg("assistant", "a flaky test"),
+    );
+    let old_root = root(&[&ask, &answer]);
+    for b in [&ask, &old_root] {
+        put(&c, &format!("agentKv:blob:{}", sha(b)), &hex(b));
+    }
+    c.execute(
+        "DELETE FROM cursorDiskKV WHERE key = ?1",
+        [format!("agentKv:blob:{}", sha(&old_root))],
+    )
+    .unwrap();
+    drop(c);
+    let lines = global_rows(&path);
+    let (ask, old_root) = (sha(&ask), sha(&old_root));
+    assert_lines(
+        &lines,
+        &[
+            &format!(
+                " |  |  | user | recovered | false |  |   | why is CI red | cursorDiskKV key=agentKv:blob:{ask}"
+            ),
+            &format!(
+                " |  |  | system | deleted | false |  |   | link: deleted root blob {old_root} lists 2 messages | cursorDiskKV key=agentKv:blob:{old_root}, unallocated space at page 4 offset 3661"
+            ),
+        ],
+    );
+    let rows = read_rows(&path, GLOBAL, None);
+    let link = rows.last().unwrap();
+    assert_eq!(link.record_state, chat_rows::RecordState::Deleted);
+    assert_eq!(link.turn_type, chat_rows::TurnType::System);
+    assert_eq!(link.session_id, "");
 }
 
 const CX: &str = "c1000000-0000-4000-8000-0000000000e1";
