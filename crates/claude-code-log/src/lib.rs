@@ -155,6 +155,12 @@ pub fn read_file_at(
                 rows::settings::global_state_rows(b, display, mtime, s)
             })
         }
+        Some(ClaudeFile::McpServers(scope)) => {
+            let mtime = evidence.modified(path);
+            whole(sink, &|b, s| {
+                rows::settings::mcp_rows(b, scope, &file_name(path), display, mtime, s)
+            })
+        }
         Some(ClaudeFile::JobTranscript) => {
             let files = SessionFiles::new(path, None, display, evidence, AGENT);
             read_transcript(&files, true, None, sink);
@@ -208,6 +214,7 @@ fn claim_of(file: &ClaudeFile) -> Claim {
         ClaudeFile::SessionRegister => Claim::new("claude-code session register"),
         ClaudeFile::Settings(_) => Claim::new("claude-code settings"),
         ClaudeFile::GlobalState => Claim::new("claude-code global state").with_copies(),
+        ClaudeFile::McpServers(_) => Claim::new("claude-code mcp servers"),
     }
 }
 

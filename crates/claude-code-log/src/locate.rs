@@ -82,6 +82,9 @@ pub enum ClaudeFile {
     Settings(SettingsScope),
     /// `~/.claude.json`: global state (folder trust, MCP servers, legacy history).
     GlobalState,
+    /// MCP servers: `<project>/.mcp.json` ([`SettingsScope::Project`]) or
+    /// `managed-mcp.json` of a managed install ([`SettingsScope::Managed`]).
+    McpServers(SettingsScope),
 }
 
 /// Recognises a Claude Code file by its path. Never touches the file system.
@@ -100,6 +103,10 @@ pub fn locate(path: &Path) -> Option<ClaudeFile> {
             Some(ClaudeFile::JobTranscript)
         }
         ".claude.json" if n >= 2 => Some(ClaudeFile::GlobalState),
+        ".mcp.json" if n >= 2 => Some(ClaudeFile::McpServers(SettingsScope::Project)),
+        "managed-mcp.json" if is_managed_dir(&comps[..n - 1]) => {
+            Some(ClaudeFile::McpServers(SettingsScope::Managed))
+        }
         "settings.json" | "settings.local.json" if parent(1) == Some(".claude") => {
             Some(ClaudeFile::Settings(if is_user_home(&comps[..n - 2]) {
                 SettingsScope::User
@@ -340,6 +347,41 @@ mod tests {
             "history.jsonl",
             "projects/-home-a/x/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70.jsonl"
         ]));
+    }
+
+    #[test]
+    fn mcp_server_files() {
+        let t = |p: &str| locate_in_any_home(Path::new(p));
+        let project = ClaudeFile::McpServers(SettingsScope::Project);
+        let managed = ClaudeFile::McpServers(SettingsScope::Managed);
+        assert_eq!(t("/e/home/a/src/api/.mcp.json"), Some(project.clone()));
+        assert_eq!(
+            home_of(Path::new("/e/home/a/src/api/.mcp.json"), &project),
+            None
+        );
+        for dir in [
+            "/e/etc/claude-code",
+            "/e/Library/Application Support/ClaudeCode",
+            "/e/C/Program Files/ClaudeCode",
+            "/e/C/ProgramData/ClaudeCode",
+        ] {
+            assert_eq!(
+                t(&format!("{dir}/managed-mcp.json")),
+                Some(managed.clone()),
+                "{dir}"
+            );
+        }
+        for p in [
+            "/e/home/a/src/api/.vscode/mcp.json",
+            "/e/home/a/src/api/.cursor/mcp.json",
+            "/e/home/a/.cursor/mcp.json",
+            "/e/home/a/src/api/mcp.json",
+            "/e/home/a/managed-mcp.json",
+            "/e/etc/claude-code/managed-settings.d/managed-mcp.json",
+        ] {
+            assert_ne!(t(p), Some(project.clone()), "{p}");
+            assert_ne!(t(p), Some(managed.clone()), "{p}");
+        }
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Standing grants and state outside the transcripts: settings files, `~/.claude.json`
-//! and the live session register.
+//! Standing grants and state outside the transcripts: settings files, `~/.claude.json`,
+//! MCP server files (`.mcp.json`, `managed-mcp.json`) and the live session register.
 //!
 //! A transcript shows the calls a user refused; what was allowed without a prompt is
 //! in the settings (`permissions.allow`, `defaultMode`), and which folders were
@@ -9,7 +9,9 @@
 //! Secrets stay out by construction: only the keys below are read. A settings file's
 //! `env`, `apiKeyHelper` and `hooks`, and `.claude.json`'s `oauthAccount`, `userID`,
 //! `primaryApiKey`, `customApiKeyResponses` and MCP servers' `env` and `headers` are
-//! never looked at (MCP servers are named, nothing more).
+//! never looked at (MCP servers are named, nothing more). The same holds for
+//! `<project>/.mcp.json` and a managed `managed-mcp.json`: only the keys of
+//! `mcpServers` are read, never a server's `command`, `args`, `url`, `env` or `headers`.
 
 use chat_rows::system::{self, key_values};
 use chat_rows::{Row, RowSink, Timestamp, TurnType, when};
@@ -192,6 +194,57 @@ pub fn global_state_rows(
 
 fn quote_key(k: &str) -> String {
     serde_json::to_string(k).unwrap_or_default()
+}
+
+/// The rows of an MCP server file: `<project>/.mcp.json` (scope
+/// [`SettingsScope::Project`], `project_path` = the folder holding it, `(from .mcp.json,
+/// file mtime)`) or a managed `managed-mcp.json` ([`SettingsScope::Managed`], no project,
+/// `(from <display>, file mtime)`). One `mcp server configured: <name> (from …)` row per
+/// key of `mcpServers`, sorted; nothing of a server's value is read (its `command`,
+/// `args`, `url`, `env` and `headers` can hold secrets). No `mcpServers` (or `null`, or
+/// an empty object): no row; a `mcpServers` that is not an object: one `parser:` row.
+pub fn mcp_rows(
+    bytes: &[u8],
+    scope: SettingsScope,
+    name: &str,
+    display: &str,
+    mtime: Option<Timestamp>,
+    sink: &mut dyn RowSink,
+) {
+    let (project, source) = match scope {
+        SettingsScope::Project => {
+            let folder = display.rfind(['/', '\\']).map_or("", |i| &display[..i]);
+            (folder, name)
+        }
+        SettingsScope::User | SettingsScope::Managed => ("", display),
+    };
+    let row = |text: String| {
+        Row::system(AGENT, text)
+            .at(mtime)
+            .project(project)
+            .file(display)
+            .locator("whole file")
+    };
+    let obj = match object(bytes, name, false) {
+        Ok(o) => o,
+        Err(text) => return sink.push(row(text).at(None)),
+    };
+    let from = system::from(source, "file mtime");
+    match obj.get("mcpServers") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(_)) => {
+            for server in names(obj.get("mcpServers")) {
+                sink.push(row(format!("mcp server configured: {server} {from}")));
+            }
+        }
+        Some(other) => sink.push(
+            row(system::not_json_object_because(
+                format!("{name} mcpServers"),
+                format!("found {}", json_type(other)),
+            ))
+            .at(None),
+        ),
+    }
 }
 
 /// The row of a live session register entry, `sessions/<pid>.json`.
