@@ -125,6 +125,56 @@ const TEMPLATE_MIN_ROWS: usize = 8;
 pub(crate) struct Templates {
     cols: Vec<Option<Template>>,
     broken: Vec<bool>,
+    edges: Vec<Edges>,
+}
+
+/// The bytes a column's live text and blob values begin and end with (each a set of
+/// 256 bits), as [`Templates`] sees them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Edges {
+    first: [u64; 4],
+    last: [u64; 4],
+    /// The classes ([`char_class`]) of the bytes in `last`.
+    last_classes: u8,
+}
+
+impl Edges {
+    fn add(set: &mut [u64; 4], c: u8) {
+        set[usize::from(c >> 6)] |= 1 << (c & 63);
+    }
+
+    fn has(set: &[u64; 4], c: u8) -> bool {
+        set[usize::from(c >> 6)] >> (c & 63) & 1 == 1
+    }
+
+    /// Whether `v` is a text or blob of at least one byte that begins with a byte some
+    /// live value of the column begins with (`first`) and ends with one some live
+    /// value ends with (`last`).
+    pub(crate) fn fits(&self, v: &Value, first: bool, last: bool) -> bool {
+        let bytes: &[u8] = match v {
+            Value::Text(t) => t.as_bytes(),
+            Value::Blob(b) => b,
+            _ => return false,
+        };
+        let (Some(&a), Some(&z)) = (bytes.first(), bytes.last()) else {
+            return false;
+        };
+        (!first || Self::has(&self.first, a)) && (!last || Self::has(&self.last, z))
+    }
+
+    /// Whether `v` is a text or blob of at least one byte whose last byte is of a class
+    /// ([`char_class`]: digit, lower case, upper case, space, other ASCII, non-ASCII)
+    /// some live value of the column ends with.
+    pub(crate) fn ends_like(&self, v: &Value) -> bool {
+        let bytes: &[u8] = match v {
+            Value::Text(t) => t.as_bytes(),
+            Value::Blob(b) => b,
+            _ => return false,
+        };
+        bytes
+            .last()
+            .is_some_and(|&z| char_class(z) & self.last_classes != 0)
+    }
 }
 
 impl Template {
@@ -140,8 +190,19 @@ impl Templates {
         if self.cols.len() < values.len() {
             self.cols.resize(values.len(), None);
             self.broken.resize(values.len(), false);
+            self.edges.resize(values.len(), Edges::default());
         }
         for (i, v) in values.iter().enumerate() {
+            let bytes: &[u8] = match v {
+                Value::Text(t) => t.as_bytes(),
+                Value::Blob(b) => b,
+                _ => &[],
+            };
+            if let (Some(&a), Some(&z)) = (bytes.first(), bytes.last()) {
+                Edges::add(&mut self.edges[i].first, a);
+                Edges::add(&mut self.edges[i].last, z);
+                self.edges[i].last_classes |= char_class(z);
+            }
             if self.broken[i] {
                 continue;
             }
@@ -173,6 +234,11 @@ impl Templates {
         }
     }
 
+    /// Each column's [`Edges`].
+    pub(crate) fn edges(&self) -> Vec<Edges> {
+        self.edges.clone()
+    }
+
     /// The templates of the columns every live value of which shares one layout.
     pub(crate) fn finish(self) -> Vec<Option<Template>> {
         self.cols
@@ -189,6 +255,9 @@ impl Templates {
 pub(crate) struct Live {
     /// Per record column, its [`Template`].
     pub(crate) templates: Vec<Option<Template>>,
+    /// Per column, the bytes its live text and blob values begin and end with (a rowid
+    /// table's; a `WITHOUT ROWID` table's are not gathered).
+    pub(crate) edges: Vec<Edges>,
     /// Fingerprints of the live rows' PRIMARY KEY values.
     pub(crate) keys: HashSet<u64>,
     /// Fingerprints of the live rows' key columns as stored (their body bytes), and
@@ -227,6 +296,7 @@ impl LiveBuilder {
     /// The gathered [`Live`].
     pub(crate) fn finish(self) -> Live {
         Live {
+            edges: Vec::new(),
             templates: self.templates.finish(),
             keys: self.keys,
             key_bytes: self.key_bytes,

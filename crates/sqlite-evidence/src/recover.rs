@@ -2126,14 +2126,24 @@ impl<'a> Recoverer<'a> {
                             .map(|(v, l, ..)| (v, l))
                     })
                     // a cell merged into the block from above: it ends where the next
-                    // merged cell begins (its link's size is the run's). (The run's
-                    // first-freed cell, whose link's size is its own, is left: read to
-                    // the block's end it gave a false record where pages moved between
-                    // two tables of one shape, tests/modes_agree.rs.)
+                    // merged cell begins (its link's size is the run's)
                     .or_else(|| {
                         let next = merged_after(s)?;
                         self.rebuild_clobbered(b, s, next, Some(next - s), None)
                             .filter(|(_, l, _)| s + l == next)
+                            .map(|(v, l, _)| (v, l))
+                    })
+                    // the run's first-freed cell: its link's size is its own, so it
+                    // ends at the block's end, unless a cell SQLite later took from the
+                    // block's end (while this link was the block's) cut its tail, which
+                    // the first column's inferred length then absorbs, shifting the
+                    // next column into it: see [`Recoverer::first_freed_ok`]
+                    .or_else(|| {
+                        if merged.last() != Some(&s) {
+                            return None;
+                        }
+                        self.rebuild_clobbered(b, s, end, Some(end - s), None)
+                            .filter(|(v, l, _)| s + l == end && self.first_freed_ok(v))
                             .map(|(v, l, _)| (v, l))
                     })
             };
@@ -3058,6 +3068,31 @@ impl<'a> Recoverer<'a> {
         ))
     }
 
+    /// Whether a merged run's first-freed cell, rebuilt to its block's end, was read at
+    /// its own length: its first column (whose length the block's end gave) is not
+    /// empty and ends with a byte of a class some live value of that column ends with,
+    /// its second column begins with a byte some live value of that column begins with,
+    /// and its last column ends with a byte some live value of that column ends with
+    /// (the bytes themselves, learnt from the live rows [`Templates`] reads). A cell
+    /// whose tail a later cell took (that cell allocated from the block's end while this
+    /// cell's link was the block's, which shrank its size) reads with its first column
+    /// as much shorter, the second beginning with the first's last bytes (`kv:2:2` and
+    /// `0kv value tang` from `kv:2:20` and `kv value tango`), and its last column cut in
+    /// its middle. A column among these that is no text or blob, or without live text
+    /// or blob values, says nothing: the cell is left.
+    ///
+    /// [`Templates`]: index_tree::Templates
+    fn first_freed_ok(&self, values: &[Value]) -> bool {
+        let n = values.len();
+        let edges = &self.live.edges;
+        n >= 2
+            && n == self.shape.affinities.len()
+            && edges.len() == n
+            && edges[0].ends_like(&values[0])
+            && edges[1].fits(&values[1], true, n == 2)
+            && (n == 2 || edges[n - 1].fits(&values[n - 1], false, true))
+    }
+
     /// Whether every value of a record whose cell could not be confirmed (a rebuilt
     /// freed cell, or a record in free space with no length and rowid varints before
     /// it that fit) is of a class (number, text, blob) its column holds in the table's
@@ -3464,6 +3499,7 @@ fn deleted_records_by(db: &Database, table: &str, walker: Walker) -> Vec<Recover
         let mut t = index_tree::Templates::default();
         let ncols = rec.shape.affinities.len();
         live_rows(db, table, ncols, TEMPLATE_ROWS, &mut |v| t.observe(&v));
+        rec.live.edges = t.edges();
         rec.live.templates = t.finish();
     }
     {
@@ -4948,6 +4984,7 @@ fn paged_primed<'a>(
         });
         rec.live = t.finish();
     } else {
+        rec.live.edges = templates.edges();
         rec.live.templates = templates.finish();
     }
     let mut live_trees = others.clone();
