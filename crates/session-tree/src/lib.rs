@@ -18,7 +18,9 @@
 //! * [`titles`], [`file_history`], [`hidden`], [`links`]: the title choice, the
 //!   file-history rows, the hidden-record labels and the link checks, with their
 //!   row texts;
-//! * [`place`]: the columns a file's rows share.
+//! * [`place`]: the columns a file's rows share;
+//! * [`secret`]: the keys and texts that never reach a row (a withheld value prints
+//!   `[withheld]`).
 //!
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
@@ -32,6 +34,7 @@ pub mod locate;
 pub mod log;
 pub mod persisted;
 pub mod place;
+pub mod secret;
 pub mod titles;
 pub mod tree;
 

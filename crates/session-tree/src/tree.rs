@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 use crate::locate::{FileKind, Location, relative_display, sibling, sibling_display};
 use crate::log::{Error, meta_object, scalar};
 use crate::persisted::Resolver;
+use crate::secret;
 
 /// One file of a session tree, with what its path says and how it is shown.
 pub struct SessionFiles<'a> {
@@ -36,9 +37,23 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// A meta object's top-level fields as `key=value` pairs, sorted by key.
+/// A meta object's top-level fields as `key=value` pairs, sorted by key, without its
+/// secrets: a key that names one (`apiKey`, `authToken`, `env`, `headers` ... see
+/// [`secret::names_secret`]) prints `key=[withheld]`, and inside an object or array
+/// value such keys and token-like texts are withheld the same way
+/// ([`secret::withhold`]).
 pub fn flatten(map: &Map<String, Value>) -> String {
-    let pairs: Vec<(String, String)> = map.iter().map(|(k, v)| (k.clone(), scalar(v))).collect();
+    let pairs: Vec<(String, String)> = map
+        .iter()
+        .map(|(k, v)| {
+            let value = if secret::withholds(k) {
+                secret::WITHHELD.to_string()
+            } else {
+                scalar(&secret::withhold(v))
+            };
+            (secret::shown_key(k).to_string(), value)
+        })
+        .collect();
     let refs: Vec<(&str, &str)> = pairs
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -326,5 +341,27 @@ pub fn read_meta(
             }),
         )
         .file(display))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flatten_withholds_secret_keys_at_any_depth() {
+        let map = serde_json::from_str::<Value>(
+            r#"{"permissionMode":"default","apiKey":"sk-live-SECRET123","authToken":"ghp_SECRETTOKEN",
+                "env":{"A":"planted-1"},"mcp":{"env":{"X":"planted-DoNotEmit"},"name":"srv"},
+                "note":"sk-planted-2","tags":["checkout"]}"#,
+        )
+        .unwrap();
+        let Value::Object(map) = map else {
+            unreachable!()
+        };
+        assert_eq!(
+            flatten(&map),
+            r#"apiKey=[withheld] authToken=[withheld] env=[withheld] mcp="{\"env\":\"[withheld]\",\"name\":\"srv\"}" note=[withheld] permissionMode=default tags="[\"checkout\"]""#
+        );
     }
 }
