@@ -17,7 +17,7 @@
 //! | `message` assistant, `output_text` | `assistant` |
 //! | `message` system with `isSessionSeparator` | `session cleared (/clear)` |
 //! | `function_call` | `tool_use` (arguments as written) |
-//! | `function_call_result`, `function_call_output` | `tool_result`, then `tool exit code: ...` for shell tools |
+//! | `function_call_result`, `function_call_output` | `tool_result` (`output`), a second `tool_result` for a `providerData.toolResult.content` the output does not hold, `tool result title: ...`, then `tool exit code: ...` for shell tools |
 //! | `reasoning` | `thinking` |
 //! | `custom-title`, `ai-title`, `topic` | `custom title: ...`, `ai title: ...`, `topic: ...` |
 //! | `summary` | `session summary (<source>): ...` |
@@ -481,11 +481,12 @@ fn fields_text(item: &Item, first: &[&str]) -> String {
     key_values(&refs)
 }
 
-/// The output text of a tool result item, in the shapes the SDK allows.
-fn output_text(item: &Item) -> String {
-    match item.raw.get("output") {
-        Some(Value::String(s)) => s.clone(),
-        Some(v @ (Value::Object(_) | Value::Array(_))) => {
+/// A content value as text: a string as written, the text parts of an object or array
+/// (the value as JSON when it has none).
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        v => {
             let t = texts(Some(v));
             if t.is_empty() {
                 v.to_string()
@@ -493,23 +494,35 @@ fn output_text(item: &Item) -> String {
                 t.join("\n")
             }
         }
-        Some(Value::Null) | None => match item
-            .provider_value("toolResult")
-            .and_then(|r| r.get("content"))
-        {
-            Some(Value::String(s)) => s.clone(),
-            Some(v) => {
-                let t = texts(Some(v));
-                if t.is_empty() {
-                    v.to_string()
-                } else {
-                    t.join("\n")
-                }
-            }
-            None => String::new(),
-        },
+    }
+}
+
+/// The output text of a tool result item, in the shapes the SDK allows: `output`, else
+/// (null or missing) `providerData.toolResult.content`.
+fn output_text(item: &Item) -> String {
+    match item.raw.get("output") {
+        Some(Value::String(s)) => s.clone(),
+        Some(v @ (Value::Object(_) | Value::Array(_))) => value_text(v),
+        Some(Value::Null) | None => tool_result_field(item, "content").unwrap_or_default(),
         Some(other) => other.to_string(),
     }
+}
+
+/// `providerData.toolResult.<key>` as text (what the app's UI shows for the result),
+/// `None` when absent, null or empty.
+fn tool_result_field(item: &Item, key: &str) -> Option<String> {
+    item.provider_value("toolResult")
+        .and_then(|r| r.get(key))
+        .filter(|v| !v.is_null())
+        .map(value_text)
+        .filter(|t| !t.trim().is_empty())
+}
+
+/// True when `part` adds nothing to the texts already shown: empty, or found whole
+/// (trimmed) in one of them.
+fn already_shown(part: &str, shown: &[&str]) -> bool {
+    let p = part.trim();
+    p.is_empty() || shown.iter().any(|s| s.contains(p))
 }
 
 fn model_of(item: &Item) -> Option<String> {
@@ -841,6 +854,7 @@ impl<'a> Mapper<'a> {
             .unwrap_or("")
             .to_string();
         let mut text = output_text(item);
+        let written = text.clone();
         let mut locator = format!("byte {}", entry.offset);
         let mut missing = None;
         let mut resolved = true;
@@ -861,7 +875,25 @@ impl<'a> Mapper<'a> {
             .tool(name.clone(), call_id)
             .locator(locator);
         self.rows.push(row);
+        // what the app's UI shows (a diff for an edit), when the output does not hold it
+        let content =
+            tool_result_field(item, "content").filter(|c| !already_shown(c, &[&written, &text]));
+        if let Some(c) = &content {
+            let row = self
+                .row(entry, item.timestamp, TurnType::ToolResult, c.clone())
+                .tool(name.clone(), call_id)
+                .locator(format!(
+                    "byte {}, providerData.toolResult.content",
+                    entry.offset
+                ));
+            self.rows.push(row);
+        }
         let mut notes: Vec<String> = Vec::new();
+        if let Some(title) = tool_result_field(item, "title")
+            .filter(|t| !already_shown(t, &[&written, &text, content.as_deref().unwrap_or("")]))
+        {
+            notes.push(format!("tool result title: {}", title.trim()));
+        }
         if let Some(m) = missing {
             notes.push(m);
         }
