@@ -18,11 +18,12 @@
 //!   but chats migrated from the legacy plugin carry its zone-less, host-local
 //!   `LocalDateTime` as id; they keep `timestamp_zone = unknown` unless the responder
 //!   gives the host's offset. Pre-CODY-3538 UUID ids have no time at all.
-//! * **The legacy XML is secondary.** Its chats are yielded with `secondary = true` and
-//!   the same session, text and time as the agent store's copy, so
-//!   [`chat_rows::merge::merge_secondary`] (see [`merge`]) drops the copies and keeps
-//!   what only the XML still holds: unpaired messages the migration skipped, and chats
-//!   deleted from the agent store.
+//! * **The legacy XML is secondary.** The messages the migration copied (its complete
+//!   human/assistant pairs, [`rows::migrated_messages`]) are yielded with
+//!   `secondary = true` and the same session, text and time as the agent store's copy,
+//!   so [`chat_rows::merge::merge_secondary`] (see [`merge`]) drops the copies and keeps
+//!   the chats deleted from the agent store. A message the migration skipped is a
+//!   primary row, which no merge takes even when its text repeats an earlier message.
 //! * **A delete leaves the older value behind.** Cody writes no tombstone: it rewrites
 //!   the whole value, so the WAL and the freed pages of `state.vscdb` keep earlier
 //!   versions. [`state_db_rows`] decodes every distinct older version that

@@ -22,7 +22,7 @@ use chat_rows::system::{self, ChangeTracker};
 use chat_rows::{RecordState, Row, Timestamp, TurnType};
 use time::UtcOffset;
 
-use crate::decode::xml::LegacyHistory;
+use crate::decode::xml::{LegacyChat, LegacyHistory, LegacyMessage};
 use crate::decode::{
     self, Chat, ChatError, ChatHistory, Interaction, Message, ModelPreferences, Part, Process,
     split_account_key,
@@ -627,12 +627,44 @@ fn line_of_key(bytes: &[u8], key: &str) -> Option<u64> {
     Some(1 + memchr::memchr_iter(b'\n', &bytes[..at]).count() as u64)
 }
 
-/// The rows of a legacy `cody_history.xml` (all secondary), with `project` (the folder
-/// the file sits in) as project path: per chat `chat:`, `model:` before the first
-/// assistant message, and a user or assistant row per `HUMAN` or `ASSISTANT` message
-/// with text (a message with text and any other speaker or none is a system row, see
-/// [`legacy_unspoken`]; one without text gives no row); then, if the file is
-/// cut or damaged, `parser: cody_history.xml did not parse; read <n> chat(s) (<error>)`.
+/// Which messages of a legacy chat the migration (`ChatHistoryMigration`) copied into
+/// the agent store, by index: it converts only a chat with an `updatedAt`, turns a
+/// message without text or without a `HUMAN`/`ASSISTANT` speaker into null, cuts the
+/// list into pairs by position and keeps a pair only when it is exactly a human then an
+/// assistant message. Every other message (an unpaired trailing prompt, a reply after a
+/// null, a message without a speaker) was skipped: the XML is its only record.
+pub fn migrated_messages(c: &LegacyChat) -> Vec<bool> {
+    let mut out = vec![false; c.messages.len()];
+    if c.updated_at.is_none() {
+        return out;
+    }
+    fn speaker(m: &LegacyMessage) -> Option<&str> {
+        m.text.as_ref().and(m.speaker.as_deref())
+    }
+    for (i, pair) in c.messages.chunks(2).enumerate() {
+        if let [h, a] = pair
+            && speaker(h) == Some("HUMAN")
+            && speaker(a) == Some("ASSISTANT")
+        {
+            out[2 * i] = true;
+            out[2 * i + 1] = true;
+        }
+    }
+    out
+}
+
+/// The rows of a legacy `cody_history.xml`, with `project` (the folder the file sits
+/// in) as project path: per chat `chat:`, `model:` before the first assistant message,
+/// and a user or assistant row per `HUMAN` or `ASSISTANT` message with text (a message
+/// with text and any other speaker or none is a system row, see [`legacy_unspoken`];
+/// one without text gives no row); then, if the file is cut or damaged,
+/// `parser: cody_history.xml did not parse; read <n> chat(s) (<error>)`.
+///
+/// The messages of the migration's complete pairs ([`migrated_messages`]) are
+/// secondary: the agent store holds them, and a merge drops them against its rows.
+/// A message the migration skipped is a primary row (`secondary` false, live): all rows
+/// of a chat share one time, so as a copy it would merge away against any earlier
+/// message of the same text. The `chat:`, `model:` and `parser:` rows stay secondary.
 pub fn legacy_rows(
     h: &LegacyHistory,
     source_file: &str,
@@ -640,14 +672,16 @@ pub fn legacy_rows(
     host: Option<UtcOffset>,
 ) -> Vec<Row> {
     let mut rows = Vec::new();
-    let base = |turn: TurnType, text: String, line: u64, offset: u64| {
+    let row = |turn: TurnType, text: String, line: u64, offset: u64, secondary: bool| {
         Row::new(AGENT, turn, text)
             .file(source_file)
             .line(line)
             .locator(format!("byte {offset}"))
             .project(project)
-            .secondary(true)
+            .secondary(secondary)
     };
+    let base =
+        |turn: TurnType, text: String, line: u64, offset: u64| row(turn, text, line, offset, true);
     for c in &h.chats {
         let session = c
             .updated_at
@@ -669,7 +703,8 @@ pub fn legacy_rows(
                 .at(ts),
         );
         let mut model_done = false;
-        for m in &c.messages {
+        let migrated = migrated_messages(c);
+        for (m, &copied) in c.messages.iter().zip(&migrated) {
             // a message without text has nothing to show (the plan's rows are per
             // message "with text"; the `chat:` row's count still includes it)
             let Some(text) = m.text.as_deref().filter(|t| !t.is_empty()) else {
@@ -694,7 +729,7 @@ pub fn legacy_rows(
                 }
             }
             rows.push(
-                base(turn, text, m.line, m.offset)
+                row(turn, text, m.line, m.offset, copied)
                     .session(session.clone())
                     .at(ts)
                     .model(c.model().unwrap_or("")),

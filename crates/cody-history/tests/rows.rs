@@ -100,7 +100,12 @@ fn legacy_messages_without_text_or_speaker() {
         &FileContext::default(),
         None,
     );
-    assert!(rows.iter().all(|r| r.secondary));
+    // none of these messages is in a complete pair (null, "", reply, null, null by
+    // position), so the migration copied none: only `chat:` and `model:` are copies
+    assert_eq!(
+        rows.iter().map(|r| r.secondary).collect::<Vec<_>>(),
+        [true, true, false, false, false]
+    );
     let got: Vec<String> = render_all(&rows)
         .into_iter()
         .map(|l| l.splitn(4, '|').nth(3).unwrap().to_string())
@@ -111,9 +116,9 @@ fn legacy_messages_without_text_or_speaker() {
         [
             "/home/alice/p1|system||||chat: id-1 | account=ACC1 | messages=5 (legacy JetBrains history)|5|byte 144|secondary".to_string(),
             format!("/home/alice/p1|system|{m}|||model: {m}|11|byte 425|secondary"),
-            format!("/home/alice/p1|assistant|{m}|||reply|11|byte 425|secondary"),
-            format!("/home/alice/p1|system|{m}|||message without a speaker (legacy JetBrains history): nospeaker|12|byte 506|secondary"),
-            format!("/home/alice/p1|system|{m}|||message with speaker SYSTEM (legacy JetBrains history): other|13|byte 562|secondary"),
+            format!("/home/alice/p1|assistant|{m}|||reply|11|byte 425|live"),
+            format!("/home/alice/p1|system|{m}|||message without a speaker (legacy JetBrains history): nospeaker|12|byte 506|live"),
+            format!("/home/alice/p1|system|{m}|||message with speaker SYSTEM (legacy JetBrains history): other|13|byte 562|live"),
         ]
     );
 }
@@ -208,4 +213,143 @@ fn a_reply_of_thousands_of_sub_message_steps_gives_each_once() {
     ];
     want.extend((0..3000).map(|i| format!("|tool_use|m1|Code Search|s{i}|q{i}|1|byte 129|live")));
     assert_eq!(rows, want);
+}
+
+/// A row as `session|time|zone|project|turn|model|text|line|locator|state|secondary`.
+fn flagged(r: &chat_rows::Row) -> String {
+    format!(
+        "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}",
+        r.session_id,
+        r.timestamp.map(|t| t.to_string()).unwrap_or_default(),
+        r.zone().map(|z| z.as_str()).unwrap_or(""),
+        r.project_path,
+        r.turn_type,
+        r.model,
+        r.text,
+        r.source_line.map(|l| l.to_string()).unwrap_or_default(),
+        r.source_locator,
+        r.record_state,
+        if r.secondary { "secondary" } else { "primary" },
+    )
+}
+
+/// The audit's c4: the agent store holds the migrated pair ("continue", "ok"); the
+/// legacy XML holds the pair and an unpaired "continue" the migration skipped. Every
+/// row of a Cody chat has the chat's time, so while the unpaired message was a
+/// secondary copy the merge took it as a twin of the agent store's "continue" and
+/// dropped it. Only the migration's complete pairs are copies now: the unpaired
+/// message is a primary row, and the merge keeps it.
+#[test]
+fn an_unpaired_legacy_message_repeating_an_earlier_prompt_is_kept_by_the_merge() {
+    let store = br#"{"https://sourcegraph.com/-alice":{"chat":{"2024-01-31T01:06:18.524621":{"id":"2024-01-31T01:06:18.524621","lastInteractionTimestamp":"2024-01-31T01:06:18.524621","interactions":[{"humanMessage":{"speaker":"human","text":"continue","model":"anthropic/claude-2"},"assistantMessage":{"speaker":"assistant","text":"ok","model":"anthropic/claude-2"}}]}}}}
+"#;
+    let xml = r#"<project version="4">
+  <component name="ChatHistory">
+    <accountData><list><AccountData>
+      <accountId value="VXNlkjoxEFU3NjE=" />
+      <chats><list><chat>
+        <internalId value="0f8b7034-9fa8-488a-a13e-09c52677008a" />
+        <llm><llm><model value="anthropic/claude-2" /></llm></llm>
+        <messages><list>
+          <message><speaker value="HUMAN" /><text value="continue" /></message>
+          <message><speaker value="ASSISTANT" /><text value="ok" /></message>
+          <message><speaker value="HUMAN" /><text value="continue" /></message>
+        </list></messages>
+        <updatedAt value="2024-01-31T01:06:18.524621" />
+      </chat></list></chats>
+    </AccountData></list></accountData>
+  </component>
+</project>
+"#;
+    let ctx = FileContext::default();
+    let mut rows = history_rows_from_bytes(store, "store", &ctx);
+    let legacy = file_rows(
+        FileKind::LegacyXml,
+        xml.as_bytes(),
+        "/home/u/proj/.idea/cody_history.xml",
+        &ctx,
+        None,
+    );
+    let s = "2024-01-31T01:06:18.524621|2024-01-31T01:06:18.524621|unknown";
+    let m = "anthropic/claude-2";
+    assert_eq!(
+        legacy.iter().map(flagged).collect::<Vec<_>>(),
+        [
+            format!(
+                "{s}|/home/u/proj|system||chat: 0f8b7034-9fa8-488a-a13e-09c52677008a | account=VXNlkjoxEFU3NjE= | messages=3 (legacy JetBrains history)|5|byte 156|secondary|secondary"
+            ),
+            format!("{s}|/home/u/proj|user|{m}|continue|9|byte 333|secondary|secondary"),
+            format!("{s}|/home/u/proj|system|{m}|model: {m}|10|byte 413|secondary|secondary"),
+            format!("{s}|/home/u/proj|assistant|{m}|ok|10|byte 413|secondary|secondary"),
+            format!("{s}|/home/u/proj|user|{m}|continue|11|byte 491|live|primary"),
+        ]
+    );
+    rows.extend(legacy);
+    let (kept, dropped) = cody_history::merge(rows);
+    assert_eq!(dropped, 3);
+    assert_eq!(
+        kept.iter().map(flagged).collect::<Vec<_>>(),
+        [
+            format!(
+                "{s}||system||session start: account=https://sourcegraph.com/-alice endpoint=https://sourcegraph.com/ username=alice|1|byte 72|live|primary"
+            ),
+            format!("{s}||user|{m}|continue|1|byte 179|live|primary"),
+            format!("{s}||system|{m}|model: {m}|1|byte 179|live|primary"),
+            format!("{s}||assistant|{m}|ok|1|byte 179|live|primary"),
+            format!(
+                "{s}|/home/u/proj|system||chat: 0f8b7034-9fa8-488a-a13e-09c52677008a | account=VXNlkjoxEFU3NjE= | messages=3 (legacy JetBrains history)|5|byte 156|secondary|secondary"
+            ),
+            format!("{s}|/home/u/proj|user|{m}|continue|11|byte 491|live|primary"),
+        ]
+    );
+}
+
+/// The migration's pairing, by position: a pair is copied only when it is exactly a
+/// human then an assistant message, each with text and speaker; a chat without
+/// `updatedAt` is not copied at all.
+#[test]
+fn only_the_migrations_complete_pairs_are_copies() {
+    let msg = |speaker: Option<&str>, text: Option<&str>| cody_history::LegacyMessage {
+        speaker: speaker.map(str::to_string),
+        text: text.map(str::to_string),
+        offset: 0,
+        line: 1,
+    };
+    let chat =
+        |messages: Vec<cody_history::LegacyMessage>, updated: bool| cody_history::LegacyChat {
+            updated_at: updated.then(|| "2024-01-31T01:06:18.524621".to_string()),
+            messages,
+            ..Default::default()
+        };
+    let (h, a) = (Some("HUMAN"), Some("ASSISTANT"));
+    let messages = vec![
+        msg(h, Some("q1")),
+        msg(a, Some("a1")),
+        // out of step: (assistant, human) is no pair
+        msg(a, Some("stray")),
+        msg(h, Some("q2")),
+        // a prompt without text is null: its reply is skipped with it
+        msg(h, None),
+        msg(a, Some("a3")),
+        // an empty text is still a text
+        msg(h, Some("")),
+        msg(a, Some("")),
+        // a message without a speaker is null
+        msg(None, Some("nospeaker")),
+        msg(a, Some("a4")),
+        msg(h, Some("q5")),
+        msg(a, Some("a5")),
+        // the unpaired trailing prompt
+        msg(h, Some("last")),
+    ];
+    assert_eq!(
+        cody_history::rows::migrated_messages(&chat(messages.clone(), true)),
+        [
+            true, true, false, false, false, false, true, true, false, false, true, true, false
+        ]
+    );
+    assert_eq!(
+        cody_history::rows::migrated_messages(&chat(messages, false)),
+        [false; 13]
+    );
 }
