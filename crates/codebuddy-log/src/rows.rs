@@ -14,11 +14,11 @@
 //! | item | row |
 //! |---|---|
 //! | `message` user, real text (`<user_query>` stripped) | `user` |
-//! | `message` assistant, `output_text` | `assistant` |
+//! | `message` assistant, `output_text` | `assistant`, then `assistant status: <s>` when `status` is not `completed` |
 //! | `message` system with `isSessionSeparator` | `session cleared (/clear)` |
-//! | `function_call` | `tool_use` (arguments as written) |
+//! | `function_call` | `tool_use` (arguments as written), then `tool call status: <s>` when `status` is not `completed` |
 //! | `function_call_result`, `function_call_output` | `tool_result` (`output`), a second `tool_result` for a `providerData.toolResult.content` the output does not hold, `tool result title: ...`, then `tool exit code: ...` for shell tools |
-//! | `reasoning` | `thinking` |
+//! | `reasoning` | `thinking`, then `thinking status: <s>` when `status` is not `completed` |
 //! | `custom-title`, `ai-title`, `topic` | `custom title: ...`, `ai title: ...`, `topic: ...` |
 //! | `summary` | `session summary (<source>): ...` |
 //! | `goal-result`, `goal-progress` | `goal result: k=v ...`, `goal progress: k=v ...` |
@@ -577,6 +577,23 @@ impl<'a> Mapper<'a> {
         self.rows.push(row);
     }
 
+    /// `<what> status: <status>` when the item's `status` is there and not `completed`
+    /// (an answer, call or reasoning cut off: `incomplete`), with the given tool columns.
+    fn status_note(&mut self, entry: &Entry, item: &Item, what: &str, tool: (&str, &str)) {
+        let status = item.str("status").unwrap_or("");
+        if !status.is_empty() && status != "completed" {
+            let row = self
+                .row(
+                    entry,
+                    item.timestamp,
+                    TurnType::System,
+                    format!("{what} status: {status}"),
+                )
+                .tool(tool.0, tool.1);
+            self.rows.push(row);
+        }
+    }
+
     /// `session title: <t> (from <kind>)`, in CodeBuddy's order: the newest
     /// custom-title, then the newest ai-title, then the newest topic, then the first real prompt.
     fn title_row(&self) -> Option<Row> {
@@ -708,6 +725,9 @@ impl<'a> Mapper<'a> {
                 item,
                 hidden_text(hidden.label, &hidden.why, &all.join("\n")),
             );
+            if role == "assistant" {
+                self.status_note(entry, item, "assistant", ("", ""));
+            }
             self.attachments(entry, item, &content, role);
             return;
         }
@@ -767,6 +787,7 @@ impl<'a> Mapper<'a> {
                     .row(entry, item.timestamp, TurnType::Assistant, text.join("\n"))
                     .model(model);
                 self.rows.push(row);
+                self.status_note(entry, item, "assistant", ("", ""));
                 self.attachments(entry, item, &content, role);
             }
             "system" => {
@@ -827,6 +848,7 @@ impl<'a> Mapper<'a> {
             .tool(name, call_id)
             .model(model);
         self.rows.push(row);
+        self.status_note(entry, item, "tool call", (name, call_id));
         if item.flag("discard") {
             self.system(
                 entry,
@@ -964,6 +986,7 @@ impl<'a> Mapper<'a> {
             .row(entry, item.timestamp, TurnType::Thinking, text)
             .model(model);
         self.rows.push(row);
+        self.status_note(entry, item, "thinking", ("", ""));
     }
 
     fn snapshot(&mut self, entry: &Entry, item: &Item) {

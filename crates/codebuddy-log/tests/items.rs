@@ -50,3 +50,49 @@ fn a_tool_results_ui_content_and_title_are_kept_beside_its_output() {
         ],
     );
 }
+
+#[test]
+fn an_interrupted_answer_call_or_reasoning_is_flagged() {
+    let rows = rows_of(&[
+        r#"{"id":"a1","timestamp":1780000001000,"type":"message","role":"assistant","status":"incomplete","content":[{"type":"output_text","text":"partial answ"}],"cwd":"/home/u/p4"}"#,
+        r#"{"id":"c1","timestamp":1780000002000,"type":"function_call","callId":"call_e","name":"Edit","status":"incomplete","arguments":"{\"file_path\":","cwd":"/home/u/p4"}"#,
+        r#"{"id":"t1","timestamp":1780000003000,"type":"reasoning","status":"in_progress","content":[],"rawContent":[{"type":"reasoning_text","text":"hmm"}],"cwd":"/home/u/p4"}"#,
+        // completed or without a status: nothing more
+        r#"{"id":"a2","timestamp":1780000004000,"type":"message","role":"assistant","status":"completed","content":[{"type":"output_text","text":"done"}],"cwd":"/home/u/p4"}"#,
+        r#"{"id":"c2","timestamp":1780000005000,"type":"function_call","callId":"call_r","name":"Read","arguments":"{}","cwd":"/home/u/p4"}"#,
+        r#"{"id":"r2","timestamp":1780000006000,"type":"function_call_result","callId":"call_r","name":"Read","status":"completed","output":"x","cwd":"/home/u/p4"}"#,
+    ]);
+    assert_rows(
+        &rows,
+        &[
+            r#"1|2026-05-28T20:26:41.000000Z|assistant|s4|/home/u/p4||||byte 0|live|s4.jsonl|"partial answ""#,
+            r#"1|2026-05-28T20:26:41.000000Z|system|s4|/home/u/p4||||byte 0|live|s4.jsonl|"assistant status: incomplete""#,
+            r#"2|2026-05-28T20:26:42.000000Z|tool_use|s4|/home/u/p4||Edit|call_e|byte 172|live|s4.jsonl|"{\"file_path\":""#,
+            r#"2|2026-05-28T20:26:42.000000Z|system|s4|/home/u/p4||Edit|call_e|byte 172|live|s4.jsonl|"tool call status: incomplete""#,
+            r#"2|2026-05-28T20:26:42.000000Z|system|s4|/home/u/p4||Edit|call_e|byte 172|live|s4.jsonl|"link: tool call call_e has no result in this file""#,
+            r#"3|2026-05-28T20:26:43.000000Z|thinking|s4|/home/u/p4||||byte 336|live|s4.jsonl|"hmm""#,
+            r#"3|2026-05-28T20:26:43.000000Z|system|s4|/home/u/p4||||byte 336|live|s4.jsonl|"thinking status: in_progress""#,
+            r#"4|2026-05-28T20:26:44.000000Z|assistant|s4|/home/u/p4||||byte 502|live|s4.jsonl|"done""#,
+            r#"5|2026-05-28T20:26:45.000000Z|tool_use|s4|/home/u/p4||Read|call_r|byte 665|live|s4.jsonl|"{}""#,
+            r#"6|2026-05-28T20:26:46.000000Z|tool_result|s4|/home/u/p4||Read|call_r|byte 794|live|s4.jsonl|"x""#,
+        ],
+    );
+}
+
+#[test]
+fn an_interrupted_answer_keeps_its_model_and_a_hidden_one_is_flagged_too() {
+    let rows = rows_of(&[
+        r#"{"id":"a1","timestamp":1780000001000,"type":"message","role":"assistant","status":"incomplete","content":[{"type":"output_text","text":"partial"}],"providerData":{"model":"m1"},"cwd":"/home/u/p4"}"#,
+        r#"{"id":"a2","timestamp":1780000002000,"type":"message","role":"assistant","status":"incomplete","content":[{"type":"output_text","text":"<summary>cut"}],"providerData":{"isCompacted":true},"cwd":"/home/u/p4"}"#,
+    ]);
+    assert_rows(
+        &rows,
+        &[
+            r#"1|2026-05-28T20:26:41.000000Z|system|s4|/home/u/p4||||byte 0|live|s4.jsonl|"model: m1""#,
+            r#"1|2026-05-28T20:26:41.000000Z|assistant|s4|/home/u/p4|m1|||byte 0|live|s4.jsonl|"partial""#,
+            r#"1|2026-05-28T20:26:41.000000Z|system|s4|/home/u/p4||||byte 0|live|s4.jsonl|"assistant status: incomplete""#,
+            r#"2|2026-05-28T20:26:42.000000Z|system|s4|/home/u/p4||||byte 197|live|s4.jsonl|"hidden compaction summary (role=assistant isCompacted): <summary>cut""#,
+            r#"2|2026-05-28T20:26:42.000000Z|system|s4|/home/u/p4||||byte 197|live|s4.jsonl|"assistant status: incomplete""#,
+        ],
+    );
+}
