@@ -33,6 +33,8 @@
 //! calls without their result. Ids repeat across item types (a turn-start
 //! file-history snapshot reuses its user message's id); that is normal and not flagged.
 
+use std::borrow::Cow;
+
 use chat_rows::lines::Line;
 use chat_rows::system::{ChangeTracker, key_values, quote};
 use chat_rows::{Row, Timestamp, TurnType};
@@ -286,7 +288,7 @@ fn real_prompt(item: &Item) -> Option<String> {
     if hidden_message(item, t.first().map(String::as_str)).is_some() {
         return None;
     }
-    let real: Vec<&str> = t
+    let real: Vec<Cow<'_, str>> = t
         .iter()
         .filter(|s| tag_label(s).is_none())
         .map(|s| strip_user_query(s))
@@ -302,12 +304,25 @@ enum Part {
     Other(String),
 }
 
-/// The prompt inside a `<user_query>` wrapper (the text itself when unwrapped).
-pub fn strip_user_query(text: &str) -> &str {
+/// The prompt inside a `<user_query>` wrapper (the text itself when unwrapped), trimmed.
+/// Text after the closing tag in the same item (context the client appended) is kept:
+/// only the tag is taken out (the last `</user_query>`, so a tag the user typed stays).
+pub fn strip_user_query(text: &str) -> Cow<'_, str> {
     let t = text.trim();
-    match t.strip_prefix("<user_query>") {
-        Some(inner) => inner.strip_suffix("</user_query>").unwrap_or(inner).trim(),
-        None => t,
+    let Some(inner) = t.strip_prefix("<user_query>") else {
+        return Cow::Borrowed(t);
+    };
+    const CLOSE: &str = "</user_query>";
+    match inner.rfind(CLOSE) {
+        Some(at) if inner[at + CLOSE.len()..].trim().is_empty() => {
+            Cow::Borrowed(inner[..at].trim())
+        }
+        Some(at) => Cow::Owned(
+            format!("{}{}", &inner[..at], &inner[at + CLOSE.len()..])
+                .trim()
+                .to_string(),
+        ),
+        None => Cow::Borrowed(inner.trim()),
     }
 }
 
@@ -734,7 +749,7 @@ impl<'a> Mapper<'a> {
         match role {
             "user" => {
                 // the prompt first, then what rode in with it
-                let mut real: Vec<&str> = Vec::new();
+                let mut real: Vec<Cow<'_, str>> = Vec::new();
                 let mut hidden: Vec<String> = Vec::new();
                 for part in &content {
                     if let Part::Text(t) = part {
@@ -1023,6 +1038,11 @@ mod tests {
     fn user_query_and_tags() {
         assert_eq!(strip_user_query(" <user_query>\nhi\n</user_query>\n"), "hi");
         assert_eq!(strip_user_query("plain"), "plain");
+        assert_eq!(
+            strip_user_query("<user_query>do x</user_query>\n<attached>f</attached>"),
+            "do x\n<attached>f</attached>"
+        );
+        assert_eq!(strip_user_query("<user_query> open"), "open");
         assert_eq!(
             tag_label("  <teammate-message from=\"a\">x"),
             Some(("<teammate-message>", "teammate message"))

@@ -96,3 +96,19 @@ fn an_interrupted_answer_keeps_its_model_and_a_hidden_one_is_flagged_too() {
         ],
     );
 }
+
+#[test]
+fn text_after_the_closing_user_query_tag_is_kept_without_the_tag() {
+    let rows = rows_of(&[
+        r#"{"id":"u1","timestamp":1780000007000,"type":"message","role":"user","content":[{"type":"input_text","text":"<user_query>do x</user_query>\n<attached>file.txt</attached>"}],"cwd":"/home/u/p4"}"#,
+        r#"{"id":"u2","timestamp":1780000008000,"type":"message","role":"user","content":[{"type":"input_text","text":"<user_query>\nwhy is </user_query> in my text?\n</user_query>\n"}],"cwd":"/home/u/p4"}"#,
+    ]);
+    assert_rows(
+        &rows,
+        &[
+            r#"1|2026-05-28T20:26:47.000000Z|system|s4|/home/u/p4||||byte 0|live|s4.jsonl|"session title: do x (from first prompt)""#,
+            r#"1|2026-05-28T20:26:47.000000Z|user|s4|/home/u/p4||||byte 0|live|s4.jsonl|"do x\n<attached>file.txt</attached>""#,
+            r#"2|2026-05-28T20:26:48.000000Z|user|s4|/home/u/p4||||byte 192|live|s4.jsonl|"why is </user_query> in my text?""#,
+        ],
+    );
+}

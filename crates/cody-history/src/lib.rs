@@ -102,28 +102,30 @@ pub fn extension_rows(
         );
         match p {
             Ok(p) => out.extend(rows::model_preference_rows(p, origin, &label, mtime)),
-            Err(_) => out.push(
-                Row::system(
+            Err(_) => {
+                let mut r = Row::system(
                     rows::AGENT,
                     chat_rows::system::not_json_object(decode::MODEL_PREFERENCES_KEY),
                 )
                 .file(origin.source_file.clone())
                 .locator(origin.locator.clone())
                 .state(origin.state)
-                .at(mtime),
-            ),
+                .at(mtime);
+                r.source_line = origin.line;
+                out.push(r);
+            }
         }
     }
     if let Some(e) = &st.damage {
-        out.push(
-            Row::system(
-                rows::AGENT,
-                chat_rows::system::value_not_json("sourcegraph.cody-ai", e),
-            )
-            .file(origin.source_file.clone())
-            .locator(origin.locator.clone())
-            .state(origin.state),
-        );
+        let mut r = Row::system(
+            rows::AGENT,
+            chat_rows::system::value_not_json("sourcegraph.cody-ai", e),
+        )
+        .file(origin.source_file.clone())
+        .locator(origin.locator.clone())
+        .state(origin.state);
+        r.source_line = origin.line;
+        out.push(r);
     }
     out
 }
@@ -297,7 +299,8 @@ pub fn state_db_rows_with(
     let origin = |item: &state_vscdb::Item| Origin {
         source_file: source.to_string(),
         locator: item.locator(),
-        line: None,
+        // the item's value is one JSON value, as a JetBrains history file is
+        line: Some(1),
         state: item.state,
         host_offset: ctx.host_offset,
     };

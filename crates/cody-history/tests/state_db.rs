@@ -19,21 +19,21 @@ fn history(name: &str) -> ChatHistory {
 #[test]
 fn live_value_with_the_wal_applied_then_the_older_versions() {
     let expected = vec![
-        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system||||session start: account=https://sourcegraph.com/-alice-w-dev endpoint=https://sourcegraph.com/ username=alice-w-dev title=\"Where is the session token refreshed?\"||ItemTable key=sourcegraph.cody-ai byte 206|live",
-        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|user|anthropic::2024-10-22::claude-sonnet-4-latest|||find where the session token is refreshed||ItemTable key=sourcegraph.cody-ai byte 312|live",
-        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|tool_use|anthropic::2024-10-22::claude-sonnet-4-latest|Code Search|TOOLSEARCH|session token refresh||ItemTable key=sourcegraph.cody-ai byte 312|live",
-        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system|anthropic::2024-10-22::claude-sonnet-4-latest||TOOLCLI-1b2c3d4e-0000-4000-8000-000000000001|permission decision: rejected confirmation state=error error=Command rejected title=Terminal\\nCody wants to run a terminal command\\nrm -rf build/ && npm run build||ItemTable key=sourcegraph.cody-ai byte 312|live",
-        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system|anthropic::2024-10-22::claude-sonnet-4-latest||TOOLCLI-1b2c3d4e-0000-4000-8000-000000000002|permission decision: approved or unanswered confirmation state=pending title=Terminal\\ngit log -5 --oneline -- src/auth||ItemTable key=sourcegraph.cody-ai byte 312|live",
-        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|tool_use|anthropic::2024-10-22::claude-sonnet-4-latest|Terminal|TOOLCLI|git log -5 --oneline -- src/auth||ItemTable key=sourcegraph.cody-ai byte 312|live",
-        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system|anthropic::2024-10-22::claude-sonnet-4-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest||ItemTable key=sourcegraph.cody-ai byte 312|live",
-        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|assistant|anthropic::2024-10-22::claude-sonnet-4-latest|||The token is refreshed in src/auth/refresh.ts, in refreshSession().||ItemTable key=sourcegraph.cody-ai byte 312|live",
-        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system||||session start: account=https://sourcegraph.com/-alice-w-dev endpoint=https://sourcegraph.com/ username=alice-w-dev||ItemTable key=sourcegraph.cody-ai byte 1689|live",
-        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||user|anthropic::2024-10-22::claude-sonnet-4-latest|||how do I bump the node version?||ItemTable key=sourcegraph.cody-ai byte 1743|live",
-        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest||ItemTable key=sourcegraph.cody-ai byte 1743|live",
-        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||assistant|anthropic::2024-10-22::claude-sonnet-4-latest|||Edit .nvmrc and the engines field.||ItemTable key=sourcegraph.cody-ai byte 1743|live",
-        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||user|anthropic::2024-10-22::claude-3-5-haiku-latest|||and in the GitHub Actions workflow?||ItemTable key=sourcegraph.cody-ai byte 1996|live",
-        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system|anthropic::2024-10-22::claude-3-5-haiku-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest -> anthropic::2024-10-22::claude-3-5-haiku-latest||ItemTable key=sourcegraph.cody-ai byte 1996|live",
-        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||assistant|anthropic::2024-10-22::claude-3-5-haiku-latest|||Set node-version in actions/setup-node.||ItemTable key=sourcegraph.cody-ai byte 1996|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system||||session start: account=https://sourcegraph.com/-alice-w-dev endpoint=https://sourcegraph.com/ username=alice-w-dev title=\"Where is the session token refreshed?\"|1|ItemTable key=sourcegraph.cody-ai byte 206|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|user|anthropic::2024-10-22::claude-sonnet-4-latest|||find where the session token is refreshed|1|ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|tool_use|anthropic::2024-10-22::claude-sonnet-4-latest|Code Search|TOOLSEARCH|session token refresh|1|ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system|anthropic::2024-10-22::claude-sonnet-4-latest||TOOLCLI-1b2c3d4e-0000-4000-8000-000000000001|permission decision: rejected confirmation state=error error=Command rejected title=Terminal\\nCody wants to run a terminal command\\nrm -rf build/ && npm run build|1|ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system|anthropic::2024-10-22::claude-sonnet-4-latest||TOOLCLI-1b2c3d4e-0000-4000-8000-000000000002|permission decision: approved or unanswered confirmation state=pending title=Terminal\\ngit log -5 --oneline -- src/auth|1|ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|tool_use|anthropic::2024-10-22::claude-sonnet-4-latest|Terminal|TOOLCLI|git log -5 --oneline -- src/auth|1|ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|system|anthropic::2024-10-22::claude-sonnet-4-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest|1|ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-06T14:00:00.000000Z|utc|Mon, 06 Oct 2026 14:00:00 GMT|/home/alice/src/webapp/src/auth|assistant|anthropic::2024-10-22::claude-sonnet-4-latest|||The token is refreshed in src/auth/refresh.ts, in refreshSession().|1|ItemTable key=sourcegraph.cody-ai byte 312|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system||||session start: account=https://sourcegraph.com/-alice-w-dev endpoint=https://sourcegraph.com/ username=alice-w-dev|1|ItemTable key=sourcegraph.cody-ai byte 1689|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||user|anthropic::2024-10-22::claude-sonnet-4-latest|||how do I bump the node version?|1|ItemTable key=sourcegraph.cody-ai byte 1743|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest|1|ItemTable key=sourcegraph.cody-ai byte 1743|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||assistant|anthropic::2024-10-22::claude-sonnet-4-latest|||Edit .nvmrc and the engines field.|1|ItemTable key=sourcegraph.cody-ai byte 1743|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||user|anthropic::2024-10-22::claude-3-5-haiku-latest|||and in the GitHub Actions workflow?|1|ItemTable key=sourcegraph.cody-ai byte 1996|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system|anthropic::2024-10-22::claude-3-5-haiku-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest -> anthropic::2024-10-22::claude-3-5-haiku-latest|1|ItemTable key=sourcegraph.cody-ai byte 1996|live",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||assistant|anthropic::2024-10-22::claude-3-5-haiku-latest|||Set node-version in actions/setup-node.|1|ItemTable key=sourcegraph.cody-ai byte 1996|live",
     ];
     let rows = read(DB);
     let (deleted, rows): (Vec<_>, Vec<_>) = rows
@@ -50,10 +50,10 @@ fn live_value_with_the_wal_applied_then_the_older_versions() {
             .all(|r| r.agent == "cody" && r.source_file == DB)
     );
     let expected_prefs = vec![
-        "utc|||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model setting: selected.chat=anthropic::2024-10-22::claude-sonnet-4-latest endpoint=https://sourcegraph.com/ (from globalStorage/state.vscdb cody-model-preferences, file mtime)||ItemTable key=sourcegraph.cody-ai endpoint https://sourcegraph.com/ selected.chat|live",
-        "utc|||system|fireworks::v1::deepseek-coder-v2-lite-base|||model setting: defaults.autocomplete=fireworks::v1::deepseek-coder-v2-lite-base endpoint=https://sourcegraph.com/ (from globalStorage/state.vscdb cody-model-preferences, file mtime)||ItemTable key=sourcegraph.cody-ai endpoint https://sourcegraph.com/ defaults.autocomplete|live",
-        "utc|||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model setting: defaults.chat=anthropic::2024-10-22::claude-sonnet-4-latest endpoint=https://sourcegraph.com/ (from globalStorage/state.vscdb cody-model-preferences, file mtime)||ItemTable key=sourcegraph.cody-ai endpoint https://sourcegraph.com/ defaults.chat|live",
-        "utc|||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model setting: defaults.edit=anthropic::2024-10-22::claude-sonnet-4-latest endpoint=https://sourcegraph.com/ (from globalStorage/state.vscdb cody-model-preferences, file mtime)||ItemTable key=sourcegraph.cody-ai endpoint https://sourcegraph.com/ defaults.edit|live",
+        "utc|||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model setting: selected.chat=anthropic::2024-10-22::claude-sonnet-4-latest endpoint=https://sourcegraph.com/ (from globalStorage/state.vscdb cody-model-preferences, file mtime)|1|ItemTable key=sourcegraph.cody-ai endpoint https://sourcegraph.com/ selected.chat|live",
+        "utc|||system|fireworks::v1::deepseek-coder-v2-lite-base|||model setting: defaults.autocomplete=fireworks::v1::deepseek-coder-v2-lite-base endpoint=https://sourcegraph.com/ (from globalStorage/state.vscdb cody-model-preferences, file mtime)|1|ItemTable key=sourcegraph.cody-ai endpoint https://sourcegraph.com/ defaults.autocomplete|live",
+        "utc|||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model setting: defaults.chat=anthropic::2024-10-22::claude-sonnet-4-latest endpoint=https://sourcegraph.com/ (from globalStorage/state.vscdb cody-model-preferences, file mtime)|1|ItemTable key=sourcegraph.cody-ai endpoint https://sourcegraph.com/ defaults.chat|live",
+        "utc|||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model setting: defaults.edit=anthropic::2024-10-22::claude-sonnet-4-latest endpoint=https://sourcegraph.com/ (from globalStorage/state.vscdb cody-model-preferences, file mtime)|1|ItemTable key=sourcegraph.cody-ai endpoint https://sourcegraph.com/ defaults.edit|live",
     ];
     assert!(prefs.iter().all(|r| r.timestamp == mtime));
     let prefs: Vec<String> = render_all(&prefs)
@@ -63,13 +63,13 @@ fn live_value_with_the_wal_applied_then_the_older_versions() {
     assert_eq!(prefs, expected_prefs);
     // the older versions: version 0 in the main file, version 1 in the WAL
     let expected_deleted = vec![
-        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||system||||session start: account=https://sourcegraph.com/-alice-w-dev endpoint=https://sourcegraph.com/ username=alice-w-dev title=\"Rotate deploy key\"||ItemTable key=sourcegraph.cody-ai, main file page 2 cell 3 byte 206|deleted",
-        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||user|anthropic::2024-10-22::claude-sonnet-4-latest|||how do I rotate the deploy key on the staging box?||ItemTable key=sourcegraph.cody-ai, main file page 2 cell 3 byte 292|deleted",
-        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest||ItemTable key=sourcegraph.cody-ai, main file page 2 cell 3 byte 292|deleted",
-        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||assistant|anthropic::2024-10-22::claude-sonnet-4-latest|||Generate a new key with ssh-keygen, add it to the repo's deploy keys, then remove the old one.||ItemTable key=sourcegraph.cody-ai, main file page 2 cell 3 byte 292|deleted",
-        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||user|anthropic::2024-10-22::claude-3-5-haiku-latest|||and in the CI image?||ItemTable key=sourcegraph.cody-ai, wal frame 1 (page 2) cell 3 byte 2507|deleted",
-        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system|anthropic::2024-10-22::claude-3-5-haiku-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest -> anthropic::2024-10-22::claude-3-5-haiku-latest||ItemTable key=sourcegraph.cody-ai, wal frame 1 (page 2) cell 3 byte 2507|deleted",
-        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||assistant|anthropic::2024-10-22::claude-3-5-haiku-latest|||Change the FROM line of ci/Dockerfile.||ItemTable key=sourcegraph.cody-ai, wal frame 1 (page 2) cell 3 byte 2507|deleted",
+        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||system||||session start: account=https://sourcegraph.com/-alice-w-dev endpoint=https://sourcegraph.com/ username=alice-w-dev title=\"Rotate deploy key\"|1|ItemTable key=sourcegraph.cody-ai, main file page 2 cell 3 byte 206|deleted",
+        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||user|anthropic::2024-10-22::claude-sonnet-4-latest|||how do I rotate the deploy key on the staging box?|1|ItemTable key=sourcegraph.cody-ai, main file page 2 cell 3 byte 292|deleted",
+        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||system|anthropic::2024-10-22::claude-sonnet-4-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest|1|ItemTable key=sourcegraph.cody-ai, main file page 2 cell 3 byte 292|deleted",
+        "2026-10-05T16:20:00.000000Z|utc|Sun, 05 Oct 2026 16:20:00 GMT||assistant|anthropic::2024-10-22::claude-sonnet-4-latest|||Generate a new key with ssh-keygen, add it to the repo's deploy keys, then remove the old one.|1|ItemTable key=sourcegraph.cody-ai, main file page 2 cell 3 byte 292|deleted",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||user|anthropic::2024-10-22::claude-3-5-haiku-latest|||and in the CI image?|1|ItemTable key=sourcegraph.cody-ai, wal frame 1 (page 2) cell 3 byte 2507|deleted",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||system|anthropic::2024-10-22::claude-3-5-haiku-latest|||model: anthropic::2024-10-22::claude-sonnet-4-latest -> anthropic::2024-10-22::claude-3-5-haiku-latest|1|ItemTable key=sourcegraph.cody-ai, wal frame 1 (page 2) cell 3 byte 2507|deleted",
+        "2026-10-07T08:00:00.000000Z|utc|Tue, 07 Oct 2026 08:00:00 GMT||assistant|anthropic::2024-10-22::claude-3-5-haiku-latest|||Change the FROM line of ci/Dockerfile.|1|ItemTable key=sourcegraph.cody-ai, wal frame 1 (page 2) cell 3 byte 2507|deleted",
     ];
     assert_eq!(render_all(&deleted), expected_deleted);
 }
@@ -449,4 +449,63 @@ fn large_older_versions_give_each_lost_interaction_once() {
     }
     assert_eq!(texts, want);
     assert!(rows.iter().all(|r| r.record_state == RecordState::Deleted));
+}
+
+/// The plan's `source_line` is 1 for the value: in a `state.vscdb` too (the item's value
+/// is one JSON value), on the chat rows, on a `cody-model-preferences` that is not an
+/// object and on the value's own damage (all were `null`).
+#[test]
+fn rows_of_the_database_value_are_on_line_1() {
+    let dir = std::env::temp_dir().join(format!("cody-line-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("state.vscdb");
+    let _ = std::fs::remove_file(&db);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);")
+        .unwrap();
+    let value = r#"{"cody-local-chatHistory-v2":{"https://sourcegraph.com/-bob":{"chat":{"Sat, 04 Oct 2026 09:30:00 GMT":{"id":"Sat, 04 Oct 2026 09:30:00 GMT","interactions":[{"humanMessage":{"speaker":"human","text":"q1"},"assistantMessage":{"speaker":"assistant","text":"a1","model":"m1"}}]}}}},"cody-model-preferences":[1],"other":tru"#;
+    conn.execute(
+        "INSERT INTO ItemTable (key, value) VALUES ('sourcegraph.cody-ai', ?1)",
+        [value],
+    )
+    .unwrap();
+    drop(conn);
+    let rows = cody_history::CodyStore.read(&db, &FileContext::default(), &Evidence::new());
+    let got: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{}|{}|{}|{}|{}|{}|{}|{}",
+                // a row without a session has the file's mtime (it varies)
+                r.timestamp
+                    .filter(|_| r.session_id.is_empty())
+                    .map(|_| "mtime".to_string())
+                    .or(r.timestamp.map(|t| t.to_string()))
+                    .unwrap_or_default(),
+                r.session_id,
+                r.turn_type,
+                r.text,
+                r.source_line.map(|l| l.to_string()).unwrap_or_default(),
+                r.source_locator,
+                r.record_state,
+                r.secondary,
+            )
+        })
+        .collect();
+    let (t, s) = (
+        "2026-10-04T09:30:00.000000Z",
+        "Sat, 04 Oct 2026 09:30:00 GMT",
+    );
+    assert_eq!(
+        got,
+        [
+            format!("{t}|{s}|system|session start: account=https://sourcegraph.com/-bob endpoint=https://sourcegraph.com/ username=bob|1|ItemTable key=sourcegraph.cody-ai byte 102|live|false"),
+            format!("{t}|{s}|user|q1|1|ItemTable key=sourcegraph.cody-ai byte 156|live|false"),
+            format!("{t}|{s}|system|model: m1|1|ItemTable key=sourcegraph.cody-ai byte 156|live|false"),
+            format!("{t}|{s}|assistant|a1|1|ItemTable key=sourcegraph.cody-ai byte 156|live|false"),
+            "mtime||system|parser: cody-model-preferences is not a JSON object|1|ItemTable key=sourcegraph.cody-ai|live|false".to_string(),
+            "||system|parser: ItemTable value for sourcegraph.cody-ai is not valid JSON (input ends at byte 318 inside ',' or '}' after a key)|1|ItemTable key=sourcegraph.cody-ai|live|false".to_string(),
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
