@@ -210,7 +210,8 @@ fn build_index(root: &Path, evidence: &Evidence, opening: Opening) -> RootIndex 
 ///
 /// It claims the server root's files (live database, backups, event logs,
 /// `config.toml`, in `~/.tabby`, any `TABBY_ROOT`, or a Docker volume's `_data`), the
-/// IntelliJ command history and every `User/globalStorage/state.vscdb` (whose
+/// IntelliJ command history and every profile's global `state.vscdb`
+/// (`User/globalStorage/`, `User/profiles/[builtin/]<id>/globalStorage/`; whose
 /// `TabbyML.vscode-tabby` row it reads; a database without it gives no rows). A
 /// backup's and an event log's rows are all given, `secondary`, for the scanner to
 /// merge with their live twins; an event log's users are resolved through the live

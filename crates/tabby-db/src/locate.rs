@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use chat_rows::store::paths::{component_matches, components, ends_with};
+use chat_rows::store::paths::{component_matches, components};
 
 /// The kind of a Tabby file, from its path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +30,11 @@ pub enum FileKind {
     Config,
     /// `intellij-tabby-command-history.xml`: the IntelliJ plugin's inline-edit history.
     IntellijHistory,
-    /// `User/globalStorage/state.vscdb` of VS Code or a fork: the VS Code extension's history.
+    /// A profile's global `state.vscdb` of VS Code or a fork (the default profile's
+    /// `User/globalStorage/state.vscdb`, a named profile's
+    /// `User/profiles/<id>/globalStorage/state.vscdb`, a built-in one's
+    /// `User/profiles/builtin/<id>/globalStorage/state.vscdb`): the VS Code extension's
+    /// history, which it keeps in its global state, one per profile.
     StateVscdb,
 }
 
@@ -111,7 +115,17 @@ pub fn classify(path: &Path) -> Option<FileKind> {
     if name == "intellij-tabby-command-history.xml" {
         return Some(FileKind::IntellijHistory);
     }
-    if ends_with(path, &["User", "globalStorage", "state.vscdb"]) {
+    // the extension's global state is per profile: every profile's global database
+    // (not a workspace's, which holds only workspace state)
+    if matches!(
+        state_vscdb::locate::scope(path),
+        Some(
+            state_vscdb::locate::Scope::Global
+                | state_vscdb::locate::Scope::Profile(_)
+                | state_vscdb::locate::Scope::AgentsWindow
+                | state_vscdb::locate::Scope::BuiltinProfile(_)
+        )
+    ) {
         return Some(FileKind::StateVscdb);
     }
     None
@@ -203,6 +217,23 @@ mod tests {
         );
         assert_eq!(
             k("/e/h/home/u/.config/Code/User/workspaceStorage/x/state.vscdb"),
+            None
+        );
+        // a named profile's and a built-in profile's global state
+        assert_eq!(
+            k("/e/h/home/u/.config/Code/User/profiles/5a1b/globalStorage/state.vscdb"),
+            Some(FileKind::StateVscdb)
+        );
+        assert_eq!(
+            k("/e/h/home/u/.config/Code/User/profiles/builtin/agents/globalStorage/state.vscdb"),
+            Some(FileKind::StateVscdb)
+        );
+        assert_eq!(
+            k("/e/h/home/u/.config/Code/User/profiles/5a1b/workspaceStorage/x/state.vscdb"),
+            None
+        );
+        assert_eq!(
+            k("/e/h/home/u/.config/Code/User/profiles/5a1b/state.vscdb"),
             None
         );
     }

@@ -659,7 +659,7 @@ pub enum HistoryClient {
 /// The session id of every row of one command history file: the client and the
 /// installation that keeps it, `command-history:intellij:<IDE folder>` (the folder
 /// above `options/`, e.g. `IntelliJIdea2024.2`) or `command-history:vscode:<product
-/// folder>[/profiles/<id>]` (the folder above `User/`, e.g. `Code` or `VSCodium`;
+/// folder>[/profiles/[builtin/]<id>]` (the folder above `User/`, e.g. `Code` or `VSCodium`;
 /// `.vscode-server` for a server's `data/User`), or the file's path where neither is
 /// found.
 ///
@@ -695,6 +695,14 @@ pub fn history_session(client: HistoryClient, source_file: &str) -> String {
                 if let Some(id) = comps.get(u + 2) {
                     place.push_str("/profiles/");
                     place.push_str(id);
+                    // User/profiles/builtin/<id>/globalStorage (the Agents window's)
+                    if *id == "builtin"
+                        && comps.get(u + 4) == Some(&"globalStorage")
+                        && let Some(b) = comps.get(u + 3)
+                    {
+                        place.push('/');
+                        place.push_str(b);
+                    }
                 }
             }
             Some(place)
@@ -770,6 +778,13 @@ mod tests {
                 "h/home/u/.config/Cursor/User/profiles/5a1b/globalStorage/state.vscdb"
             ),
             "command-history:vscode:Cursor/profiles/5a1b"
+        );
+        assert_eq!(
+            t(
+                Vscode,
+                "h/home/u/.config/Code/User/profiles/builtin/agents/globalStorage/state.vscdb"
+            ),
+            "command-history:vscode:Code/profiles/builtin/agents"
         );
         assert_eq!(
             t(

@@ -431,6 +431,47 @@ fn vscodium_state_rows_and_other_state_databases() {
     );
 }
 
+/// A named profile keeps its own global state, so the extension's history of a window
+/// of that profile is in `User/profiles/<id>/globalStorage/state.vscdb` (vscode.txt,
+/// profile scope); it was never claimed. It gives the rows the default profile's
+/// database gives, in the profile's own session.
+#[test]
+fn a_named_profiles_state_database_gives_its_command_history() {
+    let store = TabbyStore::default();
+    let dir = tempfile::tempdir().unwrap();
+    let rel = "home/u/.config/Code/User/profiles/5a1b/globalStorage/state.vscdb";
+    let db = dir.path().join(rel);
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);")
+        .unwrap();
+    conn.execute(
+        "INSERT INTO ItemTable VALUES ('TabbyML.vscode-tabby', ?1)",
+        [r#"{"server.serverRecords": {"http://localhost:8080": {"token": "auth_SECRETTAB"}}, "edit.recentlyCommand": ["{\"command\":\"rename @file to snake case\",\"context\":[{\"referrer\":\"@file\",\"uri\":\"file:///srv/proj/app/math.py\"}]}", "fix the typo", "line1\nline2"]}"#],
+    )
+    .unwrap();
+    drop(conn);
+    assert_eq!(
+        store.claim(&db).map(|c| c.kind),
+        Some("state database (tabby command history)")
+    );
+    let ctx = FileContext {
+        display_path: format!("h1/{rel}"),
+        ..FileContext::default()
+    };
+    let rows = store.read(&db, &ctx, &Evidence::new());
+    assert_eq!(
+        render(&rows),
+        concat!(
+            " | command-history:vscode:Code/profiles/5a1b | system | secondary* | state.vscdb |  | ItemTable key=TabbyML.vscode-tabby |  | \"inline edit command history: 3 commands, newest first (from state.vscdb TabbyML.vscode-tabby edit.recentlyCommand, no times)\"\n",
+            " | command-history:vscode:Code/profiles/5a1b | user | secondary* | state.vscdb | 1 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[0] |  | \"rename @file to snake case [context: file:///srv/proj/app/math.py]\"\n",
+            " | command-history:vscode:Code/profiles/5a1b | user | secondary* | state.vscdb | 2 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[1] |  | \"fix the typo\"\n",
+            " | command-history:vscode:Code/profiles/5a1b | user | secondary* | state.vscdb | 3 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[2] |  | \"line1\\nline2\"\n",
+        )
+    );
+    assert!(!format!("{rows:?}").contains("auth_SECRETTAB"));
+}
+
 /// The command histories pair with nothing (tabby.txt) and are kept: every row of a
 /// history file is in its installation's own session, `command-history:<client>:<IDE or
 /// product folder>`, so
