@@ -437,6 +437,199 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
     }
 }
 
+/// True when a field name names a secret (its value never reaches a row): it contains
+/// `token`, `secret`, `passw`, `oauth`, `cookie`, `credential`, `apikey`, `api_key` or
+/// `authoriz`, or one of its words (split at non-alphanumerics and lower-to-upper case
+/// changes) is `key`, `keys`, `auth`, `env`, `header`, `headers` or `pwd`, or begins with
+/// `auth` (not `author`).
+pub fn names_secret(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    if [
+        "token",
+        "secret",
+        "passw",
+        "oauth",
+        "cookie",
+        "credential",
+        "apikey",
+        "api_key",
+        "authoriz",
+    ]
+    .iter()
+    .any(|s| lower.contains(s))
+    {
+        return true;
+    }
+    let mut words: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for ch in name.chars() {
+        if !ch.is_alphanumeric() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if ch.is_uppercase() && prev_lower && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        prev_lower = ch.is_lowercase() || ch.is_numeric();
+        cur.extend(ch.to_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "key" | "keys" | "auth" | "env" | "header" | "headers" | "pwd"
+        ) || (w.starts_with("auth") && !w.starts_with("author"))
+    })
+}
+
+/// How deep [`fields_of`] and [`without_secrets`] descend; deeper values are cut.
+const MAX_FIELD_DEPTH: usize = 16;
+
+/// A copy of `v` without the secret-named keys of its objects (see [`names_secret`]),
+/// at any depth up to [`MAX_FIELD_DEPTH`] (deeper values become `"…"`).
+pub fn without_secrets(v: &Value) -> Value {
+    fn go(v: &Value, depth: usize) -> Value {
+        match v {
+            Value::Object(m) if depth >= MAX_FIELD_DEPTH && !m.is_empty() => "…".into(),
+            Value::Array(a) if depth >= MAX_FIELD_DEPTH && !a.is_empty() => "…".into(),
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .filter(|(k, _)| !names_secret(k))
+                    .map(|(k, x)| (k.clone(), go(x, depth + 1)))
+                    .collect(),
+            ),
+            Value::Array(a) => Value::Array(a.iter().map(|x| go(x, depth + 1)).collect()),
+            other => other.clone(),
+        }
+    }
+    go(v, 0)
+}
+
+/// The fields of a document or JSON object as written, as `(dotted key, text)` pairs:
+/// nested objects give dotted keys (`status.state`), arrays their compact JSON, strings
+/// their text, numbers and booleans their JSON; null fields carry nothing and are left
+/// out, and so are secret-named keys (see [`names_secret`]) and Nitrite's own `_` fields
+/// when `skip_underscore`.
+pub fn fields_of(v: &Value, skip_underscore: bool) -> Vec<(String, String)> {
+    fn go(prefix: &str, v: &Value, depth: usize, out: &mut Vec<(String, String)>) {
+        match v {
+            Value::Null => {}
+            Value::Object(m) if depth < MAX_FIELD_DEPTH && !m.is_empty() => {
+                for (k, x) in m {
+                    if names_secret(k) {
+                        continue;
+                    }
+                    let key = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    go(&key, x, depth + 1, out);
+                }
+            }
+            Value::String(s) => out.push((prefix.to_string(), s.clone())),
+            other => out.push((prefix.to_string(), without_secrets(other).to_string())),
+        }
+    }
+    let mut out = Vec::new();
+    match v.as_object() {
+        Some(m) => {
+            for (k, x) in m {
+                if (skip_underscore && k.starts_with('_')) || names_secret(k) {
+                    continue;
+                }
+                go(k, x, 1, &mut out);
+            }
+        }
+        None => go("value", v, 0, &mut out),
+    }
+    out
+}
+
+/// [`fields_of`] of the entries of an object, in the order given.
+fn fields_of_entries(entries: &[(String, Value)]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (k, x) in entries {
+        if names_secret(k) {
+            continue;
+        }
+        let one = serde_json::Value::Object([(k.clone(), x.clone())].into_iter().collect());
+        out.extend(fields_of(&one, false));
+    }
+    out
+}
+
+/// The entries of a JSON object text in the order written (a later duplicate key kept
+/// beside the first); None when the text is no JSON object.
+fn ordered_entries(text: &str) -> Option<Vec<(String, Value)>> {
+    struct Ordered(Vec<(String, Value)>);
+    impl<'de> serde::Deserialize<'de> for Ordered {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = Ordered;
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("a JSON object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut m: A,
+                ) -> Result<Ordered, A::Error> {
+                    let mut v = Vec::new();
+                    while let Some((k, val)) = m.next_entry::<String, Value>()? {
+                        v.push((k, val));
+                    }
+                    Ok(Ordered(v))
+                }
+            }
+            d.deserialize_map(V)
+        }
+    }
+    chat_rows::json::from_str::<Ordered>(text).ok().map(|o| o.0)
+}
+
+/// A field that holds an object either as a nested document or as a JSON string of one:
+/// its entries (in the order written, for a JSON string); any other non-null value as
+/// it is (`Err`); None for null or an empty string.
+fn object_or_text(v: Option<&Value>) -> Option<Result<Vec<(String, Value)>, Value>> {
+    match v? {
+        Value::Null => None,
+        Value::String(s) if s.trim().is_empty() => None,
+        Value::String(s) => Some(ordered_entries(s).ok_or_else(|| Value::String(s.clone()))),
+        Value::Object(m) => Some(Ok(m.iter().map(|(k, x)| (k.clone(), x.clone())).collect())),
+        other => Some(Err(other.clone())),
+    }
+}
+
+/// The `permission decision:` text of a turn's `confirmationRequest` (`confirmation
+/// title="Run command?" message="rm -rf build"`) or `confirmationResponse`
+/// (`accepted=false`): the object's fields as written, secret-named keys left out; a
+/// value that is no object is quoted as written.
+fn confirmation_text(request: bool, v: &Result<Vec<(String, Value)>, Value>) -> String {
+    let body = match v {
+        Ok(entries) => {
+            let f = fields_of_entries(entries);
+            let pairs: Vec<(&str, &str)> =
+                f.iter().map(|(k, x)| (k.as_str(), x.as_str())).collect();
+            let kv = system::key_values(&pairs);
+            if kv.is_empty() { "{}".to_string() } else { kv }
+        }
+        Err(Value::String(s)) => serde_json::to_string(&system::quote(s)).unwrap_or_default(),
+        Err(other) => without_secrets(other).to_string(),
+    };
+    if request {
+        system::permission_decision(format!("confirmation {body}"))
+    } else {
+        system::permission_decision(body)
+    }
+}
+
 /// The rows of one turn document (user, assistant, thinking, tool and system rows).
 pub fn turn_rows(d: &Document) -> Vec<Row> {
     let v = &d.value;
@@ -444,13 +637,19 @@ pub fn turn_rows(d: &Document) -> Vec<Row> {
     let state = state_of(d, deleted);
     let model = turn_model(v);
     let loc = d.place.locator();
-    let mk = |tt: TurnType, text: String, at: Option<Timestamp>| {
-        Row::new(AGENT, tt, text)
-            .at(at)
-            .model(model.as_str())
-            .locator(loc.as_str())
-            .state(state)
+    let mk_in = |st: RecordState| {
+        let model = model.as_str();
+        let loc = loc.as_str();
+        move |tt: TurnType, text: String, at: Option<Timestamp>| {
+            Row::new(AGENT, tt, text)
+                .at(at)
+                .model(model)
+                .locator(loc)
+                .state(st)
+        }
     };
+    let mk_req = mk_in(state);
+    let mk_resp = mk_in(state);
     let mut out = Vec::new();
     let t_req = ms(v, &["request", "createdAt"]).or_else(|| ms(v, &["createdAt"]));
     let t_resp = ms(v, &["response", "createdAt"]).or(t_req);
@@ -466,7 +665,7 @@ pub fn turn_rows(d: &Document) -> Vec<Row> {
         }
     }
     if !prompt.is_empty() {
-        out.push(mk(TurnType::User, prompt, t_req));
+        out.push(mk_req(TurnType::User, prompt, t_req));
     }
     let contents = s(v, &["response", "contents"]);
     let recs = if contents.is_empty() {
@@ -475,12 +674,27 @@ pub fn turn_rows(d: &Document) -> Vec<Row> {
         records(contents)
     };
     match recs {
-        Err(e) => out.push(mk(
+        Err(e) => out.push(mk_resp(
             TurnType::System,
             system::parser(format!("response.contents is not readable ({e})")),
             t_resp,
         )),
-        Ok(recs) => record_rows(&recs, &mk, t_resp, &mut out),
+        Ok(recs) => record_rows(&recs, &mk_resp, t_resp, &mut out),
+    }
+    // the tool-approval request and its answer: the spec lets both parts carry both
+    for (key, request) in [
+        ("confirmationRequest", true),
+        ("confirmationResponse", false),
+    ] {
+        for (side, mk_side, at) in [("response", &mk_resp, t_resp), ("request", &mk_req, t_req)] {
+            if let Some(c) = object_or_text(v.get(side).and_then(|x| x.get(key))) {
+                out.push(mk_side(
+                    TurnType::System,
+                    confirmation_text(request, &c),
+                    at,
+                ));
+            }
+        }
     }
     let status = s(v, &["response", "status"]);
     if !NOT_ERRORS.iter().any(|n| status.eq_ignore_ascii_case(n)) {
@@ -491,16 +705,16 @@ pub fn turn_rows(d: &Document) -> Vec<Row> {
                 ("message", s(v, &["response", "stringContent"]))
             ])
         );
-        out.push(mk(TurnType::System, text, t_resp));
+        out.push(mk_resp(TurnType::System, text, t_resp));
     }
-    for side in ["request", "response"] {
+    for (side, mk_side) in [("request", &mk_req), ("response", &mk_resp)] {
         if let Some(Value::Array(ns)) = v.get(side).and_then(|r| r.get("notifications")) {
             for n in ns {
                 let text = match n {
                     Value::String(s) => s.clone(),
-                    other => other.to_string(),
+                    other => without_secrets(other).to_string(),
                 };
-                out.push(mk(
+                out.push(mk_side(
                     TurnType::System,
                     format!("notification: {}", system::quote(&text)),
                     t_resp,
@@ -519,79 +733,89 @@ fn record_rows(
 ) {
     let agent_mode = recs.iter().any(|r| r.kind == "AgentRound");
     for r in recs {
-        match r.kind.as_str() {
-            "AgentRound" => {
-                let reply = s(&r.data, &["reply"]);
-                if !reply.is_empty() {
-                    out.push(mk(TurnType::Assistant, reply.to_string(), at));
-                }
-                for key in ["toolCalls", "toolInvocations"] {
-                    if let Some(Value::Array(calls)) = r.data.get(key) {
-                        for c in calls {
-                            let name = [
-                                s(c, &["name"]),
-                                s(c, &["toolName"]),
-                                s(c, &["function", "name"]),
-                            ]
+        one_record(r, agent_mode, mk, at, out);
+    }
+}
+
+fn one_record(
+    r: &Record,
+    agent_mode: bool,
+    mk: &dyn Fn(TurnType, String, Option<Timestamp>) -> Row,
+    at: Option<Timestamp>,
+    out: &mut Vec<Row>,
+) {
+    match r.kind.as_str() {
+        "AgentRound" => {
+            let reply = s(&r.data, &["reply"]);
+            if !reply.is_empty() {
+                out.push(mk(TurnType::Assistant, reply.to_string(), at));
+            }
+            for key in ["toolCalls", "toolInvocations"] {
+                if let Some(Value::Array(calls)) = r.data.get(key) {
+                    for c in calls {
+                        let name = [
+                            s(c, &["name"]),
+                            s(c, &["toolName"]),
+                            s(c, &["function", "name"]),
+                        ]
+                        .into_iter()
+                        .find(|x| !x.is_empty())
+                        .unwrap_or("");
+                        let id = [s(c, &["id"]), s(c, &["toolCallId"])]
                             .into_iter()
                             .find(|x| !x.is_empty())
                             .unwrap_or("");
-                            let id = [s(c, &["id"]), s(c, &["toolCallId"])]
-                                .into_iter()
-                                .find(|x| !x.is_empty())
-                                .unwrap_or("");
-                            let args = c
-                                .get("arguments")
-                                .or_else(|| c.get("input"))
-                                .or_else(|| c.get("function").and_then(|f| f.get("arguments")))
-                                .map(|a| match a {
-                                    Value::String(s) => s.clone(),
-                                    other => other.to_string(),
-                                })
-                                .unwrap_or_default();
-                            out.push(mk(TurnType::ToolUse, args, at).tool(name, id));
-                            if let Some(res) = c.get("result").filter(|x| !x.is_null()) {
-                                let text = match res {
-                                    Value::String(s) => s.clone(),
-                                    other => other.to_string(),
-                                };
-                                out.push(mk(TurnType::ToolResult, text, at).tool(name, id));
-                            }
+                        let args = c
+                            .get("arguments")
+                            .or_else(|| c.get("input"))
+                            .or_else(|| c.get("function").and_then(|f| f.get("arguments")))
+                            .map(|a| match a {
+                                Value::String(s) => s.clone(),
+                                other => other.to_string(),
+                            })
+                            .unwrap_or_default();
+                        out.push(mk(TurnType::ToolUse, args, at).tool(name, id));
+                        if let Some(res) = c.get("result").filter(|x| !x.is_null()) {
+                            let text = match res {
+                                Value::String(s) => s.clone(),
+                                other => other.to_string(),
+                            };
+                            out.push(mk(TurnType::ToolResult, text, at).tool(name, id));
                         }
                     }
                 }
             }
-            "Markdown" if !agent_mode => {
-                let text = s(&r.data, &["text"]);
-                if !text.is_empty() {
-                    out.push(mk(TurnType::Assistant, text.to_string(), at));
-                }
-            }
-            "Thinking" => {
-                let text = s(&r.data, &["content"]);
-                if !text.is_empty() {
-                    out.push(mk(TurnType::Thinking, text.to_string(), at));
-                }
-            }
-            "PendingChanges" | "AskQuestion" | "Notification" => {
-                let label = match r.kind.as_str() {
-                    "PendingChanges" => "pending changes",
-                    "AskQuestion" => "ask question",
-                    _ => "notification",
-                };
-                let text = match &r.data {
-                    Value::String(s) => s.clone(),
-                    Value::Null => String::new(),
-                    other => other.to_string(),
-                };
-                out.push(mk(
-                    TurnType::System,
-                    format!("{label}: {}", system::quote(&text)),
-                    at,
-                ));
-            }
-            _ => {}
         }
+        "Markdown" if !agent_mode => {
+            let text = s(&r.data, &["text"]);
+            if !text.is_empty() {
+                out.push(mk(TurnType::Assistant, text.to_string(), at));
+            }
+        }
+        "Thinking" => {
+            let text = s(&r.data, &["content"]);
+            if !text.is_empty() {
+                out.push(mk(TurnType::Thinking, text.to_string(), at));
+            }
+        }
+        "PendingChanges" | "AskQuestion" | "Notification" => {
+            let label = match r.kind.as_str() {
+                "PendingChanges" => "pending changes",
+                "AskQuestion" => "ask question",
+                _ => "notification",
+            };
+            let text = match &r.data {
+                Value::String(s) => s.clone(),
+                Value::Null => String::new(),
+                other => other.to_string(),
+            };
+            out.push(mk(
+                TurnType::System,
+                format!("{label}: {}", system::quote(&text)),
+                at,
+            ));
+        }
+        _ => {}
     }
 }
 

@@ -1,0 +1,225 @@
+//! The fields of turn and session documents beyond prompt and reply (`h2-mvstore.md`
+//! §9): tool approvals, deletion times of a turn and of its parts, sidecar records
+//! (`SubTurn`, `References`, `FixedContextPanel`, `Hide`, unknown types), working-set
+//! items, rating, agent and chat mode, and a session's draft input. Each test builds the
+//! documents the decoder yields (the generator's shapes, `fixtures/generators/copilot-
+//! nitrite`) and pins every row exactly: turn type, state, time, locator and text.
+
+use chat_rows::Row;
+use copilot_nitrite::decode::{Document, NitriteFile, Place};
+use copilot_nitrite::rows;
+use serde_json::{Value, json};
+
+const AGENT: &str = "com.github.copilot.agent.session.persistence.nitrite.entity.";
+/// 2026-01-01T10:00:00Z, the generator's T0.
+const T0: i64 = 1_767_261_600_000;
+const SID: &str = "aaaaaaaa-0000-4000-8000-000000000001";
+
+/// A JSON string literal, as the generator's `q`.
+fn q(s: &str) -> String {
+    serde_json::to_string(s).unwrap()
+}
+
+fn rec(kind: &str, data: &str) -> String {
+    format!("{{\"type\":{},\"data\":{}}}", q(kind), q(data))
+}
+
+fn value(rec: &str) -> String {
+    format!("{{\"type\":\"Value\",\"value\":{}}}", q(rec))
+}
+
+/// The `contents` JSON string of records, keyed by made-up UUIDs.
+fn entries(values: &[String]) -> String {
+    let parts: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| format!("\"{:08x}-0000-4000-8000-{:012x}\":{v}", i + 1, i + 1))
+        .collect();
+    format!("{{{}}}", parts.join(","))
+}
+
+fn markdown(text: &str) -> String {
+    value(&rec(
+        "Markdown",
+        &json!({"text": text, "annotations": []}).to_string(),
+    ))
+}
+
+fn round(id: i64, reply: &str) -> String {
+    value(&rec(
+        "AgentRound",
+        &json!({"roundId": id, "reply": reply}).to_string(),
+    ))
+}
+
+/// The generator's `message`: one part of a turn.
+fn message(kind: &str, prompt: &str, contents: &str, model: Option<&str>, created: i64) -> Value {
+    json!({
+        "user": if kind == "query" { "alice-gh" } else { "GitHub Copilot" },
+        "type": kind, "status": "ok", "stringContent": prompt, "contents": contents,
+        "agent": null, "confirmationRequest": null, "confirmationResponse": null,
+        "notifications": [], "modelType": null, "model": null, "modelProviderName": null,
+        "modelInformation": model.map(|m| json!({"modelName": m, "modelProviderName": null,
+            "modelBillingMultiplier": "1"})),
+        "chatMode": "Agent", "customChatModeId": "Agent", "createdAt": created, "deletedAt": null
+    })
+}
+
+/// The generator's `turn`, created at `T0 + at`, the reply 2.5 s later.
+fn turn(id: &str, at: i64, prompt: &str, response: &str) -> Value {
+    let created = T0 + at;
+    json!({
+        "id": id, "sessionId": SID, "createdAt": created, "deletedAt": null, "rating": 0,
+        "request": message("query", prompt, &entries(&[markdown(prompt)]), None, created),
+        "response": message("response", "", response, Some("gpt-4.1"), created + 2500),
+        "_id": format!("20021251087508152{}", &id[id.len() - 2..]), "_revision": 1,
+        "_modified": created + 3000
+    })
+}
+
+fn doc(entity: &str, value: Value, chunk: u32, entry: usize) -> Document {
+    Document {
+        map: format!("{AGENT}{entity}"),
+        map_id: 7,
+        key: value["_id"].clone(),
+        value,
+        place: Place::Page {
+            chunk,
+            page: 0x0100_0000_2a9e,
+            entry,
+        },
+        version: chunk as u64,
+        live: true,
+    }
+}
+
+fn session() -> Document {
+    doc(
+        "NtAgentSession",
+        json!({"id": SID, "name": {"value": "Audit session", "source": "copilot"},
+            "user": "alice-gh", "createdAt": T0, "activeAt": T0, "modifiedAt": T0,
+            "input": null, "turns": [], "workingSet": [], "welcomeMessageSetting": "default",
+            "conversationId": SID, "schemaVersion": 2, "_id": "2002125108750815232",
+            "_revision": 1, "_modified": T0}),
+        2,
+        0,
+    )
+}
+
+fn file_of(docs: Vec<Document>) -> Vec<Row> {
+    let file = NitriteFile {
+        documents: docs,
+        ..NitriteFile::default()
+    };
+    rows::file_rows(&file, "agent.db", "chat-agent-sessions", "")
+}
+
+/// (turn type, state, time, locator, text, session) of each row.
+fn pinned(rows: &[Row]) -> Vec<(&'static str, &'static str, String, String, String, String)> {
+    rows.iter()
+        .map(|r| {
+            (
+                r.turn_type.as_str(),
+                r.record_state.as_str(),
+                r.timestamp.map(|t| t.to_string()).unwrap_or_default(),
+                r.source_locator.clone(),
+                r.text.clone(),
+                r.session_id.clone(),
+            )
+        })
+        .collect()
+}
+
+type Pin = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
+
+/// The rows expected, all of session [`SID`].
+fn expect(rows: &[Pin]) -> Vec<(&'static str, &'static str, String, String, String, String)> {
+    rows.iter()
+        .map(|(tt, st, at, loc, text)| {
+            (
+                *tt,
+                *st,
+                at.to_string(),
+                loc.to_string(),
+                text.to_string(),
+                SID.to_string(),
+            )
+        })
+        .collect()
+}
+
+const START: Pin = (
+    "system",
+    "live",
+    "2026-01-01T10:00:00.000000Z",
+    "chunk 2 page 0x10000002a9e entry 0",
+    "session start: title=\"Audit session\" title_source=copilot kind=chat-agent-sessions user=alice-gh",
+);
+const LOC: &str = "chunk 4 page 0x10000002a9e entry 0";
+
+#[test]
+fn a_tool_approval_request_and_its_answer_are_permission_decision_rows() {
+    // the audit's cp3 shape: the request as a JSON string on the response, the answer
+    // as a nested document on the request (with a secret-named field that never shows)
+    let mut t = turn(
+        "turn-01",
+        60_000,
+        "Delete the build dir",
+        &entries(&[round(1, "Deleted.")]),
+    );
+    t["response"]["confirmationRequest"] =
+        json!("{\"title\":\"Run command?\",\"message\":\"rm -rf build\",\"authToken\":\"ghu_x\"}");
+    t["request"]["confirmationResponse"] = json!({"accepted": false, "apiKey": "sk-x"});
+    let rows = file_of(vec![session(), doc("NtAgentTurn", t, 4, 0)]);
+    assert_eq!(
+        pinned(&rows),
+        expect(&[
+            START,
+            (
+                "user",
+                "live",
+                "2026-01-01T10:01:00.000000Z",
+                LOC,
+                "Delete the build dir"
+            ),
+            (
+                "system",
+                "live",
+                "2026-01-01T10:01:02.500000Z",
+                LOC,
+                "model: gpt-4.1"
+            ),
+            (
+                "assistant",
+                "live",
+                "2026-01-01T10:01:02.500000Z",
+                LOC,
+                "Deleted."
+            ),
+            (
+                "system",
+                "live",
+                "2026-01-01T10:01:02.500000Z",
+                LOC,
+                "permission decision: confirmation title=\"Run command?\" message=\"rm -rf build\""
+            ),
+            (
+                "system",
+                "live",
+                "2026-01-01T10:01:00.000000Z",
+                LOC,
+                "permission decision: accepted=false"
+            ),
+        ])
+    );
+    assert!(
+        rows.iter()
+            .all(|r| !r.text.contains("ghu_x") && !r.text.contains("sk-x"))
+    );
+}
