@@ -411,7 +411,12 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
                             .locator(d.place.locator())
                             .state(state_of(
                                 d,
-                                d.value.get("deletedAt").is_some_and(|x| !x.is_null()),
+                                // the model is the response's: its part's deletion counts
+                                deletion(d.value.get("deletedAt")).is_some()
+                                    || deletion(
+                                        d.value.get("response").and_then(|r| r.get("deletedAt")),
+                                    )
+                                    .is_some(),
                             )),
                     );
                 }
@@ -435,6 +440,23 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
     for d in &g.legacy {
         legacy_rows(sid, d, emit);
     }
+}
+
+/// The time a `deletedAt` names, and its text: `(Some(time), "2026-...Z")` for epoch
+/// milliseconds, `(None, <the value as written>)` for anything else; None when the field
+/// is absent or null.
+fn deletion(v: Option<&Value>) -> Option<(Option<Timestamp>, String)> {
+    let v = v.filter(|x| !x.is_null())?;
+    let t = v
+        .as_i64()
+        .filter(|m| *m > 0)
+        .and_then(Timestamp::from_epoch_millis);
+    let text = match (t, v) {
+        (Some(t), _) => t.to_string(),
+        (None, Value::String(s)) => s.clone(),
+        (None, other) => other.to_string(),
+    };
+    Some((t, text))
 }
 
 /// True when a field name names a secret (its value never reaches a row): it contains
@@ -631,10 +653,19 @@ fn confirmation_text(request: bool, v: &Result<Vec<(String, Value)>, Value>) -> 
 }
 
 /// The rows of one turn document (user, assistant, thinking, tool and system rows).
+///
+/// A part with its own `deletedAt` (`request.deletedAt`, `response.deletedAt`) makes the
+/// rows that part gives `deleted`; the turn's `deletedAt` makes all of them `deleted`.
+/// Each deletion time is one row of its own (`turn deleted: at=...`, `request deleted:
+/// at=...`, `response deleted: at=...`), at that time.
 pub fn turn_rows(d: &Document) -> Vec<Row> {
     let v = &d.value;
-    let deleted = v.get("deletedAt").is_some_and(|x| !x.is_null());
-    let state = state_of(d, deleted);
+    let del_turn = deletion(v.get("deletedAt"));
+    let del_req = deletion(v.get("request").and_then(|r| r.get("deletedAt")));
+    let del_resp = deletion(v.get("response").and_then(|r| r.get("deletedAt")));
+    let state = state_of(d, del_turn.is_some());
+    let state_req = state_of(d, del_turn.is_some() || del_req.is_some());
+    let state_resp = state_of(d, del_turn.is_some() || del_resp.is_some());
     let model = turn_model(v);
     let loc = d.place.locator();
     let mk_in = |st: RecordState| {
@@ -648,8 +679,9 @@ pub fn turn_rows(d: &Document) -> Vec<Row> {
                 .state(st)
         }
     };
-    let mk_req = mk_in(state);
-    let mk_resp = mk_in(state);
+    let mk = mk_in(state);
+    let mk_req = mk_in(state_req);
+    let mk_resp = mk_in(state_resp);
     let mut out = Vec::new();
     let t_req = ms(v, &["request", "createdAt"]).or_else(|| ms(v, &["createdAt"]));
     let t_resp = ms(v, &["response", "createdAt"]).or(t_req);
@@ -720,6 +752,19 @@ pub fn turn_rows(d: &Document) -> Vec<Row> {
                     t_resp,
                 ));
             }
+        }
+    }
+    // the deletion times, each at its own time
+    for (what, del) in [
+        ("turn", &del_turn),
+        ("request", &del_req),
+        ("response", &del_resp),
+    ] {
+        if let Some((at, text)) = del {
+            out.push(
+                mk(TurnType::System, format!("{what} deleted: at={text}"), *at)
+                    .state(state_of(d, true)),
+            );
         }
     }
     out

@@ -276,6 +276,12 @@ fn expected_agent_rows() -> Vec<(TurnType, RecordState, String)> {
         ),
         t(User, Deleted, "Summarise the session"),
         t(Assistant, Deleted, "We fixed the login test."),
+        // the turn's deletedAt, at its own time
+        t(
+            System,
+            Deleted,
+            "turn deleted: at=2026-01-01T10:06:00.000000Z",
+        ),
         t(
             System,
             Recovered,
@@ -320,7 +326,12 @@ fn generated_plain_store_through_the_store_trait() {
     assert_eq!(b[6].2, "claude-sonnet-4-5");
     assert_eq!(b[6].3, "chunk 10 page 0x28000004e60 entry 0");
     assert_eq!(b[13].3, "chunk 7 page 0x1c000002aa2 entry 2");
-    assert_eq!(b[20].3, "chunk 12 page 0x30000004e60 entry 2");
+    assert_eq!(b[19].3, "chunk 13 page 0x340000191de entry 1");
+    assert_eq!(
+        rows[19].timestamp.unwrap().to_string(),
+        "2026-01-01T10:06:00.000000Z"
+    );
+    assert_eq!(b[21].3, "chunk 12 page 0x30000004e60 entry 2");
     assert_eq!(rows[5].tool_name, "read_file");
     assert_eq!(rows[5].tool_use_id, "toolu_01ABC");
     assert_eq!(
@@ -328,7 +339,7 @@ fn generated_plain_store_through_the_store_trait() {
         "2026-01-01T10:01:00.000000Z"
     );
     assert_eq!(rows[0].session_id, "5f0c6a2e-1b7d-4c39-9a51-0e2d3c4b5a61");
-    assert_eq!(rows[19].session_id, "9a8b7c6d-0000-4000-8000-00000000abcd");
+    assert_eq!(rows[20].session_id, "9a8b7c6d-0000-4000-8000-00000000abcd");
     // both stores were read through the evidence gateway, and nothing changed
     assert_eq!(ev.manifest().len(), 2);
     assert_eq!(std::fs::read(&path).unwrap(), before);

@@ -223,3 +223,131 @@ fn a_tool_approval_request_and_its_answer_are_permission_decision_rows() {
             .all(|r| !r.text.contains("ghu_x") && !r.text.contains("sk-x"))
     );
 }
+
+#[test]
+fn deletion_times_of_a_turn_and_of_its_parts_are_rows_and_mark_what_they_deleted() {
+    // the audit's cp6 shape (`response.deletedAt`), and the same for the request and
+    // for the whole turn
+    let mut resp = turn(
+        "turn-01",
+        1_000,
+        "PROMPT KEPT",
+        &entries(&[round(1, "RESPONSE DELETED")]),
+    );
+    resp["response"]["deletedAt"] = json!(T0 + 5_000);
+    let mut req = turn(
+        "turn-02",
+        10_000,
+        "PROMPT DELETED",
+        &entries(&[round(1, "REPLY KEPT")]),
+    );
+    req["request"]["deletedAt"] = json!(T0 + 15_000);
+    let mut whole = turn(
+        "turn-03",
+        20_000,
+        "TURN DELETED",
+        &entries(&[round(1, "ITS REPLY")]),
+    );
+    whole["deletedAt"] = json!(T0 + 25_000);
+    let rows = file_of(vec![
+        session(),
+        doc("NtAgentTurn", resp, 4, 0),
+        doc("NtAgentTurn", req, 4, 1),
+        doc("NtAgentTurn", whole, 4, 2),
+    ]);
+    let l1 = "chunk 4 page 0x10000002a9e entry 1";
+    let l2 = "chunk 4 page 0x10000002a9e entry 2";
+    assert_eq!(
+        pinned(&rows),
+        expect(&[
+            START,
+            (
+                "user",
+                "live",
+                "2026-01-01T10:00:01.000000Z",
+                LOC,
+                "PROMPT KEPT"
+            ),
+            (
+                "system",
+                "deleted",
+                "2026-01-01T10:00:03.500000Z",
+                LOC,
+                "model: gpt-4.1"
+            ),
+            (
+                "assistant",
+                "deleted",
+                "2026-01-01T10:00:03.500000Z",
+                LOC,
+                "RESPONSE DELETED"
+            ),
+            (
+                "system",
+                "deleted",
+                "2026-01-01T10:00:05.000000Z",
+                LOC,
+                "response deleted: at=2026-01-01T10:00:05.000000Z"
+            ),
+            (
+                "user",
+                "deleted",
+                "2026-01-01T10:00:10.000000Z",
+                l1,
+                "PROMPT DELETED"
+            ),
+            (
+                "assistant",
+                "live",
+                "2026-01-01T10:00:12.500000Z",
+                l1,
+                "REPLY KEPT"
+            ),
+            (
+                "system",
+                "deleted",
+                "2026-01-01T10:00:15.000000Z",
+                l1,
+                "request deleted: at=2026-01-01T10:00:15.000000Z"
+            ),
+            (
+                "user",
+                "deleted",
+                "2026-01-01T10:00:20.000000Z",
+                l2,
+                "TURN DELETED"
+            ),
+            (
+                "assistant",
+                "deleted",
+                "2026-01-01T10:00:22.500000Z",
+                l2,
+                "ITS REPLY"
+            ),
+            (
+                "system",
+                "deleted",
+                "2026-01-01T10:00:25.000000Z",
+                l2,
+                "turn deleted: at=2026-01-01T10:00:25.000000Z"
+            ),
+        ])
+    );
+}
+
+#[test]
+fn a_deletion_time_that_is_no_epoch_is_shown_as_written_without_a_time() {
+    let mut t = turn("turn-01", 1_000, "P", &entries(&[round(1, "R")]));
+    t["deletedAt"] = json!("yesterday");
+    let rows = file_of(vec![doc("NtAgentTurn", t, 4, 0)]);
+    let last = rows.last().unwrap();
+    assert_eq!(
+        (
+            last.turn_type.as_str(),
+            last.record_state.as_str(),
+            last.timestamp,
+            last.text.as_str()
+        ),
+        ("system", "deleted", None, "turn deleted: at=yesterday")
+    );
+}
