@@ -860,6 +860,55 @@ fn one_record(
                 at,
             ));
         }
+        "SubTurn" => {
+            let prompt = s(&r.data, &["prompt"]);
+            let reply = s(&r.data, &["reply"]);
+            if !prompt.is_empty() {
+                out.push(mk(
+                    TurnType::System,
+                    format!("sub-turn prompt: {prompt}"),
+                    at,
+                ));
+            }
+            if !reply.is_empty() {
+                out.push(mk(
+                    TurnType::Assistant,
+                    format!("sub-turn reply: {reply}"),
+                    at,
+                ));
+            }
+            // whatever else the record holds, as written
+            let rest = match &r.data {
+                Value::Object(m) => Value::Object(
+                    m.iter()
+                        .filter(|(k, x)| {
+                            !(x.is_null()
+                                || (matches!(k.as_str(), "prompt" | "reply")
+                                    && x.as_str().is_some()))
+                        })
+                        .map(|(k, x)| (k.clone(), x.clone()))
+                        .collect(),
+                ),
+                other => other.clone(),
+            };
+            let empty = match &rest {
+                Value::Object(m) => m.is_empty(),
+                Value::Null => true,
+                Value::String(t) => t.is_empty(),
+                _ => false,
+            };
+            if !empty || (prompt.is_empty() && reply.is_empty()) {
+                let text = match &rest {
+                    Value::String(t) => t.clone(),
+                    other => without_secrets(other).to_string(),
+                };
+                out.push(mk(
+                    TurnType::System,
+                    format!("sub-turn: {}", system::quote(&text)),
+                    at,
+                ));
+            }
+        }
         _ => {}
     }
 }

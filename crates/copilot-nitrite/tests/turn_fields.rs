@@ -351,3 +351,57 @@ fn a_deletion_time_that_is_no_epoch_is_shown_as_written_without_a_time() {
         ("system", "deleted", None, "turn deleted: at=yesterday")
     );
 }
+
+#[test]
+fn a_sub_turn_gives_its_prompt_and_its_reply() {
+    // the audit's cp3 turn-2
+    let t = turn(
+        "turn-01",
+        120_000,
+        "Use a sub agent",
+        &entries(&[
+            round(1, "Sub agent done."),
+            value(&rec(
+                "SubTurn",
+                "{\"reply\":\"SUBTURN REPLY TEXT\",\"prompt\":\"SUBTURN PROMPT\"}",
+            )),
+            value(&rec(
+                "SubTurn",
+                "{\"prompt\":\"SECOND\",\"agent\":\"explore\",\"token\":\"ghu_x\"}",
+            )),
+        ]),
+    );
+    let rows = file_of(vec![session(), doc("NtAgentTurn", t, 4, 0)]);
+    let at = "2026-01-01T10:02:02.500000Z";
+    assert_eq!(
+        pinned(&rows),
+        expect(&[
+            START,
+            (
+                "user",
+                "live",
+                "2026-01-01T10:02:00.000000Z",
+                LOC,
+                "Use a sub agent"
+            ),
+            ("system", "live", at, LOC, "model: gpt-4.1"),
+            ("assistant", "live", at, LOC, "Sub agent done."),
+            ("system", "live", at, LOC, "sub-turn prompt: SUBTURN PROMPT"),
+            (
+                "assistant",
+                "live",
+                at,
+                LOC,
+                "sub-turn reply: SUBTURN REPLY TEXT"
+            ),
+            ("system", "live", at, LOC, "sub-turn prompt: SECOND"),
+            (
+                "system",
+                "live",
+                at,
+                LOC,
+                "sub-turn: {\"agent\":\"explore\"}"
+            ),
+        ])
+    );
+}
