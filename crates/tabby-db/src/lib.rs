@@ -54,7 +54,9 @@ pub use decode::config::{ConfiguredModel, models_from_toml};
 pub use decode::db::ServerDb;
 pub use decode::event::{Event, EventLog, LogEntry};
 pub use decode::hashid::HashIds;
-pub use decode::history::{Command, intellij_history, vscode_history};
+pub use decode::history::{
+    Command, IntellijHistory, intellij_history, read_intellij_history, vscode_history,
+};
 pub use locate::FileKind;
 use rows::Source;
 
@@ -415,21 +417,30 @@ fn read_file(
                 file: display,
                 secondary: true,
             };
-            match intellij_history(&bytes) {
-                Ok(cmds) => rows::history_rows(
-                    &cmds,
+            // the commands read before any damage are kept (a cut file keeps its
+            // complete entries), then the damage's one parser row at its byte
+            let h = read_intellij_history(&bytes);
+            let mut out = Vec::new();
+            if h.damage.is_none() || !h.commands.is_empty() {
+                out = rows::history_rows(
+                    &h.commands,
                     rows::HistoryClient::Intellij,
                     &file_name(path),
                     &|c| c.offset.map(|o| format!("byte {o}")).unwrap_or_default(),
                     &src,
-                ),
-                Err(e) => vec![
-                    Row::system(AGENT, system::not_readable_xml(&e))
-                        .file(display)
-                        .secondary(true)
-                        .session(session),
-                ],
+                );
             }
+            if let Some(e) = &h.damage {
+                let mut r = Row::system(AGENT, system::not_readable_xml(e))
+                    .file(display)
+                    .secondary(true)
+                    .session(session);
+                if let Error::Xml { offset, .. } = e {
+                    r = r.locator(format!("byte {offset}"));
+                }
+                out.push(r);
+            }
+            out
         }
         FileKind::StateVscdb => vscdb_rows(path, display, evidence, opening),
     }

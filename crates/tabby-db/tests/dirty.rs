@@ -153,7 +153,7 @@ fn broken_files_give_exact_rows() {
     assert_eq!(
         texts(&read_as(&p)),
         vec![
-            "secondary |  | parser: not a readable XML document (unexpected end of file inside <component> at byte 33)"
+            "secondary | byte 33 | parser: not a readable XML document (unexpected end of file inside <component> at byte 33)"
         ]
     );
     let p = write_in(d, ".tabby/ee/db.sqlite", b"this is not a database at all, not even close to one; it is longer than a header...........");
@@ -184,4 +184,51 @@ fn broken_files_give_exact_rows() {
             "secondary | byte 101 | parser: unparseable line (invalid UTF-8 at byte 9 of the line): {\"user\":\"\u{fffd}\",\"ts\":3,\"event\":{\"chat_completion\":{}}}",
         ]
     );
+}
+
+/// The audit's t3: an IntelliJ history cut inside its third entry. It gave only the
+/// `parser:` row; the two commands that closed before the cut are read now, with the
+/// leading row, then the one `parser:` row at the byte of the damage.
+#[test]
+fn a_cut_intellij_history_keeps_the_commands_before_the_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = b"<application>\n  <component name=\"com.tabbyml.intellijtabby.inlineChat.CommandHistory\">\n    <option name=\"history\">\n      <list>\n        <option value=\"add docstrings\" />\n        <option value=\"refactor the payment module\" />\n        <option value=\"rename";
+    assert_eq!(xml.len(), 254);
+    let p = write_in(
+        dir.path(),
+        "u/.config/JetBrains/PyCharm2024.1/options/intellij-tabby-command-history.xml",
+        xml,
+    );
+    let rows = read_as(&p);
+    let got: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{}|{}|{}|{}|{}|{}|{}|{}",
+                r.timestamp.map(|t| t.to_string()).unwrap_or_default(),
+                r.session_id,
+                r.turn_type,
+                r.record_state,
+                r.secondary,
+                r.source_line.map(|l| l.to_string()).unwrap_or_default(),
+                r.source_locator,
+                r.text
+            )
+        })
+        .collect();
+    let s = "command-history:intellij:PyCharm2024.1";
+    assert_eq!(
+        got,
+        [
+            format!(
+                "|{s}|system|secondary|true|||inline edit command history: 2 commands, newest first (from intellij-tabby-command-history.xml, no times)"
+            ),
+            format!("|{s}|user|secondary|true|1|byte 136|add docstrings"),
+            format!("|{s}|user|secondary|true|2|byte 178|refactor the payment module"),
+            format!(
+                "|{s}|system|secondary|true||byte 233|parser: not a readable XML document (syntax error: attribute value not closed: `\"` not found before end of input at byte 233)"
+            ),
+        ]
+    );
+    assert_eq!(&xml[233..240], b"<option");
 }

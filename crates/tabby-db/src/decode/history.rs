@@ -51,10 +51,40 @@ fn attr(e: &quick_xml::events::BytesStart<'_>, name: &str) -> Result<Option<Stri
     Ok(None)
 }
 
+/// The IntelliJ history file as read: the commands, and the damage that stopped the
+/// reading (a cut or malformed file), after which nothing more was read.
+#[derive(Debug, Default)]
+pub struct IntellijHistory {
+    /// The commands read, newest first: every entry that closed before the damage.
+    pub commands: Vec<Command>,
+    /// Why the file is not a readable XML document ([`Error::Xml`], with the byte).
+    pub damage: Option<Error>,
+}
+
 /// Decodes the IntelliJ history file. A file that is not well-formed XML is an
-/// [`Error::Xml`] with the byte offset; a well-formed file without the component
-/// yields no commands.
+/// [`Error::Xml`] with the byte offset, and its commands are not returned (see
+/// [`read_intellij_history`], which keeps them); a well-formed file without the
+/// component yields no commands.
 pub fn intellij_history(bytes: &[u8]) -> Result<Vec<Command>, Error> {
+    let h = read_intellij_history(bytes);
+    match h.damage {
+        Some(e) => Err(e),
+        None => Ok(h.commands),
+    }
+}
+
+/// Reads the IntelliJ history file event by event, as the Cody legacy XML reader does:
+/// a file cut or damaged in the middle keeps every command whose `<option value=...>`
+/// was read before the damage, and records the damage (its byte offset and reason).
+pub fn read_intellij_history(bytes: &[u8]) -> IntellijHistory {
+    let mut out = IntellijHistory::default();
+    if let Err(e) = read_into(bytes, &mut out.commands) {
+        out.damage = Some(e);
+    }
+    out
+}
+
+fn read_into(bytes: &[u8], out: &mut Vec<Command>) -> Result<(), Error> {
     let xml_err = |offset: u64, reason: String| Error::Xml { offset, reason };
     let mut reader = Reader::from_reader(bytes);
     reader.config_mut().check_end_names = true;
@@ -66,7 +96,6 @@ pub fn intellij_history(bytes: &[u8]) -> Result<Vec<Command>, Error> {
     const COMPONENT: u8 = 1;
     const HISTORY: u8 = 2;
     let mut open = [0usize; 3];
-    let mut out = Vec::new();
     let mut saw_root = false;
     loop {
         let pos = reader.buffer_position();
@@ -129,7 +158,7 @@ pub fn intellij_history(bytes: &[u8]) -> Result<Vec<Command>, Error> {
     if !saw_root {
         return Err(xml_err(0, "no root element".into()));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Decodes the `edit.recentlyCommand` value of the VS Code extension's state. Entries
@@ -213,6 +242,25 @@ mod tests {
             "syntax error: attribute value not closed: `\"` not found before end of input at byte 178"
         );
         assert_eq!(&SPEC[178..185], "<option");
+        // the reader that keeps what came before: the entry that closed before the cut
+        let h = read_intellij_history(cut);
+        assert_eq!(
+            h.commands,
+            vec![Command {
+                position: 1,
+                command: "add docstrings".into(),
+                context: Vec::new(),
+                offset: Some(136),
+            }]
+        );
+        assert_eq!(h.damage.unwrap().to_string(), e.to_string());
+        // cut after the last entry closed: every entry, and the unclosed element
+        let h = read_intellij_history(&SPEC.as_bytes()[..SPEC.find("</list>").unwrap()]);
+        assert_eq!(h.commands.len(), 2);
+        assert_eq!(
+            h.damage.unwrap().to_string(),
+            "unexpected end of file inside <list> at byte 228"
+        );
         let e = intellij_history(b"<a><b></a>").unwrap_err();
         assert!(matches!(e, Error::Xml { .. }), "{e:?}");
         assert!(intellij_history(b"").is_err());
