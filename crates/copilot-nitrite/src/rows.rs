@@ -8,9 +8,15 @@
 //! whose `reply` is the answer (there the `Markdown` records repeat the prompt, so the
 //! reader never falls back to them). `Thinking` records become thinking rows; tool calls
 //! of rounds become tool rows; `PendingChanges`, `AskQuestion` and `Notification` become
-//! system rows.
+//! system rows, `SubTurn` records a sub-turn's prompt and reply, `References` and
+//! `FixedContextPanel` records (also hidden by `Hide`) one `file referenced:` row per
+//! file, and a record of any other type an `unknown record type` row: none is dropped.
+//! A turn's `confirmationRequest` / `confirmationResponse` become `permission decision:`
+//! rows.
 //!
-//! Rows of live documents are `live`, or `deleted` when the turn has `deletedAt`. Rows
+//! Rows of live documents are `live`, or `deleted` when the turn (or the part of it
+//! they come from, `request` or `response`) has `deletedAt`; each deletion time is a
+//! row of its own. Rows
 //! of carved documents (older revisions and removed documents, see [`crate::decode`])
 //! are `recovered`; of an older revision, only the texts that the live revision no
 //! longer holds are yielded, so a responder sees exactly what changed.
@@ -514,7 +520,7 @@ pub fn names_secret(name: &str) -> bool {
 const MAX_FIELD_DEPTH: usize = 16;
 
 /// A copy of `v` without the secret-named keys of its objects (see [`names_secret`]),
-/// at any depth up to [`MAX_FIELD_DEPTH`] (deeper values become `"…"`).
+/// at any depth up to 16 levels (deeper values become `"…"`).
 pub fn without_secrets(v: &Value) -> Value {
     fn go(v: &Value, depth: usize) -> Value {
         match v {
@@ -685,9 +691,16 @@ pub fn turn_rows(d: &Document) -> Vec<Row> {
     let mut out = Vec::new();
     let t_req = ms(v, &["request", "createdAt"]).or_else(|| ms(v, &["createdAt"]));
     let t_resp = ms(v, &["response", "createdAt"]).or(t_req);
-    let mut prompt = s(v, &["request", "stringContent"]).to_string();
+    let string_content = s(v, &["request", "stringContent"]);
+    let req_contents = s(v, &["request", "contents"]);
+    let req_recs = if req_contents.is_empty() {
+        Ok(Vec::new())
+    } else {
+        records(req_contents)
+    };
+    let mut prompt = string_content.to_string();
     if prompt.is_empty() {
-        if let Ok(recs) = records(s(v, &["request", "contents"])) {
+        if let Ok(recs) = &req_recs {
             prompt = recs
                 .iter()
                 .filter(|r| r.kind == "Markdown")
@@ -698,6 +711,23 @@ pub fn turn_rows(d: &Document) -> Vec<Row> {
     }
     if !prompt.is_empty() {
         out.push(mk_req(TurnType::User, prompt, t_req));
+    }
+    // the request's other records: the files it references (`FixedContextPanel`, a
+    // hidden `References`), and any record of another type; its `Markdown` records are
+    // the prompt above
+    match req_recs {
+        Err(e) => out.push(mk_req(
+            TurnType::System,
+            system::parser(format!("request.contents is not readable ({e})")),
+            t_req,
+        )),
+        Ok(recs) => record_rows(
+            &recs,
+            &mk_req,
+            t_req,
+            Side::Request(string_content),
+            &mut out,
+        ),
     }
     let contents = s(v, &["response", "contents"]);
     let recs = if contents.is_empty() {
@@ -711,7 +741,7 @@ pub fn turn_rows(d: &Document) -> Vec<Row> {
             system::parser(format!("response.contents is not readable ({e})")),
             t_resp,
         )),
-        Ok(recs) => record_rows(&recs, &mk_resp, t_resp, &mut out),
+        Ok(recs) => record_rows(&recs, &mk_resp, t_resp, Side::Response, &mut out),
     }
     // the tool-approval request and its answer: the spec lets both parts carry both
     for (key, request) in [
@@ -770,23 +800,98 @@ pub fn turn_rows(d: &Document) -> Vec<Row> {
     out
 }
 
+/// Which part of a turn a list of records comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side<'a> {
+    /// `request.contents`, with `request.stringContent`: its `Markdown` records are the
+    /// prompt (only one that differs from a non-empty `stringContent` is a row).
+    Request(&'a str),
+    /// `response.contents` (and a legacy outer document).
+    Response,
+}
+
+/// How deep `Hide` records (a record wrapped in another) are followed.
+const MAX_HIDE_DEPTH: usize = 4;
+
+/// `file referenced: <path>` (a `file:` URI as its path; another reference as written).
+fn reference_text(uri: &str, note: &str) -> String {
+    let shown = if uri.starts_with("file:") {
+        chat_rows::uri::to_path(uri).unwrap_or_else(|| uri.to_string())
+    } else {
+        uri.to_string()
+    };
+    format!("file referenced: {shown}{note}")
+}
+
+/// The rows of one `References` entry: a JSON string or object `{"type":"file",
+/// "reference":{"uri":...}}`; an entry naming no URI is one `reference:` row of its
+/// fields as written.
+fn reference_rows(
+    e: &Value,
+    mk: &dyn Fn(TurnType, String, Option<Timestamp>) -> Row,
+    at: Option<Timestamp>,
+    uris: &mut Vec<String>,
+    out: &mut Vec<Row>,
+) {
+    let parsed;
+    let e = match e {
+        Value::String(t) => match chat_rows::json::from_str::<Value>(t) {
+            Ok(x) => {
+                parsed = x;
+                &parsed
+            }
+            Err(_) => e,
+        },
+        other => other,
+    };
+    let uri = [
+        &["reference", "uri"][..],
+        &["reference", "path"],
+        &["reference", "fsPath"],
+        &["reference"],
+        &["uri"],
+        &["path"],
+    ]
+    .iter()
+    .map(|p| s(e, p))
+    .find(|x| !x.is_empty())
+    .unwrap_or(if let Value::String(x) = e { x } else { "" });
+    if uri.is_empty() {
+        out.push(mk(
+            TurnType::System,
+            format!(
+                "reference: {}",
+                system::quote(&without_secrets(e).to_string())
+            ),
+            at,
+        ));
+    } else {
+        uris.push(uri.to_string());
+        out.push(mk(TurnType::System, reference_text(uri, ""), at));
+    }
+}
+
 fn record_rows(
     recs: &[Record],
     mk: &dyn Fn(TurnType, String, Option<Timestamp>) -> Row,
     at: Option<Timestamp>,
+    side: Side<'_>,
     out: &mut Vec<Row>,
 ) {
     let agent_mode = recs.iter().any(|r| r.kind == "AgentRound");
     for r in recs {
-        one_record(r, agent_mode, mk, at, out);
+        one_record(r, agent_mode, mk, at, side, 0, out);
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn one_record(
     r: &Record,
     agent_mode: bool,
     mk: &dyn Fn(TurnType, String, Option<Timestamp>) -> Row,
     at: Option<Timestamp>,
+    side: Side<'_>,
+    depth: usize,
     out: &mut Vec<Row>,
 ) {
     match r.kind.as_str() {
@@ -831,10 +936,25 @@ fn one_record(
                 }
             }
         }
-        "Markdown" if !agent_mode => {
+        // the request's prompt (taken above), and in agent mode the response's too: the
+        // prompt again (collapsed with it), or a prompt text the turn does not hold
+        "Markdown" if matches!(side, Side::Request(_)) => {
+            let text = s(&r.data, &["text"]);
+            if let Side::Request(sc) = side {
+                if !sc.is_empty() && !text.is_empty() && text != sc {
+                    out.push(mk(TurnType::User, text.to_string(), at));
+                }
+            }
+        }
+        "Markdown" => {
             let text = s(&r.data, &["text"]);
             if !text.is_empty() {
-                out.push(mk(TurnType::Assistant, text.to_string(), at));
+                let tt = if agent_mode {
+                    TurnType::User
+                } else {
+                    TurnType::Assistant
+                };
+                out.push(mk(tt, text.to_string(), at));
             }
         }
         "Thinking" => {
@@ -909,8 +1029,92 @@ fn one_record(
                 ));
             }
         }
-        _ => {}
+        "References" => {
+            let mut uris = Vec::new();
+            match &r.data {
+                Value::Array(entries) => {
+                    for e in entries {
+                        reference_rows(e, mk, at, &mut uris, out);
+                    }
+                }
+                Value::Null => {}
+                other => reference_rows(other, mk, at, &mut uris, out),
+            }
+        }
+        "FixedContextPanel" => {
+            let mut uris = Vec::new();
+            if let Some(Value::Array(entries)) = r.data.get("references") {
+                for e in entries {
+                    reference_rows(e, mk, at, &mut uris, out);
+                }
+            }
+            let current = s(&r.data, &["currentFileUri"]);
+            if !current.is_empty() && !uris.iter().any(|u| u == current) {
+                out.push(mk(
+                    TurnType::System,
+                    reference_text(current, " (current file)"),
+                    at,
+                ));
+            }
+            // other fields of the panel, as written
+            if let Value::Object(m) = &r.data {
+                let rest: serde_json::Map<String, Value> = m
+                    .iter()
+                    .filter(|(k, x)| {
+                        !x.is_null() && !matches!(k.as_str(), "references" | "currentFileUri")
+                    })
+                    .map(|(k, x)| (k.clone(), x.clone()))
+                    .collect();
+                if !rest.is_empty() {
+                    let text = without_secrets(&Value::Object(rest)).to_string();
+                    out.push(mk(
+                        TurnType::System,
+                        format!("context panel: {}", system::quote(&text)),
+                        at,
+                    ));
+                }
+            } else if !r.data.is_null() {
+                unknown_record(r, mk, at, out);
+            }
+        }
+        // a record the plugin hides from the chat view: the record it wraps
+        "Hide" if depth < MAX_HIDE_DEPTH && r.data.get("type").is_some() => {
+            let mut inner = Vec::new();
+            match records_from_value(&r.data, &mut inner) {
+                Ok(()) => {
+                    for x in &inner {
+                        one_record(x, agent_mode, mk, at, side, depth + 1, out);
+                    }
+                }
+                Err(_) => unknown_record(r, mk, at, out),
+            }
+        }
+        _ => unknown_record(r, mk, at, out),
     }
+}
+
+/// `unknown record type <type>: <data>` (the data cut as `parser:` rows cut theirs;
+/// `(none)` when the record names no type).
+fn unknown_record(
+    r: &Record,
+    mk: &dyn Fn(TurnType, String, Option<Timestamp>) -> Row,
+    at: Option<Timestamp>,
+    out: &mut Vec<Row>,
+) {
+    let kind = if r.kind.is_empty() {
+        "(none)"
+    } else {
+        r.kind.as_str()
+    };
+    let data = match &r.data {
+        Value::String(t) => t.clone(),
+        other => without_secrets(other).to_string(),
+    };
+    out.push(mk(
+        TurnType::System,
+        format!("unknown record type {kind}: {}", system::quote(&data)),
+        at,
+    ));
 }
 
 /// A pre-1.6 outer document: every record of every entry, one session.
@@ -954,7 +1158,7 @@ fn legacy_rows(sid: &str, d: &Document, emit: &mut dyn FnMut(Row)) {
             }
         }
     }
-    record_rows(&recs, &mk, at, &mut rows);
+    record_rows(&recs, &mk, at, Side::Response, &mut rows);
     if let Some(e) = bad {
         rows.push(mk(
             TurnType::System,

@@ -135,7 +135,8 @@ fn real_agent_store_decodes_structurally() {
 
     let rows = rows::file_rows(&f, "agent.db", "chat-agent-sessions", "");
     let b = brief(&rows);
-    assert_eq!(b.len(), 6, "{b:#?}");
+    // 7: the request's FixedContextPanel (and its hidden References) name one file
+    assert_eq!(b.len(), 7, "{b:#?}");
     assert_eq!(
         b[0],
         (
@@ -178,22 +179,36 @@ fn real_agent_store_decodes_structurally() {
         )
     );
     assert_eq!(
-        (b[4].0.as_str(), b[4].3.as_str()),
+        b[4],
+        (
+            "system".into(),
+            "live",
+            "claude-haiku-4-5".into(),
+            turn_loc.clone(),
+            "file referenced: /Users/redacted-user/_projects/Terraform/readme.md".into()
+        )
+    );
+    assert_eq!(
+        rows[4].timestamp.unwrap().to_string(),
+        "2026-05-08T15:24:37.742000Z"
+    );
+    assert_eq!(
+        (b[5].0.as_str(), b[5].3.as_str()),
         ("thinking", turn_loc.as_str())
     );
     assert!(
-        b[4].4
+        b[5].4
             .starts_with("The user has just typed \"test\" as their request."),
         "{}",
-        b[4].4
-    );
-    assert_eq!(b[4].4.chars().count(), 696);
-    assert_eq!(b[5].0, "assistant");
-    assert!(
         b[5].4
+    );
+    assert_eq!(b[5].4.chars().count(), 696);
+    assert_eq!(b[6].0, "assistant");
+    assert!(
+        b[6].4
             .starts_with("Hey! I'm ready to assist. I've reviewed the CLAUDE.md guidelines")
     );
-    assert!(b[5].4.ends_with("What would you like to work on?"));
+    assert!(b[6].4.ends_with("What would you like to work on?"));
     assert_eq!(
         rows[2].timestamp.unwrap().to_string(),
         "2026-05-08T15:24:37.742000Z"

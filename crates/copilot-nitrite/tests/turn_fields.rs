@@ -405,3 +405,74 @@ fn a_sub_turn_gives_its_prompt_and_its_reply() {
         ])
     );
 }
+
+#[test]
+fn referenced_files_are_rows_and_no_record_type_is_dropped() {
+    // the reference store's request (`Markdown`, `FixedContextPanel`, a hidden
+    // `References`) and response (`References` in a subgraph), plus an unknown type
+    let uri = "file:///Users/redacted-user/_projects/Terraform/readme.md";
+    let reference = json!({"type": "file", "reference": {"uri": uri}}).to_string();
+    let panel = json!({"references": [reference], "currentFileUri": uri}).to_string();
+    let hidden = rec("References", &json!([reference]).to_string());
+    let mut t = turn(
+        "turn-01",
+        60_000,
+        "test",
+        &entries(&[
+            value(&rec(
+                "References",
+                &json!([json!({"type": "file", "reference": {"uri": "file:///C:/src/My%20App/main.rs"}}).to_string()]).to_string(),
+            )),
+            round(1, "Hey!"),
+            value(&rec("FileRead", "{\"text\":\"fn main() {}\"}")),
+        ]),
+    );
+    t["request"]["contents"] = json!(entries(&[
+        markdown("test"),
+        value(&rec("FixedContextPanel", &panel)),
+        value(&rec("Hide", &hidden)),
+        value(&rec(
+            "FixedContextPanel",
+            &json!({"references": [], "currentFileUri": "file:///home/u/other.rs"}).to_string()
+        )),
+    ]));
+    let rows = file_of(vec![session(), doc("NtAgentTurn", t, 4, 0)]);
+    let (tq, tr) = ("2026-01-01T10:01:00.000000Z", "2026-01-01T10:01:02.500000Z");
+    assert_eq!(
+        pinned(&rows),
+        expect(&[
+            START,
+            ("user", "live", tq, LOC, "test"),
+            ("system", "live", tr, LOC, "model: gpt-4.1"),
+            (
+                "system",
+                "live",
+                tq,
+                LOC,
+                "file referenced: /Users/redacted-user/_projects/Terraform/readme.md"
+            ),
+            (
+                "system",
+                "live",
+                tq,
+                LOC,
+                "file referenced: /home/u/other.rs (current file)"
+            ),
+            (
+                "system",
+                "live",
+                tr,
+                LOC,
+                "file referenced: C:\\src\\My App\\main.rs"
+            ),
+            ("assistant", "live", tr, LOC, "Hey!"),
+            (
+                "system",
+                "live",
+                tr,
+                LOC,
+                "unknown record type FileRead: {\"text\":\"fn main() {}\"}"
+            ),
+        ])
+    );
+}
