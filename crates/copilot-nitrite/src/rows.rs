@@ -270,21 +270,9 @@ pub fn file_rows(file: &NitriteFile, source_file: &str, kind: &str, project: &st
         );
     }
     for d in others {
-        let mut fields: Vec<(String, String)> = Vec::new();
-        if let Some(m) = d.value.as_object() {
-            for (k, v) in m {
-                if k.starts_with('_') {
-                    continue;
-                }
-                let text = match v {
-                    Value::String(s) => s.clone(),
-                    Value::Number(n) => n.to_string(),
-                    Value::Bool(b) => b.to_string(),
-                    _ => continue,
-                };
-                fields.push((k.clone(), text));
-            }
-        }
+        // every field as written: nested documents as dotted keys (`status.state`),
+        // arrays as compact JSON; Nitrite's `_` fields, nulls and secret-named keys left out
+        let fields = fields_of(&d.value, true);
         let pairs: Vec<(&str, &str)> = fields
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -292,6 +280,7 @@ pub fn file_rows(file: &NitriteFile, source_file: &str, kind: &str, project: &st
         let text = format!("{}: {}", d.entity(), system::key_values(&pairs));
         out.push(
             base(Row::system(AGENT, text))
+                .session(s(&d.value, &["sessionId"]))
                 .at(ms(&d.value, &["createdAt"]).or_else(|| ms(&d.value, &["_modified"])))
                 .locator(d.place.locator())
                 .state(if d.live {

@@ -476,3 +476,23 @@ fn referenced_files_are_rows_and_no_record_type_is_dropped() {
         ])
     );
 }
+
+#[test]
+fn a_working_set_item_has_its_session_and_its_nested_fields() {
+    // the audit's cp3 working-set item
+    let item = json!({"id": "ws-1", "sessionId": SID, "fileUrl": "file:///home/u/repo/src/main.rs",
+        "createdAt": T0 + 61_000, "status": {"state": "accepted"}, "tags": ["a", "b"],
+        "authToken": "ghu_x", "note": null,
+        "_id": "2002125108750815299", "_revision": 1, "_modified": T0 + 61_000});
+    let rows = file_of(vec![doc("NtAgentWorkingSetItem", item, 5, 0)]);
+    assert_eq!(
+        pinned(&rows),
+        expect(&[(
+            "system",
+            "live",
+            "2026-01-01T10:01:01.000000Z",
+            "chunk 5 page 0x10000002a9e entry 0",
+            "NtAgentWorkingSetItem: createdAt=1767261661000 fileUrl=file:///home/u/repo/src/main.rs id=ws-1 sessionId=aaaaaaaa-0000-4000-8000-000000000001 status.state=accepted tags=\"[\\\"a\\\",\\\"b\\\"]\""
+        )])
+    );
+}
