@@ -13,7 +13,9 @@
 //! * **One value, many chats.** A single damaged byte must not cost every chat of every
 //!   account, so [`decode`] scans the value's structure and decodes each chat (and in a
 //!   damaged chat, each interaction) on its own. A chat that does not decode is one
-//!   `parser: unparseable record <N> (<reason>): <record>` row; everything else is read.
+//!   `parser: unparseable record <N> (<reason>): <record>` row per damaged interaction;
+//!   everything else is read, the interactions after one damaged only inside its
+//!   strings included.
 //! * **Times that are not UTC stay flagged.** Chat ids are `Date.toUTCString()` (UTC),
 //!   but chats migrated from the legacy plugin carry its zone-less, host-local
 //!   `LocalDateTime` as id; they keep `timestamp_zone = unknown` unless the responder

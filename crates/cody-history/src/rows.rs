@@ -194,8 +194,27 @@ pub fn chat_rows(
             chat.offset,
         ));
     }
+    // the damage rows: one per interaction that did not decode, in place among the
+    // interactions read (the reading goes on past an interaction damaged only inside
+    // its strings); any other damage stopped the reading and comes last
+    let damage_row = |d: &decode::ChatDamage| {
+        origin.row(
+            TurnType::System,
+            system::unparseable_record(chat.number, &d.error, &d.record),
+            damage_offset(&d.error),
+        )
+    };
+    let mut in_place = chat
+        .damage
+        .iter()
+        .chain(&chat.more_damage)
+        .filter(|d| matches!(d.error, decode::Error::Interaction { .. }))
+        .peekable();
     let mut models: ChangeTracker<String> = ChangeTracker::model();
     for it in &chat.interactions {
+        while let Some(d) = in_place.next_if(|d| damage_offset(&d.error) < it.offset) {
+            push(damage_row(d));
+        }
         let model = it
             .assistant
             .as_ref()
@@ -313,13 +332,16 @@ pub fn chat_rows(
             }
         }
     }
-    if let Some(d) = &chat.damage {
-        let offset = damage_offset(&d.error);
-        push(origin.row(
-            TurnType::System,
-            system::unparseable_record(chat.number, &d.error, &d.record),
-            offset,
-        ));
+    for d in in_place {
+        push(damage_row(d));
+    }
+    for d in chat
+        .damage
+        .iter()
+        .chain(&chat.more_damage)
+        .filter(|d| !matches!(d.error, decode::Error::Interaction { .. }))
+    {
+        push(damage_row(d));
     }
     rows
 }

@@ -317,3 +317,168 @@ fn dirty_every_cody_text_fixture() {
         }
     }
 }
+
+/// A row as `time|session|turn|model|text|line|locator|state|secondary`.
+fn full(r: &Row) -> String {
+    format!(
+        "{}|{}|{}|{}|{}|{}|{}|{}|{}",
+        r.timestamp.map(|t| t.to_string()).unwrap_or_default(),
+        r.session_id,
+        r.turn_type,
+        r.model,
+        r.text,
+        r.source_line.map(|l| l.to_string()).unwrap_or_default(),
+        r.source_locator,
+        r.record_state,
+        r.secondary
+    )
+}
+
+/// The audit's c5: interaction 2 of 3 holds an invalid escape inside its text, the
+/// structure around it intact. The reading stopped there and interaction 3 gave no row;
+/// now the damaged interaction is the chat's one `parser:` row, in its place, and the
+/// reading goes on with interaction 3.
+#[test]
+fn an_interaction_damaged_inside_a_string_does_not_cost_the_ones_after_it() {
+    let v = br#"{"https://sourcegraph.com/-alice":{"chat":{"Fri, 03 Oct 2026 10:00:00 GMT":{"id":"Fri, 03 Oct 2026 10:00:00 GMT","interactions":[{"humanMessage":{"speaker":"human","text":"first"},"assistantMessage":{"speaker":"assistant","text":"a1","model":"m"}},{"humanMessage":{"speaker":"human","text":"bad\q"},"assistantMessage":null},{"humanMessage":{"speaker":"human","text":"third prompt after damage"},"assistantMessage":{"speaker":"assistant","text":"a3","model":"m"}}],"lastInteractionTimestamp":"Fri, 03 Oct 2026 10:00:00 GMT"}}}}"#;
+    let rows = cody_history::history_rows_from_bytes(v, "f", &FileContext::default());
+    let (t, s) = (
+        "2026-10-03T10:00:00.000000Z",
+        "Fri, 03 Oct 2026 10:00:00 GMT",
+    );
+    // the chat's record, quoted as every such row quotes it (cut, with its length)
+    let record = chat_rows::system::quote(&String::from_utf8_lossy(&v[75..v.len() - 3]));
+    assert!(record.ends_with("\"lastIntera… [448 bytes in all]"));
+    assert_eq!(
+        rows.iter().map(full).collect::<Vec<_>>(),
+        [
+            format!(
+                "{t}|{s}|system||session start: account=https://sourcegraph.com/-alice endpoint=https://sourcegraph.com/ username=alice|1|byte 75|live|false"
+            ),
+            format!("{t}|{s}|user|m|first|1|byte 129|live|false"),
+            format!("{t}|{s}|system|m|model: m|1|byte 129|live|false"),
+            format!("{t}|{s}|assistant|m|a1|1|byte 129|live|false"),
+            format!(
+                "{t}|{s}|system||parser: unparseable record 1 (interaction 1 at byte 248: invalid escape at line 1 column 48 (value at byte 248)): {record}|1|byte 248|live|false"
+            ),
+            format!("{t}|{s}|user|m|third prompt after damage|1|byte 324|live|false"),
+            format!("{t}|{s}|assistant|m|a3|1|byte 324|live|false"),
+        ]
+    );
+    assert_eq!(&v[248..263], br#"{"humanMessage""#);
+}
+
+/// Two interactions damaged inside strings: a `parser:` row for each, in place (the
+/// second quotes its own interaction); damage to an interaction's structure (a missing
+/// comma) still stops the reading there, since where the interaction ends is unknown.
+#[test]
+fn each_string_damaged_interaction_is_reported_and_structural_damage_stops() {
+    let chat = |i2: &str, i4: &str| {
+        format!(
+            r#"{{"e/-u":{{"chat":{{"Fri, 03 Oct 2026 10:00:00 GMT":{{"interactions":[{{"humanMessage":{{"text":"one"}}}},{i2},{{"humanMessage":{{"text":"three"}}}},{i4},{{"humanMessage":{{"text":"five"}}}}]}}}}}}}}"#
+        )
+    };
+    let both = chat(
+        r#"{"humanMessage":{"text":"two\x"}}"#,
+        "{\"humanMessage\":{\"text\":\"four\u{1}\"}}",
+    );
+    let rows = cody_history::history_rows_from_bytes(both.as_bytes(), "f", &FileContext::default());
+    let (t, s) = (
+        "2026-10-03T10:00:00.000000Z",
+        "Fri, 03 Oct 2026 10:00:00 GMT",
+    );
+    let record = &both[49..both.len() - 3];
+    let fourth = "{\"humanMessage\":{\"text\":\"four\u{1}\"}}";
+    assert_eq!(&both[166..166 + fourth.len()], fourth);
+    assert_eq!(
+        rows.iter().map(full).collect::<Vec<_>>(),
+        [
+            format!(
+                "{t}|{s}|system||session start: account=e/-u endpoint=e/ username=u|1|byte 49|live|false"
+            ),
+            format!("{t}|{s}|user||one|1|byte 66|live|false"),
+            format!(
+                "{t}|{s}|system||parser: unparseable record 1 (interaction 1 at byte 98: invalid escape at line 1 column 30 (value at byte 98)): {record}|1|byte 98|live|false"
+            ),
+            format!("{t}|{s}|user||three|1|byte 132|live|false"),
+            format!(
+                "{t}|{s}|system||parser: unparseable record 1 (interaction 3 at byte 166: control character (\\u0000-\\u001F) found while parsing a string at line 1 column 30 (value at byte 166)): {fourth}|1|byte 166|live|false"
+            ),
+            format!("{t}|{s}|user||five|1|byte 200|live|false"),
+        ]
+    );
+    let broken = chat(
+        r#"{"humanMessage":{"text":"two" "x"}}"#,
+        r#"{"humanMessage":{"text":"four"}}"#,
+    );
+    let rows =
+        cody_history::history_rows_from_bytes(broken.as_bytes(), "f", &FileContext::default());
+    assert_eq!(
+        texts(&rows)[1..],
+        [
+            "one".to_string(),
+            format!(
+                "parser: unparseable record 1 (interaction 1 at byte 98: expected `,` or `}}` at line 1 column 31 (value at byte 98)): {}",
+                &broken[49..broken.len() - 3]
+            ),
+        ]
+    );
+}
+
+/// Going on past string damage costs one copy of each damaged interaction: 20,000
+/// damaged interactions between 20,000 good ones are each reported once, in a linear pass.
+#[test]
+fn thousands_of_string_damaged_interactions_are_each_reported_once() {
+    let n = 20_000;
+    let mut items = Vec::with_capacity(2 * n);
+    for i in 0..n {
+        items.push(format!(r#"{{"humanMessage":{{"text":"good {i}"}}}}"#));
+        items.push(format!(r#"{{"humanMessage":{{"text":"bad {i} \q"}}}}"#));
+    }
+    let v = format!(
+        r#"{{"e/-u":{{"chat":{{"Fri, 03 Oct 2026 10:00:00 GMT":{{"interactions":[{}]}}}}}}}}"#,
+        items.join(",")
+    );
+    let started = std::time::Instant::now();
+    let rows = cody_history::history_rows_from_bytes(v.as_bytes(), "f", &FileContext::default());
+    let elapsed = started.elapsed();
+    let users = rows.iter().filter(|r| r.text.starts_with("good ")).count();
+    let parsers = rows.iter().filter(|r| r.is_parser()).count();
+    assert_eq!((rows.len(), users, parsers), (1 + 2 * n, n, n));
+    // in place: every good interaction's row is followed by its damaged neighbour's
+    assert!(
+        rows[1..]
+            .chunks(2)
+            .all(|p| !p[0].is_parser() && p[1].is_parser())
+    );
+    assert!(elapsed.as_secs() < 60, "{elapsed:?}");
+}
+
+/// In a chat that decodes, an interaction that is not an object was passed over with
+/// only the first reported, at the chat's end: each is reported now, in its place.
+#[test]
+fn every_interaction_that_is_not_an_object_is_reported_in_place() {
+    let v = br#"{"e/-u":{"chat":{"Fri, 03 Oct 2026 10:00:00 GMT":{"interactions":[{"humanMessage":{"text":"one"}},5,{"humanMessage":{"text":"three"}},"x",{"humanMessage":{"text":"five"}}]}}}}"#;
+    let rows = cody_history::history_rows_from_bytes(v, "f", &FileContext::default());
+    let (t, s) = (
+        "2026-10-03T10:00:00.000000Z",
+        "Fri, 03 Oct 2026 10:00:00 GMT",
+    );
+    assert_eq!(
+        rows.iter().map(full).collect::<Vec<_>>(),
+        [
+            format!(
+                "{t}|{s}|system||session start: account=e/-u endpoint=e/ username=u|1|byte 49|live|false"
+            ),
+            format!("{t}|{s}|user||one|1|byte 66|live|false"),
+            format!(
+                "{t}|{s}|system||parser: unparseable record 1 (interaction 1 at byte 98: an interaction at byte 98 is not a JSON object): 5,{{\"humanMessage\":{{\"text\":\"three\"}}}},\"x\",{{\"humanMessage\":{{\"text\":\"five\"}}}}]}}}}}}}}|1|byte 98|live|false"
+            ),
+            format!("{t}|{s}|user||three|1|byte 100|live|false"),
+            format!(
+                "{t}|{s}|system||parser: unparseable record 1 (interaction 3 at byte 134: an interaction at byte 134 is not a JSON object): \"x\",{{\"humanMessage\":{{\"text\":\"five\"}}}}]}}}}}}}}|1|byte 134|live|false"
+            ),
+            format!("{t}|{s}|user||five|1|byte 138|live|false"),
+        ]
+    );
+}

@@ -386,8 +386,14 @@ pub struct Chat {
     pub last_interaction: Option<String>,
     /// The interactions that decoded, in order.
     pub interactions: Vec<Interaction>,
-    /// The part of the chat that did not decode, if any. Interactions before it are kept.
+    /// The first part of the chat that did not decode, if any. Interactions before it
+    /// are kept, and so are those after it when the reading could go on (see
+    /// [`Chat::more_damage`]).
     pub damage: Option<ChatDamage>,
+    /// Interactions after the first damage that did not decode either, when the reading
+    /// went on past each (an interaction whose structure is intact but for its string
+    /// values, or one that is not an object): each is reported, none is dropped.
+    pub more_damage: Vec<ChatDamage>,
 }
 
 /// How many bytes of a broken chat are kept for quoting (the quote itself is cut shorter).
@@ -416,29 +422,64 @@ impl Chat {
                 Err(e) => {
                     // recover interaction by interaction; if the structure reads fine the
                     // damage is in a field the structural pass skips, and serde's error says where
-                    let error =
-                        chat.fill_structurally(bytes, span.clone())
-                            .unwrap_or(Error::Json {
-                                offset: span.start,
-                                message: chat_rows::json::reason(&e),
-                            });
-                    chat.damage = Some(ChatDamage {
-                        error,
-                        record: quote_bytes(raw),
+                    let mut skipped = Vec::new();
+                    let stop = chat.fill_structurally(bytes, span.clone(), &mut skipped);
+                    let stop = stop.or_else(|| {
+                        skipped.is_empty().then(|| Error::Json {
+                            offset: span.start,
+                            message: chat_rows::json::reason(&e),
+                        })
                     });
+                    chat.set_damage(skipped, stop, bytes, span.clone());
                     return chat;
                 }
             }
         }
-        let error = chat.fill_structurally(bytes, span.clone());
-        chat.damage = Some(ChatDamage {
-            error: error.unwrap_or(Error::Cut {
-                offset: span.end,
-                inside: "a chat",
-            }),
-            record: quote_bytes(raw),
+        let mut skipped = Vec::new();
+        let stop = chat.fill_structurally(bytes, span.clone(), &mut skipped);
+        let stop = stop.unwrap_or(Error::Cut {
+            offset: span.end,
+            inside: "a chat",
         });
+        chat.set_damage(skipped, Some(stop), bytes, span.clone());
         chat
+    }
+
+    /// Records the damage of a chat read structurally: the interactions skipped (in
+    /// order, with their spans), then the error that stopped the reading. The first is
+    /// the chat's [`Chat::damage`] (quoting the chat, as before), the others
+    /// [`Chat::more_damage`] (quoting their own interaction; the stop, from its
+    /// interaction to the chat's end).
+    fn set_damage(
+        &mut self,
+        skipped: Vec<(Error, Range<usize>)>,
+        stop: Option<Error>,
+        bytes: &[u8],
+        chat: Range<usize>,
+    ) {
+        let raw = &bytes[chat.clone()];
+        // the stop is quoted from the interaction it stopped in to the chat's end
+        let stop = stop.map(|e| {
+            let from = match &e {
+                Error::Interaction { offset, .. } => (*offset).clamp(chat.start, chat.end),
+                _ => chat.start,
+            };
+            (e, from..chat.end)
+        });
+        let all = skipped.into_iter().chain(stop);
+        for (error, span) in all {
+            if self.damage.is_none() {
+                self.damage = Some(ChatDamage {
+                    error,
+                    record: quote_bytes(raw),
+                });
+            } else {
+                self.more_damage.push(ChatDamage {
+                    error,
+                    record: quote_bytes(bytes.get(span).unwrap_or_default()),
+                });
+            }
+        }
     }
 
     fn fill_from_value(&mut self, v: &Value, bytes: &[u8], start: usize) {
@@ -453,17 +494,20 @@ impl Chat {
                 match Interaction::from_value(item, off) {
                     Ok(it) => self.interactions.push(it),
                     Err(e) => {
+                        let d = ChatDamage {
+                            error: Error::Interaction {
+                                index: i,
+                                offset: off,
+                                source: Box::new(e),
+                            },
+                            record: quote_bytes(
+                                &bytes[off..bytes.len().min(off + RECORD_QUOTE_BYTES)],
+                            ),
+                        };
                         if self.damage.is_none() {
-                            self.damage = Some(ChatDamage {
-                                error: Error::Interaction {
-                                    index: i,
-                                    offset: off,
-                                    source: Box::new(e),
-                                },
-                                record: quote_bytes(
-                                    &bytes[off..bytes.len().min(off + RECORD_QUOTE_BYTES)],
-                                ),
-                            });
+                            self.damage = Some(d);
+                        } else {
+                            self.more_damage.push(d);
                         }
                     }
                 }
@@ -472,8 +516,16 @@ impl Chat {
     }
 
     /// Reads a chat that serde_json refused, member by member and interaction by
-    /// interaction; returns the first error (or `None` if, surprisingly, all decoded).
-    fn fill_structurally(&mut self, bytes: &[u8], span: Range<usize>) -> Option<Error> {
+    /// interaction; returns the error that stopped it (or `None` if it read to the end).
+    /// An interaction that does not decode but whose structure is intact but for its
+    /// string values ([`Scan::intact_but_for_strings`]) ends where the scanner found it:
+    /// its error goes to `skipped` and the reading goes on with the next interaction.
+    fn fill_structurally(
+        &mut self,
+        bytes: &[u8],
+        span: Range<usize>,
+        skipped: &mut Vec<(Error, Range<usize>)>,
+    ) -> Option<Error> {
         let mut sc = Scan::new(&bytes[..span.end], span.start);
         let result = (|| -> Result<(), Error> {
             sc.expect(b'{', "'{' opening a chat")?;
@@ -500,16 +552,23 @@ impl Chat {
                             loop {
                                 sc.ws();
                                 let at = sc.pos;
-                                let item = sc
-                                    .skip_value("an interaction")
-                                    .and_then(|(a, b)| decode_value(bytes, a..b))
+                                let wrap = |e: Error| Error::Interaction {
+                                    index,
+                                    offset: at,
+                                    source: Box::new(e),
+                                };
+                                let (a, b) = sc.skip_value("an interaction").map_err(wrap)?;
+                                match decode_value(bytes, a..b)
                                     .and_then(|v| Interaction::from_value(&v, at))
-                                    .map_err(|e| Error::Interaction {
-                                        index,
-                                        offset: at,
-                                        source: Box::new(e),
-                                    })?;
-                                self.interactions.push(item);
+                                {
+                                    Ok(item) => self.interactions.push(item),
+                                    Err(e) => {
+                                        if !Scan::new(&bytes[a..b], 0).intact_but_for_strings() {
+                                            return Err(wrap(e));
+                                        }
+                                        skipped.push((wrap(e), a..b));
+                                    }
+                                }
                                 index += 1;
                                 if !sc.next_or_close(b']', "',' or ']' after an interaction")? {
                                     break;

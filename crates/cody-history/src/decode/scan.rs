@@ -64,6 +64,27 @@ impl<'a> Scan<'a> {
         }
     }
 
+    /// True when `self.bytes` is one JSON value once every string in it is emptied:
+    /// whatever does not decode in it is inside string values (a bad escape, a control
+    /// character, invalid UTF-8), and the structure around them (brackets, commas,
+    /// colons, literals) is intact, so the value's span is exactly where the scanner
+    /// found it. One pass and one copy of the bytes.
+    pub(crate) fn intact_but_for_strings(&self) -> bool {
+        let mut out = Vec::with_capacity(self.bytes.len());
+        let mut i = 0;
+        while let Some(rel) = memchr::memchr(b'"', &self.bytes[i..]) {
+            let at = i + rel;
+            out.extend_from_slice(&self.bytes[i..at]);
+            let Some(end) = self.string_end(at) else {
+                return false;
+            };
+            out.extend_from_slice(b"\"\"");
+            i = end;
+        }
+        out.extend_from_slice(&self.bytes[i..]);
+        chat_rows::json::from_slice::<serde_json::Value>(&out).is_ok()
+    }
+
     /// The end (exclusive) of the string starting at `start` (which holds `"`).
     fn string_end(&self, start: usize) -> Option<usize> {
         let mut i = start + 1;
