@@ -109,6 +109,21 @@ pub enum Error {
         /// Byte offset of the line.
         offset: u64,
     },
+    /// A line held arrays or objects nested deeper than [`decode::json::MAX_DEPTH`]
+    /// levels: the rest of the line was read and applied, those values were validated
+    /// and skipped ([`Node::TooDeep`]). VS Code's reader has no such limit and would
+    /// read them, so this is never a refusal.
+    #[error("line {line} (byte {offset}): {}", too_deep_text(*.at, *.count))]
+    TooDeep {
+        /// 1-based line.
+        line: u64,
+        /// Byte offset of the line.
+        offset: u64,
+        /// Byte offset (in the file) of the first value skipped.
+        at: u64,
+        /// How many values were skipped.
+        count: usize,
+    },
     /// A mutation could not be applied.
     #[error("line {line} (byte {offset}): mutation not applied: {why}")]
     NotApplied {
@@ -131,6 +146,7 @@ impl Error {
             Error::Kind { .. } => "Error: Unreachable".into(),
             Error::MissingInitial { .. } => "Error: Log file is missing an initial entry".into(),
             Error::NotApplied { why, .. } => why.clone(),
+            Error::TooDeep { at, count, .. } => too_deep_text(*at, *count),
         }
     }
 
@@ -152,8 +168,23 @@ impl Error {
                 "log file is missing an initial entry: line {n} and later are applied to an empty session"
             )),
             Error::NotApplied { why, .. } => system::mutation_not_applied_bytes(why, line),
+            Error::TooDeep { at, count, .. } => system::parser(too_deep_text(*at, *count)),
         }
     }
+}
+
+/// What a `parser:` row says of values skipped for being nested too deep: ours is the
+/// limit, not VS Code's (`JSON.parse` reads any depth).
+pub(crate) fn too_deep_text(at: u64, count: usize) -> String {
+    let more = match count {
+        0 | 1 => String::new(),
+        2 => " and 1 more place".to_string(),
+        n => format!(" and {} more places", n - 1),
+    };
+    format!(
+        "nested deeper than {} levels at byte {at}{more}: not read (VS Code would load it)",
+        decode::json::MAX_DEPTH
+    )
 }
 
 /// A session log read into memory, ready to replay. The replay borrows from it.

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use chat_rows::{Claim, Evidence, FileContext, Row, RowSink, Store, system};
 
-use crate::decode::{Replay, parse_document};
+use crate::decode::{Replay, parse_document_noting_depth};
 use crate::locate::{self, FileKind};
 use crate::rows::files::{self, FileRows, Workspace};
 use crate::rows::{SessionContext, for_each_row, rows_from_node};
@@ -147,11 +147,28 @@ fn read_json_session(
 
 /// The rows of a flat `.json` session's bytes.
 pub(crate) fn json_session_rows(bytes: &[u8], ctx: &SessionContext) -> Vec<Row> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let bytes = &bytes[bom..];
     // invalid UTF-8 is replaced, as VS Code's decoder does
     let text = String::from_utf8_lossy(bytes);
-    match parse_document(&text) {
-        Ok(slot) => rows_from_node(&slot, ctx),
+    match parse_document_noting_depth(&text) {
+        Ok((slot, deep)) => {
+            let mut rows = rows_from_node(&slot, ctx);
+            // what was nested too deep to read: after the session's rows, as a log's
+            // line rows come
+            if let Some(d) = deep {
+                let at = (bom + d.first) as u64;
+                rows.push(error_row(
+                    ctx,
+                    system::parser(crate::too_deep_text(at, d.count)),
+                ));
+            }
+            rows
+        }
         Err(e) => vec![error_row(ctx, system::file_not_json(e))],
     }
 }

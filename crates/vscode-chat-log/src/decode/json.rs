@@ -21,7 +21,11 @@
 //! to the careful code, which finds the error and where it is; tests pin both paths
 //! to the same results.
 //!
-//! Nesting is limited to [`MAX_DEPTH`] levels, so hostile input cannot overflow the stack.
+//! The tree is at most [`MAX_DEPTH`] levels deep, so hostile input cannot overflow the
+//! stack of the parser or of any walk of the tree. An array or object that begins deeper
+//! is validated and skipped without recursion (a byte per open level; linear in its
+//! length, however deep) and kept as [`Node::TooDeep`]; the parser reports where
+//! ([`TooDeep`]). `JSON.parse` has no such limit, so VS Code would read the value.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -29,8 +33,19 @@ use std::fmt;
 
 use super::node::{Depth, Fields, INDEXED_ABOVE, Node, Slot, is_raw_key};
 
-/// Deepest nesting accepted.
+/// Deepest nesting read: an array or object deeper than this is skipped (see the
+/// module docs).
 pub const MAX_DEPTH: usize = 256;
+
+/// The values a parse skipped for being nested deeper than [`MAX_DEPTH`] levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooDeep {
+    /// Offset of the first one's opening bracket in the parsed text (for
+    /// [`parse_line`], in its input).
+    pub first: usize,
+    /// How many were skipped.
+    pub count: usize,
+}
 
 /// Bytes of unchecked input checked for UTF-8 at once (see `P::slice`).
 const WINDOW: usize = 64 << 10;
@@ -73,6 +88,11 @@ struct P<'a> {
     origin: u32,
     depth: Depth,
     nesting: usize,
+    /// Set when [`P::skip`] stopped at [`MAX_DEPTH`] (its caller then parses the value
+    /// instead, which skips what is too deep and keeps a placeholder).
+    hit_limit: bool,
+    /// The values skipped for being too deep.
+    too_deep: Option<TooDeep>,
     /// The members of the objects being parsed, innermost last: each object's are
     /// moved into a vector of exactly their number at its end, so no object carries
     /// spare capacity (most have two or three members).
@@ -84,8 +104,19 @@ struct P<'a> {
     block: block::Cache,
 }
 
-/// Parses `text` as exactly one JSON value (surrounding whitespace allowed).
+/// Parses `text` as exactly one JSON value (surrounding whitespace allowed). A value
+/// nested deeper than [`MAX_DEPTH`] is kept as [`Node::TooDeep`]; see
+/// [`parse_noting_depth`] for where.
 pub fn parse<'a>(text: &'a str, origin: u32, depth: Depth) -> Result<Node<'a>, JsonError> {
+    parse_noting_depth(text, origin, depth).map(|(n, _)| n)
+}
+
+/// [`parse`], also saying which values it skipped for being nested too deep.
+pub fn parse_noting_depth<'a>(
+    text: &'a str,
+    origin: u32,
+    depth: Depth,
+) -> Result<(Node<'a>, Option<TooDeep>), JsonError> {
     let mut p = P {
         s: Some(text),
         window: None,
@@ -95,6 +126,8 @@ pub fn parse<'a>(text: &'a str, origin: u32, depth: Depth) -> Result<Node<'a>, J
         origin,
         depth,
         nesting: 0,
+        hit_limit: false,
+        too_deep: None,
         fields: Vec::new(),
         items: Vec::new(),
         #[cfg(target_arch = "x86_64")]
@@ -105,7 +138,7 @@ pub fn parse<'a>(text: &'a str, origin: u32, depth: Depth) -> Result<Node<'a>, J
     if p.i < p.b.len() {
         return Err(p.err("trailing characters", false));
     }
-    Ok(v)
+    Ok((v, p.too_deep))
 }
 
 /// Validates `text` as exactly one JSON value without building anything.
@@ -119,6 +152,8 @@ pub fn validate(text: &str) -> Result<(), JsonError> {
         origin: 0,
         depth: Depth::Full,
         nesting: 0,
+        hit_limit: false,
+        too_deep: None,
         fields: Vec::new(),
         items: Vec::new(),
         #[cfg(target_arch = "x86_64")]
@@ -163,6 +198,8 @@ pub fn parse_line<'a>(
         origin,
         depth: Depth::Lazy,
         nesting: 0,
+        hit_limit: false,
+        too_deep: None,
         fields: std::mem::take(&mut scratch.fields),
         items: std::mem::take(&mut scratch.items),
         #[cfg(target_arch = "x86_64")]
@@ -177,6 +214,7 @@ pub fn parse_line<'a>(
     scratch.fields = p.fields;
     scratch.items = p.items;
     scratch.window = p.window;
+    scratch.too_deep = p.too_deep;
     let v = v.ok()?;
     (end == input.len() || input[end] == b'\n').then_some((v, end))
 }
@@ -188,6 +226,15 @@ pub struct Scratch<'a> {
     fields: Vec<(Cow<'a, str>, Slot<'a>)>,
     items: Vec<Slot<'a>>,
     window: Option<(usize, &'a str)>,
+    too_deep: Option<TooDeep>,
+}
+
+impl Scratch<'_> {
+    /// The values the last [`parse_line`] skipped for being nested deeper than
+    /// [`MAX_DEPTH`] (offsets in its input).
+    pub fn too_deep(&self) -> Option<TooDeep> {
+        self.too_deep
+    }
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -309,6 +356,7 @@ impl<'a> P<'a> {
     fn enter(&mut self) -> Result<(), JsonError> {
         self.nesting += 1;
         if self.nesting > MAX_DEPTH {
+            self.hit_limit = true;
             return Err(self.err("recursion limit exceeded", false));
         }
         Ok(())
@@ -317,6 +365,7 @@ impl<'a> P<'a> {
     fn value(&mut self) -> Result<Node<'a>, JsonError> {
         self.ws();
         match self.peek() {
+            Some(b'{' | b'[') if self.nesting >= MAX_DEPTH => self.too_deep(),
             Some(b'{') => self.object(),
             Some(b'[') => self.array(),
             Some(b'"') => {
@@ -397,6 +446,93 @@ impl<'a> P<'a> {
             None => Err(self.err("EOF while parsing a value", true)),
             Some(_) => Err(self.err("expected value", false)),
         }
+    }
+
+    /// The array or object at `self.i`, one level deeper than [`MAX_DEPTH`]: validated
+    /// and skipped (see [`P::skip_deep`]), its text checked for UTF-8 as a raw
+    /// subtree's is, and noted; a placeholder stands in its place.
+    #[cold]
+    fn too_deep(&mut self) -> Result<Node<'a>, JsonError> {
+        let from = self.i;
+        let object = self.peek() == Some(b'{');
+        self.skip_deep()?;
+        self.slice(from, self.i)?;
+        let seen = self.too_deep.get_or_insert(TooDeep {
+            first: from,
+            count: 0,
+        });
+        seen.count += 1;
+        Ok(Node::TooDeep { object })
+    }
+
+    /// Skips one value, validating it as [`P::skip`] does (the same errors, at the same
+    /// places), however deep it nests: without recursion, a byte per open level
+    /// (whether it is an object), so it is linear in the value's length.
+    fn skip_deep(&mut self) -> Result<(), JsonError> {
+        const OBJECT_EOF: &str = "EOF while parsing an object";
+        let mut open: Vec<bool> = Vec::new();
+        loop {
+            // at a value
+            self.ws();
+            match self.peek() {
+                Some(c @ (b'{' | b'[')) => {
+                    self.i += 1;
+                    self.ws();
+                    let object = c == b'{';
+                    if self.peek() == Some(if object { b'}' } else { b']' }) {
+                        self.i += 1;
+                    } else {
+                        open.push(object);
+                        if object {
+                            self.member_key()?;
+                        }
+                        continue;
+                    }
+                }
+                Some(b'"') => {
+                    self.string_span()?;
+                }
+                Some(b't') => self.literal(b"true")?,
+                Some(b'f') => self.literal(b"false")?,
+                Some(b'n') => self.literal(b"null")?,
+                Some(b'-' | b'0'..=b'9') => {
+                    self.number_span()?;
+                }
+                None => return Err(self.err("EOF while parsing a value", true)),
+                Some(_) => return Err(self.err("expected value", false)),
+            }
+            // after a value: close what it ends, or go on to the next member
+            loop {
+                let Some(&object) = open.last() else {
+                    return Ok(());
+                };
+                let closed = if object {
+                    self.comma_or_end(b'}', OBJECT_EOF, "expected `,` or `}`")?
+                } else {
+                    self.comma_or_end(b']', "EOF while parsing a list", "expected `,` or `]`")?
+                };
+                if !closed {
+                    if object {
+                        self.member_key()?;
+                    }
+                    break;
+                }
+                open.pop();
+            }
+        }
+    }
+
+    /// An object member's key and colon, validated ([`P::skip_deep`]).
+    fn member_key(&mut self) -> Result<(), JsonError> {
+        self.ws();
+        match self.peek() {
+            Some(b'"') => {
+                self.string_span()?;
+            }
+            None => return Err(self.err("EOF while parsing an object", true)),
+            _ => return Err(self.err("key must be a string", false)),
+        }
+        self.colon()
     }
 
     fn colon(&mut self) -> Result<(), JsonError> {
@@ -622,9 +758,22 @@ impl<'a> P<'a> {
             self.colon()?;
             let value = if self.depth == Depth::Lazy && is_raw_key(&key) {
                 self.ws();
-                let from = self.i;
-                self.skip()?;
-                Node::Raw(self.slice(from, self.i)?)
+                let (from, nesting) = (self.i, self.nesting);
+                match self.skip() {
+                    Ok(()) => Node::Raw(self.slice(from, self.i)?),
+                    // deeper than the tree may be: parsed instead, all of it (no level
+                    // of it skipped again), which keeps a placeholder for what is too deep
+                    Err(_) if self.hit_limit => {
+                        self.hit_limit = false;
+                        self.i = from;
+                        self.nesting = nesting;
+                        let lazy = std::mem::replace(&mut self.depth, Depth::Full);
+                        let v = self.value();
+                        self.depth = lazy;
+                        v?
+                    }
+                    Err(e) => return Err(e),
+                }
             } else {
                 self.value()?
             };
@@ -1116,12 +1265,154 @@ mod tests {
             let serde = serde_json::from_str::<serde_json::Value>(bad).unwrap_err();
             assert_eq!(p(bad).unwrap_err(), serde.to_string(), "{bad}");
         }
+        // past the depth limit the same errors, from the iterative skip
         assert_eq!(
             p(&"[".repeat(300)).unwrap_err(),
-            "recursion limit exceeded at line 1 column 257"
+            "EOF while parsing a value at line 1 column 300"
+        );
+        assert_eq!(
+            p(&format!("{}1,]", "[".repeat(300))).unwrap_err(),
+            "trailing comma at line 1 column 303"
         );
         assert!(validate("{\"a\":[1,{\"b\":\"c\\\"\"}]}").is_ok());
         assert!(validate("{\"a\":[1,{\"b\":\"c\\\"\"}]").is_err());
+    }
+
+    /// What lies deeper than the limit is validated and skipped, and a placeholder
+    /// (written as `null`) keeps its place; the rest of the document is read, and the
+    /// parse says where the skipped values began.
+    #[test]
+    fn values_deeper_than_the_limit_are_skipped_and_noted() {
+        let deep = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        let object_below = format!("{}{{\"k\":[2]}}{}", "[".repeat(255), "]".repeat(255));
+        let doc = format!(
+            "{{\"a\":1,\"d\":{},\"o\":{object_below},\"b\":2}}",
+            deep(300)
+        );
+        let (n, too_deep) = parse_noting_depth(&doc, 0, Depth::Full).unwrap();
+        // the document is level 1, the arrays of `d` levels 2 to 256 (read) and 257 on
+        // (skipped); in `o` the object at level 257 is skipped
+        let kept = format!("{}null{}", "[".repeat(255), "]".repeat(255));
+        assert_eq!(
+            n.to_json(),
+            format!("{{\"a\":1,\"d\":{kept},\"o\":{kept},\"b\":2}}")
+        );
+        assert_eq!(
+            too_deep,
+            Some(TooDeep {
+                first: 11 + 255,
+                count: 2
+            })
+        );
+        assert_eq!(&doc[266..268], "[[");
+        // at the limit nothing is skipped
+        let at_limit = deep(256);
+        let (n, too_deep) = parse_noting_depth(&at_limit, 0, Depth::Full).unwrap();
+        assert_eq!(n.to_json(), at_limit);
+        assert_eq!(too_deep, None);
+        // a lazy key whose subtree is too deep is read as a tree, the same way
+        let doc = format!("{{\"result\":{{\"m\":{}}},\"x\":3}}", deep(300));
+        let (n, too_deep) = parse_noting_depth(&doc, 0, Depth::Lazy).unwrap();
+        let kept = format!("{}null{}", "[".repeat(254), "]".repeat(254));
+        assert_eq!(
+            n.to_json(),
+            format!("{{\"result\":{{\"m\":{kept}}},\"x\":3}}")
+        );
+        assert_eq!(too_deep.map(|d| d.count), Some(1));
+        assert!(matches!(
+            n.get("result").map(|s| &s.node),
+            Some(Node::Obj(_))
+        ));
+    }
+
+    /// 100,000 levels (and a million) are skipped in constant stack, on a thread whose
+    /// stack (half a scan worker's) is far too small to recurse that deep.
+    #[test]
+    fn a_hundred_thousand_open_brackets_do_not_overflow_the_stack() {
+        let worker = std::thread::Builder::new().stack_size(1 << 20);
+        let done = worker
+            .spawn(|| {
+                for n in [100_000, 1_000_000] {
+                    let closed = format!("{{\"x\":{}0{}}}", "[".repeat(n), "]".repeat(n));
+                    let (v, d) = parse_noting_depth(&closed, 0, Depth::Lazy).unwrap();
+                    assert_eq!(d.map(|d| (d.first, d.count)), Some((5 + 255, 1)));
+                    assert!(matches!(v, Node::Obj(_)));
+                    let open = format!("{{\"x\":{}", "[".repeat(n));
+                    let e = parse(&open, 0, Depth::Lazy).unwrap_err();
+                    assert!(e.eof, "{e}");
+                    let mut scratch = Scratch::default();
+                    assert!(parse_line(closed.as_bytes(), 0, 0, &mut scratch).is_some());
+                    assert_eq!(scratch.too_deep().map(|d| d.count), Some(1));
+                }
+            })
+            .unwrap();
+        assert!(done.join().is_ok());
+    }
+
+    /// The iterative skip accepts what the recursive one accepts and fails with the
+    /// same error at the same place, on generated documents, valid and damaged.
+    #[test]
+    fn the_iterative_skip_agrees_with_the_recursive_one() {
+        let pieces: &[&str] = &[
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ":",
+            "\"k\"",
+            "\"a\\\"b\"",
+            "1",
+            "-2.5e3",
+            "true",
+            "nul",
+            "null",
+            " ",
+            "\n",
+            "\"",
+            "x",
+            "1.",
+            "{\"a\":",
+            "[1,",
+            "\"\u{1}\"",
+        ];
+        let mut next = xorshift(0x517c_c1b7_2722_0a95_u64);
+        let (mut ok, mut bad) = (0, 0);
+        for _ in 0..20_000 {
+            let mut doc = String::new();
+            // mostly well-formed shapes, cut or spliced now and then
+            for _ in 0..(next() % 24) {
+                doc.push_str(pieces[next() as usize % pieces.len()]);
+            }
+            let run = |deep: bool| {
+                let mut p = P {
+                    s: Some(&doc),
+                    window: None,
+                    b: doc.as_bytes(),
+                    line_mode: false,
+                    i: 0,
+                    origin: 0,
+                    depth: Depth::Full,
+                    nesting: 0,
+                    hit_limit: false,
+                    too_deep: None,
+                    fields: Vec::new(),
+                    items: Vec::new(),
+                    #[cfg(target_arch = "x86_64")]
+                    block: block::Cache::default(),
+                };
+                let r = if deep { p.skip_deep() } else { p.skip() };
+                (r, p.i)
+            };
+            let (a, b) = (run(false), run(true));
+            assert_eq!(a, b, "{doc:?}");
+            if a.0.is_ok() {
+                ok += 1;
+            } else {
+                bad += 1;
+            }
+        }
+        assert!(ok > 1_000 && bad > 1_000, "{ok} valid, {bad} invalid");
     }
 
     #[test]

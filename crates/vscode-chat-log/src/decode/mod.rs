@@ -254,6 +254,8 @@ fn js_key<'a>(n: &Node<'a>) -> Cow<'a, str> {
             .collect::<Vec<_>>()
             .join(","),
         Node::Obj(_) | Node::Raw(_) | Node::RawOwned(_) => "[object Object]".into(),
+        // never in a path: a line's path elements are three levels deep
+        Node::TooDeep { .. } => "[not read]".into(),
     })
 }
 
@@ -346,6 +348,7 @@ fn walk<'t, 'a>(
                 Some(i) => items.get_mut(i),
                 None => None,
             },
+            Node::TooDeep { .. } => return Err(not_read(&path[..depth])),
             other => {
                 return Err(fatal(format!(
                     "TypeError: {} is {} {}, cannot read {seg}",
@@ -373,6 +376,16 @@ fn walk<'t, 'a>(
         }
     }
     Ok(slot)
+}
+
+/// A mutation into a value that was nested too deep to read ([`Node::TooDeep`]):
+/// not applied, without the refusal (VS Code read the value and would apply it).
+fn not_read(at: &[Cow<'_, str>]) -> NotApplied {
+    benign(format!(
+        "{} was nested deeper than {} levels and not read",
+        path_text(at),
+        json::MAX_DEPTH
+    ))
 }
 
 fn article(t: &str) -> &'static str {
@@ -414,6 +427,9 @@ impl<'a> Replay<'a> {
                         offset: pos as u64,
                         len: (end - pos) as u64,
                     });
+                    if let Some(deep) = scratch.too_deep() {
+                        r.too_deep(index, number, pos as u64, deep.first as u64, deep.count);
+                    }
                     r.entry(index, number, pos as u64, entry_of(node));
                     pos = (end + 1).min(input.len());
                     continue;
@@ -448,6 +464,20 @@ impl<'a> Replay<'a> {
         self.errors.push(LineError { index, error });
     }
 
+    /// Notes values of the line at `index` skipped for being nested too deep (`at`:
+    /// the first one's offset in the file): a row, never a refusal.
+    fn too_deep(&mut self, index: u32, number: u64, offset: u64, at: u64, count: usize) {
+        self.errors.push(LineError {
+            index,
+            error: Error::TooDeep {
+                line: number,
+                offset,
+                at,
+                count,
+            },
+        });
+    }
+
     fn line(&mut self, number: u64, start: usize, end: usize) {
         let index = self.lines.len() as u32;
         self.lines.push(LineInfo {
@@ -457,6 +487,7 @@ impl<'a> Replay<'a> {
         });
         let mut bytes = &self.input[start..end];
         let offset = start as u64;
+        let mut text_start = offset;
         if bytes.starts_with(b"\xEF\xBB\xBF") {
             // JSON.parse rejects U+FEFF; we read past it and say VS Code would not
             self.refuse(
@@ -464,6 +495,7 @@ impl<'a> Replay<'a> {
                 "SyntaxError: the line starts with a byte order mark (U+FEFF)".into(),
             );
             bytes = &bytes[3..];
+            text_start += 3;
         }
         if bytes.iter().all(u8::is_ascii_whitespace) {
             self.error(
@@ -477,15 +509,22 @@ impl<'a> Replay<'a> {
             return;
         }
         // VS Code decodes with U+FFFD for invalid bytes and parses what results
+        // (the offsets of a line decoded with U+FFFD are those of the decoded text)
         let entry = match std::str::from_utf8(bytes) {
-            Ok(t) => json::parse(t, index, Depth::Lazy).map(entry_of),
+            Ok(t) => json::parse_noting_depth(t, index, Depth::Lazy).map(|(n, d)| (entry_of(n), d)),
             Err(_) => {
                 let t = String::from_utf8_lossy(bytes).into_owned();
-                json::parse(&t, index, Depth::Lazy).map(|n| entry_of(node::into_static(n)))
+                json::parse_noting_depth(&t, index, Depth::Lazy)
+                    .map(|(n, d)| (entry_of(node::into_static(n)), d))
             }
         };
         let entry = match entry {
-            Ok(e) => e,
+            Ok((e, deep)) => {
+                if let Some(d) = deep {
+                    self.too_deep(index, number, offset, text_start + d.first as u64, d.count);
+                }
+                e
+            }
             Err(e) => {
                 let torn = e.eof && end == self.input.len();
                 let reason = if torn {
@@ -713,6 +752,7 @@ impl<'a> Replay<'a> {
                     )))
                 }
             }
+            Node::TooDeep { .. } => Err(not_read(parents)),
             other => Err(fatal(format!(
                 "TypeError: cannot set {last} on {} {}",
                 article(other.type_name()),
@@ -779,6 +819,7 @@ impl<'a> Replay<'a> {
                     )));
                 }
             },
+            Node::TooDeep { .. } => return Err(not_read(parents)),
             other => {
                 return Err(fatal(format!(
                     "TypeError: cannot set {last} on {} {}",
@@ -790,6 +831,9 @@ impl<'a> Replay<'a> {
         let sorigin = slot.origin;
         slot.node.materialize(sorigin);
         let mut removed = None;
+        if matches!(slot.node, Node::TooDeep { .. }) {
+            return Err(not_read(path));
+        }
         if !slot.node.truthy() {
             slot.node = Node::Arr(Vec::new());
             slot.origin = index;
@@ -1017,6 +1061,7 @@ pub fn to_static(n: &Node<'_>) -> Node<'static> {
         }
         Node::Raw(r) => Node::RawOwned((*r).into()),
         Node::RawOwned(r) => Node::RawOwned(r.clone()),
+        Node::TooDeep { object } => Node::TooDeep { object: *object },
     }
 }
 
@@ -1319,7 +1364,15 @@ fn match_requests<'a>(old: Vec<Slot<'a>>, new_items: &[Slot<'_>], by: u32) -> Ve
 }
 
 /// Parses a flat `.json` session (or any JSON document) into a tree that borrows from
-/// `text`.
+/// `text`. What is nested deeper than [`json::MAX_DEPTH`] is kept as
+/// [`Node::TooDeep`] (see [`parse_document_noting_depth`]).
 pub fn parse_document(text: &str) -> Result<Slot<'_>, json::JsonError> {
-    json::parse(text, 0, Depth::Lazy).map(|n| Slot::new(0, n))
+    parse_document_noting_depth(text).map(|(s, _)| s)
+}
+
+/// [`parse_document`], also saying which values it skipped for being nested too deep.
+pub fn parse_document_noting_depth(
+    text: &str,
+) -> Result<(Slot<'_>, Option<json::TooDeep>), json::JsonError> {
+    json::parse_noting_depth(text, 0, Depth::Lazy).map(|(n, d)| (Slot::new(0, n), d))
 }

@@ -42,6 +42,14 @@ pub enum Node<'a> {
     Raw(&'a str),
     /// A subtree not parsed yet, owned (from a line that had invalid UTF-8 replaced).
     RawOwned(Box<str>),
+    /// An array or object that began deeper than [`super::json::MAX_DEPTH`] levels:
+    /// the parser validated and skipped it without reading it (VS Code's reader would
+    /// read it), and keeps this placeholder in its place, written as `null`. Its line
+    /// gets a `parser:` row ([`crate::Error::TooDeep`]).
+    TooDeep {
+        /// True for an object, false for an array.
+        object: bool,
+    },
 }
 
 impl PartialEq for Node<'_> {
@@ -63,6 +71,8 @@ impl PartialEq for Node<'_> {
                         .zip(b)
                         .all(|((k, x), (l, y))| k == l && x.node == y.node)
             }
+            // what was not read cannot be compared, as NaN is not equal to itself
+            (Node::TooDeep { .. }, _) | (_, Node::TooDeep { .. }) => false,
             (Node::Raw(_) | Node::RawOwned(_), _) | (_, Node::Raw(_) | Node::RawOwned(_)) => {
                 self.to_json() == other.to_json()
             }
@@ -361,6 +371,7 @@ pub fn into_static(mut n: Node<'_>) -> Node<'static> {
         }
         Node::Raw(r) => Node::RawOwned((*r).into()),
         Node::RawOwned(r) => Node::RawOwned(std::mem::take(r)),
+        Node::TooDeep { object } => Node::TooDeep { object: *object },
     }
 }
 
@@ -476,6 +487,8 @@ impl<'a> Node<'a> {
             Node::Obj(_) => "object",
             Node::Raw(r) => raw_type(r),
             Node::RawOwned(r) => raw_type(r),
+            Node::TooDeep { object: true } => "object",
+            Node::TooDeep { object: false } => "array",
         }
     }
 
@@ -484,7 +497,8 @@ impl<'a> Node<'a> {
     pub fn to_value(&self) -> serde_json::Value {
         use serde_json::Value;
         match self {
-            Node::Undefined | Node::Null => Value::Null,
+            // a value too deep to read is written as `null` (see the variant)
+            Node::Undefined | Node::Null | Node::TooDeep { .. } => Value::Null,
             Node::Bool(b) => Value::Bool(*b),
             Node::Num(n) => js_number_value(*n),
             Node::Str(s) => Value::String(s.to_string()),

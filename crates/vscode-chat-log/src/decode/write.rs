@@ -87,7 +87,10 @@ impl Writer<'_> {
 
     fn node(&mut self, node: &Node<'_>) -> io::Result<()> {
         match node {
-            Node::Undefined | Node::Null => self.buf.extend_from_slice(b"null"),
+            // a value too deep to read is written as `null` (see `Node::TooDeep`)
+            Node::Undefined | Node::Null | Node::TooDeep { .. } => {
+                self.buf.extend_from_slice(b"null")
+            }
             Node::Bool(true) => self.buf.extend_from_slice(b"true"),
             Node::Bool(false) => self.buf.extend_from_slice(b"false"),
             Node::Num(n) => self.number(*n),
