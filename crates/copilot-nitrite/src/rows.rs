@@ -12,7 +12,8 @@
 //! `FixedContextPanel` records (also hidden by `Hide`) one `file referenced:` row per
 //! file, and a record of any other type an `unknown record type` row: none is dropped.
 //! A turn's `confirmationRequest` / `confirmationResponse` become `permission decision:`
-//! rows.
+//! rows, its `request.agent` and `rating` a `turn:` row, and the `chatMode` it was sent
+//! in a `chat mode:` row whenever it changes within the session.
 //!
 //! Rows of live documents are `live`, or `deleted` when the turn (or the part of it
 //! they come from, `request` or `response`) has `deletedAt`; each deletion time is a
@@ -390,9 +391,33 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
     }
     turns.sort_by_key(|t| (ms(&t[0].value, &["createdAt"]), t[0].id()));
     let mut models: ChangeTracker<String> = ChangeTracker::model();
+    let mut modes: ChangeTracker<String> = ChangeTracker::new("chat mode");
     for versions in turns {
         let mut seen: HashSet<(TurnType, String)> = HashSet::new();
         for d in versions {
+            // the chat mode the prompt was sent in, when it differs from the previous
+            // turn's (the first one too), as the model rows follow the model
+            if d.live {
+                let mode = chat_mode(&d.value);
+                if let Some(text) = (!mode.is_empty()).then(|| modes.observe(mode)).flatten() {
+                    emit(
+                        Row::system(AGENT, text)
+                            .at(ms(&d.value, &["request", "createdAt"])
+                                .or_else(|| ms(&d.value, &["createdAt"])))
+                            .model(turn_model(&d.value).as_str())
+                            .locator(d.place.locator())
+                            .state(state_of(
+                                d,
+                                // the mode is the request's: its part's deletion counts
+                                deletion(d.value.get("deletedAt")).is_some()
+                                    || deletion(
+                                        d.value.get("request").and_then(|r| r.get("deletedAt")),
+                                    )
+                                    .is_some(),
+                            )),
+                    );
+                }
+            }
             let rows = turn_rows(d);
             let model = turn_model(&d.value);
             let mut model_row = None;
@@ -435,6 +460,54 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
     for d in &g.legacy {
         legacy_rows(sid, d, emit);
     }
+}
+
+/// A field's value as row text: a string as written, another value as compact JSON
+/// (secret-named keys dropped); empty for null and absent fields.
+fn value_text(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => without_secrets(other).to_string(),
+    }
+}
+
+/// The chat mode a turn's prompt was sent in: `request.chatMode`, else the response's
+/// (`Agent`, `Ask`, ...); empty when neither is set.
+fn chat_mode(v: &Value) -> String {
+    ["request", "response"]
+        .iter()
+        .map(|p| value_text(v.get(p).and_then(|x| x.get("chatMode"))))
+        .find(|m| !m.trim().is_empty())
+        .unwrap_or_default()
+}
+
+/// The `turn: agent=workspace rating=1` text of a turn's `request.agent` (and a
+/// `response.agent` that differs) and its `rating`, only the keys set (a rating of 0 is
+/// the plugin's "not rated", written on every turn); None when none is.
+fn turn_fields_text(v: &Value) -> Option<String> {
+    let agent = v.get("request").and_then(|r| r.get("agent"));
+    let resp_agent = v
+        .get("response")
+        .and_then(|r| r.get("agent"))
+        .filter(|a| !a.is_null() && Some(*a) != agent);
+    let rating = v
+        .get("rating")
+        .filter(|r| !(r.is_null() || r.as_i64() == Some(0) || r.as_f64() == Some(0.0)));
+    let mut fields = serde_json::Map::new();
+    for (k, x) in [
+        ("agent", agent),
+        ("response.agent", resp_agent),
+        ("rating", rating),
+    ] {
+        if let Some(x) = x.filter(|x| !x.is_null()) {
+            fields.insert(k.to_string(), x.clone());
+        }
+    }
+    let f = fields_of(&Value::Object(fields), false);
+    let pairs: Vec<(&str, &str)> = f.iter().map(|(k, x)| (k.as_str(), x.as_str())).collect();
+    let kv = system::key_values(&pairs);
+    (!kv.is_empty()).then(|| format!("turn: {kv}"))
 }
 
 /// The time a `deletedAt` names, and its text: `(Some(time), "2026-...Z")` for epoch
@@ -772,6 +845,10 @@ pub fn turn_rows(d: &Document) -> Vec<Row> {
                 ));
             }
         }
+    }
+    // the agent the prompt was addressed to and the user's rating, at the turn's time
+    if let Some(text) = turn_fields_text(v) {
+        out.push(mk(TurnType::System, text, ms(v, &["createdAt"]).or(t_req)));
     }
     // the deletion times, each at its own time
     for (what, del) in [

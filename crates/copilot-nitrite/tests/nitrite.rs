@@ -135,8 +135,9 @@ fn real_agent_store_decodes_structurally() {
 
     let rows = rows::file_rows(&f, "agent.db", "chat-agent-sessions", "");
     let b = brief(&rows);
-    // 7: the request's FixedContextPanel (and its hidden References) name one file
-    assert_eq!(b.len(), 7, "{b:#?}");
+    // 7: the request's FixedContextPanel (and its hidden References) name one file;
+    // 8: the turn's chatMode "Agent" is the session's first mode, a `chat mode:` row
+    assert_eq!(b.len(), 8, "{b:#?}");
     assert_eq!(
         b[0],
         (
@@ -158,6 +159,21 @@ fn real_agent_store_decodes_structurally() {
         )
     );
     let turn_loc = "chunk 4 page 0x1000007a91e entry 0".to_string();
+    assert_eq!(
+        b[2],
+        (
+            "system".into(),
+            "live",
+            "claude-haiku-4-5".into(),
+            turn_loc.clone(),
+            "chat mode: Agent".into()
+        )
+    );
+    assert_eq!(
+        rows[2].timestamp.unwrap().to_string(),
+        "2026-05-08T15:24:37.742000Z"
+    );
+    let b = &b[1..];
     assert_eq!(
         b[2],
         (
@@ -189,7 +205,7 @@ fn real_agent_store_decodes_structurally() {
         )
     );
     assert_eq!(
-        rows[4].timestamp.unwrap().to_string(),
+        rows[5].timestamp.unwrap().to_string(),
         "2026-05-08T15:24:37.742000Z"
     );
     assert_eq!(
@@ -210,7 +226,7 @@ fn real_agent_store_decodes_structurally() {
     );
     assert!(b[6].4.ends_with("What would you like to work on?"));
     assert_eq!(
-        rows[2].timestamp.unwrap().to_string(),
+        rows[3].timestamp.unwrap().to_string(),
         "2026-05-08T15:24:37.742000Z"
     );
     assert_eq!(rows[0].session_id, "00000000-0000-0000-0000-000000000000");
@@ -246,6 +262,8 @@ fn expected_agent_rows() -> Vec<(TurnType, RecordState, String)> {
             Recovered,
             "session title: title=\"New Agent Session\" title_source=default revision=1",
         ),
+        // every generated turn is sent in chatMode "Agent": the session's first mode
+        t(System, Live, "chat mode: Agent"),
         t(
             User,
             Live,
@@ -338,6 +356,13 @@ fn generated_plain_store_through_the_store_trait() {
     let b = brief(&rows);
     assert_eq!(b[0].3, "chunk 13 page 0x34000002a96 entry 0");
     assert_eq!(b[1].3, "chunk 2 page 0x8000002a96 entry 0");
+    // the chat mode row: turn A's, at its request's time
+    assert_eq!(b[2].3, "chunk 10 page 0x28000004e60 entry 0");
+    assert_eq!(
+        rows[2].timestamp.unwrap().to_string(),
+        "2026-01-01T10:01:00.000000Z"
+    );
+    let (b, rows) = (&b[1..], &rows[1..]);
     assert_eq!(b[6].2, "claude-sonnet-4-5");
     assert_eq!(b[6].3, "chunk 10 page 0x28000004e60 entry 0");
     assert_eq!(b[13].3, "chunk 7 page 0x1c000002aa2 entry 2");

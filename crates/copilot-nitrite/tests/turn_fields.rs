@@ -182,6 +182,13 @@ fn a_tool_approval_request_and_its_answer_are_permission_decision_rows() {
         expect(&[
             START,
             (
+                "system",
+                "live",
+                "2026-01-01T10:01:00.000000Z",
+                LOC,
+                "chat mode: Agent"
+            ),
+            (
                 "user",
                 "live",
                 "2026-01-01T10:01:00.000000Z",
@@ -261,6 +268,13 @@ fn deletion_times_of_a_turn_and_of_its_parts_are_rows_and_mark_what_they_deleted
         pinned(&rows),
         expect(&[
             START,
+            (
+                "system",
+                "live",
+                "2026-01-01T10:00:01.000000Z",
+                LOC,
+                "chat mode: Agent"
+            ),
             (
                 "user",
                 "live",
@@ -378,6 +392,13 @@ fn a_sub_turn_gives_its_prompt_and_its_reply() {
         expect(&[
             START,
             (
+                "system",
+                "live",
+                "2026-01-01T10:02:00.000000Z",
+                LOC,
+                "chat mode: Agent"
+            ),
+            (
                 "user",
                 "live",
                 "2026-01-01T10:02:00.000000Z",
@@ -442,6 +463,7 @@ fn referenced_files_are_rows_and_no_record_type_is_dropped() {
         pinned(&rows),
         expect(&[
             START,
+            ("system", "live", tq, LOC, "chat mode: Agent"),
             ("user", "live", tq, LOC, "test"),
             ("system", "live", tr, LOC, "model: gpt-4.1"),
             (
@@ -495,4 +517,66 @@ fn a_working_set_item_has_its_session_and_its_nested_fields() {
             "NtAgentWorkingSetItem: createdAt=1767261661000 fileUrl=file:///home/u/repo/src/main.rs id=ws-1 sessionId=aaaaaaaa-0000-4000-8000-000000000001 status.state=accepted tags=\"[\\\"a\\\",\\\"b\\\"]\""
         )])
     );
+}
+
+#[test]
+fn chat_mode_changes_agent_and_rating_are_rows() {
+    // the audit's cp3 turn-1 (rating 1, agent "workspace", chatMode "Ask"), then two
+    // turns back in "Agent" mode: one `chat mode:` row per change, like `model:` rows;
+    // the third turn's rating 0 (the plugin's "not rated") and null agent give no row
+    let mut ask = turn(
+        "turn-01",
+        60_000,
+        "Explain it",
+        &entries(&[markdown("It is.")]),
+    );
+    ask["rating"] = json!(1);
+    ask["request"]["agent"] = json!("workspace");
+    ask["request"]["chatMode"] = json!("Ask");
+    let mut agent = turn(
+        "turn-02",
+        120_000,
+        "Fix it",
+        &entries(&[round(1, "Fixed.")]),
+    );
+    agent["rating"] = json!(-1);
+    agent["request"]["agent"] = json!({"id": "github.copilot.editsAgent", "apiKey": "sk-x"});
+    let same = turn("turn-03", 180_000, "Again", &entries(&[round(1, "Done.")]));
+    let rows = file_of(vec![
+        session(),
+        doc("NtAgentTurn", ask, 4, 0),
+        doc("NtAgentTurn", agent, 4, 1),
+        doc("NtAgentTurn", same, 4, 2),
+    ]);
+    let (l1, l2) = (
+        "chunk 4 page 0x10000002a9e entry 1",
+        "chunk 4 page 0x10000002a9e entry 2",
+    );
+    let (t0, r0) = ("2026-01-01T10:01:00.000000Z", "2026-01-01T10:01:02.500000Z");
+    let (t1, r1) = ("2026-01-01T10:02:00.000000Z", "2026-01-01T10:02:02.500000Z");
+    let (t2, r2) = ("2026-01-01T10:03:00.000000Z", "2026-01-01T10:03:02.500000Z");
+    assert_eq!(
+        pinned(&rows),
+        expect(&[
+            START,
+            ("system", "live", t0, LOC, "chat mode: Ask"),
+            ("user", "live", t0, LOC, "Explain it"),
+            ("system", "live", r0, LOC, "model: gpt-4.1"),
+            ("assistant", "live", r0, LOC, "It is."),
+            ("system", "live", t0, LOC, "turn: agent=workspace rating=1"),
+            ("system", "live", t1, l1, "chat mode: Ask -> Agent"),
+            ("user", "live", t1, l1, "Fix it"),
+            ("assistant", "live", r1, l1, "Fixed."),
+            (
+                "system",
+                "live",
+                t1,
+                l1,
+                "turn: agent.id=github.copilot.editsAgent rating=-1"
+            ),
+            ("user", "live", t2, l2, "Again"),
+            ("assistant", "live", r2, l2, "Done."),
+        ])
+    );
+    assert!(rows.iter().all(|r| !r.text.contains("sk-x")));
 }
