@@ -13,7 +13,9 @@
 //! file, and a record of any other type an `unknown record type` row: none is dropped.
 //! A turn's `confirmationRequest` / `confirmationResponse` become `permission decision:`
 //! rows, its `request.agent` and `rating` a `turn:` row, and the `chatMode` it was sent
-//! in a `chat mode:` row whenever it changes within the session.
+//! in a `chat mode:` row whenever it changes within the session. A session's draft
+//! `input`, its `workingSet` entries and its inline `turns` (read as turn documents) are
+//! rows too, when they hold anything.
 //!
 //! Rows of live documents are `live`, or `deleted` when the turn (or the part of it
 //! they come from, `request` or `response`) has `deletedAt`; each deletion time is a
@@ -380,9 +382,21 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
             }
         }
     }
+    // the draft, working set and inline turns of each revision (the live one first): an
+    // older revision yields only the texts the live one lacks
+    let mut inline: Vec<Document> = Vec::new();
+    let mut said: HashSet<String> = HashSet::new();
+    for d in main.into_iter().chain(
+        versions
+            .iter()
+            .copied()
+            .filter(|d| !main.is_some_and(|m| std::ptr::eq(*d, m))),
+    ) {
+        session_fields(d, &mut inline, &mut said, emit);
+    }
     // turns: group the versions of each turn by _id, order turns by createdAt
     let mut by_id: BTreeMap<String, Vec<&Document>> = BTreeMap::new();
-    for d in &g.turns {
+    for d in g.turns.iter().copied().chain(inline.iter()) {
         by_id.entry(d.id()).or_default().push(d);
     }
     let mut turns: Vec<Vec<&Document>> = by_id.into_values().collect();
@@ -459,6 +473,130 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
     }
     for d in &g.legacy {
         legacy_rows(sid, d, emit);
+    }
+}
+
+/// True for a value that says something: not null, not an empty (or blank) string, array
+/// or object.
+fn is_set(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::String(s) => !s.trim().is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(m) => !m.is_empty(),
+        _ => true,
+    }
+}
+
+/// A `file:` URI as its path; anything else as written.
+fn shown_path(uri: &str) -> String {
+    if uri.starts_with("file:") {
+        chat_rows::uri::to_path(uri).unwrap_or_else(|| uri.to_string())
+    } else {
+        uri.to_string()
+    }
+}
+
+/// The `working set:` text of one entry of a session's `workingSet`: a URI or path as a
+/// path (`file:` URIs through `chat_rows::uri::to_path`); a document its URL field
+/// (`fileUrl`, `uri`, `url`, `path`) as a path and its other fields as `key=value`.
+fn working_set_text(e: &Value) -> String {
+    let body = match e {
+        Value::String(u) => shown_path(u),
+        Value::Object(m) => {
+            let url = ["fileUrl", "fileUri", "uri", "url", "path"]
+                .iter()
+                .find_map(|k| m.get(*k).and_then(Value::as_str).map(|u| (*k, u)));
+            let rest: serde_json::Map<String, Value> = m
+                .iter()
+                .filter(|(k, _)| url.is_none_or(|(u, _)| u != k.as_str()))
+                .map(|(k, x)| (k.clone(), x.clone()))
+                .collect();
+            let f = fields_of(&Value::Object(rest), true);
+            let pairs: Vec<(&str, &str)> =
+                f.iter().map(|(k, x)| (k.as_str(), x.as_str())).collect();
+            let kv = system::key_values(&pairs);
+            match url {
+                Some((_, u)) if kv.is_empty() => shown_path(u),
+                Some((_, u)) => format!("{} {kv}", shown_path(u)),
+                None if kv.is_empty() => "{}".to_string(),
+                None => kv,
+            }
+        }
+        other => system::quote(&without_secrets(other).to_string()),
+    };
+    format!("working set: {body}")
+}
+
+/// The rows of a session document's `input` (a draft never sent: `draft input (never
+/// sent): <text>`) and `workingSet` (`working set: <path>` per entry), at the session's
+/// time; its inline `turns` that have a turn's shape are added to `inline` (read as turn
+/// documents, at the session's place), any other entry is an `unknown inline turn:` row.
+/// Real stores hold null and `[]` there: only values that say something give rows, and a
+/// text already in `said` (another revision's) is not repeated.
+fn session_fields(
+    d: &Document,
+    inline: &mut Vec<Document>,
+    said: &mut HashSet<String>,
+    emit: &mut dyn FnMut(Row),
+) {
+    let v = &d.value;
+    let at = ms(v, &["createdAt"]).or_else(|| ms(v, &["_modified"]));
+    let loc = d.place.locator();
+    let state = state_of(d, false);
+    let mut say = |text: String| {
+        if said.insert(text.clone()) {
+            emit(
+                Row::system(AGENT, text)
+                    .at(at)
+                    .locator(loc.as_str())
+                    .state(state),
+            );
+        }
+    };
+    if let Some(input) = v.get("input").filter(|x| is_set(x)) {
+        say(format!(
+            "draft input (never sent): {}",
+            value_text(Some(input))
+        ));
+    }
+    match v.get("workingSet") {
+        Some(Value::Array(entries)) => {
+            for e in entries.iter().filter(|e| is_set(e)) {
+                say(working_set_text(e));
+            }
+        }
+        Some(other) if is_set(other) => say(working_set_text(other)),
+        _ => {}
+    }
+    let turns: &[Value] = match v.get("turns") {
+        Some(Value::Array(ts)) => ts,
+        Some(other) if is_set(other) => std::slice::from_ref(other),
+        _ => &[],
+    };
+    for (i, t) in turns.iter().enumerate() {
+        if t.is_object() && is_turn(t) {
+            // the same inline turn in two revisions is two versions of one turn
+            let id = match s(t, &["id"]) {
+                "" => format!("{} turns[{i}]", d.id()),
+                id => format!("inline turn {id}"),
+            };
+            inline.push(Document {
+                map: d.map.clone(),
+                map_id: d.map_id,
+                key: Value::String(id),
+                value: t.clone(),
+                place: d.place.clone(),
+                version: d.version,
+                live: d.live,
+            });
+        } else if is_set(t) {
+            let data = match t {
+                Value::String(x) => x.clone(),
+                other => without_secrets(other).to_string(),
+            };
+            say(format!("unknown inline turn: {}", system::quote(&data)));
+        }
     }
 }
 
@@ -881,12 +1019,7 @@ const MAX_HIDE_DEPTH: usize = 4;
 
 /// `file referenced: <path>` (a `file:` URI as its path; another reference as written).
 fn reference_text(uri: &str, note: &str) -> String {
-    let shown = if uri.starts_with("file:") {
-        chat_rows::uri::to_path(uri).unwrap_or_else(|| uri.to_string())
-    } else {
-        uri.to_string()
-    };
-    format!("file referenced: {shown}{note}")
+    format!("file referenced: {}{note}", shown_path(uri))
 }
 
 /// The rows of one `References` entry: a JSON string or object `{"type":"file",

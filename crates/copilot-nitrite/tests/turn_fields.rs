@@ -580,3 +580,111 @@ fn chat_mode_changes_agent_and_rating_are_rows() {
     );
     assert!(rows.iter().all(|r| !r.text.contains("sk-x")));
 }
+
+#[test]
+fn a_sessions_draft_inline_turns_and_working_set_are_rows() {
+    // the audit's cp4 NtChatSession: a draft never sent, one inline turn and one
+    // working-set file; plus entries of other shapes, and an older (carved) revision
+    // whose draft differed and which held the same inline turn
+    let chat = "com.github.copilot.chat.session.persistence.nitrite.entity.NtChatSession";
+    let sid = "bbbbbbbb-0000-4000-8000-000000000002";
+    let mut inline = turn(
+        "inline-01",
+        1_000,
+        "INLINE PROMPT",
+        &entries(&[markdown("INLINE REPLY")]),
+    );
+    inline["sessionId"] = json!(sid);
+    let session = |input: &str, revision: i64, live: bool, chunk: u32| Document {
+        map: chat.into(),
+        map_id: 5,
+        key: json!("2002125108750815232"),
+        value: json!({"id": sid, "name": {"value": "Inline turns", "source": "user"},
+            "user": "alice-gh", "createdAt": T0, "activeAt": T0, "modifiedAt": T0,
+            "input": input, "turns": [inline, "NOT A TURN", {"note": "x", "authToken": "ghu_x"}],
+            "workingSet": ["file:///home/u/repo/a.rs",
+                {"fileUrl": "file:///C:/src/My%20App/b.rs", "state": "accepted"}, null],
+            "conversationId": sid, "schemaVersion": 2, "_id": "2002125108750815232",
+            "_revision": revision, "_modified": T0 + revision}),
+        place: Place::Page {
+            chunk,
+            page: 0x0100_0000_2a9e,
+            entry: 0,
+        },
+        version: chunk as u64,
+        live,
+    };
+    let file = NitriteFile {
+        documents: vec![session("DRAFT NOT SENT", 2, true, 3)],
+        carved: vec![session("OLDER DRAFT", 1, false, 2)],
+        ..NitriteFile::default()
+    };
+    let rows = rows::file_rows(&file, "chat.db", "chat-sessions", "");
+    let (t0, tq, tr) = (
+        "2026-01-01T10:00:00.000000Z",
+        "2026-01-01T10:00:01.000000Z",
+        "2026-01-01T10:00:03.500000Z",
+    );
+    let (l3, l2) = (
+        "chunk 3 page 0x10000002a9e entry 0",
+        "chunk 2 page 0x10000002a9e entry 0",
+    );
+    let want: Vec<(&str, &str, &str, &str, &str)> = vec![
+        (
+            "system",
+            "live",
+            t0,
+            l3,
+            "session start: title=\"Inline turns\" title_source=user kind=chat-sessions user=alice-gh",
+        ),
+        (
+            "system",
+            "live",
+            t0,
+            l3,
+            "draft input (never sent): DRAFT NOT SENT",
+        ),
+        ("system", "live", t0, l3, "working set: /home/u/repo/a.rs"),
+        (
+            "system",
+            "live",
+            t0,
+            l3,
+            "working set: C:\\src\\My App\\b.rs state=accepted",
+        ),
+        ("system", "live", t0, l3, "unknown inline turn: NOT A TURN"),
+        (
+            "system",
+            "live",
+            t0,
+            l3,
+            "unknown inline turn: {\"note\":\"x\"}",
+        ),
+        (
+            "system",
+            "recovered",
+            t0,
+            l2,
+            "draft input (never sent): OLDER DRAFT",
+        ),
+        ("system", "live", tq, l3, "chat mode: Agent"),
+        ("user", "live", tq, l3, "INLINE PROMPT"),
+        ("system", "live", tr, l3, "model: gpt-4.1"),
+        ("assistant", "live", tr, l3, "INLINE REPLY"),
+    ];
+    let want: Vec<_> = want
+        .into_iter()
+        .map(|(tt, st, at, loc, text)| {
+            (
+                tt,
+                st,
+                at.to_string(),
+                loc.to_string(),
+                text.to_string(),
+                sid.to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(pinned(&rows), want);
+    assert!(rows.iter().all(|r| !r.text.contains("ghu_x")));
+}
