@@ -172,3 +172,108 @@ fn a_surrogate_pair_cut_by_a_flush_is_streaming() {
         [format!("assistant 2 [byte {at}] recovered smile x\u{fffd}")]
     );
 }
+
+/// Every row of a log in brief, with its time and model.
+fn all_rows(log: &str) -> Vec<String> {
+    let r = Replay::from_bytes(log.as_bytes());
+    let rows = rows_from_replay(&r, &SessionContext::new("vscode", "s.jsonl"));
+    briefs(&rows)
+        .into_iter()
+        .zip(&rows)
+        .map(|(b, r)| {
+            let at = r.timestamp.map_or("-".to_string(), |t| t.to_string());
+            format!("{b} @ {at} model={}", r.model)
+        })
+        .collect()
+}
+
+/// The audit's t6: a prompt overwritten twice within its request (a Set of
+/// `message.text`, then of `message`), between them its reply regenerated. Each
+/// overwritten prompt is a recovered user row, located at the line that wrote it and
+/// timed as the request, as the replaced parts are.
+#[test]
+fn an_overwritten_prompt_is_recovered() {
+    let log = r#"{"kind":0,"v":{"sessionId":"m","creationDate":1759400000000,"requests":[{"requestId":"rA","timestamp":1759400001000,"modelId":"copilot/gpt-4.1","message":{"text":"original secret prompt"},"response":[{"value":"Hello world, long answer"},{"kind":"thinking","value":"think long"}],"responseTimestamp":1759400002000}]}}
+{"kind":1,"k":["requests",0,"message","text"],"v":"edited prompt"}
+{"kind":2,"k":["requests",0,"response"],"i":0,"v":[{"value":"Hello"},{"kind":"thinking","value":"think"}]}
+{"kind":1,"k":["requests",0,"message"],"v":{"text":"edited again"}}
+"#;
+    let line = |n: usize| {
+        log.split_inclusive('\n')
+            .take(n - 1)
+            .map(str::len)
+            .sum::<usize>()
+    };
+    assert_eq!((line(2), line(3), line(4)), (317, 384, 491));
+    assert_eq!(
+        all_rows(log),
+        [
+            "system 1 [byte 0] live session start:  @ 2025-10-02T10:13:20.000000Z model=",
+            "system 1 [byte 0] live model: copilot/gpt-4.1 @ 2025-10-02T10:13:21.000000Z model=copilot/gpt-4.1",
+            "user 4 [byte 491] live edited again @ 2025-10-02T10:13:21.000000Z model=copilot/gpt-4.1",
+            "assistant 3 [byte 384] live Hello @ 2025-10-02T10:13:22.000000Z model=copilot/gpt-4.1",
+            "thinking 3 [byte 384] live think @ 2025-10-02T10:13:22.000000Z model=copilot/gpt-4.1",
+            "user 1 [byte 0] recovered original secret prompt @ 2025-10-02T10:13:21.000000Z model=copilot/gpt-4.1",
+            "assistant 1 [byte 0] recovered Hello world, long answer @ 2025-10-02T10:13:22.000000Z model=copilot/gpt-4.1",
+            "thinking 1 [byte 0] recovered think long @ 2025-10-02T10:13:22.000000Z model=copilot/gpt-4.1",
+            "user 2 [byte 317] recovered edited prompt @ 2025-10-02T10:13:21.000000Z model=copilot/gpt-4.1",
+        ]
+    );
+}
+
+/// A request rewritten under its id with another prompt (by a kind-0 rewrite, a Set of
+/// the request, a Push with `i`) recovers the old prompt; the old string form too;
+/// the same prompt written again, or a prompt that was empty, recovers nothing.
+#[test]
+fn a_prompt_rewritten_under_the_same_request_id_is_recovered() {
+    let kind0 = format!(
+        "{BASE}\n{{\"kind\":0,\"v\":{{\"sessionId\":\"s\",\"requests\":[{{\"requestId\":\"a\",\"message\":{{\"text\":\"first, reworded\"}},\"response\":[{{\"value\":\"one\"}}]}},{{\"requestId\":\"b\",\"message\":{{\"text\":\"second\"}},\"response\":[{{\"value\":\"two\"}},{{\"kind\":\"thinking\",\"value\":\"hmm\"}}]}}]}}}}\n"
+    );
+    assert_eq!(rows(&kind0), ["user 1 [byte 0] recovered first"]);
+    let set = format!(
+        "{BASE}\n{{\"kind\":1,\"k\":[\"requests\",1],\"v\":{{\"requestId\":\"b\",\"message\":{{\"text\":\"second, again\"}},\"response\":[{{\"value\":\"two\"}}]}}}}\n"
+    );
+    assert_eq!(
+        rows(&set),
+        [
+            "user 1 [byte 0] recovered second",
+            "thinking 1 [byte 0] recovered hmm"
+        ]
+    );
+    let push = format!(
+        "{BASE}\n{{\"kind\":2,\"k\":[\"requests\"],\"i\":0,\"v\":[{{\"requestId\":\"a\",\"message\":\"first as a string\",\"response\":[{{\"value\":\"one\"}}]}}]}}\n"
+    );
+    assert_eq!(
+        rows(&push),
+        [
+            "user 1 [byte 0] recovered first",
+            "user 1 [byte 0] recovered second",
+            "assistant 1 [byte 0] recovered two",
+            "thinking 1 [byte 0] recovered hmm"
+        ]
+    );
+    // the old string form, overwritten by the object form and back
+    let legacy = r#"{"kind":0,"v":{"requests":[{"requestId":"a","message":"old words","response":[]}]}}
+{"kind":1,"k":["requests",0,"message"],"v":{"text":"new words"}}
+{"kind":1,"k":["requests",0,"message"],"v":"newest words"}
+"#;
+    assert_eq!(
+        rows(legacy),
+        [
+            "user 1 [byte 0] recovered old words",
+            "user 2 [byte 84] recovered new words"
+        ]
+    );
+    // nothing changed, or nothing was there: no row
+    for same in [
+        format!("{BASE}\n{{\"kind\":1,\"k\":[\"requests\",0,\"message\",\"text\"],\"v\":\"first\"}}\n"),
+        format!("{BASE}\n{{\"kind\":1,\"k\":[\"requests\",0,\"message\"],\"v\":{{\"text\":\"first\",\"parts\":[]}}}}\n"),
+        format!("{BASE}\n{{\"kind\":1,\"k\":[\"requests\",0,\"message\",\"parts\"],\"v\":[]}}\n"),
+        "{\"kind\":0,\"v\":{\"requests\":[{\"requestId\":\"a\",\"message\":{\"text\":\"\"}}]}}\n{\"kind\":1,\"k\":[\"requests\",0,\"message\",\"text\"],\"v\":\"now\"}\n".to_string(),
+    ] {
+        assert!(rows(&same).is_empty(), "{same}: {:?}", rows(&same));
+    }
+    // a deleted prompt is recovered too
+    let deleted = format!("{BASE}\n{{\"kind\":3,\"k\":[\"requests\",0,\"message\"]}}\n");
+    assert_eq!(rows(&deleted), ["user 1 [byte 0] recovered first"]);
+}

@@ -181,6 +181,15 @@ pub enum RecoveredKind {
         /// request's size (20,000 replaced parts of one long reply took 1.45 GB).
         request: Box<Node<'static>>,
     },
+    /// Prompts of a request that a later line overwrote with a different one (a Set of
+    /// its `message` or `message.text`, or a rewrite of the request that kept its
+    /// `requestId`): each value is the old prompt's text, from the line that wrote it.
+    Prompt {
+        /// What the row reads of the request, as it was when the prompt was
+        /// overwritten: an object of its `timestamp` and `modelId`, where they are there
+        /// (the user row's time and model).
+        request: Box<Node<'static>>,
+    },
 }
 
 /// A value a later line removed from the state; the file still holds it.
@@ -961,6 +970,32 @@ impl<'a> Replay<'a> {
                     }]
                 }
             }
+            // the prompt overwritten: `message` (a string or `{text, parts}`) or its text
+            ["requests", r, "message", rest @ ..] if rest.len() <= 1 => {
+                let request = lookup(state, &["requests".into(), r.to_string().into()]);
+                let old = match rest {
+                    [] => removed.old.into_iter().next().and_then(|m| prompt_of(&m)),
+                    ["text"] => removed.old.into_iter().next().and_then(|t| {
+                        let text = t.node.view(t.origin).text()?.into_owned();
+                        (!text.is_empty()).then(|| Slot::new(t.origin, Node::Str(Cow::Owned(text))))
+                    }),
+                    _ => None,
+                };
+                let now = request.and_then(|q| {
+                    let q = q.node.view(q.origin);
+                    q.get("message").and_then(prompt_of)
+                });
+                match (old, request) {
+                    (Some(old), Some(q)) if !same_prompt(&old, now.as_ref()) => vec![Recovered {
+                        kind: RecoveredKind::Prompt {
+                            request: Box::new(prompt_summary(&q.node.view(q.origin))),
+                        },
+                        values: vec![old],
+                        removed_by: by,
+                    }],
+                    _ => Vec::new(),
+                }
+            }
             _ => Vec::new(),
         };
         self.recovered.extend(found);
@@ -1076,6 +1111,27 @@ fn lookup<'t, 'a>(root: &'t Slot<'a>, path: &[Cow<'_, str>]) -> Option<&'t Slot<
         };
     }
     Some(cur)
+}
+
+/// A request's prompt as the rows read it (`message.text`, or the old string form),
+/// decoded, with the line that wrote the text; `None` when there is none or it is
+/// empty (an empty prompt overwritten gives no row).
+fn prompt_of<'a>(message: &Slot<'_>) -> Option<Slot<'a>> {
+    let m = message.node.view(message.origin);
+    let (text, origin) = match m.as_ref() {
+        Node::Str(_) | Node::Esc(_) => (m.text()?.into_owned(), message.origin),
+        other => {
+            let t = other.get("text")?;
+            let tn = t.node.view(t.origin);
+            (tn.text()?.into_owned(), t.origin)
+        }
+    };
+    (!text.is_empty()).then(|| Slot::new(origin, Node::Str(Cow::Owned(text))))
+}
+
+/// True when the prompt `now` (see [`prompt_of`]) has the text of `old`.
+fn same_prompt(old: &Slot<'_>, now: Option<&Slot<'_>>) -> bool {
+    now.is_some_and(|n| n.node.text() == old.node.text())
 }
 
 /// The key that identifies a request across rewrites: its id, else its prompt.
@@ -1262,11 +1318,7 @@ fn array_items<'n, 'a>(n: Option<&'n Node<'a>>) -> &'n [Slot<'a>] {
 /// it from the whole request. A value no row reads there (an array or object where a
 /// time or the model id belongs) is left out, which reads the same.
 fn request_summary(req: &Node<'_>) -> Node<'static> {
-    let scalar = |s: &Slot<'_>| {
-        let n = s.node.view(s.origin);
-        (!matches!(n.as_ref(), Node::Arr(_) | Node::Obj(_)))
-            .then(|| Slot::new(s.origin, to_static(&n)))
-    };
+    let scalar = scalar_copy;
     let mut fields: Vec<(Cow<'static, str>, Slot<'static>)> = Vec::new();
     for key in [
         "timestamp",
@@ -1299,6 +1351,29 @@ fn request_summary(req: &Node<'_>) -> Node<'static> {
             Cow::Borrowed("result"),
             Slot::new(origin, Node::Obj(field("metadata", meta))),
         ));
+    }
+    Node::Obj(fields.into())
+}
+
+/// An owned copy of a scalar value (`None` for an array or object, which no row reads
+/// where a time or a model id belongs).
+fn scalar_copy(s: &Slot<'_>) -> Option<Slot<'static>> {
+    let n = s.node.view(s.origin);
+    (!matches!(n.as_ref(), Node::Arr(_) | Node::Obj(_))).then(|| Slot::new(s.origin, to_static(&n)))
+}
+
+/// What the row of a recovered prompt reads of its request
+/// ([`RecoveredKind::Prompt`]): its `timestamp` and `modelId` (a user row is at the
+/// request's time, with the model asked for). Not the resolved model of
+/// [`request_summary`], whose search reads all of an unparsed `result`: once per
+/// overwritten prompt, a log of many small Sets of one prompt beside a big `result`
+/// took time in their number times its size.
+fn prompt_summary(req: &Node<'_>) -> Node<'static> {
+    let mut fields: Vec<(Cow<'static, str>, Slot<'static>)> = Vec::new();
+    for key in ["timestamp", "modelId"] {
+        if let Some(s) = req.get(key).and_then(scalar_copy) {
+            fields.push((Cow::Borrowed(key), s));
+        }
     }
     Node::Obj(fields.into())
 }
@@ -1342,6 +1417,19 @@ fn match_requests<'a>(old: Vec<Slot<'a>>, new_items: &[Slot<'_>], by: u32) -> Ve
                 removed_by: by,
             }),
             Some(t) => {
+                // a prompt rewritten under the same key (an id kept, the text changed)
+                let old_prompt = o.node.get("message").and_then(prompt_of);
+                if let Some(p) = old_prompt {
+                    if !same_prompt(&p, t.get("message").and_then(prompt_of).as_ref()) {
+                        out.push(Recovered {
+                            kind: RecoveredKind::Prompt {
+                                request: Box::new(prompt_summary(&t)),
+                            },
+                            values: vec![p],
+                            removed_by: by,
+                        });
+                    }
+                }
                 let new_parts = t.get("response").map(|r| r.node.view(r.origin));
                 let new_parts: &[Slot<'_>] = match new_parts.as_deref() {
                     Some(Node::Arr(a)) => a,

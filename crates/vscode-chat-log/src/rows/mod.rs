@@ -186,6 +186,19 @@ impl Mapper<'_, '_> {
                     let ctx = RequestTimes::of(request, &m.model_of(request));
                     m.parts(&r.values, &ctx, "");
                 }
+                // an overwritten prompt: a user row as the request's own, at its time
+                RecoveredKind::Prompt { request } => {
+                    let model = m.model_of(request);
+                    let times = RequestTimes::of(request, &model);
+                    for v in &r.values {
+                        let text = v.node.text().unwrap_or_default().into_owned();
+                        let row = m
+                            .row(TurnType::User, text, v.origin, "")
+                            .at(times.request)
+                            .model_of(&model);
+                        m.out.push(row);
+                    }
+                }
             }
         }
         m.state = base_state(ctx);
