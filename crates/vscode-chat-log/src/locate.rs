@@ -20,7 +20,8 @@ pub enum FileKind {
     WorkspaceJson,
     /// `workspaceStorage/<id>/chatEditingSessions/<key>/state.json`.
     EditingState,
-    /// `globalStorage/github.copilot-chat/cloudSessions.json`: session sync markers.
+    /// `globalStorage/github.copilot-chat/cloudSessions.json`, in the default profile
+    /// (`User/`) or another (`User/profiles/[builtin/]<id>/`): session sync markers.
     CloudSessions,
     /// `User/settings.json` and `User/profiles/[builtin/]<id>/settings.json`.
     Settings,
@@ -72,12 +73,15 @@ pub fn classify(path: &Path) -> Option<FileKind> {
     ]) {
         return Some(FileKind::EditingState);
     }
-    if p(&[
-        "User",
-        "globalStorage",
-        "github.copilot-chat",
-        "cloudSessions.json",
-    ]) {
+    // an extension's global storage is its profile's: `User/globalStorage/` for the
+    // default profile, `User/profiles/<id>/globalStorage/` for another and
+    // `User/profiles/builtin/<id>/globalStorage/` for a built-in one (the Agents window's)
+    let cloud = ["globalStorage", "github.copilot-chat", "cloudSessions.json"];
+    let under = |prefix: &[&str]| p(&[prefix, &cloud[..]].concat());
+    if under(&["User"])
+        || under(&["User", "profiles", "*"])
+        || under(&["User", "profiles", "builtin", "*"])
+    {
         return Some(FileKind::CloudSessions);
     }
     if p(&["User", "settings.json"])
@@ -202,6 +206,26 @@ mod tests {
         assert_eq!(
             c("/e/Code/User/globalStorage/github.copilot-chat/cloudSessions.json"),
             Some(FileKind::CloudSessions)
+        );
+        assert_eq!(
+            c("/e/Code/User/profiles/1a2b/globalStorage/github.copilot-chat/cloudSessions.json"),
+            Some(FileKind::CloudSessions)
+        );
+        assert_eq!(
+            c(
+                "/e/Code/User/profiles/builtin/agents/globalStorage/github.copilot-chat/cloudSessions.json"
+            ),
+            Some(FileKind::CloudSessions)
+        );
+        assert_eq!(
+            c(
+                "/e/Code/User/profiles/1a2b/other/globalStorage/github.copilot-chat/cloudSessions.json"
+            ),
+            None
+        );
+        assert_eq!(
+            c("/e/Code/User/workspaceStorage/ab/github.copilot-chat/cloudSessions.json"),
+            None
         );
         assert_eq!(c("/e/Code/User/settings.json"), Some(FileKind::Settings));
         assert_eq!(

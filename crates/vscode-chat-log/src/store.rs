@@ -108,7 +108,9 @@ impl Store for ChatLogStore {
                 let ws = workspace_of(path, evidence);
                 files::editing_state_rows(&bytes, &key, &ws.folder, &f)
             }
-            FileKind::CloudSessions => files::cloud_sessions_rows(&bytes, &f),
+            FileKind::CloudSessions => {
+                files::cloud_sessions_rows_at(&bytes, &locate::user_relative(path), &f)
+            }
             FileKind::Settings => files::settings_rows(&bytes, &locate::user_relative(path), &f),
         };
         for row in rows {

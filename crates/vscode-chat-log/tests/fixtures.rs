@@ -105,6 +105,70 @@ fn cloud_sessions() {
     );
 }
 
+/// An extension's global storage is its profile's: a profile's `cloudSessions.json`
+/// (`User/profiles/<id>/globalStorage/github.copilot-chat/`, and a built-in profile's,
+/// the Agents window's) is claimed and gives the rows the default profile's file gives,
+/// each naming the file it came from. The audit's t17: no file was claimed.
+#[test]
+fn a_profiles_cloud_sessions_json_is_read_as_the_default_profiles() {
+    use chat_rows::{Evidence, FileContext, Store};
+    let fixture = common::evidence_root()
+        .join(ALICE)
+        .join("globalStorage/github.copilot-chat/cloudSessions.json");
+    let user = std::env::temp_dir()
+        .join(format!("vscode-chat-log-profiles-{}", std::process::id()))
+        .join("User");
+    let mut got = Vec::new();
+    for profile in ["profiles/1a2b", "profiles/builtin/agents"] {
+        let path = user
+            .join(profile)
+            .join("globalStorage/github.copilot-chat/cloudSessions.json");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::copy(&fixture, &path).unwrap();
+        let claim = vscode_chat_log::ChatLogStore
+            .claim(&path)
+            .map(|c| c.kind.to_string());
+        let rows =
+            vscode_chat_log::ChatLogStore.read(&path, &FileContext::default(), &Evidence::new());
+        let at = Evidence::new().modified(&path);
+        assert!(rows.iter().all(|r| r.timestamp == at && at.is_some()));
+        assert!(
+            rows.iter()
+                .all(|r| r.source_file.ends_with("cloudSessions.json"))
+        );
+        got.push((
+            claim,
+            rows.iter()
+                .map(|r| (r.session_id.clone(), common::brief(r)))
+                .collect::<Vec<_>>(),
+        ));
+    }
+    std::fs::remove_dir_all(user.parent().unwrap()).unwrap();
+    let want = |profile: &str| {
+        (
+            Some("chat session sync markers".to_string()),
+            vec![
+                (
+                    "9ab".to_string(),
+                    format!(
+                        "system - [key 9ab] live session synced: remote session cs-41 task task-77 (from User/{profile}/globalStorage/github.copilot-chat/cloudSessions.json, file mtime)"
+                    ),
+                ),
+                (
+                    "gone-1".to_string(),
+                    format!(
+                        "system - [key gone-1] live session synced: remote session cs-12 task task-13 (from User/{profile}/globalStorage/github.copilot-chat/cloudSessions.json, file mtime)"
+                    ),
+                ),
+            ],
+        )
+    };
+    assert_eq!(
+        got,
+        [want("profiles/1a2b"), want("profiles/builtin/agents")]
+    );
+}
+
 #[test]
 fn editing_state_v2() {
     let rows = read(

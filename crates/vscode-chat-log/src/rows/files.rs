@@ -124,8 +124,21 @@ pub fn editing_state_rows(bytes: &[u8], key: &str, project: &str, f: &FileRows) 
     out
 }
 
-/// `session synced:` rows of Copilot Chat's `cloudSessions.json`.
+/// `session synced:` rows of Copilot Chat's `cloudSessions.json` in the default
+/// profile (`User/globalStorage/github.copilot-chat/cloudSessions.json`).
 pub fn cloud_sessions_rows(bytes: &[u8], f: &FileRows) -> Vec<Row> {
+    cloud_sessions_rows_at(
+        bytes,
+        "User/globalStorage/github.copilot-chat/cloudSessions.json",
+        f,
+    )
+}
+
+/// `session synced:` rows of a `cloudSessions.json`; `user_path` is the file's path
+/// from `User`, named in each row: `User/globalStorage/…` for the default profile,
+/// `User/profiles/<id>/globalStorage/…` for another (an extension's global storage is
+/// the profile's).
+pub fn cloud_sessions_rows_at(bytes: &[u8], user_path: &str, f: &FileRows) -> Vec<Row> {
     let v: Value = match chat_rows::json::from_slice(strip_bom(bytes)) {
         Ok(v) => v,
         Err(e) => return vec![f.row(system::file_not_json(e)).at(None).locator("byte 0")],
@@ -137,10 +150,7 @@ pub fn cloud_sessions_rows(bytes: &[u8], f: &FileRows) -> Vec<Row> {
                 .locator("byte 0"),
         ];
     };
-    let from = system::from(
-        "User/globalStorage/github.copilot-chat/cloudSessions.json",
-        "file mtime",
-    );
+    let from = system::from(user_path, "file mtime");
     o.iter()
         .map(|(key, e)| {
             let s = |k: &str| {
