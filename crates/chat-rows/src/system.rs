@@ -133,10 +133,18 @@ impl ModelSpec {
 }
 
 impl Display for ModelSpec {
+    /// The id, then ` key=value` per option, a value quoted as [`key_values`] quotes
+    /// it (only when it needs quotes: `effort="very high"`, `ctx="{\"size\":128000}"`,
+    /// `reasoningEffort=high`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.id)?;
         for (k, v) in &self.options {
-            write!(f, " {k}={v}")?;
+            write!(f, " {k}=")?;
+            if needs_quotes(v) {
+                f.write_str(&serde_json::to_string(v).unwrap_or_default())?;
+            } else {
+                f.write_str(v)?;
+            }
         }
         Ok(())
     }
@@ -335,15 +343,20 @@ pub fn key_values_into(out: &mut String, fields: &[(&str, &str)]) {
         }
         out.push_str(k);
         out.push('=');
-        // bytes, not a pattern of chars (which searches for each character in turn)
-        if v.bytes()
-            .any(|b| matches!(b, b' ' | b'=' | b'"' | b'\n' | b'\t'))
-        {
+        if needs_quotes(v) {
             out.push_str(&serde_json::to_string(v).unwrap_or_default());
         } else {
             out.push_str(v);
         }
     }
+}
+
+/// True when a `key=value` value must be JSON-quoted to read back unambiguously: it
+/// holds a space, `=`, a quote, a newline or a tab ([`key_values`], [`ModelSpec`]).
+fn needs_quotes(v: &str) -> bool {
+    // bytes, not a pattern of chars (which searches for each character in turn)
+    v.bytes()
+        .any(|b| matches!(b, b' ' | b'=' | b'"' | b'\n' | b'\t'))
 }
 
 /// `chat: <internalId> | account=<accountId> | messages=<n> (legacy JetBrains history)`:
@@ -576,6 +589,32 @@ mod tests {
         // multi-byte characters are cut on a boundary
         let line = "é".repeat(1000);
         assert!(quote(&line).starts_with("éé"));
+    }
+
+    /// A model option is quoted as `key_values` quotes a value: only when it needs
+    /// quotes (the audit's t7: `effort` "very high" and `ctx` {"size":128000} were
+    /// printed bare, `effort=very high`, which reads as two options).
+    #[test]
+    fn model_options_are_quoted_only_when_they_need_it() {
+        let spec = ModelSpec::with_options(
+            "m",
+            vec![
+                ("effort".into(), "very high".into()),
+                ("ctx".into(), "{\"size\":128000}".into()),
+                ("reasoningEffort".into(), "high".into()),
+                ("tab".into(), "a\tb=c".into()),
+                ("empty".into(), String::new()),
+            ],
+        );
+        assert_eq!(
+            spec.to_string(),
+            r#"m ctx="{\"size\":128000}" effort="very high" empty= reasoningEffort=high tab="a\tb=c""#
+        );
+        // the same quoting as key_values, value for value
+        for (k, v) in spec.options.iter().filter(|(_, v)| !v.is_empty()) {
+            let one = ModelSpec::with_options("m", vec![(k.clone(), v.clone())]);
+            assert_eq!(one.to_string(), format!("m {}", key_values(&[(k, v)])));
+        }
     }
 
     #[test]
