@@ -34,6 +34,7 @@ pub mod jsonc;
 pub mod lines;
 pub mod merge;
 mod row;
+pub mod secrets;
 pub mod store;
 pub mod system;
 pub mod uri;

@@ -277,80 +277,8 @@ fn inbox_text(rec: &Rec) -> String {
     format!("session inbox: {kv}: {}", rec.str("content"))
 }
 
-/// True when a table, column or key name names a secret: it contains `token`,
-/// `secret`, `passw`, `oauth`, `cookie`, `credential`, `apikey` or `authoriz`, or one of
-/// its words (split at `_`, `-`, `.`, spaces and lower-to-upper case changes) is `key`,
-/// `keys`, `auth`, `env`, `headers`, `header` or `pwd`, or begins with `auth` (not
-/// `author`).
-pub fn names_secret(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    if [
-        "token",
-        "secret",
-        "passw",
-        "oauth",
-        "cookie",
-        "credential",
-        "apikey",
-        "api_key",
-        "authoriz",
-    ]
-    .iter()
-    .any(|s| lower.contains(s))
-    {
-        return true;
-    }
-    let mut words: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for ch in name.chars() {
-        if !ch.is_alphanumeric() {
-            if !cur.is_empty() {
-                words.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if ch.is_uppercase() && prev_lower && !cur.is_empty() {
-            words.push(std::mem::take(&mut cur));
-        }
-        prev_lower = ch.is_lowercase() || ch.is_ascii_digit();
-        cur.extend(ch.to_lowercase());
-    }
-    if !cur.is_empty() {
-        words.push(cur);
-    }
-    words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "key" | "keys" | "auth" | "env" | "headers" | "header" | "pwd"
-        ) || (w.starts_with("auth") && !w.starts_with("author"))
-    })
-}
-
-/// True for a value that looks like a GitHub or API token.
-fn looks_like_token(v: &str) -> bool {
-    let v = v.trim();
-    let v = v
-        .strip_prefix("Bearer ")
-        .or_else(|| v.strip_prefix("bearer "))
-        .or_else(|| v.strip_prefix("token "))
-        .unwrap_or(v);
-    [
-        "gho_",
-        "ghp_",
-        "ghu_",
-        "ghs_",
-        "ghr_",
-        "github_pat_",
-        "sk-",
-        "xoxb-",
-        "xoxp-",
-        "glpat-",
-    ]
-    .iter()
-    .any(|p| v.starts_with(p))
-}
+pub use chat_rows::secrets::names_secret;
+use chat_rows::secrets::{WITHHELD, looks_like_token};
 
 /// A JSON value without the keys that name secrets, at any depth, and without
 /// strings that look like tokens.
@@ -363,7 +291,7 @@ fn strip_json(v: &mut Value) {
             }
         }
         Value::Array(a) => a.iter_mut().for_each(strip_json),
-        Value::String(s) if looks_like_token(s) => *s = "[withheld]".into(),
+        Value::String(s) if looks_like_token(s) => *s = WITHHELD.into(),
         _ => {}
     }
 }
@@ -386,7 +314,7 @@ fn show(v: &SqlValue) -> Option<String> {
         SqlValue::Blob(b) => Some(format!("[blob, {} bytes]", b.len())),
         SqlValue::Text(s) => {
             if looks_like_token(s) {
-                return Some("[withheld]".into());
+                return Some(WITHHELD.into());
             }
             let t = s.trim_start();
             if (t.starts_with('{') || t.starts_with('['))

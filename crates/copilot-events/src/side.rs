@@ -11,6 +11,7 @@
 
 use chat_rows::jsonc::Node;
 use chat_rows::lines::lines;
+use chat_rows::secrets::names_secret;
 use chat_rows::system::{self, key_values};
 use chat_rows::{RecordState, Row, Timestamp, TurnType};
 use serde_json::{Map, Value};
@@ -504,7 +505,7 @@ pub fn permissions_config(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Ro
                     .or_else(|| text("tool_name"))
                     .unwrap_or_default(),
                 "read" | "write" | "memory" => "true".into(),
-                _ => a.compact(secret_key),
+                _ => a.compact(names_secret),
             };
             sink(
                 Row::system(
@@ -552,36 +553,19 @@ pub fn config_json(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
     }
 }
 
-fn secret_key(k: &str) -> bool {
-    let k = k.to_ascii_lowercase();
-    [
-        "password",
-        "token",
-        "secret",
-        "apikey",
-        "api_key",
-        "authorization",
-        "oauth",
-        "env",
-        "headers",
-    ]
-    .iter()
-    .any(|s| k.contains(s))
-}
-
 /// The leaves of a settings object in the file's order, each as its dotted key and its
 /// text as written (a string without its quotes; an array is one leaf, printed without
 /// the secret-named keys of its objects). The parser bounds the nesting (512 levels).
 fn leaves(prefix: &str, v: &Node<'_>, out: &mut Vec<(String, String)>) {
     if v.is_object() {
         for (k, x) in v.members() {
-            if secret_key(k) {
+            if names_secret(k) {
                 continue;
             }
             leaves(&format!("{prefix}.{k}"), x, out);
         }
     } else {
-        let text = v.compact(secret_key);
+        let text = v.compact(names_secret);
         out.push((prefix.to_string(), text.trim_matches('"').to_string()));
     }
 }

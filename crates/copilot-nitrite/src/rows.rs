@@ -665,56 +665,7 @@ fn deletion(v: Option<&Value>) -> Option<(Option<Timestamp>, String)> {
     Some((t, text))
 }
 
-/// True when a field name names a secret (its value never reaches a row): it contains
-/// `token`, `secret`, `passw`, `oauth`, `cookie`, `credential`, `apikey`, `api_key` or
-/// `authoriz`, or one of its words (split at non-alphanumerics and lower-to-upper case
-/// changes) is `key`, `keys`, `auth`, `env`, `header`, `headers` or `pwd`, or begins with
-/// `auth` (not `author`).
-pub fn names_secret(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    if [
-        "token",
-        "secret",
-        "passw",
-        "oauth",
-        "cookie",
-        "credential",
-        "apikey",
-        "api_key",
-        "authoriz",
-    ]
-    .iter()
-    .any(|s| lower.contains(s))
-    {
-        return true;
-    }
-    let mut words: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for ch in name.chars() {
-        if !ch.is_alphanumeric() {
-            if !cur.is_empty() {
-                words.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if ch.is_uppercase() && prev_lower && !cur.is_empty() {
-            words.push(std::mem::take(&mut cur));
-        }
-        prev_lower = ch.is_lowercase() || ch.is_numeric();
-        cur.extend(ch.to_lowercase());
-    }
-    if !cur.is_empty() {
-        words.push(cur);
-    }
-    words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "key" | "keys" | "auth" | "env" | "header" | "headers" | "pwd"
-        ) || (w.starts_with("auth") && !w.starts_with("author"))
-    })
-}
+pub use chat_rows::secrets::names_secret;
 
 /// How deep [`fields_of`] and [`without_secrets`] descend; deeper values are cut.
 const MAX_FIELD_DEPTH: usize = 16;

@@ -8,60 +8,7 @@
 
 use serde_json::{Map, Value};
 
-/// What a withheld value prints as (the form `copilot-events` uses too).
-pub const WITHHELD: &str = "[withheld]";
-
-/// True when a key names a secret (case-insensitive): it contains `passw`, `token`,
-/// `secret`, `apikey`, `api_key`, `api-key`, `authoriz`, `oauth`, `credential`, `cookie`,
-/// `private_key`, `privatekey` or `private-key`, or it is `env` or `headers`.
-pub fn names_secret(key: &str) -> bool {
-    let k = key.to_ascii_lowercase();
-    [
-        "passw",
-        "token",
-        "secret",
-        "apikey",
-        "api_key",
-        "api-key",
-        "authoriz",
-        "oauth",
-        "credential",
-        "cookie",
-        "private_key",
-        "privatekey",
-        "private-key",
-    ]
-    .iter()
-    .any(|s| k.contains(s))
-        || k == "env"
-        || k == "headers"
-}
-
-/// True for a text that starts like a GitHub or API token (`ghp_`, `gho_`, `ghu_`,
-/// `ghs_`, `ghr_`, `github_pat_`, `sk-`, `xoxb-`, `xoxp-`, `glpat-`), after an optional
-/// `Bearer ` or `token `.
-pub fn looks_like_token(text: &str) -> bool {
-    let t = text.trim();
-    let t = t
-        .strip_prefix("Bearer ")
-        .or_else(|| t.strip_prefix("bearer "))
-        .or_else(|| t.strip_prefix("token "))
-        .unwrap_or(t);
-    [
-        "ghp_",
-        "gho_",
-        "ghu_",
-        "ghs_",
-        "ghr_",
-        "github_pat_",
-        "sk-",
-        "xoxb-",
-        "xoxp-",
-        "glpat-",
-    ]
-    .iter()
-    .any(|p| t.starts_with(p))
-}
+pub use chat_rows::secrets::{WITHHELD, looks_like_token, names_secret};
 
 /// A key as a row may print it: [`WITHHELD`] when the key itself looks like a token.
 pub fn shown_key(key: &str) -> &str {
@@ -137,18 +84,14 @@ mod tests {
             "env",
             "ENV",
             "headers",
+            // the shared rule (chat_rows::secrets) also takes these words
+            "header",
+            "key",
+            "environment",
         ] {
             assert!(names_secret(k), "{k}");
         }
-        for k in [
-            "permissionMode",
-            "tags",
-            "model",
-            "environment",
-            "header",
-            "author",
-            "key",
-        ] {
+        for k in ["permissionMode", "tags", "model", "author"] {
             assert!(!names_secret(k), "{k}");
         }
     }
