@@ -5,45 +5,16 @@
 //! the crates used to drop themselves (Tabby's backup and event-log twins of live rows,
 //! a VS Code `.json` session's twins of its `.jsonl` log).
 
+mod common;
+use common::{Run, run};
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn evidence(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/evidence")
         .join(rel)
-}
-
-/// One run of the CLI on `root`: the rows (JSON objects) and the summary's merge count.
-struct Run {
-    rows: Vec<serde_json::Value>,
-    merged: usize,
-}
-
-fn run(root: &Path, extra: &[&str], keep: bool) -> Run {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"));
-    cmd.arg(root).arg("--no-progress").args(extra);
-    if keep {
-        cmd.arg("--keep-copies");
-    }
-    let out = cmd.output().expect("run the CLI");
-    assert_eq!(out.status.code(), Some(0));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let merged = stderr
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("secondary copies merged away: "))
-        .map_or(0, |rest| {
-            rest.split_whitespace()
-                .next()
-                .and_then(|n| n.parse().ok())
-                .expect("a count")
-        });
-    let rows = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSONL row"))
-        .collect();
-    Run { rows, merged }
 }
 
 /// The secondary rows per source file (its last `tail` path components).

@@ -11,9 +11,10 @@
 //!   session no log holds stays, with no account.
 
 use std::path::Path;
-use std::process::Command;
 
 use sqlite_evidence::rusqlite::Connection;
+
+mod common;
 
 fn write(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);
@@ -21,30 +22,10 @@ fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
-/// The rows of one CLI run on `root` (JSON objects) and the summary's merge count.
+/// The rows of one CLI run on `root` and the summary's merge count.
 fn run(root: &Path, keep: bool) -> (Vec<serde_json::Value>, usize) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"));
-    cmd.arg(root).arg("--no-progress");
-    if keep {
-        cmd.arg("--keep-copies");
-    }
-    let out = cmd.output().expect("run the CLI");
-    assert_eq!(out.status.code(), Some(0));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let merged = stderr
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("secondary copies merged away: "))
-        .map_or(0, |rest| {
-            rest.split_whitespace()
-                .next()
-                .and_then(|n| n.parse().ok())
-                .expect("a count")
-        });
-    let rows = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSONL row"))
-        .collect();
-    (rows, merged)
+    let r = common::run(root, &[], keep);
+    (r.rows, r.merged)
 }
 
 /// `file|turn|secondary|user|time|text` of the turn rows, `file` the source's last

@@ -1,0 +1,37 @@
+//! What the CLI tests share: one run of the binary and its rows.
+
+use std::path::Path;
+use std::process::Command;
+
+/// One run of the CLI on `root`: the rows (JSON objects) and the summary's merge count.
+pub struct Run {
+    /// The rows, one JSON object each.
+    pub rows: Vec<serde_json::Value>,
+    /// The summary's count of secondary copies merged away.
+    pub merged: usize,
+}
+
+pub fn run(root: &Path, extra: &[&str], keep: bool) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"));
+    cmd.arg(root).arg("--no-progress").args(extra);
+    if keep {
+        cmd.arg("--keep-copies");
+    }
+    let out = cmd.output().expect("run the CLI");
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let merged = stderr
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("secondary copies merged away: "))
+        .map_or(0, |rest| {
+            rest.split_whitespace()
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("a count")
+        });
+    let rows = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSONL row"))
+        .collect();
+    Run { rows, merged }
+}
