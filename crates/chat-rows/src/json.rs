@@ -101,6 +101,243 @@ pub fn from_str<T: DeserializeOwned>(input: &str) -> Result<T, serde_json::Error
     from_slice(input.as_bytes())
 }
 
+/// How deep [`from_slice_capped`] reads: an array or object that begins deeper than this
+/// many levels (the document itself is level 1) is replaced by `null`. serde_json stops
+/// at 128 levels (its default recursion limit, which keeps its recursion on the stack);
+/// `JSON.parse`, the reader of VS Code and every JavaScript writer, has no limit.
+pub const CAPPED_DEPTH: usize = 120;
+
+/// Where [`from_slice_capped`] replaced values nested too deep by `null`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepthCut {
+    /// Byte offset, in the input, of the first replaced value's opening bracket.
+    pub first: usize,
+    /// How many values were replaced (none inside another: a replaced value is
+    /// replaced whole).
+    pub count: usize,
+}
+
+/// [`from_slice`] that also reads a document nested deeper than serde_json's limit:
+/// when, and only when, serde_json fails with its recursion limit, every array or
+/// object that begins deeper than [`CAPPED_DEPTH`] levels is replaced by `null` and
+/// the copy is decoded; the value comes with where that happened, which the caller
+/// must report (a `parser:` row), since those parts were not read.
+///
+/// The copy is made by one iterative pass over the bytes (no recursion, a byte per open
+/// level, linear in the input however deep it nests), which validates the whole
+/// document as `JSON.parse` would (strings, escapes, numbers, literals, brackets,
+/// UTF-8 in what is replaced), so a replaced part was valid JSON that `JSON.parse`
+/// reads. A document that is not valid JSON, or whose copy does not decode as `T` (a
+/// type that refuses `null` where a replaced value stood), keeps serde_json's original
+/// error. Offsets are those of `input` (repairing a lone surrogate keeps every length).
+pub fn from_slice_capped<T: DeserializeOwned>(
+    input: &[u8],
+) -> Result<(T, Option<DepthCut>), serde_json::Error> {
+    with_repaired(input, |b| match serde_json::from_slice(b) {
+        Ok(v) => Ok((v, None)),
+        Err(e) if is_recursion_limit(&e) => match cap_depth(b, CAPPED_DEPTH) {
+            Some((copy, cut)) => match serde_json::from_slice(&copy) {
+                Ok(v) => Ok((v, Some(cut))),
+                Err(_) => Err(e),
+            },
+            None => Err(e),
+        },
+        Err(e) => Err(e),
+    })
+}
+
+/// [`from_slice_capped`] on text.
+pub fn from_str_capped<T: DeserializeOwned>(
+    input: &str,
+) -> Result<(T, Option<DepthCut>), serde_json::Error> {
+    from_slice_capped(input.as_bytes())
+}
+
+/// True for serde_json's "recursion limit exceeded" error (its error codes are private;
+/// its message is stable and pinned by a test).
+fn is_recursion_limit(e: &serde_json::Error) -> bool {
+    e.is_syntax() && e.to_string().starts_with("recursion limit exceeded")
+}
+
+/// A copy of the JSON document `b` in which every array or object that begins deeper
+/// than `max` levels is replaced by `null`, and where; `None` when `b` is not exactly
+/// one valid JSON value (surrounding whitespace allowed) or nothing was replaced. One
+/// pass, no recursion: an explicit stack of the open arrays and objects.
+fn cap_depth(b: &[u8], max: usize) -> Option<(Vec<u8>, DepthCut)> {
+    let mut s = Scan { b, i: 0 };
+    let mut open: Vec<bool> = Vec::new(); // true: an object
+    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+    let mut copied = 0; // bytes of `b` already copied to `out`
+    // the stack height at which the value being replaced was opened, and its start
+    let mut cutting: Option<(usize, usize)> = None;
+    let mut cut: Option<DepthCut> = None;
+    'value: loop {
+        s.ws();
+        match s.peek()? {
+            c @ (b'{' | b'[') => {
+                if cutting.is_none() && open.len() >= max {
+                    out.extend_from_slice(b.get(copied..s.i)?);
+                    out.extend_from_slice(b"null");
+                    cutting = Some((open.len(), s.i));
+                    let seen = cut.get_or_insert(DepthCut {
+                        first: s.i,
+                        count: 0,
+                    });
+                    seen.count += 1;
+                }
+                s.i += 1;
+                s.ws();
+                let object = c == b'{';
+                if s.peek() == Some(if object { b'}' } else { b']' }) {
+                    s.i += 1;
+                } else {
+                    open.push(object);
+                    if object {
+                        s.member_key()?;
+                    }
+                    continue 'value;
+                }
+            }
+            b'"' => s.string()?,
+            b't' => s.literal(b"true")?,
+            b'f' => s.literal(b"false")?,
+            b'n' => s.literal(b"null")?,
+            b'-' | b'0'..=b'9' => s.number()?,
+            _ => return None,
+        }
+        // after a value: close what it ends, or go on to the next one
+        loop {
+            if let Some((height, from)) = cutting {
+                if open.len() == height {
+                    // the replaced value ended: its strings were checked byte by byte,
+                    // its UTF-8 here (serde_json checks the rest, in the copy)
+                    std::str::from_utf8(b.get(from..s.i)?).ok()?;
+                    copied = s.i;
+                    cutting = None;
+                }
+            }
+            let Some(&object) = open.last() else {
+                break 'value;
+            };
+            s.ws();
+            match s.peek()? {
+                b',' => {
+                    s.i += 1;
+                    if object {
+                        s.member_key()?;
+                    }
+                    continue 'value;
+                }
+                b'}' if object => {}
+                b']' if !object => {}
+                _ => return None,
+            }
+            s.i += 1;
+            open.pop();
+        }
+    }
+    s.ws();
+    if s.i != b.len() {
+        return None;
+    }
+    out.extend_from_slice(b.get(copied..)?);
+    Some((out, cut?))
+}
+
+/// The cursor of [`cap_depth`]: each method validates one token, as JSON's grammar
+/// (RFC 8259) has it, and returns `None` where the text is not JSON.
+struct Scan<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Scan<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.i += 1;
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        let end = self.i.checked_add(word.len())?;
+        (self.b.get(self.i..end)? == word).then_some(())?;
+        self.i = end;
+        Some(())
+    }
+
+    fn digits(&mut self) -> Option<()> {
+        let from = self.i;
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.i += 1;
+        }
+        (self.i > from).then_some(())
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    fn number(&mut self) -> Option<()> {
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
+        if self.peek() == Some(b'0') {
+            self.i += 1;
+        } else {
+            self.digits()?;
+        }
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            self.digits()?;
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.i += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.i += 1;
+            }
+            self.digits()?;
+        }
+        Some(())
+    }
+
+    /// A string at its opening quote: no control character, only JSON's escapes.
+    fn string(&mut self) -> Option<()> {
+        self.i += 1;
+        loop {
+            let rel = memchr::memchr2(b'"', b'\\', self.b.get(self.i..)?)?;
+            let end = self.i + rel;
+            if self.b.get(self.i..end)?.iter().any(|&c| c < 0x20) {
+                return None;
+            }
+            self.i = end + 1;
+            if self.b.get(end) == Some(&b'"') {
+                return Some(());
+            }
+            match self.peek()? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 1,
+                b'u' => {
+                    let hex = self.b.get(self.i + 1..self.i + 5)?;
+                    hex.iter().all(u8::is_ascii_hexdigit).then_some(())?;
+                    self.i += 5;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// An object member's key and its colon.
+    fn member_key(&mut self) -> Option<()> {
+        self.ws();
+        (self.peek()? == b'"').then_some(())?;
+        self.string()?;
+        self.ws();
+        (self.peek()? == b':').then_some(())?;
+        self.i += 1;
+        Some(())
+    }
+}
+
 /// The number of values (scalars, arrays and objects, each counted once) of one JSON
 /// document, validated as serde_json validates it, without building it: what a tree of
 /// it would cost is about 32 bytes and more per value, so a reader can refuse a line of
@@ -586,5 +823,237 @@ mod tests {
             compact("{ \"b\": 1, \"a\" : \"x y\\\" z\" }"),
             "{\"b\":1,\"a\":\"x y\\\" z\"}"
         );
+    }
+
+    /// The limit [`from_slice_capped`] works around, and the message it recognises.
+    #[test]
+    fn serde_json_stops_at_128_levels_with_the_message_matched() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(serde_json::from_str::<Value>(&deep(127)).is_ok());
+        let e = serde_json::from_str::<Value>(&deep(128)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "recursion limit exceeded at line 1 column 128"
+        );
+        assert!(is_recursion_limit(&e));
+        let e = serde_json::from_str::<Value>("[1,]").unwrap_err();
+        assert!(!is_recursion_limit(&e));
+        // what serde_json reads is never copied, however close to its limit
+        assert_eq!(
+            from_str_capped::<Value>(&deep(127)).unwrap(),
+            (serde_json::from_str::<Value>(&deep(127)).unwrap(), None)
+        );
+    }
+
+    /// Arrays and objects that begin deeper than the cap become `null`, the rest is
+    /// read, and the cut says where the first one began and how many there were.
+    #[test]
+    fn values_deeper_than_the_cap_become_null_and_are_noted() {
+        let arrays = |n: usize, inner: &str| format!("{}{inner}{}", "[".repeat(n), "]".repeat(n));
+        let objects = |n: usize| format!("{}0{}", "{\"a\":".repeat(n), "}".repeat(n));
+        // the document is level 1; `d` holds levels 2 to 120 (read) and 121 on (not)
+        let doc = format!(
+            "{{\"x\":\"\\ud83d [\",\"d\":{},\"o\":{},\"e\":{},\"y\":2}}",
+            arrays(140, "1,\"]\""),
+            objects(130),
+            arrays(119, "[]"),
+        );
+        let (v, cut) = from_str_capped::<Value>(&doc).unwrap();
+        let objects_null = format!("{}null{}", "{\"a\":".repeat(119), "}".repeat(119));
+        let want = format!(
+            "{{\"x\":\"\u{fffd} [\",\"d\":{},\"o\":{},\"e\":{},\"y\":2}}",
+            arrays(119, "null"),
+            objects_null,
+            arrays(119, "null"),
+        );
+        assert_eq!(v, serde_json::from_str::<Value>(&want).unwrap());
+        let first = doc.find("\"d\":").unwrap() + 4 + 119;
+        assert_eq!(&doc[first - 1..first + 2], "[[[");
+        assert_eq!(cut, Some(DepthCut { first, count: 3 }));
+        // at the cap nothing is replaced, even when serde_json had refused the rest
+        let at_cap = format!("[{},{}]", arrays(119, "1"), arrays(130, ""));
+        let (v, cut) = from_str_capped::<Value>(&at_cap).unwrap();
+        assert_eq!(
+            v,
+            serde_json::from_str::<Value>(&format!(
+                "[{},{}]",
+                arrays(119, "1"),
+                arrays(119, "null")
+            ))
+            .unwrap()
+        );
+        assert_eq!(cut.map(|c| c.count), Some(1));
+        // a typed decode that refuses the `null` keeps the original error
+        #[derive(Debug, serde::Deserialize)]
+        struct Nested(#[allow(dead_code)] Vec<Nested>);
+        assert!(from_str_capped::<Nested>(&arrays(100, "")).is_ok());
+        let e = from_str_capped::<Nested>(&arrays(200, "")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "recursion limit exceeded at line 1 column 128"
+        );
+    }
+
+    /// A deep document that is not JSON gives serde_json's own error, whatever is wrong
+    /// and wherever (in the part that would be replaced or not).
+    #[test]
+    fn an_invalid_deep_document_keeps_its_original_error() {
+        let open = "[".repeat(200);
+        let close = "]".repeat(200);
+        let cases = [
+            format!("{open}{}", "]".repeat(199)),
+            format!("{open}{close}]"),
+            format!("{open}1,{close}"),
+            format!("{open}1,]{}", "]".repeat(199)),
+            format!("{open}{}{}", "}", "]".repeat(199)),
+            format!("{open}\"a\\x\"{close}"),
+            format!("{open}\"a\u{1}\"{close}"),
+            format!("{open}\"a\\u12g4\"{close}"),
+            format!("{open}\"unterminated{close}"),
+            format!("{open}01{close}"),
+            format!("{open}1.{close}"),
+            format!("{open}-{close}"),
+            format!("{open}1e{close}"),
+            format!("{open}tru{close}"),
+            format!("{open}nul{close}"),
+            format!("{open}{{\"a\" 1}}{close}"),
+            format!("{open}{{1:1}}{close}"),
+            format!("{open}{{\"a\":1,}}{close}"),
+            format!("{open}{close} x"),
+            format!("{open}{close}{close}"),
+            format!("[1,2,{open}{close}"),
+            format!("{{\"k\":{open}{close},}}"),
+            format!("{open}{close}\u{0}"),
+            open.clone(),
+            String::new(),
+        ];
+        for bad in &cases {
+            let theirs = serde_json::from_str::<Value>(bad).unwrap_err();
+            assert!(is_recursion_limit(&theirs) || bad.len() < 200, "{bad}");
+            let ours = from_str_capped::<Value>(bad).unwrap_err();
+            assert_eq!(ours.to_string(), theirs.to_string(), "{bad}");
+        }
+        // invalid UTF-8 in the part that would be replaced, and outside it
+        for bad in [
+            [open.as_bytes(), b"\"\xff\"", close.as_bytes()].concat(),
+            [b"[\"\xff\",", open.as_bytes(), close.as_bytes(), b"]"].concat(),
+        ] {
+            let theirs = serde_json::from_slice::<Value>(&bad).unwrap_err();
+            let ours = from_slice_capped::<Value>(&bad).unwrap_err();
+            assert_eq!(ours.to_string(), theirs.to_string());
+        }
+    }
+
+    /// The pass that copies validates as serde_json does: on generated documents (a
+    /// cap of 0 replaces the whole document, so all of it is checked by the pass),
+    /// it accepts exactly what serde_json accepts.
+    #[test]
+    fn the_capping_pass_agrees_with_serde_json_on_validity() {
+        let pieces: [&[u8]; 27] = [
+            b"[",
+            b"]",
+            b"{",
+            b"}",
+            b":",
+            b",",
+            b"\"k\"",
+            b"\"a\\\"b\"",
+            b"\"\\u00e9\"",
+            b"\"\\x\"",
+            b"\"",
+            b"\\",
+            b"0",
+            b"-1.5e+3",
+            b"01",
+            b"1.",
+            b"-",
+            b"true",
+            b"nul",
+            b"null",
+            b" ",
+            b"\n",
+            b"\t",
+            b"\"\x01\"",
+            b"\"\xc3\xa9\"",
+            b"\"\xff\"",
+            b"e5",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut valid, mut n) = (0, 0);
+        for _ in 0..200_000 {
+            let mut doc = b"[".to_vec();
+            for _ in 0..(next() % 12) {
+                doc.extend_from_slice(pieces[(next() % pieces.len() as u64) as usize]);
+            }
+            doc.extend_from_slice(b"]");
+            let serde = serde_json::from_slice::<Value>(&doc);
+            // the one difference: a number past f64 (`1e400`), which serde_json refuses
+            // and `JSON.parse` reads as Infinity; a replaced part may hold one
+            if matches!(&serde, Err(e) if e.to_string().starts_with("number out of range")) {
+                continue;
+            }
+            let serde_ok = serde.is_ok();
+            let ours = cap_depth(&doc, 0);
+            assert_eq!(
+                ours.is_some(),
+                serde_ok,
+                "{:?}",
+                String::from_utf8_lossy(&doc)
+            );
+            if let Some((copy, cut)) = ours {
+                assert_eq!(
+                    (copy.as_slice(), cut),
+                    (&b"null"[..], DepthCut { first: 0, count: 1 })
+                );
+                valid += 1;
+            }
+            n += 1;
+        }
+        assert!(valid > 5_000 && n - valid > 5_000, "{valid} of {n}");
+    }
+
+    /// Ten megabytes of `[`, open or closed, on a small stack: no overflow, one pass.
+    #[test]
+    fn ten_megabytes_of_open_brackets_stay_on_a_small_stack() {
+        std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(|| {
+                let n = 10 << 20;
+                let started = std::time::Instant::now();
+                let open = "[".repeat(n);
+                let e = from_str_capped::<Value>(&open).unwrap_err();
+                assert_eq!(
+                    e.to_string(),
+                    "recursion limit exceeded at line 1 column 128"
+                );
+                let closed = format!("{}{}", &open[..n / 2], "]".repeat(n / 2));
+                let (v, cut) = from_str_capped::<Value>(&closed).unwrap();
+                assert_eq!(
+                    cut,
+                    Some(DepthCut {
+                        first: 120,
+                        count: 1
+                    })
+                );
+                let mut depth = 0;
+                let mut at = &v;
+                while let Some(inner) = at.as_array().and_then(|a| a.first()) {
+                    depth += 1;
+                    at = inner;
+                }
+                assert_eq!((depth, at), (120, &Value::Null));
+                // `Value`'s drop recurses too: 120 levels are nothing
+                drop(v);
+                assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+            })
+            .unwrap()
+            .join()
+            .unwrap();
     }
 }

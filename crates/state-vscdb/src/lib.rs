@@ -113,12 +113,30 @@ impl Item {
         }
     }
 
-    /// The value decoded as JSON (lone surrogates tolerated), or the spec's error.
+    /// The value decoded as JSON (lone surrogates tolerated), or the spec's error. A
+    /// value nested deeper than serde_json reads (128 levels) is an error here; see
+    /// [`Item::json_capped`] to read all but its deepest parts.
     pub fn json(&self) -> Result<serde_json::Value, Error> {
-        chat_rows::json::from_str(&self.value).map_err(|e| Error::NotJson {
+        chat_rows::json::from_str(&self.value).map_err(|e| self.not_json(&e))
+    }
+
+    /// [`Item::json`] that also reads a value nested deeper than serde_json's limit
+    /// (`JSON.parse`, VS Code's reader, has none): what begins deeper than
+    /// [`chat_rows::json::CAPPED_DEPTH`] levels is read as `null`, and the cut says where
+    /// (offsets in [`Item::value`]), to be reported with [`too_deep_row`]
+    /// ([`chat_rows::json::from_str_capped`]). A value that is not valid JSON gives the
+    /// same error as [`Item::json`].
+    pub fn json_capped(
+        &self,
+    ) -> Result<(serde_json::Value, Option<chat_rows::json::DepthCut>), Error> {
+        chat_rows::json::from_str_capped(&self.value).map_err(|e| self.not_json(&e))
+    }
+
+    fn not_json(&self, e: &serde_json::Error) -> Error {
+        Error::NotJson {
             key: self.key.clone(),
-            reason: chat_rows::json::reason(&e),
-        })
+            reason: chat_rows::json::reason(e),
+        }
     }
 }
 
@@ -590,6 +608,35 @@ pub fn not_json_row(agent: &str, source_file: &str, item: &Item, error: &Error) 
         .file(source_file)
         .locator(item.locator())
         .state(item.state)
+}
+
+/// The `parser: ItemTable value for <key> is nested deeper than 120 levels at byte N:
+/// that part not read (VS Code would load it)` row of an item [`Item::json_capped`]
+/// read with parts replaced by `null` (`at byte N and K more places` for several; N is
+/// the offset in the value's text of the first one's opening bracket).
+pub fn too_deep_row(
+    agent: &str,
+    source_file: &str,
+    item: &Item,
+    cut: chat_rows::json::DepthCut,
+) -> Row {
+    let more = match cut.count {
+        0 | 1 => String::new(),
+        2 => " and 1 more place".to_string(),
+        n => format!(" and {} more places", n - 1),
+    };
+    Row::system(
+        agent,
+        system::parser(format!(
+            "ItemTable value for {} is nested deeper than {} levels at byte {}{more}: that part not read (VS Code would load it)",
+            item.key,
+            chat_rows::json::CAPPED_DEPTH,
+            cut.first
+        )),
+    )
+    .file(source_file)
+    .locator(item.locator())
+    .state(item.state)
 }
 
 /// The [`chat_rows::Store`] of VS Code state databases: claims every `state.vscdb` of a

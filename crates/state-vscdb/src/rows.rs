@@ -13,6 +13,9 @@
 //!   (title, times, folder): the only local record of external sessions' titles.
 //! * **`interactive.sessions`**: the legacy sessions, through
 //!   [`vscode_chat_log::rows_from_session`], the same mapping as the session files.
+//! * **Values nested deeper than serde_json reads**: decoded with what begins deeper
+//!   than 120 levels as `null` ([`crate::Item::json_capped`]), so the rest gives its
+//!   rows, after one [`crate::too_deep_row`] saying where.
 //! * **Deleted items**: the same rows from every deleted or older version of these keys
 //!   (`record_state = deleted`, the locator saying where it was found), without those a
 //!   live row already says; any other deleted key gives one `state item deleted:` row
@@ -168,8 +171,17 @@ pub fn item_rows(item: &Item, ctx: &Context) -> Vec<Row> {
     if !is_mapped(key) {
         return out;
     }
-    let value = match item.json() {
-        Ok(v) => v,
+    let value = match item.json_capped() {
+        Ok((v, cut)) => {
+            // nested deeper than serde_json reads: the rest of the value gives its rows
+            if let Some(cut) = cut {
+                out.push(
+                    crate::too_deep_row(&ctx.agent, &ctx.source_file, item, cut)
+                        .project(&ctx.project_path),
+                );
+            }
+            v
+        }
         Err(e) => {
             out.push(
                 crate::not_json_row(&ctx.agent, &ctx.source_file, item, &e)
