@@ -277,3 +277,171 @@ fn a_prompt_rewritten_under_the_same_request_id_is_recovered() {
     let deleted = format!("{BASE}\n{{\"kind\":3,\"k\":[\"requests\",0,\"message\"]}}\n");
     assert_eq!(rows(&deleted), ["user 1 [byte 0] recovered first"]);
 }
+
+/// What a generated request's `result` is, for the model its rows read.
+#[derive(Clone)]
+enum Result_ {
+    None,
+    /// Unparsed, with `resolvedModel` (written escaped: `"resolved\u004dodel"`, which the
+    /// search of unparsed text does not find, so the rows read `modelId`).
+    Raw {
+        model: String,
+        escaped: bool,
+    },
+    /// Parsed by a line that walked into it: the key is found however it was written.
+    Parsed(String),
+}
+
+impl Result_ {
+    fn model<'m>(&'m self, model_id: &'m str) -> &'m str {
+        match self {
+            Result_::Raw {
+                model,
+                escaped: false,
+            }
+            | Result_::Parsed(model) => model,
+            _ => model_id,
+        }
+    }
+}
+
+/// A `result` of about `pad` bytes (tool-call rounds before the model, as Copilot writes
+/// them) and its state.
+fn result_json(model: &str, escaped: bool, pad: usize) -> (String, Result_) {
+    let key = if escaped {
+        "resolved\\u004dodel"
+    } else {
+        "resolvedModel"
+    };
+    let rounds =
+        vec![r#"{"response":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx","toolCalls":[]}"#; pad / 50 + 1];
+    let json = format!(
+        r#"{{"metadata":{{"toolCallRounds":[{}],"{key}":"{model}"}}}}"#,
+        rounds.join(",")
+    );
+    (
+        json,
+        Result_::Raw {
+            model: model.into(),
+            escaped,
+        },
+    )
+}
+
+/// A generated log of many Sets of one response part (of two requests), between them
+/// lines that change, parse, delete or replace a request's `result` (or the whole
+/// request, or the session): each replaced part is a recovered row with the model of
+/// its request as it was at the line that replaced it (the resolved model is found once
+/// per request and kept until a line may change it; this pins that it never goes stale).
+#[test]
+fn replaced_parts_read_their_requests_model_as_it_was_then() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let ids = ["copilot/base-0", "copilot/base-1"];
+    let (first, r0) = result_json("gpt-0", false, 20_000);
+    let mut results = [r0, Result_::Parsed("other".into())];
+    let mut parts = ["zero".to_string(), "one".to_string()];
+    let request = |id: usize, result: &str, part: &str| {
+        format!(
+            r#"{{"requestId":"r{id}","timestamp":1759400001000,"modelId":"{}","message":{{"text":"q{id}"}},"response":[{{"value":"{part}"}}],"result":{result}}}"#,
+            ids[id]
+        )
+    };
+    let mut log = format!(
+        "{{\"kind\":0,\"v\":{{\"sessionId\":\"g\",\"requests\":[{},{}]}}}}\n",
+        request(0, &first, "zero"),
+        request(1, r#"{"metadata":{"resolvedModel":"other"}}"#, "one")
+    );
+    let mut expected = Vec::new();
+    for n in 0..400 {
+        let r = (next(4) == 0) as usize;
+        let before = parts[r].clone();
+        let model = results[r].model(ids[r]).to_string();
+        match next(20) {
+            0 => {
+                // a Set's value is parsed (only a `result` inside it is left unparsed)
+                let (json, _) = result_json(&format!("set-{n}"), next(2) == 0, 5_000);
+                log +=
+                    &format!("{{\"kind\":1,\"k\":[\"requests\",{r},\"result\"],\"v\":{json}}}\n");
+                results[r] = Result_::Parsed(format!("set-{n}"));
+            }
+            1 if !matches!(results[r], Result_::None) => {
+                log += &format!(
+                    "{{\"kind\":1,\"k\":[\"requests\",{r},\"result\",\"metadata\",\"resolvedModel\"],\"v\":\"deep-{n}\"}}\n"
+                );
+                results[r] = Result_::Parsed(format!("deep-{n}"));
+            }
+            2 if !matches!(results[r], Result_::None) => {
+                // parses `result`, which changes nothing but what the search finds
+                log += &format!(
+                    "{{\"kind\":1,\"k\":[\"requests\",{r},\"result\",\"other\"],\"v\":{n}}}\n"
+                );
+                if let Result_::Raw { model, .. } = &results[r] {
+                    results[r] = Result_::Parsed(model.clone());
+                }
+            }
+            3 => {
+                log += &format!("{{\"kind\":3,\"k\":[\"requests\",{r},\"result\"]}}\n");
+                results[r] = Result_::None;
+            }
+            4 | 5 => {
+                // the request rewritten (a Set of it, or the session by a kind 0): its
+                // part, replaced, reads the new request's model
+                let (json, state) = result_json(&format!("new-{n}"), next(2) == 0, 5_000);
+                let text = format!("fresh {n}");
+                if next(2) == 0 {
+                    log += &format!(
+                        "{{\"kind\":1,\"k\":[\"requests\",{r}],\"v\":{}}}\n",
+                        request(r, &json, &text)
+                    );
+                } else {
+                    let other = 1 - r;
+                    // the other request written again: its `result` unparsed again
+                    let (keep, state) = match results[other].clone() {
+                        Result_::None => ("null".to_string(), Result_::None),
+                        Result_::Raw { model, escaped } => result_json(&model, escaped, 100),
+                        Result_::Parsed(model) => result_json(&model, false, 100),
+                    };
+                    results[other] = state;
+                    let mut both = [String::new(), String::new()];
+                    both[r] = request(r, &json, &text);
+                    both[other] = request(other, &keep, &parts[other]);
+                    log += &format!(
+                        "{{\"kind\":0,\"v\":{{\"sessionId\":\"g\",\"requests\":[{},{}]}}}}\n",
+                        both[0], both[1]
+                    );
+                }
+                results[r] = state;
+                expected.push(format!("{before} model={}", results[r].model(ids[r])));
+                parts[r] = text;
+            }
+            _ => {
+                let text = format!("part {n}");
+                log += &format!(
+                    "{{\"kind\":1,\"k\":[\"requests\",{r},\"response\",0],\"v\":{{\"value\":\"{text}\"}}}}\n"
+                );
+                expected.push(format!("{before} model={model}"));
+                parts[r] = text;
+            }
+        }
+    }
+    let replay = Replay::from_bytes(log.as_bytes());
+    assert!(replay.errors().is_empty(), "{:?}", replay.errors());
+    let rows = rows_from_replay(&replay, &SessionContext::new("vscode", "g.jsonl"));
+    let mut got: Vec<String> = rows
+        .iter()
+        .filter(|r| r.record_state == RecordState::Recovered)
+        .map(|r| format!("{} model={}", r.text, r.model))
+        .collect();
+    // the rows come in request order, the expectation in line order (each text is
+    // written once)
+    got.sort();
+    expected.sort();
+    assert!(expected.len() > 300, "{}", expected.len());
+    assert_eq!(got, expected);
+}

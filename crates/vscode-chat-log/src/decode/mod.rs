@@ -214,6 +214,21 @@ pub struct Replay<'a> {
     recovered: Vec<Recovered<'a>>,
     /// Holes the log may still create (see [`MAX_TOTAL_HOLES`]).
     holes: usize,
+    /// Each request's resolved model, as the rows of its recovered parts read it, by
+    /// its key under `requests` (see [`Replay::forget_models`]).
+    models: HashMap<String, ModelMemo>,
+}
+
+/// A request's resolved model ([`crate::rows::resolved_model`]), kept from its first
+/// replaced part to the next line that may change it: finding it reads all of an
+/// unparsed `result`, and once per replaced part, a log of many Sets of one part
+/// beside a 2 MB `result` took time in their number times its size.
+#[derive(Debug)]
+struct ModelMemo {
+    model: Option<(String, u32)>,
+    /// `result` was unparsed: a line that parses it may change what is found (the
+    /// search of the unparsed text looks for the key as written, unescaped).
+    raw_result: bool,
 }
 
 /// One decoded line.
@@ -420,6 +435,7 @@ impl<'a> Replay<'a> {
             refusal: None,
             recovered: Vec::new(),
             holes: MAX_TOTAL_HOLES,
+            models: HashMap::new(),
         };
         let mut pos = 0usize;
         let mut number = 0u64;
@@ -590,6 +606,7 @@ impl<'a> Replay<'a> {
             }
         };
         if kind == 0 {
+            self.models.clear();
             let new = Slot::new(index, entry.v.unwrap_or(Node::Undefined));
             let old = self.state.replace(new);
             if let Some(old) = old {
@@ -652,6 +669,7 @@ impl<'a> Replay<'a> {
                 return;
             }
         };
+        self.forget_models(kind, &path, entry.v.as_ref(), entry.i.as_ref());
         let result = match kind {
             1 => self.apply_set(&path, entry.v.unwrap_or(Node::Undefined), index),
             3 => self.apply_set(&path, Node::Undefined, index),
@@ -885,6 +903,57 @@ impl<'a> Replay<'a> {
         Ok(removed)
     }
 
+    /// Forgets the resolved models (see [`ModelMemo`]) that a Set (`kind` 1), Push (2)
+    /// or Delete (3) at `path` may change, before it is applied: all of them for a
+    /// line that may replace or move requests, a request's for a line at the request,
+    /// its `result`, or `result.metadata` (or into an unparsed `result`); none for the
+    /// rest, a line into a response above all.
+    fn forget_models(
+        &mut self,
+        kind: u8,
+        path: &[Cow<'_, str>],
+        v: Option<&Node<'_>>,
+        i: Option<&Node<'_>>,
+    ) {
+        if self.models.is_empty() {
+            return;
+        }
+        let below = |n: usize| {
+            move |key: &String, _: &mut ModelMemo| array_index(key).is_some_and(|k| k < n)
+        };
+        match path {
+            [first, ..] if first != "requests" => {}
+            // a Push onto the list keeps its requests (below `i`, where it truncates)
+            [_] if kind == 2 => match i {
+                None | Some(Node::Undefined) => {}
+                Some(n) => match to_length(n) {
+                    Ok(n) => self.models.retain(below(n)),
+                    Err(_) => self.models.clear(),
+                },
+            },
+            // `requests.length = n` keeps those below `n`
+            [_, l] if l == "length" => match v.filter(|_| kind == 1).map(to_length) {
+                Some(Ok(n)) => self.models.retain(below(n)),
+                _ => self.models.clear(),
+            },
+            [] | [_] => self.models.clear(),
+            [_, r] => {
+                self.models.remove(r.as_ref());
+            }
+            [_, r, field, rest @ ..] => {
+                let forget = field == "result"
+                    && match rest {
+                        [] => true,
+                        [m, ..] if m == "metadata" => true,
+                        _ => self.models.get(r.as_ref()).is_some_and(|m| m.raw_result),
+                    };
+                if forget {
+                    self.models.remove(r.as_ref());
+                }
+            }
+        }
+    }
+
     /// Compares what a mutation removed with what replaced it, keeping removed requests
     /// and replaced response parts (never streaming growth of the same part).
     fn recover(&mut self, removed: Removed<'a>, by: u32) {
@@ -958,9 +1027,22 @@ impl<'a> Replay<'a> {
                 if parts.is_empty() {
                     Vec::new()
                 } else {
-                    let request = lookup(state, &["requests".into(), r.to_string().into()])
-                        .map(|s| request_summary(&s.node.view(s.origin)))
-                        .unwrap_or(Node::Undefined);
+                    let request = match lookup(state, &["requests".into(), r.to_string().into()]) {
+                        Some(s) => {
+                            let req = s.node.view(s.origin);
+                            let memo =
+                                self.models
+                                    .entry(r.to_string())
+                                    .or_insert_with(|| ModelMemo {
+                                        model: crate::rows::resolved_model(&req),
+                                        raw_result: req.get("result").is_some_and(|x| {
+                                            matches!(x.node, Node::Raw(_) | Node::RawOwned(_))
+                                        }),
+                                    });
+                            request_summary(&req, memo.model.clone())
+                        }
+                        None => Node::Undefined,
+                    };
                     vec![Recovered {
                         kind: RecoveredKind::Parts {
                             request: Box::new(request),
@@ -1317,7 +1399,8 @@ fn array_items<'n, 'a>(n: Option<&'n Node<'a>>) -> &'n [Slot<'a>] {
 /// [`RecoveredKind::Parts`]): its times and model, each copied as the rows would read
 /// it from the whole request. A value no row reads there (an array or object where a
 /// time or the model id belongs) is left out, which reads the same.
-fn request_summary(req: &Node<'_>) -> Node<'static> {
+/// `resolved` is what [`crate::rows::resolved_model`] finds in `req`.
+fn request_summary(req: &Node<'_>, resolved: Option<(String, u32)>) -> Node<'static> {
     let scalar = scalar_copy;
     let mut fields: Vec<(Cow<'static, str>, Slot<'static>)> = Vec::new();
     for key in [
@@ -1342,7 +1425,7 @@ fn request_summary(req: &Node<'_>) -> Node<'static> {
             Slot::new(m.origin, Node::Obj(inner.into_iter().collect())),
         ));
     }
-    if let Some((model, origin)) = crate::rows::resolved_model(req) {
+    if let Some((model, origin)) = resolved {
         let field = |k: &'static str, n: Node<'static>| {
             Fields::from(vec![(Cow::Borrowed(k), Slot::new(origin, n))])
         };
@@ -1439,7 +1522,7 @@ fn match_requests<'a>(old: Vec<Slot<'a>>, new_items: &[Slot<'_>], by: u32) -> Ve
                 if !parts.is_empty() {
                     out.push(Recovered {
                         kind: RecoveredKind::Parts {
-                            request: Box::new(request_summary(&t)),
+                            request: Box::new(request_summary(&t, crate::rows::resolved_model(&t))),
                         },
                         values: parts,
                         removed_by: by,
