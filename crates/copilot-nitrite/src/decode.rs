@@ -663,6 +663,12 @@ impl<'de> serde::Deserialize<'de> for Ordered {
     }
 }
 
+/// The entries of a JSON object text in the order written (a later duplicate key kept
+/// beside the first); None when the text is no JSON object.
+pub(crate) fn ordered_entries(text: &str) -> Option<Vec<(String, Value)>> {
+    chat_rows::json::from_str::<Ordered>(text).ok().map(|o| o.0)
+}
+
 /// Decodes a `contents` string into its records, in order, descending into `Subgraph`
 /// values. Returns an error text when the string is not the expected JSON.
 pub fn records(contents: &str) -> Result<Vec<Record>, String> {

@@ -744,35 +744,6 @@ fn fields_of_entries(entries: &[(String, Value)]) -> Vec<(String, String)> {
     out
 }
 
-/// The entries of a JSON object text in the order written (a later duplicate key kept
-/// beside the first); None when the text is no JSON object.
-fn ordered_entries(text: &str) -> Option<Vec<(String, Value)>> {
-    struct Ordered(Vec<(String, Value)>);
-    impl<'de> serde::Deserialize<'de> for Ordered {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> serde::de::Visitor<'de> for V {
-                type Value = Ordered;
-                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str("a JSON object")
-                }
-                fn visit_map<A: serde::de::MapAccess<'de>>(
-                    self,
-                    mut m: A,
-                ) -> Result<Ordered, A::Error> {
-                    let mut v = Vec::new();
-                    while let Some((k, val)) = m.next_entry::<String, Value>()? {
-                        v.push((k, val));
-                    }
-                    Ok(Ordered(v))
-                }
-            }
-            d.deserialize_map(V)
-        }
-    }
-    chat_rows::json::from_str::<Ordered>(text).ok().map(|o| o.0)
-}
-
 /// A field that holds an object either as a nested document or as a JSON string of one:
 /// its entries (in the order written, for a JSON string); any other non-null value as
 /// it is (`Err`); None for null or an empty string.
@@ -780,7 +751,9 @@ fn object_or_text(v: Option<&Value>) -> Option<Result<Vec<(String, Value)>, Valu
     match v? {
         Value::Null => None,
         Value::String(s) if s.trim().is_empty() => None,
-        Value::String(s) => Some(ordered_entries(s).ok_or_else(|| Value::String(s.clone()))),
+        Value::String(s) => {
+            Some(crate::decode::ordered_entries(s).ok_or_else(|| Value::String(s.clone())))
+        }
         Value::Object(m) => Some(Ok(m.iter().map(|(k, x)| (k.clone(), x.clone())).collect())),
         other => Some(Err(other.clone())),
     }
