@@ -117,22 +117,7 @@ pub fn parse_noting_depth<'a>(
     origin: u32,
     depth: Depth,
 ) -> Result<(Node<'a>, Option<TooDeep>), JsonError> {
-    let mut p = P {
-        s: Some(text),
-        window: None,
-        b: text.as_bytes(),
-        line_mode: false,
-        i: 0,
-        origin,
-        depth,
-        nesting: 0,
-        hit_limit: false,
-        too_deep: None,
-        fields: Vec::new(),
-        items: Vec::new(),
-        #[cfg(target_arch = "x86_64")]
-        block: block::Cache::default(),
-    };
+    let mut p = P::of_text(text, origin, depth);
     let v = p.value()?;
     p.ws();
     if p.i < p.b.len() {
@@ -143,22 +128,7 @@ pub fn parse_noting_depth<'a>(
 
 /// Validates `text` as exactly one JSON value without building anything.
 pub fn validate(text: &str) -> Result<(), JsonError> {
-    let mut p = P {
-        s: Some(text),
-        window: None,
-        b: text.as_bytes(),
-        line_mode: false,
-        i: 0,
-        origin: 0,
-        depth: Depth::Full,
-        nesting: 0,
-        hit_limit: false,
-        too_deep: None,
-        fields: Vec::new(),
-        items: Vec::new(),
-        #[cfg(target_arch = "x86_64")]
-        block: block::Cache::default(),
-    };
+    let mut p = P::of_text(text, 0, Depth::Full);
     p.skip()?;
     p.ws();
     if p.i < p.b.len() {
@@ -246,6 +216,26 @@ fn zero_byte(x: u64) -> u64 {
 }
 
 impl<'a> P<'a> {
+    /// A parser of one whole text (not the line mode of [`parse_line`]).
+    fn of_text(text: &'a str, origin: u32, depth: Depth) -> P<'a> {
+        P {
+            s: Some(text),
+            window: None,
+            b: text.as_bytes(),
+            line_mode: false,
+            i: 0,
+            origin,
+            depth,
+            nesting: 0,
+            hit_limit: false,
+            too_deep: None,
+            fields: Vec::new(),
+            items: Vec::new(),
+            #[cfg(target_arch = "x86_64")]
+            block: block::Cache::default(),
+        }
+    }
+
     fn err(&self, message: &'static str, eof: bool) -> JsonError {
         if self.line_mode {
             // the one-pass line parser's errors are never shown (the careful path reads
@@ -1385,22 +1375,7 @@ mod tests {
                 doc.push_str(pieces[next() as usize % pieces.len()]);
             }
             let run = |deep: bool| {
-                let mut p = P {
-                    s: Some(&doc),
-                    window: None,
-                    b: doc.as_bytes(),
-                    line_mode: false,
-                    i: 0,
-                    origin: 0,
-                    depth: Depth::Full,
-                    nesting: 0,
-                    hit_limit: false,
-                    too_deep: None,
-                    fields: Vec::new(),
-                    items: Vec::new(),
-                    #[cfg(target_arch = "x86_64")]
-                    block: block::Cache::default(),
-                };
+                let mut p = P::of_text(&doc, 0, Depth::Full);
                 let r = if deep { p.skip_deep() } else { p.skip() };
                 (r, p.i)
             };
