@@ -1601,3 +1601,90 @@ fn a_transcript_takes_its_project_from_a_meta_json_without_a_store() {
         ],
     );
 }
+
+const CQ: &str = "c7000000-0000-4000-8000-0000000000d7";
+
+/// `[[[ ... ]]]`, `depth` arrays deep.
+fn nested(depth: usize) -> String {
+    format!("{}{}", "[".repeat(depth), "]".repeat(depth))
+}
+
+/// Cursor reads its values with `JSON.parse`, which has no depth limit: a bubble, a
+/// composer or a checkpoint with a part nested deeper than serde_json reads gives its
+/// rows, with one `parser:` row for the part not read (read strictly, the bubble was
+/// one `not valid JSON` row and its prompt was lost). Memory and paged.
+#[test]
+fn values_nested_deeper_than_serde_json_reads_still_give_their_rows() {
+    let (_dir, path, c) = kv_db();
+    let deep = nested(200);
+    put(
+        &c,
+        &format!("composerData:{CQ}"),
+        &format!(
+            r#"{{"_v": 13, "composerId": "{CQ}", "name": "Deep", "createdAt": {T0}, "richText": {deep}, "fullConversationHeadersOnly": [{{"bubbleId": "k1"}}, {{"bubbleId": "k2"}}]}}"#
+        ),
+    );
+    put(
+        &c,
+        &format!("bubbleId:{CQ}:k1"),
+        &format!(
+            r#"{{"bubbleId": "k1", "type": 1, "text": "delete the audit trail", "createdAt": {}, "richText": {deep}, "checkpointId": "cp"}}"#,
+            T0 + 1_000
+        ),
+    );
+    put(
+        &c,
+        &format!("bubbleId:{CQ}:k2"),
+        &format!(
+            r#"{{"bubbleId": "k2", "type": 2, "text": "done", "createdAt": {}, "capabilitiesRan": [{deep}, {deep}, {deep}]}}"#,
+            T0 + 2_000
+        ),
+    );
+    put(
+        &c,
+        &format!("checkpointId:{CQ}:cp"),
+        &format!(
+            r#"{{"files": [{{"uri": {{"fsPath": "/srv/audit.log"}}, "originalModelDiffWrtV0": [{{}}, {{}}]}}], "nonExistentFiles": {deep}}}"#
+        ),
+    );
+    drop(c);
+    let kv = |k: &str| format!("cursorDiskKV key={k}");
+    let why = "that part not read (Cursor would load it)";
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                " | {CQ} |  | system | live | false |  |   | parser: cursorDiskKV value for composerData:{CQ} is nested deeper than 120 levels at byte 240: {why} | {}",
+                kv(&format!("composerData:{CQ}"))
+            ),
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CQ} |  | system | live | false |  |   | session start: title=Deep format=v13 | {}",
+                kv(&format!("composerData:{CQ}"))
+            ),
+            &format!(
+                " | {CQ} |  | system | live | false |  |   | parser: cursorDiskKV value for bubbleId:{CQ}:k1 is nested deeper than 120 levels at byte 223: {why} | {}",
+                kv(&format!("bubbleId:{CQ}:k1"))
+            ),
+            &format!(
+                "2026-05-28T20:26:41.000000Z | {CQ} |  | user | live | false |  |   | delete the audit trail | {}",
+                kv(&format!("bubbleId:{CQ}:k1"))
+            ),
+            &format!(
+                "2026-05-28T20:26:41.000000Z | {CQ} |  | system | live | false |  |   | parser: cursorDiskKV value for checkpointId:{CQ}:cp is nested deeper than 120 levels at byte 226: {why} | {}",
+                kv(&format!("checkpointId:{CQ}:cp"))
+            ),
+            &format!(
+                "2026-05-28T20:26:41.000000Z | {CQ} |  | system | live | false |  |   | checkpoint file: /srv/audit.log hunks=2 checkpoint=cp | {}",
+                kv(&format!("checkpointId:{CQ}:cp"))
+            ),
+            &format!(
+                " | {CQ} |  | system | live | false |  |   | parser: cursorDiskKV value for bubbleId:{CQ}:k2 is nested deeper than 120 levels at byte 212 and 2 more places: {why} | {}",
+                kv(&format!("bubbleId:{CQ}:k2"))
+            ),
+            &format!(
+                "2026-05-28T20:26:42.000000Z | {CQ} |  | assistant | live | false |  |   | done | {}",
+                kv(&format!("bubbleId:{CQ}:k2"))
+            ),
+        ],
+    );
+}

@@ -620,23 +620,35 @@ pub fn too_deep_row(
     item: &Item,
     cut: chat_rows::json::DepthCut,
 ) -> Row {
+    Row::system(
+        agent,
+        system::parser(too_deep_reason("ItemTable", &item.key, cut, "VS Code")),
+    )
+    .file(source_file)
+    .locator(item.locator())
+    .state(item.state)
+}
+
+/// The reason of [`too_deep_row`] for an item of `table` (`ItemTable`, or a key-value
+/// table such as Cursor's `cursorDiskKV`, whose values are read the same way) that `app`
+/// reads: `<table> value for <key> is nested deeper than 120 levels at byte N: that part
+/// not read (<app> would load it)`.
+pub fn too_deep_reason(
+    table: &str,
+    key: &str,
+    cut: chat_rows::json::DepthCut,
+    app: &str,
+) -> String {
     let more = match cut.count {
         0 | 1 => String::new(),
         2 => " and 1 more place".to_string(),
         n => format!(" and {} more places", n - 1),
     };
-    Row::system(
-        agent,
-        system::parser(format!(
-            "ItemTable value for {} is nested deeper than {} levels at byte {}{more}: that part not read (VS Code would load it)",
-            item.key,
-            chat_rows::json::CAPPED_DEPTH,
-            cut.first
-        )),
+    format!(
+        "{table} value for {key} is nested deeper than {} levels at byte {}{more}: that part not read ({app} would load it)",
+        chat_rows::json::CAPPED_DEPTH,
+        cut.first
     )
-    .file(source_file)
-    .locator(item.locator())
-    .state(item.state)
 }
 
 /// The [`chat_rows::Store`] of VS Code state databases: claims every `state.vscdb` of a

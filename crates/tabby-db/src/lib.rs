@@ -464,8 +464,17 @@ fn vscdb_rows(path: &Path, display: &str, evidence: &Evidence, opening: Opening)
     let Some(item) = state.item(VSCODE_ITEM_KEY) else {
         return Vec::new();
     };
-    let parsed = match item.json() {
-        Ok(v) => v,
+    // read as VS Code reads it (`JSON.parse`, no depth limit): a part deeper than
+    // serde_json reads is `null`, one row says where, and the commands are still read
+    let (parsed, cut_row) = match item.json_capped() {
+        Ok((v, cut)) => {
+            let cut_row = cut.map(|cut| {
+                state_vscdb::too_deep_row(AGENT, display, item, cut)
+                    .secondary(true)
+                    .session(rows::history_session(rows::HistoryClient::Vscode, display))
+            });
+            (v, cut_row)
+        }
         Err(e) => {
             return vec![
                 state_vscdb::not_json_row(AGENT, display, item, &e)
@@ -475,7 +484,7 @@ fn vscdb_rows(path: &Path, display: &str, evidence: &Evidence, opening: Opening)
         }
     };
     let Some(history) = parsed.get(VSCODE_HISTORY_KEY) else {
-        return Vec::new();
+        return cut_row.into_iter().collect();
     };
     let cmds = vscode_history(history);
     let base = item.locator();
@@ -494,6 +503,7 @@ fn vscdb_rows(path: &Path, display: &str, evidence: &Evidence, opening: Opening)
     if let Some(first) = rows.first_mut() {
         first.source_locator = base.clone();
     }
+    rows.splice(0..0, cut_row);
     rows
 }
 

@@ -472,6 +472,44 @@ fn a_named_profiles_state_database_gives_its_command_history() {
     assert!(!format!("{rows:?}").contains("auth_SECRETTAB"));
 }
 
+/// VS Code reads the extension's global state with `JSON.parse`, which has no depth
+/// limit: a state nested deeper than serde_json reads (here a server record 200 levels
+/// deep) still gives its command history, after one `parser:` row for the part not
+/// read (read strictly, the whole history was one `not valid JSON` row).
+#[test]
+fn a_state_nested_deeper_than_serde_json_reads_still_gives_its_commands() {
+    let store = TabbyStore::default();
+    let dir = tempfile::tempdir().unwrap();
+    let rel = "home/u/.config/Code/User/globalStorage/state.vscdb";
+    let db = dir.path().join(rel);
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);")
+        .unwrap();
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    conn.execute(
+        "INSERT INTO ItemTable VALUES ('TabbyML.vscode-tabby', ?1)",
+        [format!(
+            r#"{{"server.serverRecords": {deep}, "edit.recentlyCommand": ["drop the audit table"]}}"#
+        )],
+    )
+    .unwrap();
+    drop(conn);
+    let ctx = FileContext {
+        display_path: format!("h1/{rel}"),
+        ..FileContext::default()
+    };
+    let rows = store.read(&db, &ctx, &Evidence::new());
+    assert_eq!(
+        render(&rows),
+        concat!(
+            " | command-history:vscode:Code | system | secondary* | state.vscdb |  | ItemTable key=TabbyML.vscode-tabby |  | \"parser: ItemTable value for TabbyML.vscode-tabby is nested deeper than 120 levels at byte 144: that part not read (VS Code would load it)\"\n",
+            " | command-history:vscode:Code | system | secondary* | state.vscdb |  | ItemTable key=TabbyML.vscode-tabby |  | \"inline edit command history: 1 commands, newest first (from state.vscdb TabbyML.vscode-tabby edit.recentlyCommand, no times)\"\n",
+            " | command-history:vscode:Code | user | secondary* | state.vscdb | 1 | ItemTable key=TabbyML.vscode-tabby edit.recentlyCommand[0] |  | \"drop the audit table\"\n",
+        )
+    );
+}
+
 /// The command histories pair with nothing (tabby.txt) and are kept: every row of a
 /// history file is in its installation's own session, `command-history:<client>:<IDE or
 /// product folder>`, so

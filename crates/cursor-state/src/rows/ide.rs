@@ -77,6 +77,43 @@ fn problems(problems: &[sqlite_evidence::Problem], out: &mut Out<'_>) {
     }
 }
 
+/// An item's value read as JSON the way Cursor reads it, with `JSON.parse` and no
+/// depth limit: a part that begins deeper than serde_json reads
+/// ([`chat_rows::json::CAPPED_DEPTH`]) is read as `null` and one `parser:` row says
+/// where, so the rest of the item still gives its rows (read strictly, one deep tool
+/// result cost a bubble its prompt and reply). `cid` is the session of a `cursorDiskKV`
+/// item, `None` for an `ItemTable` one.
+fn read_json(
+    item: &Item,
+    cid: Option<&str>,
+    out: &mut Out<'_>,
+) -> Result<Value, state_vscdb::Error> {
+    let (v, cut) = item.json_capped()?;
+    if let Some(cut) = cut {
+        out.push(too_deep_row(item, cid, cut));
+    }
+    Ok(v)
+}
+
+/// The row of [`read_json`]'s cut.
+fn too_deep_row(item: &Item, cid: Option<&str>, cut: chat_rows::json::DepthCut) -> Row {
+    match cid {
+        Some(cid) => sys(system::parser(state_vscdb::too_deep_reason(
+            KV, &item.key, cut, "Cursor",
+        )))
+        .session(cid)
+        .locator(item.locator_in(KV)),
+        None => sys(system::parser(state_vscdb::too_deep_reason(
+            "ItemTable",
+            &item.key,
+            cut,
+            "Cursor",
+        )))
+        .locator(item.locator()),
+    }
+    .state(item.state)
+}
+
 fn kv_error(e: &state_vscdb::Error, out: &mut Out<'_>, at: &str) {
     out.push(sys(system::parser(format!("state.vscdb unreadable: {e}"))).locator(at));
 }
@@ -156,7 +193,7 @@ fn item_rows_global(
     out: &mut Out<'_>,
 ) {
     if let Some(item) = headers {
-        match item.json() {
+        match read_json(item, None, out) {
             Ok(v) => {
                 for h in v
                     .get("allComposers")
@@ -193,7 +230,7 @@ fn item_rows_global(
         }
     }
     if let Some(item) = app_state {
-        match item.json() {
+        match read_json(item, None, out) {
             Ok(v) => {
                 if let Some(cs) = v.get("composerState") {
                     let from = system::from(state_vscdb::locate::user_relative(path), "file mtime");
@@ -608,7 +645,7 @@ impl Reader<'_> {
         let cid = cid.to_string();
         // read here whatever its value: the orphan pass never reads its bubbles
         self.live_cids.insert(cid.clone());
-        let v = match item.json() {
+        let v = match read_json(item, Some(&cid), out) {
             Ok(v) => v,
             Err(_) => {
                 // its bubbles are read by their keys, as those of a missing composerData
@@ -702,7 +739,7 @@ impl Reader<'_> {
     }
 
     fn not_json(&mut self, cid: &str, item: &Item, out: &mut Out<'_>) {
-        let reason = match item.json() {
+        let reason = match item.json_capped() {
             Err(state_vscdb::Error::NotJson { reason, .. }) => reason,
             _ => String::new(),
         };
@@ -792,7 +829,7 @@ impl Reader<'_> {
             state,
             time: None,
         };
-        match item.json() {
+        match read_json(item, Some(cid), out) {
             Ok(b) => self.bubble_value(cid, &b, Some(&item.value), &place, models, done, out),
             Err(_) => self.not_json(cid, item, out),
         }
@@ -862,9 +899,9 @@ impl Reader<'_> {
             .drain(..)
             .map(|i| {
                 let t = i
-                    .json()
+                    .json_capped()
                     .ok()
-                    .and_then(|b| bubble_time(&b, self.limit))
+                    .and_then(|(b, _)| bubble_time(&b, self.limit))
                     .map(|t| t.unix_micros());
                 (t, i)
             })
@@ -1021,7 +1058,8 @@ impl Reader<'_> {
             let mut newest: Option<i64> = None;
             let mut models = Models::default();
             if let Some(live_item) = live.as_ref() {
-                if let Ok(l) = live_item.json() {
+                // (its cut, if any, is the live pass's row)
+                if let Ok((l, _)) = live_item.json_capped() {
                     order = header_ids(&l);
                     models = self
                         .composer_rows(&cid, live_item, &l, RecordState::Deleted)
@@ -1031,7 +1069,7 @@ impl Reader<'_> {
             let mut rows: Vec<Row> = Vec::new();
             let mut parsed_versions = 0;
             for item in &versions {
-                match item.json() {
+                match read_json(item, Some(&cid), out) {
                     Ok(v) => {
                         parsed_versions += 1;
                         let (rs, m) = self.composer_rows(&cid, item, &v, RecordState::Deleted);
@@ -1073,9 +1111,9 @@ impl Reader<'_> {
                     let bid = split_key(&i.key, "bubbleId").map(|(_, b)| b).unwrap_or("");
                     let p = pos.get(bid).copied().unwrap_or(usize::MAX);
                     let t = i
-                        .json()
+                        .json_capped()
                         .ok()
-                        .and_then(|b| bubble_time(&b, self.limit))
+                        .and_then(|(b, _)| bubble_time(&b, self.limit))
                         .map(|t| t.unix_micros());
                     (p, t, i)
                 })
@@ -1085,7 +1123,7 @@ impl Reader<'_> {
             // context (with a time), else of the first live one
             let mut named: HashMap<String, Timestamp> = HashMap::new();
             for (_, _, item) in keyed {
-                let b = match item.json() {
+                let b = match read_json(&item, Some(&cid), out) {
                     Ok(b) => b,
                     Err(_) => {
                         self.not_json(&cid, &item, out);
@@ -1526,8 +1564,14 @@ fn extra_rows(item: &Item, place: &Place) -> Vec<Row> {
     let mut place = place.clone();
     place.locator = item.locator_in(KV);
     place.state = item.state;
-    let v = match item.json() {
-        Ok(v) => v,
+    let v = match item.json_capped() {
+        Ok((v, None)) => v,
+        Ok((v, Some(cut))) => {
+            // the cut's row in the item's place (its session, project and state)
+            let mut rows = vec![place.apply(too_deep_row(item, Some(&place.session), cut))];
+            rows.extend(extra_rows_of(item, &place, &v));
+            return rows;
+        }
         Err(e) => {
             return vec![place.apply(sys(system::parser(format!(
                 "cursorDiskKV value for {} is not valid JSON ({})",
@@ -1539,6 +1583,11 @@ fn extra_rows(item: &Item, place: &Place) -> Vec<Row> {
             ))))];
         }
     };
+    extra_rows_of(item, &place, &v)
+}
+
+/// [`extra_rows`] of the value read.
+fn extra_rows_of(item: &Item, place: &Place, v: &Value) -> Vec<Row> {
     if let Some((_, id)) = split_key(&item.key, "checkpointId") {
         let mut out = Vec::new();
         for f in v
@@ -1636,7 +1685,7 @@ pub fn read_workspace(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
         {
             continue;
         }
-        let v = match item.json() {
+        let v = match read_json(item, None, out) {
             Ok(v) => v,
             Err(e) => {
                 out.push(state_vscdb::not_json_row(super::AGENT, "", item, &e));
