@@ -357,29 +357,87 @@ fn image_text(block: &Map<String, Value>) -> String {
     }
 }
 
+/// `[document <media_type> "<title>", <n> bytes]` for a document block of base64 data
+/// (the data is never printed); a plain-text source (or one of content blocks) is what
+/// the person gave the model: `[document <media_type> "<title>"] <text>`; a URL or file
+/// id is named as an image's is.
+fn document_text(block: &Map<String, Value>) -> String {
+    let source = block.get("source").and_then(Value::as_object);
+    let get = |k: &str| source.and_then(|s| s.get(k)).and_then(Value::as_str);
+    let media = get("media_type").unwrap_or("unknown type");
+    let title = match block.get("title").and_then(Value::as_str) {
+        Some(t) if !t.is_empty() => format!(" {}", compact(&Value::String(t.to_string()))),
+        _ => String::new(),
+    };
+    let head = format!("[document {media}{title}");
+    match (get("type"), source.and_then(|s| s.get("data"))) {
+        (Some("text"), Some(Value::String(d))) => format!("{head}] {d}"),
+        (_, Some(Value::String(d))) => format!("{head}, {} bytes]", base64_size(d)),
+        _ => match source.and_then(|s| s.get("content")) {
+            Some(Value::String(t)) => format!("{head}] {t}"),
+            Some(Value::Array(parts)) => {
+                let texts: Vec<String> = parts.iter().map(part_text).collect();
+                format!("{head}] {}", texts.join("\n"))
+            }
+            _ => match get("url").or_else(|| get("file_id")) {
+                Some(u) => format!("{head}, {}]", quote(u)),
+                None => format!("{head}]"),
+            },
+        },
+    }
+}
+
+/// The text of one part of a tool result (or of a document's content): a text part's
+/// text, a marker for an image or document, `[tool_reference <tool_name>]` for a tool
+/// reference, and `[<type>]` for a part of another type without text.
+fn part_text(p: &Value) -> String {
+    let Some(p) = p.as_object() else {
+        return match p {
+            Value::String(s) => s.clone(),
+            other => compact(other),
+        };
+    };
+    let kind = p.get("type").and_then(Value::as_str);
+    match kind {
+        Some("image") => image_text(p),
+        Some("document") => document_text(p),
+        _ => match (p.get("text").and_then(Value::as_str), kind) {
+            (Some(t), _) => t.to_string(),
+            (None, Some("tool_reference")) => {
+                let name = p.get("tool_name").and_then(Value::as_str).unwrap_or("");
+                format!("[tool_reference {name}]")
+            }
+            (None, Some(k)) => format!("[{k}]"),
+            (None, None) => "[part without a type]".to_string(),
+        },
+    }
+}
+
 /// The texts of a user record's content: what was said, by whom, in order. Tool
-/// results are not included.
+/// results are not included. Images and documents are what a person gave, as their
+/// markers ([`image_text`], [`document_text`]).
 fn said(rec: &Record) -> Vec<Said> {
     let mut texts: Vec<String> = Vec::new();
     let mut images: Vec<String> = Vec::new();
-    // how many text blocks come before the first image block
+    // how many text blocks come before the first image or document block
     let mut texts_before_image = 0;
     match rec.content() {
         Some(Value::String(s)) => texts.push(s.clone()),
         Some(Value::Array(blocks)) => {
             for b in blocks.iter().filter_map(Value::as_object) {
-                match b.get("type").and_then(Value::as_str) {
+                let marker = match b.get("type").and_then(Value::as_str) {
                     Some("text") => {
-                        texts.push(b.get("text").and_then(Value::as_str).unwrap_or("").into())
+                        texts.push(b.get("text").and_then(Value::as_str).unwrap_or("").into());
+                        continue;
                     }
-                    Some("image") => {
-                        if images.is_empty() {
-                            texts_before_image = texts.len();
-                        }
-                        images.push(image_text(b));
-                    }
-                    _ => {}
+                    Some("image") => image_text(b),
+                    Some("document") => document_text(b),
+                    _ => continue,
+                };
+                if images.is_empty() {
+                    texts_before_image = texts.len();
                 }
+                images.push(marker);
             }
         }
         _ => {}
@@ -498,21 +556,11 @@ fn attachment_prompt(a: &Map<String, Value>) -> Option<String> {
     }
 }
 
-/// The text of a tool result's `content`: the string, or its text parts.
+/// The text of a tool result's `content`: the string, or its parts ([`part_text`]).
 fn result_text(content: Option<&Value>) -> String {
     match content {
         Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .filter_map(|p| {
-                let p = p.as_object()?;
-                match p.get("type").and_then(Value::as_str) {
-                    Some("image") => Some(image_text(p)),
-                    _ => p.get("text").and_then(Value::as_str).map(str::to_string),
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Some(Value::Array(parts)) => parts.iter().map(part_text).collect::<Vec<_>>().join("\n"),
         Some(Value::Null) | None => String::new(),
         Some(other) => compact(other),
     }
@@ -1595,6 +1643,59 @@ mod tests {
                 "live|s1|tool_use|Bash|make all",
                 r#"live|s1|system|Bash|tool input as sent: {"command":"make all"}"#,
                 "live|s1|tool_use|Bash|make",
+            ]
+        );
+    }
+}
+
+#[cfg(test)]
+mod document_tests {
+    use super::*;
+
+    fn rows(input: &str) -> Vec<String> {
+        let opts = MapOptions::new("s.jsonl", "s", &no_persisted_outputs);
+        let mut rows: Vec<chat_rows::Row> = Vec::new();
+        transcript_rows(&Transcript::from_bytes(input.as_bytes()), &opts, &mut rows);
+        rows.into_iter()
+            .map(|r| {
+                let line = r.source_line.map_or_else(String::new, |l| l.to_string());
+                [
+                    line.as_str(),
+                    r.record_state.as_str(),
+                    r.turn_type.as_str(),
+                    &r.tool_name,
+                    &r.text,
+                ]
+                .join("|")
+            })
+            .collect()
+    }
+
+    /// A document a person gave, and tool result parts that are neither text nor image,
+    /// each give a marker (base64 data never printed; a plain-text document its text); a
+    /// record whose only content is a document still gives its `user` row.
+    #[test]
+    fn documents_and_other_result_parts_give_markers() {
+        let input = [
+            r#"{"type":"user","uuid":"u1","sessionId":"s","timestamp":"2026-06-01T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"read this pdf"},{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0xLjQK"},"title":"contract.pdf"}]}}"#,
+            r#"{"type":"user","uuid":"u2","parentUuid":"u1","sessionId":"s","message":{"role":"user","content":[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"SECRET PLAN"}}]}}"#,
+            r#"{"type":"assistant","uuid":"a1","parentUuid":"u2","sessionId":"s","message":{"id":"m1","model":"c","stop_reason":"tool_use","content":[{"type":"tool_use","id":"toolu_9","name":"Read","input":{"file_path":"/a.pdf"}}]}}"#,
+            r#"{"type":"user","uuid":"u3","parentUuid":"a1","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_9","content":[{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0xLjQK"}},{"type":"tool_reference","tool_name":"mcp__x__y"},{"type":"search_result_x"},{"type":"text","text":"done"}]}]}}"#,
+            r#"{"type":"user","uuid":"u4","parentUuid":"u3","sessionId":"s","message":{"role":"user","content":[{"type":"text","text":"<system-reminder>r</system-reminder>"},{"type":"document","title":"notes","source":{"type":"content","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}},{"type":"document","source":{"type":"url","url":"https://x.test/a.pdf"}}]}}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            rows(&input),
+            [
+                "1|live|system||session title: read this pdf (from first prompt)",
+                r#"1|live|user||read this pdf
+[document application/pdf "contract.pdf", 9 bytes]"#,
+                "2|live|user||[document text/plain] SECRET PLAN",
+                "3|live|system||model: c",
+                r#"3|live|tool_use|Read|{"file_path":"/a.pdf"}"#,
+                "4|live|tool_result|Read|[document application/pdf, 9 bytes]\n[tool_reference mcp__x__y]\n[search_result_x]\ndone",
+                "5|live|system||hidden system reminder (opens with <system-reminder>): <system-reminder>r</system-reminder>",
+                "5|live|user||[document unknown type \"notes\"] a\nb\n[document unknown type, https://x.test/a.pdf]",
             ]
         );
     }
