@@ -663,6 +663,85 @@ fn acp_sessions_meta_json_alone_and_user_queries_inside_context() {
     );
 }
 
+/// A user text that opens with `<user_info>` and holds a `<user_query>` block (the CLI's
+/// one-part prompt) gives the preamble row (up to the first `</user_info>`, or up to the
+/// query when that is missing) and then the query's rows: the prompt is a `user` row, in
+/// a CLI store as in a transcript. A preamble without a query stays one row.
+#[test]
+fn a_user_query_after_the_user_info_preamble_is_a_user_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let rel = "home/u/.cursor/chats/h1/agent-ui/store.db";
+    let messages = [
+        serde_json::json!({"role": "user", "content": [{"type": "text",
+            "text": "<user_info>\nOS: linux\nShell: bash\n</user_info>\n<user_query>\ndelete the prod logs\n</user_query>"}]}),
+        serde_json::json!({"role": "user",
+            "content": "<user_info>OS: linux</user_info>\n<attached_files>a.py</attached_files>\n<user_query>q2</user_query>"}),
+        serde_json::json!({"role": "user", "content": "<user_info>OS: linux\n<user_query>q3</user_query>"}),
+        serde_json::json!({"role": "user", "content": "<user_info>only env</user_info>"}),
+    ];
+    build_store(&root.join("home/u/.cursor/chats/h1/agent-ui"), &messages);
+    let id: Vec<String> = messages
+        .iter()
+        .map(|m| sha(m.to_string().as_bytes()))
+        .collect();
+    let got = read_file(root, rel);
+    assert_lines(
+        &got[2..],
+        &[
+            &format!(
+                r#" | agent-ui |  | system | live | false |  |   | hidden environment preamble (opens with <user_info>): <user_info>\nOS: linux\nShell: bash\n</user_info> | blobs id={}"#,
+                id[0]
+            ),
+            &format!(
+                " | agent-ui |  | user | live | false |  |   | delete the prod logs | blobs id={}",
+                id[0]
+            ),
+            &format!(
+                " | agent-ui |  | system | live | false |  |   | hidden environment preamble (opens with <user_info>): <user_info>OS: linux</user_info> | blobs id={}",
+                id[1]
+            ),
+            &format!(
+                r#" | agent-ui |  | user | live | false |  |   | q2\n[context attached_files a.py] | blobs id={}"#,
+                id[1]
+            ),
+            &format!(
+                " | agent-ui |  | system | live | false |  |   | hidden context (outside <user_query>): <attached_files>a.py</attached_files> | blobs id={}",
+                id[1]
+            ),
+            &format!(
+                " | agent-ui |  | system | live | false |  |   | hidden environment preamble (opens with <user_info>): <user_info>OS: linux | blobs id={}",
+                id[2]
+            ),
+            &format!(
+                " | agent-ui |  | user | live | false |  |   | q3 | blobs id={}",
+                id[2]
+            ),
+            &format!(
+                " | agent-ui |  | system | live | false |  |   | hidden environment preamble (opens with <user_info>): <user_info>only env</user_info> | blobs id={}",
+                id[3]
+            ),
+        ],
+    );
+
+    let t = "home/u/.cursor/projects/p1/agent-transcripts/t5.jsonl";
+    std::fs::create_dir_all(root.join(t).parent().unwrap()).unwrap();
+    std::fs::write(
+        root.join(t),
+        serde_json::json!({"role": "user", "message": {"content": [{"type": "text",
+            "text": "<user_info>OS: linux</user_info>\n<user_query>\nwipe the cache\n</user_query>"}]}})
+        .to_string() + "\n",
+    )
+    .unwrap();
+    assert_lines(
+        &read_file(root, t),
+        &[
+            " | t5 | p1 | system | live | false |  |   | hidden environment preamble (opens with <user_info>): <user_info>OS: linux</user_info> | byte 0",
+            " | t5 | p1 | user | live | false |  |   | wipe the cache | byte 0",
+        ],
+    );
+}
+
 /// Many transcripts beside many `chats/<hash>` folders (the audit's shape, at 300): each
 /// transcript is secondary exactly when `chats/<some hash>/<its id>/store.db` exists, with
 /// that agent's `meta.json` `cwd` as project (the first hash by name when the id is in

@@ -97,7 +97,11 @@ impl Place {
 /// message): what the user typed, out of the context the agent wrapped around it.
 ///
 /// * A text that opens with `<user_info>` is the environment preamble: one `hidden
-///   environment preamble (opens with <user_info>): <text>` row.
+///   environment preamble (opens with <user_info>): <text>` row. When the text also
+///   holds a `<user_query>` block (the CLI sends both in one part), the preamble row
+///   holds the text up to the end of the first `</user_info>` (or up to the first
+///   `<user_query>` block, when that comes first or `</user_info>` is missing), trimmed;
+///   what follows is read as the next case, so the prompt is a `user` row.
 /// * A text with `<user_query>...</user_query>` blocks: a `user` row holding the
 ///   blocks' texts (trimmed, joined by newlines), then one `[context attached_files
 ///   <path>]` line per file the text's `<attached_files>` blocks name (as the IDE's user
@@ -107,11 +111,36 @@ impl Place {
 ///   nothing is lost.
 /// * Any other text: a `user` row as written.
 pub fn user_text_rows(text: &str) -> Vec<Row> {
-    if text.trim_start().starts_with("<user_info>") {
-        return vec![sys(format!(
-            "hidden environment preamble (opens with <user_info>): {text}"
+    let lead = text.trim_start();
+    if lead.starts_with("<user_info>") {
+        // the first `<user_query>` opens a block only when it is closed (as `tag_blocks`
+        // reads it)
+        let query = lead
+            .find("<user_query>")
+            .filter(|&q| lead[q + "<user_query>".len()..].contains("</user_query>"));
+        let Some(query) = query else {
+            return vec![sys(format!(
+                "hidden environment preamble (opens with <user_info>): {text}"
+            ))];
+        };
+        let end = lead
+            .find("</user_info>")
+            .map(|e| e + "</user_info>".len())
+            .filter(|&e| e <= query)
+            .unwrap_or(query);
+        let mut rows = vec![sys(format!(
+            "hidden environment preamble (opens with <user_info>): {}",
+            lead[..end].trim_end()
         ))];
+        rows.extend(query_rows(&lead[end..]));
+        return rows;
     }
+    query_rows(text)
+}
+
+/// The rows of a user text that does not open with `<user_info>` (see
+/// [`user_text_rows`]).
+fn query_rows(text: &str) -> Vec<Row> {
     let (queries, rest) = tag_blocks(text, "user_query");
     if queries.is_empty() {
         return vec![turn(TurnType::User, text)];
