@@ -852,9 +852,9 @@ impl<'a, 's> Mapper<'a, 's> {
         }
     }
 
-    /// `permission mode:` rows; an untimed state record only changes a known mode.
+    /// `permission mode:` rows, on a change (a first mode is one), timed or not.
     fn mode(&mut self, e: &Entry, rec: &Record, mode: String) {
-        if mode.is_empty() || (rec.timestamp.is_none() && self.modes.last().is_none()) {
+        if mode.is_empty() {
             return;
         }
         if let Some(text) = self.modes.observe(mode) {
@@ -1696,6 +1696,41 @@ mod document_tests {
                 "4|live|tool_result|Read|[document application/pdf, 9 bytes]\n[tool_reference mcp__x__y]\n[search_result_x]\ndone",
                 "5|live|system||hidden system reminder (opens with <system-reminder>): <system-reminder>r</system-reminder>",
                 "5|live|user||[document unknown type \"notes\"] a\nb\n[document unknown type, https://x.test/a.pdf]",
+            ]
+        );
+    }
+
+    /// An untimed `permission-mode` record gives a row on a change, and a first mode is
+    /// one: before any known mode too, at its line with no time; repeating the mode in
+    /// force gives none.
+    #[test]
+    fn an_untimed_first_permission_mode_is_a_change() {
+        let input = [
+            r#"{"type":"user","uuid":"u1","timestamp":"2026-06-01T10:00:00.000Z","sessionId":"s","message":{"content":"x"}}"#,
+            r#"{"type":"permission-mode","permissionMode":"acceptEdits","sessionId":"s"}"#,
+            r#"{"type":"permission-mode","permissionMode":"acceptEdits","sessionId":"s"}"#,
+            r#"{"type":"user","uuid":"u2","parentUuid":"u1","timestamp":"2026-06-01T10:00:05.000Z","sessionId":"s","permissionMode":"plan","message":{"content":"y"}}"#,
+            r#"{"type":"permission-mode","permissionMode":"plan","sessionId":"s"}"#,
+        ]
+        .join("\n");
+        let opts = MapOptions::new("s.jsonl", "s", &no_persisted_outputs);
+        let mut got: Vec<chat_rows::Row> = Vec::new();
+        transcript_rows(&Transcript::from_bytes(input.as_bytes()), &opts, &mut got);
+        let got: Vec<String> = got
+            .iter()
+            .map(|r| {
+                let time = r.timestamp.map_or_else(String::new, |t| t.to_string());
+                format!("{}|{time}|{}", r.source_line.unwrap_or(0), r.text)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "1|2026-06-01T10:00:00.000000Z|session title: x (from first prompt)",
+                "1|2026-06-01T10:00:00.000000Z|x",
+                "2||permission mode: acceptEdits",
+                "4|2026-06-01T10:00:05.000000Z|permission mode: acceptEdits -> plan",
+                "4|2026-06-01T10:00:05.000000Z|y",
             ]
         );
     }
