@@ -742,6 +742,35 @@ fn a_user_query_after_the_user_info_preamble_is_a_user_row() {
     );
 }
 
+/// A transcript's `tool_use` input is printed as the line has it: keys in the writer's
+/// order, escapes and numbers untouched (as the CLI blobs' and bubbles' arguments), under
+/// `message.content` or a bare `content`; it was key-sorted from the decoded value.
+#[test]
+fn transcript_tool_use_input_is_printed_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = "home/u/.cursor/projects/p1/agent-transcripts/t6.jsonl";
+    let path = dir.path().join(t);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        concat!(
+            r#"{"role":"assistant","message":{"content":[{"type":"text","text":"sure"},{"type":"tool_use","id":"tu1","name":"Shell","input":{"z":1,"command":"rm -rf cache"}}]}}"#,
+            "\n",
+            r#"{"role":"assistant","content":[{"type":"tool_use","id":"tu2","name":"Edit","input":{ "path": "caf\u00e9.txt", "n": 1.10, "a": [2, 1] }}]}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    assert_lines(
+        &read_file(dir.path(), t),
+        &[
+            " | t6 | p1 | assistant | live | false |  |   | sure | byte 0",
+            r#" | t6 | p1 | tool_use | live | false |  | Shell tu1 | {"z":1,"command":"rm -rf cache"} | byte 0"#,
+            r#" | t6 | p1 | tool_use | live | false |  | Edit tu2 | {"path":"caf\u00e9.txt","n":1.10,"a":[2,1]} | byte 162"#,
+        ],
+    );
+}
+
 /// Many transcripts beside many `chats/<hash>` folders (the audit's shape, at 300): each
 /// transcript is secondary exactly when `chats/<some hash>/<its id>/store.db` exists, with
 /// that agent's `meta.json` `cwd` as project (the first hash by name when the id is in

@@ -15,6 +15,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
+use chat_rows::json::Step::{self, Key};
 use chat_rows::system::ModelSpec;
 use chat_rows::{Evidence, RecordState, Row, TurnType, system};
 use serde_json::Value;
@@ -477,13 +478,31 @@ pub fn read_transcript(
             continue;
         }
         let role = str_of(&v, "role");
+        let nested = v.pointer("/message/content").is_some();
         let content = v.pointer("/message/content").or_else(|| v.get("content"));
         let parts: Vec<Value> = match content {
             Some(Value::String(s)) => vec![serde_json::json!({"type": "text", "text": s})],
             Some(Value::Array(a)) => a.clone(),
             _ => Vec::new(),
         };
-        for part in parts {
+        // a `tool_use` part's `input` is printed as the line has it (keys in the
+        // writer's order, escapes and numbers untouched), not key-sorted from the
+        // decoded value: the parts as written are split out of the line once
+        let tools = parts
+            .iter()
+            .any(|p| p.get("type").and_then(Value::as_str) == Some("tool_use"));
+        let repaired = tools.then(|| chat_rows::json::repair_lone_surrogates(line.bytes));
+        let path: &[Step<'_>] = if nested {
+            &[Key("message"), Key("content")]
+        } else {
+            &[Key("content")]
+        };
+        let raw_parts: Vec<&serde_json::value::RawValue> = repaired
+            .as_deref()
+            .and_then(|t| chat_rows::json::raw_at(t, path))
+            .and_then(|c| serde_json::from_str(c.get()).ok())
+            .unwrap_or_default();
+        for (i, part) in parts.into_iter().enumerate() {
             let kind = str_of(&part, "type");
             let row = match (role.as_str(), kind.as_str()) {
                 ("user", "text") => {
@@ -502,7 +521,16 @@ pub fn read_transcript(
                 }),
                 (_, "tool_use") => turn(
                     TurnType::ToolUse,
-                    part.get("input").map(|i| i.to_string()).unwrap_or_default(),
+                    part.get("input")
+                        .map(|input| {
+                            raw_parts
+                                .get(i)
+                                .and_then(|p| {
+                                    chat_rows::json::compact_at(p.get().as_bytes(), &[Key("input")])
+                                })
+                                .unwrap_or_else(|| input.to_string())
+                        })
+                        .unwrap_or_default(),
                 )
                 .tool(str_of(&part, "name"), str_of(&part, "id")),
                 (_, "text") => turn(TurnType::Assistant, str_of(&part, "text")),
