@@ -203,6 +203,7 @@ pub fn read_file_at(
 fn claim_of(file: &ClaudeFile) -> Claim {
     match file {
         ClaudeFile::Tree(l) => Claim::new(match l.kind {
+            FileKind::Session if is_flat_subagent(l) => "claude-code sub-agent transcript",
             FileKind::Session => "claude-code transcript",
             FileKind::SessionMeta => "claude-code session meta",
             FileKind::Subagent => "claude-code sub-agent transcript",
@@ -356,7 +357,10 @@ fn retention(
     project: &str,
 ) -> Option<Row> {
     let collected_at = collected_at?;
-    if files.loc.kind != FileKind::Session || files.loc.home.is_empty() {
+    if files.loc.kind != FileKind::Session
+        || files.loc.home.is_empty()
+        || is_flat_subagent(&files.loc)
+    {
         return None;
     }
     let projects = files.path.parent()?.parent()?;
@@ -376,6 +380,29 @@ fn retention(
     })
 }
 
+/// True for a sub-agent file of the older layout, `projects/<key>/agent-<id>.jsonl`
+/// beside the sessions (Claude Code's session files are named by a uuid, never
+/// `agent-`): its records carry `agentId` and `isSidechain` and name the parent's
+/// `sessionId`.
+fn is_flat_subagent(loc: &session_tree::Location) -> bool {
+    loc.kind == FileKind::Session
+        && !loc.home.is_empty()
+        && loc
+            .session_id
+            .strip_prefix("agent-")
+            .is_some_and(|id| !id.is_empty())
+}
+
+/// `session start: parent=<sessionId> agent_file=agent-<id> parent_from=sessionId`: a
+/// sub-agent file of the older layout, linked by the `sessionId` its records carry.
+fn subagent_start_from_records(parent: &str, agent_file: &str) -> String {
+    system::session_start(&[
+        ("parent", parent),
+        ("agent_file", agent_file),
+        ("parent_from", "sessionId"),
+    ])
+}
+
 fn read_transcript(
     files: &SessionFiles<'_>,
     secondary: bool,
@@ -393,15 +420,19 @@ fn read_transcript(
             return;
         }
     };
-    let subagent = loc.kind == FileKind::Subagent;
+    // the older layout's sub-agent file sits beside the sessions: its records name the
+    // parent session, the file's name the agent
+    let flat = is_flat_subagent(loc);
+    let subagent = loc.kind == FileKind::Subagent || flat;
     let index = Index::build(&log, subagent);
     let parent = index
         .first_session_id()
         .unwrap_or(&loc.session_id)
         .to_string();
-    let session_id = match &loc.agent_id {
-        Some(agent) if subagent => format!("{parent}:{agent}"),
-        _ => parent.clone(),
+    let session_id = if subagent {
+        format!("{parent}:{}", loc.stem())
+    } else {
+        parent.clone()
     };
     let cwd = index.first_cwd().to_string();
     let meta = if subagent { files.session_meta() } else { None };
@@ -415,6 +446,9 @@ fn read_transcript(
             Some(m) => Row::system(AGENT, subagent_start(m, &parent, agent))
                 .file(files.meta_display())
                 .locator("whole file"),
+            None if flat => Row::system(AGENT, subagent_start_from_records(&parent, agent))
+                .file(files.display)
+                .locator("sessionId"),
             None => Row::system(AGENT, subagent_start_from_path(&loc.session_id, agent))
                 .file(files.display)
                 .locator("path"),
@@ -426,18 +460,27 @@ fn read_transcript(
                 .project(cwd.clone())
                 .branch(index.first_branch()),
         );
-        if !files.parent_session_exists() {
+        let (parent_exists, parent_display) = if flat {
+            let name = format!("{parent}.jsonl");
+            (
+                files.path.with_file_name(&name).exists(),
+                session_tree::sibling_display(files.display, &name),
+            )
+        } else {
+            (files.parent_session_exists(), files.parent_display())
+        };
+        if !parent_exists {
+            let named = if flat { &parent } else { &loc.session_id };
             sink.push(
                 Row::system(
                     AGENT,
                     format!(
-                        "session file missing: {}.jsonl (only its sub-agent files remain)",
-                        loc.session_id
+                        "session file missing: {named}.jsonl (only its sub-agent files remain)"
                     ),
                 )
                 .session(session_id.clone())
                 .project(cwd.clone())
-                .file(files.parent_display())
+                .file(parent_display)
                 .locator("path"),
             );
         }
@@ -454,7 +497,7 @@ fn read_transcript(
         .is_some_and(|m| session_tree::log::truthy(m.get("isFork")));
     // a copy outside the tree (a job's parent transcript) has no session folder of its
     // own: its stubs are checked against the session its records name
-    let folder_session = if loc.home.is_empty() {
+    let folder_session = if loc.home.is_empty() || flat {
         parent.as_str()
     } else {
         loc.session_id.as_str()

@@ -367,3 +367,63 @@ fn the_title_and_start_rows_have_the_branch_of_their_record() {
         ],
     );
 }
+
+/// The older layout's sub-agent file, `projects/<key>/agent-<id>.jsonl` beside the
+/// sessions, is a sub-agent of the session its records name: its rows are in
+/// `<sessionId>:agent-<id>` with its first prompt the `subagent task:`, never a person's
+/// `user` row (nor a second title) in the parent session; its stubs are read from the
+/// parent's `tool-results/`. Without the parent file, the file missing is named beside it.
+#[test]
+fn a_flat_agent_file_beside_the_sessions_is_a_subagent() {
+    let agent = lines(&[
+        r#"{"type":"user","uuid":"x1","parentUuid":null,"sessionId":"s1","agentId":"1a2b3c4d","isSidechain":true,"cwd":"/a","message":{"content":"Model-written task for the agent"}}"#,
+        CALL,
+        &stub("/home/u/.claude/projects/-home-u-p/s1/tool-results/toolu_1.txt"),
+    ]);
+    let h = home(&[
+        (
+            &format!("{PROJECT}/s1.jsonl"),
+            lines(&[
+                r#"{"type":"user","uuid":"u1","sessionId":"s1","cwd":"/a","message":{"content":"human prompt"}}"#,
+            ]),
+        ),
+        (&format!("{PROJECT}/agent-1a2b3c4d.jsonl"), agent.clone()),
+        (
+            &format!("{PROJECT}/s1/tool-results/toolu_1.txt"),
+            "FULL\n".into(),
+        ),
+        (&format!("{PROJECT}-2/agent-1a2b3c4d.jsonl"), agent),
+    ]);
+    h.assert_rows(
+        &format!("{PROJECT}/agent-1a2b3c4d.jsonl"),
+        &[
+            r#"||system|s1:agent-1a2b3c4d|/a|||||sessionId|live|agent-1a2b3c4d.jsonl|"session start: parent=s1 agent_file=agent-1a2b3c4d parent_from=sessionId""#,
+            r#"1||system|s1:agent-1a2b3c4d|/a|||||byte 0|live|agent-1a2b3c4d.jsonl|"session title: Model-written task for the agent (from first prompt)""#,
+            r#"1||system|s1:agent-1a2b3c4d|/a|||||byte 0|live|agent-1a2b3c4d.jsonl|"subagent task: Model-written task for the agent""#,
+            r#"2||system|s1:agent-1a2b3c4d|/a|||||byte 171|live|agent-1a2b3c4d.jsonl|"model: m0""#,
+            r#"2||tool_use|s1:agent-1a2b3c4d|/a||m0|Read|toolu_1|byte 171|live|agent-1a2b3c4d.jsonl|"{\"file_path\":\"/x\"}""#,
+            r#"3||tool_result|s1:agent-1a2b3c4d|/a|||Read|toolu_1|byte 344, output from s1/tool-results/toolu_1.txt|live|agent-1a2b3c4d.jsonl|"FULL\n""#,
+        ],
+    );
+    h.assert_rows(
+        &format!("{PROJECT}/s1.jsonl"),
+        &[
+            r#"1||system|s1|/a|||||byte 0|live|s1.jsonl|"session title: human prompt (from first prompt)""#,
+            r#"1||user|s1|/a|||||byte 0|live|s1.jsonl|"human prompt""#,
+            // as for a sub-agent under `subagents/`: its output, in the session's folder,
+            // is one no line of the session file points to
+            r#"||tool_result|s1|/a||||toolu_1|whole file|live|toolu_1.txt|"FULL\n""#,
+            r#"||system|s1|/a||||toolu_1|path|live|toolu_1.txt|"persisted output s1/tool-results/toolu_1.txt is not pointed to by any readable line of the session file""#,
+        ],
+    );
+    // without its parent's file
+    let rows = h.rows(&format!("{PROJECT}-2/agent-1a2b3c4d.jsonl"));
+    assert_eq!(
+        rows[1],
+        r#"||system|s1:agent-1a2b3c4d|/a|||||path|live|s1.jsonl|"session file missing: s1.jsonl (only its sub-agent files remain)""#
+    );
+    assert_eq!(
+        h.read(&format!("{PROJECT}-2/agent-1a2b3c4d.jsonl"))[1].source_file,
+        format!("{PROJECT}-2/s1.jsonl")
+    );
+}
