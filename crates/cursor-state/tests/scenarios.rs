@@ -771,6 +771,53 @@ fn transcript_tool_use_input_is_printed_as_written() {
     );
 }
 
+/// A `tool` message whose `content` is a plain string (or a text part) is the tool's
+/// output: a `tool_result` row with its text, named by the part's, else the message's
+/// `toolName` / `toolCallId` (`name` / `tool_call_id` in the OpenAI shape), as an array's
+/// `tool-result` part is; it was `message part: role=tool type=text (<n> bytes)`.
+#[test]
+fn a_tool_message_with_plain_text_content_is_a_tool_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let rel = "home/u/.cursor/chats/h1/agent-tool/store.db";
+    let messages = [
+        serde_json::json!({"role": "tool", "content": [{"type": "tool-result",
+            "toolCallId": "c1", "toolName": "Shell", "result": {"exit": 0}}]}),
+        serde_json::json!({"role": "tool", "content": "plain tool text"}),
+        serde_json::json!({"role": "tool", "tool_call_id": "call_9", "name": "Read",
+            "content": "file body"}),
+        serde_json::json!({"role": "tool", "toolCallId": "c3",
+            "content": [{"type": "text", "text": "part text", "toolName": "Grep"}]}),
+    ];
+    build_store(&root.join("home/u/.cursor/chats/h1/agent-tool"), &messages);
+    let id: Vec<String> = messages
+        .iter()
+        .map(|m| sha(m.to_string().as_bytes()))
+        .collect();
+    let got = read_file(root, rel);
+    assert_lines(
+        &got[2..],
+        &[
+            &format!(
+                r#" | agent-tool |  | tool_result | live | false |  | Shell c1 | {{"exit":0}} | blobs id={}"#,
+                id[0]
+            ),
+            &format!(
+                " | agent-tool |  | tool_result | live | false |  |   | plain tool text | blobs id={}",
+                id[1]
+            ),
+            &format!(
+                " | agent-tool |  | tool_result | live | false |  | Read call_9 | file body | blobs id={}",
+                id[2]
+            ),
+            &format!(
+                " | agent-tool |  | tool_result | live | false |  | Grep c3 | part text | blobs id={}",
+                id[3]
+            ),
+        ],
+    );
+}
+
 /// Many transcripts beside many `chats/<hash>` folders (the audit's shape, at 300): each
 /// transcript is secondary exactly when `chats/<some hash>/<its id>/store.db` exists, with
 /// that agent's `meta.json` `cwd` as project (the first hash by name when the id is in

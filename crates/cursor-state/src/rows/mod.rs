@@ -335,6 +335,24 @@ pub fn message_rows_in(msg: &Value, text: Option<&[u8]>, id: &str, place: &Place
                     .tool(str_of(part, "toolName"), str_of(part, "toolCallId"))
             }
             ("assistant", "text") => turn(TurnType::Assistant, text()),
+            // a tool message's text (its `content` a plain string, or a text part) is the
+            // tool's output; its name and call id are the part's, else the message's
+            ("tool", "text") => {
+                let first = |keys: [(&Value, &str); 3]| {
+                    keys.into_iter()
+                        .map(|(v, k)| str_of(v, k))
+                        .find(|s| !s.is_empty())
+                        .unwrap_or_default()
+                };
+                turn(TurnType::ToolResult, text()).tool(
+                    first([(part, "toolName"), (msg, "toolName"), (msg, "name")]),
+                    first([
+                        (part, "toolCallId"),
+                        (msg, "toolCallId"),
+                        (msg, "tool_call_id"),
+                    ]),
+                )
+            }
             (_, other) => sys(format!(
                 "message part: role={role} type={other} ({} bytes)",
                 part.to_string().len()
