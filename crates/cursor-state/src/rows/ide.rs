@@ -488,6 +488,28 @@ impl Deleted {
     }
 }
 
+/// What the rows of a composer's carved versions already told ([`Reader::deleted`]):
+/// its inline bubbles (as compact JSON) and its context-token rows (text and time).
+#[derive(Default)]
+struct CarvedSeen {
+    inline: HashSet<String>,
+    tokens: HashSet<(String, Option<i64>)>,
+}
+
+impl CarvedSeen {
+    /// Notes what the live `composerData` `v` gives.
+    fn note(&mut self, v: &Value, limit: Option<Timestamp>) {
+        let inline = inline_bubbles(v);
+        for b in unlisted_inline(v, &inline, &[], limit) {
+            self.inline.insert(b.to_string());
+        }
+        if let Some(row) = context_tokens(v) {
+            let at = v.get("lastUpdatedAt").and_then(json_time);
+            self.tokens.insert((row.text, at.map(|t| t.unix_micros())));
+        }
+    }
+}
+
 /// The models of a composer's rows: its `modelConfig.modelName`, which a bubble
 /// without `modelInfo.modelName` is attributed to (never the previous bubble's), and
 /// the tracker of `modelInfo.modelName` changes (`model: <old> -> <new>`).
@@ -515,6 +537,10 @@ struct Reader<'a> {
     projects: &'a HashMap<String, String>,
     tool_calls: HashMap<String, String>,
     live_cids: HashSet<String>,
+    /// The bubble ids of the live `bubbleId:` records whose `composerData` is gone
+    /// (read by [`Reader::orphan`]), by composer: a carved `composerData` listing one of
+    /// them does not call it missing.
+    orphan_bubbles: HashMap<String, HashSet<String>>,
     /// Composers with at least one bubble (`bubbleId:` records or inline ones).
     with_bubbles: HashSet<String>,
     /// 64-hex runs in composerData values, for linking agentKv roots.
@@ -552,6 +578,7 @@ fn read_kv(
         projects,
         tool_calls: HashMap::new(),
         live_cids: HashSet::new(),
+        orphan_bubbles: HashMap::new(),
         with_bubbles: HashSet::new(),
         root_refs: HashMap::new(),
         deleted_extras: HashMap::new(),
@@ -623,6 +650,15 @@ impl Reader<'_> {
     /// id in their keys: by time, then the checkpoints and request contexts of the
     /// composer that no bubble named.
     fn orphan(&mut self, cid: &str, bubbles: Vec<Item>, out: &mut Out<'_>) {
+        let prefix = format!("bubbleId:{cid}:");
+        self.orphan_bubbles
+            .entry(cid.to_string())
+            .or_default()
+            .extend(
+                bubbles
+                    .iter()
+                    .filter_map(|b| b.key.strip_prefix(&prefix).map(str::to_string)),
+            );
         out.push(
             sys(format!(
                 "session start: composerData missing; {} bubbles read by their keys",
@@ -811,6 +847,79 @@ impl Reader<'_> {
             rows.push(place.apply(sys(system::model(spec)).model(&model)));
         }
         (rows, models)
+    }
+
+    /// The rows a carved `composerData` version holds besides its session start, as a
+    /// live one gives them: its inline bubbles (legacy `conversationMap`,
+    /// `conversation[]`) in header order then the unlisted ones, `link: bubble <id>
+    /// listed in composerData is missing` for a header whose bubble no record holds
+    /// (`held`, `None` when the composer is live: then none is missing), and its context
+    /// tokens. An inline bubble identical to one the live composer or an earlier version
+    /// gave, a context-token row already given and a missing header already told are
+    /// left out (`seen`): several carved versions of one composer hold the same
+    /// messages, told once (as `sqlite-evidence` drops a carved record identical to
+    /// one already recovered).
+    fn carved_composer_rows(
+        &self,
+        cid: &str,
+        item: &Item,
+        v: &Value,
+        mut models: Models,
+        mut held: Option<&mut HashSet<String>>,
+        seen: &mut CarvedSeen,
+    ) -> Vec<Row> {
+        let mut place = Place {
+            session: cid.to_string(),
+            project: self.project(cid),
+            locator: item.locator_in(KV),
+            state: RecordState::Deleted,
+            time: None,
+        };
+        let mut rows = Vec::new();
+        let headers = header_ids(v);
+        let inline = inline_bubbles(v);
+        let rest = unlisted_inline(v, &inline, &headers, self.limit);
+        // this version's bubbles, left out of later versions only (a version may say
+        // the same thing twice)
+        let mut given: Vec<String> = Vec::new();
+        let mut bubble = |b: &Value, place: &mut Place, rows: &mut Vec<Row>| {
+            place.time = bubble_time(b, self.limit);
+            // the model tracker follows every bubble, also one left out
+            let rs = bubble_rows_in(b, None, place, &mut models);
+            let key = b.to_string();
+            if !seen.inline.contains(&key) {
+                rows.extend(rs);
+                given.push(key);
+            }
+        };
+        for bid in &headers {
+            if let Some(b) = inline.get(bid.as_str()) {
+                bubble(b, &mut place, &mut rows);
+            } else if let Some(h) = held.as_deref_mut() {
+                // told once per composer
+                if h.insert(bid.clone()) {
+                    place.time = None;
+                    rows.push(place.apply(sys(format!(
+                        "link: bubble {bid} listed in composerData is missing"
+                    ))));
+                }
+            }
+        }
+        for b in rest {
+            bubble(b, &mut place, &mut rows);
+        }
+        seen.inline.extend(given);
+        if let Some(row) = context_tokens(v) {
+            let at = v.get("lastUpdatedAt").and_then(json_time);
+            if seen
+                .tokens
+                .insert((row.text.clone(), at.map(|t| t.unix_micros())))
+            {
+                place.time = None;
+                rows.push(place.apply(row).at(at));
+            }
+        }
+        rows
     }
 
     fn bubble_item(
@@ -1057,6 +1166,9 @@ impl Reader<'_> {
             let mut order: Vec<String> = Vec::new();
             let mut newest: Option<i64> = None;
             let mut models = Models::default();
+            // what the live composer already tells (its inline bubbles, its context
+            // tokens) is not told again from an older version
+            let mut seen = CarvedSeen::default();
             if let Some(live_item) = live.as_ref() {
                 // (its cut, if any, is the live pass's row)
                 if let Ok((l, _)) = live_item.json_capped() {
@@ -1064,24 +1176,57 @@ impl Reader<'_> {
                     models = self
                         .composer_rows(&cid, live_item, &l, RecordState::Deleted)
                         .1;
+                    seen.note(&l, self.limit);
                 }
             }
             let mut rows: Vec<Row> = Vec::new();
-            let mut parsed_versions = 0;
+            let mut parsed: Vec<(&Item, Value)> = Vec::new();
             for item in &versions {
                 match read_json(item, Some(&cid), out) {
-                    Ok(v) => {
-                        parsed_versions += 1;
-                        let (rs, m) = self.composer_rows(&cid, item, &v, RecordState::Deleted);
-                        rows.extend(rs);
-                        let t = v.get("lastUpdatedAt").and_then(Value::as_i64);
-                        if live.is_none() && (newest.is_none() || t > newest) {
-                            newest = t;
-                            order = header_ids(&v);
-                            models = m;
-                        }
-                    }
+                    Ok(v) => parsed.push((item, v)),
                     Err(_) => self.not_json(&cid, item, out),
+                }
+            }
+            // oldest first (`lastUpdatedAt`, then the value): the order the carver finds
+            // them in differs between the in-memory and the paged path, and a message
+            // several versions hold is told from the first
+            parsed.sort_by(|(a, va), (b, vb)| {
+                let t = |v: &Value| v.get("lastUpdatedAt").and_then(Value::as_i64);
+                (t(va), &a.value).cmp(&(t(vb), &b.value))
+            });
+            let parsed_versions = parsed.len();
+            // a header is missing when no record holds its bubble: none carved, none
+            // inline in any version, no live one (a live composer's older versions list
+            // its live bubbles, so they never call one missing)
+            let mut held: Option<HashSet<String>> = live.is_none().then(|| {
+                let mut h: HashSet<String> = bs
+                    .iter()
+                    .filter_map(|i| split_key(&i.key, "bubbleId").map(|(_, b)| b.to_string()))
+                    .collect();
+                for (_, v) in &parsed {
+                    h.extend(inline_bubbles(v).into_keys());
+                }
+                if let Some(o) = self.orphan_bubbles.get(&cid) {
+                    h.extend(o.iter().cloned());
+                }
+                h
+            });
+            for (item, v) in &parsed {
+                let (rs, m) = self.composer_rows(&cid, item, v, RecordState::Deleted);
+                rows.extend(rs);
+                rows.extend(self.carved_composer_rows(
+                    &cid,
+                    item,
+                    v,
+                    m.clone(),
+                    held.as_mut(),
+                    &mut seen,
+                ));
+                let t = v.get("lastUpdatedAt").and_then(Value::as_i64);
+                if live.is_none() && (newest.is_none() || t > newest) {
+                    newest = t;
+                    order = header_ids(v);
+                    models = m;
                 }
             }
             if live.is_none() && parsed_versions == 0 && !bs.is_empty() {

@@ -347,6 +347,7 @@ fn read_kv_paged(
         projects,
         tool_calls: HashMap::new(),
         live_cids: HashSet::new(),
+        orphan_bubbles: HashMap::new(),
         with_bubbles: HashSet::new(),
         root_refs: HashMap::new(),
         deleted_extras: HashMap::new(),
