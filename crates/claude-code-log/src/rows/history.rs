@@ -7,19 +7,18 @@
 //! transcript twin exists (same host, user, session, turn type and text within 2 s) and
 //! keeps the rest, which are the prompts of deleted transcripts.
 //!
-//! For the texts to be twins, a history row says what the transcript's `user` row
-//! says: `display` with each `[Pasted text #n ...]` placeholder replaced by the pasted
-//! text it stands for, which is what Claude Code sends. A paste moved to
-//! `paste-cache/<hash>` is not read: its placeholder stays and
-//! `[pasted text #<n> in paste-cache/<hash>, not read]` is appended. Such a row, and a
-//! row with an image (`[Image #n]`; the image itself is only in the transcript),
-//! cannot be a twin by its text, so it is proven by the spec's prefix rule instead: a
-//! transcript `user` row of the same session within 2 s whose text starts with the
-//! history text cut at its first remaining `[Pasted text` placeholder (or `[Image`,
-//! our extension of the rule) is its twin, and
-//! the history row is given that row's text (the scanner's exact merge then drops it;
-//! `--keep-copies` shows it with its own locator). Without a proven twin (the
-//! transcript deleted, or no prompt in the window) it keeps its own text and stays.
+//! A history row's text is `display` as written (its `[Pasted text #n +k lines]` and
+//! `[Image #n]` placeholders kept), then each paste appended: an inline one as
+//! `[pasted text #<n>] <content>`, one moved to `paste-cache/<hash>` (not read) as
+//! `[pasted text #<n> in paste-cache/<hash>, not read]`. A row with a paste or an image
+//! cannot be a twin by its text (the transcript holds the paste in place, the image as
+//! `[image …]`), so it is proven by the spec's prefix rule instead: a transcript
+//! `user` row of the same session within 2 s whose text starts with `display` cut at
+//! its first `[Pasted text` placeholder (or `[Image`, our extension of the rule) is
+//! its twin, and the history row is given that row's text (the scanner's exact merge
+//! then drops it; `--keep-copies` shows it with its own locator). Without a proven twin
+//! (the transcript deleted, or no prompt in the window) it keeps its own text and
+//! stays.
 
 use std::collections::{HashMap, HashSet};
 
@@ -30,13 +29,11 @@ use serde_json::{Map, Value};
 use super::AGENT;
 use crate::decode::parse_time;
 
-/// The prompt a history entry stands for: `display` with inline pastes put back.
-///
-/// One pass over `display`: each `[Pasted text #<n>]` or `[Pasted text #<n> +<k>
-/// lines]` placeholder is found once (the first of each number), and the text is built
-/// once with each placeholder whose entry has `content` replaced by it (a pasted text is
-/// not searched for placeholders of its own). A line of thousands of placeholders took
-/// seconds when each entry searched the display again from its start.
+/// The text of a history entry: `display` as written, then each paste of
+/// `pastedContents` in number order, an inline one as `[pasted text #<n>] <content>`
+/// and one moved to `paste-cache/` as `[pasted text #<n> in paste-cache/<hash>, not
+/// read]` (the spec's texts). Images are left out: their `[Image #n]` placeholder stays
+/// in `display` and the image is only in the transcript.
 pub fn prompt_of(display: &str, pasted: Option<&Map<String, Value>>) -> String {
     let Some(pasted) = pasted else {
         return display.to_string();
@@ -46,9 +43,7 @@ pub fn prompt_of(display: &str, pasted: Option<&Map<String, Value>>) -> String {
         .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_object()?)))
         .collect();
     entries.sort_by_key(|(n, _)| *n);
-    let places = placeholders(display);
-    let mut swaps: Vec<(usize, usize, &str)> = Vec::new();
-    let mut notes = Vec::new();
+    let mut text = display.to_string();
     for (n, p) in entries {
         if p.get("type")
             .and_then(Value::as_str)
@@ -56,67 +51,18 @@ pub fn prompt_of(display: &str, pasted: Option<&Map<String, Value>>) -> String {
         {
             continue;
         }
+        text.push('\n');
         match p.get("content").and_then(Value::as_str) {
-            Some(content) => match places.get(&n) {
-                Some(&(a, b)) => swaps.push((a, b, content)),
-                None => notes.push(format!("[pasted text #{n}] {content}")),
-            },
+            Some(content) => text.push_str(&format!("[pasted text #{n}] {content}")),
             None => {
                 let hash = p.get("contentHash").and_then(Value::as_str).unwrap_or("");
-                notes.push(format!(
+                text.push_str(&format!(
                     "[pasted text #{n} in paste-cache/{hash}, not read]"
                 ));
             }
         }
     }
-    swaps.sort_unstable_by_key(|(a, _, _)| *a);
-    let mut text = String::with_capacity(display.len());
-    let mut at = 0;
-    for (a, b, content) in swaps {
-        text.push_str(&display[at..a]);
-        text.push_str(content);
-        at = b;
-    }
-    text.push_str(&display[at..]);
-    for note in notes {
-        text.push('\n');
-        text.push_str(&note);
-    }
     text
-}
-
-/// The byte range of the first `[Pasted text #<n>]` or `[Pasted text #<n> +<k> lines]`
-/// of each number `n` in `text`, in one pass (the ranges do not overlap).
-fn placeholders(text: &str) -> HashMap<u64, (usize, usize)> {
-    const OPEN: &str = "[Pasted text #";
-    let mut out = HashMap::new();
-    let mut from = 0;
-    while let Some(i) = text[from..].find(OPEN) {
-        let a = from + i;
-        let digits_at = a + OPEN.len();
-        let digits = text[digits_at..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count();
-        let after = digits_at + digits;
-        let number = &text[digits_at..after];
-        let well_formed = !number.is_empty() && (number == "0" || !number.starts_with('0'));
-        match (well_formed, text.as_bytes().get(after)) {
-            (true, Some(b']' | b' ')) => {
-                // no `]` after here: none after any later placeholder either
-                let Some(close) = text[after..].find(']') else {
-                    break;
-                };
-                let b = after + close + 1;
-                if let Ok(n) = number.parse::<u64>() {
-                    out.entry(n).or_insert((a, b));
-                }
-                from = b;
-            }
-            _ => from = after.max(a + 1),
-        }
-    }
-    out
 }
 
 /// The window within which a history row and its transcript twin are the same prompt.
@@ -149,7 +95,7 @@ fn cut_at_placeholder(text: &str) -> &str {
     at.map_or(text, |i| text[..i].trim_end())
 }
 
-/// The text of the transcript prompt that `text` (at `time`) is a cut copy of: the
+/// The transcript prompt that `text` (a history `display`, at `time`) is a cut copy of: the
 /// nearest in time of the prompts within 2 s that start with the cut text (and hold
 /// more than it), looking at no more than [`MAX_CANDIDATES`] of them.
 fn proven_twin(
@@ -199,23 +145,16 @@ fn proven_twin(
     None
 }
 
-/// True when an entry of `pastedContents` is a paste the history does not hold: a text
-/// kept in `paste-cache/` (no `content`) or an image (the transcript holds it, the
-/// history only its `[Image #n]` placeholder).
-fn has_paste_held_elsewhere(pasted: Option<&Map<String, Value>>) -> bool {
-    pasted.is_some_and(|p| {
-        p.values().filter_map(Value::as_object).any(|e| {
-            match e.get("type").and_then(Value::as_str) {
-                None | Some("text") => e.get("content").is_none(),
-                Some(kind) => kind == "image",
-            }
-        })
-    })
+/// True when `pastedContents` has an entry: a text pasted inline, one kept in
+/// `paste-cache/`, or an image. The history's text then differs from the transcript's
+/// prompt, which holds the paste in place.
+fn has_paste(pasted: Option<&Map<String, Value>>) -> bool {
+    pasted.is_some_and(|p| p.values().any(Value::is_object))
 }
 
 /// The rows of `history.jsonl`: a secondary `user` row per prompt, a `parser:` row
-/// per line that cannot be read. A row whose paste is in `paste-cache/` is proven
-/// against the `user` rows `prompts` gives for its session (see the module docs).
+/// per line that cannot be read. A row with a paste is proven against the `user` rows
+/// `prompts` gives for its session (see the module docs).
 pub fn history_rows(
     bytes: &[u8],
     source_file: &str,
@@ -245,11 +184,11 @@ pub fn history_rows(
         let pasted = obj.get("pastedContents").and_then(Value::as_object);
         let mut text = prompt_of(s("display"), pasted);
         let time = obj.get("timestamp").and_then(parse_time);
-        if has_paste_held_elsewhere(pasted) && !s("sessionId").is_empty() {
+        if has_paste(pasted) && !s("sessionId").is_empty() {
             let session = s("sessionId");
             let of_session = prompts(session);
             let taken = used.entry(session.to_string()).or_default();
-            if let Some(i) = proven_twin(&text, time, &of_session, taken) {
+            if let Some(i) = proven_twin(s("display"), time, &of_session, taken) {
                 // one history entry per prompt: a prompt proves one row, so the text
                 // copied into proven rows never exceeds the transcript's prompts
                 taken.insert(i);
@@ -274,10 +213,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pastes_are_put_back() {
+    fn pastes_are_appended_after_the_display() {
         let pasted: Value = serde_json::json!({
-            "1": {"id": 1, "type": "text", "content": "line a\nline b"},
             "2": {"id": 2, "type": "text", "contentHash": "ab12"},
+            "1": {"id": 1, "type": "text", "content": "line a\nline b"},
             "3": {"id": 3, "type": "image"}
         });
         assert_eq!(
@@ -285,54 +224,14 @@ mod tests {
                 "fix [Pasted text #1 +1 lines] and [Pasted text #2 +80 lines] [Image #3]",
                 pasted.as_object()
             ),
-            "fix line a\nline b and [Pasted text #2 +80 lines] [Image #3]\n[pasted text #2 in paste-cache/ab12, not read]"
+            "fix [Pasted text #1 +1 lines] and [Pasted text #2 +80 lines] [Image #3]\n[pasted text #1] line a\nline b\n[pasted text #2 in paste-cache/ab12, not read]"
         );
         let lone: Value = serde_json::json!({"1": {"type": "text", "content": "x"}});
         assert_eq!(
             prompt_of("see", lone.as_object()),
             "see\n[pasted text #1] x"
         );
-        assert_eq!(
-            prompt_of("[Pasted text #12] [Pasted text #1]", lone.as_object()),
-            "[Pasted text #12] x"
-        );
-    }
-
-    #[test]
-    fn pastes_are_put_back_in_one_pass() {
-        // a pasted text is not searched for placeholders; a malformed number is no
-        // placeholder; the first placeholder of a number is the one replaced
-        let pasted: Value = serde_json::json!({
-            "1": {"type": "text", "content": "see [Pasted text #2]"},
-            "2": {"type": "text", "content": "two"},
-            "3": {"type": "text", "content": "three"}
-        });
-        assert_eq!(
-            prompt_of(
-                "[Pasted text #1] and [Pasted text #02] [Pasted text #2 +1 lines] [Pasted text #2]",
-                pasted.as_object()
-            ),
-            "see [Pasted text #2] and [Pasted text #02] two [Pasted text #2]\n[pasted text #3] three"
-        );
-        // 20,000 placeholders, each replaced (this took seconds when each entry
-        // searched the display from its start)
-        let n = 20_000;
-        let display: String = (1..=n).map(|i| format!("[Pasted text #{i}]")).collect();
-        let pasted: Map<String, Value> = (1..=n)
-            .map(|i| {
-                (
-                    i.to_string(),
-                    serde_json::json!({"type": "text", "content": "x"}),
-                )
-            })
-            .collect();
-        assert!(prompt_of(&display, Some(&pasted)) == "x".repeat(n));
-        // no closing bracket: nothing after it is a placeholder
-        let one: Value = serde_json::json!({"1": {"type": "text", "content": "x"}});
-        assert_eq!(
-            prompt_of("[Pasted text #1 +2 lines", one.as_object()),
-            "[Pasted text #1 +2 lines\n[pasted text #1] x"
-        );
+        assert_eq!(prompt_of("see", None), "see");
     }
 
     /// 2026-06-21T14:00:00Z plus `ms`.
@@ -390,7 +289,7 @@ mod tests {
     }
 
     #[test]
-    fn only_rows_with_a_cached_paste_look_for_their_transcript() {
+    fn only_rows_with_a_paste_look_for_their_transcript() {
         let log = concat!(
             r#"{"display":"plain","pastedContents":{},"timestamp":1782050410000,"sessionId":"s1"}"#,
             "\n",
@@ -427,5 +326,35 @@ mod tests {
         // the proven copy keeps its own time and place: it is still the history line
         assert_eq!(rows[1].timestamp, at(10_000));
         assert_eq!(rows[1].source_locator, "byte 83");
+    }
+
+    /// An inline paste is appended as the spec has it, and the row is proven by the
+    /// prefix rule, so it is given its transcript prompt's text (and merges away); a
+    /// row of a deleted transcript keeps `display` and the appended paste.
+    #[test]
+    fn an_inline_paste_is_appended_and_proven_by_the_prefix_rule() {
+        let log = concat!(
+            r#"{"display":"fix this [Pasted text #1 +3 lines]","pastedContents":{"1":{"id":1,"type":"text","content":"line1\nline2\nline3"}},"timestamp":1782050410000,"sessionId":"s1"}"#,
+            "\n",
+            r#"{"display":"fix this [Pasted text #1 +3 lines]","pastedContents":{"1":{"id":1,"type":"text","content":"line1\nline2\nline3"}},"timestamp":1782050410000,"sessionId":"gone"}"#,
+            "\n",
+        );
+        let mut prompts = |session: &str| {
+            Prompts::new(if session == "s1" {
+                vec![prompt(10_500, "fix this\nline1\nline2\nline3")]
+            } else {
+                Vec::new()
+            })
+        };
+        let mut rows: Vec<Row> = Vec::new();
+        history_rows(log.as_bytes(), "history.jsonl", &mut prompts, &mut rows);
+        let texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "fix this\nline1\nline2\nline3",
+                "fix this [Pasted text #1 +3 lines]\n[pasted text #1] line1\nline2\nline3",
+            ]
+        );
     }
 }
