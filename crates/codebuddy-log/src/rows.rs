@@ -1177,7 +1177,7 @@ mod tests {
             vec![
                 "system|||session title: a (from first prompt)",
                 "user|||a\nb",
-                "system|||file history: no tracked files message=u1",
+                "system|||file history: no tracked files message=u1 update=false",
                 "system|||hidden compaction summary (role=assistant isCompacted isSummary isCompactInternal): <summary>",
                 "system|||hidden compaction summary (opens with <conversation_history_summary>): <conversation_history_summary>x",
                 "system|||link: logicalParentId zz not found in this file",

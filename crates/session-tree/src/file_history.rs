@@ -12,13 +12,14 @@ use crate::log::scalar;
 
 /// The rows of one snapshot (`snapshot` is the record's `snapshot` object):
 /// `file history: file=<path> backup=<name> version=<v> backup_time=<t> message=<id>
-/// update=<true>` per tracked file, or `file history: no tracked files message=<id>`.
+/// update=<bool>` per tracked file, or `file history: no tracked files message=<id>
+/// update=<bool>`; `update` is the record's `isSnapshotUpdate`, `false` when unset.
 pub fn file_history_texts(snapshot: Option<&Map<String, Value>>, update: bool) -> Vec<String> {
     let message = snapshot
         .and_then(|s| s.get("messageId"))
         .and_then(Value::as_str)
         .unwrap_or("");
-    let update = if update { "true" } else { "" };
+    let update = if update { "true" } else { "false" };
     let files = snapshot
         .and_then(|s| s.get("trackedFileBackups"))
         .and_then(Value::as_object);
@@ -70,8 +71,12 @@ mod tests {
             ]
         );
         assert_eq!(
+            file_history_texts(snap.as_object(), false)[0],
+            "file history: file=a.rs backup=h@v1 version=1 backup_time=2026-01-01T00:00:00Z message=m1 update=false"
+        );
+        assert_eq!(
             file_history_texts(None, false),
-            vec!["file history: no tracked files"]
+            vec!["file history: no tracked files update=false"]
         );
     }
 }

@@ -1700,6 +1700,26 @@ mod document_tests {
         );
     }
 
+    /// A snapshot's `update=<bool>` is printed when false too (an unset
+    /// `isSnapshotUpdate` is false).
+    #[test]
+    fn a_file_history_snapshot_prints_update_false() {
+        let input = [
+            r#"{"type":"file-history-snapshot","messageId":"u1","isSnapshotUpdate":false,"snapshot":{"messageId":"u1","trackedFileBackups":{"src/a.js":{"backupFileName":"abc@v1","version":1,"backupTime":"2026-06-01T10:00:00.000Z"}}}}"#,
+            r#"{"type":"file-history-snapshot","messageId":"u2","snapshot":{"messageId":"u2","trackedFileBackups":{}}}"#,
+            r#"{"type":"file-history-snapshot","messageId":"u3","isSnapshotUpdate":true,"snapshot":{"messageId":"u3","trackedFileBackups":{"src/a.js":{"backupFileName":"abc@v2","version":2}}}}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            rows(&input),
+            [
+                "1|live|system||file history: file=src/a.js backup=abc@v1 version=1 backup_time=2026-06-01T10:00:00.000Z message=u1 update=false",
+                "2|live|system||file history: no tracked files message=u2 update=false",
+                "3|live|system||file history: file=src/a.js backup=abc@v2 version=2 message=u3 update=true",
+            ]
+        );
+    }
+
     /// An untimed `permission-mode` record gives a row on a change, and a first mode is
     /// one: before any known mode too, at its line with no time; repeating the mode in
     /// force gives none.
