@@ -818,6 +818,169 @@ fn a_tool_message_with_plain_text_content_is_a_tool_result() {
     );
 }
 
+/// Every settings row names the key it reads in its locator (as the VS Code settings
+/// rows do): `key terminalAllowlist[0]`, `key autoRun.enabled`, `key
+/// permissions.allow[1]`, `key approvalMode`, `key model.modelId`, `key gh.tools[0]`;
+/// `.workspace-trusted` (a marker) and a file that is not JSON have `whole file`. An
+/// empty list or object in `mcp-approvals.json` is a leaf, its value as written (`[]`,
+/// `{}`); it gave no row. The audit's files (JSONC, `authInfo`, project files); no secret.
+#[test]
+fn settings_rows_name_their_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        set_mtime(&p, T0);
+    };
+    let dot = "home/u/.cursor";
+    let p = "home/u/.cursor/projects/home-u-src-p-abc1234";
+    write(
+        &format!("{dot}/permissions.json"),
+        "// comment\n{ \"terminalAllowlist\": [\"git status\", \"npm *\",], /* c */ \"mcpAllowlist\": [\"github:*\"], \"autoRun\": {\"enabled\": true, \"mode\": \"allowlist\"} }",
+    );
+    write(
+        &format!("{dot}/cli-config.json"),
+        r#"{"version":1,"permissions":{"allow":["Shell(git *)","Read(**)"],"deny":["Shell(rm *)"]},"approvalMode":"allowlist","model":{"modelId":"gpt-5","displayName":"GPT-5"},"maxMode":false,"authInfo":{"email":"u@example.com","accessToken":"AUTHTOKEN_SECRET_1","apiKey":"sk-SECRET2"}}"#,
+    );
+    write(
+        &format!("{p}/mcp-approvals.json"),
+        r#"{"gh":{"tools":["get_issue","create_pr"],"approvedAt":1767225600000},"empty":[],"none":{}}"#,
+    );
+    write(&format!("{p}/.workspace-trusted"), "");
+    write(
+        "home/u/src/p/.cursor/permissions.json",
+        r#"{"terminalAllowlist":["make"]}"#,
+    );
+    write(
+        "home/u/src/p/.cursor/cli.json",
+        r#"{"permissions":{"allow":["Write(src/**)"]},"model":"gpt-4o"}"#,
+    );
+    write(&format!("{dot}/projects/bad/mcp-approvals.json"), "{nope");
+    let all = |rel: &str| {
+        let rows = read_rows(&root.join(rel), rel, None);
+        for r in &rows {
+            assert!(!format!("{r:?}").contains("SECRET"), "{r:?}");
+        }
+        rows.iter().map(render).collect::<Vec<_>>()
+    };
+    let perm = |text: &str, from: &str, key: &str| {
+        format!(
+            "mtime |  |  | system | live | false |  |   | permission setting: {text} (from .cursor/{from}, file mtime) | {key}"
+        )
+    };
+    assert_lines(
+        &all(&format!("{dot}/permissions.json")),
+        &[
+            &perm(
+                "terminalAllowlist=git status",
+                "permissions.json",
+                "key terminalAllowlist[0]",
+            ),
+            &perm(
+                "terminalAllowlist=npm *",
+                "permissions.json",
+                "key terminalAllowlist[1]",
+            ),
+            &perm(
+                "mcpAllowlist=github:*",
+                "permissions.json",
+                "key mcpAllowlist[0]",
+            ),
+            &perm(
+                "autoRun.enabled=true",
+                "permissions.json",
+                "key autoRun.enabled",
+            ),
+            &perm(
+                "autoRun.mode=allowlist",
+                "permissions.json",
+                "key autoRun.mode",
+            ),
+        ],
+    );
+    assert_lines(
+        &all(&format!("{dot}/cli-config.json")),
+        &[
+            &perm(
+                "permissions.allow=Shell(git *)",
+                "cli-config.json",
+                "key permissions.allow[0]",
+            ),
+            &perm(
+                "permissions.allow=Read(**)",
+                "cli-config.json",
+                "key permissions.allow[1]",
+            ),
+            &perm(
+                "permissions.deny=Shell(rm *)",
+                "cli-config.json",
+                "key permissions.deny[0]",
+            ),
+            &perm(
+                "approvalMode=allowlist",
+                "cli-config.json",
+                "key approvalMode",
+            ),
+            "mtime |  |  | system | live | false | gpt-5 |   | model setting: model=gpt-5 maxMode=false (from .cursor/cli-config.json, file mtime) | key model.modelId",
+        ],
+    );
+    let mcp = "projects/home-u-src-p-abc1234/mcp-approvals.json";
+    let at = "location=home-u-src-p-abc1234";
+    assert_lines(
+        &all(&format!("{p}/mcp-approvals.json")),
+        &[
+            &perm(
+                &format!("mcp-approvals.gh.tools=get_issue {at}"),
+                mcp,
+                "key gh.tools[0]",
+            ),
+            &perm(
+                &format!("mcp-approvals.gh.tools=create_pr {at}"),
+                mcp,
+                "key gh.tools[1]",
+            ),
+            &perm(
+                &format!("mcp-approvals.gh.approvedAt=1767225600000 {at}"),
+                mcp,
+                "key gh.approvedAt",
+            ),
+            &perm(&format!("mcp-approvals.empty=[] {at}"), mcp, "key empty"),
+            &perm(&format!("mcp-approvals.none={{}} {at}"), mcp, "key none"),
+        ],
+    );
+    assert_lines(
+        &all(&format!("{p}/.workspace-trusted")),
+        &[&perm(
+            &format!("workspace_trusted=true {at}"),
+            "projects/home-u-src-p-abc1234/.workspace-trusted",
+            "whole file",
+        )],
+    );
+    let project = "/home/u/src/p";
+    assert_lines(
+        &all("home/u/src/p/.cursor/permissions.json"),
+        &[&format!(
+            "mtime |  | {project} | system | live | false |  |   | permission setting: terminalAllowlist=make (from .cursor/permissions.json, file mtime) | key terminalAllowlist[0]"
+        )],
+    );
+    assert_lines(
+        &all("home/u/src/p/.cursor/cli.json"),
+        &[
+            &format!(
+                "mtime |  | {project} | system | live | false |  |   | permission setting: permissions.allow=Write(src/**) (from .cursor/cli.json, file mtime) | key permissions.allow[0]"
+            ),
+            &format!(
+                "mtime |  | {project} | system | live | false | gpt-4o |   | model setting: model=gpt-4o (from .cursor/cli.json, file mtime) | key model"
+            ),
+        ],
+    );
+    let bad = all(&format!("{dot}/projects/bad/mcp-approvals.json"));
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert!(bad[0].ends_with(" | whole file"), "{bad:?}");
+}
+
 /// Many transcripts beside many `chats/<hash>` folders (the audit's shape, at 300): each
 /// transcript is secondary exactly when `chats/<some hash>/<its id>/store.db` exists, with
 /// that agent's `meta.json` `cwd` as project (the first hash by name when the id is in
@@ -1621,9 +1784,9 @@ fn the_root_users_home_dot_cursor_is_no_project() {
         "host1/root/src/app/.cursor/cli.json",
         r#"{"permissions": {"deny": ["Shell(rm)"]}}"#,
     );
-    let home = |name: &str, text: &str| {
+    let home = |name: &str, text: &str, key: &str| {
         format!(
-            "mtime |  |  | system | live | false |  |   | permission setting: {text} (from .cursor/{name}, file mtime) | "
+            "mtime |  |  | system | live | false |  |   | permission setting: {text} (from .cursor/{name}, file mtime) | key {key}"
         )
     };
     for rel in [
@@ -1633,18 +1796,26 @@ fn the_root_users_home_dot_cursor_is_no_project() {
     ] {
         assert_lines(
             &read_file(dir.path(), rel),
-            &[&home("permissions.json", "terminalAllowlist=ls")],
+            &[&home(
+                "permissions.json",
+                "terminalAllowlist=ls",
+                "terminalAllowlist[0]",
+            )],
         );
     }
     assert_lines(
         &read_file(dir.path(), "host1/root/.cursor/cli-config.json"),
-        &[&home("cli-config.json", "permissions.allow=Shell(ls)")],
+        &[&home(
+            "cli-config.json",
+            "permissions.allow=Shell(ls)",
+            "permissions.allow[0]",
+        )],
     );
     let app = chat_rows::display_path(&dir.path().join("host1/root/src/app"));
     assert_lines(
         &read_file(dir.path(), "host1/root/src/app/.cursor/cli.json"),
         &[&format!(
-            "mtime |  | {app} | system | live | false |  |   | permission setting: permissions.deny=Shell(rm) (from .cursor/cli.json, file mtime) | "
+            "mtime |  | {app} | system | live | false |  |   | permission setting: permissions.deny=Shell(rm) (from .cursor/cli.json, file mtime) | key permissions.deny[0]"
         )],
     );
 }
@@ -1677,16 +1848,32 @@ fn the_cli_config_under_xdg_config_home_is_read_as_the_home_one() {
     let rows = read_rows(&dir.path().join(xdg), xdg, None);
     let want = |root: &str| -> Vec<String> {
         [
-            ("", "permission setting: permissions.allow=Shell(git *)"),
-            ("", "permission setting: permissions.allow=Read(**)"),
-            ("", "permission setting: permissions.deny=Shell(rm *)"),
-            ("", "permission setting: approvalMode=allowlist"),
-            ("gpt-5", "model setting: model=gpt-5 maxMode=false"),
+            (
+                "",
+                "permission setting: permissions.allow=Shell(git *)",
+                "permissions.allow[0]",
+            ),
+            (
+                "",
+                "permission setting: permissions.allow=Read(**)",
+                "permissions.allow[1]",
+            ),
+            (
+                "",
+                "permission setting: permissions.deny=Shell(rm *)",
+                "permissions.deny[0]",
+            ),
+            ("", "permission setting: approvalMode=allowlist", "approvalMode"),
+            (
+                "gpt-5",
+                "model setting: model=gpt-5 maxMode=false",
+                "model.modelId",
+            ),
         ]
         .iter()
-        .map(|(model, text)| {
+        .map(|(model, text, key)| {
             format!(
-                "mtime |  |  | system | live | false | {model} |   | {text} (from {root}/cli-config.json, file mtime) | "
+                "mtime |  |  | system | live | false | {model} |   | {text} (from {root}/cli-config.json, file mtime) | key {key}"
             )
         })
         .collect()

@@ -9,11 +9,25 @@
 //! The files are read as a [`Node`] tree, not a decoded map: rows follow the file's
 //! order (allow lists, `autoRun` entries, approval leaves) and print each value as
 //! written (an object's keys in their order, escapes and numbers untouched).
+//!
+//! Each row's locator names the key it reads, as the VS Code settings rows do: `key
+//! terminalAllowlist[0]`, `key autoRun.enabled`, `key permissions.allow[1]`, `key
+//! approvalMode`, `key model` (`key model.modelId` when the model is an object), `key
+//! gh.tools[0]` in `mcp-approvals.json`; a row of the whole file (`.workspace-trusted`,
+//! which is a marker, or a file that is not JSON) has `whole file`.
 
 use chat_rows::jsonc::Node;
 use chat_rows::{Timestamp, system};
 
 use super::{Out, sys};
+
+/// The locator of the rows of a whole file.
+const WHOLE_FILE: &str = "whole file";
+
+/// The locator of a key path (`autoRun.enabled`, `terminalAllowlist[0]`).
+fn key(path: &str) -> String {
+    format!("key {path}")
+}
 
 /// A setting's text: a string as is, `null` empty, anything else compact as written.
 fn as_written(v: &Node<'_>) -> String {
@@ -45,28 +59,41 @@ pub fn permissions(
 ) {
     let tree = match chat_rows::jsonc::parse_tree_bytes(bytes) {
         Ok(v) => v,
-        Err(e) => return out.push(sys(system::file_not_json(e)).project(project)),
+        Err(e) => {
+            return out.push(
+                sys(system::file_not_json(e))
+                    .project(project)
+                    .locator(WHOLE_FILE),
+            );
+        }
     };
     let v = tree.as_ref();
-    let mut push = |k: String, val: String| {
+    let mut push = |k: String, val: String, locator: String| {
         out.push(
             sys(system::permission_setting(k, val, from))
                 .at(mtime)
-                .project(project),
+                .project(project)
+                .locator(locator),
         );
     };
     for k in ["terminalAllowlist", "mcpAllowlist"] {
-        for e in at(v, &[k]).map(Node::items).unwrap_or_default() {
-            push(k.to_string(), as_written(e));
+        for (i, e) in at(v, &[k])
+            .map(Node::items)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            push(k.to_string(), as_written(e), key(&format!("{k}[{i}]")));
         }
     }
     match at(v, &["autoRun"]) {
         Some(o) if o.is_object() => {
             for (k, val) in o.members() {
-                push(format!("autoRun.{k}"), as_written(val));
+                let path = format!("autoRun.{k}");
+                push(path.clone(), as_written(val), key(&path));
             }
         }
-        Some(a) if !is_null(a) => push("autoRun".into(), as_written(a)),
+        Some(a) if !is_null(a) => push("autoRun".into(), as_written(a), key("autoRun")),
         _ => {}
     }
 }
@@ -82,13 +109,21 @@ pub fn cli_config(
 ) {
     let tree = match chat_rows::jsonc::parse_tree_bytes(bytes) {
         Ok(v) => v,
-        Err(e) => return out.push(sys(system::file_not_json(e)).project(project)),
+        Err(e) => {
+            return out.push(
+                sys(system::file_not_json(e))
+                    .project(project)
+                    .locator(WHOLE_FILE),
+            );
+        }
     };
     let v = tree.as_ref();
     for k in ["allow", "deny"] {
-        for e in at(v, &["permissions", k])
+        for (i, e) in at(v, &["permissions", k])
             .map(Node::items)
             .unwrap_or_default()
+            .iter()
+            .enumerate()
         {
             out.push(
                 sys(system::permission_setting(
@@ -97,7 +132,8 @@ pub fn cli_config(
                     from,
                 ))
                 .at(mtime)
-                .project(project),
+                .project(project)
+                .locator(key(&format!("permissions.{k}[{i}]"))),
             );
         }
     }
@@ -109,18 +145,17 @@ pub fn cli_config(
                 from,
             ))
             .at(mtime)
-            .project(project),
+            .project(project)
+            .locator(key("approvalMode")),
         );
     }
-    let model = match at(v, &["model"]) {
-        Some(o) if o.is_object() => o
-            .get("modelId")
-            .or_else(|| o.get("id"))
-            .or_else(|| o.get("name"))
-            .map(as_written)
+    let (model, model_key) = match at(v, &["model"]) {
+        Some(o) if o.is_object() => ["modelId", "id", "name"]
+            .into_iter()
+            .find_map(|k| o.get(k).map(|m| (as_written(m), format!("model.{k}"))))
             .unwrap_or_default(),
-        Some(m) => as_written(m),
-        None => String::new(),
+        Some(m) => (as_written(m), "model".to_string()),
+        None => Default::default(),
     };
     if !model.is_empty() {
         let max = at(v, &["maxMode"])
@@ -136,13 +171,17 @@ pub fn cli_config(
             sys(system::model_setting(detail, from))
                 .model(&model)
                 .at(mtime)
-                .project(project),
+                .project(project)
+                .locator(key(&model_key)),
         );
     }
 }
 
 /// `mcp-approvals.json`: each leaf as `mcp-approvals.<path>=<value> location=<project>`
-/// (the shape is unverified, so every leaf is kept, arrays by index-free path).
+/// (the shape is unverified, so every leaf is kept, arrays by index-free path in the
+/// text and by index in the locator: `key gh.tools[0]`). An empty array or object is a
+/// leaf too, its value as written (`mcp-approvals.gh.tools=[] location=<project>`): an
+/// approval list that was emptied is evidence as much as a full one.
 pub fn mcp_approvals(
     bytes: &[u8],
     from: &str,
@@ -152,38 +191,46 @@ pub fn mcp_approvals(
 ) {
     let tree = match chat_rows::jsonc::parse_tree_bytes(bytes) {
         Ok(v) => v,
-        Err(e) => return out.push(sys(system::file_not_json(e))),
+        Err(e) => return out.push(sys(system::file_not_json(e)).locator(WHOLE_FILE)),
     };
-    // iterative walk in the file's order: a deep file never exhausts the stack
-    let mut stack: Vec<(String, &Node<'_>)> = tree
+    // iterative walk in the file's order: a deep file never exhausts the stack; each
+    // entry is (the path the text names, the key path the locator names, the node)
+    let mut stack: Vec<(String, String, &Node<'_>)> = tree
         .iter()
-        .map(|v| ("mcp-approvals".to_string(), v))
+        .map(|v| ("mcp-approvals".to_string(), String::new(), v))
         .collect();
-    let mut leaves: Vec<(String, String)> = Vec::new();
-    while let Some((path, node)) = stack.pop() {
+    while let Some((path, at, node)) = stack.pop() {
+        let members = node.members();
         match node {
-            Node::Object(_) => {
-                for (k, c) in node.members().into_iter().rev() {
-                    stack.push((format!("{path}.{k}"), c));
+            Node::Object(_) if !members.is_empty() => {
+                for (k, c) in members.into_iter().rev() {
+                    let at = if at.is_empty() {
+                        k.to_string()
+                    } else {
+                        format!("{at}.{k}")
+                    };
+                    stack.push((format!("{path}.{k}"), at, c));
                 }
             }
-            Node::Array(a) => {
-                for c in a.iter().rev() {
-                    stack.push((path.clone(), c));
+            Node::Array(a) if !a.is_empty() => {
+                for (i, c) in a.iter().enumerate().rev() {
+                    stack.push((path.clone(), format!("{at}[{i}]"), c));
                 }
             }
-            leaf => leaves.push((path, as_written(leaf))),
+            leaf => out.push(
+                sys(system::permission_setting(
+                    path,
+                    format!("{} location={location}", as_written(leaf)),
+                    from,
+                ))
+                .at(mtime)
+                .locator(if at.is_empty() {
+                    WHOLE_FILE.to_string()
+                } else {
+                    key(&at)
+                }),
+            ),
         }
-    }
-    for (k, val) in leaves {
-        out.push(
-            sys(system::permission_setting(
-                k,
-                format!("{val} location={location}"),
-                from,
-            ))
-            .at(mtime),
-        );
     }
 }
 
@@ -195,6 +242,7 @@ pub fn workspace_trusted(from: &str, location: &str, mtime: Option<Timestamp>, o
             format!("true location={location}"),
             from,
         ))
-        .at(mtime),
+        .at(mtime)
+        .locator(WHOLE_FILE),
     );
 }
