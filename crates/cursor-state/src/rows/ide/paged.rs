@@ -248,14 +248,18 @@ pub(super) fn read_global_paged(
                 app_state = Some(item);
             }
         });
-        item_rows_global(
-            headers.as_ref(),
-            app_state.as_ref(),
-            mtime,
-            &mut projects,
-            path,
-            out,
-        );
+        // the carved values of those keys: one carve of the ItemTable
+        let mut carved = Vec::new();
+        db.deleted_records("ItemTable", &mut |rec| {
+            if let Some(super::Carved::Item(item)) = super::carved(rec) {
+                if item.key == HEADERS_KEY || item.key == APP_STATE_KEY {
+                    carved.push(item);
+                }
+            }
+        });
+        let mut items: Vec<Item> = headers.into_iter().chain(app_state).collect();
+        items.extend(super::carved_items(carved, &[HEADERS_KEY, APP_STATE_KEY]));
+        item_rows_global(&items, mtime, &mut projects, path, out);
     }
     if !table(KV).is_some_and(|e| kv_columns(&e.sql)) {
         return;
