@@ -317,3 +317,65 @@ fn deleted_items_of_cursor_keys_give_their_rows() {
         ],
     );
 }
+
+const TABBED: &str = "3a000000-0000-4000-8000-0000000000c1";
+const SELECTED: &str = "3b000000-0000-4000-8000-0000000000c2";
+
+/// A chat opened in a tab of a workspace takes that workspace's folder as its project:
+/// the `workbench.panel.composerChatViewPane.<paneId>` key holds one
+/// `workbench.panel.aichat.view.<composerId>` entry per tab, as `selectedComposerIds`
+/// names a chat. The tab was ignored before (the chat had no project).
+#[test]
+fn a_chat_tab_gives_the_chat_its_workspace_folder() {
+    let (dir, path, c) = kv_db();
+    put(
+        &c,
+        "cursorDiskKV",
+        &format!("composerData:{TABBED}"),
+        &serde_json::json!({"_v": 3, "composerId": TABBED, "name": "Tab chat", "createdAt": T0}),
+    );
+    put(
+        &c,
+        "cursorDiskKV",
+        &format!("composerData:{SELECTED}"),
+        &serde_json::json!({"_v": 3, "composerId": SELECTED, "name": "Sel chat", "createdAt": T0}),
+    );
+    drop(c);
+    let ws = dir.path().join(WS);
+    std::fs::create_dir_all(ws.parent().unwrap()).unwrap();
+    std::fs::write(
+        ws.parent().unwrap().join("workspace.json"),
+        r#"{"folder":"file:///home/u/src/proj"}"#,
+    )
+    .unwrap();
+    let c = Connection::open(&ws).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    put(
+        &c,
+        "ItemTable",
+        "composer.composerData",
+        &serde_json::json!({"selectedComposerIds": [SELECTED], "hasMigratedComposerData": true}),
+    );
+    put(
+        &c,
+        "ItemTable",
+        "workbench.panel.composerChatViewPane.0f1e2d3c",
+        &serde_json::json!({format!("workbench.panel.aichat.view.{TABBED}"):
+            {"collapsed": false, "isHidden": false}}),
+    );
+    drop(c);
+    let kv = |cid: &str| format!("cursorDiskKV key=composerData:{cid}");
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {TABBED} | /home/u/src/proj | system | live | false |  |   | session start: title=\"Tab chat\" format=v3 | {}",
+                kv(TABBED)
+            ),
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {SELECTED} | /home/u/src/proj | system | live | false |  |   | session start: title=\"Sel chat\" format=v3 | {}",
+                kv(SELECTED)
+            ),
+        ],
+    );
+}

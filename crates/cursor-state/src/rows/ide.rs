@@ -323,8 +323,9 @@ fn index_row(h: &Value, workspace: &str) -> Row {
 }
 
 /// The composer ids that the workspace databases beside a global database list
-/// (`allComposers`, `selectedComposerIds`, `lastFocusedComposerIds`), each with the
-/// folder of that workspace's `workspace.json`.
+/// (`allComposers`, `selectedComposerIds`, `lastFocusedComposerIds`, and the chat tabs
+/// of the `workbench.panel.composerChatViewPane.*` keys), each with the folder of that
+/// workspace's `workspace.json`.
 pub fn workspace_index(global: &Path, evidence: &Evidence) -> HashMap<String, String> {
     let mut map = HashMap::new();
     let Some(user) = crate::locate::user_dir(global) else {
@@ -352,8 +353,33 @@ pub fn workspace_index(global: &Path, evidence: &Evidence) -> HashMap<String, St
                 map.entry(id).or_insert_with(|| folder.clone());
             }
         }
+        for item in db.items() {
+            if !item.key.starts_with(CHAT_PANE_PREFIX) {
+                continue;
+            }
+            if let Ok((v, _)) = item.json_capped() {
+                for id in chat_tab_ids(&v) {
+                    map.entry(id).or_insert_with(|| folder.clone());
+                }
+            }
+        }
     }
     map
+}
+
+/// The workspace keys of the opened chat panes, `workbench.panel.composerChatViewPane.<paneId>`.
+pub const CHAT_PANE_PREFIX: &str = "workbench.panel.composerChatViewPane.";
+
+/// The composer ids a chat pane's value names: its keys `workbench.panel.aichat.view.<composerId>`.
+fn chat_tab_ids(v: &Value) -> Vec<String> {
+    const TAB: &str = "workbench.panel.aichat.view.";
+    v.as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, _)| k.strip_prefix(TAB))
+        .filter(|id| !id.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 fn workspace_composer_ids(v: &Value) -> Vec<String> {
