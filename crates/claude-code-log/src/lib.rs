@@ -155,6 +155,19 @@ pub fn read_file_at(
                 rows::settings::global_state_rows(b, display, mtime, s)
             })
         }
+        Some(ClaudeFile::GlobalStateCopy) => {
+            let mtime = evidence.modified(path);
+            match evidence.read(path) {
+                Ok(b) => rows::settings::global_state_copy_rows(
+                    &b,
+                    &file_name(path),
+                    display,
+                    mtime,
+                    sink,
+                ),
+                Err(e) => sink.push(cannot_read(display, &e).secondary(true)),
+            }
+        }
         Some(ClaudeFile::McpServers(scope)) => {
             let mtime = evidence.modified(path);
             whole(sink, &|b, s| {
@@ -215,6 +228,7 @@ fn claim_of(file: &ClaudeFile) -> Claim {
         ClaudeFile::SessionRegister => Claim::new("claude-code session register"),
         ClaudeFile::Settings(_) => Claim::new("claude-code settings"),
         ClaudeFile::GlobalState => Claim::new("claude-code global state").with_copies(),
+        ClaudeFile::GlobalStateCopy => Claim::new("claude-code global state copy").with_copies(),
         ClaudeFile::McpServers(_) => Claim::new("claude-code mcp servers"),
     }
 }

@@ -82,6 +82,10 @@ pub enum ClaudeFile {
     Settings(SettingsScope),
     /// `~/.claude.json`: global state (folder trust, MCP servers, legacy history).
     GlobalState,
+    /// A copy of `~/.claude.json` Claude Code keeps: `~/.claude.json.backup`, and
+    /// `<home>/backups/.claude.json.backup.<ts>` or `.claude.json.corrupted.<ts>`. Read
+    /// as the global state, every row secondary.
+    GlobalStateCopy,
     /// MCP servers: `<project>/.mcp.json` ([`SettingsScope::Project`]) or
     /// `managed-mcp.json` of a managed install ([`SettingsScope::Managed`]).
     McpServers(SettingsScope),
@@ -103,6 +107,10 @@ pub fn locate(path: &Path) -> Option<ClaudeFile> {
             Some(ClaudeFile::JobTranscript)
         }
         ".claude.json" if n >= 2 => Some(ClaudeFile::GlobalState),
+        ".claude.json.backup" if n >= 2 => Some(ClaudeFile::GlobalStateCopy),
+        _ if parent(1) == Some("backups") && home_at(2) && is_state_copy_name(name) => {
+            Some(ClaudeFile::GlobalStateCopy)
+        }
         ".mcp.json" if n >= 2 => Some(ClaudeFile::McpServers(SettingsScope::Project)),
         "managed-mcp.json" if is_managed_dir(&comps[..n - 1]) => {
             Some(ClaudeFile::McpServers(SettingsScope::Managed))
@@ -131,6 +139,14 @@ pub fn locate(path: &Path) -> Option<ClaudeFile> {
         }
         _ => None,
     }
+}
+
+/// `.claude.json.backup.<ts>` or `.claude.json.corrupted.<ts>`: a copy of the global
+/// state in `<home>/backups/`.
+fn is_state_copy_name(name: &str) -> bool {
+    [".claude.json.backup.", ".claude.json.corrupted."]
+        .iter()
+        .any(|p| name.strip_prefix(p).is_some_and(|ts| !ts.is_empty()))
 }
 
 /// `<pid>.json`: a live session register's name.
@@ -404,6 +420,13 @@ mod tests {
             Some(ClaudeFile::History)
         );
         assert_eq!(t("/e/home/a/.claude.json"), Some(ClaudeFile::GlobalState));
+        for copy in [
+            "/e/home/a/.claude.json.backup",
+            "/e/home/a/.claude/backups/.claude.json.backup.1780000000000",
+            "/e/home/a/.claude/backups/.claude.json.corrupted.1780000000000",
+        ] {
+            assert_eq!(t(copy), Some(ClaudeFile::GlobalStateCopy), "{copy}");
+        }
         assert_eq!(
             t("/e/home/a/.claude/settings.json"),
             Some(ClaudeFile::Settings(SettingsScope::User))
@@ -444,6 +467,9 @@ mod tests {
             "/e/home/a/.claude/todos/a.json",
             "/e/home/a/.claudette/history.jsonl",
             "/e/home/a/.codebuddy/settings.json",
+            "/e/home/a/.claude/backups/.claude.json.backup.",
+            "/e/home/a/backups/.claude.json.corrupted.1",
+            "/e/home/a/.claude/backups/notes.json",
         ] {
             assert_eq!(t(p), None, "{p}");
         }

@@ -427,3 +427,42 @@ fn a_flat_agent_file_beside_the_sessions_is_a_subagent() {
         format!("{PROJECT}-2/s1.jsonl")
     );
 }
+
+/// The copies of `~/.claude.json` Claude Code keeps (`.claude.json.backup`, and in
+/// `backups/` `.claude.json.backup.<ts>` and `.claude.json.corrupted.<ts>`) are read as
+/// the global state, every row secondary: a trust grant or legacy prompt only a copy
+/// holds is kept. A damaged copy gives one secondary `parser:` row naming it.
+#[test]
+fn copies_of_the_global_state_are_read_as_secondary_rows() {
+    let state = r#"{"projects":{"/a":{"hasTrustDialogAccepted":true,"history":[{"display":"old legacy","pastedContents":{}}]}}}"#;
+    let h = home(&[
+        ("home/u/.claude.json.backup", state.into()),
+        (
+            "home/u/.claude/backups/.claude.json.backup.1780000000000",
+            state.into(),
+        ),
+        (
+            "home/u/.claude/backups/.claude.json.corrupted.1780000000000",
+            r#"{"projects":{"#.into(),
+        ),
+    ]);
+    for rel in [
+        "home/u/.claude.json.backup",
+        "home/u/.claude/backups/.claude.json.backup.1780000000000",
+    ] {
+        let name = rel.rsplit('/').next().unwrap();
+        h.assert_rows(
+            rel,
+            &[
+                &format!(r#"|mtime|system||/a|||||whole file|secondary|{name}|"permission setting: hasTrustDialogAccepted=true location=/a (from .claude.json, file mtime)""#),
+                &format!(r#"||user||/a|||||projects["/a"].history[0]|secondary|{name}|"old legacy""#),
+            ],
+        );
+    }
+    h.assert_rows(
+        "home/u/.claude/backups/.claude.json.corrupted.1780000000000",
+        &[
+            r#"||system|||||||whole file|secondary|.claude.json.corrupted.1780000000000|"parser: .claude.json.corrupted.1780000000000 is not valid JSON (EOF while parsing an object at line 1 column 13)""#,
+        ],
+    );
+}

@@ -130,14 +130,42 @@ pub fn global_state_rows(
     mtime: Option<Timestamp>,
     sink: &mut dyn RowSink,
 ) {
+    state_rows(bytes, ".claude.json", display, mtime, false, sink)
+}
+
+/// The rows of a copy of `~/.claude.json` Claude Code keeps (`.claude.json.backup`,
+/// `backups/.claude.json.backup.<ts>`, `backups/.claude.json.corrupted.<ts>`, named
+/// `name`): [`global_state_rows`]' rows and texts at the copy's mtime, every one
+/// secondary, so that what only the copy holds (a trust grant since revoked, a prompt
+/// of the legacy history) is kept and the rest merges with the live file's rows when
+/// the times allow. A `parser:` row names the copy.
+pub fn global_state_copy_rows(
+    bytes: &[u8],
+    name: &str,
+    display: &str,
+    mtime: Option<Timestamp>,
+    sink: &mut dyn RowSink,
+) {
+    state_rows(bytes, name, display, mtime, true, sink)
+}
+
+fn state_rows(
+    bytes: &[u8],
+    name: &str,
+    display: &str,
+    mtime: Option<Timestamp>,
+    secondary: bool,
+    sink: &mut dyn RowSink,
+) {
     let row = |text: String, project: &str| {
         Row::system(AGENT, text)
             .at(mtime)
             .project(project)
             .file(display)
             .locator("whole file")
+            .secondary(secondary)
     };
-    let obj = match object(bytes, ".claude.json", true) {
+    let obj = match object(bytes, name, true) {
         Ok(o) => o,
         Err(text) => return sink.push(row(text, "").at(None)),
     };
