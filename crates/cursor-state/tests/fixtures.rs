@@ -91,8 +91,8 @@ fn v3_global_database() {
     assert_eq!(
         statuses,
         [
-            "tool status: cancelled (no result)",
-            "tool status: error (error only)"
+            "tool status: cancelled",
+            "tool status: error"
         ]
     );
     assert_eq!(count(&rows, TurnType::Thinking, RecordState::Live), 2);

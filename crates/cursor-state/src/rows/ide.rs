@@ -1726,13 +1726,10 @@ pub fn bubble_rows_in(
             );
         }
         let status = str_of(tf, "status");
+        // the spec's text: `tool status: <status>` unless `completed` (whether a result
+        // or an error came is told by the `tool_result` row, or its absence)
         if !status.is_empty() && status != "completed" {
-            let note = match (result.is_some(), error.is_some()) {
-                (false, false) => " (no result)",
-                (false, true) => " (error only)",
-                _ => "",
-            };
-            out.push(place.apply(sys(format!("tool status: {status}{note}")).tool(&name, &id)));
+            out.push(place.apply(sys(format!("tool status: {status}")).tool(&name, &id)));
         }
     }
     for cb in b
