@@ -379,3 +379,61 @@ fn a_chat_tab_gives_the_chat_its_workspace_folder() {
         ],
     );
 }
+
+/// A legacy `aichat` tab bubble of a type other than `user` or `ai` is a `system` row,
+/// `legacy chat bubble type=<type>: <text>`, in its place among the tab's rows (with
+/// its session, time and locator); it was dropped without a row before.
+#[test]
+fn a_legacy_chat_bubble_of_another_type_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join(WS);
+    std::fs::create_dir_all(ws.parent().unwrap()).unwrap();
+    std::fs::write(
+        ws.parent().unwrap().join("workspace.json"),
+        r#"{"folder":"file:///home/u/p"}"#,
+    )
+    .unwrap();
+    let c = Connection::open(&ws).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    put(
+        &c,
+        "ItemTable",
+        "workbench.panel.aichat.view.aichat.chatdata",
+        &serde_json::json!({"tabs": [{"tabId": "T1", "chatTitle": "old", "bubbles": [
+            {"type": "user", "text": "legacy q", "createdAt": 1_672_531_200_000_i64},
+            {"type": "ai", "rawText": "legacy a", "modelType": "gpt-4"},
+            {"type": "system", "text": "LEGACY SYSTEM NOTE"},
+            {"text": "no type", "createdAt": 1_672_531_260_000_i64},
+            {"type": 7, "text": "numbered"}]}]}),
+    );
+    drop(c);
+    let got: Vec<String> = read_rows(&ws, WS, None).iter().map(render).collect();
+    let at = |i: usize| {
+        format!("ItemTable key=workbench.panel.aichat.view.aichat.chatdata tab=T1 [{i}]")
+    };
+    assert_lines(
+        &got,
+        &[
+            &format!(
+                "2023-01-01T00:00:00.000000Z | T1 | /home/u/p | user | live | false |  |   | legacy q | {}",
+                at(0)
+            ),
+            &format!(
+                " | T1 | /home/u/p | assistant | live | false | gpt-4 |   | legacy a | {}",
+                at(1)
+            ),
+            &format!(
+                " | T1 | /home/u/p | system | live | false |  |   | legacy chat bubble type=system: LEGACY SYSTEM NOTE | {}",
+                at(2)
+            ),
+            &format!(
+                "2023-01-01T00:01:00.000000Z | T1 | /home/u/p | system | live | false |  |   | legacy chat bubble type=: no type | {}",
+                at(3)
+            ),
+            &format!(
+                " | T1 | /home/u/p | system | live | false |  |   | legacy chat bubble type=7: numbered | {}",
+                at(4)
+            ),
+        ],
+    );
+}

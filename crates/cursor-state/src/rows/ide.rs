@@ -1998,9 +1998,9 @@ fn workspace_item_rows(item: &Item, project: &str, rows: &mut Vec<Row>, out: &mu
                         .enumerate()
                     {
                         let tt = match b.get("type").and_then(Value::as_str) {
-                            Some("user") => TurnType::User,
-                            Some("ai") => TurnType::Assistant,
-                            _ => continue,
+                            Some("user") => Some(TurnType::User),
+                            Some("ai") => Some(TurnType::Assistant),
+                            _ => None,
                         };
                         let time = b
                             .get("createdAt")
@@ -2014,9 +2014,16 @@ fn workspace_item_rows(item: &Item, project: &str, rows: &mut Vec<Row>, out: &mu
                                 t
                             }
                         };
+                        // a bubble of another type is told as it stands, never dropped
+                        let row = match tt {
+                            Some(tt) => turn(tt, text),
+                            None => sys(format!(
+                                "legacy chat bubble type={}: {text}",
+                                b.get("type").map(as_written).unwrap_or_default()
+                            )),
+                        };
                         rows.push(
-                            turn(tt, text)
-                                .session(&tab_id)
+                            row.session(&tab_id)
                                 .project(project)
                                 .at(time)
                                 .model(str_of(b, "modelType"))
