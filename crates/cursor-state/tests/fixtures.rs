@@ -88,13 +88,7 @@ fn v3_global_database() {
         .filter(|r| r.text.starts_with("tool status:"))
         .map(|r| r.text.as_str())
         .collect();
-    assert_eq!(
-        statuses,
-        [
-            "tool status: cancelled",
-            "tool status: error"
-        ]
-    );
+    assert_eq!(statuses, ["tool status: cancelled", "tool status: error"]);
     assert_eq!(count(&rows, TurnType::Thinking, RecordState::Live), 2);
     assert!(rows.iter().any(|r| r.text
         == "session start: parent_tool_call=toolu_task1 parent=5e6f7a8b-aaaa-4000-8000-00000000000a"
