@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 
 use chat_rows::Timestamp;
 
+pub(crate) mod asset_line;
 pub(crate) mod scan;
 use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -1502,6 +1503,14 @@ impl Loose<'_> {
                         out.push('}');
                         out
                     }
+                    // the asset's data as a whole (a string or an array)
+                    None if kind == "session.binary_asset"
+                        && matches!(r.get().as_bytes().first(), Some(b'"' | b'[')) =>
+                    {
+                        let mut d = serde_json::json!({ "data": serde_json::from_str::<Value>(r.get()).unwrap_or(Value::Null) });
+                        leave_out_asset_data(kind, &mut d);
+                        d["data"].to_string()
+                    }
                     _ => chat_rows::json::compact(r.get()),
                 }
             }
@@ -1511,6 +1520,11 @@ impl Loose<'_> {
             Some(r) => cut(r.get(), 4096).to_string(),
             None => String::new(),
         }
+    }
+
+    /// The `data` is a string (serde's message quotes it when it does not fit).
+    pub(crate) fn data_is_string(&self) -> bool {
+        self.data.is_some_and(|r| r.get().starts_with('"'))
     }
 
     /// The `timestamp`, when it is a time.

@@ -539,10 +539,11 @@ impl<'o> EventReader<'o> {
                         let kind = l.kind();
                         // never the bytes of a binary asset
                         let data = l.data(&kind);
-                        (kind, data, l.time())
+                        let quoted = kind == "session.binary_asset" && l.data_is_string();
+                        (kind, data, l.time(), quoted)
                     })
             });
-            if let Some((kind, data, at)) = loose {
+            if let Some((kind, data, at, quoted)) = loose {
                 let session = self.session.clone();
                 self.counts.bad_lines += 1;
                 sink.push(self.row(
@@ -556,7 +557,12 @@ impl<'o> EventReader<'o> {
                 let err = crate::Error::Shape {
                     event_type: kind,
                     offset: line.offset,
-                    reason: e.to_string(),
+                    // serde quotes a `data` string that is no object: the asset's bytes
+                    reason: if quoted {
+                        decode::asset_line::leave_out_of_reason(&e.to_string())
+                    } else {
+                        e.to_string()
+                    },
                 };
                 sink.push(self.row(
                     &session,
@@ -570,7 +576,7 @@ impl<'o> EventReader<'o> {
             }
         }
         self.counts.bad_lines += 1;
-        let bad = match line.text() {
+        let mut bad = match line.text() {
             Err(u) => BadLine::from_utf8_error(line, &u),
             Ok(_) => {
                 let mut b = BadLine::from_json_error(line, e);
@@ -580,7 +586,19 @@ impl<'o> EventReader<'o> {
                 b
             }
         };
+        // the row quotes the line: never the bytes of a binary asset, however broken;
+        // a cut still says the length of the line as written
+        let mut whole = None;
+        if let std::borrow::Cow::Owned(text) = decode::asset_line::leave_out(&bad.text, known) {
+            whole = Some(std::mem::replace(&mut bad.text, text).len());
+        }
         let mut row = bad.row(self.opts.agent, "");
+        if let Some(n) = whole {
+            let said = format!("… [{} bytes in all]", bad.text.len());
+            if let Some(head) = row.text.strip_suffix(&said) {
+                row.text = format!("{head}… [{n} bytes in all]");
+            }
+        }
         row.session_id.clone_from(&self.session);
         row.project_path.clone_from(&self.project);
         sink.push(row);

@@ -735,3 +735,52 @@ fn turn_start_and_turn_end_give_no_row_of_their_own() {
         ]
     );
 }
+
+/// Third audit, t6: a binary asset line that is not JSON, in the middle of a log (line
+/// 8) or torn as its last line (line 9), is quoted by its `parser:` row with the
+/// asset's data left out, as far as the line goes; no format holds the base64. Nor
+/// when a valid line's `data` is the asset's bytes as a string.
+#[test]
+fn a_broken_binary_asset_line_is_quoted_without_its_data() {
+    let b64 = "U0VDUkVUU0VD".repeat(8);
+    let log = format!(
+        "{{\"type\": \"session.start\", \"data\": {{\"sessionId\": \"66666666-6666-4666-8666-666666666666\"}}, \"id\": \"1\", \"timestamp\": \"2026-10-04T10:00:00+02:00\", \"parentId\": null}}\n\
+         {{\"type\": \"session.binary_asset\", \"data\": {{\"mimeType\": \"image/png\", \"data\": \"{b64}\"}}, \"id\": \"5\", \"timestamp\": \"2026-10-04T10:00:03Z\", \"parentId\": nuXX\n\
+         {{\"type\": \"session.binary_asset\", \"data\": {{\"mimeType\": \"image/png\", \"data\": \"{}",
+        &b64[..84]
+    );
+    let opts = Options {
+        agent: "copilot",
+        fallback_session: "s",
+        ..Options::default()
+    };
+    let mut rows = Vec::new();
+    read_events(log.as_bytes(), &opts, &mut rows);
+    assert_eq!(
+        full(&rows[1..]),
+        [
+            "system|live||2|byte 160||||parser: unparseable line (expected ident at line 1 column 239): {\"type\": \"session.binary_asset\", \"data\": {\"mimeType\": \"image/png\", \"data\": \"[binary asset data left out, 96 characters]\"}, \"id\": \"5\", \"timestamp\": \"2026-10-04T10:00:03Z\", \"parentId\": nuXX",
+            "system|live||3|byte 401||||parser: unparseable line (torn last line: EOF while parsing a string at line 1 column 160): {\"type\": \"session.binary_asset\", \"data\": {\"mimeType\": \"image/png\", \"data\": \"[binary asset data left out, 84 characters]",
+        ]
+    );
+    for format in [Format::Jsonl, Format::Csv, Format::Timesketch] {
+        let (bytes, _) = to_bytes(format, &rows).unwrap();
+        let out = String::from_utf8_lossy(&bytes);
+        assert!(!out.contains("U0VDUkVU"), "{format:?}: {out}");
+    }
+    // valid JSON whose data is no object: the data is the asset's, in both rows
+    let rows = events(&[&format!(
+        r#"{{"type":"session.binary_asset","data":"{b64}","timestamp":"2026-10-04T10:00:03Z"}}"#
+    )]);
+    assert_eq!(
+        brief(&rows),
+        [
+            "system||session event: session.binary_asset \"[binary asset data left out, 96 characters]\"",
+            "system||parser: unexpected shape of session.binary_asset at byte 0 (invalid type: string [binary asset data left out, 96 characters], expected struct Data at line 1 column 136)",
+        ]
+    );
+    for format in [Format::Jsonl, Format::Csv, Format::Timesketch] {
+        let (bytes, _) = to_bytes(format, &rows).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains("U0VDUkVU"));
+    }
+}

@@ -36,6 +36,13 @@
 //! 7. `link: tool call <id> has no result in this file` is at its start's time, line,
 //!    `byte <offset>`, project, branch and record state (the call's `tool_use` row),
 //!    where the old row had no time and `end of file`.
+//!
+//! The third audit's (2026-12-02), likewise:
+//!
+//! 8. a `session.binary_asset` line that is not JSON is quoted by its `parser:` row
+//!    with its `data.data` string replaced by `[binary asset data left out, <n>
+//!    characters]` (as far as the line goes when it is cut inside it); a cut of the
+//!    quote still says the whole line's length.
 use std::path::{Path, PathBuf};
 
 use chat_rows::dirty::Harness;
@@ -285,7 +292,51 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
         r.record_state = start.record_state;
         r.secondary = start.secondary;
     }
+    // 8. a broken binary asset line quoted with its `data.data` string left out
+    for r in &mut rows {
+        let Some(rest) = r.text.strip_prefix("parser: unparseable line (") else {
+            continue;
+        };
+        let Some(line) = line_at(bytes, &r.source_locator) else {
+            continue;
+        };
+        let line = String::from_utf8_lossy(line);
+        if !line.contains("\"session.binary_asset\"") {
+            continue;
+        }
+        let Some(left) = asset_left_out(&line) else {
+            continue;
+        };
+        let Some(at) = rest.find("): ") else {
+            continue;
+        };
+        let head = &r.text[..r.text.len() - rest.len() + at + 3];
+        let quoted = match left.char_indices().nth(400) {
+            None => left.clone(),
+            Some((cut, _)) => format!("{}… [{} bytes in all]", &left[..cut], line.len()),
+        };
+        r.text = format!("{head}{quoted}");
+    }
     rows
+}
+
+/// A binary asset line with the string after its envelope's `"data":` object's own
+/// `"data":` replaced by the reader's note (to the line's end when it is cut there).
+fn asset_left_out(line: &str) -> Option<String> {
+    let outer = line.find("\"data\":")? + 7;
+    let inner = outer + line[outer..].find("\"data\":")? + 7;
+    let open = inner + line[inner..].find('"')?;
+    if !line[inner..open].trim().is_empty() {
+        return None;
+    }
+    let body = open + 1;
+    let end = line[body..].find('"').map(|i| body + i);
+    let n = line[body..end.unwrap_or(line.len())].chars().count();
+    let note = format!("[binary asset data left out, {n} characters]");
+    Some(match end {
+        Some(e) => format!("{}{note}{}", &line[..body], &line[e..]),
+        None => format!("{}{note}", &line[..body]),
+    })
 }
 
 /// ` key=value` as the reader's `k=v` pairs print it: nothing for an empty value, the
@@ -631,6 +682,13 @@ fn intended_differences() {
                 r#"{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash"},"timestamp":"2026-10-04T10:00:05Z"}"#,
                 r#"{"type":"session.context_changed","data":{"cwd":"/b","branch":"b2"},"timestamp":"2026-10-04T10:00:12Z"}"#,
                 r#"{"type":"tool.execution_start","data":{"toolCallId":"c3","toolName":"grep"},"agentId":"sub","timestamp":"2026-10-04T10:00:13Z"}"#,
+            ],
+        ),
+        (
+            "8. a broken binary asset line without its data",
+            &[
+                r#"{"type":"session.binary_asset","data":{"mimeType":"image/png","data":"U0VDUkVU"},"parentId":nuXX"#,
+                r#"{"type": "session.binary_asset", "data": {"mimeType": "image/png", "data": "U0VDUkVUU0"#,
             ],
         ),
     ];
