@@ -46,6 +46,7 @@ fuzz_target!(|data: &[u8]| {
     let item = Item {
         key: key.to_string(),
         value: text,
+        raw: None,
         rowid: Some(7),
         state: if deleted {
             RecordState::Deleted

@@ -437,3 +437,68 @@ fn a_legacy_chat_bubble_of_another_type_is_kept() {
         ],
     );
 }
+
+fn sha(b: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(b)
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect()
+}
+
+const KB: &str = "4a000000-0000-4000-8000-0000000000d1";
+
+/// An `agentKv:blob:` root stored as a binary BLOB (the raw protobuf, not hex text) is
+/// read from its bytes as stored: its ids give the conversation. Read as text (UTF-8
+/// with replacement characters) its ids were mangled and the root was no root: its
+/// messages came back as `recovered` blobs in no root. Memory and paged.
+#[test]
+fn an_agent_kv_root_stored_as_a_binary_blob_is_read_from_its_bytes() {
+    let (_dir, path, c) = kv_db();
+    let m1 = br#"{"role":"user","content":"hi agentkv"}"#.to_vec();
+    let m2 = br#"{"role":"assistant","content":[{"type":"text","text":"reply agentkv"}]}"#.to_vec();
+    let mut root = Vec::new();
+    for m in [&m1, &m2] {
+        root.extend_from_slice(&[0x0a, 0x20]);
+        root.extend_from_slice(&sha2::Digest::finalize(sha2::Digest::chain_update(
+            <sha2::Sha256 as sha2::Digest>::new(),
+            m,
+        )));
+    }
+    assert!(
+        std::str::from_utf8(&root).is_err(),
+        "a root that is not UTF-8"
+    );
+    let rid = sha(&root);
+    put(
+        &c,
+        "cursorDiskKV",
+        &format!("composerData:{KB}"),
+        &serde_json::json!({"_v": 13, "composerId": KB, "name": "kv chat", "someRef": rid}),
+    );
+    for b in [&m1, &m2, &root] {
+        c.execute(
+            "INSERT INTO cursorDiskKV VALUES (?1, ?2)",
+            params![format!("agentKv:blob:{}", sha(b)), b],
+        )
+        .unwrap();
+    }
+    drop(c);
+    let blob = |b: &[u8]| format!("cursorDiskKV key=agentKv:blob:{}", sha(b));
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                " | {KB} |  | system | live | false |  |   | session start: title=\"kv chat\" format=v13 | cursorDiskKV key=composerData:{KB}"
+            ),
+            &format!(
+                " | {KB} |  | user | live | false |  |   | hi agentkv | {}",
+                blob(&m1)
+            ),
+            &format!(
+                " | {KB} |  | assistant | live | false |  |   | reply agentkv | {}",
+                blob(&m2)
+            ),
+        ],
+    );
+}

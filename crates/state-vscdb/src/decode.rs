@@ -70,6 +70,18 @@ pub fn value_text(v: ValueRef<'_>) -> String {
     }
 }
 
+/// The text of a SQLite value ([`value_text`]) and, for a BLOB whose text does not give
+/// its bytes back (not UTF-8, or read as UTF-16: a protobuf or other binary value), the
+/// bytes as stored; `None` when the text's bytes are the stored ones.
+pub fn value_text_and_raw(v: ValueRef<'_>) -> (String, Option<Vec<u8>>) {
+    let text = value_text(v);
+    let raw = match v {
+        ValueRef::Blob(b) if b != text.as_bytes() => Some(b.to_vec()),
+        _ => None,
+    };
+    (text, raw)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,5 +97,15 @@ mod tests {
         assert_eq!(utf16(&[b'a', 0, b'b'], false), "a\u{fffd}");
         assert_eq!(value_text(ValueRef::Integer(5)), "5");
         assert_eq!(value_text(ValueRef::Null), "");
+        // bytes kept only when the text does not give them back
+        assert_eq!(
+            value_text_and_raw(ValueRef::Blob(b"{}")),
+            ("{}".into(), None)
+        );
+        assert_eq!(
+            value_text_and_raw(ValueRef::Blob(&[0x0a, 0x20, 0xff])),
+            ("\n \u{fffd}".into(), Some(vec![0x0a, 0x20, 0xff]))
+        );
+        assert_eq!(value_text_and_raw(ValueRef::Text(b"\xff")).1, None);
     }
 }

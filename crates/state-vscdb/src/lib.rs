@@ -50,6 +50,10 @@ fn value_string(v: Value) -> String {
     decode::value_text(r)
 }
 
+fn value_string_and_raw(v: Value) -> (String, Option<Vec<u8>>) {
+    decode::value_text_and_raw((&v).into())
+}
+
 /// Why a state database, or one of its values, could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -83,6 +87,11 @@ pub struct Item {
     pub key: String,
     /// The value as text (see [`decode`]).
     pub value: String,
+    /// The value's bytes as stored, for a BLOB whose text does not give them back (not
+    /// UTF-8, or read as UTF-16: a protobuf or other binary value,
+    /// [`decode::value_text_and_raw`]); `None` when [`Item::value`]'s bytes are the
+    /// stored ones. See [`Item::bytes`].
+    pub raw: Option<Vec<u8>>,
     /// The rowid, when known.
     pub rowid: Option<i64>,
     /// [`RecordState::Live`] for the table's current rows; [`RecordState::Deleted`] for
@@ -94,6 +103,12 @@ pub struct Item {
 }
 
 impl Item {
+    /// The value's bytes as stored: [`Item::raw`] for a binary BLOB, else the bytes of
+    /// [`Item::value`].
+    pub fn bytes(&self) -> &[u8] {
+        self.raw.as_deref().unwrap_or(self.value.as_bytes())
+    }
+
     /// The `source_locator` of rows built from this item: `ItemTable key=<key>`, with the
     /// place it was found appended for a deleted item.
     pub fn locator(&self) -> String {
@@ -207,9 +222,11 @@ impl StateDb {
                 if is_secret_key(&key) {
                     return;
                 }
+                let (value, raw) = value_string_and_raw(value);
                 items.push(Item {
                     key,
-                    value: value_string(value),
+                    value,
+                    raw,
                     rowid: Some(rowid),
                     state: RecordState::Live,
                     location: format!("ItemTable rowid {rowid}"),
@@ -387,9 +404,11 @@ impl<'a> KvTable<'a> {
     }
 
     fn item(&self, rowid: i64, key: String, value: ValueRef<'_>) -> Item {
+        let (text, raw) = decode::value_text_and_raw(value);
         Item {
             key,
-            value: decode::value_text(value),
+            value: text,
+            raw,
             rowid: Some(rowid),
             state: RecordState::Live,
             location: format!("{} rowid {rowid}", self.table),
@@ -571,14 +590,15 @@ fn deleted_split(
         if key.is_empty() || is_secret_key(&key) {
             return;
         }
-        let value = if value_cut {
-            String::new()
+        let (value, raw) = if value_cut {
+            (String::new(), None)
         } else {
-            value_string(values.next().unwrap_or(Value::Null))
+            value_string_and_raw(values.next().unwrap_or(Value::Null))
         };
         let item = Item {
             key,
             value,
+            raw,
             rowid: r.rowid,
             state: RecordState::Deleted,
             location: r.location,

@@ -473,10 +473,15 @@ pub(crate) fn carved(rec: sqlite_evidence::RecoveredRecord) -> Option<Carved> {
         let row = incomplete_row(&key, cut, locator).session(session);
         return Some(Carved::Incomplete(Box::new(row)));
     }
-    let value = rec.values.get(1).map(text).unwrap_or_default();
+    let (value, raw) = rec
+        .values
+        .get(1)
+        .map(|v| state_vscdb::decode::value_text_and_raw(v.into()))
+        .unwrap_or_default();
     Some(Carved::Item(Item {
         key,
         value,
+        raw,
         rowid: rec.rowid,
         state: RecordState::Deleted,
         location: rec.location,
@@ -1127,7 +1132,7 @@ impl Reader<'_> {
         let mut in_root: HashSet<String> = HashSet::new();
         let res = self.kv.for_each_prefix(PREFIX, &mut |item| {
             let id = item.key[PREFIX.len()..].to_string();
-            let bytes = blob_bytes(&item.value);
+            let bytes = blob_bytes(&item);
             if let Ok(decode::Blob::Root(children)) = decode::blob(&bytes) {
                 in_root.extend(children.iter().cloned());
                 roots.push((id, children, item.locator_in(KV)));
@@ -1173,7 +1178,7 @@ impl Reader<'_> {
                 match self.kv.get(&key) {
                     Ok(Some(item)) => {
                         read_under.insert(child, root);
-                        for row in blob_rows(&blob_bytes(&item.value), child, &place) {
+                        for row in blob_rows(&blob_bytes(&item), child, &place) {
                             out.push(row);
                         }
                     }
@@ -1189,7 +1194,7 @@ impl Reader<'_> {
             if in_root.contains(id) {
                 return;
             }
-            let bytes = blob_bytes(&item.value);
+            let bytes = blob_bytes(&item);
             if matches!(decode::blob(&bytes), Ok(decode::Blob::Root(_))) {
                 return;
             }
@@ -1387,7 +1392,7 @@ impl Reader<'_> {
                     state: RecordState::Deleted,
                     ..Place::default()
                 };
-                let bytes = blob_bytes(&item.value);
+                let bytes = blob_bytes(&item);
                 // a deleted root (an older state of a conversation) is a valid record,
                 // not damage: one row telling it, as the CLI's carved roots; its
                 // messages are blobs of their own (read live, or carved in this loop)
@@ -1428,8 +1433,13 @@ fn named_extras(cid: &str, b: &Value) -> impl Iterator<Item = String> {
     .flatten()
 }
 
-/// An `agentKv:blob:` value's bytes: hex text decoded, else the text's bytes.
-fn blob_bytes(value: &str) -> Vec<u8> {
+/// An `agentKv:blob:` value's bytes: a binary BLOB's as stored ([`Item::bytes`]: its
+/// text would mangle a protobuf root's ids), hex text decoded, else the text's bytes.
+fn blob_bytes(item: &Item) -> Vec<u8> {
+    if let Some(raw) = &item.raw {
+        return raw.clone();
+    }
+    let value = item.value.as_str();
     let t = value.trim();
     if !t.is_empty() && t.len() % 2 == 0 && t.bytes().all(|b| b.is_ascii_hexdigit()) {
         if let Ok(b) = decode::unhex(t) {

@@ -126,10 +126,14 @@ fn live_item(table: &str, rowid: i64, values: Vec<SqlValue>) -> Option<Item> {
     if state_vscdb::is_secret_key(&key) {
         return None;
     }
-    let value = v.next().map(|x| text(&x)).unwrap_or_default();
+    let (value, raw) = v
+        .next()
+        .map(|x| state_vscdb::decode::value_text_and_raw(ValueRef::from(&x)))
+        .unwrap_or_default();
     Some(Item {
         key,
         value,
+        raw,
         rowid: Some(rowid),
         state: chat_rows::RecordState::Live,
         location: format!("{table} rowid {rowid}"),
