@@ -5,7 +5,7 @@
 //! only they hold (token usage per call, deleted sessions, purged spans) is kept.
 //! `assistant_usage_events` is primary: no log line repeats it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 
 use chat_rows::system::{self, Usage};
@@ -14,7 +14,7 @@ use sqlite_evidence::Database;
 
 use crate::db::{Rec, read_table};
 use crate::texts;
-use crate::twins::Twins;
+use crate::twins::{CellTwins, Twins};
 
 /// What a store read needs besides the database.
 pub struct StoreInput<'a> {
@@ -154,22 +154,21 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
     );
     errors.extend(e);
     // the texts the FTS index repeats: each turn's texts, and both joined by a newline
-    // (what the writer indexes for a turn), then the checkpoints' sections
-    let mut turn_texts: HashSet<String> = HashSet::new();
+    // (what the writer indexes for a turn), then the checkpoints' sections, as the
+    // prefix rule compares them (either side may be cut)
+    let mut turn_texts = CellTwins::new();
     for rec in &turns {
         let sid = rec.str("session_id");
-        if let (Some(u), Some(a)) = (
-            rec.text("user_message").filter(|t| !t.is_empty()),
-            rec.text("assistant_response").filter(|t| !t.is_empty()),
-        ) {
-            turn_texts.insert(format!("{u}\n{a}"));
-        }
+        turn_texts.add_turn(
+            &sid,
+            rec.text("user_message").as_deref(),
+            rec.text("assistant_response").as_deref(),
+        );
         for (col, turn) in [
             ("user_message", TurnType::User),
             ("assistant_response", TurnType::Assistant),
         ] {
             if let Some(text) = rec.text(col).filter(|t| !t.is_empty()) {
-                turn_texts.insert(text.clone());
                 let row = place(
                     base(input, rec, turn, text, true),
                     rec,
@@ -210,12 +209,9 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
         .iter()
         .map(|k| (*k, rec.str(k)))
         .collect();
-        turn_texts.extend(
-            sections
-                .iter()
-                .filter(|(_, v)| !v.is_empty())
-                .map(|(_, v)| v.clone()),
-        );
+        for (_, v) in &sections {
+            turn_texts.add_text(&sid, v);
+        }
         let text = texts::checkpoint(rec.str("checkpoint_number"), &rec.str("title"), &sections);
         let row = place(
             base(input, rec, TurnType::System, text, true),
@@ -359,7 +355,7 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
                 let Some(v) = rec.text(c).filter(|v| !v.is_empty()) else {
                     continue;
                 };
-                if turn_texts.contains(&v) {
+                if turn_texts.holds(&sid, &v) {
                     continue;
                 }
                 let (cwd, branch) = cwd_of.get(&sid).cloned().unwrap_or_default();

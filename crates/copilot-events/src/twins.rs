@@ -301,6 +301,196 @@ impl Twins {
     }
 }
 
+/// Characters of a text's start that [`CellTwins`] indexes it by.
+const KEY_CHARS: usize = 32;
+
+/// At most this many indexed texts are compared with one search-index cell.
+const MAX_CELL_CANDIDATES: usize = 64;
+
+/// At most this many places in a cell are tried as the start of a turn's answer.
+const MAX_ANSWER_STARTS: usize = 8;
+
+/// A text as the prefix rule compares it: without its cut marker, and whether it had
+/// one.
+#[derive(Clone, Debug)]
+struct Part {
+    text: String,
+    cut: bool,
+}
+
+impl Part {
+    fn of(text: &str) -> Part {
+        let stripped = strip_cut_marker(text);
+        Part {
+            cut: stripped.len() != text.len(),
+            text: stripped.to_string(),
+        }
+    }
+}
+
+/// `x` (cut when `x_cut`) and `p` are copies of one text by the prefix rule: equal, or
+/// the cut one, without its marker, a prefix of the other.
+fn part_twin(x: &str, x_cut: bool, p: &Part) -> bool {
+    x == p.text || (p.cut && x.starts_with(&p.text)) || (x_cut && p.text.starts_with(x))
+}
+
+/// The start of `s`, at most [`KEY_CHARS`] characters.
+fn key(s: &str) -> &str {
+    match s.char_indices().nth(KEY_CHARS) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Indexed {
+    session: String,
+    first: Part,
+    /// For a turn's prompt, its answer: the cell may hold both, joined by a newline.
+    answer: Option<Part>,
+}
+
+/// The texts of a store's `turns` (and checkpoint sections), indexed to tell whether a
+/// `search_index_content` cell repeats one of them: the same text, or by the prefix
+/// rule (one text, without its trailing `...` or `...[truncated...`, a prefix of the
+/// other, where the shorter is the cut one) a prompt, an answer, or the prompt and the
+/// answer of one turn joined by a newline (what the writer indexes for a turn), each
+/// part compared by that rule. The turns may be cut (100/1,000 characters in one
+/// version) and the index not, or the other way round. A match by prefix needs the
+/// same session when both name one; an exact match does not. Texts are indexed by
+/// their first 32 characters, and a cell is compared with at most 64 of them.
+#[derive(Clone, Debug, Default)]
+pub struct CellTwins {
+    exact: std::collections::HashSet<String>,
+    texts: Vec<Indexed>,
+    /// Sorted, so that a short cut cell finds the texts it begins.
+    by_key: std::collections::BTreeMap<String, Vec<usize>>,
+}
+
+impl CellTwins {
+    /// An empty index.
+    pub fn new() -> CellTwins {
+        CellTwins::default()
+    }
+
+    fn index(&mut self, session: &str, first: &str, answer: Option<&str>) {
+        let first = Part::of(first);
+        if first.text.is_empty() {
+            return;
+        }
+        let at = self.texts.len();
+        self.by_key
+            .entry(key(&first.text).to_string())
+            .or_default()
+            .push(at);
+        self.texts.push(Indexed {
+            session: session.to_string(),
+            first,
+            answer: answer.map(Part::of).filter(|a| !a.text.is_empty()),
+        });
+    }
+
+    /// Adds a turn's prompt and answer (either may be absent or empty).
+    pub fn add_turn(&mut self, session: &str, prompt: Option<&str>, answer: Option<&str>) {
+        let prompt = prompt.filter(|t| !t.is_empty());
+        let answer = answer.filter(|t| !t.is_empty());
+        if let (Some(u), Some(a)) = (prompt, answer) {
+            self.exact.insert(format!("{u}\n{a}"));
+        }
+        if let Some(u) = prompt {
+            self.exact.insert(u.to_string());
+            self.index(session, u, answer);
+        }
+        if let Some(a) = answer {
+            self.exact.insert(a.to_string());
+            self.index(session, a, None);
+        }
+    }
+
+    /// Adds another text the index may repeat (a checkpoint's section).
+    pub fn add_text(&mut self, session: &str, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.exact.insert(text.to_string());
+        self.index(session, text, None);
+    }
+
+    /// Whether the cell `cell` of session `session` (empty when unknown) repeats an
+    /// indexed text.
+    pub fn holds(&self, session: &str, cell: &str) -> bool {
+        if self.exact.contains(cell) {
+            return true;
+        }
+        let c = strip_cut_marker(cell);
+        let c_cut = c.len() != cell.len();
+        if c.is_empty() {
+            return false;
+        }
+        // the indexed texts whose key is a start of the cell: a text shorter than the
+        // key is its own key; a longer one shares the cell's first KEY_CHARS
+        let ends = c
+            .char_indices()
+            .map(|(i, _)| i)
+            .skip(1)
+            .chain(std::iter::once(c.len()))
+            .take(KEY_CHARS);
+        let lists = ends.filter_map(|end| self.by_key.get(&c[..end]));
+        // a cell cut shorter than the key: the texts that begin with it
+        let short_cut = (c_cut && key(c).len() == c.len()).then(|| {
+            self.by_key
+                .range::<str, _>((std::ops::Bound::Excluded(c), std::ops::Bound::Unbounded))
+                .take_while(|(k, _)| k.starts_with(c))
+                .map(|(_, v)| v)
+        });
+        let mut looked = 0;
+        for list in lists.chain(short_cut.into_iter().flatten()) {
+            for &i in list {
+                if looked == MAX_CELL_CANDIDATES {
+                    return false;
+                }
+                looked += 1;
+                let t = &self.texts[i];
+                if !session.is_empty() && !t.session.is_empty() && t.session != session {
+                    continue;
+                }
+                if part_twin(c, c_cut, &t.first)
+                    || t.answer
+                        .as_ref()
+                        .is_some_and(|a| joined_twin(c, c_cut, &t.first, a))
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// The cell `c` (cut when `c_cut`) is a prompt and its answer joined by a newline, each
+/// part a copy of `prompt` and `answer` by the prefix rule.
+fn joined_twin(c: &str, c_cut: bool, prompt: &Part, answer: &Part) -> bool {
+    // a cell cut inside the prompt is the prompt's copy (`part_twin`)
+    let Some(rest) = c.strip_prefix(prompt.text.as_str()) else {
+        return false;
+    };
+    let from = prompt.text.len();
+    let answer_at = |nl: usize| part_twin(&c[nl + 1..], c_cut, answer);
+    if !prompt.cut {
+        return rest.starts_with('\n') && answer_at(from);
+    }
+    // a cut prompt: the whole prompt runs on to a newline before the answer
+    let head = format!("\n{}", key(&answer.text));
+    if memchr::memmem::find_iter(rest.as_bytes(), head.as_bytes())
+        .take(MAX_ANSWER_STARTS)
+        .any(|i| answer_at(from + i))
+    {
+        return true;
+    }
+    // a cell cut inside the answer's first characters
+    c_cut && rest.rfind('\n').is_some_and(|i| answer_at(from + i))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,6 +500,41 @@ mod tests {
             .session("s")
             .at(ms.and_then(Timestamp::from_epoch_millis))
             .secondary(secondary)
+    }
+
+    #[test]
+    fn cells_by_the_prefix_rule() {
+        let mut tw = CellTwins::new();
+        tw.add_turn(
+            "s",
+            Some("Fix the build on line one..."),
+            Some("It was the cache..."),
+        );
+        tw.add_turn("s", Some("short"), Some("ok"));
+        tw.add_text("s", "a checkpoint section");
+        for cell in [
+            "Fix the build on line one\nand line two\nIt was the cache, cleared.",
+            "Fix the build on line one and two",
+            "It was the cache, cleared.",
+            "Fix the build on line one\nand two\nIt was...",
+            "Fix the build on line one\nand two\nIt w...",
+            "Fix the bu...",
+            "short\nok",
+            "short",
+            "a checkpoint section",
+        ] {
+            assert!(tw.holds("s", cell), "{cell}");
+        }
+        for cell in [
+            "short and more",
+            "shortly\nok",
+            "short\nokay",
+            "a checkpoint section, longer",
+        ] {
+            assert!(!tw.holds("s", cell), "{cell}");
+        }
+        assert!(!tw.holds("t", "Fix the build on line one and two"));
+        assert!(tw.holds("t", "short"));
     }
 
     #[test]

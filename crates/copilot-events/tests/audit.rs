@@ -784,3 +784,59 @@ fn a_broken_binary_asset_line_is_quoted_without_its_data() {
         assert!(!String::from_utf8_lossy(&bytes).contains("U0VDUkVU"));
     }
 }
+
+/// Third audit, t17: a search-index cell that repeats a turn by the prefix rule is no
+/// `search index:` row: the turns cut to 100/1,000 characters ending `...`, the index
+/// holding the full prompt, and the full prompt and answer joined by a newline; a cell
+/// cut itself likewise. A cell that only begins like an uncut turn, or repeats a turn of
+/// another session, stays.
+#[test]
+fn search_index_cells_twin_cut_turns_by_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("home/u/.copilot/session-store.db");
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    let sid = "12121212-1212-4212-8212-121212121212";
+    let other = "34343434-3434-4434-8434-343434343434";
+    let prompt = "Please explain in detail why the integration tests against the staging database keep timing out after the migration";
+    let answer =
+        "The migration added an index build that locks the table; the tests wait on the lock.";
+    {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute_batch(&format!(
+            "CREATE TABLE sessions(id TEXT PRIMARY KEY, cwd TEXT);
+             INSERT INTO sessions(id, cwd) VALUES ('{sid}', '/p'), ('{other}', '/q');
+             CREATE TABLE turns(id INTEGER PRIMARY KEY, session_id TEXT, turn_index INTEGER,
+                 user_message TEXT, assistant_response TEXT, timestamp TEXT);
+             INSERT INTO turns(session_id, turn_index, user_message, assistant_response, timestamp)
+                 VALUES ('{sid}', 0, '{}...', '{}...', '2026-10-04T10:00:04.000Z'),
+                        ('{sid}', 1, 'yes', 'Multi-line\nanswer', '2026-10-04T10:01:00.000Z');
+             CREATE VIRTUAL TABLE search_index USING fts5(content, session_id UNINDEXED,
+                 source_type UNINDEXED, source_id UNINDEXED);
+             INSERT INTO search_index VALUES ('{prompt}\n{answer}', '{sid}', 'turn', '0');
+             INSERT INTO search_index VALUES ('{prompt}', '{sid}', 'turn', '0u');
+             INSERT INTO search_index VALUES ('{answer}', '{sid}', 'turn', '0a');
+             INSERT INTO search_index VALUES ('{}...', '{sid}', 'turn', '0c');
+             INSERT INTO search_index VALUES ('yes\nMulti-line\nanswer', '{sid}', 'turn', '1');
+             INSERT INTO search_index VALUES ('yes, and drop the table', '{sid}', 'turn', '2');
+             INSERT INTO search_index VALUES ('{prompt}', '{other}', 'turn', '0');",
+            &prompt[..100],
+            &answer[..50],
+            &prompt[..60],
+        ))
+        .unwrap();
+    }
+    let rows: Vec<String> = read(&db, None)
+        .into_iter()
+        .filter(|r| r.text.starts_with("search index:"))
+        .map(|r| format!("{}|{}|{}", r.session_id, r.source_locator, r.text))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            format!(
+                "{sid}|table search_index_content rowid 6|search index: yes, and drop the table"
+            ),
+            format!("{other}|table search_index_content rowid 7|search index: {prompt}"),
+        ]
+    );
+}
