@@ -502,3 +502,140 @@ fn an_agent_kv_root_stored_as_a_binary_blob_is_read_from_its_bytes() {
         ],
     );
 }
+
+const PARENT: &str = "5a000000-0000-4000-8000-0000000000e1";
+const GONE_PARENT: &str = "5b000000-0000-4000-8000-0000000000e2";
+
+fn task_call(b: &str, call: &str) -> serde_json::Value {
+    serde_json::json!({"bubbleId": b, "type": 2,
+        "toolFormerData": {"name": "task", "toolCallId": call, "status": "completed"}})
+}
+
+/// A sub-agent's parent does not depend on key order: `task-toolu_aaa` was started by
+/// the sub-agent `task-toolu_zzz` (a later key), whose parent is PARENT; it is read
+/// after its parent (deferred, then read in the next round) and takes its parent and,
+/// up the chain, PARENT's project. A sub-agent started by a deleted chat (its bubble
+/// carved: GONE_PARENT) takes that chat as its parent. Before, both had `parent=` empty
+/// and no project. Memory and paged.
+#[test]
+fn a_sub_agents_parent_is_found_whatever_the_key_order_and_in_carved_bubbles() {
+    let (dir, path, c) = kv_db();
+    let kv = |c: &Connection, k: &str, v: serde_json::Value| put(c, "cursorDiskKV", k, &v);
+    kv(
+        &c,
+        &format!("composerData:{GONE_PARENT}"),
+        serde_json::json!({"_v": 13, "composerId": GONE_PARENT, "name": "deleted parent",
+            "fullConversationHeadersOnly": [{"bubbleId": "g1"}]}),
+    );
+    kv(
+        &c,
+        &format!("bubbleId:{GONE_PARENT}:g1"),
+        task_call("g1", "toolu_q"),
+    );
+    kv(
+        &c,
+        &format!("composerData:{PARENT}"),
+        serde_json::json!({"_v": 13, "composerId": PARENT, "name": "parent",
+            "fullConversationHeadersOnly": [{"bubbleId": "p1"}]}),
+    );
+    kv(
+        &c,
+        &format!("bubbleId:{PARENT}:p1"),
+        task_call("p1", "toolu_zzz"),
+    );
+    kv(
+        &c,
+        "composerData:task-toolu_zzz",
+        serde_json::json!({"_v": 13, "composerId": "task-toolu_zzz", "name": "sub",
+            "fullConversationHeadersOnly": [{"bubbleId": "s1"}]}),
+    );
+    kv(
+        &c,
+        "bubbleId:task-toolu_zzz:s1",
+        task_call("s1", "toolu_aaa"),
+    );
+    kv(
+        &c,
+        "composerData:task-toolu_aaa",
+        serde_json::json!({"_v": 13, "composerId": "task-toolu_aaa", "name": "subsub"}),
+    );
+    kv(
+        &c,
+        "composerData:task-toolu_q",
+        serde_json::json!({"_v": 13, "composerId": "task-toolu_q", "name": "sub of deleted"}),
+    );
+    c.execute(
+        "DELETE FROM cursorDiskKV WHERE key LIKE ?1",
+        [format!("%{GONE_PARENT}%")],
+    )
+    .unwrap();
+    drop(c);
+    let ws = dir.path().join(WS);
+    std::fs::create_dir_all(ws.parent().unwrap()).unwrap();
+    std::fs::write(
+        ws.parent().unwrap().join("workspace.json"),
+        r#"{"folder":"file:///home/u/proj"}"#,
+    )
+    .unwrap();
+    let c = Connection::open(&ws).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    put(
+        &c,
+        "ItemTable",
+        "composer.composerData",
+        &serde_json::json!({"allComposers": [{"composerId": PARENT, "name": "parent"}],
+            "selectedComposerIds": [GONE_PARENT]}),
+    );
+    drop(c);
+    let p = "/home/u/proj";
+    let at = |k: &str| format!("cursorDiskKV key={k}");
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                " | {PARENT} | {p} | system | live | false |  |   | session start: title=parent format=v13 | {}",
+                at(&format!("composerData:{PARENT}"))
+            ),
+            &format!(
+                " | {PARENT} | {p} | tool_use | live | false |  | task toolu_zzz |  | {}",
+                at(&format!("bubbleId:{PARENT}:p1"))
+            ),
+            &format!(
+                " | task-toolu_q | {p} | system | live | false |  |   | session start: parent_tool_call=toolu_q parent={GONE_PARENT} | {}",
+                at("composerData:task-toolu_q")
+            ),
+            &format!(
+                " | task-toolu_q | {p} | system | live | false |  |   | session start: title=\"sub of deleted\" format=v13 | {}",
+                at("composerData:task-toolu_q")
+            ),
+            &format!(
+                " | task-toolu_zzz | {p} | system | live | false |  |   | session start: parent_tool_call=toolu_zzz parent={PARENT} | {}",
+                at("composerData:task-toolu_zzz")
+            ),
+            &format!(
+                " | task-toolu_zzz | {p} | system | live | false |  |   | session start: title=sub format=v13 | {}",
+                at("composerData:task-toolu_zzz")
+            ),
+            &format!(
+                " | task-toolu_zzz | {p} | tool_use | live | false |  | task toolu_aaa |  | {}",
+                at("bubbleId:task-toolu_zzz:s1")
+            ),
+            &format!(
+                " | task-toolu_aaa | {p} | system | live | false |  |   | session start: parent_tool_call=toolu_aaa parent=task-toolu_zzz | {}",
+                at("composerData:task-toolu_aaa")
+            ),
+            &format!(
+                " | task-toolu_aaa | {p} | system | live | false |  |   | session start: title=subsub format=v13 | {}",
+                at("composerData:task-toolu_aaa")
+            ),
+            &format!(
+                " | {GONE_PARENT} | {p} | system | deleted | false |  |   | session start: title=\"deleted parent\" format=v13 | {}, freeblock at page 4 offset 3905",
+                at(&format!("composerData:{GONE_PARENT}"))
+            ),
+            &format!(
+                " | {GONE_PARENT} | {p} | tool_use | deleted | false |  | task toolu_q |  | {}, freeblock at page 4 offset 3747",
+                at(&format!("bubbleId:{GONE_PARENT}:g1"))
+            ),
+        ],
+    );
+}

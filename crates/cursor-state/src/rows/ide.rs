@@ -564,6 +564,57 @@ impl Deleted {
     }
 }
 
+/// How many rounds the sub-agents whose parent's call is not known when they come up
+/// are read in (after the chats only bubbles name): each round reads, in key order,
+/// those whose parent is known by then (a nested sub-agent, its parent a sub-agent of a
+/// later key, comes up before it); the last reads the rest, their parents unknown. A
+/// round reads at least one, so the rounds stop at the nesting depth, and the bound
+/// keeps the reading linear in the sub-agents (and the paged walks few) however deep.
+pub(crate) const TASK_ROUNDS: usize = 4;
+
+/// How far a sub-agent's project is looked up its parents' chain.
+const TASK_DEPTH: usize = 16;
+
+/// The tool calls of carved bubbles that name a live sub-agent (`composerData:task-<call>`),
+/// each with the composer of the bubble (the least id when several make it, so the
+/// carver's order does not matter): a sub-agent started by a deleted chat takes it as
+/// its parent (and its project).
+#[derive(Default)]
+pub(crate) struct CarvedCalls(BTreeMap<String, String>);
+
+impl CarvedCalls {
+    /// Notes the call of a carved `bubbleId:` item, when `is_task` accepts its
+    /// sub-agent's `composerData` key (only values naming a `toolCallId` are decoded).
+    pub(crate) fn note(&mut self, item: &Item, is_task: impl Fn(&str) -> bool) {
+        let Some((cid, _)) = split_key(&item.key, "bubbleId") else {
+            return;
+        };
+        if !item.value.contains("toolCallId") {
+            return;
+        }
+        let Ok((b, _)) = item.json_capped() else {
+            return;
+        };
+        let Some(call) = b
+            .pointer("/toolFormerData/toolCallId")
+            .and_then(Value::as_str)
+        else {
+            return;
+        };
+        if !is_task(&format!("composerData:task-{call}")) {
+            return;
+        }
+        self.0
+            .entry(call.to_string())
+            .and_modify(|c| {
+                if cid < c.as_str() {
+                    *c = cid.to_string();
+                }
+            })
+            .or_insert_with(|| cid.to_string());
+    }
+}
+
 /// What the rows of a composer's carved versions already told ([`Reader::deleted`]):
 /// its inline bubbles (as compact JSON) and its context-token rows (text and time).
 #[derive(Default)]
@@ -672,11 +723,31 @@ fn read_kv(
     if let Err(e) = res {
         kv_error(&e, out, "cursorDiskKV composerData:");
     }
+    // the calls of carved bubbles name the sub-agents a deleted chat started
+    let task_keys: HashSet<&str> = tasks.iter().map(String::as_str).collect();
+    let mut calls = CarvedCalls::default();
+    for item in deleted.bubbles.values().flatten() {
+        calls.note(item, |k| task_keys.contains(k));
+    }
+    drop(task_keys);
+    r.note_carved_calls(calls);
+    // a sub-agent whose parent's call is not known yet (its parent a sub-agent read
+    // later, or a chat only bubbles name) is read after the chats only bubbles name
+    let mut deferred = Vec::new();
+    let read = |r: &mut Reader<'_>, key: &str, out: &mut Out<'_>| match kv.get(key) {
+        Ok(Some(item)) => r.composer(&item, out),
+        Ok(None) => {}
+        Err(e) => kv_error(&e, out, key),
+    };
     for key in tasks {
-        match kv.get(&key) {
-            Ok(Some(item)) => r.composer(&item, out),
-            Ok(None) => {}
-            Err(e) => kv_error(&e, out, &key),
+        if r.call_known(&key) {
+            read(&mut r, &key, out);
+        } else {
+            // live: its bubbles are not a chat without composerData
+            if let Some((cid, _)) = split_key(&key, "composerData") {
+                r.live_cids.insert(cid.to_string());
+            }
+            deferred.push(key);
         }
     }
     // bubbles whose composerData is gone, still live
@@ -694,6 +765,28 @@ fn read_kv(
     for (cid, bubbles) in orphans {
         r.orphan(&cid, bubbles, out);
     }
+    // the deferred sub-agents: rounds in key order, each reading those whose parent's
+    // call is known by then ([`TASK_ROUNDS`])
+    let mut round = 0;
+    while !deferred.is_empty() {
+        let last = round >= TASK_ROUNDS;
+        let before = deferred.len();
+        let mut next = Vec::new();
+        for key in deferred {
+            if last || r.call_known(&key) {
+                read(&mut r, &key, out);
+            } else {
+                next.push(key);
+            }
+        }
+        // a round that read none leaves the rest to the last, which reads them all
+        round = if next.len() == before {
+            TASK_ROUNDS
+        } else {
+            round + 1
+        };
+        deferred = next;
+    }
     r.agent_kv(out);
     for row in incomplete {
         out.push(row);
@@ -710,16 +803,38 @@ impl Reader<'_> {
         }
     }
 
-    /// The composer's project; a sub-agent's is its parent's.
+    /// The composer's project; a sub-agent's is its parent's (a nested one's, its
+    /// parents' up the chain, at most [`TASK_DEPTH`] steps).
     fn project(&self, cid: &str) -> String {
-        if let Some(p) = self.projects.get(cid) {
-            return p.clone();
+        let mut cid = cid;
+        for _ in 0..=TASK_DEPTH {
+            if let Some(p) = self.projects.get(cid) {
+                return p.clone();
+            }
+            match cid
+                .strip_prefix("task-")
+                .and_then(|call| self.tool_calls.get(call))
+            {
+                Some(parent) => cid = parent,
+                None => break,
+            }
         }
-        cid.strip_prefix("task-")
-            .and_then(|call| self.tool_calls.get(call))
-            .and_then(|parent| self.projects.get(parent))
-            .cloned()
-            .unwrap_or_default()
+        String::new()
+    }
+
+    /// True when the parent of the sub-agent of `composerData:task-<call>` is known
+    /// (a bubble read so far, or a carved one, made that call).
+    fn call_known(&self, key: &str) -> bool {
+        key.strip_prefix("composerData:task-")
+            .is_some_and(|call| self.tool_calls.contains_key(call))
+    }
+
+    /// The calls of carved bubbles ([`CarvedCalls`]), for the calls no live bubble made
+    /// (read once the parents are read, before the sub-agents).
+    fn note_carved_calls(&mut self, calls: CarvedCalls) {
+        for (call, cid) in calls.0 {
+            self.tool_calls.entry(call).or_insert(cid);
+        }
     }
 
     /// Live bubbles whose composerData is gone (or is not JSON), grouped by the composer

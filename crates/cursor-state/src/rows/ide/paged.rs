@@ -324,12 +324,15 @@ fn read_kv_paged(
     // the keys of the deleted checkpoints and request contexts: the live bubbles naming
     // them give them their time
     let mut del_extras: Vec<String> = Vec::new();
+    // the calls of carved bubbles that name a live sub-agent
+    let mut calls = super::CarvedCalls::default();
     db.deleted_records(KV, &mut |rec| {
         let item = match super::carved(rec) {
             Some(super::Carved::Item(item)) => item,
             Some(super::Carved::Incomplete(row)) => return incomplete.push(*row),
             None => return,
         };
+        calls.note(&item, |k| composers.contains(k));
         if split_key(&item.key, "checkpointId")
             .or_else(|| split_key(&item.key, "messageRequestContext"))
             .is_some()
@@ -382,6 +385,9 @@ fn read_kv_paged(
         }
     }
     drop(live_cids);
+    // sub-agents whose parent's call is not known when they come up (as in memory)
+    let mut deferred: Vec<((String, String, u64), String, u64)> = Vec::new();
+    let mut calls = Some(calls);
     for (steps, cids) in batches(steps, budget) {
         r.kv = Box::new(gather_live(db, |key| {
             grouped_cid(key).is_some_and(|c| cids.contains(c))
@@ -389,6 +395,19 @@ fn read_kv_paged(
         for step in steps {
             match step {
                 Step::Composer(key) => {
+                    let task = key.starts_with("composerData:task-");
+                    if task {
+                        // the parents are read: the carved calls fill the gaps
+                        if let Some(c) = calls.take() {
+                            r.note_carved_calls(c);
+                        }
+                        if !r.call_known(&key) {
+                            let cid = cid_of(&key);
+                            let b = size(&cid);
+                            deferred.push(((key, cid.clone(), b), cid, b));
+                            continue;
+                        }
+                    }
                     if let Ok(Some(item)) = r.kv.get(&key) {
                         r.composer(&item, out);
                     }
@@ -401,6 +420,46 @@ fn read_kv_paged(
                 }
             }
         }
+    }
+
+    if let Some(c) = calls.take() {
+        r.note_carved_calls(c);
+    }
+    // the deferred sub-agents, in rounds as in memory ([`super::TASK_ROUNDS`]); a batch
+    // none of whose sub-agents can be read yet is not walked
+    let mut round = 0;
+    while !deferred.is_empty() {
+        let last = round >= super::TASK_ROUNDS;
+        let before = deferred.len();
+        let mut next = Vec::new();
+        for (batch, cids) in batches(deferred, budget) {
+            if !last && !batch.iter().any(|(k, _, _)| r.call_known(k)) {
+                next.extend(batch.into_iter().map(|u| {
+                    let (c, b) = (u.1.clone(), u.2);
+                    (u, c, b)
+                }));
+                continue;
+            }
+            r.kv = Box::new(gather_live(db, |key| {
+                grouped_cid(key).is_some_and(|c| cids.contains(c))
+            }));
+            for u in batch {
+                if last || r.call_known(&u.0) {
+                    if let Ok(Some(item)) = r.kv.get(&u.0) {
+                        r.composer(&item, out);
+                    }
+                } else {
+                    let (c, b) = (u.1.clone(), u.2);
+                    next.push((u, c, b));
+                }
+            }
+        }
+        round = if next.len() == before {
+            super::TASK_ROUNDS
+        } else {
+            round + 1
+        };
+        deferred = next;
     }
 
     // 3. agentKv blobs
