@@ -115,17 +115,21 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
         cwd_of
             .entry(id.clone())
             .or_insert((rec.str("cwd"), rec.str("branch")));
-        let text = system::session_index(&[
-            ("id", &id),
-            ("cwd", &rec.str("cwd")),
-            ("repository", &rec.str("repository")),
-            ("branch", &rec.str("branch")),
-            ("host", &rec.str("host_type")),
-            ("agent", &rec.str("agent_name")),
-            ("summary", &rec.str("summary")),
-            ("created", &rec.str("created_at")),
-            ("updated", &rec.str("updated_at")),
-        ]);
+        let text = texts::store_session_index(
+            &[
+                ("id", &id),
+                ("cwd", &rec.str("cwd")),
+                ("repository", &rec.str("repository")),
+                ("branch", &rec.str("branch")),
+                ("host", &rec.str("host_type")),
+                ("agent", &rec.str("agent_name")),
+            ],
+            &rec.str("summary"),
+            &[
+                ("created", &rec.str("created_at")),
+                ("updated", &rec.str("updated_at")),
+            ],
+        );
         let row = base(input, rec, TurnType::System, text, true)
             .at(rec.time("created_at"))
             .session(id)

@@ -11,6 +11,34 @@ use chat_rows::Timestamp;
 
 use crate::decode::cut;
 
+/// `session index: id=<id> cwd=<c> repository=<r> branch=<b> host=<h> agent=<a>
+/// summary="<s>" created=<c> updated=<u>`, a `session-store.db` `sessions` record: the
+/// `k=v` pairs of [`chat_rows::system::session_index`] (empty values left out, quoted
+/// when they need it), the summary always quoted, as the spec writes it and as this
+/// crate's other free texts (`intention=`, `command=`, `feedback=`, `error=`) are.
+pub fn store_session_index(
+    before: &[(&str, &str)],
+    summary: &str,
+    after: &[(&str, &str)],
+) -> String {
+    let mut out = chat_rows::system::session_index(before);
+    let pair = |out: &mut String, text: &str| {
+        if !out.ends_with(": ") {
+            out.push(' ');
+        }
+        out.push_str(text);
+    };
+    if !summary.is_empty() {
+        let quoted = serde_json::to_string(summary).unwrap_or_default();
+        pair(&mut out, &format!("summary={quoted}"));
+    }
+    let rest = chat_rows::system::key_values(after);
+    if !rest.is_empty() {
+        pair(&mut out, &rest);
+    }
+    out
+}
+
 /// The most characters of an event's data quoted in a `session event:` row.
 pub const MAX_DATA: usize = 400;
 

@@ -840,3 +840,47 @@ fn search_index_cells_twin_cut_turns_by_prefix() {
         ]
     );
 }
+
+/// Third audit, t4: the `sessions` row's summary is always quoted, as the spec writes
+/// `summary="<s>"` (one word too); other values only when they need it.
+#[test]
+fn a_store_session_summary_is_always_quoted() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("home/u/.copilot/session-store.db");
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute_batch(
+            "CREATE TABLE sessions(id TEXT PRIMARY KEY, cwd TEXT, repository TEXT, host_type TEXT,
+                 branch TEXT, summary TEXT, agent_name TEXT, created_at TEXT, updated_at TEXT);
+             INSERT INTO sessions VALUES ('s1', '/p', 'o/r', 'cli', 'main', 'Refactor', 'copilot',
+                 '2026-10-04T10:00:00.000Z', '2026-10-04T11:00:00.000Z');
+             INSERT INTO sessions VALUES ('s2', '/my p', NULL, NULL, NULL, 'Fix \"the\" build', NULL,
+                 '2026-10-04T12:00:00.000Z', NULL);
+             INSERT INTO sessions VALUES ('s3', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+             INSERT INTO sessions(id, summary) VALUES ('', 'only');",
+        )
+        .unwrap();
+    }
+    let rows: Vec<String> = read(&db, None)
+        .into_iter()
+        .filter(|r| r.text.starts_with("session index:"))
+        .map(|r| {
+            format!(
+                "{}|{}|{}",
+                r.timestamp.map(|t| t.to_string()).unwrap_or_default(),
+                r.source_locator,
+                r.text
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "2026-10-04T10:00:00.000000Z|table sessions rowid 1|session index: id=s1 cwd=/p repository=o/r branch=main host=cli agent=copilot summary=\"Refactor\" created=2026-10-04T10:00:00.000Z updated=2026-10-04T11:00:00.000Z",
+            "2026-10-04T12:00:00.000000Z|table sessions rowid 2|session index: id=s2 cwd=\"/my p\" summary=\"Fix \\\"the\\\" build\" created=2026-10-04T12:00:00.000Z",
+            "|table sessions rowid 3|session index: id=s3",
+            "|table sessions rowid 4|session index: summary=\"only\"",
+        ]
+    );
+}
