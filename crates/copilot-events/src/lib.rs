@@ -84,9 +84,15 @@ impl Store for CopilotEventsStore {
                 // once per home: thousands of its files ask the same
                 let key = format!("copilot-events: sessions beside {}", home.display());
                 walked.remember(&key, || {
-                    walked
-                        .under(&home.join("session-state"))
-                        .any(|f| locate::in_session_folder(home, f))
+                    walked.under(&home.join("session-state")).any(|f| {
+                        locate::in_session_folder(home, f) || locate::is_session_log(home, f)
+                    })
+                })
+            })
+            .or_else(|| {
+                locate::locate_beside_store(path, |home| {
+                    let store = home.join("session-store.db");
+                    walked.under(&store).next().is_some()
                 })
             })?;
             Some(claim_of(l.kind))
@@ -122,23 +128,37 @@ fn claim_of(kind: FileKind) -> Claim {
 }
 
 /// [`locate::locate_beside_sessions`] asked of the folder itself: the home's
-/// `session-state/` holds a folder named by a UUID.
+/// `session-state/` holds a folder named by a UUID, or one of any name holding an
+/// `events.jsonl`.
 fn beside_sessions(path: &Path, evidence: &Evidence) -> Option<(Location, PathBuf)> {
     locate::locate_beside_sessions(path, |home| {
         evidence
             .read_dir(&home.join("session-state"))
             .is_ok_and(|entries| {
-                entries
-                    .iter()
-                    .any(|e| e.is_dir() && locate::in_session_folder(home, &e.join("events.jsonl")))
+                entries.iter().any(|e| {
+                    let log = e.join("events.jsonl");
+                    e.is_dir()
+                        && (locate::in_session_folder(home, &log) || evidence.check(&log).is_ok())
+                })
             })
     })
 }
 
+/// [`locate::locate_beside_store`] asked of the folder itself: the home holds a
+/// `session-store.db`.
+fn beside_store(path: &Path, evidence: &Evidence) -> Option<(Location, PathBuf)> {
+    locate::locate_beside_store(path, |home| {
+        evidence.check(&home.join("session-store.db")).is_ok()
+    })
+}
+
 /// The CLI home of a file inside one: by its name or structure
-/// ([`locate::cli_home`]), or a home-level file beside session folders.
+/// ([`locate::cli_home`]), a home-level file beside session folders, or a session's
+/// log beside the home's `session-store.db`.
 fn home_of(path: &Path, evidence: &Evidence) -> Option<PathBuf> {
-    locate::cli_home(path).or_else(|| beside_sessions(path, evidence).map(|(_, h)| h))
+    locate::cli_home(path)
+        .or_else(|| beside_sessions(path, evidence).map(|(_, h)| h))
+        .or_else(|| beside_store(path, evidence).map(|(_, h)| h))
 }
 
 fn name_of(path: &Path) -> String {
@@ -210,6 +230,7 @@ fn io_row(agent: &str, path: &Path, e: &std::io::Error) -> Row {
 pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn RowSink) {
     let loc = locate(path)
         .or_else(|| beside_sessions(path, evidence).map(|(l, _)| l))
+        .or_else(|| beside_store(path, evidence).map(|(l, _)| l))
         .unwrap_or(Location {
             kind: FileKind::CliEvents,
             session_id: path

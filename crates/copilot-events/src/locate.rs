@@ -18,7 +18,9 @@
 //! `github-copilot`, the JetBrains plugin's folder, nor the extension's
 //! `github.copilot*` storage folders), or in a folder of any name beside session
 //! folders ([`locate_beside_sessions`], which the scanner asks with the files it
-//! walked): those file names alone are too common to claim anywhere.
+//! walked): those file names alone are too common to claim anywhere. A session folder
+//! of any name counts there when it holds an `events.jsonl`, and such a log is claimed
+//! beside a `session-store.db` ([`locate_beside_store`]), as the spec's glob says.
 
 use std::path::Path;
 
@@ -289,6 +291,49 @@ pub fn in_session_folder(home: &Path, file: &Path) -> bool {
     let mut parts = rest.components();
     let first = parts.next();
     parts.next().is_some() && first.is_some_and(|c| is_uuid(&c.as_os_str().to_string_lossy()))
+}
+
+/// True when `file` is a session's event log of `home` whatever its folder's name:
+/// `<home>/session-state/<any>/events.jsonl`.
+pub fn is_session_log(home: &Path, file: &Path) -> bool {
+    let Ok(rest) = file.strip_prefix(home.join("session-state")) else {
+        return false;
+    };
+    let mut parts = rest.components();
+    parts.next().is_some()
+        && parts
+            .next()
+            .is_some_and(|c| c.as_os_str() == "events.jsonl")
+        && parts.next().is_none()
+}
+
+/// An event log in a session folder not named by a UUID, outside a `.copilot`:
+/// `<home>/session-state/<any>/events.jsonl` whose home holds a `session-store.db`,
+/// as `has_store(home)` says (the spec's glob: beside a `session-store.db` or under
+/// `.copilot`). `None` for a path [`locate`] already recognises. Gives the home too.
+pub fn locate_beside_store(
+    path: &Path,
+    has_store: impl Fn(&Path) -> bool,
+) -> Option<(Location, std::path::PathBuf)> {
+    // cheap first: the scanner asks this of every file no store claimed by its path
+    if path.file_name().is_none_or(|n| n != "events.jsonl") {
+        return None;
+    }
+    let c = components(path);
+    let n = c.len();
+    if n < 4 || c[n - 3] != "session-state" || locate(path).is_some() {
+        return None;
+    }
+    let home = path.ancestors().nth(3)?;
+    has_store(home).then(|| {
+        (
+            Location {
+                kind: FileKind::CliEvents,
+                session_id: c[n - 2].clone(),
+            },
+            home.to_path_buf(),
+        )
+    })
 }
 
 /// The CLI home folder of a path inside one ([`cli_home_index`]).

@@ -884,3 +884,58 @@ fn a_store_session_summary_is_always_quoted() {
         ]
     );
 }
+
+/// Third audit, t19c: a `$COPILOT_HOME` of any name whose session folders are not
+/// named by UUIDs: `session-state/<any>/events.jsonl` beside a `session-store.db` is a
+/// CLI event log (the spec's glob), its session the folder's name, and the store beside
+/// such session folders is claimed too; without the store, or without a log, neither.
+#[test]
+fn a_session_log_of_any_folder_name_beside_a_store_is_claimed() {
+    use chat_rows::store::Walked;
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(
+        dir.path(),
+        "home/u/cphome/session-state/also-not-uuid/events.jsonl",
+        br#"{"type":"user.message","data":{"content":"hi"},"timestamp":"2026-10-04T10:00:00Z"}
+"#,
+    );
+    let db = dir.path().join("home/u/cphome/session-store.db");
+    {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute_batch(
+            "CREATE TABLE sessions(id TEXT PRIMARY KEY, cwd TEXT);
+             INSERT INTO sessions VALUES ('also-not-uuid', '/p');",
+        )
+        .unwrap();
+    }
+    let other = write(
+        dir.path(),
+        "home/u/cphome/session-state/also-not-uuid/notes.md",
+        b"n",
+    );
+    let kind = |p: &Path, files: &[&Path]| {
+        CopilotEventsStore
+            .claim_in(p, &Walked::new(files.to_vec()))
+            .map(|c| c.kind)
+    };
+    let all = [log.as_path(), db.as_path(), other.as_path()];
+    assert_eq!(CopilotEventsStore.claim(&log), None);
+    assert_eq!(kind(&log, &all), Some("copilot cli event log"));
+    assert_eq!(kind(&db, &all), Some("copilot session store"));
+    assert_eq!(kind(&other, &all), None);
+    assert_eq!(kind(&log, &[log.as_path(), other.as_path()]), None);
+    assert_eq!(kind(&db, &[db.as_path(), other.as_path()]), None);
+    assert_eq!(
+        full(&read(&log, None)),
+        ["user|live|2026-10-04T10:00:00.000000Z|1|byte 0||||hi"]
+    );
+    assert_eq!(read(&log, None)[0].session_id, "also-not-uuid");
+    let rows: Vec<String> = read(&db, None)
+        .iter()
+        .map(|r| format!("{}|{}", r.session_id, r.text))
+        .collect();
+    assert_eq!(
+        rows,
+        ["also-not-uuid|session index: id=also-not-uuid cwd=/p"]
+    );
+}
