@@ -415,7 +415,8 @@ fn part_text(p: &Value) -> String {
 
 /// The texts of a user record's content: what was said, by whom, in order. Tool
 /// results are not included. Images and documents are what a person gave, as their
-/// markers ([`image_text`], [`document_text`]).
+/// markers ([`image_text`], [`document_text`]); a block of another type gives its text,
+/// else `[<type>]` ([`part_text`]), so that no block vanishes.
 fn said(rec: &Record) -> Vec<Said> {
     let mut texts: Vec<String> = Vec::new();
     let mut images: Vec<String> = Vec::new();
@@ -424,7 +425,20 @@ fn said(rec: &Record) -> Vec<Said> {
     match rec.content() {
         Some(Value::String(s)) => texts.push(s.clone()),
         Some(Value::Array(blocks)) => {
-            for b in blocks.iter().filter_map(Value::as_object) {
+            for block in blocks {
+                let Some(b) = block.as_object() else {
+                    // a bare string among the blocks is text; any other value its JSON
+                    match block {
+                        Value::String(s) => texts.push(s.clone()),
+                        other => {
+                            if images.is_empty() {
+                                texts_before_image = texts.len();
+                            }
+                            images.push(part_text(other));
+                        }
+                    }
+                    continue;
+                };
                 let marker = match b.get("type").and_then(Value::as_str) {
                     Some("text") => {
                         texts.push(b.get("text").and_then(Value::as_str).unwrap_or("").into());
@@ -432,7 +446,11 @@ fn said(rec: &Record) -> Vec<Said> {
                     }
                     Some("image") => image_text(b),
                     Some("document") => document_text(b),
-                    _ => continue,
+                    // the tool path's rows
+                    Some("tool_result") => continue,
+                    // any other block is still what the record holds: its text, else
+                    // `[<type>]` (never its data), as a tool result's other parts
+                    _ => part_text(block),
                 };
                 if images.is_empty() {
                     texts_before_image = texts.len();
@@ -1696,6 +1714,26 @@ mod document_tests {
                 "4|live|tool_result|Read|[document application/pdf, 9 bytes]\n[tool_reference mcp__x__y]\n[search_result_x]\ndone",
                 "5|live|system||hidden system reminder (opens with <system-reminder>): <system-reminder>r</system-reminder>",
                 "5|live|user||[document unknown type \"notes\"] a\nb\n[document unknown type, https://x.test/a.pdf]",
+            ]
+        );
+    }
+
+    /// A user block of a type the mapper does not know is not dropped: its text, else
+    /// `[<type>]` (its data never printed), among the prompt's markers; a bare string
+    /// among the blocks is text; a tool result stays the tool path's.
+    #[test]
+    fn user_blocks_of_other_types_give_markers() {
+        let input = [
+            r#"{"type":"user","uuid":"u1","sessionId":"s","timestamp":"2026-06-01T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"container_upload","file_id":"file_1","data":"QUJD"},{"type":"search_result","text":"found it"},{"no":"type"},"and this",7]}}"#,
+            r#"{"type":"user","uuid":"u2","parentUuid":"u1","sessionId":"s","timestamp":"2026-06-01T10:00:01.000Z","message":{"role":"user","content":[{"type":"container_upload","file_id":"file_2"}]}}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            rows(&input),
+            [
+                "1|live|system||session title: look (from first prompt)",
+                "1|live|user||look\nand this\n[container_upload]\nfound it\n[part without a type]\n7",
+                "2|live|user||[container_upload]",
             ]
         );
     }
