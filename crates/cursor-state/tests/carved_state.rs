@@ -5,18 +5,8 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-use chat_rows::{Evidence, FileContext, Row, Store};
-use common::render;
-use cursor_state::{CursorStore, Paging};
+use common::*;
 use rusqlite::{Connection, params};
-
-const T0: i64 = 1_780_000_000_000; // 2026-05-28T20:26:40Z
-const KV_SCHEMA: &str = "PRAGMA page_size = 4096; PRAGMA secure_delete = OFF;
-     CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
-     CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);";
-const GLOBAL: &str = "home/u/.config/Cursor/User/globalStorage/state.vscdb";
 
 fn put(c: &Connection, table: &str, key: &str, value: &serde_json::Value) {
     c.execute(
@@ -24,70 +14,6 @@ fn put(c: &Connection, table: &str, key: &str, value: &serde_json::Value) {
         params![key, value.to_string()],
     )
     .unwrap();
-}
-
-fn read_rows(path: &Path, rel: &str, paging: Option<Paging>) -> Vec<Row> {
-    let ctx = FileContext {
-        display_path: rel.to_string(),
-        ..FileContext::default()
-    };
-    let ev = Evidence::new();
-    match paging {
-        None => CursorStore.read(path, &ctx, &ev),
-        Some(p) => {
-            let mut rows: Vec<Row> = Vec::new();
-            CursorStore.read_with(path, &ctx, &ev, &mut rows, p);
-            rows
-        }
-    }
-}
-
-/// The rows of a global database in memory, checked equal through the paged path
-/// (batches of one composer and of the whole table); a deleted row's place after the
-/// key is not compared (a record that survives twice is named by another copy).
-fn global_rows(path: &Path) -> Vec<String> {
-    let memory: Vec<String> = read_rows(path, GLOBAL, None).iter().map(render).collect();
-    let unplaced = |lines: &[String]| -> Vec<String> {
-        lines
-            .iter()
-            .map(|l| match l.rfind(", ") {
-                Some(i) if l.contains(" | deleted | ") => l[..i].to_string(),
-                _ => l.clone(),
-            })
-            .collect()
-    };
-    for batch in [1, u64::MAX] {
-        let paged: Vec<String> = read_rows(path, GLOBAL, Some(Paging::always(batch)))
-            .iter()
-            .map(render)
-            .collect();
-        assert_eq!(unplaced(&paged), unplaced(&memory), "paged, batch {batch}");
-    }
-    memory
-}
-
-fn kv_db() -> (tempfile::TempDir, PathBuf, Connection) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(GLOBAL);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let c = Connection::open(&path).unwrap();
-    c.execute_batch(KV_SCHEMA).unwrap();
-    (dir, path, c)
-}
-
-/// A copy of a WAL database and its `-wal` as they stand while `c` holds them open
-/// (closing would checkpoint the WAL away), under `to`.
-fn wal_copy(c: Connection, path: &Path, to: &Path) -> PathBuf {
-    let out = to.join(GLOBAL);
-    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
-    std::fs::copy(path, &out).unwrap();
-    let mut wal = path.as_os_str().to_owned();
-    wal.push("-wal");
-    let mut wal_out = out.as_os_str().to_owned();
-    wal_out.push("-wal");
-    std::fs::copy(&wal, &wal_out).unwrap();
-    drop(c);
-    out
 }
 
 fn assert_lines(got: &[String], want: &[&str]) {

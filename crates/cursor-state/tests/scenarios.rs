@@ -12,17 +12,11 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use chat_rows::{Evidence, FileContext, Row, Store};
-use common::render;
-use cursor_state::{CursorStore, Paging};
+use chat_rows::{Evidence, FileContext, Store};
+use common::*;
+use cursor_state::CursorStore;
 use rusqlite::{Connection, params};
 use sha2::{Digest, Sha256};
-
-const T0: i64 = 1_780_000_000_000; // 2026-05-28T20:26:40Z
-const KV_SCHEMA: &str = "PRAGMA page_size = 4096; PRAGMA secure_delete = OFF;
-     CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
-     CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);";
-const GLOBAL: &str = "home/u/.config/Cursor/User/globalStorage/state.vscdb";
 
 fn put(c: &Connection, key: &str, value: &str) {
     c.execute(
@@ -54,65 +48,6 @@ fn root(children: &[&[u8]]) -> Vec<u8> {
 
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-fn read_rows(path: &Path, rel: &str, paging: Option<Paging>) -> Vec<Row> {
-    let ctx = FileContext {
-        display_path: rel.to_string(),
-        ..FileContext::default()
-    };
-    let ev = Evidence::new();
-    match paging {
-        None => CursorStore.read(path, &ctx, &ev),
-        Some(p) => {
-            let mut rows: Vec<Row> = Vec::new();
-            CursorStore.read_with(path, &ctx, &ev, &mut rows, p);
-            rows
-        }
-    }
-}
-
-/// The rows of a global database in memory, checked equal through the paged path
-/// (batches of one composer and of the whole table).
-///
-/// A deleted record that survives twice (the main file's page the WAL superseded, and a
-/// freeblock or unallocated space of the page it rewrote) is named by a different copy
-/// in each mode (`tests/paged.rs`), so the place after the key is not compared.
-fn global_rows(path: &Path) -> Vec<String> {
-    let memory: Vec<String> = read_rows(path, GLOBAL, None).iter().map(render).collect();
-    let unplaced = |lines: &[String]| -> Vec<String> {
-        lines
-            .iter()
-            .map(|l| match l.rfind(", ") {
-                Some(i) if l.contains(" | deleted | ") => l[..i].to_string(),
-                _ => l.clone(),
-            })
-            .collect()
-    };
-    for batch in [1, u64::MAX] {
-        let paged: Vec<String> = read_rows(path, GLOBAL, Some(Paging::always(batch)))
-            .iter()
-            .map(render)
-            .collect();
-        assert_eq!(unplaced(&paged), unplaced(&memory), "paged, batch {batch}");
-    }
-    memory
-}
-
-fn global_path(dir: &Path) -> PathBuf {
-    let path = dir.join(GLOBAL);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    path
-}
-
-/// A fresh global `state.vscdb` with the `cursorDiskKV` table, in a temporary folder
-/// (kept alive by the returned `TempDir`).
-fn kv_db() -> (tempfile::TempDir, PathBuf, Connection) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = global_path(dir.path());
-    let c = Connection::open(&path).unwrap();
-    c.execute_batch(KV_SCHEMA).unwrap();
-    (dir, path, c)
 }
 
 fn set_mtime(path: &Path, epoch_ms: i64) {
@@ -241,19 +176,6 @@ fn deleted_bubbles_whose_text_repeats_come_back() {
             ),
         ],
     );
-}
-
-/// A copy of a database and its WAL taken while `c` is open (so not checkpointed away).
-fn wal_copy(c: Connection, path: &Path, to: &Path) -> PathBuf {
-    let out = global_path(to);
-    std::fs::copy(path, &out).unwrap();
-    let mut wal = path.as_os_str().to_owned();
-    wal.push("-wal");
-    let mut wal_out = out.as_os_str().to_owned();
-    wal_out.push("-wal");
-    std::fs::copy(&wal, &wal_out).unwrap();
-    drop(c);
-    out
 }
 
 const CT: &str = "c7000000-0000-4000-8000-000000000007";

@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use chat_rows::{Evidence, FileContext, Row, Store};
+use cursor_state::{CursorStore, Paging};
+use rusqlite::Connection;
 
 pub fn evidence_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/evidence")
@@ -73,4 +75,85 @@ pub fn render(r: &Row) -> String {
         r.text.replace('\n', "\\n"),
         r.source_locator
     )
+}
+
+// What the scenario tests (`scenarios.rs`, `carved_state.rs`) build their databases
+// with and read them through.
+
+pub const T0: i64 = 1_780_000_000_000; // 2026-05-28T20:26:40Z
+pub const KV_SCHEMA: &str = "PRAGMA page_size = 4096; PRAGMA secure_delete = OFF;
+     CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+     CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);";
+pub const GLOBAL: &str = "home/u/.config/Cursor/User/globalStorage/state.vscdb";
+
+pub fn global_path(dir: &Path) -> PathBuf {
+    let path = dir.join(GLOBAL);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    path
+}
+
+/// A fresh global `state.vscdb` with the `cursorDiskKV` table, in a temporary folder
+/// (kept alive by the returned `TempDir`).
+pub fn kv_db() -> (tempfile::TempDir, PathBuf, Connection) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = global_path(dir.path());
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    (dir, path, c)
+}
+
+/// A copy of a database and its WAL taken while `c` is open (so not checkpointed away).
+pub fn wal_copy(c: Connection, path: &Path, to: &Path) -> PathBuf {
+    let out = global_path(to);
+    std::fs::copy(path, &out).unwrap();
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    let mut wal_out = out.as_os_str().to_owned();
+    wal_out.push("-wal");
+    std::fs::copy(&wal, &wal_out).unwrap();
+    drop(c);
+    out
+}
+
+pub fn read_rows(path: &Path, rel: &str, paging: Option<Paging>) -> Vec<Row> {
+    let ctx = FileContext {
+        display_path: rel.to_string(),
+        ..FileContext::default()
+    };
+    let ev = Evidence::new();
+    match paging {
+        None => CursorStore.read(path, &ctx, &ev),
+        Some(p) => {
+            let mut rows: Vec<Row> = Vec::new();
+            CursorStore.read_with(path, &ctx, &ev, &mut rows, p);
+            rows
+        }
+    }
+}
+
+/// The rows of a global database in memory, checked equal through the paged path
+/// (batches of one composer and of the whole table).
+///
+/// A deleted record that survives twice (the main file's page the WAL superseded, and a
+/// freeblock or unallocated space of the page it rewrote) is named by a different copy
+/// in each mode (`tests/paged.rs`), so the place after the key is not compared.
+pub fn global_rows(path: &Path) -> Vec<String> {
+    let memory: Vec<String> = read_rows(path, GLOBAL, None).iter().map(render).collect();
+    let unplaced = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| match l.rfind(", ") {
+                Some(i) if l.contains(" | deleted | ") => l[..i].to_string(),
+                _ => l.clone(),
+            })
+            .collect()
+    };
+    for batch in [1, u64::MAX] {
+        let paged: Vec<String> = read_rows(path, GLOBAL, Some(Paging::always(batch)))
+            .iter()
+            .map(render)
+            .collect();
+        assert_eq!(unplaced(&paged), unplaced(&memory), "paged, batch {batch}");
+    }
+    memory
 }
