@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::path::{Path, PathBuf};
+
 use common::*;
 use rusqlite::{Connection, params};
 
@@ -19,6 +21,21 @@ fn put(c: &Connection, table: &str, key: &str, value: &serde_json::Value) {
 fn assert_lines(got: &[String], want: &[&str]) {
     let want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
     assert_eq!(got, want.as_slice(), "\n{}", got.join("\n"));
+}
+
+/// A workspace database (`WS`) under `root` with the `ItemTable` and `cursorDiskKV`
+/// tables, beside a `workspace.json` naming `folder`.
+fn workspace_db(root: &Path, folder: &str) -> (PathBuf, Connection) {
+    let ws = root.join(WS);
+    std::fs::create_dir_all(ws.parent().unwrap()).unwrap();
+    std::fs::write(
+        ws.parent().unwrap().join("workspace.json"),
+        format!(r#"{{"folder":"{folder}"}}"#),
+    )
+    .unwrap();
+    let c = Connection::open(&ws).unwrap();
+    c.execute_batch(KV_SCHEMA).unwrap();
+    (ws, c)
 }
 
 const LG: &str = "1e000000-0000-4000-8000-0000000000a1";
@@ -169,15 +186,7 @@ fn deleted_items_of_cursor_keys_give_their_rows() {
     )
     .unwrap();
     drop(c);
-    let ws = dir.path().join(WS);
-    std::fs::create_dir_all(ws.parent().unwrap()).unwrap();
-    std::fs::write(
-        ws.parent().unwrap().join("workspace.json"),
-        r#"{"folder":"file:///home/u/src/secret"}"#,
-    )
-    .unwrap();
-    let c = Connection::open(&ws).unwrap();
-    c.execute_batch(KV_SCHEMA).unwrap();
+    let (ws, c) = workspace_db(dir.path(), "file:///home/u/src/secret");
     put(
         &c,
         "ItemTable",
@@ -267,15 +276,7 @@ fn a_chat_tab_gives_the_chat_its_workspace_folder() {
         &serde_json::json!({"_v": 3, "composerId": SELECTED, "name": "Sel chat", "createdAt": T0}),
     );
     drop(c);
-    let ws = dir.path().join(WS);
-    std::fs::create_dir_all(ws.parent().unwrap()).unwrap();
-    std::fs::write(
-        ws.parent().unwrap().join("workspace.json"),
-        r#"{"folder":"file:///home/u/src/proj"}"#,
-    )
-    .unwrap();
-    let c = Connection::open(&ws).unwrap();
-    c.execute_batch(KV_SCHEMA).unwrap();
+    let (_, c) = workspace_db(dir.path(), "file:///home/u/src/proj");
     put(
         &c,
         "ItemTable",
@@ -312,15 +313,7 @@ fn a_chat_tab_gives_the_chat_its_workspace_folder() {
 #[test]
 fn a_legacy_chat_bubble_of_another_type_is_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let ws = dir.path().join(WS);
-    std::fs::create_dir_all(ws.parent().unwrap()).unwrap();
-    std::fs::write(
-        ws.parent().unwrap().join("workspace.json"),
-        r#"{"folder":"file:///home/u/p"}"#,
-    )
-    .unwrap();
-    let c = Connection::open(&ws).unwrap();
-    c.execute_batch(KV_SCHEMA).unwrap();
+    let (ws, c) = workspace_db(dir.path(), "file:///home/u/p");
     put(
         &c,
         "ItemTable",
@@ -496,15 +489,7 @@ fn a_sub_agents_parent_is_found_whatever_the_key_order_and_in_carved_bubbles() {
     )
     .unwrap();
     drop(c);
-    let ws = dir.path().join(WS);
-    std::fs::create_dir_all(ws.parent().unwrap()).unwrap();
-    std::fs::write(
-        ws.parent().unwrap().join("workspace.json"),
-        r#"{"folder":"file:///home/u/proj"}"#,
-    )
-    .unwrap();
-    let c = Connection::open(&ws).unwrap();
-    c.execute_batch(KV_SCHEMA).unwrap();
+    let (_, c) = workspace_db(dir.path(), "file:///home/u/proj");
     put(
         &c,
         "ItemTable",
