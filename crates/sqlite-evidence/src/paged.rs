@@ -28,7 +28,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rusqlite::types::Value;
 
@@ -82,6 +82,14 @@ pub struct PageSource {
     latest: HashMap<u32, u64>,
     wal_scan: WalScan,
     problems: Vec<Problem>,
+    /// The pages of each b-tree walked so far, by root page: a recovery walks every
+    /// b-tree of the image (to tell its own pages from others' and to find orphaned
+    /// leaves), and each further table's recovery through this source (Cursor carves
+    /// `ItemTable` and then `cursorDiskKV`) would walk them again.
+    trees: Mutex<HashMap<u32, Arc<HashSet<u32>>>>,
+    /// The pages no b-tree reaches and no freelist lists that begin as a table or
+    /// index leaf (page number and first byte), found once by a pass over the file.
+    loose_leaves: OnceLock<Arc<Vec<(u32, u8)>>>,
 }
 
 impl std::fmt::Debug for PageSource {
@@ -212,6 +220,8 @@ impl PageSource {
             latest,
             wal_scan,
             problems,
+            trees: Mutex::default(),
+            loose_leaves: OnceLock::new(),
         };
         // the header that counts is the image's page 1 (the WAL's, when it has one):
         // the freelist, the encoding and the schema cookie live there
@@ -285,6 +295,48 @@ impl PageSource {
         self.wal_scan.frames.get(i).is_some_and(|f| {
             self.latest.get(&f.page) == Some(&(f.data_range(self.header.page_size).start as u64))
         })
+    }
+
+    /// The pages of the b-tree rooted at `root`, as `walk` finds them the first time it
+    /// is asked for that root (the walks of the image's b-trees give the same pages
+    /// every time: the source is read-only).
+    pub(crate) fn tree_pages(
+        &self,
+        root: u32,
+        walk: impl FnOnce() -> HashSet<u32>,
+    ) -> Arc<HashSet<u32>> {
+        if let Some(t) = self.trees.lock().ok().and_then(|m| m.get(&root).cloned()) {
+            return t;
+        }
+        let t = Arc::new(walk());
+        if let Ok(mut m) = self.trees.lock() {
+            m.insert(root, Arc::clone(&t));
+        }
+        t
+    }
+
+    /// The loose leaf pages (see the field), as `find` finds them the first time.
+    pub(crate) fn loose_leaves(
+        &self,
+        find: impl FnOnce() -> Vec<(u32, u8)>,
+    ) -> Arc<Vec<(u32, u8)>> {
+        Arc::clone(self.loose_leaves.get_or_init(|| Arc::new(find())))
+    }
+
+    /// The first byte of page `n` of the image (its b-tree page type, or the first byte
+    /// of an overflow or freelist page's next-page number), read alone; `None` past the
+    /// end or where the files lack it.
+    pub(crate) fn first_byte(&self, n: u32) -> Option<u8> {
+        if n == 0 || n > self.pages {
+            return None;
+        }
+        let size = self.header.page_size;
+        let mut b = [0u8; 1];
+        let read = match (self.latest.get(&n), &self.wal) {
+            (Some(&at), Some(w)) => w.read_at(at, &mut b),
+            _ => self.main.read_at(u64::from(n - 1) * size as u64, &mut b),
+        };
+        Some(if matches!(read, Ok(1)) { b[0] } else { 0 })
     }
 
     /// Page `n` (1-based) of the image: the WAL's latest committed frame for it, else

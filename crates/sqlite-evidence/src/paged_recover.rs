@@ -232,22 +232,27 @@ fn live_table(
 fn orphans(ps: &PageSource, table: &str, shape: &TableShape, rowid_table: bool) -> Vec<Found> {
     let mut known = super::paged_tree_pages(ps);
     known.extend(freelist_pages(ps));
-    let mine: HashSet<u32> = {
-        let mut s = HashSet::new();
-        stream_tree(ps, shape.root, &mut |p, _, _| {
-            s.insert(p);
-        });
-        s
-    };
+    let mine = super::paged_tree(ps, shape.root);
     let leaf = if rowid_table { 0x0d } else { 0x0a };
-    let pages: Vec<u32> = {
-        let rec = Recoverer::with_src(Src::Paged(ps), shape.clone(), Snapshot::new());
+    // the pages that begin as a leaf, found once per source by their first byte alone
+    // (every table's recovery asks; the file is mostly overflow pages)
+    let loose = ps.loose_leaves(|| {
         (2..=ps.page_count())
             .filter(|p| !known.contains(p))
-            .filter(|&p| {
+            .filter_map(|p| Some((p, ps.first_byte(p)?)))
+            .filter(|&(_, t)| t == 0x0d || t == 0x0a)
+            .collect()
+    });
+    let pages: Vec<u32> = {
+        let rec = Recoverer::with_src(Src::Paged(ps), shape.clone(), Snapshot::new());
+        loose
+            .iter()
+            .filter(|&&(_, t)| t == leaf)
+            .filter(|&&(p, _)| {
                 ps.page(p)
                     .is_some_and(|b| b.first() == Some(&leaf) && rec.may_own(&b, p, &mine, &known))
             })
+            .map(|&(p, _)| p)
             .collect()
     };
     if pages.is_empty() {

@@ -60,6 +60,9 @@ use crate::Database;
 use crate::decode::{DbHeader, FrameStatus, be16, be32, varint};
 use crate::paged::PageSource;
 
+#[cfg(test)]
+#[path = "carve_gate_tests.rs"]
+mod carve_gate_tests;
 #[path = "carve_memo.rs"]
 mod carve_memo;
 #[cfg(test)]
@@ -1225,6 +1228,54 @@ fn body_size(types: &[u64]) -> Option<usize> {
         .try_fold(0usize, |a, &t| a.checked_add(serial_size(t)?))
 }
 
+/// Whether a byte of `b[start..end]` could begin a record header of `ncols` columns as
+/// the carving scan of a raw region ([`Recoverer::carve`]) reads one: a header length of
+/// 2 to `1 + 9 * ncols` bytes that ends inside the region and holds exactly `ncols`
+/// varints. Every record such a scan finds (whole, spilled, or a header it steps over)
+/// begins with one, whatever the table's live rows say; so a region without one yields
+/// nothing for any table of that many columns, and is not scanned.
+///
+/// # Why
+///
+/// A freelist is mostly freed overflow pages: text. The scan tries a record at every
+/// byte (three readings each), about 30 ns a byte, and finds nothing there; this check
+/// refuses a text byte with one comparison (a byte below 0x80 is its own varint, so the
+/// header length is the byte). On a generated 2 GB Cursor database whose freelist holds
+/// 48 MB of such pages, one table's carve took 1.57 s before (load 0.3).
+fn may_hold_header(b: &[u8], start: usize, end: usize, ncols: usize) -> bool {
+    let end = end.min(b.len());
+    let longest = 1 + 9 * ncols;
+    (start..end.saturating_sub(1)).any(|s| {
+        let c = b[s];
+        (c >= 0x80 || (2..=longest).contains(&usize::from(c))) && header_at(b, s, end, ncols)
+    })
+}
+
+/// The check of [`may_hold_header`] at one byte.
+fn header_at(b: &[u8], s: usize, end: usize, ncols: usize) -> bool {
+    let Some((hlen, n)) = varint(b, s) else {
+        return false;
+    };
+    let Ok(hlen) = usize::try_from(hlen) else {
+        return false;
+    };
+    if hlen < 2 || hlen > 1 + 9 * ncols || s + hlen > end {
+        return false;
+    }
+    let (mut pos, mut k) = (s + n, 0);
+    while pos < s + hlen {
+        let Some((_, m)) = varint(b, pos) else {
+            return false;
+        };
+        pos += m;
+        k += 1;
+        if k > ncols {
+            return false;
+        }
+    }
+    pos == s + hlen && k == ncols
+}
+
 /// The length of `v` as an SQLite varint.
 fn varint_len(v: u64) -> usize {
     (1..=8).find(|&n| v < 1 << (7 * n)).unwrap_or(9)
@@ -1952,6 +2003,23 @@ impl<'a> Recoverer<'a> {
     }
 
     fn carve(&mut self, b: &[u8], start: usize, end: usize, region: Region, name: &str) -> Spans {
+        // a raw region without a byte that could begin this shape's header holds nothing
+        // the scan below could find (see `may_hold_header`)
+        if region == Region::Raw && !may_hold_header(b, start, end, self.shape.affinities.len()) {
+            return std::mem::take(&mut self.exclude);
+        }
+        self.carve_region(b, start, end, region, name)
+    }
+
+    /// [`Recoverer::carve`] without its gate: every byte of the region tried.
+    fn carve_region(
+        &mut self,
+        b: &[u8],
+        start: usize,
+        end: usize,
+        region: Region,
+        name: &str,
+    ) -> Spans {
         let clobbered = region == Region::Freeblock;
         let enc = self.pages.encoding;
         let end = end.min(b.len());
@@ -4662,11 +4730,21 @@ pub(crate) fn paged_tree_pages(ps: &PageSource) -> HashSet<u32> {
     let mut out = HashSet::new();
     let roots = paged_schema(ps).into_iter().map(|e| e.rootpage).chain([1]);
     for root in roots.filter(|&r| r > 0) {
-        stream_tree(ps, root, &mut |p, _, _| {
-            out.insert(p);
-        });
+        out.extend(paged_tree(ps, root).iter());
     }
     out
+}
+
+/// The pages of the b-tree rooted at `root`, walked once per page source
+/// ([`PageSource::tree_pages`]).
+pub(crate) fn paged_tree(ps: &PageSource, root: u32) -> std::sync::Arc<HashSet<u32>> {
+    ps.tree_pages(root, || {
+        let mut s = HashSet::new();
+        stream_tree(ps, root, &mut |p, _, _| {
+            s.insert(p);
+        });
+        s
+    })
 }
 
 /// An older version of `page` in the paged mode: its cells when it is a table leaf
@@ -4958,14 +5036,10 @@ fn paged_primed<'a>(
     let mut others = HashSet::new();
     for e in paged_schema(ps) {
         if e.rootpage > 0 && e.name != table {
-            stream_tree(ps, e.rootpage, &mut |p, _, _| {
-                others.insert(p);
-            });
+            others.extend(paged_tree(ps, e.rootpage).iter());
         }
     }
-    stream_tree(ps, 1, &mut |p, _, _| {
-        others.insert(p);
-    });
+    others.extend(paged_tree(ps, 1).iter());
     let root = shape.root;
     let order = shape.order.clone();
     let mut rec = Recoverer::with_src(Src::Paged(ps), shape, Snapshot::new());
@@ -4988,9 +5062,7 @@ fn paged_primed<'a>(
         rec.live.templates = templates.finish();
     }
     let mut live_trees = others.clone();
-    stream_tree(ps, root, &mut |p, _, _| {
-        live_trees.insert(p);
-    });
+    live_trees.extend(paged_tree(ps, root).iter());
     rec.live_trees = live_trees;
     rec.free_leaves = rec.free_leaf_pages(ps.header().freelist_trunk, ps.page_count());
     (rec, sieve, others)
