@@ -138,8 +138,11 @@ pub struct Checked {
 /// are read where they are asked for, so a file of any size costs only the ranges read.
 #[derive(Debug)]
 pub struct RangedFile {
-    file: Mutex<std::fs::File>,
+    file: std::fs::File,
     size: u64,
+    /// Where reads must seek first (no positional read): one seek and read at a time.
+    #[cfg(not(any(unix, windows)))]
+    seeking: Mutex<()>,
 }
 
 impl RangedFile {
@@ -154,17 +157,14 @@ impl RangedFile {
     }
 
     /// Reads up to `buf.len()` bytes at `offset`; returns how many were read (fewer
-    /// only at the end of the file).
+    /// only at the end of the file). One positional read per call on Unix and Windows
+    /// (`pread`, `ReadFile` at an offset): no seek, and no lock, so threads sharing
+    /// the handle do not wait on each other. The paged SQLite reader asks a page at a
+    /// time; a seek and a read under a lock were two system calls a page.
     pub fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
-        use std::io::Seek;
-        let mut file = self
-            .file
-            .lock()
-            .map_err(|_| io::Error::other("evidence file handle poisoned"))?;
-        file.seek(io::SeekFrom::Start(offset))?;
         let mut done = 0;
         while done < buf.len() {
-            match file.read(&mut buf[done..]) {
+            match self.read_once(offset + done as u64, &mut buf[done..]) {
                 Ok(0) => break,
                 Ok(n) => done += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -172,6 +172,28 @@ impl RangedFile {
             }
         }
         Ok(done)
+    }
+
+    #[cfg(unix)]
+    fn read_once(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        std::os::unix::fs::FileExt::read_at(&self.file, buf, offset)
+    }
+
+    #[cfg(windows)]
+    fn read_once(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        std::os::windows::fs::FileExt::seek_read(&self.file, buf, offset)
+    }
+
+    #[cfg(not(any(unix, windows)))]
+    fn read_once(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        use std::io::Seek;
+        let _one = self
+            .seeking
+            .lock()
+            .map_err(|_| io::Error::other("evidence file handle poisoned"))?;
+        let mut file = &self.file;
+        file.seek(io::SeekFrom::Start(offset))?;
+        file.read(buf)
     }
 }
 
@@ -183,6 +205,40 @@ pub struct Evidence {
     hashing: bool,
     manifest: Mutex<BTreeMap<PathBuf, ManifestEntry>>,
     remembered: Mutex<HashMap<String, Remembered>>,
+    /// The SHA-256 of each file [`Evidence::open_ranged`] streamed, by the file it
+    /// resolved to, with what identified that file then ([`Identity`]).
+    streamed: Mutex<HashMap<PathBuf, (Identity, String)>>,
+    /// How many files [`Evidence::open_ranged`] streamed to hash them.
+    streams: std::sync::atomic::AtomicUsize,
+}
+
+/// What tells one state of a file from another without reading it: its size, its
+/// modification time and, on Unix, its device, inode and status-change time. Two stores that read one
+/// database (VS Code's state store and Cursor's store both read Cursor's global
+/// `state.vscdb`, tens of GB) each open it by ranges; with hashing on, the second open
+/// takes the first's SHA-256 when the file is still the same by these marks, instead of
+/// streaming the whole file again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Identity {
+    size: u64,
+    modified: Option<std::time::SystemTime>,
+    /// Device, inode and status-change time (which any write sets, and which a user
+    /// cannot set back as they can the modification time).
+    #[cfg(unix)]
+    unix: (u64, u64, i64, i64),
+}
+
+impl Identity {
+    fn of(meta: &std::fs::Metadata) -> Identity {
+        #[cfg(unix)]
+        use std::os::unix::fs::MetadataExt;
+        Identity {
+            size: meta.len(),
+            modified: meta.modified().ok(),
+            #[cfg(unix)]
+            unix: (meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec()),
+        }
+    }
 }
 
 /// A value [`Evidence::remember`] keeps.
@@ -277,6 +333,8 @@ impl Evidence {
             hashing: true,
             manifest: Mutex::new(BTreeMap::new()),
             remembered: Mutex::new(HashMap::new()),
+            streamed: Mutex::new(HashMap::new()),
+            streams: Default::default(),
         }
     }
 
@@ -441,14 +499,29 @@ impl Evidence {
     /// Opens a file for reading by ranges ([`RangedFile::read_at`]), read-only, after
     /// the same checks as [`Evidence::read`] (regular file, no link out of the root),
     /// and records it in the manifest: its size and modification time and, when
-    /// hashing is on, the SHA-256 of its bytes, streamed once through a 1 MiB buffer.
+    /// hashing is on, the SHA-256 of its bytes, streamed once through a 1 MiB buffer
+    /// (once per file for the life of this reader: a second open of the same file, still
+    /// of the same size, modification time and, on Unix, inode and status-change time,
+    /// takes the hash streamed before).
     /// For a file too large to hold in memory (a SQLite database of tens of GB): the
     /// size cap, which bounds whole-file reads, does not apply.
     pub fn open_ranged(&self, path: &Path) -> io::Result<RangedFile> {
         let checked = self.check(path)?;
         let (mut file, meta) = open_regular(&checked.target)?;
         let size = meta.len();
-        let sha256 = if self.hashing {
+        let identity = Identity::of(&meta);
+        let known = || {
+            let m = self.streamed.lock().ok()?;
+            let (was, sha) = m.get(&checked.target)?;
+            (*was == identity).then(|| sha.clone())
+        };
+        let sha256 = if !self.hashing {
+            String::new()
+        } else if let Some(sha) = known() {
+            sha
+        } else {
+            self.streams
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let mut hasher = Sha256::new();
             let mut buf = vec![0u8; 1 << 20];
             loop {
@@ -458,9 +531,11 @@ impl Evidence {
                 }
                 hasher.update(&buf[..n]);
             }
-            hex::encode(hasher.finalize())
-        } else {
-            String::new()
+            let sha = hex::encode(hasher.finalize());
+            if let Ok(mut m) = self.streamed.lock() {
+                m.insert(checked.target.clone(), (identity, sha.clone()));
+            }
+            sha
         };
         let entry = ManifestEntry {
             path: display_path(path),
@@ -477,8 +552,10 @@ impl Evidence {
             m.insert(path.to_path_buf(), entry);
         }
         Ok(RangedFile {
-            file: Mutex::new(file),
+            file,
             size,
+            #[cfg(not(any(unix, windows)))]
+            seeking: Mutex::new(()),
         })
     }
 
@@ -652,6 +729,64 @@ mod tests {
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
         assert!(m[0].mtime_utc.ends_with('Z'));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A file opened by ranges twice through one reader (two stores reading one
+    /// database) is streamed for its hash once; a file changed since, even to the same
+    /// size with its modification time put back, is streamed again and gets its new
+    /// hash; so does a file of another path.
+    #[test]
+    fn a_file_opened_by_ranges_twice_is_hashed_once_unless_it_changed() {
+        use std::sync::atomic::Ordering;
+        let dir = std::env::temp_dir().join(format!("chat-rows-streamed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (f, g) = (dir.join("state.vscdb"), dir.join("other.vscdb"));
+        std::fs::write(&f, b"abc").unwrap();
+        std::fs::write(&g, b"abc").unwrap();
+        let ev = Evidence::new();
+        let sha = |ev: &Evidence, p: &Path| {
+            let m = ev.manifest();
+            m.iter()
+                .find(|e| e.path == display_path(p))
+                .map(|e| e.sha256.clone())
+                .unwrap()
+        };
+        let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        ev.open_ranged(&f).unwrap();
+        ev.open_ranged(&f).unwrap();
+        assert_eq!(ev.streams.load(Ordering::Relaxed), 1);
+        assert_eq!(sha(&ev, &f), abc);
+        ev.open_ranged(&g).unwrap();
+        assert_eq!(ev.streams.load(Ordering::Relaxed), 2);
+        // the same size, the modification time put back: the status-change time (Unix)
+        // tells it changed
+        let mtime = std::fs::metadata(&f).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&f, b"abd").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&f)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        assert_eq!(std::fs::metadata(&f).unwrap().modified().unwrap(), mtime);
+        let r = ev.open_ranged(&f).unwrap();
+        let mut b = [0u8; 3];
+        r.read_at(0, &mut b).unwrap();
+        assert_eq!(&b, b"abd");
+        #[cfg(unix)]
+        {
+            assert_eq!(ev.streams.load(Ordering::Relaxed), 3);
+            assert_eq!(
+                sha(&ev, &f),
+                "a52d159f262b2c6ddb724a61840befc36eb30c88877a4030b65cbe86298449c9"
+            );
+        }
+        // hashing off: nothing streamed
+        let quiet = Evidence::new().hashing(false);
+        quiet.open_ranged(&f).unwrap();
+        assert_eq!(quiet.streams.load(Ordering::Relaxed), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
