@@ -415,14 +415,23 @@ fn print_summary(report: &ScanReport, format: Format) {
     let s = report.summary();
     let stats = report.write;
     let mut e = io::stderr().lock();
-    let files = report
+    let read: Vec<&Path> = report
         .files
         .iter()
         .filter(|f| f.store != ai_chat_forensics::SCANNER_AGENT)
-        .count();
+        .map(|f| f.path.as_path())
+        .collect();
+    let readings = read.len();
+    let files = read.iter().collect::<std::collections::HashSet<_>>().len();
+    // a file several stores read (a VS Code `state.vscdb`) is one file
+    let by_stores = if readings == files {
+        String::new()
+    } else {
+        format!(" ({readings} readings by stores)")
+    };
     let _ = writeln!(
         e,
-        "summary: {files} file(s) read, {} row(s) written",
+        "summary: {files} file(s) read{by_stores}, {} row(s) written",
         stats.written
     );
     for (store, n) in &s.files_per_store {
@@ -432,6 +441,13 @@ fn print_summary(report: &ScanReport, format: Format) {
         let _ = writeln!(e, "  rows {t}: {n}");
     }
     let _ = writeln!(e, "  parser rows: {}", s.parser_rows);
+    if report.repeated_parser_rows > 0 {
+        let _ = writeln!(
+            e,
+            "  parser rows another store gave for the same file, written once: {}",
+            report.repeated_parser_rows
+        );
+    }
     let _ = writeln!(e, "  rows without a time: {}", s.untimed_rows);
     if !report.problems.is_empty() {
         let _ = writeln!(

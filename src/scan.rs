@@ -162,6 +162,17 @@ impl Summary {
         self.rows += 1;
     }
 
+    fn remove(&mut self, other: &Summary) {
+        for (k, v) in &other.rows_per_turn_type {
+            if let Some(n) = self.rows_per_turn_type.get_mut(k) {
+                *n -= v;
+            }
+        }
+        self.parser_rows -= other.parser_rows;
+        self.untimed_rows -= other.untimed_rows;
+        self.rows -= other.rows;
+    }
+
     fn add(&mut self, other: &Summary) {
         for (k, v) in &other.rows_per_turn_type {
             *self.rows_per_turn_type.entry(k).or_default() += v;
@@ -193,6 +204,10 @@ pub struct ScanReport {
     pub merged_copies: usize,
     /// Files on which a store panicked (each gave a `parser:` row).
     pub panics: usize,
+    /// `parser:` rows left out because another store reading the same file gave the
+    /// same row, field for field (Cursor's global `state.vscdb` is read by two stores:
+    /// when it cannot be opened, both say so in the same words); each is written once.
+    pub repeated_parser_rows: usize,
     /// Every evidence file read, for the chain-of-custody manifest.
     pub manifest: Vec<chat_rows::ManifestEntry>,
     /// Counts of the rows written.
@@ -431,14 +446,26 @@ struct Job<'a> {
     ahead: usize,
     found: &'a [FoundFile],
     holding: &'a [bool],
+    /// Files whose path another entry (another store) also reads.
+    shared: &'a [bool],
     mode: Mode,
     evidence: &'a Evidence,
     abort: &'a AtomicBool,
 }
 
+/// A `parser:` row in a chunk of a file that several stores read: the consumer leaves
+/// it out when another store gave the same row for the file.
+struct Mark {
+    /// Its bytes in [`Payload::Bytes`], or its index (`i..i + 1`) in [`Payload::Rows`].
+    span: (usize, usize),
+    row: Row,
+    /// False for a row a Timesketch file leaves out (no bytes).
+    written: bool,
+}
+
 enum Msg {
-    /// Rows, and their size for the flow's account.
-    Chunk(Payload, usize),
+    /// Rows, their size for the flow's account, and the marked `parser:` rows.
+    Chunk(Payload, usize, Vec<Mark>),
     End(Box<FileEnd>),
 }
 
@@ -456,6 +483,9 @@ struct FileSink<'a> {
     file: usize,
     mode: Mode,
     holding: bool,
+    /// Another store reads this file too: its `parser:` rows are marked in the chunks,
+    /// and the consumer leaves out those another store gave already.
+    shared: bool,
     tx: &'a mpsc::SyncSender<Msg>,
     flow: &'a Flow,
     abort: &'a AtomicBool,
@@ -464,6 +494,10 @@ struct FileSink<'a> {
     bytes: Vec<u8>,
     spans: Vec<(usize, usize)>,
     keys: Vec<(u32, i64)>,
+    /// The chunk's `parser:` rows, in a file another store reads too: their index in
+    /// the chunk, the row, and whether it was written (a Timesketch file leaves out a
+    /// row without a time).
+    marks: Vec<(usize, Row, bool)>,
     in_order: bool,
     size: usize,
     streaming: bool,
@@ -593,16 +627,24 @@ impl FileSink<'_> {
         match self.mode {
             Mode::Write(f) => {
                 let start = self.bytes.len();
-                if format_row(f, self.ctx, &row, &mut self.bytes) {
+                let written = format_row(f, self.ctx, &row, &mut self.bytes);
+                if written {
                     self.end.write.written += 1;
                 } else {
                     self.end.write.untimed_left_out += 1;
                 }
                 self.spans.push((start, self.bytes.len()));
                 self.size = self.bytes.len();
+                if self.shared && row.is_parser() && !row.secondary {
+                    self.marks
+                        .push((self.keys.len() - 1, row.into_owned(), written));
+                }
             }
             Mode::Rows => {
                 self.size += 160 + row.text.len();
+                if self.shared && row.is_parser() && !row.secondary {
+                    self.marks.push((self.keys.len() - 1, (*row).clone(), true));
+                }
                 self.rows.push(row.into_owned());
             }
         }
@@ -627,6 +669,12 @@ impl FileSink<'_> {
         if !self.in_order {
             order.sort_by_key(|&i| self.keys[i]);
         }
+        // where each marked row ends up: its bytes (written) or its index (rows)
+        let mut marks = Vec::with_capacity(self.marks.len());
+        let mut placed = Vec::new();
+        if !self.marks.is_empty() && !self.in_order {
+            placed = vec![0usize; self.keys.len()];
+        }
         let payload = match self.mode {
             Mode::Write(_) => {
                 let bytes = if self.in_order {
@@ -635,11 +683,23 @@ impl FileSink<'_> {
                     let mut out = Vec::with_capacity(self.bytes.len());
                     for &i in &order {
                         let (a, b) = self.spans[i];
+                        if let Some(p) = placed.get_mut(i) {
+                            *p = out.len();
+                        }
                         out.extend_from_slice(&self.bytes[a..b]);
                     }
                     self.bytes.clear();
                     out
                 };
+                for (i, row, written) in self.marks.drain(..) {
+                    let (a, b) = self.spans[i];
+                    let start = placed.get(i).copied().unwrap_or(a);
+                    marks.push(Mark {
+                        span: (start, start + (b - a)),
+                        row,
+                        written,
+                    });
+                }
                 Payload::Bytes(bytes)
             }
             Mode::Rows => {
@@ -652,6 +712,19 @@ impl FileSink<'_> {
                         .collect();
                     order.iter().filter_map(|&i| slots[i].take()).collect()
                 };
+                if !placed.is_empty() {
+                    for (at, &i) in order.iter().enumerate() {
+                        placed[i] = at;
+                    }
+                }
+                for (i, row, written) in self.marks.drain(..) {
+                    let at = placed.get(i).copied().unwrap_or(i);
+                    marks.push(Mark {
+                        span: (at, at + 1),
+                        row,
+                        written,
+                    });
+                }
                 Payload::Rows(rows)
             }
         };
@@ -660,7 +733,7 @@ impl FileSink<'_> {
         self.in_order = true;
         self.size = 0;
         self.flow.update(|s| s.pending += size);
-        if self.tx.send(Msg::Chunk(payload, size)).is_err() {
+        if self.tx.send(Msg::Chunk(payload, size, marks)).is_err() {
             self.abort.store(true, Ordering::Relaxed);
         }
     }
@@ -672,6 +745,77 @@ impl RowSink for FileSink<'_> {
     }
     fn lend(&mut self, row: &Row) {
         self.take(std::borrow::Cow::Borrowed(row));
+    }
+}
+
+/// The `parser:` rows written so far of one file that several stores read, by a hash
+/// of their text, place and agent, each with the entry that gave it.
+#[derive(Default)]
+struct Said {
+    path: Option<PathBuf>,
+    rows: HashMap<u64, Vec<(usize, Row)>>,
+}
+
+impl Said {
+    /// `payload` of entry `file` without the marked rows that another entry gave
+    /// field for field (a store's own repeats are its own, and kept); what is left out
+    /// is counted in `repeated`.
+    fn leave_out_repeats(
+        &mut self,
+        file: usize,
+        payload: Payload,
+        marks: Vec<Mark>,
+        repeated: &mut (Summary, WriteStats),
+    ) -> Payload {
+        use std::hash::{Hash, Hasher};
+        let mut cut: Vec<(usize, usize)> = Vec::new();
+        for m in marks {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            let r = &m.row;
+            (&r.text, &r.source_file, &r.source_locator, &r.agent).hash(&mut h);
+            r.source_line.hash(&mut h);
+            let bucket = self.rows.entry(h.finish()).or_default();
+            if bucket
+                .iter()
+                .any(|(j, other)| *j != file && *other == m.row)
+            {
+                repeated.0.count(r.turn_type, true, r.timestamp.is_none());
+                if m.written {
+                    repeated.1.written += 1;
+                } else {
+                    repeated.1.untimed_left_out += 1;
+                }
+                cut.push(m.span);
+            } else {
+                bucket.push((file, m.row));
+            }
+        }
+        if cut.is_empty() {
+            return payload;
+        }
+        cut.sort_unstable();
+        match payload {
+            Payload::Bytes(bytes) => {
+                let mut out = Vec::with_capacity(bytes.len());
+                let mut from = 0;
+                for (a, b) in cut {
+                    out.extend_from_slice(&bytes[from..a]);
+                    from = b;
+                }
+                out.extend_from_slice(&bytes[from..]);
+                Payload::Bytes(out)
+            }
+            Payload::Rows(rows) => {
+                let mut cut = cut.into_iter().map(|(a, _)| a).peekable();
+                let rows = rows
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| cut.next_if_eq(i).is_none())
+                    .map(|(_, r)| r)
+                    .collect();
+                Payload::Rows(rows)
+            }
+        }
     }
 }
 
@@ -1191,8 +1335,14 @@ impl Scanner {
 
     /// Reads one file in a worker, sending its chunks and its end on `tx`.
     fn read_file(&self, job: &Job<'_>, i: usize, tx: &mpsc::SyncSender<Msg>) {
-        let (found, holding, mode, evidence, abort) =
-            (job.found, job.holding[i], job.mode, job.evidence, job.abort);
+        let (found, holding, shared, mode, evidence, abort) = (
+            job.found,
+            job.holding[i],
+            job.shared[i],
+            job.mode,
+            job.evidence,
+            job.abort,
+        );
         let f = &found[i];
         let ctx = self.context(f);
         let mut sink = FileSink {
@@ -1201,6 +1351,7 @@ impl Scanner {
             file: i,
             mode,
             holding,
+            shared,
             tx,
             flow: &job.flow,
             abort,
@@ -1208,6 +1359,7 @@ impl Scanner {
             bytes: Vec::new(),
             spans: Vec::new(),
             keys: Vec::new(),
+            marks: Vec::new(),
             in_order: true,
             size: 0,
             streaming: false,
@@ -1291,6 +1443,15 @@ impl Scanner {
             unit_of_file[i] = u;
         }
         let holding: Vec<bool> = unit_of_file.iter().map(|&u| units[u].indexing).collect();
+        let mut readers: HashMap<&Path, usize> = HashMap::new();
+        for f in found.iter().filter(|f| f.problem.is_none()) {
+            *readers.entry(f.path.as_path()).or_default() += 1;
+        }
+        let shared: Vec<bool> = found
+            .iter()
+            .map(|f| f.problem.is_none() && readers.get(f.path.as_path()).is_some_and(|&n| n > 1))
+            .collect();
+        drop(readers);
         let threads = effective_threads(self.threads).min(found.len().max(1));
 
         let mut report = ScanReport {
@@ -1307,6 +1468,7 @@ impl Scanner {
             ahead: FILES_AHEAD_PER_WORKER * threads,
             found: &found,
             holding: &holding,
+            shared: &shared,
             mode,
             evidence: &evidence,
             abort: &abort,
@@ -1383,6 +1545,10 @@ impl Scanner {
         for unit in units {
             let mut index = TwinIndex::default();
             let mut held: Vec<Held> = Vec::new();
+            // the `parser:` rows written so far of the file several stores read (its
+            // readers are consecutive entries of one unit): what is held is one file's
+            let mut said = Said::default();
+            let mut repeated = (Summary::default(), WriteStats::default());
             for &i in &unit.files {
                 let rx = loop {
                     if let Some(rx) = waiting.remove(&i) {
@@ -1401,9 +1567,20 @@ impl Scanner {
                     }
                 };
                 let ctx = self.context(&found[i]);
+                if said.path.as_deref() != Some(found[i].path.as_path()) {
+                    said = Said {
+                        path: job.shared[i].then(|| found[i].path.clone()),
+                        ..Said::default()
+                    };
+                }
                 loop {
                     match rx.recv() {
-                        Ok(Msg::Chunk(p, size)) => {
+                        Ok(Msg::Chunk(p, size, marks)) => {
+                            let p = if marks.is_empty() {
+                                p
+                            } else {
+                                said.leave_out_repeats(i, p, marks, &mut repeated)
+                            };
                             consumer.payload(&ctx, p).map_err(ScanError::Output)?;
                             flow.update(|s| s.pending = s.pending.saturating_sub(size));
                         }
@@ -1413,8 +1590,13 @@ impl Scanner {
                             report.filtered_by_time += end.filtered_by_time;
                             report.untimed_filtered += end.untimed_filtered;
                             report.counts.add(&end.counts);
-                            report.write.written += end.write.written;
-                            report.write.untimed_left_out += end.write.untimed_left_out;
+                            // the repeated `parser:` rows left out of the file's chunks
+                            let (left_out, stats) = std::mem::take(&mut repeated);
+                            report.counts.remove(&left_out);
+                            report.repeated_parser_rows += left_out.rows;
+                            report.write.written += end.write.written - stats.written;
+                            report.write.untimed_left_out +=
+                                end.write.untimed_left_out - stats.untimed_left_out;
                             report.panics += usize::from(end.report.panicked);
                             if let Some(p) = &found[i].problem {
                                 report
@@ -2057,5 +2239,135 @@ mod tests {
             ]
         );
         assert_eq!(r.merged_copies, 2);
+    }
+
+    /// A store of `*.twin` files (and, for `twin-a`, `*.solo` too) that gives the
+    /// parser row every reader of a damaged file would give, among its own rows.
+    struct Twin(&'static str);
+    impl Store for Twin {
+        fn name(&self) -> &'static str {
+            self.0
+        }
+        fn claim(&self, path: &Path) -> Option<Claim> {
+            let solo = self.0 == "twin-a" && paths::ends_with(path, &["*.solo"]);
+            (solo || paths::ends_with(path, &["*.twin"])).then_some(Claim::new("twin file"))
+        }
+        fn read_into(
+            &self,
+            path: &Path,
+            ctx: &FileContext,
+            _evidence: &Evidence,
+            sink: &mut dyn RowSink,
+        ) {
+            let file = &ctx.display_path;
+            let turn = |text: &str, ms: i64| {
+                Row::new("twin", TurnType::User, text)
+                    .session("s1")
+                    .at(Timestamp::from_epoch_millis(ms))
+                    .file(file)
+            };
+            let parser = |text: &str| Row::system("twin", system::parser(text)).file(file);
+            if self.0 == "twin-a" {
+                sink.push(parser("x.twin unreadable: damaged"));
+                sink.push(turn("read by twin-a", 1_700_000_000_000));
+            }
+            if self.0 == "twin-b" || path.extension().is_some_and(|e| e == "solo") {
+                // out of time order: the chunk is sorted, the parser rows stay where
+                // they were among the rows without a session
+                sink.push(turn("late", 1_700_000_020_000));
+                sink.push(parser("x.twin unreadable: damaged"));
+                sink.push(turn("early", 1_700_000_010_000));
+                // a store's own repeated row is its own, and kept
+                for _ in 0..2 {
+                    sink.push(parser("only one store says this"));
+                }
+                // the same words in another place are another row
+                sink.push(parser("x.twin unreadable: damaged").locator("page 2"));
+            }
+        }
+    }
+
+    #[test]
+    fn a_parser_row_two_stores_give_for_one_file_is_written_once() {
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("h1/home/zed");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::write(home.join("x.twin"), "damaged").unwrap();
+        std::fs::write(home.join("y.solo"), "damaged").unwrap();
+        let scanner = || {
+            Scanner::new()
+                .stores(vec![Box::new(Twin("twin-a")), Box::new(Twin("twin-b"))])
+                .root(d.path())
+        };
+        for threads in [1, 3] {
+            let r = scanner().threads(threads).run().unwrap();
+            let rows: Vec<(String, &str, &str)> = r
+                .rows
+                .iter()
+                .map(|r| {
+                    let file = r.source_file.rsplit('/').next().unwrap_or_default();
+                    (file.to_string(), r.text.as_str(), r.source_locator.as_str())
+                })
+                .collect();
+            let x = |t, l| ("x.twin".to_string(), t, l);
+            let y = |t, l| ("y.solo".to_string(), t, l);
+            assert_eq!(
+                rows,
+                [
+                    // twin-a, then twin-b without the row twin-a gave
+                    x("parser: x.twin unreadable: damaged", ""),
+                    x("read by twin-a", ""),
+                    x("early", ""),
+                    x("late", ""),
+                    x("parser: only one store says this", ""),
+                    x("parser: only one store says this", ""),
+                    x("parser: x.twin unreadable: damaged", "page 2"),
+                    // a file one store reads is left as the store gave it
+                    // (the rows without a session first: the file named them first)
+                    y("parser: x.twin unreadable: damaged", ""),
+                    y("parser: x.twin unreadable: damaged", ""),
+                    y("parser: only one store says this", ""),
+                    y("parser: only one store says this", ""),
+                    y("parser: x.twin unreadable: damaged", "page 2"),
+                    y("read by twin-a", ""),
+                    y("early", ""),
+                    y("late", ""),
+                ]
+            );
+            assert_eq!(r.repeated_parser_rows, 1);
+            assert_eq!(r.counts.rows, 15);
+            assert_eq!(r.counts.parser_rows, 9);
+            assert_eq!(r.counts.untimed_rows, 9);
+            assert_eq!(r.counts.rows_per_turn_type.get("system"), Some(&9));
+            // what the stores gave is still told per reading
+            let given: Vec<_> = r
+                .files
+                .iter()
+                .map(|f| (f.store, f.rows, f.parser_rows))
+                .collect();
+            assert_eq!(
+                given,
+                [("twin-a", 2, 1), ("twin-b", 6, 4), ("twin-a", 8, 5)]
+            );
+            // the written forms say the same, row for row
+            for format in [
+                chat_rows::write::Format::Jsonl,
+                chat_rows::write::Format::Csv,
+                chat_rows::write::Format::Timesketch,
+            ] {
+                let mut written = Vec::new();
+                let report = scanner()
+                    .threads(threads)
+                    .write_to(format, &mut written)
+                    .unwrap();
+                let (expect, stats) = chat_rows::write::to_bytes(format, &r.rows).unwrap();
+                assert_eq!(
+                    String::from_utf8(written).unwrap(),
+                    String::from_utf8(expect).unwrap()
+                );
+                assert_eq!(report.write, stats);
+                assert_eq!(report.repeated_parser_rows, 1);
+            }
+        }
     }
 }

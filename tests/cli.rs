@@ -171,3 +171,60 @@ fn collected_at_gives_the_retention_rows_counted_back_from_it() {
         "{err}"
     );
 }
+
+#[test]
+fn a_damaged_cursor_database_is_one_parser_row_in_every_format() {
+    // Cursor's databases are read by state-vscdb and cursor-state (and the global one
+    // by cody-history and tabby-db too, which are silent on a file that is not theirs):
+    // each damaged file is one row, and one file in the summary
+    let d = tempfile::tempdir().unwrap();
+    let user = d.path().join("ws9/home/u/.config/Cursor/User");
+    std::fs::create_dir_all(user.join("globalStorage")).unwrap();
+    std::fs::create_dir_all(user.join("workspaceStorage/abc")).unwrap();
+    std::fs::write(
+        user.join("globalStorage/state.vscdb"),
+        b"not a database at all",
+    )
+    .unwrap();
+    std::fs::write(
+        user.join("workspaceStorage/abc/state.vscdb"),
+        b"SQLite format 3\0garbage",
+    )
+    .unwrap();
+    let root = d.path().to_str().unwrap();
+    let (code, out, err) = run(&[root, "--no-progress"]);
+    assert_eq!(code, 0, "{err}");
+    let texts: Vec<String> = out
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!(
+                "{} {}",
+                v["agent"].as_str().unwrap(),
+                v["text"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "cursor parser: state.vscdb unreadable: not an SQLite database: the file starts with \"not a database a\"",
+            "cursor parser: state.vscdb unreadable: file of 23 bytes ends inside the 100-byte SQLite header",
+        ]
+    );
+    assert!(
+        err.contains("summary: 2 file(s) read (7 readings by stores), 2 row(s) written"),
+        "{err}"
+    );
+    assert!(
+        err.contains("  parser rows another store gave for the same file, written once: 2\n"),
+        "{err}"
+    );
+    let (_, csv, _) = run(&[root, "--no-progress", "--format", "csv"]);
+    assert_eq!(
+        csv.matches("parser: state.vscdb unreadable").count(),
+        2,
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+}

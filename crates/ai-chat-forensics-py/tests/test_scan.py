@@ -52,6 +52,7 @@ def test_report_after_the_scan(cli):
     # every file read gave the rows it says
     assert sum(f["rows"] for f in files) >= len(got)
     assert rows.report["merged_copies"] >= 0
+    assert rows.report["repeated_parser_rows"] == 0
     assert rows.report["manifest"] and all(m["sha256"] == "" for m in rows.report["manifest"])
 
 
@@ -145,3 +146,19 @@ def test_stubs_name_the_row_columns_in_order():
     assert fields == acf.columns()
     functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     assert {"scan", "read_file", "columns", "known_agents", "store_names", "turn_types"} <= functions
+
+
+def test_a_damaged_database_two_stores_read_is_one_row(tmp_path):
+    # state-vscdb and cursor-state both read Cursor's global state.vscdb: the row that
+    # says it cannot be opened is written once, and the report counts the other
+    db = tmp_path / "ws9/home/u/.config/Cursor/User/globalStorage/state.vscdb"
+    db.parent.mkdir(parents=True)
+    db.write_bytes(b"not a database at all")
+    rows = acf.scan(str(tmp_path))
+    got = [(r["agent"], r["text"]) for r in rows]
+    assert got == [
+        ("cursor", 'parser: state.vscdb unreadable: not an SQLite database: the file starts with "not a database a"')
+    ]
+    assert rows.report["repeated_parser_rows"] == 1
+    assert rows.summary["parser_rows"] == 1
+    assert sorted(f["store"] for f in rows.files) == ["cody-history", "cursor-state", "state-vscdb", "tabby-db"]

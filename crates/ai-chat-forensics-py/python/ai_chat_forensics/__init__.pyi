@@ -66,6 +66,7 @@ class Report(TypedDict):
     filtered_by_agent: int
     merged_copies: int
     panics: int
+    repeated_parser_rows: int
     manifest: List[ManifestEntry]
     summary: Summary
 
