@@ -91,7 +91,7 @@ pub fn attribute(rel: &Path) -> Attribution {
         }
     }
     for i in 0..c.len() {
-        let name = c[i].as_str();
+        let name = &*c[i];
         let next = c.get(i + 1);
         match name {
             "home" if next.is_some() => {

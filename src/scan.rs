@@ -278,6 +278,29 @@ fn pruned(path: &Path, name: &str) -> bool {
             .is_some_and(|p| p == ".tabby" || p == "_data")
 }
 
+/// Why a folder is the running system's kernel view rather than files, when it is:
+/// `proc` or `sys` mounted on a device of its own (a live scan of `/`). Their links to
+/// every process's root and working folder were 1,800 `parser:` rows of a scan of `/`,
+/// and they hold no evidence; one row names each instead. A `proc` or `sys` folder of a
+/// collection or a mounted image (on the device of its parent) is walked as any folder.
+#[cfg(unix)]
+fn kernel_filesystem(path: &Path, name: &str) -> Option<&'static str> {
+    use std::os::unix::fs::MetadataExt;
+    let what = match name {
+        "proc" => "the running system's process filesystem (proc)",
+        "sys" => "the running system's kernel filesystem (sysfs)",
+        _ => return None,
+    };
+    let dev = std::fs::symlink_metadata(path).ok()?.dev();
+    let parent = std::fs::symlink_metadata(path.parent()?).ok()?.dev();
+    (dev != parent).then_some(what)
+}
+
+#[cfg(not(unix))]
+fn kernel_filesystem(_path: &Path, _name: &str) -> Option<&'static str> {
+    None
+}
+
 /// The number of cores, at least 1.
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -1102,15 +1125,29 @@ impl Scanner {
                     source,
                 })?;
             }
-            let mut entries: Vec<(PathBuf, Option<String>, Option<u64>)> = Vec::new();
+            // each path walked, with why it was not read (a file's size is asked once a
+            // store claims it: most files under a home are no store's)
+            let mut entries: Vec<(PathBuf, Option<String>)> = Vec::new();
+            let kernel = std::cell::RefCell::new(Vec::new());
             for entry in walkdir::WalkDir::new(root)
                 .follow_links(false)
                 .sort_by_file_name()
                 .into_iter()
                 .filter_entry(|e| {
-                    !(e.file_type().is_dir()
-                        && e.depth() > 0
-                        && pruned(e.path(), &e.file_name().to_string_lossy()))
+                    if !e.file_type().is_dir() || e.depth() == 0 {
+                        return true;
+                    }
+                    let name = e.file_name().to_string_lossy();
+                    if let Some(what) = kernel_filesystem(e.path(), &name) {
+                        kernel.borrow_mut().push((
+                            e.path().to_path_buf(),
+                            Some(format!(
+                                "folder not read: {what}, mounted on a device of its own: the kernel's live view, not files on a disk (give it as a root to read it)"
+                            )),
+                        ));
+                        return false;
+                    }
+                    !pruned(e.path(), &name)
                 })
             {
                 match entry {
@@ -1120,7 +1157,7 @@ impl Scanner {
                             .io_error()
                             .map(|io| io.to_string())
                             .unwrap_or_else(|| e.to_string());
-                        entries.push((path, Some(format!("folder not read ({why})")), None));
+                        entries.push((path, Some(format!("folder not read ({why})"))));
                     }
                     Ok(e) if e.file_type().is_symlink() && e.depth() > 0 => {
                         let path = e.path();
@@ -1134,12 +1171,11 @@ impl Scanner {
                             let why = format!(
                                 "{what} not read: a symbolic link to {target}; discovery follows no link (give the target as a root to read it)"
                             );
-                            entries.push((path.to_path_buf(), Some(why), None));
+                            entries.push((path.to_path_buf(), Some(why)));
                         }
                     }
                     Ok(e) if e.file_type().is_file() => {
-                        let len = e.metadata().ok().map(|m| m.len());
-                        entries.push((e.into_path(), None, len));
+                        entries.push((e.into_path(), None));
                     }
                     Ok(e) if !e.file_type().is_dir() => {
                         // a FIFO, socket or device given as a root or at a store's path:
@@ -1150,26 +1186,26 @@ impl Scanner {
                             let what = chat_rows::evidence::kind_of(&e.file_type());
                             let which = if claimed { "store file" } else { "root" };
                             let why = format!("{which} not read: not a regular file ({what})");
-                            entries.push((path.to_path_buf(), Some(why), None));
+                            entries.push((path.to_path_buf(), Some(why)));
                         }
                     }
                     Ok(_) => {}
                 }
             }
+            entries.append(&mut kernel.into_inner());
             entries.sort();
             let walked = chat_rows::Walked::new(
                 entries
                     .iter()
-                    .filter(|(_, problem, _)| problem.is_none())
-                    .map(|(path, _, _)| path.as_path())
+                    .filter(|(_, problem)| problem.is_none())
+                    .map(|(path, _)| path.as_path())
                     .collect(),
             );
-            for (path, problem, len) in &entries {
-                let (path, len) = (path.clone(), *len);
-                let attribution = layout::attribute_file(root, &path);
+            for (path, problem) in &entries {
+                let path = path.clone();
                 if let Some(problem) = problem.clone() {
                     found.push(FoundFile {
-                        attribution,
+                        attribution: layout::attribute_file(root, &path),
                         product: None,
                         path,
                         root: root.clone(),
@@ -1181,10 +1217,16 @@ impl Scanner {
                     });
                     continue;
                 }
+                // the layout is read off the path of a file a store claims only: most
+                // files under a home are no store's
+                let mut attribution: Option<Attribution> = None;
+                let mut len: Option<Option<u64>> = None;
                 for store in &self.stores {
                     if let Some(claim) = store.claim_in(&path, &walked) {
                         found.push(FoundFile {
-                            attribution: attribution.clone(),
+                            attribution: attribution
+                                .get_or_insert_with(|| layout::attribute_file(root, &path))
+                                .clone(),
                             product: locations::editor_product(&path),
                             path: path.clone(),
                             root: root.clone(),
@@ -1193,7 +1235,11 @@ impl Scanner {
                             copies: claim.copies,
                             problem: None,
                             // a marker is read even when empty: its presence is the evidence
-                            len: len.filter(|_| !claim.marker),
+                            len: len
+                                .get_or_insert_with(|| {
+                                    std::fs::symlink_metadata(&path).ok().map(|m| m.len())
+                                })
+                                .filter(|_| !claim.marker),
                         });
                     }
                 }
@@ -2369,5 +2415,53 @@ mod tests {
                 assert_eq!(report.repeated_parser_rows, 1);
             }
         }
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn the_running_systems_proc_and_sys_are_named_not_walked() {
+        // a collection's folders of those names are walked as any folder
+        let d = tempfile::tempdir().unwrap();
+        for name in ["proc", "sys"] {
+            let home = d.path().join(format!("h1/{name}/home/zed"));
+            std::fs::create_dir_all(&home).unwrap();
+            std::fs::write(home.join("a.probe"), "1600000000000 a1\n").unwrap();
+            assert_eq!(
+                kernel_filesystem(&d.path().join("h1").join(name), name),
+                None
+            );
+        }
+        let found = Scanner::new()
+            .stores(vec![Box::new(Probe)])
+            .root(d.path())
+            .discover()
+            .unwrap();
+        let claimed: Vec<_> = found
+            .iter()
+            .map(|f| f.path.strip_prefix(d.path()).unwrap().to_path_buf())
+            .collect();
+        assert_eq!(
+            claimed,
+            [
+                PathBuf::from("h1/proc/home/zed/a.probe"),
+                PathBuf::from("h1/sys/home/zed/a.probe")
+            ]
+        );
+        // this machine's own, where they are mounts (they are on Linux, containers too)
+        use std::os::unix::fs::MetadataExt;
+        let root_dev = std::fs::metadata("/").unwrap().dev();
+        for (name, what) in [
+            ("proc", "the running system's process filesystem (proc)"),
+            ("sys", "the running system's kernel filesystem (sysfs)"),
+        ] {
+            let path = Path::new("/").join(name);
+            match std::fs::symlink_metadata(&path) {
+                Ok(m) if m.dev() != root_dev => {
+                    assert_eq!(kernel_filesystem(&path, name), Some(what))
+                }
+                _ => eprintln!("skipped: /{name} is not a mount here"),
+            }
+        }
+        assert_eq!(kernel_filesystem(Path::new("/usr"), "usr"), None);
     }
 }

@@ -240,26 +240,31 @@ impl<'p> Walked<'p> {
 /// Path helpers for [`Store::claim`] implementations: matching on components, so the
 /// same rule works for `/`- and `\`-separated evidence.
 pub mod paths {
+    use std::borrow::Cow;
     use std::path::Path;
 
     /// The path's components as strings (lossy), in order.
-    pub fn components(path: &Path) -> Vec<String> {
+    ///
+    /// Borrowed from the path where it is UTF-8: discovery offers every file under the
+    /// roots to every store, and a component copied each time was most of its cost.
+    pub fn components(path: &Path) -> Vec<Cow<'_, str>> {
         path.components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .map(|c| c.as_os_str().to_string_lossy())
             .collect()
     }
 
     /// True when the path's last components match `pattern` (from the end), where `*`
     /// matches any one component and `*.ext` any name ending in `.ext`.
+    ///
+    /// Discovery asks every store about every file under the roots, so this walks the
+    /// components from the end and allocates nothing for a UTF-8 path.
     pub fn ends_with(path: &Path, pattern: &[&str]) -> bool {
-        let comps = components(path);
-        if comps.len() < pattern.len() {
-            return false;
-        }
-        comps[comps.len() - pattern.len()..]
-            .iter()
-            .zip(pattern)
-            .all(|(c, p)| component_matches(c, p))
+        let mut comps = path.components().rev();
+        pattern.iter().rev().all(|p| {
+            comps
+                .next()
+                .is_some_and(|c| component_matches(&c.as_os_str().to_string_lossy(), p))
+        })
     }
 
     /// Matches one component against `*`, `*.ext`, `prefix*` or a literal.

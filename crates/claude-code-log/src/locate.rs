@@ -98,8 +98,8 @@ pub fn locate(path: &Path) -> Option<ClaudeFile> {
     }
     let comps = components(path);
     let n = comps.len();
-    let name = comps.last()?.as_str();
-    let parent = |i: usize| n.checked_sub(i + 1).map(|j| comps[j].as_str());
+    let name = &**comps.last()?;
+    let parent = |i: usize| n.checked_sub(i + 1).map(|j| &*comps[j]);
     let home_at = |i: usize| parent(i).is_some_and(is_home);
     match name {
         "history.jsonl" if home_at(1) => Some(ClaudeFile::History),
@@ -184,8 +184,8 @@ pub fn locate_in_other_home(path: &Path) -> Option<ClaudeFile> {
     }
     let comps = components(path);
     let n = comps.len();
-    let name = comps.last()?.as_str();
-    let parent = |i: usize| n.checked_sub(i + 1).map(|j| comps[j].as_str());
+    let name = &**comps.last()?;
+    let parent = |i: usize| n.checked_sub(i + 1).map(|j| &*comps[j]);
     match name {
         "history.jsonl" if n >= 2 => Some(ClaudeFile::History),
         "settings.json" | "settings.local.json" if n >= 2 => {
@@ -262,16 +262,16 @@ fn is_uuid(s: &str) -> bool {
 }
 
 /// True when the folders end in a user's home (`home/<u>`, `Users/<u>`, `root`).
-fn is_user_home(dirs: &[String]) -> bool {
+fn is_user_home(dirs: &[std::borrow::Cow<'_, str>]) -> bool {
     let n = dirs.len();
-    (n >= 2 && matches!(dirs[n - 2].as_str(), "home" | "Users" | "users"))
+    (n >= 2 && matches!(&*dirs[n - 2], "home" | "Users" | "users"))
         || dirs.last().is_some_and(|d| d == "root")
 }
 
 /// True for the managed-settings folders of the three OS layouts.
-fn is_managed_dir(dirs: &[String]) -> bool {
+fn is_managed_dir(dirs: &[std::borrow::Cow<'_, str>]) -> bool {
     let n = dirs.len();
-    let last = |k: usize| n.checked_sub(k + 1).map(|i| dirs[i].as_str());
+    let last = |k: usize| n.checked_sub(k + 1).map(|i| &*dirs[i]);
     (last(0) == Some("claude-code") && last(1) == Some("etc"))
         || (last(0) == Some("ClaudeCode")
             && matches!(

@@ -131,14 +131,14 @@ fn loc(kind: FileKind, session_id: &str) -> Option<Location> {
 pub fn locate(path: &Path) -> Option<Location> {
     let c = components(path);
     let n = c.len();
-    let name = c.last()?.as_str();
-    let at = |i: usize| -> &str { c.get(i).map(String::as_str).unwrap_or("") };
+    let name = &**c.last()?;
+    let at = |i: usize| -> &str { c.get(i).map(|s| &**s).unwrap_or("") };
     if name.ends_with("-wal") || name.ends_with("-shm") || name.ends_with("-journal") {
         return None;
     }
     // a CLI home: `.copilot/...`, or any folder by its structure
     if let Some(h) = cli_home_index(&c) {
-        let rest: Vec<&str> = c[h + 1..].iter().map(String::as_str).collect();
+        let rest: Vec<&str> = c[h + 1..].iter().map(|s| &**s).collect();
         if let Some(l) = in_home(&rest) {
             return Some(l);
         }
@@ -166,7 +166,7 @@ pub fn locate(path: &Path) -> Option<Location> {
     let ext = c
         .iter()
         .rposition(|x| x.eq_ignore_ascii_case("github.copilot-chat"))?;
-    let rest: Vec<&str> = c[ext + 1..].iter().map(String::as_str).collect();
+    let rest: Vec<&str> = c[ext + 1..].iter().map(|s| &**s).collect();
     let under_user = c[..ext].iter().any(|x| x == "User");
     match rest.as_slice() {
         ["session-store.db"] => loc(FileKind::SessionStore, ""),
@@ -222,7 +222,7 @@ const HOME_FILES: &[&str] = &[
 /// the last `.copilot`; else the folder above `session-state/<uuid>/` (any name);
 /// else a folder whose name contains `copilot` and that holds one of the CLI's
 /// top-level file names. See the module docs.
-pub fn cli_home_index(c: &[String]) -> Option<usize> {
+pub fn cli_home_index(c: &[std::borrow::Cow<'_, str>]) -> Option<usize> {
     if let Some(h) = c.iter().rposition(|x| x == ".copilot") {
         return Some(h);
     }
@@ -239,7 +239,7 @@ pub fn cli_home_index(c: &[String]) -> Option<usize> {
     [n.checked_sub(2), n.checked_sub(3)]
         .into_iter()
         .flatten()
-        .find(|&h| copilot_named(&c[h]) && HOME_FILES.contains(&c[h + 1].as_str()))
+        .find(|&h| copilot_named(&c[h]) && HOME_FILES.contains(&&*c[h + 1]))
 }
 
 /// A home-level file of a CLI home whose name says nothing (a `$COPILOT_HOME` of any
@@ -267,10 +267,10 @@ pub fn locate_beside_sessions(
     let c = components(path);
     let n = c.len();
     for h in [n.checked_sub(2), n.checked_sub(3)].into_iter().flatten() {
-        if !HOME_FILES.contains(&c[h + 1].as_str()) {
+        if !HOME_FILES.contains(&&*c[h + 1]) {
             continue;
         }
-        let rest: Vec<&str> = c[h + 1..].iter().map(String::as_str).collect();
+        let rest: Vec<&str> = c[h + 1..].iter().map(|s| &**s).collect();
         let Some(l) = in_home(&rest) else {
             continue;
         };
@@ -329,7 +329,7 @@ pub fn locate_beside_store(
         (
             Location {
                 kind: FileKind::CliEvents,
-                session_id: c[n - 2].clone(),
+                session_id: c[n - 2].to_string(),
             },
             home.to_path_buf(),
         )

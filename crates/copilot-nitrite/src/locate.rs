@@ -37,11 +37,11 @@ pub enum Located {
 pub fn locate(path: &Path) -> Option<Located> {
     let c = components(path);
     let n = c.len();
-    if n < 5 || c[n - 5] != "github-copilot" || !KINDS.contains(&c[n - 3].as_str()) {
+    if n < 5 || c[n - 5] != "github-copilot" || !KINDS.contains(&&*c[n - 3]) {
         return None;
     }
-    let file = c[n - 1].as_str();
-    let kind = c[n - 3].as_str();
+    let file = &*c[n - 1];
+    let kind = &*c[n - 3];
     if component_matches(file, "*.xd") {
         return Some(Located::Xodus);
     }
@@ -52,7 +52,7 @@ pub fn locate(path: &Path) -> Option<Located> {
     };
     db.then(|| Located::Store {
         kind: kind.to_string(),
-        store_id: c[n - 2].clone(),
+        store_id: c[n - 2].to_string(),
     })
 }
 

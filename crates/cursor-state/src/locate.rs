@@ -124,7 +124,7 @@ pub fn is_home_dot_cursor(path: &Path) -> bool {
     let Some(dot) = comps.iter().rposition(|c| c == ".cursor") else {
         return false;
     };
-    let above = |n: usize| dot.checked_sub(n).map(|i| comps[i].as_str());
+    let above = |n: usize| dot.checked_sub(n).map(|i| &*comps[i]);
     matches!(above(2), Some("home" | "Users"))
         || above(1) == Some("root")
         || above(1).is_some_and(|c| c.eq_ignore_ascii_case("systemprofile"))
@@ -151,7 +151,7 @@ pub fn as_on_host(path: &Path) -> String {
         Some(i) => {
             let drive = i
                 .checked_sub(1)
-                .map(|d| comps[d].as_str())
+                .map(|d| &*comps[d])
                 .filter(|d| d.len() == 1 && d.chars().all(|c| c.is_ascii_alphabetic()));
             match drive {
                 Some(d) => format!("{d}:/{}", comps[i..].join("/")),
@@ -182,7 +182,7 @@ pub fn short_path(path: &Path) -> String {
     let comps = components(path);
     match comps.iter().rposition(|c| c == ".cursor" || c == "User") {
         Some(i) => comps[i..].join("/"),
-        None => comps.last().cloned().unwrap_or_default(),
+        None => comps.last().map(|c| c.to_string()).unwrap_or_default(),
     }
 }
 

@@ -134,7 +134,7 @@ fn split_name(file: &str, main: bool) -> Option<(FileKind, &str)> {
 
 impl Family {
     /// True when `comps[i]` is `projects` under a home and `comps[i + 1]` a project key.
-    fn tree_at(&self, comps: &[String], i: usize, any_home: bool) -> bool {
+    fn tree_at(&self, comps: &[std::borrow::Cow<'_, str>], i: usize, any_home: bool) -> bool {
         i >= 1
             && comps.get(i).is_some_and(|c| c == "projects")
             && (any_home || (self.is_home)(&comps[i - 1]))
@@ -158,8 +158,8 @@ impl Family {
         let n = comps.len();
         let at = |kind, projects: usize, session: String, agent: Option<String>, sub| Location {
             kind,
-            home: comps[projects - 1].clone(),
-            project_dir: comps[projects + 1].clone(),
+            home: comps[projects - 1].to_string(),
+            project_dir: comps[projects + 1].to_string(),
             session_id: session,
             agent_id: agent,
             subfolder: sub,
@@ -179,7 +179,7 @@ impl Family {
             return Some(at(
                 FileKind::ToolResult,
                 n - 5,
-                comps[n - 3].clone(),
+                comps[n - 3].to_string(),
                 None,
                 None,
             ));
@@ -208,7 +208,7 @@ impl Family {
         Some(at(
             kind,
             sub_at - 3,
-            comps[sub_at - 1].clone(),
+            comps[sub_at - 1].to_string(),
             Some(stem.to_string()),
             subfolder,
         ))

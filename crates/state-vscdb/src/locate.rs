@@ -42,7 +42,7 @@ pub fn scope(path: &Path) -> Option<Scope> {
             "state.vscdb",
         ],
     ) {
-        match comps[n - 3].as_str() {
+        match &*comps[n - 3] {
             "agents" => Some(Scope::AgentsWindow),
             id => Some(Scope::BuiltinProfile(id.to_string())),
         }
@@ -50,11 +50,11 @@ pub fn scope(path: &Path) -> Option<Scope> {
         path,
         &["User", "profiles", "*", "globalStorage", "state.vscdb"],
     ) {
-        Some(Scope::Profile(comps[n - 3].clone()))
+        Some(Scope::Profile(comps[n - 3].to_string()))
     } else if ends_with(path, &["User", "globalStorage", "state.vscdb"]) {
         Some(Scope::Global)
     } else if ends_with(path, &["User", "workspaceStorage", "*", "state.vscdb"]) {
-        Some(Scope::Workspace(comps[n - 2].clone()))
+        Some(Scope::Workspace(comps[n - 2].to_string()))
     } else {
         None
     }
@@ -66,7 +66,7 @@ pub fn user_relative(path: &Path) -> String {
     let comps = components(path);
     match comps.iter().rposition(|c| c == "User") {
         Some(i) => comps[i..].join("/"),
-        None => comps.last().cloned().unwrap_or_default(),
+        None => comps.last().map(|c| c.to_string()).unwrap_or_default(),
     }
 }
 

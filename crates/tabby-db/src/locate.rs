@@ -79,7 +79,7 @@ pub fn is_event_file_name(name: &str) -> bool {
 
 /// True when a directory name marks a Tabby server root: `.tabby`, a name containing
 /// `tabby`, or a volume's `_data` whose volume name contains `tabby`.
-fn names_tabby_root(comps: &[String]) -> bool {
+fn names_tabby_root(comps: &[std::borrow::Cow<'_, str>]) -> bool {
     let Some(last) = comps.last() else {
         return false;
     };
@@ -95,8 +95,8 @@ fn names_tabby_root(comps: &[String]) -> bool {
 /// Classifies a path, or `None` when it is not one of Tabby's files.
 pub fn classify(path: &Path) -> Option<FileKind> {
     let comps = components(path);
-    let name = comps.last()?.as_str();
-    let parent = comps.len().checked_sub(2).map(|i| comps[i].as_str());
+    let name = &**comps.last()?;
+    let parent = comps.len().checked_sub(2).map(|i| &*comps[i]);
     if parent == Some("ee") && is_live_db_name(name) {
         return Some(FileKind::Database);
     }

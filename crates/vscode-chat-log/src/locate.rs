@@ -153,7 +153,7 @@ pub fn user_relative(path: &Path) -> String {
     let comps = components(path);
     match comps.iter().rposition(|c| c == "User") {
         Some(i) => comps[i..].join("/"),
-        None => comps.last().cloned().unwrap_or_default(),
+        None => comps.last().map(|c| c.to_string()).unwrap_or_default(),
     }
 }
 
