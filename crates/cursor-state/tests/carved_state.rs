@@ -550,3 +550,91 @@ fn a_sub_agents_parent_is_found_whatever_the_key_order_and_in_carved_bubbles() {
         ],
     );
 }
+
+/// A chain of nested sub-agents of any depth, each key before its parent's
+/// (`task-toolu_d1` started by `task-toolu_d2`, ... `task-toolu_d8` by PARENT), gives
+/// every one its parent and, up the chain, PARENT's project; a sub-agent of a cycle
+/// (`task-toolu_c1` and `task-toolu_c2`, each started by the other) its parent and no
+/// project. Before 2026-12-02 the deferred sub-agents were read in at most 4 rounds,
+/// and `d1` and `d2` had `parent=` empty. Memory and paged.
+#[test]
+fn nested_sub_agents_of_any_depth_find_their_parents() {
+    let (dir, path, c) = kv_db();
+    let kv = |k: &str, v: serde_json::Value| put(&c, "cursorDiskKV", k, &v);
+    kv(
+        &format!("composerData:{PARENT}"),
+        serde_json::json!({"_v": 13, "composerId": PARENT, "name": "parent",
+            "fullConversationHeadersOnly": [{"bubbleId": "p1"}]}),
+    );
+    kv(
+        &format!("bubbleId:{PARENT}:p1"),
+        task_call("p1", "toolu_d8"),
+    );
+    for k in 1..=8 {
+        let cid = format!("task-toolu_d{k}");
+        let headers = if k > 1 {
+            serde_json::json!([{"bubbleId": "b"}])
+        } else {
+            serde_json::json!([])
+        };
+        kv(
+            &format!("composerData:{cid}"),
+            serde_json::json!({"_v": 13, "composerId": cid, "fullConversationHeadersOnly": headers}),
+        );
+        if k > 1 {
+            kv(
+                &format!("bubbleId:{cid}:b"),
+                task_call("b", &format!("toolu_d{}", k - 1)),
+            );
+        }
+    }
+    for (k, other) in [(1, 2), (2, 1)] {
+        let cid = format!("task-toolu_c{k}");
+        kv(
+            &format!("composerData:{cid}"),
+            serde_json::json!({"_v": 13, "composerId": cid,
+                "fullConversationHeadersOnly": [{"bubbleId": "b"}]}),
+        );
+        kv(
+            &format!("bubbleId:{cid}:b"),
+            task_call("b", &format!("toolu_c{other}")),
+        );
+    }
+    drop(c);
+    let (_, c) = workspace_db(dir.path(), "file:///home/u/proj");
+    put(
+        &c,
+        "ItemTable",
+        "composer.composerData",
+        &serde_json::json!({"allComposers": [{"composerId": PARENT, "name": "parent"}]}),
+    );
+    drop(c);
+    let starts: Vec<String> = global_rows(&path)
+        .into_iter()
+        .filter(|l| l.contains("parent_tool_call="))
+        .map(|l| {
+            let f: Vec<&str> = l.split(" | ").collect();
+            format!("{} | {} | {} | {}", f[0], f[1], f[2], f[8])
+        })
+        .collect();
+    let p = "/home/u/proj";
+    // d8 as it comes up (its parent is read already); the others, whose parents are
+    // not known when they come up, after it, in key order
+    let mut want = vec![
+        format!(
+            " | task-toolu_d8 | {p} | session start: parent_tool_call=toolu_d8 parent={PARENT}"
+        ),
+        " | task-toolu_c1 |  | session start: parent_tool_call=toolu_c1 parent=task-toolu_c2"
+            .to_string(),
+        " | task-toolu_c2 |  | session start: parent_tool_call=toolu_c2 parent=task-toolu_c1"
+            .to_string(),
+    ];
+    for k in 1..=7 {
+        want.push(format!(
+            " | task-toolu_d{k} | {p} | session start: parent_tool_call=toolu_d{k} parent=task-toolu_d{}",
+            k + 1
+        ));
+    }
+    let want: Vec<&str> = want.iter().map(String::as_str).collect();
+    assert_lines(&starts, &want);
+}

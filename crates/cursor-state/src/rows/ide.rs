@@ -564,13 +564,85 @@ impl Deleted {
     }
 }
 
-/// How many rounds the sub-agents whose parent's call is not known when they come up
-/// are read in (after the chats only bubbles name): each round reads, in key order,
-/// those whose parent is known by then (a nested sub-agent, its parent a sub-agent of a
-/// later key, comes up before it); the last reads the rest, their parents unknown. A
-/// round reads at least one, so the rounds stop at the nesting depth, and the bound
-/// keeps the reading linear in the sub-agents (and the paged walks few) however deep.
-pub(crate) const TASK_ROUNDS: usize = 4;
+/// The calls that the sub-agents whose parent's call is not known when they come up
+/// (deferred: a nested sub-agent whose parent sub-agent has a later key) make in their
+/// own bubbles (`bubbleId:<task-…>:…` records and the composer's inline ones), when the
+/// call starts another deferred sub-agent, each with the sub-agent making it (the
+/// least id when several make it). Gathered in one pass over their records before any
+/// of them is read, so a chain of any depth, in any key order, is linked at once, and
+/// the deferred sub-agents are read in one more pass (one more walk each in the paged
+/// path), however deep. Until 2026-12-02 they were read in at most 4 rounds, each
+/// reading those whose parent was read by then, and a deeper chain lost its `parent=`.
+#[derive(Default)]
+pub(crate) struct DeferredCalls {
+    /// The deferred sub-agents' composer ids (`task-<toolCallId>`).
+    cids: HashSet<String>,
+    /// Call -> the deferred sub-agent whose bubble makes it.
+    found: BTreeMap<String, String>,
+}
+
+impl DeferredCalls {
+    /// For the deferred sub-agents of these `composerData:` keys.
+    pub(crate) fn new<'k>(keys: impl IntoIterator<Item = &'k str>) -> DeferredCalls {
+        DeferredCalls {
+            cids: keys
+                .into_iter()
+                .filter_map(|k| split_key(k, "composerData"))
+                .map(|(cid, _)| cid.to_string())
+                .collect(),
+            found: BTreeMap::new(),
+        }
+    }
+
+    /// True for a key of a deferred sub-agent's `composerData` or bubbles.
+    pub(crate) fn wants(&self, key: &str) -> bool {
+        split_key(key, "bubbleId")
+            .or_else(|| split_key(key, "composerData"))
+            .is_some_and(|(cid, _)| self.cids.contains(cid))
+    }
+
+    /// Notes the calls of one of their items (only values naming a `toolCallId` are
+    /// decoded).
+    pub(crate) fn note(&mut self, item: &Item) {
+        if !self.wants(&item.key) || !item.value.contains("toolCallId") {
+            return;
+        }
+        let Ok((v, _)) = item.json_capped() else {
+            return;
+        };
+        let mut bubbles = Vec::new();
+        let cid = if let Some((cid, _)) = split_key(&item.key, "bubbleId") {
+            bubbles.push(&v);
+            cid
+        } else if let Some((cid, _)) = split_key(&item.key, "composerData") {
+            let inline = inline_bubbles(&v);
+            bubbles.extend(inline.values().copied());
+            bubbles.extend(unlisted_inline(&v, &inline, &[], None));
+            cid
+        } else {
+            return;
+        };
+        for b in bubbles {
+            let Some(call) = b
+                .pointer("/toolFormerData/toolCallId")
+                .and_then(Value::as_str)
+            else {
+                continue;
+            };
+            if !self.cids.contains(&format!("task-{call}")) {
+                continue;
+            }
+            self.found
+                .entry(call.to_string())
+                .and_modify(|c| {
+                    if cid < c.as_str() {
+                        *c = cid.to_string();
+                    }
+                })
+                .or_insert_with(|| cid.to_string());
+        }
+    }
+}
 
 /// How far a sub-agent's project is looked up its parents' chain.
 const TASK_DEPTH: usize = 16;
@@ -765,27 +837,23 @@ fn read_kv(
     for (cid, bubbles) in orphans {
         r.orphan(&cid, bubbles, out);
     }
-    // the deferred sub-agents: rounds in key order, each reading those whose parent's
-    // call is known by then ([`TASK_ROUNDS`])
-    let mut round = 0;
-    while !deferred.is_empty() {
-        let last = round >= TASK_ROUNDS;
-        let before = deferred.len();
-        let mut next = Vec::new();
-        for key in deferred {
-            if last || r.call_known(&key) {
-                read(&mut r, &key, out);
-            } else {
-                next.push(key);
+    // the deferred sub-agents: their parents from their own records first
+    // ([`DeferredCalls`]), then each in key order
+    if !deferred.is_empty() {
+        let mut calls = DeferredCalls::new(deferred.iter().map(String::as_str));
+        for key in &deferred {
+            if let Ok(Some(item)) = kv.get(key) {
+                calls.note(&item);
+            }
+            if let Some((cid, _)) = split_key(key, "composerData") {
+                // an error here is told when the sub-agent is read
+                let _ = kv.for_each_prefix(&format!("bubbleId:{cid}:"), |b: Item| calls.note(&b));
             }
         }
-        // a round that read none leaves the rest to the last, which reads them all
-        round = if next.len() == before {
-            TASK_ROUNDS
-        } else {
-            round + 1
-        };
-        deferred = next;
+        r.note_deferred_calls(calls);
+    }
+    for key in deferred {
+        read(&mut r, &key, out);
     }
     r.agent_kv(out);
     for row in incomplete {
@@ -827,6 +895,14 @@ impl Reader<'_> {
     fn call_known(&self, key: &str) -> bool {
         key.strip_prefix("composerData:task-")
             .is_some_and(|call| self.tool_calls.contains_key(call))
+    }
+
+    /// The calls the deferred sub-agents make ([`DeferredCalls`]), for the calls no
+    /// composer read so far made.
+    fn note_deferred_calls(&mut self, calls: DeferredCalls) {
+        for (call, cid) in calls.found {
+            self.tool_calls.entry(call).or_insert(cid);
+        }
     }
 
     /// The calls of carved bubbles ([`CarvedCalls`]), for the calls no live bubble made

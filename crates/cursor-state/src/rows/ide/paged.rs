@@ -425,41 +425,32 @@ fn read_kv_paged(
     if let Some(c) = calls.take() {
         r.note_carved_calls(c);
     }
-    // the deferred sub-agents, in rounds as in memory ([`super::TASK_ROUNDS`]); a batch
-    // none of whose sub-agents can be read yet is not walked
-    let mut round = 0;
-    while !deferred.is_empty() {
-        let last = round >= super::TASK_ROUNDS;
-        let before = deferred.len();
-        let mut next = Vec::new();
-        for (batch, cids) in batches(deferred, budget) {
-            if !last && !batch.iter().any(|(k, _, _)| r.call_known(k)) {
-                next.extend(batch.into_iter().map(|u| {
-                    let (c, b) = (u.1.clone(), u.2);
-                    (u, c, b)
-                }));
-                continue;
-            }
-            r.kv = Box::new(gather_live(db, |key| {
-                grouped_cid(key).is_some_and(|c| cids.contains(c))
-            }));
-            for u in batch {
-                if last || r.call_known(&u.0) {
-                    if let Ok(Some(item)) = r.kv.get(&u.0) {
-                        r.composer(&item, out);
-                    }
-                } else {
-                    let (c, b) = (u.1.clone(), u.2);
-                    next.push((u, c, b));
+    // the deferred sub-agents, as in memory: their parents from their own records
+    // first, in one walk ([`super::DeferredCalls`]), then each in key order
+    if !deferred.is_empty() {
+        let keys = || deferred.iter().map(|(u, _, _)| u.0.as_str());
+        let wanted = super::DeferredCalls::new(keys());
+        let mut calls = super::DeferredCalls::new(keys());
+        db.live_records_where(
+            KV,
+            &mut |k, _| wanted.wants(&text(k)),
+            &mut |rowid, values| {
+                if let Some(item) = live_item(KV, rowid, values) {
+                    calls.note(&item);
                 }
+            },
+        );
+        r.note_deferred_calls(calls);
+    }
+    for (batch, cids) in batches(deferred, budget) {
+        r.kv = Box::new(gather_live(db, |key| {
+            grouped_cid(key).is_some_and(|c| cids.contains(c))
+        }));
+        for u in batch {
+            if let Ok(Some(item)) = r.kv.get(&u.0) {
+                r.composer(&item, out);
             }
         }
-        round = if next.len() == before {
-            super::TASK_ROUNDS
-        } else {
-            round + 1
-        };
-        deferred = next;
     }
 
     // 3. agentKv blobs
