@@ -482,8 +482,9 @@ struct Mark {
     /// Its bytes in [`Payload::Bytes`], or its index (`i..i + 1`) in [`Payload::Rows`].
     span: (usize, usize),
     row: Row,
-    /// False for a row a Timesketch file leaves out (no bytes).
-    written: bool,
+    /// Whether it was written (false for a row a Timesketch file leaves out, with no
+    /// bytes); `None` for rows (they are not written).
+    written: Option<bool>,
 }
 
 enum Msg {
@@ -520,7 +521,7 @@ struct FileSink<'a> {
     /// The chunk's `parser:` rows, in a file another store reads too: their index in
     /// the chunk, the row, and whether it was written (a Timesketch file leaves out a
     /// row without a time).
-    marks: Vec<(usize, Row, bool)>,
+    marks: Vec<(usize, Row, Option<bool>)>,
     in_order: bool,
     size: usize,
     streaming: bool,
@@ -660,13 +661,13 @@ impl FileSink<'_> {
                 self.size = self.bytes.len();
                 if self.shared && row.is_parser() && !row.secondary {
                     self.marks
-                        .push((self.keys.len() - 1, row.into_owned(), written));
+                        .push((self.keys.len() - 1, row.into_owned(), Some(written)));
                 }
             }
             Mode::Rows => {
                 self.size += 160 + row.text.len();
                 if self.shared && row.is_parser() && !row.secondary {
-                    self.marks.push((self.keys.len() - 1, (*row).clone(), true));
+                    self.marks.push((self.keys.len() - 1, (*row).clone(), None));
                 }
                 self.rows.push(row.into_owned());
             }
@@ -803,10 +804,10 @@ impl Said {
                 .any(|(j, other)| *j != file && *other == m.row)
             {
                 repeated.0.count(r.turn_type, true, r.timestamp.is_none());
-                if m.written {
-                    repeated.1.written += 1;
-                } else {
-                    repeated.1.untimed_left_out += 1;
+                match m.written {
+                    Some(true) => repeated.1.written += 1,
+                    Some(false) => repeated.1.untimed_left_out += 1,
+                    None => {}
                 }
                 cut.push(m.span);
             } else {
@@ -2381,6 +2382,8 @@ mod tests {
                 ]
             );
             assert_eq!(r.repeated_parser_rows, 1);
+            // rows collected are not written: nothing to take back from the writer's count
+            assert_eq!(r.write, WriteStats::default());
             assert_eq!(r.counts.rows, 15);
             assert_eq!(r.counts.parser_rows, 9);
             assert_eq!(r.counts.untimed_rows, 9);
