@@ -301,6 +301,64 @@ fn kernel_filesystem(_path: &Path, _name: &str) -> Option<&'static str> {
     None
 }
 
+/// The folders a walk has entered, by device and inode: a folder shown again under
+/// another path (a bind mount, a macOS firmlink such as `/System/Volumes/Data/Users`
+/// for `/Users` in a live scan of `/`) is not entered again, so its files are read once
+/// and a bind mount of a folder inside itself cannot make the walk endless. A copied
+/// collection has no such folders. Nothing on other systems (Windows junctions are
+/// links, which the walk does not follow).
+///
+/// The device and inode are compared with the rest of the folder's status (links,
+/// owner, size, modification and change times to the nanosecond), and an inode 0 is
+/// never taken as one: a network or FUSE file system that numbers inodes poorly must
+/// not make two folders one.
+#[derive(Default)]
+struct SeenFolders {
+    #[cfg(unix)]
+    first: HashMap<FolderId, PathBuf>,
+}
+
+/// A folder's identity for [`SeenFolders`].
+#[cfg(unix)]
+type FolderId = (u64, u64, u32, u64, u32, u32, u64, i64, i64, i64, i64);
+
+impl SeenFolders {
+    /// The path the folder was first entered by, when it was; else notes it.
+    #[cfg(unix)]
+    fn seen(&mut self, e: &walkdir::DirEntry) -> Option<PathBuf> {
+        use std::os::unix::fs::MetadataExt;
+        let m = e.metadata().ok()?;
+        if m.ino() == 0 {
+            return None;
+        }
+        let id = (
+            m.dev(),
+            m.ino(),
+            m.mode(),
+            m.nlink(),
+            m.uid(),
+            m.gid(),
+            m.size(),
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec(),
+        );
+        match self.first.entry(id) {
+            std::collections::hash_map::Entry::Occupied(o) => Some(o.get().clone()),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(e.path().to_path_buf());
+                None
+            }
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn seen(&mut self, _e: &walkdir::DirEntry) -> Option<PathBuf> {
+        None
+    }
+}
+
 /// The number of cores, at least 1.
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -1129,13 +1187,28 @@ impl Scanner {
             // each path walked, with why it was not read (a file's size is asked once a
             // store claims it: most files under a home are no store's)
             let mut entries: Vec<(PathBuf, Option<String>)> = Vec::new();
+            // folders the walk does not enter, with why (pushed from its filter)
             let kernel = std::cell::RefCell::new(Vec::new());
+            let mut folders = SeenFolders::default();
             for entry in walkdir::WalkDir::new(root)
                 .follow_links(false)
                 .sort_by_file_name()
                 .into_iter()
                 .filter_entry(|e| {
-                    if !e.file_type().is_dir() || e.depth() == 0 {
+                    if !e.file_type().is_dir() {
+                        return true;
+                    }
+                    if let Some(first) = folders.seen(e) {
+                        kernel.borrow_mut().push((
+                            e.path().to_path_buf(),
+                            Some(format!(
+                                "folder not read: the same folder as {} (the same device and inode: a bind mount or a macOS firmlink shows it twice); its files are read there",
+                                chat_rows::display_path(&first)
+                            )),
+                        ));
+                        return false;
+                    }
+                    if e.depth() == 0 {
                         return true;
                     }
                     let name = e.file_name().to_string_lossy();
@@ -2466,5 +2539,65 @@ mod tests {
             }
         }
         assert_eq!(kernel_filesystem(Path::new("/usr"), "usr"), None);
+    }
+
+    /// Unmounts a bind mount when dropped (before the temporary folder under it).
+    #[cfg(target_os = "linux")]
+    struct BindMount(PathBuf);
+    #[cfg(target_os = "linux")]
+    impl Drop for BindMount {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(&self.0).status();
+        }
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_folder_shown_twice_by_a_bind_mount_is_read_once() {
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("h1/home");
+        std::fs::create_dir_all(home.join("zed/mirror")).unwrap();
+        std::fs::write(home.join("zed/a.probe"), "1600000000000 a1\n").unwrap();
+        // `home` shown again inside itself: without the check, its files twice
+        let mirror = home.join("zed/mirror");
+        let mounted = std::process::Command::new("mount")
+            .arg("--bind")
+            .arg(&home)
+            .arg(&mirror)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            eprintln!("skipped: mount --bind is not permitted here");
+            return;
+        }
+        let _unmount = BindMount(mirror.clone());
+        let found = Scanner::new()
+            .stores(vec![Box::new(Probe)])
+            .root(d.path())
+            .discover()
+            .unwrap();
+        let got: Vec<_> = found
+            .iter()
+            .map(|f| {
+                (
+                    f.path.strip_prefix(d.path()).unwrap().to_path_buf(),
+                    f.problem.clone().unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (PathBuf::from("h1/home/zed/a.probe"), String::new()),
+                (
+                    PathBuf::from("h1/home/zed/mirror"),
+                    format!(
+                        "folder not read: the same folder as {} (the same device and inode: a bind mount or a macOS firmlink shows it twice); its files are read there",
+                        chat_rows::display_path(&home)
+                    )
+                ),
+            ]
+        );
     }
 }
