@@ -21,29 +21,14 @@
 //! `--tree DIR` generates the tree in `DIR` and keeps it (a `DIR` that exists is
 //! timed as it is), to profile the CLI on it (`ai-chat-forensics DIR --list`).
 
+#[path = "bench_util/mod.rs"]
+mod bench_util;
+
 use std::path::Path;
 use std::time::Instant;
 
 use ai_chat_forensics::Scanner;
-
-fn loadavg() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_default()
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &t);
-        } else if e.file_type().unwrap().is_file() {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
-}
+use bench_util::{copy_tree, loadavg};
 
 fn main() {
     let mut files = 300_000usize;

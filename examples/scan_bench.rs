@@ -18,6 +18,8 @@
 
 #[path = "bench_logs/mod.rs"]
 mod bench_logs;
+#[path = "bench_util/mod.rs"]
+mod bench_util;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,25 +28,7 @@ use std::time::Instant;
 use ai_chat_forensics::Scanner;
 use ai_chat_forensics::chat_rows::dirty::peak_rss_bytes;
 use ai_chat_forensics::chat_rows::write::Format;
-
-fn loadavg() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_default()
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &t);
-        } else if e.file_type().unwrap().is_file() {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
-}
+use bench_util::{copy_tree, loadavg};
 
 fn tree_bytes(p: &Path) -> u64 {
     walk_sum(p)
