@@ -449,6 +449,22 @@ fn print_summary(report: &ScanReport, format: Format) {
         );
     }
     let _ = writeln!(e, "  rows without a time: {}", s.untimed_rows);
+    let (files_at, folders_at) = (
+        report.files_access_time_not_kept(),
+        report.folders_access_time_not_kept,
+    );
+    if files_at + folders_at > 0 {
+        let why = if cfg!(any(target_os = "linux", target_os = "android")) {
+            "the kernel allows O_NOATIME only to a file's owner and to root"
+        } else {
+            "this system cannot open a file without setting its access time"
+        };
+        let _ = writeln!(
+            e,
+            "  access times may have changed: {files_at} of the manifest's {} file(s) and {folders_at} folder(s) were read without O_NOATIME ({why}; none changes on a read-only or noatime mount; the manifest says which files)",
+            report.manifest.len()
+        );
+    }
     if !report.problems.is_empty() {
         let _ = writeln!(
             e,

@@ -43,6 +43,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
+use chat_rows::evidence::EntryKind;
 use chat_rows::merge::{DEFAULT_WINDOW_MICROS, TwinIndex, loose_key, twin_key};
 use chat_rows::write::{Format, WriteStats, csv_header_into, format_row};
 use chat_rows::{Evidence, FileContext, Row, RowSink, Store, Timestamp, TurnType, system};
@@ -210,6 +211,11 @@ pub struct ScanReport {
     pub repeated_parser_rows: usize,
     /// Every evidence file read, for the chain-of-custody manifest.
     pub manifest: Vec<chat_rows::ManifestEntry>,
+    /// Folders listed in a way that may have set their access time: on Linux those
+    /// whose owner the scan is not (without root's `CAP_FOWNER` the kernel refuses
+    /// `O_NOATIME`), and every folder on systems without it. A file's own is in its
+    /// manifest entry ([`ScanReport::files_access_time_not_kept`]).
+    pub folders_access_time_not_kept: usize,
     /// Counts of the rows written.
     pub counts: Summary,
     /// What a writer wrote ([`Scanner::write_to`]); zero otherwise.
@@ -217,6 +223,12 @@ pub struct ScanReport {
 }
 
 impl ScanReport {
+    /// How many files were read in a way that may have set their access time (their
+    /// [`chat_rows::ManifestEntry::access_time_kept`] is false).
+    pub fn files_access_time_not_kept(&self) -> usize {
+        self.manifest.iter().filter(|m| !m.access_time_kept).count()
+    }
+
     /// The summary the CLI prints.
     pub fn summary(&self) -> Summary {
         let mut s = self.counts.clone();
@@ -325,9 +337,9 @@ type FolderId = (u64, u64, u32, u64, u32, u32, u64, i64, i64, i64, i64);
 impl SeenFolders {
     /// The path the folder was first entered by, when it was; else notes it.
     #[cfg(unix)]
-    fn seen(&mut self, e: &walkdir::DirEntry) -> Option<PathBuf> {
+    fn seen(&mut self, path: &Path) -> Option<PathBuf> {
         use std::os::unix::fs::MetadataExt;
-        let m = e.metadata().ok()?;
+        let m = std::fs::metadata(path).ok()?;
         if m.ino() == 0 {
             return None;
         }
@@ -347,16 +359,76 @@ impl SeenFolders {
         match self.first.entry(id) {
             std::collections::hash_map::Entry::Occupied(o) => Some(o.get().clone()),
             std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert(e.path().to_path_buf());
+                v.insert(path.to_path_buf());
                 None
             }
         }
     }
 
     #[cfg(not(unix))]
-    fn seen(&mut self, _e: &walkdir::DirEntry) -> Option<PathBuf> {
+    fn seen(&mut self, _path: &Path) -> Option<PathBuf> {
         None
     }
+}
+
+/// What the walk met besides the folders it entered.
+enum Met {
+    /// A file, link, FIFO, socket or device (a folder is asked of `enter` instead).
+    Entry {
+        path: PathBuf,
+        depth: usize,
+        kind: EntryKind,
+    },
+    /// A folder that could not be listed.
+    Unreadable {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+/// Walks `root` depth first, each folder's entries in name order, following no link
+/// below the root. `enter` is asked of every folder (the root too) whether to list it;
+/// everything else, and each folder that could not be listed, goes to `met`. Folders
+/// are listed by [`chat_rows::evidence::list_folder`], with `O_NOATIME` where the
+/// kernel permits it, so a live walk does not set the access time of every folder it
+/// passes (`walkdir`, used until 2026-12-02, lists through `std::fs::read_dir`, which
+/// does). Returns how many folders were listed without it.
+fn walk(
+    root: &Path,
+    root_kind: EntryKind,
+    enter: &mut dyn FnMut(&Path, usize) -> bool,
+    met: &mut dyn FnMut(Met),
+) -> usize {
+    let mut not_kept = 0;
+    // what is still to be met, the next on top: a folder's entries are pushed in
+    // reverse name order, so they come off in name order, each folder's own entries
+    // before its next sibling (the order `walkdir` gave)
+    let mut pending = vec![(root.to_path_buf(), 0usize, root_kind)];
+    while let Some((path, depth, kind)) = pending.pop() {
+        if kind != EntryKind::Folder {
+            met(Met::Entry { path, depth, kind });
+            continue;
+        }
+        if !enter(&path, depth) {
+            continue;
+        }
+        match chat_rows::evidence::list_folder(&path) {
+            Ok(listing) => {
+                if !listing.access_time_kept {
+                    not_kept += 1;
+                }
+                pending.extend(
+                    listing
+                        .entries
+                        .into_iter()
+                        .rev()
+                        .map(|(p, k)| (p, depth + 1, k)),
+                );
+            }
+            Err(error) => met(Met::Unreadable { path, error }),
+        }
+    }
+    not_kept
 }
 
 /// The number of cores, at least 1.
@@ -1167,106 +1239,98 @@ impl Scanner {
     /// no file content.
     pub fn discover(&self) -> Result<Vec<FoundFile>, ScanError> {
         let (roots, _) = self.effective_roots()?;
-        self.discover_in(&roots)
+        Ok(self.discover_in(&roots)?.0)
     }
 
-    /// [`Scanner::discover`] under roots already made effective.
-    fn discover_in(&self, roots: &[PathBuf]) -> Result<Vec<FoundFile>, ScanError> {
+    /// [`Scanner::discover`] under roots already made effective; with it, how many
+    /// folders were listed in a way that may have set their access time.
+    fn discover_in(&self, roots: &[PathBuf]) -> Result<(Vec<FoundFile>, usize), ScanError> {
         let mut found = Vec::new();
+        let mut folders_listed_atime_not_kept = 0;
         for root in roots {
             let meta = std::fs::metadata(root).map_err(|source| ScanError::Root {
                 path: root.clone(),
                 source,
             })?;
             if meta.is_dir() {
-                std::fs::read_dir(root).map_err(|source| ScanError::Root {
-                    path: root.clone(),
-                    source,
+                chat_rows::evidence::open_read_only(root, true).map_err(|source| {
+                    ScanError::Root {
+                        path: root.clone(),
+                        source,
+                    }
                 })?;
             }
             // each path walked, with why it was not read (a file's size is asked once a
             // store claims it: most files under a home are no store's)
             let mut entries: Vec<(PathBuf, Option<String>)> = Vec::new();
             // folders the walk does not enter, with why (pushed from its filter)
-            let kernel = std::cell::RefCell::new(Vec::new());
+            let mut kernel = Vec::new();
             let mut folders = SeenFolders::default();
-            for entry in walkdir::WalkDir::new(root)
-                .follow_links(false)
-                .sort_by_file_name()
-                .into_iter()
-                .filter_entry(|e| {
-                    if !e.file_type().is_dir() {
-                        return true;
-                    }
-                    if let Some(first) = folders.seen(e) {
-                        kernel.borrow_mut().push((
-                            e.path().to_path_buf(),
-                            Some(format!(
-                                "folder not read: the same folder as {} (the same device and inode: a bind mount or a macOS firmlink shows it twice); its files are read there",
-                                chat_rows::display_path(&first)
-                            )),
-                        ));
-                        return false;
-                    }
-                    if e.depth() == 0 {
-                        return true;
-                    }
-                    let name = e.file_name().to_string_lossy();
-                    if let Some(what) = kernel_filesystem(e.path(), &name) {
-                        kernel.borrow_mut().push((
-                            e.path().to_path_buf(),
-                            Some(format!(
-                                "folder not read: {what}, mounted on a device of its own: the kernel's live view, not files on a disk (give it as a root to read it)"
-                            )),
-                        ));
-                        return false;
-                    }
-                    !pruned(e.path(), &name)
-                })
-            {
-                match entry {
-                    Err(e) => {
-                        let path = e.path().unwrap_or(root).to_path_buf();
-                        let why = e
-                            .io_error()
-                            .map(|io| io.to_string())
-                            .unwrap_or_else(|| e.to_string());
-                        entries.push((path, Some(format!("folder not read ({why})"))));
-                    }
-                    Ok(e) if e.file_type().is_symlink() && e.depth() > 0 => {
-                        let path = e.path();
-                        let is_dir = std::fs::metadata(path).is_ok_and(|m| m.is_dir());
-                        let claimed = self.stores.iter().any(|s| s.claim(path).is_some());
+            let root_kind = EntryKind::of(&meta.file_type());
+            let mut enter = |path: &Path, depth: usize| {
+                if let Some(first) = folders.seen(path) {
+                    kernel.push((
+                        path.to_path_buf(),
+                        Some(format!(
+                            "folder not read: the same folder as {} (the same device and inode: a bind mount or a macOS firmlink shows it twice); its files are read there",
+                            chat_rows::display_path(&first)
+                        )),
+                    ));
+                    return false;
+                }
+                if depth == 0 {
+                    return true;
+                }
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy())
+                    .unwrap_or_default();
+                if let Some(what) = kernel_filesystem(path, &name) {
+                    kernel.push((
+                        path.to_path_buf(),
+                        Some(format!(
+                            "folder not read: {what}, mounted on a device of its own: the kernel's live view, not files on a disk (give it as a root to read it)"
+                        )),
+                    ));
+                    return false;
+                }
+                !pruned(path, &name)
+            };
+            let mut met = |m: Met| match m {
+                Met::Unreadable { path, error } => {
+                    entries.push((path, Some(format!("folder not read ({error})"))));
+                }
+                Met::Entry { path, depth, kind } => match kind {
+                    EntryKind::File => entries.push((path, None)),
+                    EntryKind::Link if depth > 0 => {
+                        let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+                        let claimed = self.stores.iter().any(|s| s.claim(&path).is_some());
                         if is_dir || claimed {
-                            let target = std::fs::read_link(path)
+                            let target = std::fs::read_link(&path)
                                 .map(|t| chat_rows::display_path(&t))
                                 .unwrap_or_default();
                             let what = if is_dir { "folder" } else { "store file" };
                             let why = format!(
                                 "{what} not read: a symbolic link to {target}; discovery follows no link (give the target as a root to read it)"
                             );
-                            entries.push((path.to_path_buf(), Some(why)));
+                            entries.push((path, Some(why)));
                         }
                     }
-                    Ok(e) if e.file_type().is_file() => {
-                        entries.push((e.into_path(), None));
-                    }
-                    Ok(e) if !e.file_type().is_dir() => {
+                    _ => {
                         // a FIFO, socket or device given as a root or at a store's path:
                         // never opened (a FIFO would block), but named, not passed over
-                        let path = e.path();
-                        let claimed = self.stores.iter().any(|s| s.claim(path).is_some());
-                        if e.depth() == 0 || claimed {
-                            let what = chat_rows::evidence::kind_of(&e.file_type());
+                        let claimed = self.stores.iter().any(|s| s.claim(&path).is_some());
+                        if depth == 0 || claimed {
                             let which = if claimed { "store file" } else { "root" };
-                            let why = format!("{which} not read: not a regular file ({what})");
-                            entries.push((path.to_path_buf(), Some(why)));
+                            let why =
+                                format!("{which} not read: not a regular file ({})", kind.words());
+                            entries.push((path, Some(why)));
                         }
                     }
-                    Ok(_) => {}
-                }
-            }
-            entries.append(&mut kernel.into_inner());
+                },
+            };
+            folders_listed_atime_not_kept += walk(root, root_kind, &mut enter, &mut met);
+            entries.append(&mut kernel);
             entries.sort();
             let walked = chat_rows::Walked::new(
                 entries
@@ -1331,7 +1395,10 @@ impl Scanner {
             }
             units[u].push(f);
         }
-        Ok(units.into_iter().flatten().collect())
+        Ok((
+            units.into_iter().flatten().collect(),
+            folders_listed_atime_not_kept,
+        ))
     }
 
     fn context(&self, f: &FoundFile) -> FileContext {
@@ -1539,7 +1606,7 @@ impl Scanner {
         progress: &mut dyn FnMut(&FoundFile),
     ) -> Result<ScanReport, ScanError> {
         let (roots, overlapping) = self.effective_roots()?;
-        let found = self.discover_in(&roots)?;
+        let (found, folders_listed_atime_not_kept) = self.discover_in(&roots)?;
         let evidence = Evidence::new()
             .roots(&roots)
             .hashing(self.hashing)
@@ -1646,6 +1713,8 @@ impl Scanner {
         });
         outcome?;
         report.manifest = evidence.manifest();
+        report.folders_access_time_not_kept =
+            folders_listed_atime_not_kept + evidence.folders_listed_access_time_not_kept();
         Ok(report)
     }
 

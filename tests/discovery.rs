@@ -4,6 +4,8 @@
 //! files that hold nothing but secrets are left unclaimed (the Cursor CLI's `meta.json`
 //! is claimed: alone, without its `store.db`, it still names the session).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use ai_chat_forensics::Scanner;
@@ -119,19 +121,6 @@ fn only_companions_and_secret_files_are_left_unclaimed() {
 /// The rows the fixture `.copilot` gives on its own.
 const DOT_ROWS: usize = 120;
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
-
 /// The rows of a scan of `root`, with the root and `home` cut from their files.
 fn rows_under(root: &Path, home: &str) -> (Vec<String>, Vec<String>) {
     let scanner = Scanner::new().root(root);
@@ -180,7 +169,7 @@ fn a_claude_home_of_any_name_is_read_like_dot_claude() {
     let from = evidence().join("lin-ws01/home/alice/.claude");
     let dir = tempfile::tempdir().unwrap();
     let dot = dir.path().join("a");
-    copy_tree(&from, &dot.join("home/alice/.claude"));
+    common::copy_tree(&from, &dot.join("home/alice/.claude"));
     // a settings row names its file in its text
     let texts = |root: &Path, home: &str, rows: Vec<String>| -> Vec<String> {
         let at = format!("{}/home/alice/{home}/", root.display());
@@ -198,7 +187,7 @@ fn a_claude_home_of_any_name_is_read_like_dot_claude() {
     );
     for (root, home) in [("b", ".config/claude"), ("c", "srv-state/claude-cfg")] {
         let named = dir.path().join(root);
-        copy_tree(&from, &named.join("home/alice").join(home));
+        common::copy_tree(&from, &named.join("home/alice").join(home));
         let (named_kinds, named_rows) = rows_under(&named, home);
         let named_rows = texts(&named, home, named_rows);
         assert_eq!(named_kinds, dot_kinds, "{home}");
@@ -207,7 +196,7 @@ fn a_claude_home_of_any_name_is_read_like_dot_claude() {
     }
     // a transcript tree alone, or the files beside it alone, is too common a shape
     let bare = dir.path().join("d");
-    copy_tree(
+    common::copy_tree(
         &from.join("projects"),
         &bare.join("home/alice/cfg/projects"),
     );
@@ -235,8 +224,8 @@ fn a_copilot_home_of_any_name_is_read_like_dot_copilot() {
     let from = evidence().join("lin-ws01/home/alice/.copilot");
     let dir = tempfile::tempdir().unwrap();
     let (dot, named) = (dir.path().join("a"), dir.path().join("b"));
-    copy_tree(&from, &dot.join("home/alice/.copilot"));
-    copy_tree(&from, &named.join("home/alice/agent-state"));
+    common::copy_tree(&from, &dot.join("home/alice/.copilot"));
+    common::copy_tree(&from, &named.join("home/alice/agent-state"));
     let (dot_kinds, dot_rows) = rows_under(&dot, ".copilot");
     let (named_kinds, named_rows) = rows_under(&named, "agent-state");
     assert_eq!(named_kinds, dot_kinds);

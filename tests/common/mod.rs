@@ -4,6 +4,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// One run of the CLI on `root`: the rows (JSON objects) and the summary's merge count.
+#[allow(dead_code)] // not every test file that shares this module runs the CLI
 pub struct Run {
     /// The rows, one JSON object each.
     pub rows: Vec<serde_json::Value>,
@@ -11,6 +12,7 @@ pub struct Run {
     pub merged: usize,
 }
 
+#[allow(dead_code)] // not every test file that shares this module runs the CLI
 pub fn run(root: &Path, extra: &[&str], keep: bool) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"));
     cmd.arg(root).arg("--no-progress").args(extra);
@@ -34,4 +36,19 @@ pub fn run(root: &Path, extra: &[&str], keep: bool) -> Run {
         .map(|l| serde_json::from_str(l).expect("a JSONL row"))
         .collect();
     Run { rows, merged }
+}
+
+/// Copies a tree of folders and regular files (the fixture tree has nothing else).
+#[allow(dead_code)] // not every test file that shares this module copies a tree
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
 }

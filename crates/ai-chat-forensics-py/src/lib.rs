@@ -274,9 +274,15 @@ impl Rows {
             e.set_item("size", m.size)?;
             e.set_item("mtime_utc", &m.mtime_utc)?;
             e.set_item("sha256", &m.sha256)?;
+            e.set_item("access_time_kept", m.access_time_kept)?;
             manifest.append(e)?;
         }
         d.set_item("manifest", manifest)?;
+        d.set_item("files_access_time_not_kept", r.files_access_time_not_kept())?;
+        d.set_item(
+            "folders_access_time_not_kept",
+            r.folders_access_time_not_kept,
+        )?;
         d.set_item("summary", summary_dict(py, &r.summary())?)?;
         Ok(Some(d))
     }
@@ -753,6 +759,7 @@ fn read_file(
         sink.out.flush().map_err(|e| format!("writing rows: {e}"))?;
         report.counts = sink.counts;
         report.manifest = evidence.manifest();
+        report.folders_access_time_not_kept = evidence.folders_listed_access_time_not_kept();
         Ok(report)
     })
 }

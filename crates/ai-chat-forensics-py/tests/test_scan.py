@@ -1,5 +1,6 @@
 """The Python package gives the CLI's rows, field for field, on fixtures/evidence."""
 
+import sys
 import ast
 import datetime
 import json
@@ -88,6 +89,11 @@ def test_hashes_in_the_manifest():
     list(rows)
     manifest = rows.report["manifest"]
     assert manifest and all(len(m["sha256"]) == 64 for m in manifest)
+    # read with O_NOATIME (Linux; the fixtures belong to whoever runs the tests)
+    if sys.platform.startswith("linux"):
+        assert all(m["access_time_kept"] is True for m in manifest)
+        assert rows.report["files_access_time_not_kept"] == 0
+        assert rows.report["folders_access_time_not_kept"] == 0
 
 
 def test_read_file_gives_the_scans_rows_of_that_file(cli):

@@ -16,6 +16,10 @@
 //!   and, when hashing is on ([`Evidence::hashing`]), the SHA-256 of the bytes the rows
 //!   were built from, computed from the same read.
 //!
+//! * **No access time set** where the kernel allows it: files are opened and folders
+//!   listed with `O_NOATIME` on Linux ([`open_read_only`], [`list_folder`]); the
+//!   manifest says, per file, whether it was ([`ManifestEntry::access_time_kept`]).
+//!
 //! Opening read-only takes no lock and creates nothing; nothing here writes.
 //!
 //! Paths are shown with [`display_path`]: UTF-8 as it is, except that `%` and every
@@ -50,6 +54,12 @@ pub struct ManifestEntry {
     pub mtime_utc: String,
     /// SHA-256 of the bytes read, lower-case hex; empty when hashing is off.
     pub sha256: String,
+    /// True when the file was opened so that reading it could not change its access
+    /// time (Linux `O_NOATIME`, which the kernel allows the file's owner and root);
+    /// false where the kernel refused it or the system has no such flag: the access
+    /// time may then have changed, unless the file system is mounted read-only or
+    /// `noatime`.
+    pub access_time_kept: bool,
 }
 
 /// Why an evidence file was not read: the rules above, in words an analyst can quote.
@@ -210,6 +220,8 @@ pub struct Evidence {
     streamed: Mutex<HashMap<PathBuf, (Identity, String)>>,
     /// How many files [`Evidence::open_ranged`] streamed to hash them.
     streams: std::sync::atomic::AtomicUsize,
+    /// How many folders [`Evidence::read_dir`] listed without `O_NOATIME`.
+    folders_atime_not_kept: std::sync::atomic::AtomicUsize,
 }
 
 /// What tells one state of a file from another without reading it: its size, its
@@ -284,9 +296,10 @@ pub fn display_path(path: &Path) -> String {
 
 /// Opens `target` for reading and refuses it when what was opened is not a regular file
 /// (the check is on the opened handle, so a file swapped after [`Evidence::check`] is
-/// caught too).
-fn open_regular(target: &Path) -> io::Result<(std::fs::File, std::fs::Metadata)> {
-    let file = std::fs::File::open(target)?;
+/// caught too). The third value is true when the read cannot change the file's access
+/// time ([`open_read_only`]).
+fn open_regular(target: &Path) -> io::Result<(std::fs::File, std::fs::Metadata, bool)> {
+    let (file, kept) = open_read_only(target, false)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(Refusal::NotRegular {
@@ -294,33 +307,169 @@ fn open_regular(target: &Path) -> io::Result<(std::fs::File, std::fs::Metadata)>
         }
         .into_io());
     }
-    Ok((file, meta))
+    Ok((file, meta, kept))
+}
+
+/// Opens a file (or, with `folder`, a folder, for listing) read-only, the way every
+/// evidence read opens: on Linux with `O_NOATIME`, so that reading does not set the
+/// access time a responder may need, where the kernel permits it (the owner of the
+/// file, or a process with `CAP_FOWNER` such as root; for anyone else the open is
+/// refused with `EPERM` and is made again without it); and on Unix with `O_NONBLOCK`
+/// and `O_NOCTTY`, so that a FIFO or terminal swapped in after [`Evidence::check`]
+/// neither blocks the open for ever nor becomes the scanner's terminal (the handle is
+/// then refused as not a regular file). Returns the handle and whether the access
+/// time is kept (always false where there is no `O_NOATIME`).
+pub fn open_read_only(path: &Path, folder: bool) -> io::Result<(std::fs::File, bool)> {
+    #[cfg(unix)]
+    {
+        use rustix::fs::{Mode, OFlags};
+        let mut flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
+        if folder {
+            flags |= OFlags::DIRECTORY;
+        }
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        match rustix::fs::open(path, flags | OFlags::NOATIME, Mode::empty()) {
+            Ok(fd) => return Ok((std::fs::File::from(fd), true)),
+            Err(rustix::io::Errno::PERM) => {}
+            Err(e) => return Err(e.into()),
+        }
+        let fd = rustix::fs::open(path, flags, Mode::empty())?;
+        Ok((std::fs::File::from(fd), false))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = folder;
+        Ok((std::fs::File::open(path)?, false))
+    }
+}
+
+/// What a folder entry is, as its folder lists it (a link is a link, not followed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    /// A folder.
+    Folder,
+    /// A regular file.
+    File,
+    /// A symbolic link.
+    Link,
+    /// A FIFO.
+    Fifo,
+    /// A socket.
+    Socket,
+    /// A block or character device.
+    Device,
+    /// Anything else (a door, a whiteout).
+    Other,
+}
+
+impl EntryKind {
+    /// The kind of a file type.
+    pub fn of(ft: &std::fs::FileType) -> EntryKind {
+        if ft.is_symlink() {
+            return EntryKind::Link;
+        }
+        if ft.is_dir() {
+            return EntryKind::Folder;
+        }
+        if ft.is_file() {
+            return EntryKind::File;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if ft.is_fifo() {
+                return EntryKind::Fifo;
+            }
+            if ft.is_socket() {
+                return EntryKind::Socket;
+            }
+            if ft.is_block_device() || ft.is_char_device() {
+                return EntryKind::Device;
+            }
+        }
+        EntryKind::Other
+    }
+
+    /// Its words in a refusal or a `parser:` row, as [`kind_of`] says them.
+    pub fn words(self) -> &'static str {
+        match self {
+            EntryKind::Folder => "a directory",
+            EntryKind::Fifo => "a FIFO",
+            EntryKind::Socket => "a socket",
+            EntryKind::Device => "a device",
+            EntryKind::Link => "a symbolic link",
+            EntryKind::File | EntryKind::Other => "not a file",
+        }
+    }
+}
+
+/// A folder's entries, as [`list_folder`] reads them.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    /// Each entry's path (the folder joined with its name) and kind, sorted by name.
+    pub entries: Vec<(PathBuf, EntryKind)>,
+    /// True when listing could not change the folder's access time (see
+    /// [`open_read_only`]).
+    pub access_time_kept: bool,
+}
+
+/// Lists a folder, opened as [`open_read_only`] opens (on Linux with `O_NOATIME` where
+/// permitted: `std::fs::read_dir` sets a folder's access time, as `ls` does, which
+/// would leave the scan's time on every folder of a live system it walked). Names only,
+/// sorted; `.` and `..` are left out; a link is not followed. The kind comes from the
+/// listing where the file system gives it and from the entry's status otherwise.
+pub fn list_folder(dir: &Path) -> io::Result<Listing> {
+    let mut out = Listing::default();
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let (file, kept) = open_read_only(dir, true)?;
+        out.access_time_kept = kept;
+        let mut listing = rustix::fs::Dir::new(std::os::fd::OwnedFd::from(file))?;
+        while let Some(entry) = listing.read() {
+            let entry = entry?;
+            let name = entry.file_name().to_bytes();
+            if name == b"." || name == b".." {
+                continue;
+            }
+            let path = dir.join(std::ffi::OsStr::from_bytes(name));
+            use rustix::fs::FileType as T;
+            let kind = match entry.file_type() {
+                T::Directory => EntryKind::Folder,
+                T::RegularFile => EntryKind::File,
+                T::Symlink => EntryKind::Link,
+                T::Fifo => EntryKind::Fifo,
+                T::Socket => EntryKind::Socket,
+                T::CharacterDevice | T::BlockDevice => EntryKind::Device,
+                // the file system does not say (some network and FUSE ones): ask
+                _ => std::fs::symlink_metadata(&path)
+                    .map(|m| EntryKind::of(&m.file_type()))
+                    .unwrap_or(EntryKind::Other),
+            };
+            out.entries.push((path, kind));
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            let kind = entry
+                .file_type()
+                .map(|t| EntryKind::of(&t))
+                .unwrap_or(EntryKind::Other);
+            out.entries.push((entry.path(), kind));
+        }
+    }
+    out.entries
+        .sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
+    Ok(out)
 }
 
 /// What a file type is, in the words of a refusal: `a directory`, `a FIFO`, `a socket`,
 /// `a device`, `a symbolic link` (discovery names a claimed path that is no regular
 /// file the same way the reader would).
 pub fn kind_of(ft: &std::fs::FileType) -> &'static str {
-    if ft.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if ft.is_fifo() {
-            return "a FIFO";
-        }
-        if ft.is_socket() {
-            return "a socket";
-        }
-        if ft.is_block_device() || ft.is_char_device() {
-            return "a device";
-        }
-    }
-    if ft.is_symlink() {
-        return "a symbolic link";
-    }
-    "not a file"
+    EntryKind::of(ft).words()
 }
 
 impl Evidence {
@@ -335,6 +484,7 @@ impl Evidence {
             remembered: Mutex::new(HashMap::new()),
             streamed: Mutex::new(HashMap::new()),
             streams: Default::default(),
+            folders_atime_not_kept: Default::default(),
         }
     }
 
@@ -479,7 +629,7 @@ impl Evidence {
             }
             .into_io());
         }
-        let (mut file, meta) = open_regular(&checked.target)?;
+        let (mut file, meta, atime_kept) = open_regular(&checked.target)?;
         let cap = self.max_size;
         let mut bytes = Vec::with_capacity(meta.len().min(cap) as usize);
         (&mut file)
@@ -492,7 +642,7 @@ impl Evidence {
             }
             .into_io());
         }
-        self.record(path, &checked, &bytes);
+        self.record(path, &checked, &bytes, atime_kept);
         Ok(bytes)
     }
 
@@ -507,7 +657,7 @@ impl Evidence {
     /// size cap, which bounds whole-file reads, does not apply.
     pub fn open_ranged(&self, path: &Path) -> io::Result<RangedFile> {
         let checked = self.check(path)?;
-        let (mut file, meta) = open_regular(&checked.target)?;
+        let (mut file, meta, atime_kept) = open_regular(&checked.target)?;
         let size = meta.len();
         let identity = Identity::of(&meta);
         let known = || {
@@ -547,6 +697,7 @@ impl Evidence {
                 .map(|t| t.to_string())
                 .unwrap_or_default(),
             sha256,
+            access_time_kept: atime_kept,
         };
         if let Ok(mut m) = self.manifest.lock() {
             m.insert(path.to_path_buf(), entry);
@@ -586,10 +737,12 @@ impl Evidence {
             }
             .into_io());
         }
-        let mut out = Vec::new();
-        for entry in std::fs::read_dir(dir)? {
-            out.push(entry?.path());
+        let listing = list_folder(dir)?;
+        if !listing.access_time_kept {
+            self.folders_atime_not_kept
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
+        let mut out: Vec<PathBuf> = listing.entries.into_iter().map(|(p, _)| p).collect();
         out.sort();
         Ok(out)
     }
@@ -600,7 +753,7 @@ impl Evidence {
         Timestamp::from_system_time(self.check(path).ok()?.modified?)
     }
 
-    fn record(&self, path: &Path, checked: &Checked, bytes: &[u8]) {
+    fn record(&self, path: &Path, checked: &Checked, bytes: &[u8], access_time_kept: bool) {
         let entry = ManifestEntry {
             path: display_path(path),
             link_target: checked.via_link.then(|| display_path(&checked.target)),
@@ -615,10 +768,18 @@ impl Evidence {
             } else {
                 String::new()
             },
+            access_time_kept,
         };
         if let Ok(mut m) = self.manifest.lock() {
             m.insert(path.to_path_buf(), entry);
         }
+    }
+
+    /// How many folders [`Evidence::read_dir`] listed in a way that may have set their
+    /// access time (see [`open_read_only`]; a file's own is in its [`ManifestEntry`]).
+    pub fn folders_listed_access_time_not_kept(&self) -> usize {
+        self.folders_atime_not_kept
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Every file read so far, sorted by path.
@@ -730,6 +891,124 @@ mod tests {
         );
         assert!(m[0].mtime_utc.ends_with('Z'));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A folder lists by name, `.` and `..` left out, each entry with its kind from
+    /// the listing (a link not followed), names that are not UTF-8 kept exactly.
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_lists_by_name_with_each_entrys_kind() {
+        use std::os::unix::ffi::OsStrExt;
+        let tmp = std::env::temp_dir().join(format!("chat-rows-listing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        std::fs::create_dir_all(tmp.join("b-folder")).unwrap();
+        std::fs::write(tmp.join("c.json"), b"{}").unwrap();
+        std::os::unix::fs::symlink("c.json", tmp.join("a-link")).unwrap();
+        std::os::unix::fs::symlink("/nowhere", tmp.join("d-dangling")).unwrap();
+        let odd = std::ffi::OsStr::from_bytes(b"e-\xff.json");
+        std::fs::write(tmp.join(odd), b"").unwrap();
+        let fifo = std::process::Command::new("mkfifo")
+            .arg(tmp.join("f-fifo"))
+            .status()
+            .is_ok_and(|s| s.success());
+        let listing = list_folder(&tmp).unwrap();
+        let mut want = vec![
+            (tmp.join("a-link"), EntryKind::Link),
+            (tmp.join("b-folder"), EntryKind::Folder),
+            (tmp.join("c.json"), EntryKind::File),
+            (tmp.join("d-dangling"), EntryKind::Link),
+            (tmp.join(odd), EntryKind::File),
+        ];
+        if fifo {
+            want.push((tmp.join("f-fifo"), EntryKind::Fifo));
+        } else {
+            eprintln!("mkfifo failed: the FIFO is not listed");
+        }
+        assert_eq!(listing.entries, want);
+        assert_eq!(
+            list_folder(&tmp.join("c.json")).unwrap_err().kind(),
+            io::ErrorKind::NotADirectory
+        );
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    /// A FIFO swapped in after the check is opened without waiting for a writer (a
+    /// plain open would block for ever) and refused as what it is.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_opened_in_place_of_a_file_is_refused_at_once() {
+        let tmp = std::env::temp_dir().join(format!("chat-rows-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        std::fs::create_dir_all(&tmp).unwrap();
+        let fifo = tmp.join("state.vscdb-wal");
+        if !std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            eprintln!("skipped: mkfifo failed");
+            return;
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let f = fifo.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(open_regular(&f).map(|_| ()).map_err(|e| e.to_string()));
+        });
+        let outcome = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("opening a FIFO blocked");
+        assert_eq!(
+            outcome,
+            Err("not a regular file (a FIFO); left unread".to_string()),
+            "{fifo:?}"
+        );
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    /// Reading, reading by ranges and listing set no access time (on Linux, where the
+    /// file system sets them at all), and the manifest says the files' were kept.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn reading_and_listing_set_no_access_time() {
+        let tmp = std::env::temp_dir().join(format!("chat-rows-atime-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        for d in ["evidence/sub", "control/sub"] {
+            std::fs::create_dir_all(tmp.join(d)).unwrap();
+            std::fs::write(tmp.join(d).join("a.json"), b"{\"a\":1}").unwrap();
+        }
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3 * 86_400);
+        let paths = |top: &str| [tmp.join(top).join("sub"), tmp.join(top).join("sub/a.json")];
+        for p in paths("evidence").iter().chain(&paths("control")) {
+            std::fs::File::open(p)
+                .unwrap()
+                .set_times(std::fs::FileTimes::new().set_accessed(old))
+                .unwrap();
+        }
+        let atimes = |top: &str| {
+            paths(top).map(|p| std::fs::symlink_metadata(p).unwrap().accessed().unwrap())
+        };
+        std::fs::read(tmp.join("control/sub/a.json")).unwrap();
+        std::fs::read_dir(tmp.join("control/sub")).unwrap().count();
+        if atimes("control").contains(&old) {
+            eprintln!("skipped: this file system sets no access time on a read");
+            return;
+        }
+        let ev = Evidence::new().roots([tmp.join("evidence")]);
+        assert_eq!(
+            ev.read(&tmp.join("evidence/sub/a.json")).unwrap(),
+            b"{\"a\":1}"
+        );
+        let ranged = ev.open_ranged(&tmp.join("evidence/sub/a.json")).unwrap();
+        let mut buf = [0u8; 4];
+        assert_eq!(ranged.read_at(2, &mut buf).unwrap(), 4);
+        assert_eq!(
+            ev.read_dir(&tmp.join("evidence/sub")).unwrap(),
+            vec![tmp.join("evidence/sub/a.json")]
+        );
+        assert_eq!(atimes("evidence"), [old, old]);
+        assert!(ev.manifest()[0].access_time_kept);
+        assert_eq!(ev.folders_listed_access_time_not_kept(), 0);
+        std::fs::remove_dir_all(&tmp).unwrap();
     }
 
     /// A file opened by ranges twice through one reader (two stores reading one

@@ -49,6 +49,7 @@ class ManifestEntry(TypedDict):
     size: int
     mtime_utc: str
     sha256: str  # "" unless hash_files=True
+    access_time_kept: bool  # opened with O_NOATIME (Linux, owner or root)
 
 class Summary(TypedDict):
     rows: int
@@ -68,6 +69,8 @@ class Report(TypedDict):
     panics: int
     repeated_parser_rows: int
     manifest: List[ManifestEntry]
+    files_access_time_not_kept: int
+    folders_access_time_not_kept: int
     summary: Summary
 
 class ScanError(Exception):
