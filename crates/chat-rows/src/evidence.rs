@@ -307,6 +307,13 @@ fn open_regular(target: &Path) -> io::Result<(std::fs::File, std::fs::Metadata, 
         }
         .into_io());
     }
+    // `O_NONBLOCK` was for the open only: a file system that honours it on a regular
+    // file (some FUSE ones) could otherwise answer a read with `EAGAIN`
+    #[cfg(unix)]
+    {
+        let flags = rustix::fs::fcntl_getfl(&file)?;
+        rustix::fs::fcntl_setfl(&file, flags - rustix::fs::OFlags::NONBLOCK)?;
+    }
     Ok((file, meta, kept))
 }
 
@@ -962,6 +969,12 @@ mod tests {
             Err("not a regular file (a FIFO); left unread".to_string()),
             "{fifo:?}"
         );
+        // a regular file's handle is left blocking, as reads expect
+        let file = tmp.join("state.vscdb");
+        std::fs::write(&file, b"x").unwrap();
+        let (handle, _, _) = open_regular(&file).unwrap();
+        let flags = rustix::fs::fcntl_getfl(&handle).unwrap();
+        assert!(!flags.contains(rustix::fs::OFlags::NONBLOCK), "{flags:?}");
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 
