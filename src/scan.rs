@@ -387,7 +387,8 @@ enum Met {
 }
 
 /// Walks `root` depth first, each folder's entries in name order, following no link
-/// below the root. `enter` is asked of every folder (the root too) whether to list it;
+/// below the root (not even a folder swapped for a link after its parent was listed:
+/// it is opened with `O_NOFOLLOW` and met as unreadable). `enter` is asked of every folder (the root too) whether to list it;
 /// everything else, and each folder that could not be listed, goes to `met`. Folders
 /// are listed by [`chat_rows::evidence::list_folder`], with `O_NOATIME` where the
 /// kernel permits it, so a live walk does not set the access time of every folder it
@@ -412,7 +413,8 @@ fn walk(
         if !enter(&path, depth) {
             continue;
         }
-        match chat_rows::evidence::list_folder(&path) {
+        // below the root, a folder is not followed if it became a link since it was listed
+        match chat_rows::evidence::list_folder(&path, depth == 0) {
             Ok(listing) => {
                 if !listing.access_time_kept {
                     not_kept += 1;
@@ -1253,11 +1255,13 @@ impl Scanner {
                 source,
             })?;
             if meta.is_dir() {
-                chat_rows::evidence::open_read_only(root, true).map_err(|source| {
-                    ScanError::Root {
-                        path: root.clone(),
-                        source,
-                    }
+                chat_rows::evidence::open_read_only(
+                    root,
+                    chat_rows::evidence::Opening::Folder { follow_link: true },
+                )
+                .map_err(|source| ScanError::Root {
+                    path: root.clone(),
+                    source,
                 })?;
             }
             // each path walked, with why it was not read (a file's size is asked once a
@@ -2560,6 +2564,44 @@ mod tests {
                 assert_eq!(report.repeated_parser_rows, 1);
             }
         }
+    }
+
+    /// A folder the walk listed as a folder and that is swapped for a link to a folder
+    /// outside the root before the walk enters it is not followed: it cannot be
+    /// listed (`O_NOFOLLOW`), and nothing outside the root is met. The swap is made
+    /// from `enter`, which is asked just before the listing.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_folder_swapped_for_a_link_before_it_is_entered_is_not_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (root, outside) = (tmp.path().join("root"), tmp.path().join("outside"));
+        std::fs::create_dir_all(root.join("home/.copilot")).unwrap();
+        std::fs::write(root.join("home/a.json"), b"{}").unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("secret.json"), b"{}").unwrap();
+        let swapped = root.join("home/.copilot");
+        let mut met = Vec::new();
+        let mut enter = |path: &Path, _depth: usize| {
+            if path == swapped {
+                std::fs::remove_dir(path).unwrap();
+                std::os::unix::fs::symlink(&outside, path).unwrap();
+            }
+            true
+        };
+        let not_kept = walk(&root, EntryKind::Folder, &mut enter, &mut |m| {
+            met.push(match m {
+                Met::Entry { path, depth, kind } => format!("{} {depth} {kind:?}", path.display()),
+                Met::Unreadable { path, error } => format!("{} {error}", path.display()),
+            })
+        });
+        assert_eq!(
+            met,
+            [
+                format!("{} Not a directory (os error 20)", swapped.display()),
+                format!("{} 2 File", root.join("home/a.json").display()),
+            ]
+        );
+        assert_eq!(not_kept, 0);
     }
 
     #[test]

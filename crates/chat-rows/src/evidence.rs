@@ -299,7 +299,7 @@ pub fn display_path(path: &Path) -> String {
 /// caught too). The third value is true when the read cannot change the file's access
 /// time ([`open_read_only`]).
 fn open_regular(target: &Path) -> io::Result<(std::fs::File, std::fs::Metadata, bool)> {
-    let (file, kept) = open_read_only(target, false)?;
+    let (file, kept) = open_read_only(target, Opening::File)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(Refusal::NotRegular {
@@ -317,8 +317,22 @@ fn open_regular(target: &Path) -> io::Result<(std::fs::File, std::fs::Metadata, 
     Ok((file, meta, kept))
 }
 
-/// Opens a file (or, with `folder`, a folder, for listing) read-only, the way every
-/// evidence read opens: on Linux with `O_NOATIME`, so that reading does not set the
+/// What [`open_read_only`] opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// A file (checked as a regular file by the caller, on the handle).
+    File,
+    /// A folder, for listing; with `follow_link` false a folder that is a symbolic
+    /// link is refused (`O_NOFOLLOW`: a folder a walk listed as a folder and swapped
+    /// for a link before it is entered is not followed out of the root).
+    Folder {
+        /// Whether a link at the path itself is followed.
+        follow_link: bool,
+    },
+}
+
+/// Opens a file or a folder ([`Opening`]) read-only, the way every evidence read
+/// opens: on Linux with `O_NOATIME`, so that reading does not set the
 /// access time a responder may need, where the kernel permits it (the owner of the
 /// file, or a process with `CAP_FOWNER` such as root; for anyone else the open is
 /// refused with `EPERM` and is made again without it); and on Unix with `O_NONBLOCK`
@@ -326,13 +340,16 @@ fn open_regular(target: &Path) -> io::Result<(std::fs::File, std::fs::Metadata, 
 /// neither blocks the open for ever nor becomes the scanner's terminal (the handle is
 /// then refused as not a regular file). Returns the handle and whether the access
 /// time is kept (always false where there is no `O_NOATIME`).
-pub fn open_read_only(path: &Path, folder: bool) -> io::Result<(std::fs::File, bool)> {
+pub fn open_read_only(path: &Path, what: Opening) -> io::Result<(std::fs::File, bool)> {
     #[cfg(unix)]
     {
         use rustix::fs::{Mode, OFlags};
         let mut flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
-        if folder {
+        if let Opening::Folder { follow_link } = what {
             flags |= OFlags::DIRECTORY;
+            if !follow_link {
+                flags |= OFlags::NOFOLLOW;
+            }
         }
         #[cfg(any(target_os = "linux", target_os = "android"))]
         match rustix::fs::open(path, flags | OFlags::NOATIME, Mode::empty()) {
@@ -345,7 +362,7 @@ pub fn open_read_only(path: &Path, folder: bool) -> io::Result<(std::fs::File, b
     }
     #[cfg(not(unix))]
     {
-        let _ = folder;
+        let _ = what;
         Ok((std::fs::File::open(path)?, false))
     }
 }
@@ -423,14 +440,17 @@ pub struct Listing {
 /// Lists a folder, opened as [`open_read_only`] opens (on Linux with `O_NOATIME` where
 /// permitted: `std::fs::read_dir` sets a folder's access time, as `ls` does, which
 /// would leave the scan's time on every folder of a live system it walked). Names only,
-/// sorted; `.` and `..` are left out; a link is not followed. The kind comes from the
-/// listing where the file system gives it and from the entry's status otherwise.
-pub fn list_folder(dir: &Path) -> io::Result<Listing> {
+/// sorted; `.` and `..` are left out; a link in the folder is not followed, and `dir`
+/// itself is followed if it is a link only with `follow_link` (a walk gives false for
+/// every folder below its root: one swapped for a link after it was listed is an
+/// error, not a way out of the root). The kind comes from the listing where the file
+/// system gives it and from the entry's status otherwise.
+pub fn list_folder(dir: &Path, follow_link: bool) -> io::Result<Listing> {
     let mut out = Listing::default();
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
-        let (file, kept) = open_read_only(dir, true)?;
+        let (file, kept) = open_read_only(dir, Opening::Folder { follow_link })?;
         out.access_time_kept = kept;
         let mut listing = rustix::fs::Dir::new(std::os::fd::OwnedFd::from(file))?;
         while let Some(entry) = listing.read() {
@@ -744,7 +764,7 @@ impl Evidence {
             }
             .into_io());
         }
-        let listing = list_folder(dir)?;
+        let listing = list_folder(dir, true)?;
         if !listing.access_time_kept {
             self.folders_atime_not_kept
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -918,7 +938,7 @@ mod tests {
             .arg(tmp.join("f-fifo"))
             .status()
             .is_ok_and(|s| s.success());
-        let listing = list_folder(&tmp).unwrap();
+        let listing = list_folder(&tmp, false).unwrap();
         let mut want = vec![
             (tmp.join("a-link"), EntryKind::Link),
             (tmp.join("b-folder"), EntryKind::Folder),
@@ -933,8 +953,24 @@ mod tests {
         }
         assert_eq!(listing.entries, want);
         assert_eq!(
-            list_folder(&tmp.join("c.json")).unwrap_err().kind(),
+            list_folder(&tmp.join("c.json"), true).unwrap_err().kind(),
             io::ErrorKind::NotADirectory
+        );
+        // a link to a folder is listed only when asked to follow it
+        std::os::unix::fs::symlink("b-folder", tmp.join("g-link-to-folder")).unwrap();
+        assert_eq!(
+            list_folder(&tmp.join("g-link-to-folder"), true)
+                .unwrap()
+                .entries
+                .len(),
+            0
+        );
+        let refused = list_folder(&tmp.join("g-link-to-folder"), false).unwrap_err();
+        let errno = refused.raw_os_error();
+        assert!(
+            errno == Some(rustix::io::Errno::NOTDIR.raw_os_error())
+                || errno == Some(rustix::io::Errno::LOOP.raw_os_error()),
+            "{refused}: ENOTDIR or ELOOP"
         );
         std::fs::remove_dir_all(&tmp).unwrap();
     }
