@@ -211,7 +211,7 @@ pub struct ScanReport {
     pub repeated_parser_rows: usize,
     /// Every evidence file read, for the chain-of-custody manifest.
     pub manifest: Vec<chat_rows::ManifestEntry>,
-    /// Folders listed in a way that may have set their access time: on Linux those
+    /// Folders listed in a way that may have set their access time, each once: on Linux those
     /// whose owner the scan is not (without root's `CAP_FOWNER` the kernel refuses
     /// `O_NOATIME`), and every folder on systems without it. A file's own is in its
     /// manifest entry ([`ScanReport::files_access_time_not_kept`]).
@@ -393,14 +393,14 @@ enum Met {
 /// are listed by [`chat_rows::evidence::list_folder`], with `O_NOATIME` where the
 /// kernel permits it, so a live walk does not set the access time of every folder it
 /// passes (`walkdir`, used until 2026-12-02, lists through `std::fs::read_dir`, which
-/// does). Returns how many folders were listed without it.
+/// does). Returns the folders listed without it.
 fn walk(
     root: &Path,
     root_kind: EntryKind,
     enter: &mut dyn FnMut(&Path, usize) -> bool,
     met: &mut dyn FnMut(Met),
-) -> usize {
-    let mut not_kept = 0;
+) -> Vec<PathBuf> {
+    let mut not_kept = Vec::new();
     // what is still to be met, the next on top: a folder's entries are pushed in
     // reverse name order, so they come off in name order, each folder's own entries
     // before its next sibling (the order `walkdir` gave)
@@ -417,7 +417,7 @@ fn walk(
         match chat_rows::evidence::list_folder(&path, depth == 0) {
             Ok(listing) => {
                 if !listing.access_time_kept {
-                    not_kept += 1;
+                    not_kept.push(path.clone());
                 }
                 pending.extend(
                     listing
@@ -1244,11 +1244,14 @@ impl Scanner {
         Ok(self.discover_in(&roots)?.0)
     }
 
-    /// [`Scanner::discover`] under roots already made effective; with it, how many
-    /// folders were listed in a way that may have set their access time.
-    fn discover_in(&self, roots: &[PathBuf]) -> Result<(Vec<FoundFile>, usize), ScanError> {
+    /// [`Scanner::discover`] under roots already made effective; with it, the folders
+    /// listed in a way that may have set their access time.
+    fn discover_in(
+        &self,
+        roots: &[PathBuf],
+    ) -> Result<(Vec<FoundFile>, std::collections::BTreeSet<PathBuf>), ScanError> {
         let mut found = Vec::new();
-        let mut folders_listed_atime_not_kept = 0;
+        let mut folders_listed_atime_not_kept = std::collections::BTreeSet::new();
         for root in roots {
             let meta = std::fs::metadata(root).map_err(|source| ScanError::Root {
                 path: root.clone(),
@@ -1333,7 +1336,7 @@ impl Scanner {
                     }
                 },
             };
-            folders_listed_atime_not_kept += walk(root, root_kind, &mut enter, &mut met);
+            folders_listed_atime_not_kept.extend(walk(root, root_kind, &mut enter, &mut met));
             entries.append(&mut kernel);
             entries.sort();
             let walked = chat_rows::Walked::new(
@@ -1717,8 +1720,10 @@ impl Scanner {
         });
         outcome?;
         report.manifest = evidence.manifest();
-        report.folders_access_time_not_kept =
-            folders_listed_atime_not_kept + evidence.folders_listed_access_time_not_kept();
+        // a folder both the walk and a store listed is one folder
+        let mut folders = folders_listed_atime_not_kept;
+        folders.extend(evidence.folders_access_time_not_kept());
+        report.folders_access_time_not_kept = folders.len();
         Ok(report)
     }
 
@@ -2601,7 +2606,7 @@ mod tests {
                 format!("{} 2 File", root.join("home/a.json").display()),
             ]
         );
-        assert_eq!(not_kept, 0);
+        assert!(not_kept.is_empty());
     }
 
     #[test]

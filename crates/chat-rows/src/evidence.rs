@@ -220,8 +220,8 @@ pub struct Evidence {
     streamed: Mutex<HashMap<PathBuf, (Identity, String)>>,
     /// How many files [`Evidence::open_ranged`] streamed to hash them.
     streams: std::sync::atomic::AtomicUsize,
-    /// How many folders [`Evidence::read_dir`] listed without `O_NOATIME`.
-    folders_atime_not_kept: std::sync::atomic::AtomicUsize,
+    /// The folders [`Evidence::read_dir`] listed without `O_NOATIME`.
+    folders_atime_not_kept: Mutex<std::collections::BTreeSet<PathBuf>>,
 }
 
 /// What tells one state of a file from another without reading it: its size, its
@@ -320,7 +320,10 @@ fn open_regular(target: &Path) -> io::Result<(std::fs::File, std::fs::Metadata, 
 /// What [`open_read_only`] opens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opening {
-    /// A file (checked as a regular file by the caller, on the handle).
+    /// A file (checked as a regular file by the caller, on the handle). A symbolic
+    /// link at the path is refused (`O_NOFOLLOW`): the path is where
+    /// [`Evidence::check`] found a regular file, or the fully resolved target of a link
+    /// it allowed, so a link there was swapped in after the check.
     File,
     /// A folder, for listing; with `follow_link` false a folder that is a symbolic
     /// link is refused (`O_NOFOLLOW`: a folder a walk listed as a folder and swapped
@@ -345,10 +348,15 @@ pub fn open_read_only(path: &Path, what: Opening) -> io::Result<(std::fs::File, 
     {
         use rustix::fs::{Mode, OFlags};
         let mut flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
-        if let Opening::Folder { follow_link } = what {
-            flags |= OFlags::DIRECTORY;
-            if !follow_link {
-                flags |= OFlags::NOFOLLOW;
+        match what {
+            // the path is the one [`Evidence::check`] found a regular file at, or the
+            // resolved target of a link: a link there now was swapped in since
+            Opening::File => flags |= OFlags::NOFOLLOW,
+            Opening::Folder { follow_link } => {
+                flags |= OFlags::DIRECTORY;
+                if !follow_link {
+                    flags |= OFlags::NOFOLLOW;
+                }
             }
         }
         #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -766,8 +774,9 @@ impl Evidence {
         }
         let listing = list_folder(dir, true)?;
         if !listing.access_time_kept {
-            self.folders_atime_not_kept
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if let Ok(mut set) = self.folders_atime_not_kept.lock() {
+                set.insert(dir.to_path_buf());
+            }
         }
         let mut out: Vec<PathBuf> = listing.entries.into_iter().map(|(p, _)| p).collect();
         out.sort();
@@ -802,11 +811,14 @@ impl Evidence {
         }
     }
 
-    /// How many folders [`Evidence::read_dir`] listed in a way that may have set their
-    /// access time (see [`open_read_only`]; a file's own is in its [`ManifestEntry`]).
-    pub fn folders_listed_access_time_not_kept(&self) -> usize {
+    /// The folders [`Evidence::read_dir`] listed in a way that may have set their
+    /// access time (see [`open_read_only`]; a file's own is in its [`ManifestEntry`]),
+    /// each once however often it was listed.
+    pub fn folders_access_time_not_kept(&self) -> std::collections::BTreeSet<PathBuf> {
         self.folders_atime_not_kept
-            .load(std::sync::atomic::Ordering::Relaxed)
+            .lock()
+            .map(|set| set.clone())
+            .unwrap_or_default()
     }
 
     /// Every file read so far, sorted by path.
@@ -976,7 +988,8 @@ mod tests {
     }
 
     /// A FIFO swapped in after the check is opened without waiting for a writer (a
-    /// plain open would block for ever) and refused as what it is.
+    /// plain open would block for ever) and refused as what it is; a link swapped in
+    /// is not followed.
     #[cfg(unix)]
     #[test]
     fn a_fifo_opened_in_place_of_a_file_is_refused_at_once() {
@@ -1004,6 +1017,17 @@ mod tests {
             outcome,
             Err("not a regular file (a FIFO); left unread".to_string()),
             "{fifo:?}"
+        );
+        // a link swapped in for a checked file is not followed (the target is outside)
+        std::fs::write(tmp.join("outside.json"), b"{}").unwrap();
+        std::os::unix::fs::symlink(tmp.join("outside.json"), tmp.join("swapped.json")).unwrap();
+        let refused = open_regular(&tmp.join("swapped.json"))
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(
+            refused.raw_os_error(),
+            Some(rustix::io::Errno::LOOP.raw_os_error()),
+            "{refused}"
         );
         // a regular file's handle is left blocking, as reads expect
         let file = tmp.join("state.vscdb");
@@ -1056,7 +1080,7 @@ mod tests {
         );
         assert_eq!(atimes("evidence"), [old, old]);
         assert!(ev.manifest()[0].access_time_kept);
-        assert_eq!(ev.folders_listed_access_time_not_kept(), 0);
+        assert!(ev.folders_access_time_not_kept().is_empty());
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 
