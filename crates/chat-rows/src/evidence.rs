@@ -486,6 +486,13 @@ pub fn list_folder(dir: &Path, follow_link: bool) -> io::Result<Listing> {
     }
     #[cfg(not(unix))]
     {
+        // no open flag here: the link is refused by its status (a narrower window)
+        if !follow_link && std::fs::symlink_metadata(dir)?.file_type().is_symlink() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                "a symbolic link, not followed",
+            ));
+        }
         for entry in std::fs::read_dir(dir)? {
             let entry = entry?;
             let kind = entry
@@ -938,9 +945,8 @@ mod tests {
     #[test]
     fn a_folder_lists_by_name_with_each_entrys_kind() {
         use std::os::unix::ffi::OsStrExt;
-        let tmp = std::env::temp_dir().join(format!("chat-rows-listing-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&tmp);
-        std::fs::create_dir_all(tmp.join("b-folder")).unwrap();
+        let tmp = tempfile_dir("listing");
+        std::fs::create_dir(tmp.join("b-folder")).unwrap();
         std::fs::write(tmp.join("c.json"), b"{}").unwrap();
         std::os::unix::fs::symlink("c.json", tmp.join("a-link")).unwrap();
         std::os::unix::fs::symlink("/nowhere", tmp.join("d-dangling")).unwrap();
@@ -993,9 +999,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_fifo_opened_in_place_of_a_file_is_refused_at_once() {
-        let tmp = std::env::temp_dir().join(format!("chat-rows-fifo-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&tmp);
-        std::fs::create_dir_all(&tmp).unwrap();
+        let tmp = tempfile_dir("fifo");
         let fifo = tmp.join("state.vscdb-wal");
         if !std::process::Command::new("mkfifo")
             .arg(&fifo)
@@ -1043,8 +1047,7 @@ mod tests {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     #[test]
     fn reading_and_listing_set_no_access_time() {
-        let tmp = std::env::temp_dir().join(format!("chat-rows-atime-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&tmp);
+        let tmp = tempfile_dir("atime");
         for d in ["evidence/sub", "control/sub"] {
             std::fs::create_dir_all(tmp.join(d)).unwrap();
             std::fs::write(tmp.join(d).join("a.json"), b"{\"a\":1}").unwrap();
@@ -1243,6 +1246,7 @@ mod tests {
         assert_eq!(p("/a/é".as_bytes()), "/a/é");
     }
 
+    #[cfg(unix)]
     fn tempfile_dir(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("chat-rows-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
