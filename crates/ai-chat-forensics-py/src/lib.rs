@@ -43,7 +43,7 @@ use ai_chat_forensics::chat_rows::{
 };
 use ai_chat_forensics::{FileReport, ScanReport, Scanner, Summary, layout, locations, stores};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use serde::Deserialize;
@@ -634,29 +634,106 @@ impl RowSink for LineSink<'_> {
     }
 }
 
+/// The whole content of a Python file object opened in binary mode (its `read()`),
+/// or of a bytes-like object.
+fn object_bytes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+    let data = if obj.hasattr("read")? {
+        obj.call_method0("read")?
+    } else {
+        obj.clone()
+    };
+    if data.is_instance_of::<pyo3::types::PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} gave text: open it in binary mode ('rb'), evidence is read as bytes"
+        )));
+    }
+    data.extract::<Vec<u8>>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} is neither a path, a file object opened in binary mode, nor bytes"
+        ))
+    })
+}
+
+/// The modification time of a file object that is an open file (`os.fstat` of its
+/// `fileno()`); None for anything else (a zip member, bytes).
+fn object_mtime(obj: &Bound<'_, PyAny>) -> Option<std::time::SystemTime> {
+    let fd = obj.call_method0("fileno").ok()?;
+    let stat = obj
+        .py()
+        .import("os")
+        .ok()?
+        .call_method1("fstat", (fd,))
+        .ok()?;
+    let ns: i128 = stat.getattr("st_mtime_ns").ok()?.extract().ok()?;
+    let ns = u64::try_from(ns).ok()?;
+    Some(std::time::UNIX_EPOCH + std::time::Duration::from_nanos(ns))
+}
+
 /// Reads one file and yields its rows as dicts, like [`scan`] does for a tree.
+///
+/// `source` is a path, or a file object opened in binary mode (or bytes) with `name`,
+/// the path the file stood at in the evidence (a file object's own `name` is taken when
+/// it has one), and `companions`, the files a store reads beside it (`{"<name>-wal":
+/// file}`), each read whole into memory ([`Evidence::in_memory`]).
 #[pyfunction]
-#[pyo3(signature = (path, *, store=None, root=None, host=None, host_zone=None, hash_files=false))]
+#[pyo3(signature = (source, *, name=None, companions=None, store=None, root=None, host=None, host_zone=None, hash_files=false))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments
 fn read_file(
-    path: PathBuf,
+    source: &Bound<'_, PyAny>,
+    name: Option<PathBuf>,
+    companions: Option<&Bound<'_, PyDict>>,
     store: Option<String>,
     root: Option<PathBuf>,
     host: Option<String>,
     host_zone: Option<String>,
     hash_files: bool,
 ) -> PyResult<Rows> {
-    let meta = std::fs::metadata(&path).map_err(|e| {
-        ScanError::new_err(format!(
-            "cannot read {}: {e}",
-            chat_rows::display_path(&path)
-        ))
-    })?;
-    if !meta.is_file() {
-        return Err(PyValueError::new_err(format!(
-            "{} is not a file (use scan() for a folder)",
-            chat_rows::display_path(&path)
-        )));
-    }
+    let (path, memory) = match source.extract::<PathBuf>() {
+        Ok(path) => {
+            if name.is_some() || companions.is_some() {
+                return Err(PyValueError::new_err(
+                    "name= and companions= go with a file object or bytes; a path names itself and its companions lie beside it",
+                ));
+            }
+            let meta = std::fs::metadata(&path).map_err(|e| {
+                ScanError::new_err(format!(
+                    "cannot read {}: {e}",
+                    chat_rows::display_path(&path)
+                ))
+            })?;
+            if !meta.is_file() {
+                return Err(PyValueError::new_err(format!(
+                    "{} is not a file (use scan() for a folder)",
+                    chat_rows::display_path(&path)
+                )));
+            }
+            (path, None)
+        }
+        Err(_) => {
+            let own_name =
+                || -> Option<PathBuf> { source.getattr("name").ok()?.extract::<PathBuf>().ok() };
+            let Some(path) = name.or_else(own_name) else {
+                return Err(PyValueError::new_err(
+                    "name=: the path the file stood at in the evidence (its store is known by it, and its rows name it)",
+                ));
+            };
+            let mut files = vec![(
+                path.clone(),
+                object_bytes(source, "source")?,
+                object_mtime(source),
+            )];
+            if let Some(more) = companions {
+                for (k, v) in more.iter() {
+                    let at: PathBuf = k.extract().map_err(|_| {
+                        PyTypeError::new_err("companions: keys are paths (str or os.PathLike)")
+                    })?;
+                    let what = format!("companion {}", chat_rows::display_path(&at));
+                    files.push((at, object_bytes(&v, &what)?, object_mtime(&v)));
+                }
+            }
+            (path, Some(files))
+        }
+    };
     let all = stores::all();
     let names: Vec<&'static str> = all.iter().map(|s| s.name()).collect();
     let chosen: Vec<Box<dyn Store>> = match &store {
@@ -701,7 +778,12 @@ fn read_file(
         display_path: chat_rows::display_path(&path),
         collected_at: None,
     };
-    let evidence = Evidence::new().roots([&root]).hashing(hash_files);
+    let evidence = match memory {
+        Some(files) => Evidence::in_memory(files),
+        None => Evidence::new(),
+    }
+    .roots([&root])
+    .hashing(hash_files);
     Rows::start(move |out| {
         let mut report = ScanReport::default();
         let mut sink = LineSink {

@@ -117,6 +117,39 @@ def test_read_file_gives_the_scans_rows_of_that_file(cli):
     assert len(alone) == len(got) and {r["host"] for r in alone} == {""}
 
 
+def test_read_file_takes_file_objects_and_bytes():
+    # Cody's history in VSCodium's global state, much of it only in the -wal (a store
+    # that reads nothing else beside the database: others look at more files, which a
+    # caller gives as companions too)
+    db = "fixtures/evidence/lin-ws01/home/alice/.config/VSCodium/User/globalStorage/state.vscdb"
+    by_path = list(acf.read_file(db, root=ROOT))
+    assert len(by_path) == 28
+    # open files, with the -wal as a companion: the same rows (times from os.fstat)
+    with open(db, "rb") as main, open(db + "-wal", "rb") as wal:
+        rows = acf.read_file(main, name=db, companions={db + "-wal": wal}, root=ROOT)
+        assert list(rows) == by_path
+    assert [m["path"] for m in rows.report["manifest"]] == [db, db + "-wal"]
+    # bytes, and io.BytesIO: no modification time, so rows placed at the file's have none
+    main_bytes, wal_bytes = Path(db).read_bytes(), Path(db + "-wal").read_bytes()
+    from_bytes = list(acf.read_file(main_bytes, name=db, companions={db + "-wal": wal_bytes}, root=ROOT))
+    from io import BytesIO
+
+    from_io = list(acf.read_file(BytesIO(main_bytes), name=db, companions={db + "-wal": BytesIO(wal_bytes)}, root=ROOT))
+    assert from_io == from_bytes
+    untimed = lambda rows: [dict(r, timestamp_utc="", timestamp_zone="") for r in rows]  # noqa: E731
+    assert untimed(from_bytes) == untimed(by_path)
+    # without its -wal, the rows only the WAL holds are not there
+    alone = list(acf.read_file(main_bytes, name=db, root=ROOT))
+    assert len(alone) == 8
+    with pytest.raises(TypeError, match="open it in binary mode"):
+        with open(db, encoding="latin-1") as text:
+            acf.read_file(text, name=db)
+    with pytest.raises(ValueError, match="name="):
+        acf.read_file(BytesIO(main_bytes))
+    with pytest.raises(ValueError, match="go with a file object"):
+        acf.read_file(db, name=db)
+
+
 def test_errors_are_exceptions():
     with pytest.raises(acf.ScanError, match="cannot read evidence root"):
         acf.scan("fixtures/no-such-root")

@@ -148,11 +148,18 @@ pub struct Checked {
 /// are read where they are asked for, so a file of any size costs only the ranges read.
 #[derive(Debug)]
 pub struct RangedFile {
-    file: std::fs::File,
+    file: Backing,
     size: u64,
     /// Where reads must seek first (no positional read): one seek and read at a time.
     #[cfg(not(any(unix, windows)))]
     seeking: Mutex<()>,
+}
+
+/// Where a [`RangedFile`]'s bytes are.
+#[derive(Debug)]
+enum Backing {
+    Disk(std::fs::File),
+    Memory(std::sync::Arc<[u8]>),
 }
 
 impl RangedFile {
@@ -174,7 +181,17 @@ impl RangedFile {
     pub fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
         let mut done = 0;
         while done < buf.len() {
-            match self.read_once(offset + done as u64, &mut buf[done..]) {
+            let at = offset + done as u64;
+            let got = match &self.file {
+                Backing::Disk(file) => self.read_once(file, at, &mut buf[done..]),
+                Backing::Memory(bytes) => {
+                    let from = usize::try_from(at).unwrap_or(usize::MAX).min(bytes.len());
+                    let n = (bytes.len() - from).min(buf.len() - done);
+                    buf[done..done + n].copy_from_slice(&bytes[from..from + n]);
+                    Ok(n)
+                }
+            };
+            match got {
                 Ok(0) => break,
                 Ok(n) => done += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -185,23 +202,27 @@ impl RangedFile {
     }
 
     #[cfg(unix)]
-    fn read_once(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
-        std::os::unix::fs::FileExt::read_at(&self.file, buf, offset)
+    fn read_once(&self, file: &std::fs::File, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        std::os::unix::fs::FileExt::read_at(file, buf, offset)
     }
 
     #[cfg(windows)]
-    fn read_once(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
-        std::os::windows::fs::FileExt::seek_read(&self.file, buf, offset)
+    fn read_once(&self, file: &std::fs::File, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        std::os::windows::fs::FileExt::seek_read(file, buf, offset)
     }
 
     #[cfg(not(any(unix, windows)))]
-    fn read_once(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+    fn read_once(
+        &self,
+        mut file: &std::fs::File,
+        offset: u64,
+        buf: &mut [u8],
+    ) -> io::Result<usize> {
         use std::io::Seek;
         let _one = self
             .seeking
             .lock()
             .map_err(|_| io::Error::other("evidence file handle poisoned"))?;
-        let mut file = &self.file;
         file.seek(io::SeekFrom::Start(offset))?;
         file.read(buf)
     }
@@ -220,6 +241,9 @@ pub struct Evidence {
     streamed: Mutex<HashMap<PathBuf, (Identity, String)>>,
     /// How many files [`Evidence::open_ranged`] streamed to hash them.
     streams: std::sync::atomic::AtomicUsize,
+    /// The files of [`Evidence::in_memory`], by the path each stood at; nothing on disk
+    /// is read when set.
+    memory: Option<BTreeMap<PathBuf, MemoryFile>>,
     /// The folders [`Evidence::read_dir`] listed without `O_NOATIME`.
     folders_atime_not_kept: Mutex<std::collections::BTreeSet<PathBuf>>,
 }
@@ -507,6 +531,18 @@ pub fn list_folder(dir: &Path, follow_link: bool) -> io::Result<Listing> {
     Ok(out)
 }
 
+/// A file of [`Evidence::in_memory`].
+#[derive(Debug)]
+struct MemoryFile {
+    bytes: std::sync::Arc<[u8]>,
+    modified: Option<std::time::SystemTime>,
+}
+
+/// True when `path` is a folder of the files held in memory: some file lies below it.
+fn memory_folder(memory: &BTreeMap<PathBuf, MemoryFile>, path: &Path) -> bool {
+    memory.keys().any(|p| p != path && p.starts_with(path))
+}
+
 /// What a file type is, in the words of a refusal: `a directory`, `a FIFO`, `a socket`,
 /// `a device`, `a symbolic link` (discovery names a claimed path that is no regular
 /// file the same way the reader would).
@@ -527,6 +563,7 @@ impl Evidence {
             streamed: Mutex::new(HashMap::new()),
             streams: Default::default(),
             folders_atime_not_kept: Default::default(),
+            memory: None,
         }
     }
 
@@ -555,6 +592,37 @@ impl Evidence {
         }
         map.insert(key.to_string(), Remembered(Box::new(value.clone())));
         value
+    }
+
+    /// A reader over files held in memory instead of on disk: a file object in Python,
+    /// a member of a zip, bytes fetched from a share. Each file is given with the path
+    /// it stood at in the evidence, which is what a store recognises it by and what
+    /// its rows name (`.../chatSessions/<id>.jsonl`, `.../state.vscdb` with its
+    /// `state.vscdb-wal` beside it), and its modification time where known (a zip
+    /// member's; rows placed at a file's modification time have no time without it).
+    /// Nothing on disk is read or listed: a path not given is missing, and a folder is
+    /// any path above a given one. The other rules hold: the size cap, and a manifest
+    /// entry for each file read (its SHA-256 when hashing is on, and `access_time_kept`
+    /// true: no file was opened).
+    pub fn in_memory(
+        files: impl IntoIterator<Item = (PathBuf, Vec<u8>, Option<std::time::SystemTime>)>,
+    ) -> Evidence {
+        let mut ev = Evidence::new();
+        ev.memory = Some(
+            files
+                .into_iter()
+                .map(|(p, b, modified)| {
+                    (
+                        p,
+                        MemoryFile {
+                            bytes: std::sync::Arc::from(b),
+                            modified,
+                        },
+                    )
+                })
+                .collect(),
+        );
+        ev
     }
 
     /// Sets the evidence roots: no link is followed, and no path resolved, outside them.
@@ -604,6 +672,24 @@ impl Evidence {
     /// opening it. A missing file is an error of kind `NotFound`; a refusal is an error
     /// whose [`refusal`] says why.
     pub fn check(&self, path: &Path) -> io::Result<Checked> {
+        if let Some(memory) = &self.memory {
+            return match memory.get(path) {
+                Some(file) => Ok(Checked {
+                    target: path.to_path_buf(),
+                    via_link: false,
+                    size: file.bytes.len() as u64,
+                    modified: file.modified,
+                }),
+                None if memory_folder(memory, path) => Err(Refusal::NotRegular {
+                    what: EntryKind::Folder.words(),
+                }
+                .into_io()),
+                None => Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    "not among the files given in memory",
+                )),
+            };
+        }
         let meta = std::fs::symlink_metadata(path)?;
         let ft = meta.file_type();
         if ft.is_symlink() {
@@ -671,6 +757,11 @@ impl Evidence {
             }
             .into_io());
         }
+        if let Some(file) = self.memory.as_ref().and_then(|m| m.get(path)) {
+            let bytes = file.bytes.to_vec();
+            self.record(path, &checked, &bytes, true);
+            return Ok(bytes);
+        }
         let (mut file, meta, atime_kept) = open_regular(&checked.target)?;
         let cap = self.max_size;
         let mut bytes = Vec::with_capacity(meta.len().min(cap) as usize);
@@ -699,6 +790,16 @@ impl Evidence {
     /// size cap, which bounds whole-file reads, does not apply.
     pub fn open_ranged(&self, path: &Path) -> io::Result<RangedFile> {
         let checked = self.check(path)?;
+        if let Some(file) = self.memory.as_ref().and_then(|m| m.get(path)) {
+            // hashed as a whole read is (the bytes are at hand)
+            self.record(path, &checked, &file.bytes, true);
+            return Ok(RangedFile {
+                file: Backing::Memory(file.bytes.clone()),
+                size: file.bytes.len() as u64,
+                #[cfg(not(any(unix, windows)))]
+                seeking: Mutex::new(()),
+            });
+        }
         let (mut file, meta, atime_kept) = open_regular(&checked.target)?;
         let size = meta.len();
         let identity = Identity::of(&meta);
@@ -745,7 +846,7 @@ impl Evidence {
             m.insert(path.to_path_buf(), entry);
         }
         Ok(RangedFile {
-            file,
+            file: Backing::Disk(file),
             size,
             #[cfg(not(any(unix, windows)))]
             seeking: Mutex::new(()),
@@ -764,6 +865,28 @@ impl Evidence {
     /// The entries of a folder, sorted, under the same rules (a linked folder is listed
     /// only when it resolves inside the root). Lists names only; reads no file.
     pub fn read_dir(&self, dir: &Path) -> io::Result<Vec<PathBuf>> {
+        if let Some(memory) = &self.memory {
+            if memory.contains_key(dir) {
+                return Err(io::Error::new(
+                    io::ErrorKind::NotADirectory,
+                    "a file given in memory, not a folder",
+                ));
+            }
+            // the files and folders just below `dir` (a folder is named by its files)
+            let below: std::collections::BTreeSet<PathBuf> = memory
+                .keys()
+                .filter_map(|p| p.strip_prefix(dir).ok())
+                .filter_map(|rest| rest.components().next())
+                .map(|first| dir.join(first))
+                .collect();
+            if below.is_empty() {
+                return Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    "no file given in memory lies in this folder",
+                ));
+            }
+            return Ok(below.into_iter().collect());
+        }
         let meta = std::fs::symlink_metadata(dir)?;
         if meta.file_type().is_symlink() {
             let target = std::fs::canonicalize(dir)?;
@@ -788,6 +911,29 @@ impl Evidence {
         let mut out: Vec<PathBuf> = listing.entries.into_iter().map(|(p, _)| p).collect();
         out.sort();
         Ok(out)
+    }
+
+    /// What is at `path`, as this reader sees it, without reading it: on disk its
+    /// status (of the link's target with `follow_link`, of the link itself without);
+    /// for [`Evidence::in_memory`], a file given or a folder above one. `None` when
+    /// nothing is there. Stores ask this, never the file system, whether a companion
+    /// or a sibling is there, so a tree held in memory answers as it would on disk.
+    pub fn status(&self, path: &Path, follow_link: bool) -> Option<EntryKind> {
+        if let Some(memory) = &self.memory {
+            return if memory.contains_key(path) {
+                Some(EntryKind::File)
+            } else if memory_folder(memory, path) {
+                Some(EntryKind::Folder)
+            } else {
+                None
+            };
+        }
+        let meta = if follow_link {
+            std::fs::metadata(path)
+        } else {
+            std::fs::symlink_metadata(path)
+        };
+        meta.ok().map(|m| EntryKind::of(&m.file_type()))
     }
 
     /// The file's modification time, UTC, if the rules allow the file and the file
@@ -1085,6 +1231,72 @@ mod tests {
         assert!(ev.manifest()[0].access_time_kept);
         assert!(ev.folders_access_time_not_kept().is_empty());
         std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    /// Files held in memory read as files on disk do, and nothing else is there: a
+    /// path not given is missing, a folder is any path above a given one, and each
+    /// file read has its manifest entry.
+    #[test]
+    fn files_in_memory_read_as_on_disk_and_nothing_else_is_there() {
+        let at = |p: &str| PathBuf::from(format!("/case/home/alice/{p}"));
+        let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_790_000_000);
+        let ev = Evidence::in_memory([
+            (at("s/state.vscdb"), b"main bytes".to_vec(), Some(when)),
+            (at("s/state.vscdb-wal"), b"wal".to_vec(), None),
+            (at("s/deep/x.json"), b"{}".to_vec(), None),
+        ])
+        .max_size(9);
+        assert_eq!(ev.read(&at("s/state.vscdb-wal")).unwrap(), b"wal");
+        assert_eq!(
+            ev.read(&at("s/state.vscdb")).unwrap_err().to_string(),
+            "10 bytes, over the 9-byte cap of one evidence file"
+        );
+        let ranged = ev.open_ranged(&at("s/state.vscdb")).unwrap();
+        let mut buf = [0u8; 8];
+        assert_eq!(ranged.read_at(5, &mut buf).unwrap(), 5);
+        assert_eq!(&buf[..5], b"bytes");
+        assert_eq!(ranged.read_at(40, &mut buf).unwrap(), 0);
+        assert_eq!(ranged.len(), 10);
+        assert_eq!(
+            ev.read(&at("s/missing.json")).unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+        assert_eq!(
+            ev.read(&at("s/deep")).unwrap_err().to_string(),
+            "not a regular file (a directory); left unread"
+        );
+        assert_eq!(
+            ev.read_dir(&at("s")).unwrap(),
+            [at("s/deep"), at("s/state.vscdb"), at("s/state.vscdb-wal")]
+        );
+        assert_eq!(
+            ev.read_dir(&at("t")).unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+        assert_eq!(ev.status(&at("s/deep"), false), Some(EntryKind::Folder));
+        assert_eq!(ev.status(&at("s/deep/x.json"), true), Some(EntryKind::File));
+        assert_eq!(ev.status(&at("s/dee"), true), None);
+        assert_eq!(
+            ev.modified(&at("s/state.vscdb")),
+            Timestamp::from_system_time(when)
+        );
+        assert_eq!(ev.modified(&at("s/state.vscdb-wal")), None);
+        let m = ev.manifest();
+        assert_eq!(
+            m.iter()
+                .map(|e| (e.path.as_str(), e.size))
+                .collect::<Vec<_>>(),
+            [
+                ("/case/home/alice/s/state.vscdb", 10),
+                ("/case/home/alice/s/state.vscdb-wal", 3)
+            ]
+        );
+        assert_eq!(m[0].mtime_utc, "2026-09-21T14:13:20.000000Z");
+        assert_eq!(
+            m[1].sha256,
+            "27a75a1c9d8f31b0bc4ca4889e25fe6413f00d78d8578a36e4cce1c38c452e45"
+        );
+        assert!(m.iter().all(|e| e.access_time_kept));
     }
 
     /// A file opened by ranges twice through one reader (two stores reading one

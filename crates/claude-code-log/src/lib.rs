@@ -477,7 +477,10 @@ fn read_transcript(
         let (parent_exists, parent_display) = if flat {
             let name = format!("{parent}.jsonl");
             (
-                files.path.with_file_name(&name).exists(),
+                files
+                    .evidence
+                    .status(&files.path.with_file_name(&name), true)
+                    .is_some(),
                 session_tree::sibling_display(files.display, &name),
             )
         } else {

@@ -50,6 +50,7 @@ pub mod twins;
 
 use std::path::{Path, PathBuf};
 
+use chat_rows::evidence::EntryKind;
 use chat_rows::store::paths::components;
 use chat_rows::{Claim, Evidence, FileContext, Row, RowSink, Store, TurnType, Walked};
 
@@ -137,7 +138,7 @@ fn beside_sessions(path: &Path, evidence: &Evidence) -> Option<(Location, PathBu
             .is_ok_and(|entries| {
                 entries.iter().any(|e| {
                     let log = e.join("events.jsonl");
-                    e.is_dir()
+                    evidence.status(e, true) == Some(EntryKind::Folder)
                         && (locate::in_session_folder(home, &log) || evidence.check(&log).is_ok())
                 })
             })

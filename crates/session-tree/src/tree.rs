@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use chat_rows::evidence::EntryKind;
 use chat_rows::system::{self, key_values};
 use chat_rows::{Evidence, Row, TurnType};
 use serde_json::{Map, Value};
@@ -133,9 +134,8 @@ impl<'a> SessionFiles<'a> {
     /// True when the parent session file of a sub-agent (`<folder>/<session>.jsonl`)
     /// is in the evidence.
     pub fn parent_session_exists(&self) -> bool {
-        self.folder()
-            .join(format!("{}.jsonl", self.loc.session_id))
-            .exists()
+        let file = self.folder().join(format!("{}.jsonl", self.loc.session_id));
+        self.evidence.status(&file, true).is_some()
     }
 
     /// The display path of the parent session file of a sub-agent.
@@ -232,7 +232,11 @@ impl<'a> SessionFiles<'a> {
     /// Nothing when the session file is there (it reads the output).
     pub fn orphan_tool_result(&self) -> Vec<Row> {
         let session_file = format!("{}.jsonl", self.loc.session_id);
-        if self.folder().join(&session_file).exists() {
+        if self
+            .evidence
+            .status(&self.folder().join(&session_file), true)
+            .is_some()
+        {
             return Vec::new();
         }
         let name = file_name(self.path);
@@ -266,7 +270,11 @@ impl<'a> SessionFiles<'a> {
         text: &dyn Fn(&Map<String, Value>) -> String,
     ) -> Vec<Row> {
         let session_file = format!("{}.jsonl", self.loc.stem());
-        if sibling(self.path, &session_file).exists() {
+        if self
+            .evidence
+            .status(&sibling(self.path, &session_file), true)
+            .is_some()
+        {
             return Vec::new();
         }
         let mut out = Vec::new();
@@ -306,7 +314,7 @@ pub fn list_files(dir: &Path, evidence: &Evidence) -> Vec<String> {
     };
     entries
         .into_iter()
-        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
+        .filter(|p| evidence.status(p, false) == Some(EntryKind::File))
         .map(|p| file_name(&p))
         .collect()
 }

@@ -116,10 +116,10 @@ struct RootIndex {
     live: Mutex<Option<(PathBuf, Vec<Row>)>>,
 }
 
-fn live_db_path(root: &Path, prefer_dev: bool) -> Option<PathBuf> {
+fn live_db_path(root: &Path, prefer_dev: bool, evidence: &Evidence) -> Option<PathBuf> {
     locate::live_db_of(root, prefer_dev)
         .into_iter()
-        .find(|p| p.is_file())
+        .find(|p| evidence.status(p, true) == Some(chat_rows::evidence::EntryKind::File))
 }
 
 fn backups_of(root: &Path, evidence: &Evidence) -> Vec<PathBuf> {
@@ -167,7 +167,7 @@ fn db_rows(
 
 fn build_index(root: &Path, evidence: &Evidence, opening: Opening) -> RootIndex {
     let mut index = RootIndex::default();
-    if let Some(live) = live_db_path(root, false) {
+    if let Some(live) = live_db_path(root, false, evidence) {
         let file = live.display().to_string();
         let (rows, db) = db_rows(
             &live,
@@ -556,7 +556,7 @@ pub fn read_root_with(root: &Path, evidence: &Evidence, opening: Opening) -> Vec
             &|_| index.clone(),
         ));
     }
-    if config.is_file() {
+    if evidence.status(&config, true) == Some(chat_rows::evidence::EntryKind::File) {
         let display = config.display().to_string();
         out.extend(read_file(
             &config,

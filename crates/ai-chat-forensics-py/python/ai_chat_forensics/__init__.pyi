@@ -2,7 +2,7 @@
 
 import datetime
 import os
-from typing import Iterator, List, Literal, Optional, Sequence, TypedDict, Union
+from typing import BinaryIO, Iterator, List, Literal, Mapping, Optional, Sequence, TypedDict, Union
 
 __version__: str
 
@@ -123,8 +123,10 @@ def scan(
     """
 
 def read_file(
-    path: StrPath,
+    source: Union[StrPath, BinaryIO, bytes, bytearray],
     *,
+    name: Optional[StrPath] = None,
+    companions: Optional[Mapping[StrPath, Union[BinaryIO, bytes, bytearray]]] = None,
     store: Optional[str] = None,
     root: Optional[StrPath] = None,
     host: Optional[str] = None,
@@ -133,7 +135,16 @@ def read_file(
 ) -> Rows:
     """Read one file with every store that claims it by its path, or with ``store``
     (``store_names()``). ``root``: the evidence root it lies under (default: its
-    folder), for the host and user the layout names and for companion files."""
+    folder), for the host and user the layout names and for companion files.
+
+    ``source`` is a path, or a file object opened in binary mode (a zip member, an
+    ``io.BytesIO``) or bytes, read whole into memory. Then ``name`` is the path the
+    file stood at in the evidence (default: the object's own ``name``), which tells
+    its store and is the rows' ``source_file``, and ``companions`` maps the paths of
+    the files a store reads beside it (``"<name>-wal"``) to their objects or bytes.
+    Nothing else is looked for on disk. An open file's modification time is taken
+    from ``os.fstat``; other objects have none (rows placed at a file's modification
+    time then have no time)."""
 
 def columns() -> List[str]: ...
 def known_agents() -> List[str]: ...
