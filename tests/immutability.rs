@@ -13,6 +13,21 @@ fn evidence() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/evidence")
 }
 
+/// Runs the CLI on `root` once per output format, each with a manifest, into `out`.
+fn scan_in_every_format(root: &Path, out: &Path) {
+    for format in ["jsonl", "csv", "timesketch"] {
+        let status = Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
+            .arg(root)
+            .args(["--format", format, "--no-progress", "-o"])
+            .arg(out.join(format!("rows.{format}")))
+            .arg("--manifest")
+            .arg(out.join("manifest.json"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
 #[test]
 fn a_scan_changes_no_byte_and_creates_no_file() {
     let root = evidence();
@@ -33,17 +48,7 @@ fn a_scan_changes_no_byte_and_creates_no_file() {
 
     // through the CLI, with every output format and a manifest, written elsewhere
     let out = tempfile::tempdir().unwrap();
-    for format in ["jsonl", "csv", "timesketch"] {
-        let status = Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
-            .arg(&root)
-            .args(["--format", format, "--no-progress", "-o"])
-            .arg(out.path().join(format!("rows.{format}")))
-            .arg("--manifest")
-            .arg(out.path().join("manifest.json"))
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
+    scan_in_every_format(&root, out.path());
     assert_eq!(
         snapshot_tree(&root).unwrap(),
         before,
@@ -152,17 +157,7 @@ fn a_scan_sets_no_access_time() {
     assert!(scanner.discover().unwrap().len() > 50);
     let result = scanner.run().unwrap();
     let out = tempfile::tempdir().unwrap();
-    for format in ["jsonl", "csv", "timesketch"] {
-        let status = Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
-            .arg(&root)
-            .args(["--format", format, "--no-progress", "-o"])
-            .arg(out.path().join(format!("rows.{format}")))
-            .arg("--manifest")
-            .arg(out.path().join("manifest.json"))
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
+    scan_in_every_format(&root, out.path());
     let changed: Vec<&PathBuf> = access_times(&paths)
         .iter()
         .zip(&before)
