@@ -538,9 +538,23 @@ struct MemoryFile {
     modified: Option<std::time::SystemTime>,
 }
 
+/// The files held in memory below `path`, in order: paths sort component by
+/// component, so those under a folder follow it together (one lookup, not a pass over
+/// every file).
+fn memory_below<'a>(
+    memory: &'a BTreeMap<PathBuf, MemoryFile>,
+    path: &'a Path,
+) -> impl Iterator<Item = &'a PathBuf> + 'a {
+    use std::ops::Bound::{Excluded, Unbounded};
+    memory
+        .range::<Path, _>((Excluded(path), Unbounded))
+        .map(|(p, _)| p)
+        .take_while(move |p| p.starts_with(path))
+}
+
 /// True when `path` is a folder of the files held in memory: some file lies below it.
 fn memory_folder(memory: &BTreeMap<PathBuf, MemoryFile>, path: &Path) -> bool {
-    memory.keys().any(|p| p != path && p.starts_with(path))
+    memory_below(memory, path).next().is_some()
 }
 
 /// What a file type is, in the words of a refusal: `a directory`, `a FIFO`, `a socket`,
@@ -873,8 +887,7 @@ impl Evidence {
                 ));
             }
             // the files and folders just below `dir` (a folder is named by its files)
-            let below: std::collections::BTreeSet<PathBuf> = memory
-                .keys()
+            let below: std::collections::BTreeSet<PathBuf> = memory_below(memory, dir)
                 .filter_map(|p| p.strip_prefix(dir).ok())
                 .filter_map(|rest| rest.components().next())
                 .map(|first| dir.join(first))
