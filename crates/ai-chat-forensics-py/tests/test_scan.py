@@ -117,7 +117,7 @@ def test_read_file_gives_the_scans_rows_of_that_file(cli):
     assert len(alone) == len(got) and {r["host"] for r in alone} == {""}
 
 
-def test_read_file_takes_file_objects_and_bytes():
+def test_read_file_takes_file_objects_and_bytes(tmp_path):
     # Cody's history in VSCodium's global state, much of it only in the -wal (a store
     # that reads nothing else beside the database: others look at more files, which a
     # caller gives as companions too)
@@ -141,6 +141,16 @@ def test_read_file_takes_file_objects_and_bytes():
     # without its -wal, the rows only the WAL holds are not there
     alone = list(acf.read_file(main_bytes, name=db, root=ROOT))
     assert len(alone) == 8
+    # members of a zip, as a collection holds them (a zip member has no os.fstat)
+    import zipfile
+
+    zipped = Path(tmp_path) / "collection.zip"
+    with zipfile.ZipFile(zipped, "w") as z:
+        z.write(db, db)
+        z.write(db + "-wal", db + "-wal")
+    with zipfile.ZipFile(zipped) as z, z.open(db) as main, z.open(db + "-wal") as wal:
+        from_zip = list(acf.read_file(main, companions={db + "-wal": wal}, root=ROOT))
+    assert from_zip == from_bytes
     with pytest.raises(TypeError, match="open it in binary mode"):
         with open(db, encoding="latin-1") as text:
             acf.read_file(text, name=db)
