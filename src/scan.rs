@@ -337,9 +337,9 @@ type FolderId = (u64, u64, u32, u64, u32, u32, u64, i64, i64, i64, i64);
 impl SeenFolders {
     /// The path the folder was first entered by, when it was; else notes it.
     #[cfg(unix)]
-    fn seen(&mut self, path: &Path) -> Option<PathBuf> {
+    fn seen(&mut self, path: &Path, m: Option<&std::fs::Metadata>) -> Option<PathBuf> {
         use std::os::unix::fs::MetadataExt;
-        let m = std::fs::metadata(path).ok()?;
+        let m = m?;
         if m.ino() == 0 {
             return None;
         }
@@ -366,7 +366,7 @@ impl SeenFolders {
     }
 
     #[cfg(not(unix))]
-    fn seen(&mut self, _path: &Path) -> Option<PathBuf> {
+    fn seen(&mut self, _path: &Path, _m: Option<&std::fs::Metadata>) -> Option<PathBuf> {
         None
     }
 }
@@ -388,8 +388,11 @@ enum Met {
 
 /// Walks `root` depth first, each folder's entries in name order, following no link
 /// below the root (not even a folder swapped for a link after its parent was listed:
-/// it is opened with `O_NOFOLLOW` and met as unreadable). `enter` is asked of every folder (the root too) whether to list it;
-/// everything else, and each folder that could not be listed, goes to `met`. Folders
+/// it is opened with `O_NOFOLLOW` and met as unreadable). `enter` is asked of every
+/// folder (the root too) whether to list it, by its path; `admit` whether to go into
+/// it once it is listed, by the status of the folder actually listed (taken from its
+/// open handle); everything else, and each folder that could not be listed, goes to
+/// `met`. Folders
 /// are listed by [`chat_rows::evidence::list_folder`], with `O_NOATIME` where the
 /// kernel permits it, so a live walk does not set the access time of every folder it
 /// passes (`walkdir`, used until 2026-12-02, lists through `std::fs::read_dir`, which
@@ -398,6 +401,7 @@ fn walk(
     root: &Path,
     root_kind: EntryKind,
     enter: &mut dyn FnMut(&Path, usize) -> bool,
+    admit: &mut dyn FnMut(&Path, Option<&std::fs::Metadata>) -> bool,
     met: &mut dyn FnMut(Met),
 ) -> Vec<PathBuf> {
     let mut not_kept = Vec::new();
@@ -418,6 +422,9 @@ fn walk(
             Ok(listing) => {
                 if !listing.access_time_kept {
                     not_kept.push(path.clone());
+                }
+                if !admit(&path, listing.status.as_ref()) {
+                    continue;
                 }
                 pending.extend(
                     listing
@@ -1271,20 +1278,23 @@ impl Scanner {
             // store claims it: most files under a home are no store's)
             let mut entries: Vec<(PathBuf, Option<String>)> = Vec::new();
             // folders the walk does not enter, with why (pushed from its filter)
-            let mut kernel = Vec::new();
+            let kernel = std::cell::RefCell::new(Vec::new());
             let mut folders = SeenFolders::default();
             let root_kind = EntryKind::of(&meta.file_type());
+            let mut admit = |path: &Path, status: Option<&std::fs::Metadata>| {
+                let Some(first) = folders.seen(path, status) else {
+                    return true;
+                };
+                kernel.borrow_mut().push((
+                    path.to_path_buf(),
+                    Some(format!(
+                        "folder not read: the same folder as {} (the same device and inode: a bind mount or a macOS firmlink shows it twice); its files are read there",
+                        chat_rows::display_path(&first)
+                    )),
+                ));
+                false
+            };
             let mut enter = |path: &Path, depth: usize| {
-                if let Some(first) = folders.seen(path) {
-                    kernel.push((
-                        path.to_path_buf(),
-                        Some(format!(
-                            "folder not read: the same folder as {} (the same device and inode: a bind mount or a macOS firmlink shows it twice); its files are read there",
-                            chat_rows::display_path(&first)
-                        )),
-                    ));
-                    return false;
-                }
                 if depth == 0 {
                     return true;
                 }
@@ -1293,7 +1303,7 @@ impl Scanner {
                     .map(|n| n.to_string_lossy())
                     .unwrap_or_default();
                 if let Some(what) = kernel_filesystem(path, &name) {
-                    kernel.push((
+                    kernel.borrow_mut().push((
                         path.to_path_buf(),
                         Some(format!(
                             "folder not read: {what}, mounted on a device of its own: the kernel's live view, not files on a disk (give it as a root to read it)"
@@ -1336,8 +1346,9 @@ impl Scanner {
                     }
                 },
             };
-            folders_listed_atime_not_kept.extend(walk(root, root_kind, &mut enter, &mut met));
-            entries.append(&mut kernel);
+            folders_listed_atime_not_kept
+                .extend(walk(root, root_kind, &mut enter, &mut admit, &mut met));
+            entries.append(&mut kernel.into_inner());
             entries.sort();
             let walked = chat_rows::Walked::new(
                 entries
@@ -2593,12 +2604,20 @@ mod tests {
             }
             true
         };
-        let not_kept = walk(&root, EntryKind::Folder, &mut enter, &mut |m| {
-            met.push(match m {
-                Met::Entry { path, depth, kind } => format!("{} {depth} {kind:?}", path.display()),
-                Met::Unreadable { path, error } => format!("{} {error}", path.display()),
-            })
-        });
+        let not_kept = walk(
+            &root,
+            EntryKind::Folder,
+            &mut enter,
+            &mut |_, _| true,
+            &mut |m| {
+                met.push(match m {
+                    Met::Entry { path, depth, kind } => {
+                        format!("{} {depth} {kind:?}", path.display())
+                    }
+                    Met::Unreadable { path, error } => format!("{} {error}", path.display()),
+                })
+            },
+        );
         assert_eq!(
             met,
             [

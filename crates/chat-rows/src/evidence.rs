@@ -467,6 +467,10 @@ pub struct Listing {
     /// True when listing could not change the folder's access time (see
     /// [`open_read_only`]).
     pub access_time_kept: bool,
+    /// The status of the folder listed, from its open handle (on Unix): what tells
+    /// this folder from another, with no second look up of its path that a swap could
+    /// answer for another folder.
+    pub status: Option<std::fs::Metadata>,
 }
 
 /// Lists a folder, opened as [`open_read_only`] opens (on Linux with `O_NOATIME` where
@@ -484,6 +488,7 @@ pub fn list_folder(dir: &Path, follow_link: bool) -> io::Result<Listing> {
         use std::os::unix::ffi::OsStrExt;
         let (file, kept) = open_read_only(dir, Opening::Folder { follow_link })?;
         out.access_time_kept = kept;
+        out.status = file.metadata().ok();
         let mut listing = rustix::fs::Dir::new(std::os::fd::OwnedFd::from(file))?;
         while let Some(entry) = listing.read() {
             let entry = entry?;
