@@ -1,6 +1,7 @@
 //! What the scanner's bench examples (`scan_bench`, `discover_bench`) share: the load
 //! average printed with each figure, and a copy of a fixture host into the generated
-//! collection. Included with `#[path]` (examples share no library).
+//! collection (the integration tests copy trees with it too). Included with `#[path]`
+//! (examples and tests share no library).
 
 use std::path::Path;
 

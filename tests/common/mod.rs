@@ -38,17 +38,9 @@ pub fn run(root: &Path, extra: &[&str], keep: bool) -> Run {
     Run { rows, merged }
 }
 
-/// Copies a tree of folders and regular files (the fixture tree has nothing else).
-#[allow(dead_code)] // not every test file that shares this module copies a tree
-pub fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
+// the bench examples' copy of a tree (one definition for benches and tests)
+#[path = "../../examples/bench_util/mod.rs"]
+#[allow(dead_code)] // the load average is the benches'
+mod bench_util;
+#[allow(unused_imports)] // not every test file that shares this module copies a tree
+pub use bench_util::copy_tree;
