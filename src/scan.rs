@@ -392,11 +392,10 @@ enum Met {
 /// folder (the root too) whether to list it, by its path; `admit` whether to go into
 /// it once it is listed, by the status of the folder actually listed (taken from its
 /// open handle); everything else, and each folder that could not be listed, goes to
-/// `met`. Folders
-/// are listed by [`chat_rows::evidence::list_folder`], with `O_NOATIME` where the
-/// kernel permits it, so a live walk does not set the access time of every folder it
-/// passes (`walkdir`, used until 2026-12-02, lists through `std::fs::read_dir`, which
-/// does). Returns the folders listed without it.
+/// `met`. Folders are listed by [`chat_rows::evidence::list_folder`], with
+/// `O_NOATIME` where the kernel permits it, so a live walk does not set the access
+/// time of every folder it passes (`walkdir`, used until 2026-12-02, lists through
+/// `std::fs::read_dir`, which does). Returns the folders listed without it.
 fn walk(
     root: &Path,
     root_kind: EntryKind,
