@@ -35,6 +35,7 @@ use std::sync::Mutex;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::archive::{Archive, Lookup};
 use crate::when::Timestamp;
 
 /// The default size cap of one evidence file: 4 GiB.
@@ -160,9 +161,39 @@ pub struct RangedFile {
 enum Backing {
     Disk(std::fs::File),
     Memory(std::sync::Arc<[u8]>),
+    /// A stored member of a zip archive: its bytes where they lie in the zip file.
+    Within {
+        file: std::sync::Arc<RangedFile>,
+        start: u64,
+    },
 }
 
 impl RangedFile {
+    fn with(file: Backing, size: u64) -> RangedFile {
+        RangedFile {
+            file,
+            size,
+            #[cfg(not(any(unix, windows)))]
+            seeking: Mutex::new(()),
+        }
+    }
+
+    /// Bytes held in memory.
+    pub(crate) fn in_memory(bytes: std::sync::Arc<[u8]>) -> RangedFile {
+        let size = bytes.len() as u64;
+        RangedFile::with(Backing::Memory(bytes), size)
+    }
+
+    /// `size` bytes of another at `start` (a stored member of a zip archive).
+    pub(crate) fn within(file: std::sync::Arc<RangedFile>, start: u64, size: u64) -> RangedFile {
+        RangedFile::with(Backing::Within { file, start }, size)
+    }
+
+    /// A temporary file holding `size` bytes (an inflated member of a zip archive).
+    pub(crate) fn spilled(file: std::fs::File, size: u64) -> RangedFile {
+        RangedFile::with(Backing::Disk(file), size)
+    }
+
     /// The file's size when it was opened.
     pub fn len(&self) -> u64 {
         self.size
@@ -189,6 +220,18 @@ impl RangedFile {
                     let n = (bytes.len() - from).min(buf.len() - done);
                     buf[done..done + n].copy_from_slice(&bytes[from..from + n]);
                     Ok(n)
+                }
+                Backing::Within { file, start } => {
+                    // never past the member's end, into the next one
+                    let left = self.size.saturating_sub(at);
+                    let n = usize::try_from(left)
+                        .unwrap_or(usize::MAX)
+                        .min(buf.len() - done);
+                    if n == 0 {
+                        Ok(0)
+                    } else {
+                        file.read_at(start + at, &mut buf[done..done + n])
+                    }
                 }
             };
             match got {
@@ -246,6 +289,12 @@ pub struct Evidence {
     memory: Option<BTreeMap<PathBuf, MemoryFile>>,
     /// The folders [`Evidence::read_dir`] listed without `O_NOATIME`.
     folders_atime_not_kept: Mutex<std::collections::BTreeSet<PathBuf>>,
+    /// The zip archives opened as folders ([`Evidence::open_archive`]).
+    archives: std::sync::RwLock<Vec<std::sync::Arc<Archive>>>,
+    /// Where a large compressed member of an archive is inflated ([`Evidence::spill_dir`]).
+    spill: Option<PathBuf>,
+    /// The size above which a compressed member is inflated there rather than in memory.
+    spill_above: u64,
 }
 
 /// What tells one state of a file from another without reading it: its size, its
@@ -583,6 +632,113 @@ impl Evidence {
             streams: Default::default(),
             folders_atime_not_kept: Default::default(),
             memory: None,
+            archives: Default::default(),
+            spill: None,
+            spill_above: 256 << 20,
+        }
+    }
+
+    /// Opens the zip archive at `path` as a folder of evidence (a collection as KAPE or
+    /// Velociraptor zips it, read without extracting it): from now on its members stand at `path` joined with their names, and
+    /// every method of this reader reads, lists and checks them there as files on disk
+    /// (a stored member by ranges in place; a compressed one inflated, under the size
+    /// cap). The zip file itself is read as any evidence file first (checked, and in the
+    /// manifest with its SHA-256); each member read gets its own manifest entry, with
+    /// the SHA-256 of its inflated bytes. A member's modification time is its UTC extra
+    /// field's (extended timestamp or NTFS), never the DOS time of unknown zone.
+    /// Returns the entries that stand nowhere in the tree, by path, with why: a name
+    /// with `..`, a name given twice, a file whose name is also a folder's. Opening one
+    /// archive twice opens it once.
+    pub fn open_archive(&self, path: &Path) -> io::Result<Vec<(PathBuf, String)>> {
+        if self.archive_at(path).is_some_and(|a| a.path == path) {
+            return Ok(Vec::new());
+        }
+        let file = self.open_ranged(path)?;
+        let kept = self
+            .manifest
+            .lock()
+            .ok()
+            .and_then(|m| m.get(path).map(|e| e.access_time_kept))
+            .unwrap_or(false);
+        // the zip reader is a dependency: should it panic on a hostile central
+        // directory, the archive is unread and the scan goes on
+        let (archive, problems) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            Archive::open(path, file, kept)
+        }))
+        .map_err(|_| {
+            io::Error::other(
+                "not read as a zip archive: the zip reader stopped with an internal error",
+            )
+        })??;
+        if let Ok(mut list) = self.archives.write() {
+            list.push(std::sync::Arc::new(archive));
+        }
+        Ok(problems)
+    }
+
+    /// Where a compressed member of an archive larger than 256 MiB is inflated: an
+    /// unnamed temporary file in `dir`, gone when it is closed (without it, such a
+    /// member is inflated into memory, still under the size cap). The caller keeps
+    /// `dir` out of the evidence roots.
+    pub fn spill_dir(mut self, dir: impl Into<PathBuf>) -> Evidence {
+        self.spill = Some(dir.into());
+        self
+    }
+
+    /// The archive `path` lies strictly below.
+    fn archive_of(&self, path: &Path) -> Option<std::sync::Arc<Archive>> {
+        let list = self.archives.read().ok()?;
+        list.iter()
+            .find(|a| path != a.path && path.starts_with(&a.path))
+            .cloned()
+    }
+
+    /// The archive `path` is, or lies below.
+    fn archive_at(&self, path: &Path) -> Option<std::sync::Arc<Archive>> {
+        let list = self.archives.read().ok()?;
+        list.iter().find(|a| path.starts_with(&a.path)).cloned()
+    }
+
+    /// Lists a folder for a walk: a folder of an archive or of the files held in
+    /// memory from what this reader holds, and one on disk by [`list_folder`] (with
+    /// `follow_link` as there). Unlike [`Evidence::read_dir`] it does not check the
+    /// folder against the roots: a walk lists the folders it met, none through a link.
+    pub fn list(&self, dir: &Path, follow_link: bool) -> io::Result<Listing> {
+        if let Some(a) = self.archive_at(dir) {
+            return match a.children(dir) {
+                Some(entries) => Ok(Listing {
+                    entries,
+                    access_time_kept: true,
+                    status: None,
+                }),
+                None => Err(Self::not_in_archive(&a, dir)),
+            };
+        }
+        if self.memory.is_some() {
+            let entries = self
+                .read_dir(dir)?
+                .into_iter()
+                .map(|p| {
+                    let kind = self.status(&p, false).unwrap_or(EntryKind::Other);
+                    (p, kind)
+                })
+                .collect();
+            return Ok(Listing {
+                entries,
+                access_time_kept: true,
+                status: None,
+            });
+        }
+        list_folder(dir, follow_link)
+    }
+
+    fn not_in_archive(a: &Archive, path: &Path) -> io::Error {
+        match a.lookup(path) {
+            Lookup::File(_) => io::Error::new(
+                io::ErrorKind::NotADirectory,
+                "a member of the archive, not a folder",
+            ),
+            _ => io::Error::new(io::ErrorKind::NotFound, "not in the archive"),
         }
     }
 
@@ -691,6 +847,25 @@ impl Evidence {
     /// opening it. A missing file is an error of kind `NotFound`; a refusal is an error
     /// whose [`refusal`] says why.
     pub fn check(&self, path: &Path) -> io::Result<Checked> {
+        if let Some(a) = self.archive_of(path) {
+            return match a.lookup(path) {
+                Lookup::File(m) if m.kind == EntryKind::File => Ok(Checked {
+                    target: path.to_path_buf(),
+                    via_link: false,
+                    size: m.size,
+                    modified: a.modified(m),
+                }),
+                Lookup::File(m) => Err(Refusal::NotRegular {
+                    what: m.kind.words(),
+                }
+                .into_io()),
+                Lookup::Folder => Err(Refusal::NotRegular {
+                    what: EntryKind::Folder.words(),
+                }
+                .into_io()),
+                Lookup::Missing => Err(Self::not_in_archive(&a, path)),
+            };
+        }
         if let Some(memory) = &self.memory {
             return match memory.get(path) {
                 Some(file) => Ok(Checked {
@@ -776,6 +951,13 @@ impl Evidence {
             }
             .into_io());
         }
+        if let Some(a) = self.archive_of(path) {
+            if let Lookup::File(m) = a.lookup(path) {
+                let bytes = a.read(m, self.max_size)?;
+                self.record(path, &checked, &bytes, a.access_time_kept);
+                return Ok(bytes);
+            }
+        }
         if let Some(file) = self.memory.as_ref().and_then(|m| m.get(path)) {
             let bytes = file.bytes.to_vec();
             self.record(path, &checked, &bytes, true);
@@ -809,6 +991,30 @@ impl Evidence {
     /// size cap, which bounds whole-file reads, does not apply.
     pub fn open_ranged(&self, path: &Path) -> io::Result<RangedFile> {
         let checked = self.check(path)?;
+        if let Some(a) = self.archive_of(path) {
+            if let Lookup::File(m) = a.lookup(path) {
+                let ranged =
+                    a.open_ranged(m, self.max_size, self.spill.as_deref(), self.spill_above)?;
+                let sha256 = if self.hashing {
+                    let mut hasher = Sha256::new();
+                    let mut buf = vec![0u8; 1 << 20];
+                    let mut at = 0u64;
+                    loop {
+                        let n = ranged.read_at(at, &mut buf)?;
+                        if n == 0 {
+                            break;
+                        }
+                        hasher.update(&buf[..n]);
+                        at += n as u64;
+                    }
+                    hex::encode(hasher.finalize())
+                } else {
+                    String::new()
+                };
+                self.record_entry(path, &checked, ranged.len(), sha256, a.access_time_kept);
+                return Ok(ranged);
+            }
+        }
         if let Some(file) = self.memory.as_ref().and_then(|m| m.get(path)) {
             // hashed as a whole read is (the bytes are at hand)
             self.record(path, &checked, &file.bytes, true);
@@ -884,6 +1090,12 @@ impl Evidence {
     /// The entries of a folder, sorted, under the same rules (a linked folder is listed
     /// only when it resolves inside the root). Lists names only; reads no file.
     pub fn read_dir(&self, dir: &Path) -> io::Result<Vec<PathBuf>> {
+        if let Some(a) = self.archive_at(dir) {
+            return match a.children(dir) {
+                Some(entries) => Ok(entries.into_iter().map(|(p, _)| p).collect()),
+                None => Err(Self::not_in_archive(&a, dir)),
+            };
+        }
         if let Some(memory) = &self.memory {
             if memory.contains_key(dir) {
                 return Err(io::Error::new(
@@ -937,6 +1149,14 @@ impl Evidence {
     /// nothing is there. Stores ask this, never the file system, whether a companion
     /// or a sibling is there, so a tree held in memory answers as it would on disk.
     pub fn status(&self, path: &Path, follow_link: bool) -> Option<EntryKind> {
+        if let Some(a) = self.archive_of(path) {
+            // a link member is never followed
+            return match a.lookup(path) {
+                Lookup::File(m) => Some(m.kind),
+                Lookup::Folder => Some(EntryKind::Folder),
+                Lookup::Missing => None,
+            };
+        }
         if let Some(memory) = &self.memory {
             return if memory.contains_key(path) {
                 Some(EntryKind::File)
@@ -961,20 +1181,32 @@ impl Evidence {
     }
 
     fn record(&self, path: &Path, checked: &Checked, bytes: &[u8], access_time_kept: bool) {
+        let sha256 = if self.hashing {
+            hex::encode(Sha256::digest(bytes))
+        } else {
+            String::new()
+        };
+        self.record_entry(path, checked, bytes.len() as u64, sha256, access_time_kept);
+    }
+
+    fn record_entry(
+        &self,
+        path: &Path,
+        checked: &Checked,
+        size: u64,
+        sha256: String,
+        access_time_kept: bool,
+    ) {
         let entry = ManifestEntry {
             path: display_path(path),
             link_target: checked.via_link.then(|| display_path(&checked.target)),
-            size: bytes.len() as u64,
+            size,
             mtime_utc: checked
                 .modified
                 .and_then(Timestamp::from_system_time)
                 .map(|t| t.to_string())
                 .unwrap_or_default(),
-            sha256: if self.hashing {
-                hex::encode(Sha256::digest(bytes))
-            } else {
-                String::new()
-            },
+            sha256,
             access_time_kept,
         };
         if let Ok(mut m) = self.manifest.lock() {
@@ -1248,6 +1480,261 @@ mod tests {
         assert_eq!(atimes("evidence"), [old, old]);
         assert!(ev.manifest()[0].access_time_kept);
         assert!(ev.folders_access_time_not_kept().is_empty());
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    /// Writes a zip of the members `build` adds.
+    fn zip_at(path: &Path, build: impl FnOnce(&mut zip::ZipWriter<std::fs::File>)) {
+        let mut w = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+        build(&mut w);
+        w.finish().unwrap();
+    }
+
+    /// A zip opened as evidence is a folder of its members: listed, checked, read whole
+    /// and by ranges (stored in place, deflated inflated), with a manifest entry for the
+    /// zip and for each member read; what cannot stand in the tree is named.
+    #[test]
+    fn an_archive_reads_as_a_folder_of_its_members() {
+        use std::io::Write;
+        use zip::write::SimpleFileOptions;
+        let tmp = tempfile_dir("archive");
+        let z = tmp.join("HOST1.zip");
+        let stored =
+            SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+        let deflated =
+            SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        let big: Vec<u8> = (0..100_000u32)
+            .flat_map(|i| format!("{i}\n").into_bytes())
+            .collect();
+        zip_at(&z, |w| {
+            let o = stored
+                .with_extended_timestamp(Some(1_700_000_000), None, None)
+                .unwrap();
+            w.start_file("home/alice/a.txt", o).unwrap();
+            w.write_all(b"hello").unwrap();
+            w.start_file("home/alice/b.jsonl", deflated).unwrap();
+            w.write_all(&big).unwrap();
+            w.add_directory("home/bob/", stored).unwrap();
+            w.start_file("../evil.txt", stored).unwrap();
+            w.write_all(b"out").unwrap();
+            w.start_file("home//alice/./a.txt", stored).unwrap();
+            w.write_all(b"again").unwrap();
+            w.start_file("home/carol", stored).unwrap();
+            w.write_all(b"file").unwrap();
+            w.start_file("home/carol/x.txt", stored).unwrap();
+            w.write_all(b"x").unwrap();
+            w.add_symlink("home/alice/link", "a.txt", stored).unwrap();
+        });
+        let before = snapshot_tree(&tmp).unwrap();
+        let ev = Evidence::new().roots([&tmp]);
+        let problems = ev.open_archive(&z).unwrap();
+        let shown: Vec<(String, String)> = problems
+            .iter()
+            .map(|(p, why)| (display_path(p.strip_prefix(&tmp).unwrap()), why.clone()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    "HOST1.zip".to_string(),
+                    "archive entry 3 not read: its name climbs out of the archive (`..`): \"../evil.txt\"".to_string()
+                ),
+                (
+                    "HOST1.zip/home/alice/a.txt".to_string(),
+                    "archive entry 4 not read: its name \"home//alice/./a.txt\" names the same path as entry 0, which is read".to_string()
+                ),
+                (
+                    "HOST1.zip/home/carol".to_string(),
+                    "archive entry 5 not read: a file of the archive whose name is also a folder's; the folder is read".to_string()
+                ),
+            ]
+        );
+        // opening it again opens it once
+        assert!(ev.open_archive(&z).unwrap().is_empty());
+        let at = |p: &str| z.join(p);
+        assert_eq!(ev.read_dir(&z).unwrap(), [at("home")]);
+        assert_eq!(
+            ev.read_dir(&at("home")).unwrap(),
+            [at("home/alice"), at("home/bob"), at("home/carol")]
+        );
+        let listing = ev.list(&at("home/alice"), false).unwrap();
+        assert_eq!(
+            listing.entries,
+            [
+                (at("home/alice/a.txt"), EntryKind::File),
+                (at("home/alice/b.jsonl"), EntryKind::File),
+                (at("home/alice/link"), EntryKind::Link),
+            ]
+        );
+        assert!(ev.read_dir(&at("home/bob")).unwrap().is_empty());
+        assert_eq!(ev.status(&at("home/carol"), true), Some(EntryKind::Folder));
+        assert_eq!(
+            ev.status(&at("home/carol/x.txt"), true),
+            Some(EntryKind::File)
+        );
+        assert_eq!(ev.status(&at("home/nobody"), true), None);
+        assert_eq!(
+            ev.read_dir(&at("home/alice/a.txt"))
+                .unwrap_err()
+                .to_string(),
+            "a member of the archive, not a folder"
+        );
+        assert_eq!(
+            ev.read(&at("home/alice/link")).unwrap_err().to_string(),
+            "not a regular file (a symbolic link); left unread"
+        );
+        assert_eq!(
+            ev.read(&at("home/bob")).unwrap_err().to_string(),
+            "not a regular file (a directory); left unread"
+        );
+        let missing = ev.read(&at("home/alice/c.txt")).unwrap_err();
+        assert_eq!(missing.kind(), io::ErrorKind::NotFound);
+        assert_eq!(missing.to_string(), "not in the archive");
+        assert_eq!(ev.read(&at("home/alice/a.txt")).unwrap(), b"hello");
+        assert_eq!(ev.read(&at("home/alice/b.jsonl")).unwrap(), big);
+        assert_eq!(
+            ev.modified(&at("home/alice/a.txt")).map(|t| t.to_string()),
+            Some("2023-11-14T22:13:20.000000Z".to_string())
+        );
+        // no UTC extra field: the DOS time's zone is unknown, so no time
+        assert_eq!(ev.modified(&at("home/alice/b.jsonl")), None);
+        let r = ev.open_ranged(&at("home/alice/a.txt")).unwrap();
+        let mut buf = [0u8; 8];
+        assert_eq!(r.len(), 5);
+        assert_eq!(r.read_at(1, &mut buf).unwrap(), 4);
+        assert_eq!(&buf[..4], b"ello");
+        assert_eq!(r.read_at(5, &mut buf).unwrap(), 0);
+        let r = ev.open_ranged(&at("home/alice/b.jsonl")).unwrap();
+        assert_eq!(r.len(), big.len() as u64);
+        assert_eq!(r.read_at(10, &mut buf[..3]).unwrap(), 3);
+        assert_eq!(&buf[..3], &big[10..13]);
+        let manifest: Vec<(String, u64, String, String)> = ev
+            .manifest()
+            .into_iter()
+            .map(|e| {
+                (
+                    e.path
+                        .strip_prefix(&display_path(&tmp))
+                        .unwrap()
+                        .to_string(),
+                    e.size,
+                    e.mtime_utc,
+                    e.sha256,
+                )
+            })
+            .collect();
+        let zip_bytes = std::fs::read(&z).unwrap();
+        assert_eq!(
+            manifest,
+            [
+                (
+                    "/HOST1.zip".to_string(),
+                    zip_bytes.len() as u64,
+                    ev.modified(&z).unwrap().to_string(),
+                    hex::encode(Sha256::digest(&zip_bytes)),
+                ),
+                (
+                    "/HOST1.zip/home/alice/a.txt".to_string(),
+                    5,
+                    "2023-11-14T22:13:20.000000Z".to_string(),
+                    "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824".to_string(),
+                ),
+                (
+                    "/HOST1.zip/home/alice/b.jsonl".to_string(),
+                    big.len() as u64,
+                    String::new(),
+                    hex::encode(Sha256::digest(&big)),
+                ),
+            ]
+        );
+        // the size cap holds for a member however it is read
+        // (the zip itself is read by ranges, which no cap bounds)
+        let small = Evidence::new().roots([&tmp]).max_size(1000);
+        small.open_archive(&z).unwrap();
+        for err in [
+            small.read(&at("home/alice/b.jsonl")).unwrap_err(),
+            small.open_ranged(&at("home/alice/b.jsonl")).unwrap_err(),
+        ] {
+            assert_eq!(
+                err.to_string(),
+                "588890 bytes, over the 1000-byte cap of one evidence file"
+            );
+        }
+        // a large member inflates into an unnamed file of the spill folder, not beside
+        let spill = tempfile_dir("archive-spill");
+        let spilling = Evidence {
+            spill_above: 1000,
+            ..Evidence::new().roots([&tmp]).spill_dir(&spill)
+        };
+        spilling.open_archive(&z).unwrap();
+        let r = spilling.open_ranged(&at("home/alice/b.jsonl")).unwrap();
+        let mut all = vec![0u8; big.len() + 1];
+        assert_eq!(r.read_at(0, &mut all).unwrap(), big.len());
+        assert_eq!(&all[..big.len()], &big[..]);
+        assert_eq!(std::fs::read_dir(&spill).unwrap().count(), 0);
+        assert_eq!(snapshot_tree(&tmp).unwrap(), before);
+        std::fs::remove_dir_all(&tmp).unwrap();
+        std::fs::remove_dir_all(&spill).unwrap();
+    }
+
+    /// A member whose bytes do not match the CRC of its header is an error, not rows;
+    /// a file that is no zip cannot be opened as one.
+    #[test]
+    fn a_damaged_archive_is_an_error_that_says_so() {
+        use std::io::Write;
+        use zip::write::SimpleFileOptions;
+        let tmp = tempfile_dir("archive-damaged");
+        let z = tmp.join("c.zip");
+        let stored =
+            SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+        zip_at(&z, |w| {
+            w.start_file("a.txt", stored).unwrap();
+            w.write_all(b"hello world").unwrap();
+        });
+        let mut bytes = std::fs::read(&z).unwrap();
+        let at = memchr::memmem::find(&bytes, b"hello world").unwrap();
+        bytes[at] = b'j';
+        std::fs::write(&z, &bytes).unwrap();
+        let ev = Evidence::new().roots([&tmp]);
+        ev.open_archive(&z).unwrap();
+        assert_eq!(
+            ev.read(&z.join("a.txt")).unwrap_err().to_string(),
+            "archive member not read whole: Invalid checksum"
+        );
+        // a method this reader does not inflate (bzip2, patched into both headers),
+        // and a name too long for any path
+        let other = tmp.join("other.zip");
+        zip_at(&other, |w| {
+            w.start_file("b.txt", stored).unwrap();
+            w.write_all(b"bzip2?").unwrap();
+            w.start_file("a/".repeat(2100), stored).unwrap();
+            w.write_all(b"deep").unwrap();
+        });
+        let mut bytes = std::fs::read(&other).unwrap();
+        let local = memchr::memmem::find(&bytes, b"PK\x03\x04").unwrap();
+        bytes[local + 8] = 12;
+        let central = memchr::memmem::find(&bytes, b"PK\x01\x02").unwrap();
+        bytes[central + 10] = 12;
+        std::fs::write(&other, &bytes).unwrap();
+        let problems = ev.open_archive(&other).unwrap();
+        assert_eq!(problems.len(), 1);
+        assert_eq!(
+            problems[0].1,
+            format!(
+                "archive entry 1 not read: its path would be {} bytes, over the 4096 bytes of any path it could be extracted to",
+                other.as_os_str().len() + 4200
+            )
+        );
+        assert_eq!(
+            ev.read(&other.join("b.txt")).unwrap_err().to_string(),
+            "archive member not read whole: compression method not supported: 12"
+        );
+        let not = tmp.join("not.zip");
+        std::fs::write(&not, b"PK but no zip").unwrap();
+        assert_eq!(
+            ev.open_archive(&not).unwrap_err().to_string(),
+            "not read as a zip archive: invalid Zip archive: Could not find EOCD"
+        );
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 

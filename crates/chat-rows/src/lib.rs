@@ -27,6 +27,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod archive;
 pub mod dirty;
 pub mod evidence;
 pub mod json;

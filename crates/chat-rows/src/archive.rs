@@ -1,0 +1,480 @@
+//! Zip collections read in place, member by member.
+//!
+//! Collections arrive zipped: KAPE's and Velociraptor's offline collectors write one
+//! zip per host, and a responder sends a home as `zip -r`. Extracting one first costs
+//! the disk twice over and leaves the hashes of the copies, not of what was received;
+//! reading the members where they lie keeps one chain of custody (the zip's own hash
+//! and each member's) and writes nothing.
+//!
+//! An archive given to [`crate::Evidence::open_archive`] is a folder to every reader
+//! of the evidence: its members stand at the archive's path joined with their names
+//! (`/cases/HOST1.zip/C/Users/alice/AppData/...`), so stores claim, name and read them
+//! as they would the extracted tree. What cannot stand there is named, never passed
+//! over ([`crate::Evidence::open_archive`] returns it): a name that climbs out of the
+//! archive (`..`), two entries that name one path, a file whose name is also a folder's.
+//!
+//! A stored member is read by ranges in place; a compressed one is inflated, under the
+//! size cap, into memory or, when large and a spill folder is set, into an unnamed
+//! temporary file there (never beside the evidence). The zip format's CRC of each
+//! member is checked by the inflating reader; a member whose bytes do not match it is
+//! an error, not rows.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, SystemTime};
+
+use crate::evidence::{EntryKind, RangedFile};
+
+/// The bytes of the zip file, read by position: what the zip reader reads through.
+#[derive(Clone, Debug)]
+pub(crate) struct Cursor {
+    file: Arc<RangedFile>,
+    pos: u64,
+}
+
+impl Read for Cursor {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.file.read_at(self.pos, buf)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for Cursor {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let pos = match to {
+            SeekFrom::Start(p) => Some(p),
+            SeekFrom::End(d) => self.file.len().checked_add_signed(d),
+            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        self.pos = pos.ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "seek before the start of the archive",
+            )
+        })?;
+        Ok(self.pos)
+    }
+}
+
+/// A member of an archive, as its central directory describes it.
+#[derive(Debug)]
+pub(crate) struct Member {
+    /// Its index in the central directory.
+    index: usize,
+    /// Its size once inflated, as declared.
+    pub(crate) size: u64,
+    /// A file, or a symbolic link (never followed).
+    pub(crate) kind: EntryKind,
+    /// Stored without compression or encryption: read by ranges in place.
+    stored: bool,
+    /// Its modification time, from its UTC extra fields, read when first asked.
+    modified: OnceLock<Option<SystemTime>>,
+}
+
+/// The longest path a member may stand at, in bytes: what Linux allows a path
+/// (`PATH_MAX`). A zip names a member in up to 65,535 bytes; a walk of a tree that deep
+/// would cost the square of the name, and no system could extract it.
+const MAX_PATH: usize = 4096;
+
+/// A place in an archive's tree: a folder, or a member.
+#[derive(Debug)]
+struct Node {
+    /// The member standing here; `None` for a folder.
+    member: Option<Member>,
+    /// What lies in a folder, by name: each an index of [`Archive::nodes`].
+    children: BTreeMap<OsString, usize>,
+}
+
+/// A zip archive opened as evidence.
+#[derive(Debug)]
+pub(crate) struct Archive {
+    /// The archive's path as given: its members stand below it.
+    pub(crate) path: PathBuf,
+    file: Arc<RangedFile>,
+    zip: zip::ZipArchive<Cursor>,
+    /// The tree of its members: the archive's own path is node 0, a folder. Each name is
+    /// kept once, so the tree is as large as the central directory's names, however
+    /// deep they nest.
+    nodes: Vec<Node>,
+    /// Whether reading the zip file could not change its access time.
+    pub(crate) access_time_kept: bool,
+}
+
+/// What stands at a path of an archive.
+pub(crate) enum Lookup<'a> {
+    /// A member.
+    File(&'a Member),
+    /// A folder (named by the entries below it or by an entry of its own).
+    Folder,
+    /// Nothing.
+    Missing,
+}
+
+/// A zip error in words, for the error a read returns.
+fn zip_error(what: &str, e: zip::result::ZipError) -> io::Error {
+    match e {
+        zip::result::ZipError::Io(e) => io::Error::new(e.kind(), format!("{what}: {e}")),
+        other => io::Error::new(io::ErrorKind::InvalidData, format!("{what}: {other}")),
+    }
+}
+
+/// The components of a member's name, or why it cannot stand in the archive's tree.
+/// `/` separates them (and `\` in a name written on Windows, where some tools write
+/// it); empty and `.` components are dropped; `..` is refused.
+fn components(name: &str, windows: bool) -> Result<Vec<&str>, &'static str> {
+    let mut out = Vec::new();
+    for c in name.split(|ch| ch == '/' || (windows && ch == '\\')) {
+        match c {
+            "" | "." => {}
+            ".." => return Err("its name climbs out of the archive (`..`)"),
+            c => out.push(c),
+        }
+    }
+    if out.is_empty() {
+        return Err("its name is empty");
+    }
+    Ok(out)
+}
+
+impl Archive {
+    /// Reads the archive's central directory. Returns the archive and the entries that
+    /// stand nowhere in its tree, each by the path it would have had (the archive's own
+    /// path when it has none) with why.
+    pub(crate) fn open(
+        path: &Path,
+        file: RangedFile,
+        access_time_kept: bool,
+    ) -> io::Result<(Archive, Vec<(PathBuf, String)>)> {
+        let file = Arc::new(file);
+        let zip = zip::ZipArchive::new(Cursor {
+            file: file.clone(),
+            pos: 0,
+        })
+        .map_err(|e| zip_error("not read as a zip archive", e))?;
+        let mut problems = Vec::new();
+        if zip.has_duplicate_names() {
+            problems.push((
+                path.to_path_buf(),
+                "archive entries not read: the central directory names some members twice; the last entry of each name is read".to_string(),
+            ));
+        }
+        let mut nodes = vec![Node {
+            member: None,
+            children: BTreeMap::new(),
+        }];
+        let base = path.as_os_str().len();
+        let quoted = |name: &str| serde_json::to_string(name).unwrap_or_default();
+        for index in 0..zip.len() {
+            let entry = match zip.by_index_data(index) {
+                Ok(e) => e,
+                Err(e) => {
+                    problems.push((
+                        path.to_path_buf(),
+                        format!("archive entry {index} not read ({e})"),
+                    ));
+                    continue;
+                }
+            };
+            let name = match entry.name() {
+                Ok(n) => n.into_owned(),
+                Err(_) => String::from_utf8_lossy(entry.name_raw()).into_owned(),
+            };
+            let windows = entry.system() == zip::System::Dos;
+            let parts = match components(&name, windows) {
+                Ok(p) => p,
+                Err(why) => {
+                    problems.push((
+                        path.to_path_buf(),
+                        format!("archive entry {index} not read: {why}: {}", quoted(&name)),
+                    ));
+                    continue;
+                }
+            };
+            let long = base + parts.iter().map(|p| p.len() + 1).sum::<usize>();
+            if long > MAX_PATH {
+                problems.push((
+                    path.to_path_buf(),
+                    format!(
+                        "archive entry {index} not read: its path would be {long} bytes, over the {MAX_PATH} bytes of any path it could be extracted to"
+                    ),
+                ));
+                continue;
+            }
+            let at = || {
+                let mut at = path.to_path_buf();
+                at.extend(&parts);
+                at
+            };
+            // down the tree, making the folders on the way
+            let mut node = 0usize;
+            for (depth, part) in parts.iter().enumerate() {
+                let last = depth + 1 == parts.len();
+                if last && !entry.is_dir() {
+                    break;
+                }
+                node = match nodes[node].children.get(std::ffi::OsStr::new(part)) {
+                    Some(&next) => next,
+                    None => {
+                        nodes.push(Node {
+                            member: None,
+                            children: BTreeMap::new(),
+                        });
+                        let next = nodes.len() - 1;
+                        nodes[node].children.insert(OsString::from(part), next);
+                        next
+                    }
+                };
+                // a file stands where a folder is needed: the folder is read
+                if let Some(m) = nodes[node].member.take() {
+                    let mut file_at = path.to_path_buf();
+                    file_at.extend(&parts[..=depth]);
+                    problems.push((
+                        file_at,
+                        format!(
+                            "archive entry {} not read: a file of the archive whose name is also a folder's; the folder is read",
+                            m.index
+                        ),
+                    ));
+                }
+            }
+            if entry.is_dir() {
+                continue;
+            }
+            let Some(leaf) = parts.last() else { continue };
+            let member = Member {
+                index,
+                size: entry.size(),
+                kind: if entry.is_symlink() {
+                    EntryKind::Link
+                } else {
+                    EntryKind::File
+                },
+                stored: entry.compression() == zip::CompressionMethod::Stored && !entry.encrypted(),
+                modified: OnceLock::new(),
+            };
+            match nodes[node].children.get(std::ffi::OsStr::new(leaf)).copied() {
+                None => {
+                    nodes.push(Node {
+                        member: Some(member),
+                        children: BTreeMap::new(),
+                    });
+                    let next = nodes.len() - 1;
+                    nodes[node].children.insert(OsString::from(leaf), next);
+                }
+                Some(there) => match &nodes[there].member {
+                    Some(first) => problems.push((
+                        at(),
+                        format!(
+                            "archive entry {index} not read: its name {} names the same path as entry {}, which is read",
+                            quoted(&name),
+                            first.index
+                        ),
+                    )),
+                    None => problems.push((
+                        at(),
+                        format!(
+                            "archive entry {index} not read: a file of the archive whose name is also a folder's; the folder is read"
+                        ),
+                    )),
+                },
+            }
+        }
+        Ok((
+            Archive {
+                path: path.to_path_buf(),
+                file,
+                zip,
+                nodes,
+                access_time_kept,
+            },
+            problems,
+        ))
+    }
+
+    /// The node at `path`: the archive's own path is the top folder.
+    fn node(&self, path: &Path) -> Option<&Node> {
+        let rest = path.strip_prefix(&self.path).ok()?;
+        let mut node = &self.nodes[0];
+        for c in rest.components() {
+            let std::path::Component::Normal(name) = c else {
+                return None;
+            };
+            node = &self.nodes[*node.children.get(name)?];
+        }
+        Some(node)
+    }
+
+    /// What stands at `path` (below the archive's path, or the archive itself as its
+    /// top folder).
+    pub(crate) fn lookup(&self, path: &Path) -> Lookup<'_> {
+        match self.node(path) {
+            Some(Node {
+                member: Some(m), ..
+            }) => Lookup::File(m),
+            Some(_) => Lookup::Folder,
+            None => Lookup::Missing,
+        }
+    }
+
+    /// What lies in a folder of the archive, sorted by name; `None` when `dir` is no
+    /// folder of it.
+    pub(crate) fn children(&self, dir: &Path) -> Option<Vec<(PathBuf, EntryKind)>> {
+        let node = self.node(dir).filter(|n| n.member.is_none())?;
+        Some(
+            node.children
+                .iter()
+                .map(|(name, &i)| {
+                    let kind = self.nodes[i]
+                        .member
+                        .as_ref()
+                        .map_or(EntryKind::Folder, |m| m.kind);
+                    (dir.join(name), kind)
+                })
+                .collect(),
+        )
+    }
+
+    /// A member's modification time, from its extended-timestamp or NTFS extra field
+    /// (both UTC). The DOS time every entry carries is local time in a zone the
+    /// archive does not name: it is never taken as one.
+    pub(crate) fn modified(&self, m: &Member) -> Option<SystemTime> {
+        *m.modified.get_or_init(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.utc_extra_time(m)))
+                .ok()
+                .flatten()
+        })
+    }
+
+    fn utc_extra_time(&self, m: &Member) -> Option<SystemTime> {
+        {
+            let mut zip = self.zip.clone();
+            let file = zip.by_index_raw(m.index).ok()?;
+            for field in file.extra_data_fields() {
+                match field {
+                    zip::ExtraField::ExtendedTimestamp(t) => {
+                        if let Some(secs) = t.mod_time() {
+                            return SystemTime::UNIX_EPOCH
+                                .checked_add(Duration::from_secs(u64::from(secs)));
+                        }
+                    }
+                    zip::ExtraField::Ntfs(t) => {
+                        // 100 ns intervals since 1601-01-01
+                        let since_1601 = t.mtime();
+                        if since_1601 == 0 {
+                            continue;
+                        }
+                        let unix_100ns = since_1601.checked_sub(116_444_736_000_000_000)?;
+                        return SystemTime::UNIX_EPOCH
+                            .checked_add(Duration::from_nanos(unix_100ns.checked_mul(100)?));
+                    }
+                    _ => {}
+                }
+            }
+            None
+        }
+    }
+
+    /// The whole of a member, inflated, at most `cap` bytes (a larger member is an
+    /// error of kind `FileTooLarge`, whatever its header declared).
+    pub(crate) fn read(&self, m: &Member, cap: u64) -> io::Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(m.size.min(cap).min(64 << 20) as usize);
+        self.inflate_into(m, cap, &mut out)?;
+        Ok(out)
+    }
+
+    fn inflate_into(&self, m: &Member, cap: u64, out: &mut dyn io::Write) -> io::Result<u64> {
+        let mut zip = self.zip.clone();
+        let file = zip
+            .by_index(m.index)
+            .map_err(|e| zip_error("archive member not read", e))?;
+        let mut limited = file.take(cap.saturating_add(1));
+        let n = io::copy(&mut limited, out)
+            .map_err(|e| io::Error::new(e.kind(), format!("archive member not read whole: {e}")))?;
+        if n > cap {
+            return Err(io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                crate::evidence::Refusal::TooLarge {
+                    size: m.size.max(n),
+                    cap,
+                },
+            ));
+        }
+        Ok(n)
+    }
+
+    /// A member to read by ranges: a stored one where it lies in the zip file; a
+    /// compressed one inflated (at most `cap` bytes) into memory, or into an unnamed
+    /// temporary file in `spill` when it is larger than `in_memory`.
+    pub(crate) fn open_ranged(
+        &self,
+        m: &Member,
+        cap: u64,
+        spill: Option<&Path>,
+        in_memory: u64,
+    ) -> io::Result<RangedFile> {
+        if m.stored {
+            let mut zip = self.zip.clone();
+            let file = zip
+                .by_index_raw(m.index)
+                .map_err(|e| zip_error("archive member not read", e))?;
+            let start = file.data_start().ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "archive member's data not found",
+                )
+            })?;
+            let end = start.checked_add(m.size).filter(|e| *e <= self.file.len());
+            if end.is_none() {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    format!(
+                        "archive member of {} bytes at byte {start} runs past the end of the archive ({} bytes)",
+                        m.size,
+                        self.file.len()
+                    ),
+                ));
+            }
+            return Ok(RangedFile::within(self.file.clone(), start, m.size));
+        }
+        if m.size > cap {
+            return Err(io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                crate::evidence::Refusal::TooLarge { size: m.size, cap },
+            ));
+        }
+        match spill {
+            Some(dir) if m.size > in_memory => {
+                let mut tmp = tempfile::tempfile_in(dir)?;
+                let n = self.inflate_into(m, cap, &mut tmp)?;
+                io::Write::flush(&mut tmp)?;
+                Ok(RangedFile::spilled(tmp, n))
+            }
+            _ => {
+                let bytes = self.read(m, cap)?;
+                Ok(RangedFile::in_memory(Arc::from(bytes)))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_split_into_components() {
+        assert_eq!(components("a/b/c.txt", false), Ok(vec!["a", "b", "c.txt"]));
+        assert_eq!(components("/a//./b/", false), Ok(vec!["a", "b"]));
+        assert_eq!(components("a\\b", false), Ok(vec!["a\\b"]));
+        assert_eq!(components("a\\b", true), Ok(vec!["a", "b"]));
+        assert_eq!(
+            components("a/../../etc/passwd", false),
+            Err("its name climbs out of the archive (`..`)")
+        );
+        assert_eq!(components("./", false), Err("its name is empty"));
+    }
+}

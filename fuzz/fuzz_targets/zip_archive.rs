@@ -1,0 +1,43 @@
+#![no_main]
+//! A zip given as evidence must never panic or hang, whatever its bytes: the archive
+//! opens or is an error, every folder of it lists, and every member reads whole and by
+//! ranges or is an error, under the size cap.
+use std::path::{Path, PathBuf};
+
+use chat_rows::Evidence;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let zip = PathBuf::from("/case/c.zip");
+    let ev = Evidence::in_memory([(zip.clone(), data.to_vec(), None)]).max_size(1 << 20);
+    let Ok(_problems) = ev.open_archive(&zip) else {
+        return;
+    };
+    let mut pending = vec![zip.clone()];
+    let mut seen = 0usize;
+    while let Some(dir) = pending.pop() {
+        let Ok(listing) = ev.list(&dir, false) else {
+            continue;
+        };
+        for (p, kind) in listing.entries {
+            seen += 1;
+            assert!(p.starts_with(&zip));
+            assert_eq!(ev.status(&p, false), Some(kind));
+            if kind == chat_rows::evidence::EntryKind::Folder {
+                pending.push(p);
+                continue;
+            }
+            let _ = ev.modified(&p);
+            if let Ok(bytes) = ev.read(&p) {
+                assert!(bytes.len() as u64 <= 1 << 20);
+                if let Ok(r) = ev.open_ranged(&p) {
+                    let mut buf = vec![0u8; bytes.len() + 1];
+                    assert_eq!(r.read_at(0, &mut buf).ok(), Some(bytes.len()));
+                    assert_eq!(&buf[..bytes.len()], &bytes[..]);
+                }
+            }
+        }
+    }
+    assert!(seen <= data.len());
+    let _ = ev.read(Path::new("/case/c.zip/../c.zip"));
+});
