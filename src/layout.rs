@@ -184,6 +184,14 @@ pub fn attribute_file(root: &Path, file: &Path) -> Attribution {
         // host is the folder above the OS marker in the full path
         let abs = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
         a.host = attribute(&abs).host;
+        // a zipped host folder (`HOST1.zip/C/Users/...`) names the host without `.zip`
+        let zipped = a.host.len() > 4
+            && a.host.is_char_boundary(a.host.len() - 4)
+            && a.host[a.host.len() - 4..].eq_ignore_ascii_case(".zip")
+            && root.file_name().is_some_and(|n| *n == *a.host);
+        if zipped {
+            a.host.truncate(a.host.len() - 4);
+        }
     }
     if a.user.is_empty() && a.os.is_none() {
         let abs = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());

@@ -47,5 +47,5 @@ pub mod stores;
 pub use scan::{
     CHUNKS_IN_FLIGHT, FILES_AHEAD_PER_WORKER, FileReport, FoundFile, HOLD_BUDGET,
     MAX_THREADS_PER_CORE, PENDING_BUDGET, SCANNER_AGENT, ScanError, ScanReport, ScanResult,
-    Scanner, Summary, cores, effective_threads, host_file_name,
+    Scanner, Summary, cores, effective_threads, host_file_name, is_archive_root,
 };

@@ -18,7 +18,8 @@ use clap::Parser;
 #[command(name = "ai-chat-forensics", version, about)]
 struct Args {
     /// Evidence roots: a home, a folder of homes, or a collection tree (KAPE,
-    /// Velociraptor). Default: the current user's home (live triage).
+    /// Velociraptor), on disk or zipped (`*.zip`, read in place without extracting).
+    /// Default: the current user's home (live triage).
     roots: Vec<PathBuf>,
     /// Output format.
     #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "csv", "timesketch"])]
@@ -70,8 +71,9 @@ struct Args {
     /// `cleanupPeriodDays`) need it. Live triage uses the time of the scan.
     #[arg(long, value_name = "T")]
     collected_at: Option<String>,
-    /// Where `--sort time` spills its runs (default: the system's temporary folder).
-    /// Refused inside an evidence root.
+    /// Where `--sort time` spills its runs, and where a zipped root's compressed
+    /// members over 256 MiB are inflated to be read (unnamed files, gone when read);
+    /// default: the system's temporary folder. Refused inside an evidence root.
     #[arg(long, value_name = "DIR")]
     temp_dir: Option<PathBuf>,
     /// Never show the progress bar.
@@ -183,6 +185,16 @@ fn main() -> ExitCode {
             temp_dir.display()
         ));
     }
+    // a zipped root's compressed members over 256 MiB inflate into unnamed temporary
+    // files there; inside the evidence they inflate in memory instead
+    let archives = roots.iter().any(|r| ai_chat_forensics::is_archive_root(r));
+    let temp_dir_inside = guard::inside_any(&temp_dir, &roots);
+    if archives && args.temp_dir.is_some() && temp_dir_inside {
+        return fail(format!(
+            "--temp-dir {} is inside an evidence root; a zipped root's large members must inflate elsewhere",
+            temp_dir.display()
+        ));
+    }
     let threads = ai_chat_forensics::effective_threads(args.threads);
     if args.threads != 0 && threads != args.threads {
         eprintln!(
@@ -196,6 +208,9 @@ fn main() -> ExitCode {
         .threads(threads)
         .keep_copies(args.keep_copies)
         .hash_files(args.manifest.is_some());
+    if !temp_dir_inside {
+        scanner = scanner.temp_dir(&temp_dir);
+    }
     if live {
         if let Some(h) = this_host() {
             scanner = scanner.default_host(h);

@@ -392,13 +392,15 @@ enum Met {
 /// folder (the root too) whether to list it, by its path; `admit` whether to go into
 /// it once it is listed, by the status of the folder actually listed (taken from its
 /// open handle); everything else, and each folder that could not be listed, goes to
-/// `met`. Folders are listed by [`chat_rows::evidence::list_folder`], with
-/// `O_NOATIME` where the kernel permits it, so a live walk does not set the access
+/// `met`. Folders are listed by `list` (for a folder on disk
+/// [`chat_rows::evidence::list_folder`], with `O_NOATIME` where the kernel permits it;
+/// for a zipped root [`chat_rows::Evidence::list`]), so a live walk does not set the access
 /// time of every folder it passes (`walkdir`, used until 2026-12-02, lists through
 /// `std::fs::read_dir`, which does). Returns the folders listed without it.
 fn walk(
     root: &Path,
     root_kind: EntryKind,
+    list: &mut dyn FnMut(&Path, bool) -> std::io::Result<chat_rows::evidence::Listing>,
     enter: &mut dyn FnMut(&Path, usize) -> bool,
     admit: &mut dyn FnMut(&Path, Option<&std::fs::Metadata>) -> bool,
     met: &mut dyn FnMut(Met),
@@ -417,7 +419,7 @@ fn walk(
             continue;
         }
         // below the root, a folder is not followed if it became a link since it was listed
-        match chat_rows::evidence::list_folder(&path, depth == 0) {
+        match list(&path, depth == 0) {
             Ok(listing) => {
                 if !listing.access_time_kept {
                     not_kept.push(path.clone());
@@ -437,6 +439,14 @@ fn walk(
         }
     }
     not_kept
+}
+
+/// True for a root read as a zip archive: a regular file (or a link to one) whose
+/// name ends in `.zip`, in any case.
+pub fn is_archive_root(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
+        && std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
 /// The number of cores, at least 1.
@@ -468,6 +478,7 @@ pub struct Scanner {
     collected_at: Option<Timestamp>,
     hashing: bool,
     max_file_size: u64,
+    temp_dir: Option<PathBuf>,
     stores: Vec<Box<dyn Store>>,
 }
 
@@ -1125,11 +1136,14 @@ impl Scanner {
             collected_at: None,
             hashing: false,
             max_file_size: chat_rows::evidence::DEFAULT_MAX_SIZE,
+            temp_dir: None,
             stores: crate::stores::all(),
         }
     }
 
-    /// Adds an evidence root: a home, a folder of homes, or a collection tree.
+    /// Adds an evidence root: a home, a folder of homes, or a collection tree, on disk
+    /// or zipped (a root that is a file named `*.zip` is read as the folder of its
+    /// members, in place: see [`chat_rows::Evidence::open_archive`]).
     pub fn root(mut self, root: impl Into<PathBuf>) -> Scanner {
         self.roots.push(root.into());
         self
@@ -1202,6 +1216,14 @@ impl Scanner {
         self
     }
 
+    /// Where a compressed member of a zipped root larger than 256 MiB is inflated to
+    /// be read by ranges (an unnamed temporary file, gone when read; without it, in
+    /// memory). Keep it out of the evidence roots: the CLI refuses one inside them.
+    pub fn temp_dir(mut self, dir: impl Into<PathBuf>) -> Scanner {
+        self.temp_dir = Some(dir.into());
+        self
+    }
+
     /// The size cap of one evidence file (default 4 GiB): a larger file gives one
     /// `parser:` row saying so.
     pub fn max_file_size(mut self, bytes: u64) -> Scanner {
@@ -1230,8 +1252,14 @@ impl Scanner {
         let mut kept = Vec::new();
         let mut dropped = Vec::new();
         for (i, (root, canon)) in resolved.iter().enumerate() {
+            // a zipped root inside a folder root is not read under it (the walk opens
+            // no archive): only the same archive given twice is left out
+            let archive = is_archive_root(root);
             let inside_other = resolved.iter().enumerate().any(|(j, (_, other))| {
-                j != i && canon.starts_with(other) && (canon != other || j < i)
+                j != i
+                    && canon.starts_with(other)
+                    && (canon != other || j < i)
+                    && (!archive || canon == other)
             });
             if inside_other {
                 dropped.push(root.clone());
@@ -1247,7 +1275,19 @@ impl Scanner {
     /// no file content.
     pub fn discover(&self) -> Result<Vec<FoundFile>, ScanError> {
         let (roots, _) = self.effective_roots()?;
-        Ok(self.discover_in(&roots)?.0)
+        Ok(self.discover_in(&roots, &self.evidence(&roots, false))?.0)
+    }
+
+    /// The reader of a scan of `roots`.
+    fn evidence(&self, roots: &[PathBuf], hashing: bool) -> Evidence {
+        let evidence = Evidence::new()
+            .roots(roots)
+            .hashing(hashing)
+            .max_size(self.max_file_size);
+        match &self.temp_dir {
+            Some(dir) => evidence.spill_dir(dir),
+            None => evidence,
+        }
     }
 
     /// [`Scanner::discover`] under roots already made effective; with it, the folders
@@ -1255,6 +1295,7 @@ impl Scanner {
     fn discover_in(
         &self,
         roots: &[PathBuf],
+        evidence: &Evidence,
     ) -> Result<(Vec<FoundFile>, std::collections::BTreeSet<PathBuf>), ScanError> {
         let mut found = Vec::new();
         let mut folders_listed_atime_not_kept = std::collections::BTreeSet::new();
@@ -1276,10 +1317,26 @@ impl Scanner {
             // each path walked, with why it was not read (a file's size is asked once a
             // store claims it: most files under a home are no store's)
             let mut entries: Vec<(PathBuf, Option<String>)> = Vec::new();
+            // a zipped root is walked as the folder of its members
+            let archive = is_archive_root(root);
+            let mut archive_read = false;
+            if archive {
+                match evidence.open_archive(root) {
+                    Ok(problems) => {
+                        archive_read = true;
+                        entries.extend(problems.into_iter().map(|(p, why)| (p, Some(why))));
+                    }
+                    Err(e) => entries.push((root.clone(), Some(format!("archive not read ({e})")))),
+                }
+            }
             // folders the walk does not enter, with why (pushed from its filter)
             let kernel = std::cell::RefCell::new(Vec::new());
             let mut folders = SeenFolders::default();
-            let root_kind = EntryKind::of(&meta.file_type());
+            let root_kind = if archive {
+                EntryKind::Folder
+            } else {
+                EntryKind::of(&meta.file_type())
+            };
             let mut admit = |path: &Path, status: Option<&std::fs::Metadata>| {
                 let Some(first) = folders.seen(path, status) else {
                     return true;
@@ -1318,6 +1375,14 @@ impl Scanner {
                 }
                 Met::Entry { path, depth, kind } => match kind {
                     EntryKind::File => entries.push((path, None)),
+                    EntryKind::Link if archive => {
+                        if self.stores.iter().any(|s| s.claim(&path).is_some()) {
+                            entries.push((
+                                path,
+                                Some("store file not read: a symbolic link member of the archive; discovery follows no link".to_string()),
+                            ));
+                        }
+                    }
                     EntryKind::Link if depth > 0 => {
                         let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
                         let claimed = self.stores.iter().any(|s| s.claim(&path).is_some());
@@ -1345,8 +1410,17 @@ impl Scanner {
                     }
                 },
             };
-            folders_listed_atime_not_kept
-                .extend(walk(root, root_kind, &mut enter, &mut admit, &mut met));
+            if archive {
+                if archive_read {
+                    let mut list = |dir: &Path, _: bool| evidence.list(dir, false);
+                    walk(root, root_kind, &mut list, &mut enter, &mut admit, &mut met);
+                }
+            } else {
+                let mut list = chat_rows::evidence::list_folder;
+                folders_listed_atime_not_kept.extend(walk(
+                    root, root_kind, &mut list, &mut enter, &mut admit, &mut met,
+                ));
+            }
             entries.append(&mut kernel.into_inner());
             entries.sort();
             let walked = chat_rows::Walked::new(
@@ -1392,7 +1466,11 @@ impl Scanner {
                             // a marker is read even when empty: its presence is the evidence
                             len: len
                                 .get_or_insert_with(|| {
-                                    std::fs::symlink_metadata(&path).ok().map(|m| m.len())
+                                    if archive {
+                                        evidence.check(&path).ok().map(|c| c.size)
+                                    } else {
+                                        std::fs::symlink_metadata(&path).ok().map(|m| m.len())
+                                    }
                                 })
                                 .filter(|_| !claim.marker),
                         });
@@ -1623,11 +1701,8 @@ impl Scanner {
         progress: &mut dyn FnMut(&FoundFile),
     ) -> Result<ScanReport, ScanError> {
         let (roots, overlapping) = self.effective_roots()?;
-        let (found, folders_listed_atime_not_kept) = self.discover_in(&roots)?;
-        let evidence = Evidence::new()
-            .roots(&roots)
-            .hashing(self.hashing)
-            .max_size(self.max_file_size);
+        let evidence = self.evidence(&roots, self.hashing);
+        let (found, folders_listed_atime_not_kept) = self.discover_in(&roots, &evidence)?;
         // units: consecutive files of one (root, host)
         let mut units: Vec<Unit> = Vec::new();
         let mut unit_of_file = vec![0usize; found.len()];
@@ -2606,6 +2681,7 @@ mod tests {
         let not_kept = walk(
             &root,
             EntryKind::Folder,
+            &mut chat_rows::evidence::list_folder,
             &mut enter,
             &mut |_, _| true,
             &mut |m| {

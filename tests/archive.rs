@@ -1,0 +1,262 @@
+//! A zipped collection reads as the tree it holds: every row, and every manifest entry
+//! but the zip's own, the same as from the extracted tree (paths aside), with nothing
+//! written beside the zip; and what a hostile zip holds that cannot stand in a tree is
+//! named in rows, not passed over.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use ai_chat_forensics::Scanner;
+use ai_chat_forensics::chat_rows::{display_path, snapshot_tree};
+use zip::write::SimpleFileOptions;
+
+fn fixture_tree() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/evidence")
+}
+
+/// The files under `root`, sorted.
+fn files(root: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(root)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Copies the fixture tree to `tree`, every file's modification time cut to the whole
+/// second (all a zip's extended timestamp keeps).
+fn tree_in(tree: &Path) {
+    common::copy_tree(&fixture_tree(), tree);
+    for f in files(tree) {
+        let secs = std::fs::metadata(&f)
+            .unwrap()
+            .modified()
+            .unwrap()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let file = std::fs::File::options().write(true).open(&f).unwrap();
+        file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
+            .unwrap();
+    }
+}
+
+/// Zips `tree` to `zip`, each member with its modification time (extended timestamp);
+/// `stored` says which members are stored rather than deflated.
+fn zip_tree(tree: &Path, zip: &Path, stored: impl Fn(&Path) -> bool) {
+    std::fs::create_dir_all(zip.parent().unwrap()).unwrap();
+    let mut w = zip::ZipWriter::new(std::fs::File::create(zip).unwrap());
+    for f in files(tree) {
+        let name = f
+            .strip_prefix(tree)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .replace('\\', "/");
+        let secs = std::fs::metadata(&f)
+            .unwrap()
+            .modified()
+            .unwrap()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let method = if stored(&f) {
+            zip::CompressionMethod::Stored
+        } else {
+            zip::CompressionMethod::Deflated
+        };
+        let options = SimpleFileOptions::default()
+            .compression_method(method)
+            .with_extended_timestamp(Some(secs as u32), None, None)
+            .unwrap();
+        w.start_file(name, options).unwrap();
+        w.write_all(&std::fs::read(&f).unwrap()).unwrap();
+    }
+    w.finish().unwrap();
+}
+
+/// Each row as JSON, with `from` in its paths and texts replaced by `to`.
+fn rows_of(rows: &[ai_chat_forensics::Row], from: &str, to: &str) -> Vec<String> {
+    rows.iter()
+        .map(|r| serde_json::to_string(r).unwrap().replace(from, to))
+        .collect()
+}
+
+/// Which members a zip stores rather than deflates.
+type Stored = fn(&Path) -> bool;
+
+#[test]
+fn a_zipped_collection_reads_as_the_tree_it_holds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("tree");
+    tree_in(&tree);
+    let from_tree = Scanner::new().root(&tree).hash_files(true).run().unwrap();
+    assert_eq!(from_tree.rows.len(), 847);
+    // databases stored (read by ranges in place), or everything deflated
+    let kinds: [(&str, Stored); 2] = [
+        ("mixed", |p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            [".vscdb", ".db", "-wal", ".sqlite"]
+                .iter()
+                .any(|e| name.ends_with(e))
+        }),
+        ("deflated", |_| false),
+    ];
+    for (kind, stored) in kinds {
+        let cases = tmp.path().join(kind);
+        let zip = cases.join("collection.zip");
+        zip_tree(&tree, &zip, stored);
+        let before = snapshot_tree(&cases).unwrap();
+        let from_zip = Scanner::new().root(&zip).hash_files(true).run().unwrap();
+        assert_eq!(snapshot_tree(&cases).unwrap(), before, "{kind}");
+        let (t, z) = (display_path(&tree), display_path(&zip));
+        let want = rows_of(&from_tree.rows, &t, &z);
+        let got = rows_of(&from_zip.rows, "", "");
+        let first_difference = want.iter().zip(&got).position(|(a, b)| a != b);
+        assert_eq!(
+            first_difference,
+            None,
+            "{kind}: {:?}",
+            first_difference.map(|i| (&want[i], &got[i]))
+        );
+        assert_eq!(got.len(), want.len(), "{kind}");
+        assert_eq!(
+            from_zip.report.problems, from_tree.report.problems,
+            "{kind}"
+        );
+        // the manifest: the zip's own entry, then each member as its file from the tree
+        let mut manifest = from_zip.report.manifest.clone();
+        let own = manifest.remove(0);
+        let bytes = std::fs::read(&zip).unwrap();
+        assert_eq!(own.path, z);
+        assert_eq!(own.size, bytes.len() as u64);
+        assert_eq!(own.sha256.len(), 64);
+        let members: Vec<String> = manifest
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap())
+            .collect();
+        let files_read: Vec<String> = from_tree
+            .report
+            .manifest
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap().replace(&t, &z))
+            .collect();
+        assert_eq!(members, files_read, "{kind}");
+        assert_eq!(members.len(), 128, "{kind}");
+    }
+}
+
+/// The CLI reads a zipped root (a host folder zipped, named by the zip), lists it with
+/// `--list`, and names in rows what a hostile zip holds that cannot stand in a tree:
+/// a name that climbs out, a name given twice, a file named as a folder, a link, and a
+/// member whose bytes fail their CRC (one `parser:` row; the rest is read).
+#[test]
+fn a_hostile_zip_is_read_and_what_cannot_be_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let zip = tmp.path().join("lin-ws01.zip");
+    let history =
+        std::fs::read(fixture_tree().join("lin-ws01/home/alice/.claude/history.jsonl")).unwrap();
+    let stored = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    let deflated = SimpleFileOptions::default();
+    let mut w = zip::ZipWriter::new(std::fs::File::create(&zip).unwrap());
+    w.start_file("home/alice/.claude/history.jsonl", deflated)
+        .unwrap();
+    w.write_all(&history).unwrap();
+    w.start_file("home/bob/.claude/history.jsonl", stored)
+        .unwrap();
+    w.write_all(b"{\"display\":\"CORRUPTED BY TRANSIT\",\"timestamp\":1790000000000}\n")
+        .unwrap();
+    w.start_file("../../etc/cron.d/evil", stored).unwrap();
+    w.write_all(b"x").unwrap();
+    w.start_file("home//alice/./.claude/history.jsonl", stored)
+        .unwrap();
+    w.write_all(b"{}\n").unwrap();
+    w.start_file("home/carol", stored).unwrap();
+    w.write_all(b"a file").unwrap();
+    w.add_symlink("home/carol/.claude/history.jsonl", "/etc/shadow", stored)
+        .unwrap();
+    w.finish().unwrap();
+    let mut bytes = std::fs::read(&zip).unwrap();
+    let at = memchr_find(&bytes, b"CORRUPTED");
+    bytes[at] = b'c';
+    std::fs::write(&zip, &bytes).unwrap();
+    let before = snapshot_tree(tmp.path()).unwrap();
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
+        .arg(&zip)
+        .arg("--list")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let z = display_path(&zip);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).replace(&z, "Z"),
+        "scanner\tarchive entry 2 not read: its name climbs out of the archive (`..`): \"../../etc/cron.d/evil\"\t\t\t-\tZ\n\
+         claude-code-log\tclaude-code prompt history\tlin-ws01\talice\t-\tZ/home/alice/.claude/history.jsonl\n\
+         scanner\tarchive entry 3 not read: its name \"home//alice/./.claude/history.jsonl\" names the same path as entry 0, which is read\tlin-ws01\talice\t-\tZ/home/alice/.claude/history.jsonl\n\
+         claude-code-log\tclaude-code prompt history\tlin-ws01\tbob\t-\tZ/home/bob/.claude/history.jsonl\n\
+         scanner\tarchive entry 4 not read: a file of the archive whose name is also a folder's; the folder is read\tlin-ws01\tcarol\t-\tZ/home/carol\n\
+         scanner\tstore file not read: a symbolic link member of the archive; discovery follows no link\tlin-ws01\tcarol\t-\tZ/home/carol/.claude/history.jsonl\n"
+    );
+
+    let run = common::run(&zip, &[], false);
+    let shown: Vec<String> = run
+        .rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {} {}",
+                r["host"].as_str().unwrap(),
+                r["user"].as_str().unwrap(),
+                r["source_file"].as_str().unwrap().replace(&z, "Z"),
+                r["text"].as_str().unwrap().replace(&z, "Z")
+            )
+        })
+        .collect();
+    let alice = history
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count();
+    assert_eq!(shown.len(), alice + 5, "{shown:#?}");
+    let problems: Vec<&String> = shown
+        .iter()
+        .filter(|s| !s.contains("Z/home/alice/.claude/history.jsonl") || s.contains("parser"))
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            "  Z parser: archive entry 2 not read: its name climbs out of the archive (`..`): \"../../etc/cron.d/evil\"",
+            "lin-ws01 alice Z/home/alice/.claude/history.jsonl parser: unparseable line (EOF while parsing an object at line 1 column 39): {\"display\":\"half a line\",\"timestamp\":17",
+            "lin-ws01 alice Z/home/alice/.claude/history.jsonl parser: archive entry 3 not read: its name \"home//alice/./.claude/history.jsonl\" names the same path as entry 0, which is read",
+            "lin-ws01 bob Z/home/bob/.claude/history.jsonl parser: Z/home/bob/.claude/history.jsonl: cannot read (archive member not read whole: Invalid checksum)",
+            "lin-ws01 carol Z/home/carol parser: archive entry 4 not read: a file of the archive whose name is also a folder's; the folder is read",
+            "lin-ws01 carol Z/home/carol/.claude/history.jsonl parser: store file not read: a symbolic link member of the archive; discovery follows no link",
+        ]
+    );
+    assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
+
+    // a file named .zip that is none: one row, and the scan goes on
+    let not = tmp.path().join("not.zip");
+    std::fs::write(&not, b"PK\x03\x04 and then nothing").unwrap();
+    let run = common::run(&not, &[], false);
+    let texts: Vec<&str> = run
+        .rows
+        .iter()
+        .map(|r| r["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "parser: archive not read (not read as a zip archive: invalid Zip archive: Could not find EOCD)"
+        ]
+    );
+}
+
+fn memchr_find(hay: &[u8], needle: &[u8]) -> usize {
+    hay.windows(needle.len()).position(|w| w == needle).unwrap()
+}
