@@ -569,6 +569,12 @@ fn scan(
     for r in &roots {
         scanner = scanner.root(r);
     }
+    // a zipped root's large compressed members inflate into unnamed temporary files,
+    // never inside the evidence (there, in memory)
+    let tmp = std::env::temp_dir();
+    if !ai_chat_forensics::guard::inside_any(&tmp, &roots) {
+        scanner = scanner.temp_dir(tmp);
+    }
     for a in agents {
         scanner = scanner.agent(a);
     }

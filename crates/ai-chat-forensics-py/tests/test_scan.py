@@ -211,3 +211,33 @@ def test_a_damaged_database_two_stores_read_is_one_row(tmp_path):
     assert rows.report["repeated_parser_rows"] == 1
     assert rows.summary["parser_rows"] == 1
     assert sorted(f["store"] for f in rows.files) == ["cody-history", "cursor-state", "state-vscdb", "tabby-db"]
+
+
+def test_a_zipped_collection_gives_the_trees_rows(tmp_path, cli):
+    # zipped by Python (DOS times only, so rows placed at a file's modification time
+    # have none from the zip); every other field is the tree's, paths aside
+    z = tmp_path / "collection.zip"
+    import zipfile
+
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as out:
+        for f in sorted(EVIDENCE.rglob("*")):
+            if f.is_file():
+                out.write(f, f.relative_to(EVIDENCE).as_posix())
+    rows = list(acf.scan(z))
+    assert rows == cli(str(z))
+    tree = list(acf.scan(ROOT))
+    assert len(rows) == len(tree) == 847
+
+    def same(r, prefix, timed=True):
+        r = {k: (v.replace(prefix, "ROOT") if isinstance(v, str) else v) for k, v in r.items()}
+        if not timed:
+            r["timestamp_utc"] = r["timestamp_zone"] = ""
+        return json.dumps(r, sort_keys=True)
+
+    # the same rows, times aside; every time the zip gives is the tree's; and the rows
+    # the tree places at a file's modification time have none
+    assert sorted(same(r, str(z), False) for r in rows) == sorted(same(r, ROOT, False) for r in tree)
+    timed = {same(r, ROOT) for r in tree}
+    assert all(same(r, str(z)) in timed for r in rows if r["timestamp_utc"])
+    untimed = sum(1 for r in rows if not r["timestamp_utc"]) - sum(1 for r in tree if not r["timestamp_utc"])
+    assert untimed == 109
