@@ -2,14 +2,16 @@
 //! core help?
 //!
 //! ```text
-//! cargo run --release --example scan_bench -- [--hosts 8,32] [--log-mb 12] [--threads 1,2] [--big-mb 100] [--copies 200000]
+//! cargo run --release --example scan_bench -- [--hosts 8,32] [--log-mb 12] [--threads 1,2] [--big-mb 100] [--copies 200000] [--zip]
 //! ```
 //!
 //! For each host count it generates a collection in a temporary folder (each host: the
 //! fixture tree's `lin-ws01` host plus a generated VS Code chat log of `--log-mb` MB),
 //! scans it through the CLI's path (`Scanner::write_to`, JSONL to a file) in a fresh
 //! child process per run, and prints MB/s and the child's peak RSS (`VmHWM`) for each
-//! thread count. Then it prints the CLI path end to end on one generated `--big-mb` MB
+//! thread count; with `--zip`, the same collection zipped (members stored, then
+//! deflated) and scanned as a zipped root, its MB/s counted on the unzipped bytes.
+//! Then it prints the CLI path end to end on one generated `--big-mb` MB
 //! log next to replay + rows alone (`for_each_row`) on the same log. Last, the merge's
 //! worst shape: one Claude Code history of `--copies` identical prompts.
 //!
@@ -153,6 +155,33 @@ fn cpu_seconds() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// Zips the tree at `root` to `zip`, each member stored or deflated.
+fn zip_tree(root: &Path, zip: &Path, method: zip::CompressionMethod) {
+    use std::io::Write;
+    let mut w = zip::ZipWriter::new(std::io::BufWriter::new(std::fs::File::create(zip).unwrap()));
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(root)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    files.sort();
+    for f in files {
+        let name = f
+            .strip_prefix(root)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .replace('\\', "/");
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(method)
+            .large_file(true);
+        w.start_file(name, options).unwrap();
+        w.write_all(&std::fs::read(&f).unwrap()).unwrap();
+    }
+    w.finish().unwrap();
+}
+
 fn list(arg: Option<&String>, default: &[usize]) -> Vec<usize> {
     arg.map(|s| s.split(',').map(|x| x.trim().parse().unwrap()).collect())
         .unwrap_or_else(|| default.to_vec())
@@ -173,6 +202,7 @@ fn main() {
     let threads = list(flag("--threads"), &[1, 2]);
     let log_mb = list(flag("--log-mb"), &[12])[0];
     let big_mb = list(flag("--big-mb"), &[100])[0];
+    let zipped = args.iter().any(|a| a == "--zip");
 
     let dir = tempfile::tempdir().unwrap();
     let log = bench_logs::streaming(log_mb << 20);
@@ -206,6 +236,33 @@ fn main() {
                 rss as f64 / 1e6,
                 base / secs
             );
+        }
+        let methods = [
+            ("stored", zip::CompressionMethod::Stored),
+            ("deflated", zip::CompressionMethod::Deflated),
+        ];
+        for (what, method) in methods.into_iter().filter(|_| zipped) {
+            let zip = dir.path().join(format!("collection-{what}.zip"));
+            zip_tree(&root, &zip, method);
+            let zip_mb = std::fs::metadata(&zip).unwrap().len() as f64 / 1e6;
+            for &t in &threads {
+                let (secs, rss, detail) = best_of(
+                    3,
+                    &[
+                        "scan",
+                        zip.to_str().unwrap(),
+                        &t.to_string(),
+                        out.to_str().unwrap(),
+                    ],
+                );
+                println!(
+                    "| {n} | zip, {what}, {zip_mb:.0} MB | {t} | {:.0} | {:.0} MB | {detail} | {:.2}x |",
+                    size / secs / 1e6,
+                    rss as f64 / 1e6,
+                    first.unwrap_or(secs) / secs
+                );
+            }
+            std::fs::remove_file(&zip).unwrap();
         }
         std::fs::remove_dir_all(&root).unwrap();
     }

@@ -69,8 +69,11 @@ pub(crate) struct Member {
     pub(crate) size: u64,
     /// A file, or a symbolic link (never followed).
     pub(crate) kind: EntryKind,
-    /// Stored without compression or encryption: read by ranges in place.
-    stored: bool,
+    /// Stored without compression or encryption, its stored length its size: read by
+    /// ranges in place (its CRC-32 checked by one pass when opened).
+    pub(crate) stored: bool,
+    /// The CRC-32 the central directory gives.
+    pub(crate) crc32: u32,
     /// Its modification time, from its UTC extra fields, read when first asked.
     modified: OnceLock<Option<SystemTime>>,
 }
@@ -253,7 +256,10 @@ impl Archive {
                 } else {
                     EntryKind::File
                 },
-                stored: entry.compression() == zip::CompressionMethod::Stored && !entry.encrypted(),
+                stored: entry.compression() == zip::CompressionMethod::Stored
+                    && !entry.encrypted()
+                    && entry.compressed_size() == entry.size(),
+                crc32: entry.crc32(),
                 modified: OnceLock::new(),
             };
             match nodes[node].children.get(std::ffi::OsStr::new(leaf)).copied() {

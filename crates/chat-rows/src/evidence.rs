@@ -995,8 +995,11 @@ impl Evidence {
             if let Lookup::File(m) = a.lookup(path) {
                 let ranged =
                     a.open_ranged(m, self.max_size, self.spill.as_deref(), self.spill_above)?;
-                let sha256 = if self.hashing {
-                    let mut hasher = Sha256::new();
+                // one pass for the hash and, for a member read in place (the inflating
+                // reader checks the others), its CRC-32
+                let mut sha = self.hashing.then(Sha256::new);
+                let mut crc = m.stored.then(crc32fast::Hasher::new);
+                if sha.is_some() || crc.is_some() {
                     let mut buf = vec![0u8; 1 << 20];
                     let mut at = 0u64;
                     loop {
@@ -1004,13 +1007,22 @@ impl Evidence {
                         if n == 0 {
                             break;
                         }
-                        hasher.update(&buf[..n]);
+                        if let Some(h) = &mut sha {
+                            h.update(&buf[..n]);
+                        }
+                        if let Some(h) = &mut crc {
+                            h.update(&buf[..n]);
+                        }
                         at += n as u64;
                     }
-                    hex::encode(hasher.finalize())
-                } else {
-                    String::new()
-                };
+                }
+                if crc.is_some_and(|h| h.finalize() != m.crc32) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "archive member not read whole: Invalid checksum",
+                    ));
+                }
+                let sha256 = sha.map(|h| hex::encode(h.finalize())).unwrap_or_default();
                 self.record_entry(path, &checked, ranged.len(), sha256, a.access_time_kept);
                 return Ok(ranged);
             }
@@ -1701,6 +1713,11 @@ mod tests {
             ev.read(&z.join("a.txt")).unwrap_err().to_string(),
             "archive member not read whole: Invalid checksum"
         );
+        // a stored member is read in place by ranges: its CRC is checked when opened
+        assert_eq!(
+            ev.open_ranged(&z.join("a.txt")).unwrap_err().to_string(),
+            "archive member not read whole: Invalid checksum"
+        );
         // a method this reader does not inflate (bzip2, patched into both headers),
         // and a name too long for any path
         let other = tmp.join("other.zip");
@@ -1729,6 +1746,23 @@ mod tests {
             ev.read(&other.join("b.txt")).unwrap_err().to_string(),
             "archive member not read whole: compression method not supported: 12"
         );
+        // a stored member whose central directory declares another size than it
+        // stores: read whole and by ranges alike (found by the fuzz target)
+        let sized = tmp.join("sized.zip");
+        zip_at(&sized, |w| {
+            w.start_file("f.g", stored).unwrap();
+            w.write_all(b"under").unwrap();
+        });
+        let mut bytes = std::fs::read(&sized).unwrap();
+        let central = memchr::memmem::find(&bytes, b"PK\x01\x02").unwrap();
+        bytes[central + 24] = 47;
+        std::fs::write(&sized, &bytes).unwrap();
+        ev.open_archive(&sized).unwrap();
+        assert_eq!(ev.read(&sized.join("f.g")).unwrap(), b"under");
+        let r = ev.open_ranged(&sized.join("f.g")).unwrap();
+        let mut buf = [0u8; 64];
+        assert_eq!(r.read_at(0, &mut buf).unwrap(), 5);
+        assert_eq!(&buf[..5], b"under");
         let not = tmp.join("not.zip");
         std::fs::write(&not, b"PK but no zip").unwrap();
         assert_eq!(
