@@ -240,6 +240,27 @@ fn a_hostile_zip_is_read_and_what_cannot_be_is_named() {
     );
     assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
 
+    // large members inflate in --temp-dir: never inside an evidence root
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let inside = home.join("spill");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
+        .arg(&home)
+        .arg(&zip)
+        .arg("--temp-dir")
+        .arg(&inside)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "ai-chat-forensics: error: --temp-dir {} is inside an evidence root; a zipped root's large members must inflate elsewhere\n",
+            inside.display()
+        )
+    );
+    assert!(!inside.exists());
+
     // a file named .zip that is none: one row, and the scan goes on
     let not = tmp.path().join("not.zip");
     std::fs::write(&not, b"PK\x03\x04 and then nothing").unwrap();
