@@ -2,8 +2,8 @@
 //!
 //! Responders point the tool at very different trees: one live home, a folder of
 //! homes (`home/*`, `Users/*`, `C/Users/*`), or a whole collection of hosts as KAPE
-//! (`<host>/C/Users/<user>/...`) or Velociraptor (`<host>/uploads/auto/C%3A/Users/...`)
-//! lays it out. Every row must still say which host and which account it came from,
+//! (`<host>/C/Users/<user>/...`), Velociraptor (`<host>/uploads/auto/C%3A/Users/...`)
+//! or UAC (`uac-<host>-<os>-<timestamp>/[root]/home/<user>/...`) lays it out. Every row must still say which host and which account it came from,
 //! so the scanner reads them off the path: the account is the folder after the OS's
 //! home marker (`home/<user>`, `Users/<user>`, `root`), and the host is the nearest
 //! folder above the OS root that is not a collection tool's own container folder.
@@ -42,7 +42,40 @@ const CONTAINERS: &[&str] = &[
     "collection",
     "evidence",
     "triage",
+    // UAC puts the files it collects under `[root]`
+    "[root]",
 ];
+
+/// The operating systems UAC names in its output (`uac-<host>-<os>-<timestamp>`).
+const UAC_OS: &[&str] = &[
+    "aix",
+    "android",
+    "esxi",
+    "freebsd",
+    "linux",
+    "macos",
+    "netbsd",
+    "netscaler",
+    "openbsd",
+    "solaris",
+];
+
+/// The host a collection folder names: UAC's `uac-<host>-<os>-<timestamp>` (its
+/// default output name, the timestamp `YYYYMMDDhhmmss`) gives `<host>`; any other
+/// name is the host itself.
+fn host_of_folder(name: &str) -> String {
+    let uac = || {
+        let rest = name.strip_prefix("uac-")?;
+        let (rest, stamp) = rest.rsplit_once('-')?;
+        let (host, os) = rest.rsplit_once('-')?;
+        (stamp.len() == 14
+            && stamp.bytes().all(|b| b.is_ascii_digit())
+            && UAC_OS.contains(&os)
+            && !host.is_empty())
+        .then(|| host.to_string())
+    };
+    uac().unwrap_or_else(|| name.to_string())
+}
 
 fn is_drive_folder(c: &str) -> bool {
     let decoded = c.replace("%3A", ":").replace("%3a", ":");
@@ -72,7 +105,7 @@ pub fn attribute(rel: &Path) -> Attribution {
             i -= 1;
             let name = &c[i];
             if !CONTAINERS.contains(&name.to_ascii_lowercase().as_str()) {
-                return name.clone();
+                return host_of_folder(name);
             }
         }
         String::new()
@@ -191,6 +224,7 @@ pub fn attribute_file(root: &Path, file: &Path) -> Attribution {
             && root.file_name().is_some_and(|n| *n == *a.host);
         if zipped {
             a.host.truncate(a.host.len() - 4);
+            a.host = host_of_folder(&a.host);
         }
     }
     if a.user.is_empty() && a.os.is_none() {
@@ -229,6 +263,41 @@ mod tests {
             at("C/Users/erin/x"),
             ("".into(), "erin".into(), Some(Os::Windows))
         );
+    }
+
+    /// UAC's output (`uac-<host>-<os>-<timestamp>`, files under `[root]`), extracted
+    /// or zipped, names its host; a folder merely like it is a host of that name.
+    #[test]
+    fn uac_collections_name_their_host() {
+        assert_eq!(
+            at("uac-web-01-linux-20261201120000/[root]/home/alice/.claude/history.jsonl"),
+            ("web-01".into(), "alice".into(), Some(Os::Linux))
+        );
+        assert_eq!(
+            at("cases/uac-mbp7-macos-20261130081500/[root]/Users/bob/.copilot/x"),
+            ("mbp7".into(), "bob".into(), Some(Os::MacOs))
+        );
+        assert_eq!(
+            at("uac-web-01-linux-2026/[root]/home/alice/x").0,
+            "uac-web-01-linux-2026"
+        );
+        assert_eq!(
+            at("uac-web-01-beos-20261201120000/home/alice/x").0,
+            "uac-web-01-beos-20261201120000"
+        );
+        // the collection given as the root, extracted or as its zip
+        for root in [
+            "/cases/uac-web-01-linux-20261201120000",
+            "/cases/uac-web-01-linux-20261201120000.zip",
+        ] {
+            let file = Path::new(root).join("[root]/home/alice/.claude/history.jsonl");
+            let a = attribute_file(Path::new(root), &file);
+            assert_eq!(
+                (a.host.as_str(), a.user.as_str()),
+                ("web-01", "alice"),
+                "{root}"
+            );
+        }
     }
 
     #[test]
