@@ -155,33 +155,6 @@ fn cpu_seconds() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Zips the tree at `root` to `zip`, each member stored or deflated.
-fn zip_tree(root: &Path, zip: &Path, method: zip::CompressionMethod) {
-    use std::io::Write;
-    let mut w = zip::ZipWriter::new(std::io::BufWriter::new(std::fs::File::create(zip).unwrap()));
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(root)
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect();
-    files.sort();
-    for f in files {
-        let name = f
-            .strip_prefix(root)
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .replace('\\', "/");
-        let options = zip::write::SimpleFileOptions::default()
-            .compression_method(method)
-            .large_file(true);
-        w.start_file(name, options).unwrap();
-        w.write_all(&std::fs::read(&f).unwrap()).unwrap();
-    }
-    w.finish().unwrap();
-}
-
 fn list(arg: Option<&String>, default: &[usize]) -> Vec<usize> {
     arg.map(|s| s.split(',').map(|x| x.trim().parse().unwrap()).collect())
         .unwrap_or_else(|| default.to_vec())
@@ -243,7 +216,7 @@ fn main() {
         ];
         for (what, method) in methods.into_iter().filter(|_| zipped) {
             let zip = dir.path().join(format!("collection-{what}.zip"));
-            zip_tree(&root, &zip, method);
+            bench_util::zip_tree(&root, &zip, |_| method == zip::CompressionMethod::Stored);
             let zip_mb = std::fs::metadata(&zip).unwrap().len() as f64 / 1e6;
             for &t in &threads {
                 let (secs, rss, detail) = best_of(

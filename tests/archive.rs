@@ -16,68 +16,16 @@ fn fixture_tree() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/evidence")
 }
 
-/// The files under `root`, sorted.
-fn files(root: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(root)
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect();
-    out.sort();
-    out
-}
-
 /// Copies the fixture tree to `tree`, every file's modification time cut to the whole
 /// second (all a zip's extended timestamp keeps).
 fn tree_in(tree: &Path) {
     common::copy_tree(&fixture_tree(), tree);
-    for f in files(tree) {
-        let secs = std::fs::metadata(&f)
-            .unwrap()
-            .modified()
-            .unwrap()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_secs();
+    for f in common::files_under(tree) {
+        let secs = common::mtime_secs(&f);
         let file = std::fs::File::options().write(true).open(&f).unwrap();
         file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
             .unwrap();
     }
-}
-
-/// Zips `tree` to `zip`, each member with its modification time (extended timestamp);
-/// `stored` says which members are stored rather than deflated.
-fn zip_tree(tree: &Path, zip: &Path, stored: impl Fn(&Path) -> bool) {
-    std::fs::create_dir_all(zip.parent().unwrap()).unwrap();
-    let mut w = zip::ZipWriter::new(std::fs::File::create(zip).unwrap());
-    for f in files(tree) {
-        let name = f
-            .strip_prefix(tree)
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .replace('\\', "/");
-        let secs = std::fs::metadata(&f)
-            .unwrap()
-            .modified()
-            .unwrap()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_secs();
-        let method = if stored(&f) {
-            zip::CompressionMethod::Stored
-        } else {
-            zip::CompressionMethod::Deflated
-        };
-        let options = SimpleFileOptions::default()
-            .compression_method(method)
-            .with_extended_timestamp(Some(secs as u32), None, None)
-            .unwrap();
-        w.start_file(name, options).unwrap();
-        w.write_all(&std::fs::read(&f).unwrap()).unwrap();
-    }
-    w.finish().unwrap();
 }
 
 /// Each row as JSON, with `from` in its paths and texts replaced by `to`.
@@ -110,7 +58,7 @@ fn a_zipped_collection_reads_as_the_tree_it_holds() {
     for (kind, stored) in kinds {
         let cases = tmp.path().join(kind);
         let zip = cases.join("collection.zip");
-        zip_tree(&tree, &zip, stored);
+        common::zip_tree(&tree, &zip, stored);
         let before = snapshot_tree(&cases).unwrap();
         let from_zip = Scanner::new().root(&zip).hash_files(true).run().unwrap();
         assert_eq!(snapshot_tree(&cases).unwrap(), before, "{kind}");

@@ -4,6 +4,8 @@
 //! the evidence reader at the file system (for a companion, a sibling, a folder) would
 //! find nothing there and give other rows.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use ai_chat_forensics::chat_rows::{Evidence, FileContext, display_path};
@@ -19,13 +21,7 @@ const NOWHERE: &str = "/nowhere-on-disk-ai-chat-forensics";
 #[test]
 fn every_store_reads_the_fixture_tree_from_memory_as_from_disk() {
     let root = evidence();
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&root)
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect();
-    files.sort();
+    let files = common::files_under(&root);
     let virt = |p: &Path| Path::new(NOWHERE).join(p.strip_prefix(&root).unwrap());
     assert!(!Path::new(NOWHERE).exists());
     let memory = Evidence::in_memory(files.iter().map(|p| {

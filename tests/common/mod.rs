@@ -43,4 +43,4 @@ pub fn run(root: &Path, extra: &[&str], keep: bool) -> Run {
 #[allow(dead_code)] // the load average is the benches'
 mod bench_util;
 #[allow(unused_imports)] // not every test file that shares this module copies a tree
-pub use bench_util::copy_tree;
+pub use bench_util::{copy_tree, files_under, mtime_secs, zip_tree};
