@@ -217,14 +217,17 @@ pub fn attribute_file(root: &Path, file: &Path) -> Attribution {
         // host is the folder above the OS marker in the full path
         let abs = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
         a.host = attribute(&abs).host;
-        // a zipped host folder (`HOST1.zip/C/Users/...`) names the host without `.zip`
-        let zipped = a.host.len() > 4
-            && a.host.is_char_boundary(a.host.len() - 4)
-            && a.host[a.host.len() - 4..].eq_ignore_ascii_case(".zip")
-            && root.file_name().is_some_and(|n| *n == *a.host);
-        if zipped {
-            a.host.truncate(a.host.len() - 4);
-            a.host = host_of_folder(&a.host);
+        // an archived host folder (`HOST1.zip/C/Users/...`, `uac-...tar.gz/[root]/...`)
+        // names the host without the archive's extension
+        if root.file_name().is_some_and(|n| *n == *a.host) {
+            let lower = a.host.to_ascii_lowercase();
+            let ext = [".tar.gz", ".tgz", ".tar", ".zip"]
+                .into_iter()
+                .find(|e| lower.ends_with(e) && lower.len() > e.len());
+            if let Some(ext) = ext {
+                a.host.truncate(a.host.len() - ext.len());
+                a.host = host_of_folder(&a.host);
+            }
         }
     }
     if a.user.is_empty() && a.os.is_none() {
@@ -289,6 +292,8 @@ mod tests {
         for root in [
             "/cases/uac-web-01-linux-20261201120000",
             "/cases/uac-web-01-linux-20261201120000.zip",
+            "/cases/uac-web-01-linux-20261201120000.tar.gz",
+            "/cases/uac-web-01-linux-20261201120000.TAR",
         ] {
             let file = Path::new(root).join("[root]/home/alice/.claude/history.jsonl");
             let a = attribute_file(Path::new(root), &file);

@@ -18,7 +18,8 @@ use clap::Parser;
 #[command(name = "ai-chat-forensics", version, about)]
 struct Args {
     /// Evidence roots: a home, a folder of homes, or a collection tree (KAPE,
-    /// Velociraptor), on disk or zipped (`*.zip`, read in place without extracting).
+    /// Velociraptor, UAC), on disk or archived (`*.zip`, `*.tar`, `*.tar.gz`, `*.tgz`,
+    /// read without extracting).
     /// Default: the current user's home (live triage).
     roots: Vec<PathBuf>,
     /// Output format.
@@ -72,7 +73,8 @@ struct Args {
     #[arg(long, value_name = "T")]
     collected_at: Option<String>,
     /// Where `--sort time` spills its runs, and where a zipped root's compressed
-    /// members over 256 MiB are inflated to be read (unnamed files, gone when read);
+    /// members over 256 MiB and a gzipped tar are inflated to be read (unnamed files,
+    /// gone when read);
     /// default: the system's temporary folder. Refused inside an evidence root.
     #[arg(long, value_name = "DIR")]
     temp_dir: Option<PathBuf>,
@@ -185,13 +187,13 @@ fn main() -> ExitCode {
             temp_dir.display()
         ));
     }
-    // a zipped root's compressed members over 256 MiB inflate into unnamed temporary
-    // files there; inside the evidence they inflate in memory instead
+    // a zipped root's compressed members over 256 MiB, and a gzipped tar, inflate into
+    // unnamed temporary files there; inside the evidence they inflate in memory instead
     let archives = roots.iter().any(|r| ai_chat_forensics::is_archive_root(r));
     let temp_dir_inside = guard::inside_any(&temp_dir, &roots);
     if archives && args.temp_dir.is_some() && temp_dir_inside {
         return fail(format!(
-            "--temp-dir {} is inside an evidence root; a zipped root's large members must inflate elsewhere",
+            "--temp-dir {} is inside an evidence root; an archived root's members must inflate elsewhere",
             temp_dir.display()
         ));
     }

@@ -441,11 +441,13 @@ fn walk(
     not_kept
 }
 
-/// True for a root read as a zip archive: a regular file (or a link to one) whose
-/// name ends in `.zip`, in any case.
+/// True for a root read as an archive: a regular file (or a link to one) whose name
+/// ends in `.zip`, `.tar`, `.tar.gz` or `.tgz`, in any case
+/// ([`chat_rows::ArchiveKind::of_name`]).
 pub fn is_archive_root(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
+    path.file_name()
+        .and_then(chat_rows::ArchiveKind::of_name)
+        .is_some()
         && std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
@@ -1142,8 +1144,8 @@ impl Scanner {
     }
 
     /// Adds an evidence root: a home, a folder of homes, or a collection tree, on disk
-    /// or zipped (a root that is a file named `*.zip` is read as the folder of its
-    /// members, in place: see [`chat_rows::Evidence::open_archive`]).
+    /// or archived (a root that is a file named `*.zip`, `*.tar`, `*.tar.gz` or `*.tgz`
+    /// is read as the folder of its members: see [`chat_rows::Evidence::open_archive`]).
     pub fn root(mut self, root: impl Into<PathBuf>) -> Scanner {
         self.roots.push(root.into());
         self
@@ -1216,9 +1218,9 @@ impl Scanner {
         self
     }
 
-    /// Where a compressed member of a zipped root larger than 256 MiB is inflated to
-    /// be read by ranges (an unnamed temporary file, gone when read; without it, in
-    /// memory). Keep it out of the evidence roots: the CLI refuses one inside them.
+    /// Where a compressed member of a zipped root larger than 256 MiB, and a whole
+    /// gzipped tar, are inflated to be read by ranges (unnamed temporary files, gone
+    /// when read; without it, in memory). Keep it out of the evidence roots: the CLI refuses one inside them.
     pub fn temp_dir(mut self, dir: impl Into<PathBuf>) -> Scanner {
         self.temp_dir = Some(dir.into());
         self

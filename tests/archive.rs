@@ -1,4 +1,4 @@
-//! A zipped collection reads as the tree it holds: every row, and every manifest entry
+//! A zipped (or tarred, or gzipped-tar) collection reads as the tree it holds: every row, and every manifest entry
 //! but the zip's own, the same as from the extracted tree (paths aside), with nothing
 //! written beside the zip; and what a hostile zip holds that cannot stand in a tree is
 //! named in rows, not passed over.
@@ -28,6 +28,27 @@ fn tree_in(tree: &Path) {
     }
 }
 
+/// Tars `tree` to `path` (gzipped when it ends in `.gz`), each member with its
+/// modification time.
+fn tar_tree(tree: &Path, path: &Path) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let file = std::fs::File::create(path).unwrap();
+    let out: Box<dyn Write> = if path.extension().is_some_and(|e| e == "gz") {
+        Box::new(flate2::write::GzEncoder::new(
+            file,
+            flate2::Compression::default(),
+        ))
+    } else {
+        Box::new(file)
+    };
+    let mut b = tar::Builder::new(out);
+    for f in common::files_under(tree) {
+        b.append_path_with_name(&f, f.strip_prefix(tree).unwrap())
+            .unwrap();
+    }
+    b.into_inner().unwrap().flush().unwrap();
+}
+
 /// Each row as JSON, with `from` in its paths and texts replaced by `to`.
 fn rows_of(rows: &[ai_chat_forensics::Row], from: &str, to: &str) -> Vec<String> {
     rows.iter()
@@ -55,10 +76,18 @@ fn a_zipped_collection_reads_as_the_tree_it_holds() {
         }),
         ("deflated", |_| false),
     ];
-    for (kind, stored) in kinds {
-        let cases = tmp.path().join(kind);
-        let zip = cases.join("collection.zip");
-        common::zip_tree(&tree, &zip, stored);
+    let archives = kinds
+        .iter()
+        .map(|(kind, _)| format!("{kind}/collection.zip"))
+        .chain(["tar/collection.tar".into(), "tgz/collection.tar.gz".into()]);
+    for (n, name) in archives.enumerate() {
+        let zip = tmp.path().join(&name);
+        let cases = zip.parent().unwrap().to_path_buf();
+        let kind = name.as_str();
+        match kinds.get(n) {
+            Some((_, stored)) => common::zip_tree(&tree, &zip, stored),
+            None => tar_tree(&tree, &zip),
+        }
         let before = snapshot_tree(&cases).unwrap();
         let from_zip = Scanner::new().root(&zip).hash_files(true).run().unwrap();
         assert_eq!(snapshot_tree(&cases).unwrap(), before, "{kind}");
@@ -203,7 +232,7 @@ fn a_hostile_zip_is_read_and_what_cannot_be_is_named() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         format!(
-            "ai-chat-forensics: error: --temp-dir {} is inside an evidence root; a zipped root's large members must inflate elsewhere\n",
+            "ai-chat-forensics: error: --temp-dir {} is inside an evidence root; an archived root's members must inflate elsewhere\n",
             inside.display()
         )
     );

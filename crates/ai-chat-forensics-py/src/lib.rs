@@ -569,8 +569,8 @@ fn scan(
     for r in &roots {
         scanner = scanner.root(r);
     }
-    // a zipped root's large compressed members inflate into unnamed temporary files,
-    // never inside the evidence (there, in memory)
+    // an archived root's large compressed members, and a gzipped tar, inflate into
+    // unnamed temporary files, never inside the evidence (there, in memory)
     let tmp = std::env::temp_dir();
     if !ai_chat_forensics::guard::inside_any(&tmp, &roots) {
         scanner = scanner.temp_dir(tmp);

@@ -60,22 +60,43 @@ impl Seek for Cursor {
     }
 }
 
-/// A member of an archive, as its central directory describes it.
+/// Where a member's bytes are.
+#[derive(Debug)]
+enum Place {
+    /// A zip entry; `stored` when stored without compression or encryption, its stored
+    /// length its size (read by ranges in place, its CRC-32 checked by one pass when
+    /// opened).
+    Zip { stored: bool, crc32: u32 },
+    /// A tar entry: its bytes at this offset of the (inflated) tar file.
+    Tar { offset: u64 },
+}
+
+/// A member of an archive, as its directory (zip) or its header (tar) describes it.
 #[derive(Debug)]
 pub(crate) struct Member {
-    /// Its index in the central directory.
+    /// Its index among the archive's entries.
     index: usize,
     /// Its size once inflated, as declared.
     pub(crate) size: u64,
-    /// A file, or a symbolic link (never followed).
+    /// A file, a symbolic or hard link (never followed), or a device or FIFO.
     pub(crate) kind: EntryKind,
-    /// Stored without compression or encryption, its stored length its size: read by
-    /// ranges in place (its CRC-32 checked by one pass when opened).
-    pub(crate) stored: bool,
-    /// The CRC-32 the central directory gives.
-    pub(crate) crc32: u32,
-    /// Its modification time, from its UTC extra fields, read when first asked.
+    place: Place,
+    /// Its modification time (UTC), read when first asked for a zip entry.
     modified: OnceLock<Option<SystemTime>>,
+}
+
+impl Member {
+    /// The CRC-32 to check a member read in place against: a stored zip entry's (a
+    /// tar entry has none; the inflating zip reader checks the others).
+    pub(crate) fn crc_in_place(&self) -> Option<u32> {
+        match self.place {
+            Place::Zip {
+                stored: true,
+                crc32,
+            } => Some(crc32),
+            _ => None,
+        }
+    }
 }
 
 /// The longest path a member may stand at, in bytes: what Linux allows a path
@@ -98,7 +119,8 @@ pub(crate) struct Archive {
     /// The archive's path as given: its members stand below it.
     pub(crate) path: PathBuf,
     file: Arc<RangedFile>,
-    zip: zip::ZipArchive<Cursor>,
+    /// The zip reader of a zip archive (`None` for a tar).
+    zip: Option<zip::ZipArchive<Cursor>>,
     /// The tree of its members: the archive's own path is node 0, a folder. Each name is
     /// kept once, so the tree is as large as the central directory's names, however
     /// deep they nest.
@@ -143,42 +165,233 @@ fn components(name: &str, windows: bool) -> Result<Vec<&str>, &'static str> {
     Ok(out)
 }
 
+/// A gzipped file inflated whole, at most `cap` bytes: into an unnamed temporary file
+/// in `spill` when given, else into memory. A gzip of several members (`cat a.gz
+/// b.gz`) inflates as one stream, as `gzip -d` does.
+pub(crate) fn gunzip(file: RangedFile, cap: u64, spill: Option<&Path>) -> io::Result<RangedFile> {
+    let gz = flate2::read::MultiGzDecoder::new(Cursor {
+        file: Arc::new(file),
+        pos: 0,
+    });
+    let mut limited = gz.take(cap.saturating_add(1));
+    let too_large = |n: u64| {
+        io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!(
+                "not read: it inflates to more than the {cap}-byte cap of one evidence file ({n} bytes and more)"
+            ),
+        )
+    };
+    let inflating = |e: io::Error| io::Error::new(e.kind(), format!("not inflated whole: {e}"));
+    match spill {
+        Some(dir) => {
+            let mut tmp = tempfile::tempfile_in(dir)?;
+            let n = io::copy(&mut limited, &mut tmp).map_err(inflating)?;
+            if n > cap {
+                return Err(too_large(n));
+            }
+            io::Write::flush(&mut tmp)?;
+            Ok(RangedFile::spilled(tmp, n))
+        }
+        None => {
+            let mut out = Vec::new();
+            limited.read_to_end(&mut out).map_err(inflating)?;
+            if out.len() as u64 > cap {
+                return Err(too_large(out.len() as u64));
+            }
+            Ok(RangedFile::in_memory(Arc::from(out)))
+        }
+    }
+}
+
+/// The tree of an archive's members as its entries are added.
+struct Tree<'a> {
+    root: &'a Path,
+    nodes: Vec<Node>,
+    problems: Vec<(PathBuf, String)>,
+}
+
+impl<'a> Tree<'a> {
+    fn new(root: &'a Path) -> Tree<'a> {
+        Tree {
+            root,
+            nodes: vec![Node {
+                member: None,
+                children: BTreeMap::new(),
+            }],
+            problems: Vec::new(),
+        }
+    }
+
+    /// A problem with the archive as a whole, or with an entry that has no path.
+    fn problem(&mut self, why: String) {
+        self.problems.push((self.root.to_path_buf(), why));
+    }
+
+    /// Adds entry `index`, named `name`: a folder (`member` is `None`) or a member.
+    fn add(&mut self, index: usize, name: &str, windows: bool, member: Option<Member>) {
+        let quoted = |name: &str| serde_json::to_string(name).unwrap_or_default();
+        let parts = match components(name, windows) {
+            Ok(p) => p,
+            Err(why) => {
+                return self.problem(format!(
+                    "archive entry {index} not read: {why}: {}",
+                    quoted(name)
+                ));
+            }
+        };
+        let long = self.root.as_os_str().len() + parts.iter().map(|p| p.len() + 1).sum::<usize>();
+        if long > MAX_PATH {
+            return self.problem(format!(
+                "archive entry {index} not read: its path would be {long} bytes, over the {MAX_PATH} bytes of any path it could be extracted to"
+            ));
+        }
+        let at = |upto: usize| {
+            let mut at = self.root.to_path_buf();
+            at.extend(&parts[..upto]);
+            at
+        };
+        // down the tree, making the folders on the way
+        let is_dir = member.is_none();
+        let nodes = &mut self.nodes;
+        let mut node = 0usize;
+        for (depth, part) in parts.iter().enumerate() {
+            if depth + 1 == parts.len() && !is_dir {
+                break;
+            }
+            node = match nodes[node].children.get(std::ffi::OsStr::new(part)) {
+                Some(&next) => next,
+                None => {
+                    nodes.push(Node {
+                        member: None,
+                        children: BTreeMap::new(),
+                    });
+                    let next = nodes.len() - 1;
+                    nodes[node].children.insert(OsString::from(part), next);
+                    next
+                }
+            };
+            // a file stands where a folder is needed: the folder is read
+            if let Some(m) = nodes[node].member.take() {
+                self.problems.push((
+                    at(depth + 1),
+                    format!(
+                        "archive entry {} not read: a file of the archive whose name is also a folder's; the folder is read",
+                        m.index
+                    ),
+                ));
+            }
+        }
+        let (Some(member), Some(leaf)) = (member, parts.last()) else {
+            return;
+        };
+        match nodes[node]
+            .children
+            .get(std::ffi::OsStr::new(leaf))
+            .copied()
+        {
+            None => {
+                nodes.push(Node {
+                    member: Some(member),
+                    children: BTreeMap::new(),
+                });
+                let next = nodes.len() - 1;
+                nodes[node].children.insert(OsString::from(leaf), next);
+            }
+            Some(there) => {
+                let why = match &nodes[there].member {
+                    Some(first) => format!(
+                        "archive entry {index} not read: its name {} names the same path as entry {}, which is read",
+                        quoted(name),
+                        first.index
+                    ),
+                    None => format!(
+                        "archive entry {index} not read: a file of the archive whose name is also a folder's; the folder is read"
+                    ),
+                };
+                self.problems.push((at(parts.len()), why));
+            }
+        }
+    }
+}
+
+/// The kinds of archive read as folders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArchiveKind {
+    /// A zip (`.zip`).
+    Zip,
+    /// A tar (`.tar`), read in place.
+    Tar,
+    /// A gzipped tar (`.tar.gz`, `.tgz`), inflated once, whole, then read as a tar.
+    TarGz,
+}
+
+impl ArchiveKind {
+    /// The kind a file's name says, in any case: `*.zip`, `*.tar`, `*.tar.gz`, `*.tgz`.
+    pub fn of_name(name: &std::ffi::OsStr) -> Option<ArchiveKind> {
+        let name = name.to_string_lossy().to_ascii_lowercase();
+        if name.ends_with(".zip") {
+            Some(ArchiveKind::Zip)
+        } else if name.ends_with(".tar") {
+            Some(ArchiveKind::Tar)
+        } else if name.ends_with(".tar.gz") || name.ends_with(".tgz") {
+            Some(ArchiveKind::TarGz)
+        } else {
+            None
+        }
+    }
+}
+
 impl Archive {
-    /// Reads the archive's central directory. Returns the archive and the entries that
-    /// stand nowhere in its tree, each by the path it would have had (the archive's own
-    /// path when it has none) with why.
+    /// Reads the archive's directory (a zip's central directory, a tar's headers).
+    /// Returns the archive and the entries that stand nowhere in its tree, each by the
+    /// path it would have had (the archive's own path when it has none) with why.
     pub(crate) fn open(
         path: &Path,
         file: RangedFile,
+        kind: ArchiveKind,
         access_time_kept: bool,
     ) -> io::Result<(Archive, Vec<(PathBuf, String)>)> {
         let file = Arc::new(file);
+        let mut tree = Tree::new(path);
+        let zip = match kind {
+            ArchiveKind::Zip => Some(Self::zip_entries(&file, &mut tree)?),
+            ArchiveKind::Tar | ArchiveKind::TarGz => {
+                Self::tar_entries(&file, &mut tree)?;
+                None
+            }
+        };
+        Ok((
+            Archive {
+                path: path.to_path_buf(),
+                file,
+                zip,
+                nodes: tree.nodes,
+                access_time_kept,
+            },
+            tree.problems,
+        ))
+    }
+
+    fn zip_entries(
+        file: &Arc<RangedFile>,
+        tree: &mut Tree<'_>,
+    ) -> io::Result<zip::ZipArchive<Cursor>> {
         let zip = zip::ZipArchive::new(Cursor {
             file: file.clone(),
             pos: 0,
         })
         .map_err(|e| zip_error("not read as a zip archive", e))?;
-        let mut problems = Vec::new();
         if zip.has_duplicate_names() {
-            problems.push((
-                path.to_path_buf(),
+            tree.problem(
                 "archive entries not read: the central directory names some members twice; the last entry of each name is read".to_string(),
-            ));
+            );
         }
-        let mut nodes = vec![Node {
-            member: None,
-            children: BTreeMap::new(),
-        }];
-        let base = path.as_os_str().len();
-        let quoted = |name: &str| serde_json::to_string(name).unwrap_or_default();
         for index in 0..zip.len() {
             let entry = match zip.by_index_data(index) {
                 Ok(e) => e,
                 Err(e) => {
-                    problems.push((
-                        path.to_path_buf(),
-                        format!("archive entry {index} not read ({e})"),
-                    ));
+                    tree.problem(format!("archive entry {index} not read ({e})"));
                     continue;
                 }
             };
@@ -186,69 +399,7 @@ impl Archive {
                 Ok(n) => n.into_owned(),
                 Err(_) => String::from_utf8_lossy(entry.name_raw()).into_owned(),
             };
-            let windows = entry.system() == zip::System::Dos;
-            let parts = match components(&name, windows) {
-                Ok(p) => p,
-                Err(why) => {
-                    problems.push((
-                        path.to_path_buf(),
-                        format!("archive entry {index} not read: {why}: {}", quoted(&name)),
-                    ));
-                    continue;
-                }
-            };
-            let long = base + parts.iter().map(|p| p.len() + 1).sum::<usize>();
-            if long > MAX_PATH {
-                problems.push((
-                    path.to_path_buf(),
-                    format!(
-                        "archive entry {index} not read: its path would be {long} bytes, over the {MAX_PATH} bytes of any path it could be extracted to"
-                    ),
-                ));
-                continue;
-            }
-            let at = || {
-                let mut at = path.to_path_buf();
-                at.extend(&parts);
-                at
-            };
-            // down the tree, making the folders on the way
-            let mut node = 0usize;
-            for (depth, part) in parts.iter().enumerate() {
-                let last = depth + 1 == parts.len();
-                if last && !entry.is_dir() {
-                    break;
-                }
-                node = match nodes[node].children.get(std::ffi::OsStr::new(part)) {
-                    Some(&next) => next,
-                    None => {
-                        nodes.push(Node {
-                            member: None,
-                            children: BTreeMap::new(),
-                        });
-                        let next = nodes.len() - 1;
-                        nodes[node].children.insert(OsString::from(part), next);
-                        next
-                    }
-                };
-                // a file stands where a folder is needed: the folder is read
-                if let Some(m) = nodes[node].member.take() {
-                    let mut file_at = path.to_path_buf();
-                    file_at.extend(&parts[..=depth]);
-                    problems.push((
-                        file_at,
-                        format!(
-                            "archive entry {} not read: a file of the archive whose name is also a folder's; the folder is read",
-                            m.index
-                        ),
-                    ));
-                }
-            }
-            if entry.is_dir() {
-                continue;
-            }
-            let Some(leaf) = parts.last() else { continue };
-            let member = Member {
+            let member = (!entry.is_dir()).then(|| Member {
                 index,
                 size: entry.size(),
                 kind: if entry.is_symlink() {
@@ -256,49 +407,83 @@ impl Archive {
                 } else {
                     EntryKind::File
                 },
-                stored: entry.compression() == zip::CompressionMethod::Stored
-                    && !entry.encrypted()
-                    && entry.compressed_size() == entry.size(),
-                crc32: entry.crc32(),
-                modified: OnceLock::new(),
-            };
-            match nodes[node].children.get(std::ffi::OsStr::new(leaf)).copied() {
-                None => {
-                    nodes.push(Node {
-                        member: Some(member),
-                        children: BTreeMap::new(),
-                    });
-                    let next = nodes.len() - 1;
-                    nodes[node].children.insert(OsString::from(leaf), next);
-                }
-                Some(there) => match &nodes[there].member {
-                    Some(first) => problems.push((
-                        at(),
-                        format!(
-                            "archive entry {index} not read: its name {} names the same path as entry {}, which is read",
-                            quoted(&name),
-                            first.index
-                        ),
-                    )),
-                    None => problems.push((
-                        at(),
-                        format!(
-                            "archive entry {index} not read: a file of the archive whose name is also a folder's; the folder is read"
-                        ),
-                    )),
+                place: Place::Zip {
+                    stored: entry.compression() == zip::CompressionMethod::Stored
+                        && !entry.encrypted()
+                        && entry.compressed_size() == entry.size(),
+                    crc32: entry.crc32(),
                 },
-            }
+                modified: OnceLock::new(),
+            });
+            tree.add(index, &name, entry.system() == zip::System::Dos, member);
         }
-        Ok((
-            Archive {
-                path: path.to_path_buf(),
-                file,
-                zip,
-                nodes,
-                access_time_kept,
-            },
-            problems,
-        ))
+        Ok(zip)
+    }
+
+    /// A tar's entries, header by header (GNU long names and PAX paths as the `tar`
+    /// crate reads them); each member's bytes stay where they lie. A header that
+    /// cannot be read ends the listing, with a problem that says where.
+    fn tar_entries(file: &Arc<RangedFile>, tree: &mut Tree<'_>) -> io::Result<()> {
+        let mut tar = tar::Archive::new(Cursor {
+            file: file.clone(),
+            pos: 0,
+        });
+        let entries = tar
+            .entries_with_seek()
+            .map_err(|e| io::Error::new(e.kind(), format!("not read as a tar archive: {e}")))?;
+        let mut index = 0usize;
+        for entry in entries {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) if index == 0 => {
+                    return Err(io::Error::new(
+                        e.kind(),
+                        format!("not read as a tar archive: {e}"),
+                    ));
+                }
+                Err(e) => {
+                    tree.problem(format!(
+                        "archive entries from entry {index} on not read: {e}"
+                    ));
+                    break;
+                }
+            };
+            let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+            let header = entry.header();
+            use tar::EntryType as T;
+            let kind = match header.entry_type() {
+                T::Directory => None,
+                T::Regular | T::Continuous => Some(EntryKind::File),
+                T::Symlink | T::Link => Some(EntryKind::Link),
+                T::Fifo => Some(EntryKind::Fifo),
+                T::Char | T::Block => Some(EntryKind::Device),
+                T::GNUSparse => {
+                    tree.problem(format!(
+                        "archive entry {index} not read: a sparse file, whose bytes are not stored as they read: {}",
+                        serde_json::to_string(&name).unwrap_or_default()
+                    ));
+                    index += 1;
+                    continue;
+                }
+                _ => Some(EntryKind::Other),
+            };
+            let modified = header
+                .mtime()
+                .ok()
+                .and_then(|secs| SystemTime::UNIX_EPOCH.checked_add(Duration::from_secs(secs)));
+            let member = kind.map(|kind| Member {
+                index,
+                size: entry.size(),
+                kind,
+                place: Place::Tar {
+                    offset: entry.raw_file_position(),
+                },
+                modified: OnceLock::from(modified),
+            });
+            tree.add(index, &name, false, member);
+            index += 1;
+        }
+        Ok(())
     }
 
     /// The node at `path`: the archive's own path is the top folder.
@@ -357,7 +542,7 @@ impl Archive {
 
     fn utc_extra_time(&self, m: &Member) -> Option<SystemTime> {
         {
-            let mut zip = self.zip.clone();
+            let mut zip = self.zip.clone()?;
             let file = zip.by_index_raw(m.index).ok()?;
             for field in file.extra_data_fields() {
                 match field {
@@ -387,13 +572,52 @@ impl Archive {
     /// The whole of a member, inflated, at most `cap` bytes (a larger member is an
     /// error of kind `FileTooLarge`, whatever its header declared).
     pub(crate) fn read(&self, m: &Member, cap: u64) -> io::Result<Vec<u8>> {
+        if let Place::Tar { .. } = m.place {
+            if m.size > cap {
+                return Err(io::Error::new(
+                    io::ErrorKind::FileTooLarge,
+                    crate::evidence::Refusal::TooLarge { size: m.size, cap },
+                ));
+            }
+            let ranged = self.in_place(m, self.tar_offset(m))?;
+            let mut out = vec![0u8; m.size as usize];
+            let n = ranged.read_at(0, &mut out)?;
+            out.truncate(n);
+            return Ok(out);
+        }
         let mut out = Vec::with_capacity(m.size.min(cap).min(64 << 20) as usize);
         self.inflate_into(m, cap, &mut out)?;
         Ok(out)
     }
 
+    fn tar_offset(&self, m: &Member) -> u64 {
+        match m.place {
+            Place::Tar { offset } => offset,
+            Place::Zip { .. } => 0,
+        }
+    }
+
+    /// A member's bytes where they lie: `m.size` bytes from `start`, all inside the
+    /// archive.
+    fn in_place(&self, m: &Member, start: u64) -> io::Result<RangedFile> {
+        let end = start.checked_add(m.size).filter(|e| *e <= self.file.len());
+        if end.is_none() {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "archive member of {} bytes at byte {start} runs past the end of the archive ({} bytes)",
+                    m.size,
+                    self.file.len()
+                ),
+            ));
+        }
+        Ok(RangedFile::within(self.file.clone(), start, m.size))
+    }
+
     fn inflate_into(&self, m: &Member, cap: u64, out: &mut dyn io::Write) -> io::Result<u64> {
-        let mut zip = self.zip.clone();
+        let Some(mut zip) = self.zip.clone() else {
+            return Err(io::Error::other("archive member not read: not a zip entry"));
+        };
         let file = zip
             .by_index(m.index)
             .map_err(|e| zip_error("archive member not read", e))?;
@@ -412,7 +636,7 @@ impl Archive {
         Ok(n)
     }
 
-    /// A member to read by ranges: a stored one where it lies in the zip file; a
+    /// A member to read by ranges: a tar entry or a stored zip entry where it lies; a
     /// compressed one inflated (at most `cap` bytes) into memory, or into an unnamed
     /// temporary file in `spill` when it is larger than `in_memory`.
     pub(crate) fn open_ranged(
@@ -422,29 +646,24 @@ impl Archive {
         spill: Option<&Path>,
         in_memory: u64,
     ) -> io::Result<RangedFile> {
-        if m.stored {
-            let mut zip = self.zip.clone();
-            let file = zip
-                .by_index_raw(m.index)
-                .map_err(|e| zip_error("archive member not read", e))?;
-            let start = file.data_start().ok_or_else(|| {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "archive member's data not found",
-                )
-            })?;
-            let end = start.checked_add(m.size).filter(|e| *e <= self.file.len());
-            if end.is_none() {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    format!(
-                        "archive member of {} bytes at byte {start} runs past the end of the archive ({} bytes)",
-                        m.size,
-                        self.file.len()
-                    ),
-                ));
+        match m.place {
+            Place::Tar { offset } => return self.in_place(m, offset),
+            Place::Zip { stored: true, .. } => {
+                let Some(mut zip) = self.zip.clone() else {
+                    return Err(io::Error::other("archive member not read: not a zip entry"));
+                };
+                let file = zip
+                    .by_index_raw(m.index)
+                    .map_err(|e| zip_error("archive member not read", e))?;
+                let start = file.data_start().ok_or_else(|| {
+                    io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "archive member's data not found",
+                    )
+                })?;
+                return self.in_place(m, start);
             }
-            return Ok(RangedFile::within(self.file.clone(), start, m.size));
+            Place::Zip { .. } => {}
         }
         if m.size > cap {
             return Err(io::Error::new(

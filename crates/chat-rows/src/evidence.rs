@@ -35,7 +35,7 @@ use std::sync::Mutex;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::archive::{Archive, Lookup};
+use crate::archive::{Archive, ArchiveKind, Lookup};
 use crate::when::Timestamp;
 
 /// The default size cap of one evidence file: 4 GiB.
@@ -653,7 +653,19 @@ impl Evidence {
         if self.archive_at(path).is_some_and(|a| a.path == path) {
             return Ok(Vec::new());
         }
-        let file = self.open_ranged(path)?;
+        let kind = path
+            .file_name()
+            .and_then(ArchiveKind::of_name)
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz)",
+                )
+            })?;
+        let mut file = self.open_ranged(path)?;
+        if kind == ArchiveKind::TarGz {
+            file = crate::archive::gunzip(file, self.max_size, self.spill.as_deref())?;
+        }
         let kept = self
             .manifest
             .lock()
@@ -663,7 +675,7 @@ impl Evidence {
         // the zip reader is a dependency: should it panic on a hostile central
         // directory, the archive is unread and the scan goes on
         let (archive, problems) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            Archive::open(path, file, kept)
+            Archive::open(path, file, kind, kept)
         }))
         .map_err(|_| {
             io::Error::other(
@@ -998,7 +1010,7 @@ impl Evidence {
                 // one pass for the hash and, for a member read in place (the inflating
                 // reader checks the others), its CRC-32
                 let mut sha = self.hashing.then(Sha256::new);
-                let mut crc = m.stored.then(crc32fast::Hasher::new);
+                let mut crc = m.crc_in_place().map(|_| crc32fast::Hasher::new());
                 if sha.is_some() || crc.is_some() {
                     let mut buf = vec![0u8; 1 << 20];
                     let mut at = 0u64;
@@ -1016,7 +1028,7 @@ impl Evidence {
                         at += n as u64;
                     }
                 }
-                if crc.is_some_and(|h| h.finalize() != m.crc32) {
+                if crc.is_some_and(|h| Some(h.finalize()) != m.crc_in_place()) {
                     return Err(io::Error::new(
                         io::ErrorKind::InvalidData,
                         "archive member not read whole: Invalid checksum",
@@ -1769,6 +1781,142 @@ mod tests {
             ev.open_archive(&not).unwrap_err().to_string(),
             "not read as a zip archive: invalid Zip archive: Could not find EOCD"
         );
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    /// A tar, and the same tar gzipped, are folders of their members as a zip is: read
+    /// in place (the gzip inflated once), each member with its header's time, a long
+    /// name whole, a link not followed, what cannot stand in a tree named, a damaged
+    /// header ending the listing with a problem, and a gzip bomb stopped at the cap.
+    #[test]
+    fn a_tar_and_a_gzipped_tar_read_as_folders() {
+        let tmp = tempfile_dir("archive-tar");
+        let long = format!("home/alice/{}/deep.jsonl", "n".repeat(150));
+        let mut b = tar::Builder::new(Vec::new());
+        let mut add = |name: &str, body: &[u8], kind: tar::EntryType| {
+            let mut h = tar::Header::new_gnu();
+            h.set_entry_type(kind);
+            h.set_size(body.len() as u64);
+            h.set_mtime(1_700_000_000);
+            h.set_mode(0o644);
+            if kind == tar::EntryType::Symlink {
+                h.set_link_name("a.txt").unwrap();
+            }
+            b.append_data(&mut h, name, body).unwrap();
+        };
+        add("home/alice/a.txt", b"hello", tar::EntryType::Regular);
+        add(&long, b"{}\n", tar::EntryType::Regular);
+        add("home/alice/link", b"", tar::EntryType::Symlink);
+        add("home/bob/", b"", tar::EntryType::Directory);
+        add("home/alice/a.txt", b"again", tar::EntryType::Regular);
+        let bytes = b.into_inner().unwrap();
+        // `..` cannot be written by the builder: patched into a copy of the first header
+        let mut evil = bytes[..1024].to_vec();
+        evil[..16].copy_from_slice(b"../../etc/passwd");
+        evil[16..100].fill(0);
+        let sum: u32 = evil[..512]
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                if (148..156).contains(&i) {
+                    32
+                } else {
+                    u32::from(*b)
+                }
+            })
+            .sum();
+        evil[148..156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+        let mut all = evil;
+        all.extend_from_slice(&bytes);
+        let t = tmp.join("uac-web-01-linux-20261201120000.tar");
+        std::fs::write(&t, &all).unwrap();
+        let tgz = tmp.join("c.tar.gz");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut gz, &all).unwrap();
+        std::fs::write(&tgz, gz.finish().unwrap()).unwrap();
+        let before = snapshot_tree(&tmp).unwrap();
+        for archive in [&t, &tgz] {
+            let ev = Evidence::new().roots([&tmp]);
+            let problems: Vec<String> = ev
+                .open_archive(archive)
+                .unwrap()
+                .into_iter()
+                .map(|(p, why)| format!("{} {why}", display_path(p.strip_prefix(&tmp).unwrap())))
+                .collect();
+            let name = display_path(archive.strip_prefix(&tmp).unwrap());
+            assert_eq!(
+                problems,
+                [
+                    format!(
+                        "{name} archive entry 0 not read: its name climbs out of the archive (`..`): \"../../etc/passwd\""
+                    ),
+                    format!(
+                        "{name}/home/alice/a.txt archive entry 5 not read: its name \"home/alice/a.txt\" names the same path as entry 1, which is read"
+                    ),
+                ]
+            );
+            let at = |p: &str| archive.join(p);
+            assert_eq!(ev.read(&at("home/alice/a.txt")).unwrap(), b"hello");
+            assert_eq!(ev.read(&at(&long)).unwrap(), b"{}\n");
+            assert_eq!(
+                ev.modified(&at("home/alice/a.txt")).map(|t| t.to_string()),
+                Some("2023-11-14T22:13:20.000000Z".to_string())
+            );
+            assert_eq!(
+                ev.status(&at("home/alice/link"), true),
+                Some(EntryKind::Link)
+            );
+            assert_eq!(ev.status(&at("home/bob"), true), Some(EntryKind::Folder));
+            let r = ev.open_ranged(&at("home/alice/a.txt")).unwrap();
+            let mut buf = [0u8; 8];
+            assert_eq!(r.read_at(1, &mut buf).unwrap(), 4);
+            assert_eq!(&buf[..4], b"ello");
+            let m = ev.manifest();
+            assert_eq!(m[0].path, display_path(archive));
+            assert_eq!(
+                m[1].sha256,
+                "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
+            );
+        }
+        // a damaged header after the first entries: those are read, the rest named
+        let mut cut = all.clone();
+        let third = 1024 + 1024 + 512 + 512;
+        cut[third..third + 8].copy_from_slice(b"\xff\xff\xff\xff\xff\xff\xff\xff");
+        let damaged = tmp.join("damaged.tar");
+        std::fs::write(&damaged, &cut).unwrap();
+        let ev = Evidence::new().roots([&tmp]);
+        let problems = ev.open_archive(&damaged).unwrap();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(
+            problems[1]
+                .1
+                .starts_with("archive entries from entry 2 on not read: "),
+            "{problems:?}"
+        );
+        assert_eq!(
+            ev.read(&damaged.join("home/alice/a.txt")).unwrap(),
+            b"hello"
+        );
+        // a gzip that inflates past the cap is refused, not inflated on
+        let bomb = tmp.join("bomb.tgz");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        std::io::Write::write_all(&mut gz, &vec![0u8; 1 << 20]).unwrap();
+        std::fs::write(&bomb, gz.finish().unwrap()).unwrap();
+        let small = Evidence::new().roots([&tmp]).max_size(1000);
+        assert_eq!(
+            small.open_archive(&bomb).unwrap_err().to_string(),
+            "not read: it inflates to more than the 1000-byte cap of one evidence file (1001 bytes and more)"
+        );
+        assert_eq!(
+            small
+                .open_archive(&tmp.join("x.rar"))
+                .unwrap_err()
+                .to_string(),
+            "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz)"
+        );
+        std::fs::remove_file(&damaged).unwrap();
+        std::fs::remove_file(&bomb).unwrap();
+        assert_eq!(snapshot_tree(&tmp).unwrap(), before);
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 

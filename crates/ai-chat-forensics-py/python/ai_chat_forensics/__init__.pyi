@@ -112,9 +112,9 @@ def scan(
 ) -> Rows:
     """Scan evidence roots; yield one dict per row in the CLI's order.
 
-    A root is a home, a folder of homes or a collection tree, on disk or zipped: a
-    ``*.zip`` file is read in place as the folder of its members (nothing extracted;
-    its members' rows name ``<zip path>/<member name>``).
+    A root is a home, a folder of homes or a collection tree, on disk or archived: a
+    ``*.zip``, ``*.tar``, ``*.tar.gz`` or ``*.tgz`` file is read as the folder of its
+    members (nothing extracted; its members' rows name ``<archive path>/<member name>``).
 
     agents: keep only these agents' rows (``known_agents()``; an unknown one is a
     ValueError). since/until: a datetime (naive is UTC), a date, epoch milliseconds, or
