@@ -572,14 +572,14 @@ impl Archive {
     /// The whole of a member, inflated, at most `cap` bytes (a larger member is an
     /// error of kind `FileTooLarge`, whatever its header declared).
     pub(crate) fn read(&self, m: &Member, cap: u64) -> io::Result<Vec<u8>> {
-        if let Place::Tar { .. } = m.place {
+        if let Place::Tar { offset } = m.place {
             if m.size > cap {
                 return Err(io::Error::new(
                     io::ErrorKind::FileTooLarge,
                     crate::evidence::Refusal::TooLarge { size: m.size, cap },
                 ));
             }
-            let ranged = self.in_place(m, self.tar_offset(m))?;
+            let ranged = self.in_place(m, offset)?;
             let mut out = vec![0u8; m.size as usize];
             let n = ranged.read_at(0, &mut out)?;
             out.truncate(n);
@@ -588,13 +588,6 @@ impl Archive {
         let mut out = Vec::with_capacity(m.size.min(cap).min(64 << 20) as usize);
         self.inflate_into(m, cap, &mut out)?;
         Ok(out)
-    }
-
-    fn tar_offset(&self, m: &Member) -> u64 {
-        match m.place {
-            Place::Tar { offset } => offset,
-            Place::Zip { .. } => 0,
-        }
     }
 
     /// A member's bytes where they lie: `m.size` bytes from `start`, all inside the
