@@ -638,17 +638,21 @@ impl Evidence {
         }
     }
 
-    /// Opens the zip archive at `path` as a folder of evidence (a collection as KAPE or
-    /// Velociraptor zips it, read without extracting it): from now on its members stand at `path` joined with their names, and
-    /// every method of this reader reads, lists and checks them there as files on disk
-    /// (a stored member by ranges in place; a compressed one inflated, under the size
-    /// cap). The zip file itself is read as any evidence file first (checked, and in the
-    /// manifest with its SHA-256); each member read gets its own manifest entry, with
-    /// the SHA-256 of its inflated bytes. A member's modification time is its UTC extra
-    /// field's (extended timestamp or NTFS), never the DOS time of unknown zone.
+    /// Opens the archive at `path` as a folder of evidence: a zip, a tar or a gzipped
+    /// tar, by its name ([`ArchiveKind::of_name`]; a collection as KAPE, Velociraptor or
+    /// UAC writes it, read without extracting it). From now on its members stand at
+    /// `path` joined with their names, and every method of this reader reads, lists and
+    /// checks them there as files on disk (a tar member or a stored zip member by ranges
+    /// in place; a compressed zip member inflated under the size cap; a gzipped tar
+    /// inflated once, whole, under the size cap, into the spill folder or memory). The
+    /// archive itself is read as any evidence file first (checked, and in the manifest
+    /// with its SHA-256); each member read gets its own manifest entry, with the SHA-256
+    /// of its bytes. A member's modification time is a tar header's, or a zip member's
+    /// UTC extra field (extended timestamp or NTFS), never the DOS time of unknown zone.
     /// Returns the entries that stand nowhere in the tree, by path, with why: a name
-    /// with `..`, a name given twice, a file whose name is also a folder's. Opening one
-    /// archive twice opens it once.
+    /// with `..`, a name given twice, a file whose name is also a folder's, a path over
+    /// 4,096 bytes, a tar's sparse file or damaged header. Opening one archive twice
+    /// opens it once.
     pub fn open_archive(&self, path: &Path) -> io::Result<Vec<(PathBuf, String)>> {
         if self.archive_at(path).is_some_and(|a| a.path == path) {
             return Ok(Vec::new());
@@ -672,15 +676,13 @@ impl Evidence {
             .ok()
             .and_then(|m| m.get(path).map(|e| e.access_time_kept))
             .unwrap_or(false);
-        // the zip reader is a dependency: should it panic on a hostile central
+        // the zip and tar readers are dependencies: should one panic on a hostile
         // directory, the archive is unread and the scan goes on
         let (archive, problems) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             Archive::open(path, file, kind, kept)
         }))
         .map_err(|_| {
-            io::Error::other(
-                "not read as a zip archive: the zip reader stopped with an internal error",
-            )
+            io::Error::other("not read as an archive: its reader stopped with an internal error")
         })??;
         if let Ok(mut list) = self.archives.write() {
             list.push(std::sync::Arc::new(archive));
@@ -688,9 +690,9 @@ impl Evidence {
         Ok(problems)
     }
 
-    /// Where a compressed member of an archive larger than 256 MiB is inflated: an
-    /// unnamed temporary file in `dir`, gone when it is closed (without it, such a
-    /// member is inflated into memory, still under the size cap). The caller keeps
+    /// Where a compressed zip member larger than 256 MiB, and a whole gzipped tar, are
+    /// inflated: an unnamed temporary file in `dir`, gone when it is closed (without it,
+    /// into memory, still under the size cap). The caller keeps
     /// `dir` out of the evidence roots.
     pub fn spill_dir(mut self, dir: impl Into<PathBuf>) -> Evidence {
         self.spill = Some(dir.into());
