@@ -1,10 +1,10 @@
-//! Zip collections read in place, member by member.
+//! Archived collections read in place, member by member.
 //!
-//! Collections arrive zipped: KAPE's and Velociraptor's offline collectors write one
-//! zip per host, and a responder sends a home as `zip -r`. Extracting one first costs
-//! the disk twice over and leaves the hashes of the copies, not of what was received;
-//! reading the members where they lie keeps one chain of custody (the zip's own hash
-//! and each member's) and writes nothing.
+//! Collections arrive archived: KAPE's and Velociraptor's offline collectors write one
+//! zip per host, UAC a gzipped tar, and a responder sends a home as `zip -r`.
+//! Extracting one first costs the disk twice over and leaves the hashes of the copies,
+//! not of what was received; reading the members where they lie keeps one chain of
+//! custody (the archive's own hash and each member's) and writes nothing beside it.
 //!
 //! An archive given to [`crate::Evidence::open_archive`] is a folder to every reader
 //! of the evidence: its members stand at the archive's path joined with their names
@@ -13,11 +13,12 @@
 //! over ([`crate::Evidence::open_archive`] returns it): a name that climbs out of the
 //! archive (`..`), two entries that name one path, a file whose name is also a folder's.
 //!
-//! A stored member is read by ranges in place; a compressed one is inflated, under the
-//! size cap, into memory or, when large and a spill folder is set, into an unnamed
-//! temporary file there (never beside the evidence). The zip format's CRC of each
-//! member is checked by the inflating reader; a member whose bytes do not match it is
-//! an error, not rows.
+//! A tar member and a stored zip member are read by ranges in place; a compressed zip
+//! member is inflated, under the size cap, into memory or, when large and a spill
+//! folder is set, into an unnamed temporary file there (never beside the evidence); a
+//! gzipped tar has no random access and is inflated once, whole, the same way. A zip
+//! member's CRC-32 is checked (by the inflating reader, or by one pass when a stored one
+//! is opened); a member whose bytes do not match it is an error, not rows.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -28,7 +29,8 @@ use std::time::{Duration, SystemTime};
 
 use crate::evidence::{EntryKind, RangedFile};
 
-/// The bytes of the zip file, read by position: what the zip reader reads through.
+/// The bytes of the archive, read by position: what the zip, tar and gzip readers read
+/// through.
 #[derive(Clone, Debug)]
 pub(crate) struct Cursor {
     file: Arc<RangedFile>,
