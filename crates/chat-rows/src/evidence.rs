@@ -9,7 +9,9 @@
 //! * **No link followed out of the root.** A symbolic link is followed only when its
 //!   target, fully resolved, lies inside one of the evidence roots; the manifest then
 //!   names the link and its target. With no roots set (a library user reading one
-//!   file), the root is the folder that holds the path given.
+//!   file), the root is the folder that holds the path given. The path is resolved
+//!   before the open and the open handle placed again after it ([`opened_path`]), so
+//!   a folder above the file swapped for a link in between does not lead out.
 //! * **A size cap** ([`Evidence::max_size`]): a larger file is refused with an error
 //!   that says its size, before anything is allocated.
 //! * **The manifest entry is for the file actually read**: its size, modification time
@@ -390,6 +392,46 @@ fn open_regular(target: &Path) -> io::Result<(std::fs::File, std::fs::Metadata, 
     Ok((file, meta, kept))
 }
 
+/// Where the kernel says an open handle's file stands now: on Linux the link
+/// `/proc/self/fd/<n>` (a file unlinked since it was opened ends in ` (deleted)`,
+/// taken off), on Apple systems `F_GETPATH`. `None` where the system does not say
+/// (no `/proc` mounted, another system): the path checked before the open stands.
+fn opened_path(file: &std::fs::File) -> Option<PathBuf> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::ffi::OsStrExt;
+        let link = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()?;
+        let bytes = link.as_os_str().as_bytes();
+        // a path the kernel cannot name from this process's root (another mount
+        // namespace) is not absolute: it says nothing about the roots
+        if !link.is_absolute() {
+            return None;
+        }
+        Some(match bytes.strip_suffix(b" (deleted)") {
+            Some(rest) => PathBuf::from(std::ffi::OsStr::from_bytes(rest)),
+            None => link,
+        })
+    }
+    #[cfg(any(target_os = "macos", target_os = "ios"))]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        rustix::fs::getpath(file)
+            .ok()
+            .map(|c| PathBuf::from(std::ffi::OsStr::from_bytes(c.as_bytes())))
+    }
+    #[cfg(not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios"
+    )))]
+    {
+        let _ = file;
+        None
+    }
+}
+
 /// What [`open_read_only`] opens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opening {
@@ -531,11 +573,22 @@ pub struct Listing {
 /// error, not a way out of the root). The kind comes from the listing where the file
 /// system gives it and from the entry's status otherwise.
 pub fn list_folder(dir: &Path, follow_link: bool) -> io::Result<Listing> {
+    list_folder_kept(dir, follow_link, &|_| Ok(()))
+}
+
+/// [`list_folder`], keeping the opened folder only if `keep` accepts its handle (on
+/// Unix; [`Evidence::confine`]).
+fn list_folder_kept(
+    dir: &Path,
+    follow_link: bool,
+    keep: &dyn Fn(&std::fs::File) -> io::Result<()>,
+) -> io::Result<Listing> {
     let mut out = Listing::default();
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
         let (file, kept) = open_read_only(dir, Opening::Folder { follow_link })?;
+        keep(&file)?;
         out.access_time_kept = kept;
         out.status = file.metadata().ok();
         let mut listing = rustix::fs::Dir::new(std::os::fd::OwnedFd::from(file))?;
@@ -564,6 +617,7 @@ pub fn list_folder(dir: &Path, follow_link: bool) -> io::Result<Listing> {
     }
     #[cfg(not(unix))]
     {
+        let _ = keep;
         // no open flag here: the link is refused by its status (a narrower window)
         if !follow_link && std::fs::symlink_metadata(dir)?.file_type().is_symlink() {
             return Err(io::Error::new(
@@ -743,7 +797,7 @@ impl Evidence {
                 status: None,
             });
         }
-        list_folder(dir, follow_link)
+        list_folder_kept(dir, follow_link, &|f| self.confine(f, dir, false))
     }
 
     fn not_in_archive(a: &Archive, path: &Path) -> io::Error {
@@ -855,6 +909,37 @@ impl Evidence {
             return std::fs::canonicalize(parent).is_ok_and(|p| resolved.starts_with(p));
         }
         self.roots.iter().any(|r| resolved.starts_with(r))
+    }
+
+    /// Refuses a handle whose file stands outside every root now that it is open.
+    /// [`Evidence::check`] resolved the path before the open; a folder above it
+    /// swapped for a link in between would otherwise lead the open out of the root
+    /// (`O_NOFOLLOW` guards the last component only). The kernel names the file the
+    /// handle holds ([`opened_path`]), so no later swap can change what is read.
+    /// Checked when roots are set or the path was a link (as [`Evidence::check`]).
+    fn confine(&self, file: &std::fs::File, given: &Path, via_link: bool) -> io::Result<()> {
+        if self.roots.is_empty() && !via_link {
+            return Ok(());
+        }
+        match opened_path(file) {
+            Some(at) if !self.inside_roots(&at, given) => Err(Refusal::OutsideRoot {
+                resolved: display_path(&at),
+            }
+            .into_io()),
+            _ => Ok(()),
+        }
+    }
+
+    /// Opens the file [`Evidence::check`] allowed ([`open_regular`]) and keeps it only
+    /// if it is still inside the roots ([`Evidence::confine`]).
+    fn open_checked(
+        &self,
+        path: &Path,
+        checked: &Checked,
+    ) -> io::Result<(std::fs::File, std::fs::Metadata, bool)> {
+        let opened = open_regular(&checked.target)?;
+        self.confine(&opened.0, path, checked.via_link)?;
+        Ok(opened)
     }
 
     /// Checks that `path` may be read under the rules in the module docs, without
@@ -977,7 +1062,7 @@ impl Evidence {
             self.record(path, &checked, &bytes, true);
             return Ok(bytes);
         }
-        let (mut file, meta, atime_kept) = open_regular(&checked.target)?;
+        let (mut file, meta, atime_kept) = self.open_checked(path, &checked)?;
         let cap = self.max_size;
         let mut bytes = Vec::with_capacity(meta.len().min(cap) as usize);
         (&mut file)
@@ -1051,7 +1136,7 @@ impl Evidence {
                 seeking: Mutex::new(()),
             });
         }
-        let (mut file, meta, atime_kept) = open_regular(&checked.target)?;
+        let (mut file, meta, atime_kept) = self.open_checked(path, &checked)?;
         let size = meta.len();
         let identity = Identity::of(&meta);
         let known = || {
@@ -1144,7 +1229,8 @@ impl Evidence {
             return Ok(below.into_iter().collect());
         }
         let meta = std::fs::symlink_metadata(dir)?;
-        if meta.file_type().is_symlink() {
+        let via_link = meta.file_type().is_symlink();
+        if via_link {
             let target = std::fs::canonicalize(dir)?;
             if !self.inside_roots(&target, dir) {
                 return Err(Refusal::LinkOutside {
@@ -1158,7 +1244,7 @@ impl Evidence {
             }
             .into_io());
         }
-        let listing = list_folder(dir, true)?;
+        let listing = list_folder_kept(dir, true, &|f| self.confine(f, dir, via_link))?;
         if !listing.access_time_kept {
             if let Ok(mut set) = self.folders_atime_not_kept.lock() {
                 set.insert(dir.to_path_buf());
@@ -2132,6 +2218,68 @@ mod tests {
         );
         // without roots, the folder holding the link is the root
         assert!(Evidence::new().read(&root.join("out-link")).is_err());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// A folder above a checked file, or above a folder a walk met, swapped for a link
+    /// out of the root between the check and the open: the open follows the link (only
+    /// the last component is opened without following one), and the handle is then
+    /// refused because the kernel places its file outside the root.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn a_folder_swapped_for_a_link_after_the_check_is_not_followed_out() {
+        use std::os::unix::fs::symlink;
+        let d = tempfile_dir("swap-above");
+        let root = d.join("root");
+        let outside = d.join("outside");
+        for top in [&root, &outside] {
+            std::fs::create_dir_all(top.join("a/b")).unwrap();
+        }
+        std::fs::write(root.join("a/f.json"), b"inside").unwrap();
+        std::fs::write(outside.join("a/f.json"), b"outside").unwrap();
+        std::fs::write(outside.join("a/b/g.json"), b"x").unwrap();
+        let ev = Evidence::new().roots([&root]).hashing(false);
+        let file = root.join("a/f.json");
+        let checked = ev.check(&file).unwrap();
+        std::fs::rename(root.join("a"), root.join("a-was")).unwrap();
+        symlink(outside.join("a"), root.join("a")).unwrap();
+        let beyond = std::fs::canonicalize(outside.join("a/f.json")).unwrap();
+        let refused = ev.open_checked(&file, &checked).map(|_| ()).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "resolves to {}, outside the evidence root; not followed",
+                beyond.display()
+            )
+        );
+        // a walk's folder below the swapped one, listed without following a link
+        let refused = ev.list(&root.join("a/b"), false).map(|_| ()).unwrap_err();
+        assert!(
+            refused.to_string().starts_with("resolves to ")
+                && refused
+                    .to_string()
+                    .ends_with("/outside/a/b, outside the evidence root; not followed"),
+            "{refused}"
+        );
+        assert!(ev.read_dir(&root.join("a/b")).is_err());
+        // nothing read: no manifest entry
+        assert!(ev.manifest().is_empty());
+        // put back, the same reader reads and lists it
+        std::fs::remove_file(root.join("a")).unwrap();
+        std::fs::rename(root.join("a-was"), root.join("a")).unwrap();
+        assert_eq!(ev.read(&file).unwrap(), b"inside");
+        assert_eq!(ev.list(&root.join("a"), false).unwrap().entries.len(), 2);
+        // a file unlinked after it was opened is still named by its place
+        let (handle, _, _) = open_regular(&file).unwrap();
+        std::fs::remove_file(&file).unwrap();
+        assert_eq!(
+            opened_path(&handle),
+            Some(
+                std::fs::canonicalize(root.join("a"))
+                    .unwrap()
+                    .join("f.json")
+            )
+        );
         std::fs::remove_dir_all(&d).unwrap();
     }
 
