@@ -397,6 +397,15 @@ enum Met {
 /// for a zipped root [`chat_rows::Evidence::list`]), so a live walk does not set the access
 /// time of every folder it passes (`walkdir`, used until 2026-12-02, lists through
 /// `std::fs::read_dir`, which does). Returns the folders listed without it.
+/// How discovery lists a folder on disk: through the evidence reader, so a folder
+/// met is still inside the roots once it is open (one above it swapped for a link out
+/// of the root is refused, [`Evidence::list`]).
+fn lister(
+    evidence: &Evidence,
+) -> impl FnMut(&Path, bool) -> std::io::Result<chat_rows::evidence::Listing> + '_ {
+    |dir, follow| evidence.list(dir, follow)
+}
+
 fn walk(
     root: &Path,
     root_kind: EntryKind,
@@ -1418,7 +1427,7 @@ impl Scanner {
                     walk(root, root_kind, &mut list, &mut enter, &mut admit, &mut met);
                 }
             } else {
-                let mut list = chat_rows::evidence::list_folder;
+                let mut list = lister(evidence);
                 folders_listed_atime_not_kept.extend(walk(
                     root, root_kind, &mut list, &mut enter, &mut admit, &mut met,
                 ));
@@ -2703,6 +2712,54 @@ mod tests {
             ]
         );
         assert!(not_kept.is_empty());
+    }
+
+    /// A folder *above* the one the walk is about to list, swapped for a link out of
+    /// the root: the listing opens its last name without following a link, but the
+    /// link above leads the open out; the reader places the open folder and refuses it.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_folder_swapped_above_the_next_listed_is_not_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (root, outside) = (tmp.path().join("root"), tmp.path().join("outside"));
+        std::fs::create_dir_all(root.join("home/x/deep")).unwrap();
+        std::fs::write(root.join("home/x/deep/in.json"), b"{}").unwrap();
+        std::fs::create_dir_all(outside.join("x/deep")).unwrap();
+        std::fs::write(outside.join("x/deep/secret.json"), b"{}").unwrap();
+        let evidence = Evidence::new().roots([&root]);
+        let next = root.join("home/x/deep");
+        let mut enter = |path: &Path, _depth: usize| {
+            if path == next {
+                std::fs::rename(root.join("home/x"), root.join("home/x-was")).unwrap();
+                std::os::unix::fs::symlink(outside.join("x"), root.join("home/x")).unwrap();
+            }
+            true
+        };
+        let mut met = Vec::new();
+        walk(
+            &root,
+            EntryKind::Folder,
+            &mut lister(&evidence),
+            &mut enter,
+            &mut |_, _| true,
+            &mut |m| {
+                met.push(match m {
+                    Met::Entry { path, depth, kind } => {
+                        format!("{} {depth} {kind:?}", path.display())
+                    }
+                    Met::Unreadable { path, error } => format!("{} {error}", path.display()),
+                })
+            },
+        );
+        let beyond = std::fs::canonicalize(outside.join("x/deep")).unwrap();
+        assert_eq!(
+            met,
+            [format!(
+                "{} resolves to {}, outside the evidence root; not followed",
+                next.display(),
+                beyond.display()
+            )]
+        );
     }
 
     #[test]
