@@ -7,6 +7,12 @@
 //! so the scanner reads them off the path: the account is the folder after the OS's
 //! home marker (`home/<user>`, `Users/<user>`, `root`), and the host is the nearest
 //! folder above the OS root that is not a collection tool's own container folder.
+//! A collection tool's default name for that folder gives the host in it (UAC's
+//! `uac-<host>-...`, Velociraptor's `Collection-<host>-<timestamp>`). One source is
+//! better than any path: a Velociraptor collection's own `client_info.json`, which the
+//! scanner reads when it is there ([`velociraptor_collection`],
+//! [`host_of_client_info`]), since responders rename folders and the collector's name
+//! has lost the FQDN's dots.
 
 use std::path::{Component, Path};
 
@@ -60,10 +66,63 @@ const UAC_OS: &[&str] = &[
     "solaris",
 ];
 
+/// The host in the name Velociraptor's offline collector gives its zip by default,
+/// `Collection-%FQDN%-%TIMESTAMP%` with every byte but `0-9A-Za-z-` made `_`
+/// (`Server.Utils.CreateCollector`): `Collection-ws7_corp_example-2026-12-01T10_00_00Z`
+/// gives `ws7_corp_example` (the FQDN's dots stay `_`: the name cannot tell them from
+/// underscores). The timestamp is Go's RFC 3339 text so sanitized: `YYYY-MM-DDThh_mm_ss`,
+/// maybe `_<fraction>`, then `Z` or an offset `[_-]hh_mm`.
+fn velociraptor_host(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("Collection-")?;
+    // the timestamp begins at the last `-YYYY-MM-DDT` that is followed by a whole one
+    let bytes = rest.as_bytes();
+    let stamp_ok = |t: &[u8]| -> bool {
+        let digits =
+            |r: std::ops::Range<usize>| t.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+        let fixed = digits(0..4)
+            && t.get(4) == Some(&b'-')
+            && digits(5..7)
+            && t.get(7) == Some(&b'-')
+            && digits(8..10)
+            && t.get(10) == Some(&b'T')
+            && digits(11..13)
+            && t.get(13) == Some(&b'_')
+            && digits(14..16)
+            && t.get(16) == Some(&b'_')
+            && digits(17..19);
+        if !fixed {
+            return false;
+        }
+        let zone = |z: &[u8]| {
+            z == b"Z"
+                || (z.len() == 6
+                    && matches!(z[0], b'_' | b'-')
+                    && z[1..3].iter().all(u8::is_ascii_digit)
+                    && z[3] == b'_'
+                    && z[4..6].iter().all(u8::is_ascii_digit))
+        };
+        let tail = &t[19..];
+        let fraction = tail.strip_prefix(b"_").is_some_and(|f| {
+            let n = f.iter().take_while(|b| b.is_ascii_digit()).count();
+            (1..=9).contains(&n) && zone(&f[n..])
+        });
+        fraction || zone(tail)
+    };
+    let at = (1..bytes.len())
+        .rev()
+        .find(|&i| bytes[i - 1] == b'-' && stamp_ok(&bytes[i..]))?;
+    let host = &rest[..at - 1];
+    (!host.is_empty()).then_some(host)
+}
+
 /// The host a collection folder names: UAC's `uac-<host>-<os>-<timestamp>` (its
-/// default output name, the timestamp `YYYYMMDDhhmmss`) gives `<host>`; any other
+/// default output name, the timestamp `YYYYMMDDhhmmss`) gives `<host>`, and so does
+/// Velociraptor's `Collection-<host>-<timestamp>` ([`velociraptor_host`]); any other
 /// name is the host itself.
 fn host_of_folder(name: &str) -> String {
+    if let Some(host) = velociraptor_host(name) {
+        return host.to_string();
+    }
     let uac = || {
         let rest = name.strip_prefix("uac-")?;
         let (rest, stamp) = rest.rsplit_once('-')?;
@@ -205,6 +264,45 @@ fn starts_at_os_root(rel: &Path) -> bool {
     }) && c.len() > 1
 }
 
+/// The Velociraptor collection `file` lies in, if any: the folder (the root or one
+/// below it) whose `uploads` folder is on the file's path and which holds the
+/// collection's `client_info.json` beside it (as the offline collector and a
+/// server's export write them). Returns the folder and the path of its
+/// `client_info.json`, for the caller to ask the evidence reader whether it is there.
+pub fn velociraptor_collection(
+    root: &Path,
+    file: &Path,
+) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    let rel = file.strip_prefix(root).ok()?;
+    let mut folder = root.to_path_buf();
+    let mut parts = rel.components().peekable();
+    while let Some(Component::Normal(name)) = parts.next() {
+        // `uploads` with something below it
+        if name == "uploads" && parts.peek().is_some() {
+            let info = folder.join("client_info.json");
+            return Some((folder, info));
+        }
+        folder.push(name);
+    }
+    None
+}
+
+/// The host a Velociraptor collection's `client_info.json` names: its `Hostname`,
+/// else its `Fqdn` (keys matched without regard to case, as Velociraptor's own
+/// `import_collection` reads them). `None` for a file that is no JSON object or names
+/// neither.
+pub fn host_of_client_info(bytes: &[u8]) -> Option<String> {
+    let map: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(bytes).ok()?;
+    ["hostname", "fqdn"].iter().find_map(|want| {
+        map.iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case(want))
+            .filter_map(|(_, v)| v.as_str())
+            .map(str::trim)
+            .find(|h| !h.is_empty())
+            .map(str::to_string)
+    })
+}
+
 /// Attribution for a file: from its path relative to the root, else (for the user
 /// only) from its absolute path, so a root that *is* a home or a folder of homes still
 /// names the account.
@@ -242,6 +340,7 @@ pub fn attribute_file(root: &Path, file: &Path) -> Attribution {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn at(p: &str) -> (String, String, Option<Os>) {
         let a = attribute(Path::new(p));
@@ -266,6 +365,101 @@ mod tests {
             at("C/Users/erin/x"),
             ("".into(), "erin".into(), Some(Os::Windows))
         );
+    }
+
+    /// Velociraptor's offline collector names its zip `Collection-<FQDN>-<timestamp>`,
+    /// every byte but `0-9A-Za-z-` made `_`: the host is what stands between; a name
+    /// merely like it is a host of that name.
+    #[test]
+    fn velociraptor_collections_name_their_host() {
+        for (name, host) in [
+            ("Collection-WS7-2026-12-01T10_00_00Z", "WS7"),
+            (
+                "Collection-DESKTOP-AB12-2026-12-01T10_00_00_123456789Z",
+                "DESKTOP-AB12",
+            ),
+            (
+                "Collection-ws7_corp_example-2026-12-01T10_00_00_10_00",
+                "ws7_corp_example",
+            ),
+            ("Collection-lap-9-2026-12-01T10_00_00_5-05_00", "lap-9"),
+            // not the collector's name: the folder is the host
+            ("Collection-WS7", "Collection-WS7"),
+            (
+                "Collection--2026-12-01T10_00_00Z",
+                "Collection--2026-12-01T10_00_00Z",
+            ),
+            (
+                "Collection-WS7-2026-12-01T10_00_00",
+                "Collection-WS7-2026-12-01T10_00_00",
+            ),
+            (
+                "Collection-WS7-2026-12-01T10_00_00Zx",
+                "Collection-WS7-2026-12-01T10_00_00Zx",
+            ),
+            (
+                "Collection-WS7-2026-12-01T10_00_00_Z",
+                "Collection-WS7-2026-12-01T10_00_00_Z",
+            ),
+            (
+                "collection-WS7-2026-12-01T10_00_00Z",
+                "collection-WS7-2026-12-01T10_00_00Z",
+            ),
+        ] {
+            assert_eq!(
+                at(&format!("{name}/uploads/auto/C%3A/Users/dave/x")),
+                (host.into(), "dave".into(), Some(Os::Windows)),
+                "{name}"
+            );
+        }
+        let zip = Path::new("/cases/Collection-WS7-2026-12-01T10_00_00Z.zip");
+        assert_eq!(
+            attribute_file(zip, &zip.join("uploads/auto/C%3A/Users/dave/x")).host,
+            "WS7"
+        );
+        // the folder whose `uploads` is on the path, and its `client_info.json`
+        assert_eq!(
+            velociraptor_collection(Path::new("/c"), Path::new("/c/H/uploads/auto/x")),
+            Some((
+                PathBuf::from("/c/H"),
+                PathBuf::from("/c/H/client_info.json")
+            ))
+        );
+        assert_eq!(
+            velociraptor_collection(zip, &zip.join("uploads/auto/x")),
+            Some((zip.to_path_buf(), zip.join("client_info.json")))
+        );
+        assert_eq!(
+            velociraptor_collection(Path::new("/c"), Path::new("/c/H/uploads")),
+            None
+        );
+        assert_eq!(
+            velociraptor_collection(Path::new("/c"), Path::new("/c/H/home/x")),
+            None
+        );
+        assert_eq!(
+            velociraptor_collection(Path::new("/c"), Path::new("/d/uploads/x")),
+            None
+        );
+    }
+
+    /// `client_info.json` names the host by `Hostname`, else `Fqdn`, in any case.
+    #[test]
+    fn client_info_names_the_host() {
+        let host = |j: &str| host_of_client_info(j.as_bytes());
+        assert_eq!(
+            host(r#"{"client_id":"C.1","Hostname":"WS7","Fqdn":"ws7.corp.example"}"#),
+            Some("WS7".into())
+        );
+        assert_eq!(
+            host(r#"{"hostname":" ","fqdn":"ws7.corp"}"#),
+            Some("ws7.corp".into())
+        );
+        assert_eq!(host(r#"{"HOSTNAME":"a","HostName":"b"}"#), Some("a".into()));
+        assert_eq!(host(r#"{"Hostname":5}"#), None);
+        assert_eq!(host(r#"["WS7"]"#), None);
+        assert_eq!(host("{\"Hostname\":\"WS7\""), None);
+        assert_eq!(host(""), None);
     }
 
     /// UAC's output (`uac-<host>-<os>-<timestamp>`, files under `[root]`), extracted

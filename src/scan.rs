@@ -397,6 +397,44 @@ enum Met {
 /// for a zipped root [`chat_rows::Evidence::list`]), so a live walk does not set the access
 /// time of every folder it passes (`walkdir`, used until 2026-12-02, lists through
 /// `std::fs::read_dir`, which does). Returns the folders listed without it.
+/// The host a Velociraptor collection's `client_info.json` at `info` names
+/// ([`layout::host_of_client_info`]), read through the evidence reader (so it has its
+/// manifest entry). `None` when there is no such file (the collection's folder then
+/// names the host); otherwise the host if it names one, and why not if it does not:
+/// the folder names the host then, and the file is named in a row.
+fn collection_host(evidence: &Evidence, info: &Path) -> Option<(Option<String>, Option<String>)> {
+    /// Velociraptor writes a few hundred bytes; a larger file is not read whole.
+    const CAP: u64 = 1 << 20;
+    if evidence.status(info, false) != Some(EntryKind::File) {
+        return None;
+    }
+    let why = |what: String| {
+        Some(format!(
+            "the collection's client_info.json not read for its host ({what}); its folder names the host"
+        ))
+    };
+    let size = evidence.check(info).map(|c| c.size);
+    Some(match size {
+        Ok(size) if size > CAP => (
+            None,
+            why(format!(
+                "{size} bytes, over the {CAP}-byte cap of this file"
+            )),
+        ),
+        Ok(_) => match evidence.read(info) {
+            Ok(bytes) => match layout::host_of_client_info(&bytes) {
+                Some(host) => (Some(host), None),
+                None => (
+                    None,
+                    why("no JSON object with a Hostname or Fqdn".to_string()),
+                ),
+            },
+            Err(e) => (None, why(e.to_string())),
+        },
+        Err(e) => (None, why(e.to_string())),
+    })
+}
+
 /// How discovery lists a folder on disk: through the evidence reader, so a folder
 /// met is still inside the roots once it is open (one above it swapped for a link out
 /// of the root is refused, [`Evidence::list`]).
@@ -1310,7 +1348,42 @@ impl Scanner {
     ) -> Result<(Vec<FoundFile>, std::collections::BTreeSet<PathBuf>), ScanError> {
         let mut found = Vec::new();
         let mut folders_listed_atime_not_kept = std::collections::BTreeSet::new();
+        // the host each Velociraptor collection names in its `client_info.json`, read
+        // once per collection (`None`: not there, or naming none)
+        let mut collections: HashMap<PathBuf, Option<String>> = HashMap::new();
+        let mut attribute = |root: &Path, path: &Path, found: &mut Vec<FoundFile>| {
+            let mut a = layout::attribute_file(root, path);
+            if let Some((folder, info)) = layout::velociraptor_collection(root, path) {
+                let host = collections.entry(folder).or_insert_with(|| {
+                    let (host, problem) = collection_host(evidence, &info)?;
+                    if let Some(problem) = problem {
+                        // the host the folder names, which this file's path gives
+                        found.push(FoundFile {
+                            attribution: Attribution {
+                                host: a.host.clone(),
+                                user: String::new(),
+                                os: a.os,
+                            },
+                            product: None,
+                            path: info.clone(),
+                            root: root.to_path_buf(),
+                            store: SCANNER_AGENT,
+                            kind: "path not read",
+                            copies: false,
+                            problem: Some(problem),
+                            len: None,
+                        });
+                    }
+                    host
+                });
+                if let Some(host) = host {
+                    a.host = host.clone();
+                }
+            }
+            a
+        };
         for root in roots {
+            let first = found.len();
             let meta = std::fs::metadata(root).map_err(|source| ScanError::Root {
                 path: root.clone(),
                 source,
@@ -1444,8 +1517,9 @@ impl Scanner {
             for (path, problem) in &entries {
                 let path = path.clone();
                 if let Some(problem) = problem.clone() {
+                    let attribution = attribute(root, &path, &mut found);
                     found.push(FoundFile {
-                        attribution: layout::attribute_file(root, &path),
+                        attribution,
                         product: None,
                         path,
                         root: root.clone(),
@@ -1463,10 +1537,11 @@ impl Scanner {
                 let mut len: Option<Option<u64>> = None;
                 for store in &self.stores {
                     if let Some(claim) = store.claim_in(&path, &walked) {
+                        if attribution.is_none() {
+                            attribution = Some(attribute(root, &path, &mut found));
+                        }
                         found.push(FoundFile {
-                            attribution: attribution
-                                .get_or_insert_with(|| layout::attribute_file(root, &path))
-                                .clone(),
+                            attribution: attribution.clone().unwrap_or_default(),
                             product: locations::editor_product(&path),
                             path: path.clone(),
                             root: root.clone(),
@@ -1485,6 +1560,24 @@ impl Scanner {
                                 })
                                 .filter(|_| !claim.marker),
                         });
+                    }
+                }
+            }
+            if archive {
+                // what is wrong with the archive as a whole (a name that climbs out, a
+                // damaged header) stands at no path under a host's folder: it is the
+                // host's whose files the archive holds, when they are one host's
+                let hosts: std::collections::BTreeSet<&str> = found[first..]
+                    .iter()
+                    .filter(|f| f.problem.is_none() && !f.attribution.host.is_empty())
+                    .map(|f| f.attribution.host.as_str())
+                    .collect();
+                if let [host] = hosts.into_iter().collect::<Vec<_>>()[..] {
+                    let host = host.to_string();
+                    for f in &mut found[first..] {
+                        if f.path == *root && f.attribution.host.is_empty() {
+                            f.attribution.host = host.clone();
+                        }
                     }
                 }
             }

@@ -173,7 +173,7 @@ fn a_hostile_zip_is_read_and_what_cannot_be_is_named() {
     let z = display_path(&zip);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).replace(&z, "Z"),
-        "scanner\tarchive entry 2 not read: its name climbs out of the archive (`..`): \"../../etc/cron.d/evil\"\t\t\t-\tZ\n\
+        "scanner\tarchive entry 2 not read: its name climbs out of the archive (`..`): \"../../etc/cron.d/evil\"\tlin-ws01\t\t-\tZ\n\
          claude-code-log\tclaude-code prompt history\tlin-ws01\talice\t-\tZ/home/alice/.claude/history.jsonl\n\
          scanner\tarchive entry 3 not read: its name \"home//alice/./.claude/history.jsonl\" names the same path as entry 0, which is read\tlin-ws01\talice\t-\tZ/home/alice/.claude/history.jsonl\n\
          claude-code-log\tclaude-code prompt history\tlin-ws01\tbob\t-\tZ/home/bob/.claude/history.jsonl\n\
@@ -207,7 +207,7 @@ fn a_hostile_zip_is_read_and_what_cannot_be_is_named() {
     assert_eq!(
         problems,
         [
-            "  Z parser: archive entry 2 not read: its name climbs out of the archive (`..`): \"../../etc/cron.d/evil\"",
+            "lin-ws01  Z parser: archive entry 2 not read: its name climbs out of the archive (`..`): \"../../etc/cron.d/evil\"",
             "lin-ws01 alice Z/home/alice/.claude/history.jsonl parser: unparseable line (EOF while parsing an object at line 1 column 39): {\"display\":\"half a line\",\"timestamp\":17",
             "lin-ws01 alice Z/home/alice/.claude/history.jsonl parser: archive entry 3 not read: its name \"home//alice/./.claude/history.jsonl\" names the same path as entry 0, which is read",
             "lin-ws01 bob Z/home/bob/.claude/history.jsonl parser: Z/home/bob/.claude/history.jsonl: cannot read (archive member not read whole: Invalid checksum)",
@@ -257,4 +257,108 @@ fn a_hostile_zip_is_read_and_what_cannot_be_is_named() {
 
 fn memchr_find(hay: &[u8], needle: &[u8]) -> usize {
     hay.windows(needle.len()).position(|w| w == needle).unwrap()
+}
+
+/// A Velociraptor collection names its host in its own `client_info.json` (the
+/// offline collector's zip and an extracted one alike): the rows take that host, and
+/// the file is read through the evidence reader, so it has its manifest entry. Without
+/// one, the collector's file name `Collection-<host>-<timestamp>` names it; a
+/// `client_info.json` that names none is one row, and the folder names the host.
+#[test]
+fn a_velociraptor_collection_names_its_host() {
+    let tmp = tempfile::tempdir().unwrap();
+    let history =
+        std::fs::read(fixture_tree().join("lin-ws01/home/alice/.claude/history.jsonl")).unwrap();
+    let user_file = |user: &str| format!("uploads/auto/C%3A/Users/{user}/.claude/history.jsonl");
+    let zip_of = |name: &str, members: &[(String, &[u8])]| {
+        let path = tmp.path().join(name);
+        let mut w = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+        for (member, bytes) in members {
+            w.start_file(member.as_str(), SimpleFileOptions::default())
+                .unwrap();
+            w.write_all(bytes).unwrap();
+        }
+        w.finish().unwrap();
+        path
+    };
+    let named = zip_of(
+        "Collection-ws7_corp_example-2026-12-01T10_00_00Z.zip",
+        &[
+            (
+                "client_info.json".into(),
+                br#"{"ClientId":"","Hostname":"WS7","Fqdn":"ws7.corp.example"}"#,
+            ),
+            ("collection_context.json".into(), b"{}"),
+            (user_file("dave"), &history),
+        ],
+    );
+    let unnamed = zip_of(
+        "Collection-LAP-9-2026-12-01T10_05_00_5_10_00.zip",
+        &[(user_file("erin"), &history)],
+    );
+    let folder = tmp.path().join("cases/HOST3");
+    std::fs::create_dir_all(folder.join("uploads/auto/C%3A/Users/fay/.claude")).unwrap();
+    std::fs::write(folder.join("client_info.json"), br#"{"Hostname":5}"#).unwrap();
+    std::fs::write(folder.join(user_file("fay")), &history).unwrap();
+    let manifest = tempfile::tempdir().unwrap();
+    let manifest = manifest.path().join("m.json");
+    let before = snapshot_tree(tmp.path()).unwrap();
+
+    let run = common::run(
+        &named,
+        &[
+            unnamed.to_str().unwrap(),
+            tmp.path().join("cases").to_str().unwrap(),
+            "--manifest",
+            manifest.to_str().unwrap(),
+        ],
+        false,
+    );
+    let lines = history
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count();
+    let mut by_host: std::collections::BTreeMap<(String, String), usize> = Default::default();
+    for r in &run.rows {
+        *by_host
+            .entry((
+                r["host"].as_str().unwrap().to_string(),
+                r["user"].as_str().unwrap().to_string(),
+            ))
+            .or_default() += 1;
+    }
+    // a row a line (the torn last line's a `parser:` row)
+    let rows = lines;
+    assert_eq!(
+        by_host.into_iter().collect::<Vec<_>>(),
+        [
+            (("HOST3".to_string(), "".to_string()), 1),
+            (("HOST3".to_string(), "fay".to_string()), rows),
+            (("LAP-9".to_string(), "erin".to_string()), rows),
+            (("WS7".to_string(), "dave".to_string()), rows),
+        ]
+    );
+    let named_problem: Vec<&str> = run
+        .rows
+        .iter()
+        .filter(|r| r["user"] == "")
+        .map(|r| r["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        named_problem,
+        [
+            "parser: the collection's client_info.json not read for its host (no JSON object with a Hostname or Fqdn); its folder names the host"
+        ]
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    let text = manifest.to_string();
+    for read in [
+        named.join("client_info.json"),
+        folder.join("client_info.json"),
+    ] {
+        let shown = serde_json::to_string(&display_path(&read)).unwrap();
+        assert!(text.contains(&shown), "{shown} in {text}");
+    }
+    assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
 }
