@@ -386,17 +386,6 @@ enum Met {
     },
 }
 
-/// Walks `root` depth first, each folder's entries in name order, following no link
-/// below the root (not even a folder swapped for a link after its parent was listed:
-/// it is opened with `O_NOFOLLOW` and met as unreadable). `enter` is asked of every
-/// folder (the root too) whether to list it, by its path; `admit` whether to go into
-/// it once it is listed, by the status of the folder actually listed (taken from its
-/// open handle); everything else, and each folder that could not be listed, goes to
-/// `met`. Folders are listed by `list` (for a folder on disk
-/// [`chat_rows::evidence::list_folder`], with `O_NOATIME` where the kernel permits it;
-/// for a zipped root [`chat_rows::Evidence::list`]), so a live walk does not set the access
-/// time of every folder it passes (`walkdir`, used until 2026-12-02, lists through
-/// `std::fs::read_dir`, which does). Returns the folders listed without it.
 /// The host a Velociraptor collection's `client_info.json` at `info` names
 /// ([`layout::host_of_client_info`]), read through the evidence reader (so it has its
 /// manifest entry). `None` when there is no such file (the collection's folder then
@@ -444,6 +433,18 @@ fn lister(
     |dir, follow| evidence.list(dir, follow)
 }
 
+/// Walks `root` depth first, each folder's entries in name order, following no link
+/// below the root (not even a folder swapped for a link after its parent was listed:
+/// it is opened with `O_NOFOLLOW` and met as unreadable). `enter` is asked of every
+/// folder (the root too) whether to list it, by its path; `admit` whether to go into
+/// it once it is listed, by the status of the folder actually listed (taken from its
+/// open handle); everything else, and each folder that could not be listed, goes to
+/// `met`. Folders are listed by `list` (discovery's is [`lister`]: the evidence
+/// reader's [`chat_rows::Evidence::list`], which lists a folder on disk with
+/// `O_NOATIME` where the kernel permits it, and a folder of an archive from its
+/// directory), so a live walk does not set the access
+/// time of every folder it passes (`walkdir`, used until 2026-12-02, lists through
+/// `std::fs::read_dir`, which does). Returns the folders listed without it.
 fn walk(
     root: &Path,
     root_kind: EntryKind,
