@@ -115,25 +115,48 @@ fn velociraptor_host(name: &str) -> Option<&str> {
     (!host.is_empty()).then_some(host)
 }
 
-/// The host a collection folder names: UAC's `uac-<host>-<os>-<timestamp>` (its
-/// default output name, the timestamp `YYYYMMDDhhmmss`) gives `<host>`, and so does
+/// UAC's default output name, `uac-<host>-<os>-<timestamp>` (the timestamp
+/// `YYYYMMDDhhmmss`, the OS one UAC names): its `<host>`.
+fn uac_host(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("uac-")?;
+    let (rest, stamp) = rest.rsplit_once('-')?;
+    let (host, os) = rest.rsplit_once('-')?;
+    (stamp.len() == 14
+        && stamp.bytes().all(|b| b.is_ascii_digit())
+        && UAC_OS.contains(&os)
+        && !host.is_empty())
+    .then_some(host)
+}
+
+/// `name` without the extension of an archive read as a folder (`.zip`, `.tar`,
+/// `.tar.gz`, `.tgz`, in any case), if it has one and more.
+fn without_archive_extension(name: &str) -> &str {
+    let lower = name.to_ascii_lowercase();
+    [".tar.gz", ".tgz", ".tar", ".zip"]
+        .into_iter()
+        .find(|e| lower.ends_with(e) && lower.len() > e.len())
+        .map_or(name, |e| &name[..name.len() - e.len()])
+}
+
+/// True for an archive named as a collection tool names its output by default
+/// (UAC's `uac-<host>-<os>-<timestamp>.tar.gz`, Velociraptor's
+/// `Collection-<host>-<timestamp>.zip`, with any archive extension): the scanner
+/// opens such an archive wherever its walk meets it.
+pub fn is_collection_archive(name: &str) -> bool {
+    let stem = without_archive_extension(name);
+    stem.len() < name.len() && (uac_host(stem).is_some() || velociraptor_host(stem).is_some())
+}
+
+/// The host a collection folder names (an archive read as a folder names it without
+/// its extension): UAC's `uac-<host>-<os>-<timestamp>` gives `<host>`, and so does
 /// Velociraptor's `Collection-<host>-<timestamp>` ([`velociraptor_host`]); any other
 /// name is the host itself.
 fn host_of_folder(name: &str) -> String {
-    if let Some(host) = velociraptor_host(name) {
-        return host.to_string();
-    }
-    let uac = || {
-        let rest = name.strip_prefix("uac-")?;
-        let (rest, stamp) = rest.rsplit_once('-')?;
-        let (host, os) = rest.rsplit_once('-')?;
-        (stamp.len() == 14
-            && stamp.bytes().all(|b| b.is_ascii_digit())
-            && UAC_OS.contains(&os)
-            && !host.is_empty())
-        .then(|| host.to_string())
-    };
-    uac().unwrap_or_else(|| name.to_string())
+    let name = without_archive_extension(name);
+    uac_host(name)
+        .or_else(|| velociraptor_host(name))
+        .unwrap_or(name)
+        .to_string()
 }
 
 fn is_drive_folder(c: &str) -> bool {
@@ -314,19 +337,9 @@ pub fn attribute_file(root: &Path, file: &Path) -> Attribution {
         // is a host folder, as a distributed job hands one host to each task, and the
         // host is the folder above the OS marker in the full path
         let abs = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+        // (an archived host folder, `HOST1.zip/C/Users/...`, names the host without
+        // the archive's extension: [`host_of_folder`])
         a.host = attribute(&abs).host;
-        // an archived host folder (`HOST1.zip/C/Users/...`, `uac-...tar.gz/[root]/...`)
-        // names the host without the archive's extension
-        if root.file_name().is_some_and(|n| *n == *a.host) {
-            let lower = a.host.to_ascii_lowercase();
-            let ext = [".tar.gz", ".tgz", ".tar", ".zip"]
-                .into_iter()
-                .find(|e| lower.ends_with(e) && lower.len() > e.len());
-            if let Some(ext) = ext {
-                a.host.truncate(a.host.len() - ext.len());
-                a.host = host_of_folder(&a.host);
-            }
-        }
     }
     if a.user.is_empty() && a.os.is_none() {
         let abs = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());

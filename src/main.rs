@@ -482,6 +482,14 @@ fn print_summary(report: &ScanReport, format: Format) {
             report.manifest.len()
         );
     }
+    if let Some(first) = report.archives_not_opened.first() {
+        let n = report.archives_not_opened.len();
+        let _ = writeln!(
+            e,
+            "  archives met and not opened: {n} (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an archive root is read; give one as a root to read it), the first {}",
+            ai_chat_forensics::chat_rows::display_path(first)
+        );
+    }
     if !report.problems.is_empty() {
         let _ = writeln!(
             e,

@@ -216,6 +216,12 @@ pub struct ScanReport {
     /// `O_NOATIME`), and every folder on systems without it. A file's own is in its
     /// manifest entry ([`ScanReport::files_access_time_not_kept`]).
     pub folders_access_time_not_kept: usize,
+    /// Archives the walk met and did not open, in path order: only those given as
+    /// roots, named as a collection tool names its output (UAC, Velociraptor), or at
+    /// the top of an archive root are read as folders. None of them was read; the CLI
+    /// names them in its summary so that a collection under another name is not
+    /// passed over unseen (give it as a root).
+    pub archives_not_opened: Vec<PathBuf>,
     /// Counts of the rows written.
     pub counts: Summary,
     /// What a writer wrote ([`Scanner::write_to`]); zero otherwise.
@@ -424,6 +430,16 @@ fn collection_host(evidence: &Evidence, info: &Path) -> Option<(Option<String>, 
     })
 }
 
+/// What discovery found under the roots.
+struct Discovered {
+    /// The files to read (and the paths not read), in the scanner's order.
+    found: Vec<FoundFile>,
+    /// The folders listed in a way that may have set their access time.
+    folders_not_kept: std::collections::BTreeSet<PathBuf>,
+    /// The archives met and not opened ([`ScanReport::archives_not_opened`]).
+    archives_not_opened: Vec<PathBuf>,
+}
+
 /// How discovery lists a folder on disk: through the evidence reader, so a folder
 /// met is still inside the roots once it is open (one above it swapped for a link out
 /// of the root is refused, [`Evidence::list`]).
@@ -439,7 +455,8 @@ fn lister(
 /// folder (the root too) whether to list it, by its path; `admit` whether to go into
 /// it once it is listed, by the status of the folder actually listed (taken from its
 /// open handle); everything else, and each folder that could not be listed, goes to
-/// `met`. Folders are listed by `list` (discovery's is [`lister`]: the evidence
+/// `met`; a file goes into the walk as a folder when `descend` says so (an archive
+/// it opened). Folders are listed by `list` (discovery's is [`lister`]: the evidence
 /// reader's [`chat_rows::Evidence::list`], which lists a folder on disk with
 /// `O_NOATIME` where the kernel permits it, and a folder of an archive from its
 /// directory), so a live walk does not set the access
@@ -449,6 +466,7 @@ fn walk(
     root: &Path,
     root_kind: EntryKind,
     list: &mut dyn FnMut(&Path, bool) -> std::io::Result<chat_rows::evidence::Listing>,
+    descend: &mut dyn FnMut(&Path, usize) -> bool,
     enter: &mut dyn FnMut(&Path, usize) -> bool,
     admit: &mut dyn FnMut(&Path, Option<&std::fs::Metadata>) -> bool,
     met: &mut dyn FnMut(Met),
@@ -459,6 +477,12 @@ fn walk(
     // before its next sibling (the order `walkdir` gave)
     let mut pending = vec![(root.to_path_buf(), 0usize, root_kind)];
     while let Some((path, depth, kind)) = pending.pop() {
+        // a file may be an archive the walk goes into as a folder
+        let kind = if kind == EntryKind::File && descend(&path, depth) {
+            EntryKind::Folder
+        } else {
+            kind
+        };
         if kind != EntryKind::Folder {
             met(Met::Entry { path, depth, kind });
             continue;
@@ -1325,7 +1349,9 @@ impl Scanner {
     /// no file content.
     pub fn discover(&self) -> Result<Vec<FoundFile>, ScanError> {
         let (roots, _) = self.effective_roots()?;
-        Ok(self.discover_in(&roots, &self.evidence(&roots, false))?.0)
+        Ok(self
+            .discover_in(&roots, &self.evidence(&roots, false))?
+            .found)
     }
 
     /// The reader of a scan of `roots`.
@@ -1342,13 +1368,10 @@ impl Scanner {
 
     /// [`Scanner::discover`] under roots already made effective; with it, the folders
     /// listed in a way that may have set their access time.
-    fn discover_in(
-        &self,
-        roots: &[PathBuf],
-        evidence: &Evidence,
-    ) -> Result<(Vec<FoundFile>, std::collections::BTreeSet<PathBuf>), ScanError> {
+    fn discover_in(&self, roots: &[PathBuf], evidence: &Evidence) -> Result<Discovered, ScanError> {
         let mut found = Vec::new();
         let mut folders_listed_atime_not_kept = std::collections::BTreeSet::new();
+        let mut archives_not_opened = Vec::new();
         // the host each Velociraptor collection names in its `client_info.json`, read
         // once per collection (`None`: not there, or naming none)
         let mut collections: HashMap<PathBuf, Option<String>> = HashMap::new();
@@ -1460,7 +1483,7 @@ impl Scanner {
                 }
                 Met::Entry { path, depth, kind } => match kind {
                     EntryKind::File => entries.push((path, None)),
-                    EntryKind::Link if archive => {
+                    EntryKind::Link if archive || evidence.is_archived(&path) => {
                         if self.stores.iter().any(|s| s.claim(&path).is_some()) {
                             entries.push((
                                 path,
@@ -1495,15 +1518,48 @@ impl Scanner {
                     }
                 },
             };
-            if archive {
-                if archive_read {
-                    let mut list = |dir: &Path, _: bool| evidence.list(dir, false);
-                    walk(root, root_kind, &mut list, &mut enter, &mut admit, &mut met);
+            // an archive the walk meets is gone into as a folder when it is a
+            // collection's (named as a collection tool names its output, or at the top
+            // of an archive root: a case archive of hosts' collections); any other is
+            // counted, for the summary
+            let mut descend = |path: &Path, depth: usize| {
+                let Some(name) = path.file_name() else {
+                    return false;
+                };
+                if chat_rows::ArchiveKind::of_name(name).is_none() {
+                    return false;
                 }
-            } else {
+                if !(layout::is_collection_archive(&name.to_string_lossy())
+                    || (archive && depth == 1))
+                {
+                    archives_not_opened.push(path.to_path_buf());
+                    return false;
+                }
+                match evidence.open_archive(path) {
+                    Ok(problems) => {
+                        kernel
+                            .borrow_mut()
+                            .extend(problems.into_iter().map(|(p, why)| (p, Some(why))));
+                        true
+                    }
+                    Err(e) => {
+                        kernel
+                            .borrow_mut()
+                            .push((path.to_path_buf(), Some(format!("archive not read ({e})"))));
+                        false
+                    }
+                }
+            };
+            if !archive || archive_read {
                 let mut list = lister(evidence);
                 folders_listed_atime_not_kept.extend(walk(
-                    root, root_kind, &mut list, &mut enter, &mut admit, &mut met,
+                    root,
+                    root_kind,
+                    &mut list,
+                    &mut descend,
+                    &mut enter,
+                    &mut admit,
+                    &mut met,
                 ));
             }
             entries.append(&mut kernel.into_inner());
@@ -1553,7 +1609,7 @@ impl Scanner {
                             // a marker is read even when empty: its presence is the evidence
                             len: len
                                 .get_or_insert_with(|| {
-                                    if archive {
+                                    if archive || evidence.is_archived(&path) {
                                         evidence.check(&path).ok().map(|c| c.size)
                                     } else {
                                         std::fs::symlink_metadata(&path).ok().map(|m| m.len())
@@ -1595,10 +1651,12 @@ impl Scanner {
             }
             units[u].push(f);
         }
-        Ok((
-            units.into_iter().flatten().collect(),
-            folders_listed_atime_not_kept,
-        ))
+        archives_not_opened.sort();
+        Ok(Discovered {
+            found: units.into_iter().flatten().collect(),
+            folders_not_kept: folders_listed_atime_not_kept,
+            archives_not_opened,
+        })
     }
 
     fn context(&self, f: &FoundFile) -> FileContext {
@@ -1807,7 +1865,11 @@ impl Scanner {
     ) -> Result<ScanReport, ScanError> {
         let (roots, overlapping) = self.effective_roots()?;
         let evidence = self.evidence(&roots, self.hashing);
-        let (found, folders_listed_atime_not_kept) = self.discover_in(&roots, &evidence)?;
+        let Discovered {
+            found,
+            folders_not_kept: folders_listed_atime_not_kept,
+            archives_not_opened,
+        } = self.discover_in(&roots, &evidence)?;
         // units: consecutive files of one (root, host)
         let mut units: Vec<Unit> = Vec::new();
         let mut unit_of_file = vec![0usize; found.len()];
@@ -1914,6 +1976,7 @@ impl Scanner {
         let mut folders = folders_listed_atime_not_kept;
         folders.extend(evidence.folders_access_time_not_kept());
         report.folders_access_time_not_kept = folders.len();
+        report.archives_not_opened = archives_not_opened;
         Ok(report)
     }
 
@@ -2787,6 +2850,7 @@ mod tests {
             &root,
             EntryKind::Folder,
             &mut chat_rows::evidence::list_folder,
+            &mut |_, _| false,
             &mut enter,
             &mut |_, _| true,
             &mut |m| {
@@ -2834,6 +2898,7 @@ mod tests {
             &root,
             EntryKind::Folder,
             &mut lister(&evidence),
+            &mut |_, _| false,
             &mut enter,
             &mut |_, _| true,
             &mut |m| {

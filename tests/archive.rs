@@ -362,3 +362,135 @@ fn a_velociraptor_collection_names_its_host() {
     }
     assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
 }
+
+/// How many rows each (host, user) has.
+type RowsPerHost = Vec<((String, String), usize)>;
+
+/// Rows per (host, user) of a CLI run, and its standard error.
+fn hosts_and_summary(roots: &[&Path]) -> (RowsPerHost, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
+        .args(roots)
+        .arg("--no-progress")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let mut by_host: std::collections::BTreeMap<(String, String), usize> = Default::default();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        *by_host
+            .entry((
+                r["host"].as_str().unwrap().to_string(),
+                r["user"].as_str().unwrap().to_string(),
+            ))
+            .or_default() += 1;
+    }
+    (
+        by_host.into_iter().collect(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Collections arrive many to a folder, or a case archive of hosts' archives. The walk
+/// opens an archive it meets when a collection tool named it (`Collection-...zip`,
+/// `uac-...tar.gz`) or when it lies at the top of an archive root; any other archive
+/// it meets is not read, and the summary names it.
+#[test]
+fn collections_in_a_folder_or_a_case_archive_are_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let history =
+        std::fs::read(fixture_tree().join("lin-ws01/home/alice/.claude/history.jsonl")).unwrap();
+    let rows = history
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count();
+    let zip_bytes = |members: &[(&str, &[u8])]| {
+        let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for (name, body) in members {
+            w.start_file(*name, SimpleFileOptions::default()).unwrap();
+            w.write_all(body).unwrap();
+        }
+        w.finish().unwrap().into_inner()
+    };
+    let ws7 = zip_bytes(&[
+        ("client_info.json", br#"{"Hostname":"WS7"}"#),
+        (
+            "uploads/auto/C%3A/Users/dave/.claude/history.jsonl",
+            &history,
+        ),
+    ]);
+    let ws9 = zip_bytes(&[("C/Users/gil/.claude/history.jsonl", &history)]);
+    let uac = {
+        let tree = tmp.path().join("uac-tree");
+        std::fs::create_dir_all(tree.join("[root]/home/alice/.claude")).unwrap();
+        std::fs::write(
+            tree.join("[root]/home/alice/.claude/history.jsonl"),
+            &history,
+        )
+        .unwrap();
+        let path = tmp.path().join("uac.tar.gz");
+        tar_tree(&tree, &path);
+        std::fs::remove_dir_all(&tree).unwrap();
+        std::fs::read(&path).unwrap()
+    };
+    // a folder of collections as they arrived
+    let cases = tmp.path().join("cases");
+    std::fs::create_dir_all(cases.join("more")).unwrap();
+    std::fs::write(cases.join("Collection-WS7-2026-12-01T10_00_00Z.zip"), &ws7).unwrap();
+    std::fs::write(
+        cases.join("more/uac-web01-linux-20261201120000.tar.gz"),
+        &uac,
+    )
+    .unwrap();
+    std::fs::write(cases.join("WS9.zip"), &ws9).unwrap();
+    let (hosts, stderr) = hosts_and_summary(&[&cases]);
+    assert_eq!(
+        hosts,
+        [
+            (("WS7".to_string(), "dave".to_string()), rows),
+            (("web01".to_string(), "alice".to_string()), rows),
+        ]
+    );
+    assert!(
+        stderr.contains(&format!(
+            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an archive root is read; give one as a root to read it), the first {}\n",
+            display_path(&cases.join("WS9.zip"))
+        )),
+        "{stderr}"
+    );
+    // a case archive: its top-level archives are hosts' whatever their names, and a
+    // collector's archive deeper down is opened too (`Collection-LAP-9-...` holds WS7's
+    // client_info.json, which names its host over the file name); an archive inside a
+    // host's tree is not
+    let case = tmp.path().join("case.zip");
+    let inside = zip_bytes(&[
+        ("C/Users/gil/.claude/history.jsonl", &history),
+        ("C/Users/gil/Downloads/old.zip", &ws9),
+    ]);
+    std::fs::write(
+        &case,
+        zip_bytes(&[
+            ("WS9.zip", &inside),
+            ("hosts/Collection-LAP-9-2026-12-01T10_05_00Z.zip", &ws7),
+            ("hosts/uac-web01-linux-20261201120000.tar.gz", &uac),
+        ]),
+    )
+    .unwrap();
+    let before = snapshot_tree(tmp.path()).unwrap();
+    let (hosts, stderr) = hosts_and_summary(&[&case]);
+    assert_eq!(
+        hosts,
+        [
+            (("WS7".to_string(), "dave".to_string()), rows),
+            (("WS9".to_string(), "gil".to_string()), rows),
+            (("web01".to_string(), "alice".to_string()), rows),
+        ]
+    );
+    assert!(
+        stderr.contains(&format!(
+            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an archive root is read; give one as a root to read it), the first {}\n",
+            display_path(&case.join("WS9.zip/C/Users/gil/Downloads/old.zip"))
+        )),
+        "{stderr}"
+    );
+    assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
+}

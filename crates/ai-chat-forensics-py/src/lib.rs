@@ -260,6 +260,12 @@ impl Rows {
             .map(|p| chat_rows::display_path(p))
             .collect();
         d.set_item("overlapping_roots", overlapping)?;
+        let not_opened: Vec<String> = r
+            .archives_not_opened
+            .iter()
+            .map(|p| chat_rows::display_path(p))
+            .collect();
+        d.set_item("archives_not_opened", not_opened)?;
         d.set_item("filtered_by_time", r.filtered_by_time)?;
         d.set_item("untimed_filtered", r.untimed_filtered)?;
         d.set_item("filtered_by_agent", r.filtered_by_agent)?;

@@ -241,3 +241,20 @@ def test_a_zipped_collection_gives_the_trees_rows(tmp_path, cli):
     assert all(same(r, str(z)) in timed for r in rows if r["timestamp_utc"])
     untimed = sum(1 for r in rows if not r["timestamp_utc"]) - sum(1 for r in tree if not r["timestamp_utc"])
     assert untimed == 109
+
+
+def test_archives_a_walk_meets_are_read_when_they_are_collections(tmp_path):
+    # a folder of collections: the one a collector named is read (the host from its
+    # client_info.json); one under another name is not, and the report names it
+    import zipfile
+
+    history = (EVIDENCE / "lin-ws01/home/alice/.claude/history.jsonl").read_bytes()
+    for name, info in [("Collection-WS7-2026-12-01T10_00_00Z.zip", True), ("WS9.zip", False)]:
+        with zipfile.ZipFile(tmp_path / name, "w") as out:
+            if info:
+                out.writestr("client_info.json", '{"Hostname": "WS7.corp"}')
+            out.writestr("uploads/auto/C%3A/Users/dave/.claude/history.jsonl", history)
+    rows = acf.scan(tmp_path)
+    hosts = {(r["host"], r["user"]) for r in rows}
+    assert hosts == {("WS7.corp", "dave")}
+    assert rows.report["archives_not_opened"] == [str(tmp_path / "WS9.zip")]

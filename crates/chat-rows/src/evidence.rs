@@ -10,7 +10,7 @@
 //!   target, fully resolved, lies inside one of the evidence roots; the manifest then
 //!   names the link and its target. With no roots set (a library user reading one
 //!   file), the root is the folder that holds the path given. The path is resolved
-//!   before the open and the open handle placed again after it ([`opened_path`]), so
+//!   before the open and the open handle placed again after it, by the kernel, so
 //!   a folder above the file swapped for a link in between does not lead out.
 //! * **A size cap** ([`Evidence::max_size`]): a larger file is refused with an error
 //!   that says its size, before anything is allocated.
@@ -39,6 +39,10 @@ use sha2::{Digest, Sha256};
 
 use crate::archive::{Archive, ArchiveKind, Lookup};
 use crate::when::Timestamp;
+
+/// How many archives deep [`Evidence::open_archive`] opens one inside another (a case
+/// archive of hosts' collections is two deep).
+pub const MAX_ARCHIVE_DEPTH: usize = 4;
 
 /// The default size cap of one evidence file: 4 GiB.
 pub const DEFAULT_MAX_SIZE: u64 = 4 << 30;
@@ -706,7 +710,9 @@ impl Evidence {
     /// Returns the entries that stand nowhere in the tree, by path, with why: a name
     /// with `..`, a name given twice, a file whose name is also a folder's, a path over
     /// 4,096 bytes, a tar's sparse file or damaged header. Opening one archive twice
-    /// opens it once.
+    /// opens it once. `path` may be a member of an archive opened before (a case
+    /// archive of hosts' collections): it is read as that member is read, and its
+    /// own members stand below it in turn, [`MAX_ARCHIVE_DEPTH`] archives deep at most.
     pub fn open_archive(&self, path: &Path) -> io::Result<Vec<(PathBuf, String)>> {
         if self.archive_at(path).is_some_and(|a| a.path == path) {
             return Ok(Vec::new());
@@ -720,6 +726,19 @@ impl Evidence {
                     "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz)",
                 )
             })?;
+        let depth = self
+            .archives
+            .read()
+            .map(|l| l.iter().filter(|a| path.starts_with(&a.path)).count())
+            .unwrap_or(0);
+        if depth >= MAX_ARCHIVE_DEPTH {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "an archive inside {depth} archives; archives are opened {MAX_ARCHIVE_DEPTH} deep at most"
+                ),
+            ));
+        }
         let mut file = self.open_ranged(path)?;
         if kind == ArchiveKind::TarGz {
             file = crate::archive::gunzip(file, self.max_size, self.spill.as_deref())?;
@@ -753,18 +772,29 @@ impl Evidence {
         self
     }
 
-    /// The archive `path` lies strictly below.
+    /// The innermost open archive `path` lies strictly below (an archive's members may
+    /// themselves be archives, opened in their turn).
     fn archive_of(&self, path: &Path) -> Option<std::sync::Arc<Archive>> {
         let list = self.archives.read().ok()?;
         list.iter()
-            .find(|a| path != a.path && path.starts_with(&a.path))
+            .filter(|a| path != a.path && path.starts_with(&a.path))
+            .max_by_key(|a| a.path.as_os_str().len())
             .cloned()
     }
 
-    /// The archive `path` is, or lies below.
+    /// The innermost open archive `path` is, or lies below.
     fn archive_at(&self, path: &Path) -> Option<std::sync::Arc<Archive>> {
         let list = self.archives.read().ok()?;
-        list.iter().find(|a| path.starts_with(&a.path)).cloned()
+        list.iter()
+            .filter(|a| path.starts_with(&a.path))
+            .max_by_key(|a| a.path.as_os_str().len())
+            .cloned()
+    }
+
+    /// True when `path` stands inside an archive this reader opened
+    /// ([`Evidence::open_archive`]): a member or a folder of one, not a file on disk.
+    pub fn is_archived(&self, path: &Path) -> bool {
+        self.archive_of(path).is_some()
     }
 
     /// Lists a folder for a walk: a folder of an archive or of the files held in
@@ -1600,6 +1630,100 @@ mod tests {
         let mut w = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
         build(&mut w);
         w.finish().unwrap();
+    }
+
+    /// An archive that is a member of an open archive opens in its turn (stored or
+    /// deflated, zip or gzipped tar): its members stand below it, are read whole and by
+    /// ranges, and each read has its manifest entry; archives nest four deep at most.
+    #[test]
+    fn an_archive_inside_an_archive_opens_in_its_turn() {
+        use std::io::Write;
+        use zip::write::SimpleFileOptions;
+        let tmp = tempfile_dir("archive-nested");
+        let zip_bytes = |members: &[(&str, &[u8], bool)]| {
+            let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+            for (name, body, stored) in members {
+                let o = if *stored {
+                    SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored)
+                } else {
+                    SimpleFileOptions::default()
+                };
+                w.start_file(*name, o).unwrap();
+                w.write_all(body).unwrap();
+            }
+            w.finish().unwrap().into_inner()
+        };
+        let inner = zip_bytes(&[("C/Users/dave/a.json", b"{\"a\":1}", false)]);
+        let mut tar = tar::Builder::new(Vec::new());
+        let mut h = tar::Header::new_gnu();
+        h.set_size(5);
+        h.set_mode(0o644);
+        h.set_mtime(1_700_000_000);
+        tar.append_data(&mut h, "home/erin/b.txt", &b"hello"[..])
+            .unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(&tar.into_inner().unwrap()).unwrap();
+        let tgz = gz.finish().unwrap();
+        let outer = tmp.join("case.zip");
+        std::fs::write(
+            &outer,
+            zip_bytes(&[("WS7.zip", &inner, true), ("hosts/web.tgz", &tgz, false)]),
+        )
+        .unwrap();
+        let ev = Evidence::new().roots([&tmp]);
+        assert!(ev.open_archive(&outer).unwrap().is_empty());
+        let ws7 = outer.join("WS7.zip");
+        assert!(ev.is_archived(&ws7) && !ev.is_archived(&outer));
+        assert!(ev.open_archive(&ws7).unwrap().is_empty());
+        let web = outer.join("hosts/web.tgz");
+        assert!(ev.open_archive(&web).unwrap().is_empty());
+        assert_eq!(
+            ev.read(&ws7.join("C/Users/dave/a.json")).unwrap(),
+            b"{\"a\":1}"
+        );
+        let ranged = ev.open_ranged(&web.join("home/erin/b.txt")).unwrap();
+        let mut buf = [0u8; 3];
+        assert_eq!(ranged.read_at(2, &mut buf).unwrap(), 3);
+        assert_eq!(&buf, b"llo");
+        assert_eq!(
+            ev.list(&ws7.join("C/Users"), false).unwrap().entries,
+            [(ws7.join("C/Users/dave"), EntryKind::Folder)]
+        );
+        assert_eq!(
+            ev.status(&web.join("home/erin"), false),
+            Some(EntryKind::Folder)
+        );
+        let paths: Vec<String> = ev.manifest().into_iter().map(|m| m.path).collect();
+        let shown = |p: &Path| display_path(p);
+        assert_eq!(
+            paths,
+            [
+                shown(&outer),
+                shown(&ws7),
+                shown(&ws7.join("C/Users/dave/a.json")),
+                shown(&web),
+                shown(&web.join("home/erin/b.txt")),
+            ]
+        );
+        // five deep: the fifth is not opened
+        let mut bytes = zip_bytes(&[("x.txt", b"x", true)]);
+        for _ in 0..4 {
+            bytes = zip_bytes(&[("n.zip", &bytes, true)]);
+        }
+        let deep = tmp.join("deep.zip");
+        std::fs::write(&deep, bytes).unwrap();
+        let mut at = deep.clone();
+        for _ in 0..4 {
+            ev.open_archive(&at).unwrap();
+            at = at.join("n.zip");
+        }
+        assert_eq!(
+            ev.open_archive(&at).unwrap_err().to_string(),
+            "an archive inside 4 archives; archives are opened 4 deep at most"
+        );
+        // it is still a member, read as one
+        assert!(ev.read(&at).unwrap().starts_with(b"PK\x03\x04"));
+        std::fs::remove_dir_all(&tmp).unwrap();
     }
 
     /// A zip opened as evidence is a folder of its members: listed, checked, read whole

@@ -62,6 +62,7 @@ class Report(TypedDict):
     files: List[FileRead]
     problems: List[Problem]
     overlapping_roots: List[str]
+    archives_not_opened: List[str]
     filtered_by_time: int
     untimed_filtered: int
     filtered_by_agent: int
