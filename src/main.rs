@@ -17,9 +17,11 @@ use clap::Parser;
 #[derive(Parser, Debug)]
 #[command(name = "ai-chat-forensics", version, about)]
 struct Args {
-    /// Evidence roots: a home, a folder of homes, or a collection tree (KAPE,
-    /// Velociraptor, UAC), on disk or archived (`*.zip`, `*.tar`, `*.tar.gz`, `*.tgz`,
-    /// read without extracting).
+    /// Evidence roots: a home, a folder of homes, a collection tree (KAPE,
+    /// Velociraptor, UAC) or a folder of collections, on disk or archived (`*.zip`,
+    /// `*.tar`, `*.tar.gz`, `*.tgz`, read without extracting; an archive met under a
+    /// root is read when UAC or Velociraptor named it or it lies at the top of an
+    /// archive root).
     /// Default: the current user's home (live triage).
     roots: Vec<PathBuf>,
     /// Output format.

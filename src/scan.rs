@@ -1218,6 +1218,10 @@ impl Scanner {
     /// Adds an evidence root: a home, a folder of homes, or a collection tree, on disk
     /// or archived (a root that is a file named `*.zip`, `*.tar`, `*.tar.gz` or `*.tgz`
     /// is read as the folder of its members: see [`chat_rows::Evidence::open_archive`]).
+    /// An archive the walk meets under a root is read the same way when a collection
+    /// tool named it ([`layout::is_collection_archive`]) or when it lies at the top of
+    /// an archive root; any other is left unread and listed in
+    /// [`ScanReport::archives_not_opened`].
     pub fn root(mut self, root: impl Into<PathBuf>) -> Scanner {
         self.roots.push(root.into());
         self
@@ -1526,7 +1530,17 @@ impl Scanner {
                 let Some(name) = path.file_name() else {
                     return false;
                 };
-                if chat_rows::ArchiveKind::of_name(name).is_none() {
+                // most files are none: their last three bytes say so without the
+                // allocation of a lower-cased name
+                let tail = name
+                    .as_encoded_bytes()
+                    .last_chunk::<3>()
+                    .map(|t| t.to_ascii_lowercase());
+                if !matches!(
+                    tail.as_ref().map(|t| &t[..]),
+                    Some(b"zip" | b"tar" | b".gz" | b"tgz")
+                ) || chat_rows::ArchiveKind::of_name(name).is_none()
+                {
                     return false;
                 }
                 if !(layout::is_collection_archive(&name.to_string_lossy())
