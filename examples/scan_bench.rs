@@ -10,7 +10,9 @@
 //! scans it through the CLI's path (`Scanner::write_to`, JSONL to a file) in a fresh
 //! child process per run, and prints MB/s and the child's peak RSS (`VmHWM`) for each
 //! thread count; with `--zip`, the same collection zipped (members stored, then
-//! deflated) and scanned as a zipped root, its MB/s counted on the unzipped bytes.
+//! deflated) and scanned as a zipped root, and as a folder of one stored zip a host
+//! (named `Collection-<host>-<timestamp>.zip`, which the walk opens), its MB/s counted
+//! on the unzipped bytes.
 //! Then it prints the CLI path end to end on one generated `--big-mb` MB
 //! log next to replay + rows alone (`for_each_row`) on the same log. Last, the merge's
 //! worst shape: one Claude Code history of `--copies` identical prompts.
@@ -236,6 +238,36 @@ fn main() {
                 );
             }
             std::fs::remove_file(&zip).unwrap();
+        }
+        if zipped {
+            // a folder of collections as they arrive: one zip a host, named as
+            // Velociraptor's offline collector names its output, met by the walk
+            let zips = dir.path().join("zips");
+            std::fs::create_dir_all(&zips).unwrap();
+            for host in std::fs::read_dir(&root).unwrap() {
+                let host = host.unwrap().path();
+                let name = host.file_name().unwrap().to_string_lossy().into_owned();
+                let zip = zips.join(format!("Collection-{name}-2026-12-01T10_00_00Z.zip"));
+                bench_util::zip_tree(&host, &zip, |_| true);
+            }
+            for &t in &threads {
+                let (secs, rss, detail) = best_of(
+                    3,
+                    &[
+                        "scan",
+                        zips.to_str().unwrap(),
+                        &t.to_string(),
+                        out.to_str().unwrap(),
+                    ],
+                );
+                println!(
+                    "| {n} | a folder of {n} zips, stored | {t} | {:.0} | {:.0} MB | {detail} | {:.2}x |",
+                    size / secs / 1e6,
+                    rss as f64 / 1e6,
+                    first.unwrap_or(secs) / secs
+                );
+            }
+            std::fs::remove_dir_all(&zips).unwrap();
         }
         std::fs::remove_dir_all(&root).unwrap();
     }
