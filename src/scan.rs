@@ -2838,6 +2838,34 @@ mod tests {
         }
     }
 
+    /// Walks `root` (a folder) with `list` and `enter`, going into no archive and
+    /// admitting every folder: what it met, one line each, and the folders listed
+    /// without keeping their access time.
+    fn walk_told(
+        root: &Path,
+        list: &mut dyn FnMut(&Path, bool) -> std::io::Result<chat_rows::evidence::Listing>,
+        enter: &mut dyn FnMut(&Path, usize) -> bool,
+    ) -> (Vec<String>, Vec<PathBuf>) {
+        let mut met = Vec::new();
+        let not_kept = walk(
+            root,
+            EntryKind::Folder,
+            list,
+            &mut |_, _| false,
+            enter,
+            &mut |_, _| true,
+            &mut |m| {
+                met.push(match m {
+                    Met::Entry { path, depth, kind } => {
+                        format!("{} {depth} {kind:?}", path.display())
+                    }
+                    Met::Unreadable { path, error } => format!("{} {error}", path.display()),
+                })
+            },
+        );
+        (met, not_kept)
+    }
+
     /// A folder the walk listed as a folder and that is swapped for a link to a folder
     /// outside the root before the walk enters it is not followed: it cannot be
     /// listed (`O_NOFOLLOW`), and nothing outside the root is met. The swap is made
@@ -2852,7 +2880,6 @@ mod tests {
         std::fs::create_dir_all(&outside).unwrap();
         std::fs::write(outside.join("secret.json"), b"{}").unwrap();
         let swapped = root.join("home/.copilot");
-        let mut met = Vec::new();
         let mut enter = |path: &Path, _depth: usize| {
             if path == swapped {
                 std::fs::remove_dir(path).unwrap();
@@ -2860,22 +2887,7 @@ mod tests {
             }
             true
         };
-        let not_kept = walk(
-            &root,
-            EntryKind::Folder,
-            &mut chat_rows::evidence::list_folder,
-            &mut |_, _| false,
-            &mut enter,
-            &mut |_, _| true,
-            &mut |m| {
-                met.push(match m {
-                    Met::Entry { path, depth, kind } => {
-                        format!("{} {depth} {kind:?}", path.display())
-                    }
-                    Met::Unreadable { path, error } => format!("{} {error}", path.display()),
-                })
-            },
-        );
+        let (met, not_kept) = walk_told(&root, &mut chat_rows::evidence::list_folder, &mut enter);
         assert_eq!(
             met,
             [
@@ -2907,23 +2919,7 @@ mod tests {
             }
             true
         };
-        let mut met = Vec::new();
-        walk(
-            &root,
-            EntryKind::Folder,
-            &mut lister(&evidence),
-            &mut |_, _| false,
-            &mut enter,
-            &mut |_, _| true,
-            &mut |m| {
-                met.push(match m {
-                    Met::Entry { path, depth, kind } => {
-                        format!("{} {depth} {kind:?}", path.display())
-                    }
-                    Met::Unreadable { path, error } => format!("{} {error}", path.display()),
-                })
-            },
-        );
+        let (met, _) = walk_told(&root, &mut lister(&evidence), &mut enter);
         let beyond = std::fs::canonicalize(outside.join("x/deep")).unwrap();
         assert_eq!(
             met,
