@@ -398,38 +398,30 @@ fn open_regular(target: &Path) -> io::Result<(std::fs::File, std::fs::Metadata, 
 
 /// Where the kernel says an open handle's file stands now: on Linux the link
 /// `/proc/self/fd/<n>` (a file unlinked since it was opened ends in ` (deleted)`,
-/// taken off), on Apple systems `F_GETPATH`. `None` where the system does not say
-/// (no `/proc` mounted, another system): the path checked before the open stands.
+/// taken off). `None` where the system does not say (no `/proc` mounted) and on other
+/// systems: the path checked before the open stands. macOS could say (`F_GETPATH`),
+/// but whether it names a file behind a firmlink (`/Users` is
+/// `/System/Volumes/Data/Users`) as `realpath` names the roots is not verified on a
+/// Mac, and a mismatch would refuse every file, so it is not asked.
 fn opened_path(file: &std::fs::File) -> Option<PathBuf> {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
         use std::os::fd::AsRawFd;
         use std::os::unix::ffi::OsStrExt;
         let link = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()?;
-        let bytes = link.as_os_str().as_bytes();
         // a path the kernel cannot name from this process's root (another mount
         // namespace) is not absolute: it says nothing about the roots
         if !link.is_absolute() {
             return None;
         }
-        Some(match bytes.strip_suffix(b" (deleted)") {
-            Some(rest) => PathBuf::from(std::ffi::OsStr::from_bytes(rest)),
-            None => link,
-        })
+        Some(
+            match link.as_os_str().as_bytes().strip_suffix(b" (deleted)") {
+                Some(rest) => PathBuf::from(std::ffi::OsStr::from_bytes(rest)),
+                None => link,
+            },
+        )
     }
-    #[cfg(any(target_os = "macos", target_os = "ios"))]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        rustix::fs::getpath(file)
-            .ok()
-            .map(|c| PathBuf::from(std::ffi::OsStr::from_bytes(c.as_bytes())))
-    }
-    #[cfg(not(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios"
-    )))]
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
     {
         let _ = file;
         None
