@@ -50,6 +50,9 @@ const CONTAINERS: &[&str] = &[
     "triage",
     // UAC puts the files it collects under `[root]`
     "[root]",
+    // a Velociraptor secured container holds the collection as `data.zip`, whose
+    // members are encrypted (`Collection-<host>-<timestamp>.zip/data.zip/uploads/...`)
+    "data.zip",
 ];
 
 /// The operating systems UAC names in its output (`uac-<host>-<os>-<timestamp>`).

@@ -21,7 +21,7 @@ struct Args {
     /// Velociraptor, UAC) or a folder of collections, on disk or archived (`*.zip`,
     /// `*.tar`, `*.tar.gz`, `*.tgz`, read without extracting; an archive met under a
     /// root is read when UAC or Velociraptor named it or it lies at the top of an
-    /// archive root).
+    /// opened archive).
     /// Default: the current user's home (live triage).
     roots: Vec<PathBuf>,
     /// Output format.
@@ -488,7 +488,7 @@ fn print_summary(report: &ScanReport, format: Format) {
         let n = report.archives_not_opened.len();
         let _ = writeln!(
             e,
-            "  archives met and not opened: {n} (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an archive root is read; give one as a root to read it), the first {}",
+            "  archives met and not opened: {n} (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; give one as a root to read it), the first {}",
             ai_chat_forensics::chat_rows::display_path(first)
         );
     }

@@ -218,7 +218,8 @@ pub struct ScanReport {
     pub folders_access_time_not_kept: usize,
     /// Archives the walk met and did not open, in path order: only those given as
     /// roots, named as a collection tool names its output (UAC, Velociraptor), or at
-    /// the top of an archive root are read as folders. None of them was read; the CLI
+    /// the top of an archive opened before (a root, or one so named) are read as
+    /// folders. None of them was read; the CLI
     /// names them in its summary so that a collection under another name is not
     /// passed over unseen (give it as a root).
     pub archives_not_opened: Vec<PathBuf>,
@@ -1220,7 +1221,8 @@ impl Scanner {
     /// is read as the folder of its members: see [`chat_rows::Evidence::open_archive`]).
     /// An archive the walk meets under a root is read the same way when a collection
     /// tool named it ([`layout::is_collection_archive`]) or when it lies at the top of
-    /// an archive root; any other is left unread and listed in
+    /// an archive opened before (a case archive's hosts, a Velociraptor secured
+    /// container's `data.zip`); any other is left unread and listed in
     /// [`ScanReport::archives_not_opened`].
     pub fn root(mut self, root: impl Into<PathBuf>) -> Scanner {
         self.roots.push(root.into());
@@ -1524,9 +1526,8 @@ impl Scanner {
             };
             // an archive the walk meets is gone into as a folder when it is a
             // collection's (named as a collection tool names its output, or at the top
-            // of an archive root: a case archive of hosts' collections); any other is
-            // counted, for the summary
-            let mut descend = |path: &Path, depth: usize| {
+            // of an archive opened before); any other is counted, for the summary
+            let mut descend = |path: &Path, _depth: usize| {
                 let Some(name) = path.file_name() else {
                     return false;
                 };
@@ -1543,9 +1544,10 @@ impl Scanner {
                 {
                     return false;
                 }
-                if !(layout::is_collection_archive(&name.to_string_lossy())
-                    || (archive && depth == 1))
-                {
+                // at the top of an archive opened as a collection: a case archive's
+                // hosts, or a Velociraptor secured container's `data.zip`
+                let top = path.parent().is_some_and(|p| evidence.is_open_archive(p));
+                if !(layout::is_collection_archive(&name.to_string_lossy()) || top) {
                     archives_not_opened.push(path.to_path_buf());
                     return false;
                 }

@@ -392,7 +392,7 @@ fn hosts_and_summary(roots: &[&Path]) -> (RowsPerHost, String) {
 
 /// Collections arrive many to a folder, or a case archive of hosts' archives. The walk
 /// opens an archive it meets when a collection tool named it (`Collection-...zip`,
-/// `uac-...tar.gz`) or when it lies at the top of an archive root; any other archive
+/// `uac-...tar.gz`) or when it lies at the top of an archive opened before; any other archive
 /// it meets is not read, and the summary names it.
 #[test]
 fn collections_in_a_folder_or_a_case_archive_are_read() {
@@ -452,7 +452,7 @@ fn collections_in_a_folder_or_a_case_archive_are_read() {
     );
     assert!(
         stderr.contains(&format!(
-            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an archive root is read; give one as a root to read it), the first {}\n",
+            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; give one as a root to read it), the first {}\n",
             display_path(&cases.join("WS9.zip"))
         )),
         "{stderr}"
@@ -487,10 +487,77 @@ fn collections_in_a_folder_or_a_case_archive_are_read() {
     );
     assert!(
         stderr.contains(&format!(
-            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an archive root is read; give one as a root to read it), the first {}\n",
+            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; give one as a root to read it), the first {}\n",
             display_path(&case.join("WS9.zip/C/Users/gil/Downloads/old.zip"))
         )),
         "{stderr}"
     );
     assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
+}
+
+/// A Velociraptor secured container (`Collection-...zip` holding `data.zip`, whose
+/// members are encrypted, and `metadata.json`): `data.zip` lies at the top of an
+/// archive opened as a collection, so it is opened too; what a store would read there
+/// is one `parser:` row saying a password is required, and the host is the
+/// container's name (`data.zip` is a container folder, not a host).
+#[test]
+fn a_secured_velociraptor_container_is_named_not_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let stored = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    let mut inner = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, body) in [
+        ("client_info.json", &br#"{"Hostname":"WS7"}"#[..]),
+        (
+            "uploads/auto/C%3A/Users/dave/.claude/history.jsonl",
+            &b"{\"display\":\"x\",\"timestamp\":1790000000000}\n"[..],
+        ),
+    ] {
+        inner.start_file(name, stored).unwrap();
+        inner.write_all(body).unwrap();
+    }
+    let mut data = inner.finish().unwrap().into_inner();
+    // the encryption flag (bit 0 of the general purpose flags) set in every local
+    // header and central directory entry, as an encrypting writer sets it
+    for (signature, at) in [(&b"PK\x03\x04"[..], 6), (&b"PK\x01\x02"[..], 8)] {
+        let mut from = 0;
+        while let Some(i) = data[from..]
+            .windows(4)
+            .position(|w| w == signature)
+            .map(|i| i + from)
+        {
+            data[i + at] |= 1;
+            from = i + 4;
+        }
+    }
+    let folder = tmp.path().join("cases");
+    std::fs::create_dir_all(&folder).unwrap();
+    let container = folder.join("Collection-WS7-2026-12-01T10_00_00Z.zip");
+    let mut w = zip::ZipWriter::new(std::fs::File::create(&container).unwrap());
+    w.start_file("data.zip", stored).unwrap();
+    w.write_all(&data).unwrap();
+    w.start_file("metadata.json", stored).unwrap();
+    w.write_all(br#"[{"Scheme":"x509"}]"#).unwrap();
+    w.finish().unwrap();
+
+    let run = common::run(&folder, &[], false);
+    let c = display_path(&container);
+    let shown: Vec<String> = run
+        .rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {}",
+                r["host"].as_str().unwrap(),
+                r["user"].as_str().unwrap(),
+                r["text"].as_str().unwrap().replace(&c, "C")
+            )
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "WS7  parser: the collection's client_info.json not read for its host (archive member not read: unsupported Zip archive: Password required to decrypt file); its folder names the host",
+            "WS7 dave parser: C/data.zip/uploads/auto/C%253A/Users/dave/.claude/history.jsonl: cannot read (archive member not read: unsupported Zip archive: Password required to decrypt file)",
+        ]
+    );
 }

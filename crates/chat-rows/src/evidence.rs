@@ -783,6 +783,11 @@ impl Evidence {
             .cloned()
     }
 
+    /// True when `path` is an archive this reader opened ([`Evidence::open_archive`]).
+    pub fn is_open_archive(&self, path: &Path) -> bool {
+        self.archive_at(path).is_some_and(|a| a.path == path)
+    }
+
     /// True when `path` stands inside an archive this reader opened
     /// ([`Evidence::open_archive`]): a member or a folder of one, not a file on disk.
     pub fn is_archived(&self, path: &Path) -> bool {
@@ -1668,7 +1673,9 @@ mod tests {
         assert!(ev.is_archived(&ws7) && !ev.is_archived(&outer));
         assert!(ev.open_archive(&ws7).unwrap().is_empty());
         let web = outer.join("hosts/web.tgz");
+        assert!(!ev.is_open_archive(&web) && ev.is_open_archive(&ws7));
         assert!(ev.open_archive(&web).unwrap().is_empty());
+        assert!(ev.is_open_archive(&web) && !ev.is_open_archive(&outer.join("hosts")));
         assert_eq!(
             ev.read(&ws7.join("C/Users/dave/a.json")).unwrap(),
             b"{\"a\":1}"
