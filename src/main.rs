@@ -272,7 +272,7 @@ fn main() -> ExitCode {
     }
 
     if args.list {
-        let found = match scanner.discover() {
+        let (found, not_opened) = match scanner.discover_listing() {
             Ok(f) => f,
             Err(e) => return ExitCode::from(fail_scan(e)),
         };
@@ -309,6 +309,9 @@ fn main() -> ExitCode {
             "{} file(s) claimed, {problems} path(s) not read",
             written - problems
         );
+        if let Some(first) = not_opened.first() {
+            eprintln!("{}", not_opened_line(not_opened.len(), first));
+        }
         return ExitCode::SUCCESS;
     }
 
@@ -430,6 +433,14 @@ fn write_manifest(path: &Path, roots: &[PathBuf], report: &ScanReport) -> io::Re
     f.flush()
 }
 
+/// The summary's (and `--list`'s) line on the archives a walk met and did not open.
+fn not_opened_line(n: usize, first: &Path) -> String {
+    format!(
+        "archives met and not opened: {n} (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; give one as a root to read it), the first {}",
+        ai_chat_forensics::chat_rows::display_path(first)
+    )
+}
+
 fn print_summary(report: &ScanReport, format: Format) {
     let s = report.summary();
     let stats = report.write;
@@ -485,11 +496,10 @@ fn print_summary(report: &ScanReport, format: Format) {
         );
     }
     if let Some(first) = report.archives_not_opened.first() {
-        let n = report.archives_not_opened.len();
         let _ = writeln!(
             e,
-            "  archives met and not opened: {n} (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; give one as a root to read it), the first {}",
-            ai_chat_forensics::chat_rows::display_path(first)
+            "  {}",
+            not_opened_line(report.archives_not_opened.len(), first)
         );
     }
     if !report.problems.is_empty() {

@@ -1354,10 +1354,15 @@ impl Scanner {
     /// module docs), and every path the walk could not read or did not follow. Reads
     /// no file content.
     pub fn discover(&self) -> Result<Vec<FoundFile>, ScanError> {
+        Ok(self.discover_listing()?.0)
+    }
+
+    /// [`Scanner::discover`], with the archives the walk met and did not open
+    /// ([`ScanReport::archives_not_opened`]), for a listing that names them.
+    pub fn discover_listing(&self) -> Result<(Vec<FoundFile>, Vec<PathBuf>), ScanError> {
         let (roots, _) = self.effective_roots()?;
-        Ok(self
-            .discover_in(&roots, &self.evidence(&roots, false))?
-            .found)
+        let d = self.discover_in(&roots, &self.evidence(&roots, false))?;
+        Ok((d.found, d.archives_not_opened))
     }
 
     /// The reader of a scan of `roots`.

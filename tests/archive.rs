@@ -450,6 +450,19 @@ fn collections_in_a_folder_or_a_case_archive_are_read() {
             (("web01".to_string(), "alice".to_string()), rows),
         ]
     );
+    // `--list` names them too, after its count
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
+        .arg(&cases)
+        .arg("--list")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "2 file(s) claimed, 0 path(s) not read\narchives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; give one as a root to read it), the first {}\n",
+            display_path(&cases.join("WS9.zip"))
+        )
+    );
     assert!(
         stderr.contains(&format!(
             "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; give one as a root to read it), the first {}\n",
