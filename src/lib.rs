@@ -45,7 +45,7 @@ pub mod sort;
 pub mod stores;
 
 pub use scan::{
-    CHUNKS_IN_FLIGHT, FILES_AHEAD_PER_WORKER, FileReport, FoundFile, HOLD_BUDGET,
+    ArchivesMet, CHUNKS_IN_FLIGHT, FILES_AHEAD_PER_WORKER, FileReport, FoundFile, HOLD_BUDGET,
     MAX_THREADS_PER_CORE, PENDING_BUDGET, SCANNER_AGENT, ScanError, ScanReport, ScanResult,
     Scanner, Summary, cores, effective_threads, host_file_name, is_archive_root,
 };

@@ -9,7 +9,7 @@ use ai_chat_forensics::chat_rows::when;
 use ai_chat_forensics::chat_rows::write::{Format, RowWriter};
 use ai_chat_forensics::chat_rows::{Timestamp, Zone};
 use ai_chat_forensics::sort::TimeSorter;
-use ai_chat_forensics::{ScanError, ScanReport, Scanner, guard};
+use ai_chat_forensics::{ArchivesMet, ScanError, ScanReport, Scanner, guard};
 use clap::Parser;
 
 /// Turns the local stores of AI coding assistants (VS Code and its forks, Cody,
@@ -21,7 +21,7 @@ struct Args {
     /// Velociraptor, UAC) or a folder of collections, on disk or archived (`*.zip`,
     /// `*.tar`, `*.tar.gz`, `*.tgz`, read without extracting; an archive met under a
     /// root is read when UAC or Velociraptor named it or it lies at the top of an
-    /// opened archive).
+    /// opened archive: see --open-archives).
     /// Default: the current user's home (live triage).
     roots: Vec<PathBuf>,
     /// Output format.
@@ -86,6 +86,12 @@ struct Args {
     /// Keep secondary copies of primary rows instead of merging them away.
     #[arg(long)]
     keep_copies: bool,
+    /// Which archives met under a root are opened and read as folders: `collections`
+    /// (named by UAC or Velociraptor, or at the top of an opened archive), `all` (every
+    /// archive met, a user's own zips too), `none` (only archives given as roots).
+    /// The summary names those not opened.
+    #[arg(long, value_name = "WHICH", default_value = "collections", value_parser = ["collections", "all", "none"])]
+    open_archives: String,
 }
 
 fn parse_time(flag: &str, s: &str, end_of_day: bool) -> Result<Timestamp, String> {
@@ -208,9 +214,14 @@ fn main() -> ExitCode {
             ai_chat_forensics::cores()
         );
     }
+    let archives_met: ArchivesMet = match args.open_archives.parse() {
+        Ok(w) => w,
+        Err(e) => return fail(e),
+    };
     let mut scanner = Scanner::new()
         .threads(threads)
         .keep_copies(args.keep_copies)
+        .open_archives(archives_met)
         .hash_files(args.manifest.is_some());
     if !temp_dir_inside {
         scanner = scanner.temp_dir(&temp_dir);
@@ -310,7 +321,7 @@ fn main() -> ExitCode {
             written - problems
         );
         if let Some(first) = not_opened.first() {
-            eprintln!("{}", not_opened_line(not_opened.len(), first));
+            eprintln!("{}", not_opened_line(not_opened.len(), first, archives_met));
         }
         return ExitCode::SUCCESS;
     }
@@ -369,7 +380,7 @@ fn main() -> ExitCode {
             return fail(format!("writing manifest {}: {e}", m.display()));
         }
     }
-    print_summary(&report, format);
+    print_summary(&report, format, archives_met);
     ExitCode::SUCCESS
 }
 
@@ -434,14 +445,20 @@ fn write_manifest(path: &Path, roots: &[PathBuf], report: &ScanReport) -> io::Re
 }
 
 /// The summary's (and `--list`'s) line on the archives a walk met and did not open.
-fn not_opened_line(n: usize, first: &Path) -> String {
+fn not_opened_line(n: usize, first: &Path, which: ArchivesMet) -> String {
+    let why = match which {
+        ArchivesMet::None => "--open-archives none: only an archive given as a root is read",
+        _ => {
+            "only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; --open-archives all opens every one"
+        }
+    };
     format!(
-        "archives met and not opened: {n} (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; give one as a root to read it), the first {}",
+        "archives met and not opened: {n} ({why}; give one as a root to read it), the first {}",
         ai_chat_forensics::chat_rows::display_path(first)
     )
 }
 
-fn print_summary(report: &ScanReport, format: Format) {
+fn print_summary(report: &ScanReport, format: Format, archives_met: ArchivesMet) {
     let s = report.summary();
     let stats = report.write;
     let mut e = io::stderr().lock();
@@ -499,7 +516,7 @@ fn print_summary(report: &ScanReport, format: Format) {
         let _ = writeln!(
             e,
             "  {}",
-            not_opened_line(report.archives_not_opened.len(), first)
+            not_opened_line(report.archives_not_opened.len(), first, archives_met)
         );
     }
     if !report.problems.is_empty() {

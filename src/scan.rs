@@ -216,10 +216,10 @@ pub struct ScanReport {
     /// `O_NOATIME`), and every folder on systems without it. A file's own is in its
     /// manifest entry ([`ScanReport::files_access_time_not_kept`]).
     pub folders_access_time_not_kept: usize,
-    /// Archives the walk met and did not open, in path order: only those given as
-    /// roots, named as a collection tool names its output (UAC, Velociraptor), or at
-    /// the top of an archive opened before (a root, or one so named) are read as
-    /// folders. None of them was read; the CLI
+    /// Archives the walk met and did not open, in path order: by default only those
+    /// given as roots, named as a collection tool names its output (UAC, Velociraptor),
+    /// or at the top of an archive opened before (a root, or one so named) are read as
+    /// folders ([`Scanner::open_archives`] changes which). None of them was read; the CLI
     /// names them in its summary so that a collection under another name is not
     /// passed over unseen (give it as a root).
     pub archives_not_opened: Vec<PathBuf>,
@@ -539,6 +539,46 @@ pub fn effective_threads(requested: usize) -> usize {
     }
 }
 
+/// Which archives a walk opens when it meets them under a root ([`Scanner::open_archives`]).
+/// Archives given as roots are always opened.
+///
+/// A home holds many archives that are no collection, and opening one costs a read of
+/// it whole (a gzipped tar inflated, and with the manifest hashed), so by default only
+/// archives that are collections by their name or place are opened. A case folder of
+/// collections under other names (CyLR's `<host>.zip`, a KAPE zip a responder renamed)
+/// needs [`ArchivesMet::All`]; a quick pass that reads no archive but the roots,
+/// [`ArchivesMet::None`]. Whatever the choice, every archive met and not opened is
+/// listed in [`ScanReport::archives_not_opened`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ArchivesMet {
+    /// Open an archive named as a collection tool names its output
+    /// ([`layout::is_collection_archive`]: UAC, Velociraptor) or lying at the top of an
+    /// archive opened before (a case archive's hosts, a Velociraptor secured
+    /// container's `data.zip`). The default.
+    #[default]
+    Collections,
+    /// Open every archive met (four deep at most, as always), whatever its name: a
+    /// user's own zips too.
+    All,
+    /// Open none: only the archives given as roots are read.
+    None,
+}
+
+impl std::str::FromStr for ArchivesMet {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "collections" => Ok(ArchivesMet::Collections),
+            "all" => Ok(ArchivesMet::All),
+            "none" => Ok(ArchivesMet::None),
+            other => Err(format!(
+                "archives to open: {other:?} is none of collections, all, none"
+            )),
+        }
+    }
+}
+
 /// Builder and runner of scans. See the crate docs for an example.
 pub struct Scanner {
     roots: Vec<PathBuf>,
@@ -554,6 +594,7 @@ pub struct Scanner {
     hashing: bool,
     max_file_size: u64,
     temp_dir: Option<PathBuf>,
+    archives_met: ArchivesMet,
     stores: Vec<Box<dyn Store>>,
 }
 
@@ -1212,6 +1253,7 @@ impl Scanner {
             hashing: false,
             max_file_size: chat_rows::evidence::DEFAULT_MAX_SIZE,
             temp_dir: None,
+            archives_met: ArchivesMet::Collections,
             stores: crate::stores::all(),
         }
     }
@@ -1223,7 +1265,7 @@ impl Scanner {
     /// tool named it ([`layout::is_collection_archive`]) or when it lies at the top of
     /// an archive opened before (a case archive's hosts, a Velociraptor secured
     /// container's `data.zip`); any other is left unread and listed in
-    /// [`ScanReport::archives_not_opened`].
+    /// [`ScanReport::archives_not_opened`]. [`Scanner::open_archives`] changes which.
     pub fn root(mut self, root: impl Into<PathBuf>) -> Scanner {
         self.roots.push(root.into());
         self
@@ -1301,6 +1343,14 @@ impl Scanner {
     /// when read; without it, in memory). Keep it out of the evidence roots: the CLI refuses one inside them.
     pub fn temp_dir(mut self, dir: impl Into<PathBuf>) -> Scanner {
         self.temp_dir = Some(dir.into());
+        self
+    }
+
+    /// Which archives the walk opens when it meets them under a root (default
+    /// [`ArchivesMet::Collections`]); the others are listed in
+    /// [`ScanReport::archives_not_opened`]. Archives given as roots are always read.
+    pub fn open_archives(mut self, which: ArchivesMet) -> Scanner {
+        self.archives_met = which;
         self
     }
 
@@ -1551,8 +1601,15 @@ impl Scanner {
                 }
                 // at the top of an archive opened as a collection: a case archive's
                 // hosts, or a Velociraptor secured container's `data.zip`
-                let top = path.parent().is_some_and(|p| evidence.is_open_archive(p));
-                if !(layout::is_collection_archive(&name.to_string_lossy()) || top) {
+                let open = match self.archives_met {
+                    ArchivesMet::All => true,
+                    ArchivesMet::None => false,
+                    ArchivesMet::Collections => {
+                        path.parent().is_some_and(|p| evidence.is_open_archive(p))
+                            || layout::is_collection_archive(&name.to_string_lossy())
+                    }
+                };
+                if !open {
                     archives_not_opened.push(path.to_path_buf());
                     return false;
                 }

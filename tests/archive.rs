@@ -368,8 +368,14 @@ type RowsPerHost = Vec<((String, String), usize)>;
 
 /// Rows per (host, user) of a CLI run, and its standard error.
 fn hosts_and_summary(roots: &[&Path]) -> (RowsPerHost, String) {
+    hosts_and_summary_with(roots, &[])
+}
+
+/// [`hosts_and_summary`] with more arguments.
+fn hosts_and_summary_with(roots: &[&Path], args: &[&str]) -> (RowsPerHost, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
         .args(roots)
+        .args(args)
         .arg("--no-progress")
         .output()
         .unwrap();
@@ -459,14 +465,35 @@ fn collections_in_a_folder_or_a_case_archive_are_read() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         format!(
-            "2 file(s) claimed, 0 path(s) not read\narchives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; give one as a root to read it), the first {}\n",
+            "2 file(s) claimed, 0 path(s) not read\narchives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; --open-archives all opens every one; give one as a root to read it), the first {}\n",
             display_path(&cases.join("WS9.zip"))
         )
     );
     assert!(
         stderr.contains(&format!(
-            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; give one as a root to read it), the first {}\n",
+            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; --open-archives all opens every one; give one as a root to read it), the first {}\n",
             display_path(&cases.join("WS9.zip"))
+        )),
+        "{stderr}"
+    );
+    // `--open-archives all` opens the renamed one too (CyLR names its zip by the host
+    // alone); `none` opens none of them, and names all three
+    let (hosts, stderr) = hosts_and_summary_with(&[&cases], &["--open-archives", "all"]);
+    assert_eq!(
+        hosts,
+        [
+            (("WS7".to_string(), "dave".to_string()), rows),
+            (("WS9".to_string(), "gil".to_string()), rows),
+            (("web01".to_string(), "alice".to_string()), rows),
+        ]
+    );
+    assert!(!stderr.contains("archives met"), "{stderr}");
+    let (hosts, stderr) = hosts_and_summary_with(&[&cases], &["--open-archives", "none"]);
+    assert_eq!(hosts, []);
+    assert!(
+        stderr.contains(&format!(
+            "  archives met and not opened: 3 (--open-archives none: only an archive given as a root is read; give one as a root to read it), the first {}\n",
+            display_path(&cases.join("Collection-WS7-2026-12-01T10_00_00Z.zip"))
         )),
         "{stderr}"
     );
@@ -500,8 +527,31 @@ fn collections_in_a_folder_or_a_case_archive_are_read() {
     );
     assert!(
         stderr.contains(&format!(
-            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; give one as a root to read it), the first {}\n",
+            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; --open-archives all opens every one; give one as a root to read it), the first {}\n",
             display_path(&case.join("WS9.zip/C/Users/gil/Downloads/old.zip"))
+        )),
+        "{stderr}"
+    );
+    // with `all`, the zip in gil's Downloads is opened as well: its files stand in
+    // WS9's tree, under gil's home, so they are WS9's and gil's; the same prompts again
+    // merge away as copies, and its torn last line is one more `parser:` row; with
+    // `none`, only the root is read
+    let (hosts, stderr) = hosts_and_summary_with(&[&case], &["--open-archives", "all"]);
+    assert_eq!(
+        hosts,
+        [
+            (("WS7".to_string(), "dave".to_string()), rows),
+            (("WS9".to_string(), "gil".to_string()), rows + 1),
+            (("web01".to_string(), "alice".to_string()), rows),
+        ]
+    );
+    assert!(!stderr.contains("archives met"), "{stderr}");
+    let (hosts, stderr) = hosts_and_summary_with(&[&case], &["--open-archives", "none"]);
+    assert_eq!(hosts, []);
+    assert!(
+        stderr.contains(&format!(
+            "  archives met and not opened: 3 (--open-archives none: only an archive given as a root is read; give one as a root to read it), the first {}\n",
+            display_path(&case.join("WS9.zip"))
         )),
         "{stderr}"
     );

@@ -544,7 +544,7 @@ fn host_zone_arg(zone: Option<&str>) -> PyResult<Option<time::UtcOffset>> {
 /// Scans evidence roots and yields one dict per row, in the CLI's order, as the rows
 /// are read. See the module's type stubs for the arguments.
 #[pyfunction]
-#[pyo3(signature = (root, *, agents=None, since=None, until=None, keep_copies=false, host=None, host_zone=None, threads=0, hash_files=false))]
+#[pyo3(signature = (root, *, agents=None, since=None, until=None, keep_copies=false, host=None, host_zone=None, threads=0, hash_files=false, open_archives="collections"))]
 #[allow(clippy::too_many_arguments)]
 fn scan(
     root: &Bound<'_, PyAny>,
@@ -556,8 +556,12 @@ fn scan(
     host_zone: Option<String>,
     threads: usize,
     hash_files: bool,
+    open_archives: &str,
 ) -> PyResult<Rows> {
     let roots = paths(root)?;
+    let archives_met: ai_chat_forensics::ArchivesMet = open_archives
+        .parse()
+        .map_err(|e| PyValueError::new_err(format!("open_archives: {e}")))?;
     let agents = names(agents, "agents")?;
     let known = stores::known_agents();
     for a in &agents {
@@ -571,6 +575,7 @@ fn scan(
     let mut scanner = Scanner::new()
         .threads(ai_chat_forensics::effective_threads(threads))
         .keep_copies(keep_copies)
+        .open_archives(archives_met)
         .hash_files(hash_files);
     for r in &roots {
         scanner = scanner.root(r);

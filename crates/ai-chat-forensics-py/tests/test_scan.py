@@ -258,3 +258,17 @@ def test_archives_a_walk_meets_are_read_when_they_are_collections(tmp_path):
     hosts = {(r["host"], r["user"]) for r in rows}
     assert hosts == {("WS7.corp", "dave")}
     assert rows.report["archives_not_opened"] == [str(tmp_path / "WS9.zip")]
+    # open_archives="all" reads the renamed one too (its folder names the host, WS9);
+    # "none" reads neither, and names both
+    rows = acf.scan(tmp_path, open_archives="all")
+    hosts = {(r["host"], r["user"]) for r in rows}
+    assert hosts == {("WS7.corp", "dave"), ("WS9", "dave")}
+    assert rows.report["archives_not_opened"] == []
+    rows = acf.scan(tmp_path, open_archives="none")
+    assert list(rows) == []
+    assert rows.report["archives_not_opened"] == [
+        str(tmp_path / "Collection-WS7-2026-12-01T10_00_00Z.zip"),
+        str(tmp_path / "WS9.zip"),
+    ]
+    with pytest.raises(ValueError, match=r'open_archives: archives to open: "some" is none of collections, all, none'):
+        acf.scan(tmp_path, open_archives="some")

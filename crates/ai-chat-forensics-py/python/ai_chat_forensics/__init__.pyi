@@ -110,6 +110,7 @@ def scan(
     host_zone: Optional[str] = None,
     threads: int = 0,
     hash_files: bool = False,
+    open_archives: Literal["collections", "all", "none"] = "collections",
 ) -> Rows:
     """Scan evidence roots; yield one dict per row in the CLI's order.
 
@@ -125,6 +126,11 @@ def scan(
     hands one host's folder to each task); without it the layout names it.
     host_zone: ``+02:00``, to convert zone-less local times. threads: 0 for one per
     core. hash_files: SHA-256 of every file read in ``report["manifest"]``.
+    open_archives: which archives met under a root are read as folders:
+    ``"collections"`` (named by UAC or Velociraptor, or at the top of an opened
+    archive), ``"all"`` (every one, a user's own zips too) or ``"none"`` (only archives
+    given as roots); any other value is a ValueError. Those not opened are listed in
+    ``report["archives_not_opened"]``.
     """
 
 def read_file(
