@@ -132,12 +132,14 @@ fn uac_host(name: &str) -> Option<&str> {
 }
 
 /// `name` without the extension of an archive read as a folder (`.zip`, `.tar`,
-/// `.tar.gz`, `.tgz`, in any case), if it has one and more.
+/// `.tar.gz`, `.tgz`, `.tar.xz` ...: [`chat_rows::ArchiveKind::EXTENSIONS`], in any
+/// case), if it has one and more.
 fn without_archive_extension(name: &str) -> &str {
-    let lower = name.to_ascii_lowercase();
-    [".tar.gz", ".tgz", ".tar", ".zip"]
-        .into_iter()
-        .find(|e| lower.ends_with(e) && lower.len() > e.len())
+    let bytes = name.as_bytes();
+    chat_rows::ArchiveKind::EXTENSIONS
+        .iter()
+        .map(|(e, _)| e.as_bytes())
+        .find(|e| bytes.len() > e.len() && bytes[bytes.len() - e.len()..].eq_ignore_ascii_case(e))
         .map_or(name, |e| &name[..name.len() - e.len()])
 }
 
@@ -504,6 +506,9 @@ mod tests {
             "/cases/uac-web-01-linux-20261201120000.zip",
             "/cases/uac-web-01-linux-20261201120000.tar.gz",
             "/cases/uac-web-01-linux-20261201120000.TAR",
+            "/cases/uac-web-01-linux-20261201120000.tar.xz",
+            "/cases/uac-web-01-linux-20261201120000.tbz2",
+            "/cases/uac-web-01-linux-20261201120000.Tar.Zst",
         ] {
             let file = Path::new(root).join("[root]/home/alice/.claude/history.jsonl");
             let a = attribute_file(Path::new(root), &file);
@@ -512,6 +517,31 @@ mod tests {
                 ("web-01", "alice"),
                 "{root}"
             );
+        }
+    }
+
+    #[test]
+    fn collection_archives_are_known_by_their_names() {
+        for name in [
+            "uac-web-01-linux-20261201120000.tar.gz",
+            "uac-web-01-linux-20261201120000.tar.xz",
+            "uac-web-01-macos-20261201120000.ZIP",
+            "Collection-WS7-2026-12-01T10_00_00Z.zip",
+            "Collection-WS7-2026-12-01T10_00_00Z.tar.zst",
+        ] {
+            assert!(is_collection_archive(name), "{name}");
+        }
+        for name in [
+            // no archive extension, or nothing before it
+            "uac-web-01-linux-20261201120000",
+            "Collection-WS7-2026-12-01T10_00_00Z.7z",
+            ".tar.gz",
+            // an archive, but not named by a collection tool
+            "WS9.zip",
+            "uac-web-01-linux-2026.tar.gz",
+            "backup.tar.bz2",
+        ] {
+            assert!(!is_collection_archive(name), "{name}");
         }
     }
 

@@ -515,8 +515,8 @@ fn walk(
 }
 
 /// True for a root read as an archive: a regular file (or a link to one) whose name
-/// ends in `.zip`, `.tar`, `.tar.gz` or `.tgz`, in any case
-/// ([`chat_rows::ArchiveKind::of_name`]).
+/// ends in `.zip`, `.tar`, `.tar.gz`, `.tgz`, `.tar.bz2`, `.tar.xz`, `.tar.zst` ...
+/// in any case ([`chat_rows::ArchiveKind::EXTENSIONS`]).
 pub fn is_archive_root(path: &Path) -> bool {
     path.file_name()
         .and_then(chat_rows::ArchiveKind::of_name)
@@ -1259,8 +1259,9 @@ impl Scanner {
     }
 
     /// Adds an evidence root: a home, a folder of homes, or a collection tree, on disk
-    /// or archived (a root that is a file named `*.zip`, `*.tar`, `*.tar.gz` or `*.tgz`
-    /// is read as the folder of its members: see [`chat_rows::Evidence::open_archive`]).
+    /// or archived (a root that is a file named `*.zip`, `*.tar`, `*.tar.gz`, `*.tgz`,
+    /// `*.tar.bz2`, `*.tar.xz`, `*.tar.zst` ... is read as the folder of its members:
+    /// see [`chat_rows::Evidence::open_archive`]).
     /// An archive the walk meets under a root is read the same way when a collection
     /// tool named it ([`layout::is_collection_archive`]) or when it lies at the top of
     /// an archive opened before (a case archive's hosts, a Velociraptor secured
@@ -1594,7 +1595,17 @@ impl Scanner {
                     .map(|t| t.to_ascii_lowercase());
                 if !matches!(
                     tail.as_ref().map(|t| &t[..]),
-                    Some(b"zip" | b"tar" | b".gz" | b"tgz")
+                    Some(
+                        b"zip"
+                            | b"tar"
+                            | b".gz"
+                            | b"tgz"
+                            | b"bz2"
+                            | b"tbz"
+                            | b".xz"
+                            | b"txz"
+                            | b"zst"
+                    )
                 ) || chat_rows::ArchiveKind::of_name(name).is_none()
                 {
                     return false;

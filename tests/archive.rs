@@ -1,4 +1,4 @@
-//! A zipped (or tarred, or gzipped-tar) collection reads as the tree it holds: every row, and every manifest entry
+//! A zipped (or tarred, or compressed-tar) collection reads as the tree it holds: every row, and every manifest entry
 //! but the zip's own, the same as from the extracted tree (paths aside), with nothing
 //! written beside the zip; and what a hostile zip holds that cannot stand in a tree is
 //! named in rows, not passed over.
@@ -28,25 +28,40 @@ fn tree_in(tree: &Path) {
     }
 }
 
-/// Tars `tree` to `path` (gzipped when it ends in `.gz`), each member with its
-/// modification time.
+/// Tars `tree` to `path` (compressed as its extension says: `.gz`, `.bz2`, `.xz`,
+/// `.zst`), each member with its modification time.
 fn tar_tree(tree: &Path, path: &Path) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let file = std::fs::File::create(path).unwrap();
-    let out: Box<dyn Write> = if path.extension().is_some_and(|e| e == "gz") {
-        Box::new(flate2::write::GzEncoder::new(
-            file,
-            flate2::Compression::default(),
-        ))
-    } else {
-        Box::new(file)
-    };
-    let mut b = tar::Builder::new(out);
+    let mut b = tar::Builder::new(Vec::new());
     for f in common::files_under(tree) {
         b.append_path_with_name(&f, f.strip_prefix(tree).unwrap())
             .unwrap();
     }
-    b.into_inner().unwrap().flush().unwrap();
+    let tar = b.into_inner().unwrap();
+    let bytes = match path.extension().and_then(|e| e.to_str()) {
+        Some("gz") => {
+            let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            w.write_all(&tar).unwrap();
+            w.finish().unwrap()
+        }
+        Some("bz2") => {
+            let mut w = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+            w.write_all(&tar).unwrap();
+            w.finish().unwrap()
+        }
+        Some("xz") => {
+            let mut w =
+                lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(6))
+                    .unwrap();
+            w.write_all(&tar).unwrap();
+            w.finish().unwrap()
+        }
+        Some("zst") => {
+            ruzstd::encoding::compress_to_vec(&tar[..], ruzstd::encoding::CompressionLevel::Fastest)
+        }
+        _ => tar,
+    };
+    std::fs::write(path, bytes).unwrap();
 }
 
 /// Each row as JSON, with `from` in its paths and texts replaced by `to`.
@@ -79,7 +94,13 @@ fn a_zipped_collection_reads_as_the_tree_it_holds() {
     let archives = kinds
         .iter()
         .map(|(kind, _)| format!("{kind}/collection.zip"))
-        .chain(["tar/collection.tar".into(), "tgz/collection.tar.gz".into()]);
+        .chain([
+            "tar/collection.tar".into(),
+            "tgz/collection.tar.gz".into(),
+            "tbz/collection.tar.bz2".into(),
+            "txz/collection.tar.xz".into(),
+            "tzst/collection.tar.zst".into(),
+        ]);
     for (n, name) in archives.enumerate() {
         let zip = tmp.path().join(&name);
         let cases = zip.parent().unwrap().to_path_buf();
@@ -435,16 +456,20 @@ fn collections_in_a_folder_or_a_case_archive_are_read() {
         .unwrap();
         let path = tmp.path().join("uac.tar.gz");
         tar_tree(&tree, &path);
+        let zst = tmp.path().join("uac.tar.zst");
+        tar_tree(&tree, &zst);
         std::fs::remove_dir_all(&tree).unwrap();
-        std::fs::read(&path).unwrap()
+        (std::fs::read(&path).unwrap(), std::fs::read(&zst).unwrap())
     };
+    let (uac, uac_zst) = uac;
     // a folder of collections as they arrived
     let cases = tmp.path().join("cases");
     std::fs::create_dir_all(cases.join("more")).unwrap();
     std::fs::write(cases.join("Collection-WS7-2026-12-01T10_00_00Z.zip"), &ws7).unwrap();
+    // (compressed as a responder may recompress it: the walk knows every extension)
     std::fs::write(
-        cases.join("more/uac-web01-linux-20261201120000.tar.gz"),
-        &uac,
+        cases.join("more/uac-web01-linux-20261201120000.tar.zst"),
+        &uac_zst,
     )
     .unwrap();
     std::fs::write(cases.join("WS9.zip"), &ws9).unwrap();

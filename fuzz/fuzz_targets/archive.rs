@@ -1,6 +1,6 @@
 #![no_main]
-//! An archive given as evidence (a zip, a tar or a gzipped tar, chosen by the first
-//! byte) must never panic or hang, whatever its bytes: the archive opens or is an
+//! An archive given as evidence (a zip, a tar, or a tar compressed with gzip, bzip2,
+//! xz or zstd, chosen by the first byte) must never panic or hang, whatever its bytes: the archive opens or is an
 //! error, every folder of it lists, and every member reads whole and by ranges or is an
 //! error, under the size cap; a member named as an archive opens in its turn.
 use std::path::PathBuf;
@@ -12,10 +12,13 @@ fuzz_target!(|data: &[u8]| {
     let Some((&which, data)) = data.split_first() else {
         return;
     };
-    let zip = PathBuf::from(match which % 3 {
+    let zip = PathBuf::from(match which % 6 {
         0 => "/case/c.zip",
         1 => "/case/c.tar",
-        _ => "/case/c.tgz",
+        2 => "/case/c.tgz",
+        3 => "/case/c.tar.bz2",
+        4 => "/case/c.tar.xz",
+        _ => "/case/c.tar.zst",
     });
     let ev = Evidence::in_memory([(zip.clone(), data.to_vec(), None)]).max_size(1 << 20);
     let Ok(_problems) = ev.open_archive(&zip) else {
@@ -55,7 +58,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    // a tgz inflates to at most the 1 MiB cap: 2,048 headers of 512 bytes; an archive
+    // a compressed tar decompresses to at most the 1 MiB cap: 2,048 headers of 512 bytes; an archive
     // inside it names at most its own bytes (under the cap) and as many headers
     assert!(seen <= data.len() + 2048 + nested * ((1 << 20) + 2048));
     let _ = ev.read(&zip.join("../c.zip"));

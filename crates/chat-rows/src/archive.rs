@@ -16,7 +16,9 @@
 //! A tar member and a stored zip member are read by ranges in place; a compressed zip
 //! member is inflated, under the size cap, into memory or, when large and a spill
 //! folder is set, into an unnamed temporary file there (never beside the evidence); a
-//! gzipped tar has no random access and is inflated once, whole, the same way. A zip
+//! compressed tar (gzip, bzip2, xz, zstd) has no random access and is decompressed
+//! once, whole, the same way, through pure-Rust decoders whose memory is bounded
+//! before they allocate ([`XZ_MEMORY_LIMIT`], [`ZSTD_MAX_WINDOW`]). A zip
 //! member's CRC-32 is checked (by the inflating reader, or by one pass when a stored one
 //! is opened); a member whose bytes do not match it is an error, not rows.
 
@@ -167,15 +169,149 @@ fn components(name: &str, windows: bool) -> Result<Vec<&str>, &'static str> {
     Ok(out)
 }
 
-/// A gzipped file inflated whole, at most `cap` bytes: into an unnamed temporary file
-/// in `spill` when given, else into memory. A gzip of several members (`cat a.gz
-/// b.gz`) inflates as one stream, as `gzip -d` does.
-pub(crate) fn gunzip(file: RangedFile, cap: u64, spill: Option<&Path>) -> io::Result<RangedFile> {
-    let gz = flate2::read::MultiGzDecoder::new(Cursor {
+/// The most memory an xz stream may ask for to be decoded (its dictionary, read from
+/// its block headers): 256 MiB, four times what `xz -9` and `xz -9e` use, so that a
+/// hostile header cannot make the reader allocate gigabytes.
+pub const XZ_MEMORY_LIMIT: u64 = 256 << 20;
+
+/// The largest zstd window decoded: 128 MiB, what `zstd --ultra -22` uses; a frame that
+/// asks for more (`--long=31`) is an error that says so, never an allocation of it.
+pub const ZSTD_MAX_WINDOW: u64 = 128 << 20;
+
+/// The frames of a zstd file one after the other (`zstd` writes one, `pzstd` and `cat
+/// a.zst b.zst` several), skippable frames passed over, as `zstd -d` reads them; a
+/// frame's content checksum, when it has one, is checked.
+struct ZstdFrames {
+    input: io::BufReader<Cursor>,
+    decoder: ruzstd::decoding::FrameDecoder,
+    in_frame: bool,
+}
+
+impl ZstdFrames {
+    fn new(input: Cursor) -> ZstdFrames {
+        let mut decoder = ruzstd::decoding::FrameDecoder::new();
+        decoder.set_max_window_size(ZSTD_MAX_WINDOW);
+        ZstdFrames {
+            input: io::BufReader::new(input),
+            decoder,
+            in_frame: false,
+        }
+    }
+}
+
+/// A zstd error in words.
+fn zstd_error(e: impl std::fmt::Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, format!("zstd: {e}"))
+}
+
+impl Read for ZstdFrames {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use io::BufRead;
+        use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
+        loop {
+            if self.in_frame {
+                while self.decoder.can_collect() == 0 && !self.decoder.is_finished() {
+                    self.decoder
+                        .decode_blocks(
+                            &mut self.input,
+                            ruzstd::decoding::BlockDecodingStrategy::UptoBlocks(1),
+                        )
+                        .map_err(zstd_error)?;
+                }
+                let n = self.decoder.read(buf)?;
+                if n > 0 || buf.is_empty() {
+                    return Ok(n);
+                }
+                if let (Some(written), Some(read)) = (
+                    self.decoder.get_checksum_from_data(),
+                    self.decoder.get_calculated_checksum(),
+                ) {
+                    if written != read {
+                        return Err(zstd_error(format!(
+                            "a frame's content checksum {written:#010x} does not match its contents ({read:#010x})"
+                        )));
+                    }
+                }
+                self.in_frame = false;
+            }
+            if self.input.fill_buf()?.is_empty() {
+                return Ok(0);
+            }
+            match self.decoder.init(&mut self.input) {
+                Ok(()) => self.in_frame = true,
+                Err(FrameDecoderError::ReadFrameHeaderError(ReadFrameHeaderError::SkipFrame {
+                    length,
+                    ..
+                })) => {
+                    let skipped = io::copy(
+                        &mut (&mut self.input).take(u64::from(length)),
+                        &mut io::sink(),
+                    )?;
+                    if skipped < u64::from(length) {
+                        return Err(zstd_error("a skippable frame cut short"));
+                    }
+                }
+                Err(e) => return Err(zstd_error(e)),
+            }
+        }
+    }
+}
+
+/// A decoder whose errors name its format.
+struct Named<R> {
+    what: &'static str,
+    inner: R,
+}
+
+impl<R: Read> Read for Named<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner
+            .read(buf)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.what)))
+    }
+}
+
+/// How a tar is compressed (or not), by the archive's name.
+fn decompressing(kind: ArchiveKind, input: Cursor) -> io::Result<Box<dyn Read>> {
+    Ok(match kind {
+        // a gzip of several members (`cat a.gz b.gz`) inflates as one stream, as `gzip
+        // -d` does; so does a bzip2 of several streams (`pbzip2`) and an xz of several
+        ArchiveKind::TarGz => Box::new(flate2::read::MultiGzDecoder::new(input)),
+        ArchiveKind::TarXz => Box::new(Named {
+            what: "xz",
+            inner: lzma_rust2::XzReader::new_mem_limit(
+                input,
+                true,
+                u32::try_from(XZ_MEMORY_LIMIT >> 10).unwrap_or(u32::MAX),
+            ),
+        }),
+        ArchiveKind::TarBz2 => Box::new(Named {
+            what: "bzip2",
+            inner: bzip2::read::MultiBzDecoder::new(input),
+        }),
+        ArchiveKind::TarZst => Box::new(ZstdFrames::new(input)),
+        ArchiveKind::Zip | ArchiveKind::Tar => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a compressed tar",
+            ));
+        }
+    })
+}
+
+/// A compressed tar decompressed whole, at most `cap` bytes: into an unnamed temporary
+/// file in `spill` when given, else into memory.
+pub(crate) fn decompress(
+    file: RangedFile,
+    kind: ArchiveKind,
+    cap: u64,
+    spill: Option<&Path>,
+) -> io::Result<RangedFile> {
+    let input = Cursor {
         file: Arc::new(file),
         pos: 0,
-    });
-    let mut limited = gz.take(cap.saturating_add(1));
+    };
+    let mut limited = decompressing(kind, input)?.take(cap.saturating_add(1));
     let too_large = |n: u64| {
         io::Error::new(
             io::ErrorKind::FileTooLarge,
@@ -326,21 +462,46 @@ pub enum ArchiveKind {
     Tar,
     /// A gzipped tar (`.tar.gz`, `.tgz`), inflated once, whole, then read as a tar.
     TarGz,
+    /// A bzip2-compressed tar (`.tar.bz2`, `.tbz2`, `.tbz`), likewise.
+    TarBz2,
+    /// An xz-compressed tar (`.tar.xz`, `.txz`), likewise ([`XZ_MEMORY_LIMIT`]).
+    TarXz,
+    /// A zstd-compressed tar (`.tar.zst`, `.tzst`), likewise ([`ZSTD_MAX_WINDOW`]).
+    TarZst,
 }
 
 impl ArchiveKind {
-    /// The kind a file's name says, in any case: `*.zip`, `*.tar`, `*.tar.gz`, `*.tgz`.
+    /// The kind a file's name says, in any case ([`ArchiveKind::EXTENSIONS`]).
     pub fn of_name(name: &std::ffi::OsStr) -> Option<ArchiveKind> {
-        let name = name.to_string_lossy().to_ascii_lowercase();
-        if name.ends_with(".zip") {
-            Some(ArchiveKind::Zip)
-        } else if name.ends_with(".tar") {
-            Some(ArchiveKind::Tar)
-        } else if name.ends_with(".tar.gz") || name.ends_with(".tgz") {
-            Some(ArchiveKind::TarGz)
-        } else {
-            None
-        }
+        let name = name.as_encoded_bytes();
+        ArchiveKind::EXTENSIONS
+            .iter()
+            .find(|(e, _)| {
+                name.len() >= e.len()
+                    && name[name.len() - e.len()..].eq_ignore_ascii_case(e.as_bytes())
+            })
+            .map(|&(_, kind)| kind)
+    }
+
+    /// The extensions of the archives read as folders, in any case, each with its kind
+    /// (none ends with another, so their order does not matter).
+    pub const EXTENSIONS: &'static [(&'static str, ArchiveKind)] = &[
+        (".zip", ArchiveKind::Zip),
+        (".tar", ArchiveKind::Tar),
+        (".tar.gz", ArchiveKind::TarGz),
+        (".tgz", ArchiveKind::TarGz),
+        (".tar.bz2", ArchiveKind::TarBz2),
+        (".tbz2", ArchiveKind::TarBz2),
+        (".tbz", ArchiveKind::TarBz2),
+        (".tar.xz", ArchiveKind::TarXz),
+        (".txz", ArchiveKind::TarXz),
+        (".tar.zst", ArchiveKind::TarZst),
+        (".tzst", ArchiveKind::TarZst),
+    ];
+
+    /// True for a tar read whole through its decompressor before it is read as a tar.
+    pub fn is_compressed_tar(self) -> bool {
+        !matches!(self, ArchiveKind::Zip | ArchiveKind::Tar)
     }
 }
 
@@ -358,7 +519,11 @@ impl Archive {
         let mut tree = Tree::new(path);
         let zip = match kind {
             ArchiveKind::Zip => Some(Self::zip_entries(&file, &mut tree)?),
-            ArchiveKind::Tar | ArchiveKind::TarGz => {
+            ArchiveKind::Tar
+            | ArchiveKind::TarGz
+            | ArchiveKind::TarBz2
+            | ArchiveKind::TarXz
+            | ArchiveKind::TarZst => {
                 Self::tar_entries(&file, &mut tree)?;
                 None
             }

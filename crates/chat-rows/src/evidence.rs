@@ -713,9 +713,10 @@ impl Evidence {
             .file_name()
             .and_then(ArchiveKind::of_name)
             .ok_or_else(|| {
+                let names: Vec<&str> = ArchiveKind::EXTENSIONS.iter().map(|(e, _)| *e).collect();
                 io::Error::new(
                     io::ErrorKind::InvalidInput,
-                    "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz)",
+                    format!("not an archive this reader opens ({})", names.join(", ")),
                 )
             })?;
         let depth = self
@@ -732,8 +733,8 @@ impl Evidence {
             ));
         }
         let mut file = self.open_ranged(path)?;
-        if kind == ArchiveKind::TarGz {
-            file = crate::archive::gunzip(file, self.max_size, self.spill.as_deref())?;
+        if kind.is_compressed_tar() {
+            file = crate::archive::decompress(file, kind, self.max_size, self.spill.as_deref())?;
         }
         let kept = self
             .manifest
@@ -2000,7 +2001,7 @@ mod tests {
     /// name whole, a link not followed, what cannot stand in a tree named, a damaged
     /// header ending the listing with a problem, and a gzip bomb stopped at the cap.
     #[test]
-    fn a_tar_and_a_gzipped_tar_read_as_folders() {
+    fn a_tar_and_its_compressed_forms_read_as_folders() {
         let tmp = tempfile_dir("archive-tar");
         let long = format!("home/alice/{}/deep.jsonl", "n".repeat(150));
         let mut b = tar::Builder::new(Vec::new());
@@ -2045,8 +2046,22 @@ mod tests {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         std::io::Write::write_all(&mut gz, &all).unwrap();
         std::fs::write(&tgz, gz.finish().unwrap()).unwrap();
+        // the same tar compressed as responders compress one: bzip2, xz, and zstd in
+        // two frames with a skippable frame between them (as `pzstd` writes it)
+        let tbz = tmp.join("c.tar.bz2");
+        let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::best());
+        std::io::Write::write_all(&mut bz, &all).unwrap();
+        std::fs::write(&tbz, bz.finish().unwrap()).unwrap();
+        let txz = tmp.join("c.TXZ");
+        std::fs::write(&txz, xz_bytes(&all)).unwrap();
+        let tzst = tmp.join("c.tar.zst");
+        let half = all.len() / 2;
+        let mut zst = zstd_bytes(&all[..half]);
+        zst.extend_from_slice(b"\x50\x2a\x4d\x18\x03\x00\x00\x00abc");
+        zst.extend(zstd_bytes(&all[half..]));
+        std::fs::write(&tzst, zst).unwrap();
         let before = snapshot_tree(&tmp).unwrap();
-        for archive in [&t, &tgz] {
+        for archive in [&t, &tgz, &tbz, &txz, &tzst] {
             let ev = Evidence::new().roots([&tmp]);
             let problems: Vec<String> = ev
                 .open_archive(archive)
@@ -2123,12 +2138,93 @@ mod tests {
                 .open_archive(&tmp.join("x.rar"))
                 .unwrap_err()
                 .to_string(),
-            "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz)"
+            "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz, .tar.zst, .tzst)"
         );
-        std::fs::remove_file(&damaged).unwrap();
-        std::fs::remove_file(&bomb).unwrap();
+        // decoders never allocate what a hostile header asks for: an xz block whose
+        // LZMA2 dictionary is 4 GiB, a zstd frame whose window is 2 TiB
+        let mut huge = xz_bytes(b"hello");
+        let header = 12;
+        let size = (usize::from(huge[header]) + 1) * 4;
+        let props = memchr::memmem::find(&huge[header..header + size], &[0x21, 0x01])
+            .map(|i| header + i + 2)
+            .unwrap();
+        huge[props] = 40;
+        let crc = crc32fast::hash(&huge[header..header + size - 4]);
+        huge[header + size - 4..header + size].copy_from_slice(&crc.to_le_bytes());
+        let hostile_xz = tmp.join("dict.tar.xz");
+        std::fs::write(&hostile_xz, &huge).unwrap();
+        assert_eq!(
+            ev_of(&tmp)
+                .open_archive(&hostile_xz)
+                .unwrap_err()
+                .to_string(),
+            "not inflated whole: xz: needed memory too big for mem_limit_kb"
+        );
+        let hostile_zst = tmp.join("window.tzst");
+        std::fs::write(&hostile_zst, b"\x28\xb5\x2f\xfd\x00\xf8").unwrap();
+        assert_eq!(
+            ev_of(&tmp)
+                .open_archive(&hostile_zst)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "not inflated whole: zstd: Specified window_size is too big; Requested: 2199023255552, Max: {}",
+                crate::ZSTD_MAX_WINDOW
+            )
+        );
+        // a cut stream, and one whose checksum does not match its contents
+        let cut_bz = tmp.join("cut.tar.bz2");
+        let bytes = std::fs::read(&tbz).unwrap();
+        std::fs::write(&cut_bz, &bytes[..bytes.len() / 2]).unwrap();
+        assert!(
+            ev_of(&tmp)
+                .open_archive(&cut_bz)
+                .unwrap_err()
+                .to_string()
+                .starts_with("not inflated whole: bzip2: "),
+        );
+        let bad_sum = tmp.join("sum.tar.zst");
+        let mut bytes = zstd_bytes(b"hello");
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0xff;
+        std::fs::write(&bad_sum, &bytes).unwrap();
+        assert!(
+            ev_of(&tmp)
+                .open_archive(&bad_sum)
+                .unwrap_err()
+                .to_string()
+                .starts_with("not inflated whole: zstd: a frame's content checksum 0x"),
+        );
+        for f in [
+            &damaged,
+            &bomb,
+            &hostile_xz,
+            &hostile_zst,
+            &cut_bz,
+            &bad_sum,
+        ] {
+            std::fs::remove_file(f).unwrap();
+        }
         assert_eq!(snapshot_tree(&tmp).unwrap(), before);
         std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    /// `bytes` as an xz stream (preset 1, a CRC64 check).
+    fn xz_bytes(bytes: &[u8]) -> Vec<u8> {
+        let mut w =
+            lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(1)).unwrap();
+        std::io::Write::write_all(&mut w, bytes).unwrap();
+        w.finish().unwrap()
+    }
+
+    /// `bytes` as one zstd frame, with its content checksum.
+    fn zstd_bytes(bytes: &[u8]) -> Vec<u8> {
+        ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest)
+    }
+
+    /// A reader of the evidence under `root`.
+    fn ev_of(root: &Path) -> Evidence {
+        Evidence::new().roots([root])
     }
 
     /// Files held in memory read as files on disk do, and nothing else is there: a
