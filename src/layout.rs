@@ -50,8 +50,8 @@ const CONTAINERS: &[&str] = &[
     "triage",
     // UAC puts the files it collects under `[root]`
     "[root]",
-    // a Velociraptor secured container holds the collection as `data.zip`, whose
-    // members are encrypted (`Collection-<host>-<timestamp>.zip/data.zip/uploads/...`)
+    // a Velociraptor secured container holds the collection as `data.zip`, itself an
+    // encrypted member (`Collection-<host>-<timestamp>.zip/data.zip/uploads/...`)
     "data.zip",
 ];
 
@@ -352,6 +352,18 @@ pub fn attribute_file(root: &Path, file: &Path) -> Attribution {
         a.user = b.user;
         a.os = b.os;
     }
+    if a.host.is_empty() {
+        // no OS folder on the path (a secured Velociraptor container's `data.zip`
+        // that cannot be opened, a collection's own metadata): the collection whose
+        // name a collection tool gave it names the host, the innermost if nested
+        let abs = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+        if let Some(host) = names(&abs).iter().rev().find_map(|n| {
+            let stem = without_archive_extension(n);
+            uac_host(stem).or_else(|| velociraptor_host(stem))
+        }) {
+            a.host = host.to_string();
+        }
+    }
     a
 }
 
@@ -518,6 +530,31 @@ mod tests {
                 "{root}"
             );
         }
+    }
+
+    #[test]
+    fn a_path_without_an_os_folder_takes_its_collections_host() {
+        let at = |root: &str, file: &str| {
+            let a = attribute_file(Path::new(root), &Path::new(root).join(file));
+            (a.host, a.user)
+        };
+        assert_eq!(
+            at("/cases", "Collection-WS7-2026-12-01T10_00_00Z.zip/data.zip"),
+            ("WS7".into(), "".into())
+        );
+        assert_eq!(
+            at("/cases/uac-web-01-linux-20261201120000.tar.gz", "uac.log"),
+            ("web-01".into(), "".into())
+        );
+        // the innermost collection names it; a folder of another name names none
+        assert_eq!(
+            at(
+                "/cases/uac-a-linux-20261201120000",
+                "Collection-B-2026-12-01T10_00_00Z/metadata.json"
+            ),
+            ("B".into(), "".into())
+        );
+        assert_eq!(at("/cases/WS9", "notes/x.json"), ("".into(), "".into()));
     }
 
     #[test]

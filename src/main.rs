@@ -92,6 +92,16 @@ struct Args {
     /// The summary names those not opened.
     #[arg(long, value_name = "WHICH", default_value = "collections", value_parser = ["collections", "all", "none"])]
     open_archives: String,
+    /// The password of encrypted zip members (ZipCrypto or AES: `zip -P`, 7-Zip, a
+    /// collector's); best given in the environment, out of the process list. Never
+    /// written to any output.
+    #[arg(
+        long,
+        value_name = "PASSWORD",
+        env = "AI_CHAT_FORENSICS_ARCHIVE_PASSWORD",
+        hide_env_values = true
+    )]
+    archive_password: Option<String>,
 }
 
 fn parse_time(flag: &str, s: &str, end_of_day: bool) -> Result<Timestamp, String> {
@@ -225,6 +235,10 @@ fn main() -> ExitCode {
         .hash_files(args.manifest.is_some());
     if !temp_dir_inside {
         scanner = scanner.temp_dir(&temp_dir);
+    }
+    if let Some(password) = &args.archive_password {
+        scanner =
+            scanner.archive_password(ai_chat_forensics::chat_rows::ArchivePassword::new(password));
     }
     if live {
         if let Some(h) = this_host() {

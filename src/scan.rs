@@ -595,6 +595,7 @@ pub struct Scanner {
     max_file_size: u64,
     temp_dir: Option<PathBuf>,
     archives_met: ArchivesMet,
+    archive_password: Option<chat_rows::ArchivePassword>,
     stores: Vec<Box<dyn Store>>,
 }
 
@@ -1254,6 +1255,7 @@ impl Scanner {
             max_file_size: chat_rows::evidence::DEFAULT_MAX_SIZE,
             temp_dir: None,
             archives_met: ArchivesMet::Collections,
+            archive_password: None,
             stores: crate::stores::all(),
         }
     }
@@ -1355,6 +1357,16 @@ impl Scanner {
         self
     }
 
+    /// The password of encrypted zip members, in the archives given as roots and those
+    /// the walk opens (a collection zipped with `infected`, a Velociraptor collector's
+    /// password). Without it, or with a wrong one, each encrypted member a store would
+    /// read is one `parser:` row saying so ([`chat_rows::Evidence::archive_password`]).
+    /// It reaches no row, manifest entry or report.
+    pub fn archive_password(mut self, password: chat_rows::ArchivePassword) -> Scanner {
+        self.archive_password = Some(password);
+        self
+    }
+
     /// The size cap of one evidence file (default 4 GiB): a larger file gives one
     /// `parser:` row saying so.
     pub fn max_file_size(mut self, bytes: u64) -> Scanner {
@@ -1418,10 +1430,13 @@ impl Scanner {
 
     /// The reader of a scan of `roots`.
     fn evidence(&self, roots: &[PathBuf], hashing: bool) -> Evidence {
-        let evidence = Evidence::new()
+        let mut evidence = Evidence::new()
             .roots(roots)
             .hashing(hashing)
             .max_size(self.max_file_size);
+        if let Some(password) = &self.archive_password {
+            evidence = evidence.archive_password(password.clone());
+        }
         match &self.temp_dir {
             Some(dir) => evidence.spill_dir(dir),
             None => evidence,

@@ -583,18 +583,25 @@ fn collections_in_a_folder_or_a_case_archive_are_read() {
     assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
 }
 
-/// A Velociraptor secured container (`Collection-...zip` holding `data.zip`, whose
-/// members are encrypted, and `metadata.json`): `data.zip` lies at the top of an
-/// archive opened as a collection, so it is opened too; what a store would read there
-/// is one `parser:` row saying a password is required, and the host is the
-/// container's name (`data.zip` is a container folder, not a host).
+/// A Velociraptor secured container, as Velociraptor's documentation describes it: the
+/// collection is double-zipped, the outer `Collection-<host>-<timestamp>.zip` a
+/// password-protected zip holding `data.zip` (the collection, encrypted) and
+/// `metadata.json` (for the X.509 and PGP schemes, the password encrypted for a key).
+/// `data.zip` lies at the top of an archive opened as a collection, so it is opened:
+/// without the password it is one `parser:` row saying a password is required, under
+/// the container's host; with it (the fixed-password scheme's, or the one
+/// `velociraptor unzip --report_password` gives) the collection reads as an unsecured
+/// one, its host its `client_info.json`'s.
 #[test]
-fn a_secured_velociraptor_container_is_named_not_read() {
+fn a_secured_velociraptor_container_reads_with_its_password() {
     let tmp = tempfile::tempdir().unwrap();
     let stored = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     let mut inner = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     for (name, body) in [
-        ("client_info.json", &br#"{"Hostname":"WS7"}"#[..]),
+        (
+            "client_info.json",
+            &br#"{"Hostname":"ws7.corp.example"}"#[..],
+        ),
         (
             "uploads/auto/C%3A/Users/dave/.claude/history.jsonl",
             &b"{\"display\":\"x\",\"timestamp\":1790000000000}\n"[..],
@@ -603,49 +610,152 @@ fn a_secured_velociraptor_container_is_named_not_read() {
         inner.start_file(name, stored).unwrap();
         inner.write_all(body).unwrap();
     }
-    let mut data = inner.finish().unwrap().into_inner();
-    // the encryption flag (bit 0 of the general purpose flags) set in every local
-    // header and central directory entry, as an encrypting writer sets it
-    for (signature, at) in [(&b"PK\x03\x04"[..], 6), (&b"PK\x01\x02"[..], 8)] {
-        let mut from = 0;
-        while let Some(i) = data[from..]
-            .windows(4)
-            .position(|w| w == signature)
-            .map(|i| i + from)
-        {
-            data[i + at] |= 1;
-            from = i + 4;
-        }
-    }
+    let data = inner.finish().unwrap().into_inner();
+    let password = "c7889f8d2292f284c1f703b9fd367c86";
     let folder = tmp.path().join("cases");
     std::fs::create_dir_all(&folder).unwrap();
     let container = folder.join("Collection-WS7-2026-12-01T10_00_00Z.zip");
     let mut w = zip::ZipWriter::new(std::fs::File::create(&container).unwrap());
-    w.start_file("data.zip", stored).unwrap();
+    w.start_file(
+        "data.zip",
+        SimpleFileOptions::default().with_aes_encryption(zip::AesMode::Aes256, password),
+    )
+    .unwrap();
     w.write_all(&data).unwrap();
     w.start_file("metadata.json", stored).unwrap();
-    w.write_all(br#"[{"Scheme":"x509"}]"#).unwrap();
+    w.write_all(br#"[{"Scheme":"X509","EncryptedPass":"SGVsbG8="}]"#)
+        .unwrap();
     w.finish().unwrap();
+    let before = snapshot_tree(tmp.path()).unwrap();
 
-    let run = common::run(&folder, &[], false);
     let c = display_path(&container);
-    let shown: Vec<String> = run
-        .rows
-        .iter()
-        .map(|r| {
-            format!(
-                "{} {} {}",
-                r["host"].as_str().unwrap(),
-                r["user"].as_str().unwrap(),
-                r["text"].as_str().unwrap().replace(&c, "C")
-            )
-        })
-        .collect();
+    let shown = |run: common::Run| -> Vec<String> {
+        run.rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {} {} @ {}",
+                    r["host"].as_str().unwrap(),
+                    r["user"].as_str().unwrap(),
+                    r["text"].as_str().unwrap(),
+                    r["source_file"].as_str().unwrap().replace(&c, "C")
+                )
+            })
+            .collect()
+    };
     assert_eq!(
-        shown,
+        shown(common::run(&folder, &[], false)),
         [
-            "WS7  parser: the collection's client_info.json not read for its host (archive member not read: unsupported Zip archive: Password required to decrypt file); its folder names the host",
-            "WS7 dave parser: C/data.zip/uploads/auto/C%253A/Users/dave/.claude/history.jsonl: cannot read (archive member not read: unsupported Zip archive: Password required to decrypt file)",
+            "WS7  parser: archive not read (archive member not read: unsupported Zip archive: Password required to decrypt file) @ C/data.zip",
         ]
     );
+    assert_eq!(
+        shown(common::run(
+            &folder,
+            &["--archive-password", password],
+            false
+        )),
+        [
+            "ws7.corp.example dave x @ C/data.zip/uploads/auto/C%253A/Users/dave/.claude/history.jsonl"
+        ]
+    );
+    assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
+}
+
+/// A collection zipped with a password (AES-256 as 7-Zip writes it, ZipCrypto as `zip
+/// -P` does) reads with `--archive-password` or its environment variable; without it
+/// each encrypted file a store would read is one `parser:` row saying so, with a wrong
+/// one another; the password reaches no output format, manifest, listing or summary.
+#[test]
+fn a_password_protected_collection_reads_with_its_password() {
+    let tmp = tempfile::tempdir().unwrap();
+    let history =
+        std::fs::read(fixture_tree().join("lin-ws01/home/alice/.claude/history.jsonl")).unwrap();
+    let rows = history
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count();
+    let secret = "inf3cted-7c41";
+    let zip = tmp.path().join("WS5.zip");
+    let mut w = zip::ZipWriter::new(std::fs::File::create(&zip).unwrap());
+    let o = SimpleFileOptions::default();
+    w.start_file(
+        "C/Users/erin/.claude/history.jsonl",
+        o.with_aes_encryption(zip::AesMode::Aes256, secret),
+    )
+    .unwrap();
+    w.write_all(&history).unwrap();
+    w.start_file(
+        "C/Users/finn/.claude/history.jsonl",
+        zip::unstable::write::FileOptionsExt::with_deprecated_encryption(o, secret.as_bytes())
+            .unwrap(),
+    )
+    .unwrap();
+    w.write_all(&history).unwrap();
+    w.finish().unwrap();
+    let before = snapshot_tree(tmp.path()).unwrap();
+    let run = |args: &[&str], env: Option<&str>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"));
+        c.arg(&zip).args(args).arg("--no-progress");
+        c.env_remove("AI_CHAT_FORENSICS_ARCHIVE_PASSWORD");
+        if let Some(p) = env {
+            c.env("AI_CHAT_FORENSICS_ARCHIVE_PASSWORD", p);
+        }
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let texts = |jsonl: &str| -> Vec<String> {
+        jsonl
+            .lines()
+            .map(|l| {
+                let r: serde_json::Value = serde_json::from_str(l).unwrap();
+                r["text"].as_str().unwrap().to_string()
+            })
+            .collect()
+    };
+    let not_read = |user: &str, why: &str| {
+        let f = display_path(&zip.join(format!("C/Users/{user}/.claude/history.jsonl")));
+        format!("parser: {f}: cannot read (archive member not read: {why})")
+    };
+    // no password: one row per encrypted file
+    let (out, _) = run(&[], None);
+    let required = "unsupported Zip archive: Password required to decrypt file";
+    assert_eq!(
+        texts(&out),
+        [not_read("erin", required), not_read("finn", required)]
+    );
+    // a wrong one
+    let (out, _) = run(&["--archive-password", "not it"], None);
+    let wrong = "provided password is incorrect";
+    assert_eq!(
+        texts(&out),
+        [not_read("erin", wrong), not_read("finn", wrong)]
+    );
+    // the right one, in the environment or as the flag: each user's rows, in every
+    // format, and the password nowhere
+    let manifest = tmp.path().join("out/custody.json");
+    std::fs::create_dir_all(manifest.parent().unwrap()).unwrap();
+    let m = manifest.to_str().unwrap();
+    let (jsonl, stderr) = run(&["--manifest", m], Some(secret));
+    assert_eq!(texts(&jsonl).len(), 2 * rows);
+    let mut seen = vec![jsonl, stderr, std::fs::read_to_string(&manifest).unwrap()];
+    // (a CSV header, and texts that hold line breaks; Timesketch holds no row without
+    // a time: each history's torn last line)
+    for (format, lines) in [("csv", 25), ("timesketch", 2 * (rows - 1))] {
+        let (out, err) = run(&["--format", format, "--archive-password", secret], None);
+        assert_eq!(out.lines().count(), lines, "{format}");
+        seen.extend([out, err]);
+    }
+    let (list, err) = run(&["--list"], Some(secret));
+    assert_eq!(list.lines().count(), 2);
+    seen.extend([list, err]);
+    for (i, s) in seen.iter().enumerate() {
+        assert!(!s.contains(secret), "output {i} holds the password");
+    }
+    std::fs::remove_dir_all(tmp.path().join("out")).unwrap();
+    assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
 }

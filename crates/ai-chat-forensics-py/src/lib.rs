@@ -544,7 +544,7 @@ fn host_zone_arg(zone: Option<&str>) -> PyResult<Option<time::UtcOffset>> {
 /// Scans evidence roots and yields one dict per row, in the CLI's order, as the rows
 /// are read. See the module's type stubs for the arguments.
 #[pyfunction]
-#[pyo3(signature = (root, *, agents=None, since=None, until=None, keep_copies=false, host=None, host_zone=None, threads=0, hash_files=false, open_archives="collections"))]
+#[pyo3(signature = (root, *, agents=None, since=None, until=None, keep_copies=false, host=None, host_zone=None, threads=0, hash_files=false, open_archives="collections", archive_password=None))]
 #[allow(clippy::too_many_arguments)]
 fn scan(
     root: &Bound<'_, PyAny>,
@@ -557,6 +557,7 @@ fn scan(
     threads: usize,
     hash_files: bool,
     open_archives: &str,
+    archive_password: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Rows> {
     let roots = paths(root)?;
     let archives_met: ai_chat_forensics::ArchivesMet = open_archives
@@ -577,6 +578,18 @@ fn scan(
         .keep_copies(keep_copies)
         .open_archives(archives_met)
         .hash_files(hash_files);
+    if let Some(p) = archive_password {
+        // text as UTF-8, or the bytes the archive's writer was given
+        let bytes: Vec<u8> = if let Ok(text) = p.extract::<String>() {
+            text.into_bytes()
+        } else if let Ok(bytes) = p.extract::<Vec<u8>>() {
+            bytes
+        } else {
+            return Err(PyTypeError::new_err("archive_password: a str or bytes"));
+        };
+        scanner =
+            scanner.archive_password(ai_chat_forensics::chat_rows::ArchivePassword::new(bytes));
+    }
     for r in &roots {
         scanner = scanner.root(r);
     }

@@ -243,6 +243,71 @@ def test_a_zipped_collection_gives_the_trees_rows(tmp_path, cli):
     assert untimed == 109
 
 
+
+def zipcrypto_zip(members, password):
+    """A zip whose members are stored and encrypted with ZipCrypto (PKWARE's
+    traditional encryption, as `zip -P` writes it); Python's zipfile reads such zips
+    but does not write them."""
+    import struct
+    import zlib
+
+    def crc_byte(crc, b):
+        return zlib.crc32(bytes([b]), crc ^ 0xFFFFFFFF) ^ 0xFFFFFFFF
+
+    def encrypt(data):
+        k = [0x12345678, 0x23456789, 0x34567890]
+
+        def update(c):
+            k[0] = crc_byte(k[0], c)
+            k[1] = ((k[1] + (k[0] & 0xFF)) * 134775813 + 1) & 0xFFFFFFFF
+            k[2] = crc_byte(k[2], k[1] >> 24)
+
+        for c in password:
+            update(c)
+        out = bytearray()
+        for p in data:
+            t = (k[2] | 2) & 0xFFFF
+            out.append(p ^ (((t * (t ^ 1)) >> 8) & 0xFF))
+            update(p)
+        return bytes(out)
+
+    body, central = bytearray(), bytearray()
+    for name, data in members:
+        crc = zlib.crc32(data)
+        enc = encrypt(bytes(11) + bytes([crc >> 24]) + data)
+        n = name.encode()
+        fields = struct.pack("<HHHHHIIIHH", 20, 1, 0, 0, 0x21, crc, len(enc), len(data), len(n), 0)
+        central += b"PK\x01\x02" + struct.pack("<H", 20) + fields + struct.pack("<HHHII", 0, 0, 0, 0, len(body)) + n
+        body += b"PK\x03\x04" + fields + n + enc
+    count = len(members)
+    end = b"PK\x05\x06" + struct.pack("<HHHHIIH", 0, 0, count, count, len(central), len(body), 0)
+    return bytes(body + central + end)
+
+
+def test_a_password_protected_zip_reads_with_its_password(tmp_path):
+    # stored and encrypted as `zip -P` encrypts: a parser row without the password
+    # (or with a wrong one), the rows with it, and the password in no row or report
+    history = (EVIDENCE / "lin-ws01/home/alice/.claude/history.jsonl").read_bytes()
+    z = tmp_path / "WS5.zip"
+    z.write_bytes(zipcrypto_zip([("C/Users/erin/.claude/history.jsonl", history)], b"inf3cted"))
+    member = str(z / "C/Users/erin/.claude/history.jsonl")
+    rows = list(acf.scan(z))
+    assert [r["text"] for r in rows] == [
+        f"parser: {member}: cannot read (archive member not read: unsupported Zip archive: Password required to decrypt file)"
+    ]
+    rows = list(acf.scan(z, archive_password=b"wrong"))
+    assert [r["text"] for r in rows] == [
+        f"parser: {member}: cannot read (archive member not read: provided password is incorrect)"
+    ]
+    scan = acf.scan(z, archive_password="inf3cted", hash_files=True)
+    rows = list(scan)
+    assert len(rows) == 8
+    assert {(r["host"], r["user"]) for r in rows} == {("WS5", "erin")}
+    assert "inf3cted" not in json.dumps(rows) + repr(scan.report)
+    with pytest.raises(TypeError, match="archive_password: a str or bytes"):
+        acf.scan(z, archive_password=7)
+
+
 @pytest.mark.parametrize("mode", ["w:bz2", "w:xz"])
 def test_a_compressed_tar_gives_the_trees_rows(tmp_path, mode):
     # tarred and compressed by Python's tarfile: the tree's rows, paths aside, times

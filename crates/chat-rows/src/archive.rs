@@ -64,13 +64,36 @@ impl Seek for Cursor {
     }
 }
 
+/// The password encrypted zip members are read with (ZipCrypto or AES, as the member
+/// says): a responder's `infected`, or a collector's own. Never printed: its `Debug`
+/// says only that there is one.
+#[derive(Clone)]
+pub struct ArchivePassword(Arc<[u8]>);
+
+impl ArchivePassword {
+    /// A password, as the bytes the archive's writer was given.
+    pub fn new(password: impl AsRef<[u8]>) -> ArchivePassword {
+        ArchivePassword(Arc::from(password.as_ref()))
+    }
+}
+
+impl std::fmt::Debug for ArchivePassword {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ArchivePassword(..)")
+    }
+}
+
 /// Where a member's bytes are.
 #[derive(Debug)]
 enum Place {
     /// A zip entry; `stored` when stored without compression or encryption, its stored
     /// length its size (read by ranges in place, its CRC-32 checked by one pass when
     /// opened).
-    Zip { stored: bool, crc32: u32 },
+    Zip {
+        stored: bool,
+        crc32: u32,
+        encrypted: bool,
+    },
     /// A tar entry: its bytes at this offset of the (inflated) tar file.
     Tar { offset: u64 },
 }
@@ -97,6 +120,7 @@ impl Member {
             Place::Zip {
                 stored: true,
                 crc32,
+                ..
             } => Some(crc32),
             _ => None,
         }
@@ -125,6 +149,8 @@ pub(crate) struct Archive {
     file: Arc<RangedFile>,
     /// The zip reader of a zip archive (`None` for a tar).
     zip: Option<zip::ZipArchive<Cursor>>,
+    /// The password its encrypted zip members are read with, if one was given.
+    password: Option<ArchivePassword>,
     /// The tree of its members: the archive's own path is node 0, a folder. Each name is
     /// kept once, so the tree is as large as the central directory's names, however
     /// deep they nest.
@@ -514,6 +540,7 @@ impl Archive {
         file: RangedFile,
         kind: ArchiveKind,
         access_time_kept: bool,
+        password: Option<ArchivePassword>,
     ) -> io::Result<(Archive, Vec<(PathBuf, String)>)> {
         let file = Arc::new(file);
         let mut tree = Tree::new(path);
@@ -533,6 +560,7 @@ impl Archive {
                 path: path.to_path_buf(),
                 file,
                 zip,
+                password,
                 nodes: tree.nodes,
                 access_time_kept,
             },
@@ -579,6 +607,7 @@ impl Archive {
                         && !entry.encrypted()
                         && entry.compressed_size() == entry.size(),
                     crc32: entry.crc32(),
+                    encrypted: entry.encrypted(),
                 },
                 modified: OnceLock::new(),
             });
@@ -778,9 +807,18 @@ impl Archive {
         let Some(mut zip) = self.zip.clone() else {
             return Err(io::Error::other("archive member not read: not a zip entry"));
         };
-        let file = zip
-            .by_index(m.index)
-            .map_err(|e| zip_error("archive member not read", e))?;
+        let encrypted = matches!(
+            m.place,
+            Place::Zip {
+                encrypted: true,
+                ..
+            }
+        );
+        let file = match (&self.password, encrypted) {
+            (Some(password), true) => zip.by_index_decrypt(m.index, &password.0),
+            _ => zip.by_index(m.index),
+        }
+        .map_err(|e| zip_error("archive member not read", e))?;
         let mut limited = file.take(cap.saturating_add(1));
         let n = io::copy(&mut limited, out)
             .map_err(|e| io::Error::new(e.kind(), format!("archive member not read whole: {e}")))?;

@@ -301,6 +301,8 @@ pub struct Evidence {
     spill: Option<PathBuf>,
     /// The size above which a compressed member is inflated there rather than in memory.
     spill_above: u64,
+    /// The password of encrypted zip members ([`Evidence::archive_password`]).
+    archive_password: Option<crate::ArchivePassword>,
 }
 
 /// What tells one state of a file from another without reading it: its size, its
@@ -685,16 +687,17 @@ impl Evidence {
             archives: Default::default(),
             spill: None,
             spill_above: 256 << 20,
+            archive_password: None,
         }
     }
 
-    /// Opens the archive at `path` as a folder of evidence: a zip, a tar or a gzipped
+    /// Opens the archive at `path` as a folder of evidence: a zip, a tar or a compressed
     /// tar, by its name ([`ArchiveKind::of_name`]; a collection as KAPE, Velociraptor or
     /// UAC writes it, read without extracting it). From now on its members stand at
     /// `path` joined with their names, and every method of this reader reads, lists and
     /// checks them there as files on disk (a tar member or a stored zip member by ranges
-    /// in place; a compressed zip member inflated under the size cap; a gzipped tar
-    /// inflated once, whole, under the size cap, into the spill folder or memory). The
+    /// in place; a compressed zip member inflated under the size cap; a compressed tar
+    /// decompressed once, whole, under the size cap, into the spill folder or memory). The
     /// archive itself is read as any evidence file first (checked, and in the manifest
     /// with its SHA-256); each member read gets its own manifest entry, with the SHA-256
     /// of its bytes. A member's modification time is a tar header's, or a zip member's
@@ -745,7 +748,7 @@ impl Evidence {
         // the zip and tar readers are dependencies: should one panic on a hostile
         // directory, the archive is unread and the scan goes on
         let (archive, problems) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            Archive::open(path, file, kind, kept)
+            Archive::open(path, file, kind, kept, self.archive_password.clone())
         }))
         .map_err(|_| {
             io::Error::other("not read as an archive: its reader stopped with an internal error")
@@ -754,6 +757,18 @@ impl Evidence {
             list.push(std::sync::Arc::new(archive));
         }
         Ok(problems)
+    }
+
+    /// The password encrypted zip members are read with (ZipCrypto or AES-encrypted, as
+    /// `zip -P`, 7-Zip and collectors write them: a responder's `infected`). Without
+    /// one, or with a wrong one, each such member is an error that says so when read
+    /// (`archive member not read: unsupported Zip archive: Password required to decrypt
+    /// file`, `... provided password is incorrect`); a ZipCrypto password checks one
+    /// byte only, so a wrong one may pass it and be told by the member's CRC-32
+    /// (`Invalid checksum`). The password is never in the manifest, a row or an error.
+    pub fn archive_password(mut self, password: crate::ArchivePassword) -> Evidence {
+        self.archive_password = Some(password);
+        self
     }
 
     /// Where a compressed zip member larger than 256 MiB, and a whole gzipped tar, are
@@ -1911,6 +1926,80 @@ mod tests {
         assert_eq!(snapshot_tree(&tmp).unwrap(), before);
         std::fs::remove_dir_all(&tmp).unwrap();
         std::fs::remove_dir_all(&spill).unwrap();
+    }
+
+    /// Encrypted zip members (AES-256 as 7-Zip writes them, ZipCrypto as `zip -P`
+    /// does) read with the password given, whole and by ranges, stored or deflated; without it, or with a wrong one,
+    /// each is an exact error and the plain members read; the password is in no error,
+    /// manifest entry or `Debug`.
+    #[test]
+    fn encrypted_zip_members_read_with_the_archives_password() {
+        use std::io::Write;
+        use zip::write::SimpleFileOptions;
+        let tmp = tempfile_dir("archive-password");
+        let z = tmp.join("c.zip");
+        let secret = "infected-3f9a";
+        zip_at(&z, |w| {
+            let o = SimpleFileOptions::default();
+            w.start_file("a.txt", o.with_aes_encryption(zip::AesMode::Aes256, secret))
+                .unwrap();
+            w.write_all(b"hello aes").unwrap();
+            let stored = o.compression_method(zip::CompressionMethod::Stored);
+            let zipcrypto = zip::unstable::write::FileOptionsExt::with_deprecated_encryption(
+                stored,
+                secret.as_bytes(),
+            )
+            .unwrap();
+            w.start_file("b.txt", zipcrypto).unwrap();
+            w.write_all(b"hello zipcrypto").unwrap();
+            w.start_file("c.txt", o).unwrap();
+            w.write_all(b"hello plain").unwrap();
+        });
+        let before = snapshot_tree(&tmp).unwrap();
+        let read = |ev: &Evidence, name: &str| ev.read(&z.join(name)).map_err(|e| e.to_string());
+        // no password
+        let ev = Evidence::new().roots([&tmp]);
+        ev.open_archive(&z).unwrap();
+        let required =
+            "archive member not read: unsupported Zip archive: Password required to decrypt file";
+        assert_eq!(read(&ev, "a.txt"), Err(required.to_string()));
+        assert_eq!(read(&ev, "b.txt"), Err(required.to_string()));
+        assert_eq!(read(&ev, "c.txt"), Ok(b"hello plain".to_vec()));
+        // the right one
+        let ev = Evidence::new()
+            .roots([&tmp])
+            .archive_password(crate::ArchivePassword::new(secret));
+        ev.open_archive(&z).unwrap();
+        assert_eq!(read(&ev, "a.txt"), Ok(b"hello aes".to_vec()));
+        assert_eq!(read(&ev, "b.txt"), Ok(b"hello zipcrypto".to_vec()));
+        assert_eq!(read(&ev, "c.txt"), Ok(b"hello plain".to_vec()));
+        let r = ev.open_ranged(&z.join("b.txt")).unwrap();
+        let mut buf = [0u8; 9];
+        assert_eq!(r.read_at(6, &mut buf).unwrap(), 9);
+        assert_eq!(&buf, b"zipcrypto");
+        let manifest = format!("{:?} {:?}", ev.manifest(), ev);
+        assert!(manifest.contains("ArchivePassword(..)"));
+        assert!(!manifest.contains(secret), "{manifest}");
+        // the decrypted bytes' hash (`printf 'hello aes' | sha256sum`)
+        assert_eq!(
+            ev.manifest()[1].sha256,
+            "b9df281d14922cb6bbdb6253e515c1c866bf4cdfc5d32b4d208fe882d0d375d5"
+        );
+        // a wrong one
+        let ev = Evidence::new()
+            .roots([&tmp])
+            .archive_password(crate::ArchivePassword::new("not it"));
+        ev.open_archive(&z).unwrap();
+        assert_eq!(
+            read(&ev, "a.txt"),
+            Err("archive member not read: provided password is incorrect".to_string())
+        );
+        assert_eq!(
+            read(&ev, "b.txt"),
+            Err("archive member not read: provided password is incorrect".to_string())
+        );
+        assert_eq!(snapshot_tree(&tmp).unwrap(), before);
+        std::fs::remove_dir_all(&tmp).unwrap();
     }
 
     /// A member whose bytes do not match the CRC of its header is an error, not rows;

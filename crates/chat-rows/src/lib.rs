@@ -42,7 +42,7 @@ pub mod uri;
 pub mod when;
 pub mod write;
 
-pub use archive::{ArchiveKind, XZ_MEMORY_LIMIT, ZSTD_MAX_WINDOW};
+pub use archive::{ArchiveKind, ArchivePassword, XZ_MEMORY_LIMIT, ZSTD_MAX_WINDOW};
 pub use evidence::{Evidence, ManifestEntry, RangedFile, display_path, snapshot_tree};
 pub use row::{RecordState, Row, TurnType, Zone};
 pub use store::{Claim, FileContext, RowSink, Store, Walked};

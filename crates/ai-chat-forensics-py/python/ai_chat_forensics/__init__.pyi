@@ -111,6 +111,7 @@ def scan(
     threads: int = 0,
     hash_files: bool = False,
     open_archives: Literal["collections", "all", "none"] = "collections",
+    archive_password: Union[str, bytes, None] = None,
 ) -> Rows:
     """Scan evidence roots; yield one dict per row in the CLI's order.
 
@@ -131,7 +132,9 @@ def scan(
     ``"collections"`` (named by UAC or Velociraptor, or at the top of an opened
     archive), ``"all"`` (every one, a user's own zips too) or ``"none"`` (only archives
     given as roots); any other value is a ValueError. Those not opened are listed in
-    ``report["archives_not_opened"]``.
+    ``report["archives_not_opened"]``. archive_password: the password of encrypted
+    zip members (ZipCrypto or AES); without it each such member a store would read is
+    a ``parser:`` row; it is in no row or report.
     """
 
 def read_file(
