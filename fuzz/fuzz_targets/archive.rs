@@ -1,8 +1,9 @@
 #![no_main]
 //! An archive given as evidence (a zip, a tar, or a tar compressed with gzip, bzip2,
-//! xz or zstd, chosen by the first byte) must never panic or hang, whatever its bytes: the archive opens or is an
-//! error, every folder of it lists, and every member reads whole and by ranges or is an
-//! error, under the size cap; a member named as an archive opens in its turn.
+//! xz or zstd, chosen by the first byte, read with a password or not) must never panic
+//! or hang, whatever its bytes: the archive opens or is an error, every folder of it
+//! lists, and every member reads whole and by ranges or is an error, under the size
+//! cap; a member named as an archive opens in its turn.
 use std::path::PathBuf;
 
 use chat_rows::Evidence;
@@ -20,7 +21,11 @@ fuzz_target!(|data: &[u8]| {
         4 => "/case/c.tar.xz",
         _ => "/case/c.tar.zst",
     });
-    let ev = Evidence::in_memory([(zip.clone(), data.to_vec(), None)]).max_size(1 << 20);
+    let mut ev = Evidence::in_memory([(zip.clone(), data.to_vec(), None)]).max_size(1 << 20);
+    // half the runs read encrypted zip members with a password (ZipCrypto, AES)
+    if which & 0x80 != 0 {
+        ev = ev.archive_password(chat_rows::ArchivePassword::new("infected"));
+    }
     let Ok(_problems) = ev.open_archive(&zip) else {
         return;
     };
