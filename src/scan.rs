@@ -1620,6 +1620,7 @@ impl Scanner {
                             | b".xz"
                             | b"txz"
                             | b"zst"
+                            | b".7z"
                     )
                 ) || chat_rows::ArchiveKind::of_name(name).is_none()
                 {

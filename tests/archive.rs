@@ -29,7 +29,7 @@ fn tree_in(tree: &Path) {
 }
 
 /// Tars `tree` to `path` (compressed as its extension says: `.gz`, `.bz2`, `.xz`,
-/// `.zst`), each member with its modification time.
+/// `.zst`; or a 7z for `.7z`), each member with its modification time.
 fn tar_tree(tree: &Path, path: &Path) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let mut b = tar::Builder::new(Vec::new());
@@ -55,6 +55,21 @@ fn tar_tree(tree: &Path, path: &Path) {
                     .unwrap();
             w.write_all(&tar).unwrap();
             w.finish().unwrap()
+        }
+        Some("7z") => {
+            // the tree's files, solid, each with its modification time
+            use sevenz_rust2::{ArchiveEntry, ArchiveWriter, SourceReader};
+            let mut w = ArchiveWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
+            let (entries, readers): (Vec<_>, Vec<_>) = common::files_under(tree)
+                .into_iter()
+                .map(|f| {
+                    let name = f.strip_prefix(tree).unwrap().to_string_lossy().into_owned();
+                    let entry = ArchiveEntry::from_path(&f, name);
+                    (entry, SourceReader::from(std::fs::File::open(&f).unwrap()))
+                })
+                .unzip();
+            w.push_archive_entries(entries, readers).unwrap();
+            w.finish().unwrap().into_inner()
         }
         Some("zst") => {
             ruzstd::encoding::compress_to_vec(&tar[..], ruzstd::encoding::CompressionLevel::Fastest)
@@ -100,6 +115,7 @@ fn a_zipped_collection_reads_as_the_tree_it_holds() {
             "tbz/collection.tar.bz2".into(),
             "txz/collection.tar.xz".into(),
             "tzst/collection.tar.zst".into(),
+            "7z/collection.7z".into(),
         ]);
     for (n, name) in archives.enumerate() {
         let zip = tmp.path().join(&name);

@@ -1,6 +1,6 @@
 #![no_main]
-//! An archive given as evidence (a zip, a tar, or a tar compressed with gzip, bzip2,
-//! xz or zstd, chosen by the first byte, read with a password or not) must never panic
+//! An archive given as evidence (a zip, a tar, a tar compressed with gzip, bzip2, xz
+//! or zstd, or a 7z, chosen by the first byte, read with a password or not) must never panic
 //! or hang, whatever its bytes: the archive opens or is an error, every folder of it
 //! lists, and every member reads whole and by ranges or is an error, under the size
 //! cap; a member named as an archive opens in its turn.
@@ -13,13 +13,14 @@ fuzz_target!(|data: &[u8]| {
     let Some((&which, data)) = data.split_first() else {
         return;
     };
-    let zip = PathBuf::from(match which % 6 {
+    let zip = PathBuf::from(match (which & 0x7f) % 7 {
         0 => "/case/c.zip",
         1 => "/case/c.tar",
         2 => "/case/c.tgz",
         3 => "/case/c.tar.bz2",
         4 => "/case/c.tar.xz",
-        _ => "/case/c.tar.zst",
+        5 => "/case/c.tar.zst",
+        _ => "/case/c.7z",
     });
     let mut ev = Evidence::in_memory([(zip.clone(), data.to_vec(), None)]).max_size(1 << 20);
     // half the runs read encrypted zip members with a password (ZipCrypto, AES)
@@ -63,7 +64,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    // a compressed tar decompresses to at most the 1 MiB cap: 2,048 headers of 512 bytes; an archive
+    // a compressed tar or a 7z decodes to at most the 1 MiB cap: 2,048 headers of 512 bytes; an archive
     // inside it names at most its own bytes (under the cap) and as many headers
     assert!(seen <= data.len() + 2048 + nested * ((1 << 20) + 2048));
     let _ = ev.read(&zip.join("../c.zip"));

@@ -94,7 +94,8 @@ enum Place {
         crc32: u32,
         encrypted: bool,
     },
-    /// A tar entry: its bytes at this offset of the (inflated) tar file.
+    /// A tar entry: its bytes at this offset of the (inflated) tar file; a 7z entry,
+    /// at this offset of the 7z's decoded entries.
     Tar { offset: u64 },
 }
 
@@ -297,6 +298,127 @@ impl<R: Read> Read for Named<R> {
     }
 }
 
+/// Where a 7z's entries are decoded to: a file (with the bytes written to it) or memory.
+enum Decoded {
+    File(io::BufWriter<std::fs::File>, u64),
+    Memory(Vec<u8>),
+}
+
+impl Decoded {
+    /// The bytes written so far.
+    fn len(&self) -> u64 {
+        match self {
+            Decoded::File(_, n) => *n,
+            Decoded::Memory(v) => v.len() as u64,
+        }
+    }
+}
+
+impl io::Write for Decoded {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Decoded::File(w, written) => {
+                let n = w.write(buf)?;
+                *written += n as u64;
+                Ok(n)
+            }
+            Decoded::Memory(v) => v.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Decoded::File(w, _) => w.flush(),
+            Decoded::Memory(_) => Ok(()),
+        }
+    }
+}
+
+/// A 7z error in words (the 7z reader's own `Display` is its `Debug`).
+fn seven_z_words(e: &sevenz_rust2::Error) -> String {
+    use sevenz_rust2::Error as E;
+    let io_words = |e: &io::Error| match e.get_ref().and_then(|i| i.downcast_ref::<E>()) {
+        Some(inner) => seven_z_words(inner),
+        None => e.to_string(),
+    };
+    match e {
+        E::ChecksumVerificationFailed => "a CRC-32 does not match its contents".to_string(),
+        E::NextHeaderCrcMismatch => "its header's CRC-32 does not match it".to_string(),
+        E::BadSignature(_) => "no 7z signature".to_string(),
+        E::PasswordRequired => "encrypted, and no password was given".to_string(),
+        E::MaybeBadPassword(e) => {
+            format!(
+                "encrypted, and not decoded with the password given: {}",
+                io_words(e)
+            )
+        }
+        E::UnsupportedCompressionMethod(m) => format!("compression method not supported: {m}"),
+        E::MaxMemLimited { max_kb, actaul_kb } => format!(
+            "decoding it needs {actaul_kb} KiB of memory, over the {max_kb} KiB this reader allows"
+        ),
+        E::Io(e, context) if context.is_empty() => io_words(e),
+        E::Io(e, context) => format!("{context}: {}", io_words(e)),
+        E::Other(s) | E::Unsupported(s) => s.to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// A Windows FILETIME (100 ns intervals since 1601) as a time, if after 1970.
+fn nt_time(since_1601: u64) -> Option<SystemTime> {
+    let unix_100ns = since_1601.checked_sub(116_444_736_000_000_000)?;
+    SystemTime::UNIX_EPOCH.checked_add(Duration::from_nanos(unix_100ns.checked_mul(100)?))
+}
+
+/// The most SHA-256 rounds of AES key derivation spent on one 7z read with a password:
+/// 2^26, four keys of 7-Zip's greatest work factor (2^24; it writes 2^19), a few
+/// seconds. Each block may name its own salt and work factor; past this, the blocks
+/// that ask for more are named not read rather than decoded for hours.
+pub const SEVEN_Z_KEY_ROUNDS: u64 = 1 << 26;
+
+/// The work factor (a power of two) and salt of a 7z AES coder's properties, as
+/// 7-Zip lays them out; `None` for a raw key (power 63), which costs no derivation.
+fn aes_key_of(properties: &[u8]) -> Option<(u8, Vec<u8>)> {
+    let b0 = properties.first().copied().unwrap_or(0);
+    let b1 = properties.get(1).copied().unwrap_or(0);
+    let power = b0 & 63;
+    let salt_size = usize::from((b0 >> 7) & 1) + usize::from(b1 >> 4);
+    let salt = properties
+        .get(2..2 + salt_size)
+        .unwrap_or_default()
+        .to_vec();
+    (power != 63).then_some((power, salt))
+}
+
+/// The AES key derivations one 7z has cost: each distinct (power, salt) is one of
+/// 2^power SHA-256 rounds (7-Zip writes power 19 and no salt, so one key serves every
+/// block), at most [`SEVEN_Z_KEY_ROUNDS`] in all.
+#[derive(Default)]
+struct KeyBudget {
+    keys: std::collections::HashSet<(u8, Vec<u8>)>,
+    rounds: u64,
+}
+
+impl KeyBudget {
+    /// Takes a block's keys into the budget, or gives the rounds they would add past it.
+    fn admit(&mut self, keys: impl Iterator<Item = (u8, Vec<u8>)>) -> Result<(), u64> {
+        let new: Vec<(u8, Vec<u8>)> = keys.filter(|k| !self.keys.contains(k)).collect();
+        let more = new
+            .iter()
+            .map(|(power, _)| 1u64 << (*power).min(62))
+            .fold(0u64, u64::saturating_add);
+        if self.rounds.saturating_add(more) > SEVEN_Z_KEY_ROUNDS {
+            return Err(more);
+        }
+        self.rounds += more;
+        self.keys.extend(new);
+        Ok(())
+    }
+}
+
+/// The most memory a 7z's headers or a block's decoder may ask for: 256 MiB, as for an
+/// xz stream (`7z -mx9` uses a 64 MiB dictionary).
+pub const SEVEN_Z_MEMORY_LIMIT: u64 = 256 << 20;
+
 /// How a tar is compressed (or not), by the archive's name.
 fn decompressing(kind: ArchiveKind, input: Cursor) -> io::Result<Box<dyn Read>> {
     Ok(match kind {
@@ -316,7 +438,7 @@ fn decompressing(kind: ArchiveKind, input: Cursor) -> io::Result<Box<dyn Read>> 
             inner: bzip2::read::MultiBzDecoder::new(input),
         }),
         ArchiveKind::TarZst => Box::new(ZstdFrames::new(input)),
-        ArchiveKind::Zip | ArchiveKind::Tar => {
+        ArchiveKind::Zip | ArchiveKind::Tar | ArchiveKind::SevenZ => {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 "not a compressed tar",
@@ -494,6 +616,9 @@ pub enum ArchiveKind {
     TarXz,
     /// A zstd-compressed tar (`.tar.zst`, `.tzst`), likewise ([`ZSTD_MAX_WINDOW`]).
     TarZst,
+    /// A 7z archive (`.7z`): its entries decoded once, in order, under the size cap,
+    /// into the spill folder or memory ([`SEVEN_Z_MEMORY_LIMIT`]).
+    SevenZ,
 }
 
 impl ArchiveKind {
@@ -523,11 +648,15 @@ impl ArchiveKind {
         (".txz", ArchiveKind::TarXz),
         (".tar.zst", ArchiveKind::TarZst),
         (".tzst", ArchiveKind::TarZst),
+        (".7z", ArchiveKind::SevenZ),
     ];
 
     /// True for a tar read whole through its decompressor before it is read as a tar.
     pub fn is_compressed_tar(self) -> bool {
-        !matches!(self, ArchiveKind::Zip | ArchiveKind::Tar)
+        !matches!(
+            self,
+            ArchiveKind::Zip | ArchiveKind::Tar | ArchiveKind::SevenZ
+        )
     }
 }
 
@@ -541,11 +670,19 @@ impl Archive {
         kind: ArchiveKind,
         access_time_kept: bool,
         password: Option<ArchivePassword>,
+        cap: u64,
+        spill: Option<&Path>,
     ) -> io::Result<(Archive, Vec<(PathBuf, String)>)> {
-        let file = Arc::new(file);
+        let mut file = Arc::new(file);
         let mut tree = Tree::new(path);
         let zip = match kind {
             ArchiveKind::Zip => Some(Self::zip_entries(&file, &mut tree)?),
+            ArchiveKind::SevenZ => {
+                let decoded =
+                    Self::seven_z_entries(&file, &mut tree, password.as_ref(), cap, spill)?;
+                file = Arc::new(decoded);
+                None
+            }
             ArchiveKind::Tar
             | ArchiveKind::TarGz
             | ArchiveKind::TarBz2
@@ -682,6 +819,187 @@ impl Archive {
         Ok(())
     }
 
+    /// A 7z's entries, decoded block by block, in order, into one file (an unnamed
+    /// temporary file in `spill`, else memory) of at most `cap` bytes, each member a
+    /// range of it: a 7z's solid blocks cannot be read from the middle, so they are
+    /// decoded once. A block that cannot be decoded (a damaged stream, a wrong
+    /// password, a CRC that does not match) names its entries not read, and the next
+    /// block is decoded; the entries before the failure stay read.
+    fn seven_z_entries(
+        file: &Arc<RangedFile>,
+        tree: &mut Tree<'_>,
+        password: Option<&ArchivePassword>,
+        cap: u64,
+        spill: Option<&Path>,
+    ) -> io::Result<RangedFile> {
+        use sevenz_rust2::{Archive as SevenZ, BlockDecoder, Password};
+        let password = match password {
+            // a 7z password is the UTF-16 of the text typed
+            Some(p) => Password::from(String::from_utf8_lossy(&p.0).as_ref()),
+            None => Password::empty(),
+        };
+        let mut source = Cursor {
+            file: file.clone(),
+            pos: 0,
+        };
+        let limit_kb = usize::try_from(SEVEN_Z_MEMORY_LIMIT >> 10).unwrap_or(usize::MAX);
+        let archive =
+            SevenZ::read_with_memory_limit(&mut source, &password, limit_kb).map_err(|e| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("not read as a 7z archive: {}", seven_z_words(&e)),
+                )
+            })?;
+        let mut out = match spill {
+            Some(dir) => Decoded::File(io::BufWriter::new(tempfile::tempfile_in(dir)?), 0),
+            None => Decoded::Memory(Vec::new()),
+        };
+        // (entry index, offset, length) of each entry decoded whole and checked
+        let mut decoded: Vec<(usize, u64, u64)> = Vec::new();
+        let index_of: std::collections::HashMap<*const sevenz_rust2::ArchiveEntry, usize> = archive
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f as *const _, i))
+            .collect();
+        let mut too_large = None;
+        // the AES keys a password costs (see [`KeyBudget`])
+        let mut budget = KeyBudget::default();
+        let entries_of = |block: usize| {
+            archive
+                .stream_map
+                .file_block_index
+                .iter()
+                .filter(|b| **b == Some(block))
+                .count()
+        };
+        for block in 0..archive.blocks.len() {
+            if !password.is_empty() {
+                let keys = archive.blocks[block]
+                    .coders
+                    .iter()
+                    .filter(|c| {
+                        c.encoder_method_id() == sevenz_rust2::EncoderMethod::ID_AES256_SHA256
+                    })
+                    .filter_map(|c| aes_key_of(c.properties()));
+                if let Err(more) = budget.admit(keys) {
+                    tree.problem(format!(
+                        "archive entries not read: block {block} of the 7z asks for AES keys of {more} SHA-256 rounds more, over the {SEVEN_Z_KEY_ROUNDS} rounds this reader spends on one archive; {} of its entries not read",
+                        entries_of(block)
+                    ));
+                    continue;
+                }
+            }
+            let before = decoded.len();
+            let mut in_entry = false;
+            let decoder = BlockDecoder::new_with_memory_limit(
+                1,
+                limit_kb,
+                block,
+                &archive,
+                &password,
+                &mut source,
+            );
+            let result = decoder.for_each_entries(&mut |entry, reader| {
+                in_entry = true;
+                let Some(&index) = index_of.get(&(entry as *const _)) else {
+                    return Ok(false);
+                };
+                // each entry starts where the bytes so far end, whole or not (an entry
+                // whose stream fails part way leaves its first bytes behind, unnamed)
+                let start = out.len();
+                let room = cap.saturating_sub(start);
+                let n = io::copy(&mut reader.take(room.saturating_add(1)), &mut out)?;
+                if n > room {
+                    too_large = Some(start + n);
+                    return Err(sevenz_rust2::Error::Other("over the size cap".into()));
+                }
+                decoded.push((index, start, n));
+                in_entry = false;
+                Ok(true)
+            });
+            if let Some(n) = too_large {
+                return Err(io::Error::new(
+                    io::ErrorKind::FileTooLarge,
+                    format!(
+                        "not read: it decodes to more than the {cap}-byte cap of one evidence file ({n} bytes and more)"
+                    ),
+                ));
+            }
+            if let Err(e) = result {
+                // an error after an entry was copied is its check (its CRC, or the
+                // block's end): that entry is not read either
+                if !in_entry && decoded.len() > before {
+                    decoded.pop();
+                }
+                let named: std::collections::HashSet<usize> =
+                    decoded[before..].iter().map(|d| d.0).collect();
+                let missed = archive
+                    .stream_map
+                    .file_block_index
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, b)| **b == Some(block) && !named.contains(i))
+                    .count();
+                tree.problem(format!(
+                    "archive entries not read: block {block} of the 7z could not be decoded ({}); {missed} of its entries not read",
+                    seven_z_words(&e)
+                ));
+            }
+        }
+        io::Write::flush(&mut out)?;
+        let mut at: Vec<Option<(u64, u64)>> = vec![None; archive.files.len()];
+        for (index, offset, len) in decoded {
+            at[index] = Some((offset, len));
+        }
+        for (index, entry) in archive.files.iter().enumerate() {
+            let in_block = archive.stream_map.file_block_index[index].is_some();
+            if entry.is_directory || entry.is_anti_item {
+                if entry.is_directory {
+                    tree.add(index, &entry.name, true, None);
+                }
+                continue;
+            }
+            let (offset, size) = match (at[index], in_block) {
+                (Some(place), _) => place,
+                // an empty file has no stream
+                (None, false) => (0, 0),
+                // named in its block's problem
+                (None, true) => continue,
+            };
+            let attributes = entry
+                .has_windows_attributes
+                .then_some(entry.windows_attributes);
+            // a Unix mode in the high half (p7zip, 7-Zip on Linux) or a reparse point
+            let link = attributes.is_some_and(|a| {
+                (a & 0x8000 != 0 && (a >> 16) & 0o170000 == 0o120000) || a & 0x400 != 0
+            });
+            let modified = entry
+                .has_last_modified_date
+                .then(|| nt_time(u64::from(entry.last_modified_date)))
+                .flatten();
+            let member = Member {
+                index,
+                size,
+                kind: if link {
+                    EntryKind::Link
+                } else {
+                    EntryKind::File
+                },
+                place: Place::Tar { offset },
+                modified: OnceLock::from(modified),
+            };
+            tree.add(index, &entry.name, true, Some(member));
+        }
+        let len = out.len();
+        Ok(match out {
+            Decoded::File(w, _) => {
+                RangedFile::spilled(w.into_inner().map_err(|e| e.into_error())?, len)
+            }
+            Decoded::Memory(v) => RangedFile::in_memory(Arc::from(v)),
+        })
+    }
+
     /// The node at `path`: the archive's own path is the top folder.
     fn node(&self, path: &Path) -> Option<&Node> {
         let rest = path.strip_prefix(&self.path).ok()?;
@@ -754,9 +1072,7 @@ impl Archive {
                         if since_1601 == 0 {
                             continue;
                         }
-                        let unix_100ns = since_1601.checked_sub(116_444_736_000_000_000)?;
-                        return SystemTime::UNIX_EPOCH
-                            .checked_add(Duration::from_nanos(unix_100ns.checked_mul(100)?));
+                        return nt_time(since_1601);
                     }
                     _ => {}
                 }
@@ -887,6 +1203,32 @@ impl Archive {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_7z_spends_a_bounded_work_on_its_keys() {
+        // 7-Zip's own: power 19, no salt (b0 = 0x40 | 19: an IV follows)
+        assert_eq!(
+            aes_key_of(&[0x53, 0x07, 1, 2, 3, 4, 5, 6, 7, 8]),
+            Some((19, vec![]))
+        );
+        // a salt of 2 + 1 bytes (b1 high nibble 2, b0 bit 7), power 24
+        assert_eq!(
+            aes_key_of(&[0x80 | 24, 0x20, 9, 8, 7, 0]),
+            Some((24, vec![9, 8, 7]))
+        );
+        assert_eq!(aes_key_of(&[63, 0]), None);
+        assert_eq!(aes_key_of(&[]), Some((0, vec![])));
+        let mut budget = KeyBudget::default();
+        let key = |salt: u8| std::iter::once((24u8, vec![salt]));
+        for salt in 0..4 {
+            assert_eq!(budget.admit(key(salt)), Ok(()));
+            // the same key again costs nothing
+            assert_eq!(budget.admit(key(salt)), Ok(()));
+        }
+        assert_eq!(budget.admit(key(4)), Err(1 << 24));
+        assert_eq!(budget.admit(std::iter::once((62, vec![]))), Err(1 << 62));
+        assert_eq!(budget.rounds, SEVEN_Z_KEY_ROUNDS);
+    }
 
     #[test]
     fn names_split_into_components() {

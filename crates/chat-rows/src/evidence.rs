@@ -748,7 +748,15 @@ impl Evidence {
         // the zip and tar readers are dependencies: should one panic on a hostile
         // directory, the archive is unread and the scan goes on
         let (archive, problems) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            Archive::open(path, file, kind, kept, self.archive_password.clone())
+            Archive::open(
+                path,
+                file,
+                kind,
+                kept,
+                self.archive_password.clone(),
+                self.max_size,
+                self.spill.as_deref(),
+            )
         }))
         .map_err(|_| {
             io::Error::other("not read as an archive: its reader stopped with an internal error")
@@ -2292,6 +2300,198 @@ mod tests {
             &cut_bz,
             &bad_sum,
         ] {
+            std::fs::remove_file(f).unwrap();
+        }
+        assert_eq!(snapshot_tree(&tmp).unwrap(), before);
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    /// A 7z of `files` (name, bytes; a name ending in `/` a folder), solid (one
+    /// LZMA2 block) or one block a file, AES-256-encrypted with `password` if given;
+    /// its names too when asked (`7z -mhe`); every file modified at 2023-11-14T22:13:20Z.
+    fn seven_z_bytes(
+        files: &[(&str, &[u8])],
+        solid: bool,
+        password: Option<(&str, bool)>,
+    ) -> Vec<u8> {
+        use sevenz_rust2::{ArchiveEntry, ArchiveWriter, NtTime, SourceReader};
+        let mut w = ArchiveWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
+        if let Some((p, names_too)) = password {
+            w.set_content_methods(vec![
+                sevenz_rust2::encoder_options::AesEncoderOptions::new(p.into()).into(),
+                sevenz_rust2::EncoderMethod::LZMA2.into(),
+            ]);
+            w.set_encrypt_header(names_too);
+        }
+        let entry = |name: &str| {
+            let mut e = match name.strip_suffix('/') {
+                Some(dir) => ArchiveEntry::new_directory(dir),
+                None => ArchiveEntry::new_file(name),
+            };
+            e.has_last_modified_date = true;
+            e.last_modified_date =
+                NtTime::from(116_444_736_000_000_000 + 1_700_000_000 * 10_000_000);
+            e
+        };
+        if solid {
+            let (entries, readers): (Vec<_>, Vec<_>) = files
+                .iter()
+                .filter(|(n, _)| !n.ends_with('/'))
+                .map(|(n, b)| (entry(n), SourceReader::from(*b)))
+                .unzip();
+            w.push_archive_entries(entries, readers).unwrap();
+            for (n, _) in files.iter().filter(|(n, _)| n.ends_with('/')) {
+                w.push_archive_entry::<&[u8]>(entry(n), None).unwrap();
+            }
+        } else {
+            for (n, b) in files {
+                let reader = (!n.ends_with('/')).then_some(*b);
+                w.push_archive_entry(entry(n), reader).unwrap();
+            }
+        }
+        w.finish().unwrap().into_inner()
+    }
+
+    /// A 7z reads as a folder of its entries, solid or not, each decoded once (whole
+    /// and by ranges, its time the entry's, in the manifest); an encrypted one with
+    /// the password only; a damaged block names its entries and the others read.
+    #[test]
+    fn a_7z_reads_as_a_folder_of_its_entries() {
+        let tmp = tempfile_dir("archive-7z");
+        let files: &[(&str, &[u8])] = &[
+            ("home/alice/a.txt", b"hello seven"),
+            ("home/alice/.claude/history.jsonl", b"{}\n"),
+            ("home/alice/empty.txt", b""),
+            ("home/bob/", b""),
+        ];
+        let solid = tmp.join("c.7z");
+        std::fs::write(&solid, seven_z_bytes(files, true, None)).unwrap();
+        let apart = tmp.join("d.7Z");
+        std::fs::write(&apart, seven_z_bytes(files, false, None)).unwrap();
+        let before = snapshot_tree(&tmp).unwrap();
+        for archive in [&solid, &apart] {
+            let ev = ev_of(&tmp);
+            assert_eq!(ev.open_archive(archive).unwrap(), []);
+            let at = |p: &str| archive.join(p);
+            assert_eq!(ev.read(&at("home/alice/a.txt")).unwrap(), b"hello seven");
+            assert_eq!(ev.read(&at("home/alice/empty.txt")).unwrap(), b"");
+            assert_eq!(
+                ev.read(&at("home/alice/.claude/history.jsonl")).unwrap(),
+                b"{}\n"
+            );
+            assert_eq!(ev.status(&at("home/bob"), true), Some(EntryKind::Folder));
+            assert_eq!(
+                ev.modified(&at("home/alice/a.txt")).map(|t| t.to_string()),
+                Some("2023-11-14T22:13:20.000000Z".to_string())
+            );
+            let r = ev.open_ranged(&at("home/alice/a.txt")).unwrap();
+            let mut buf = [0u8; 5];
+            assert_eq!(r.read_at(6, &mut buf).unwrap(), 5);
+            assert_eq!(&buf, b"seven");
+            let m = ev.manifest();
+            assert_eq!(m[0].path, display_path(archive));
+            assert_eq!(m[0].size, std::fs::metadata(archive).unwrap().len());
+        }
+        // decoded into the spill folder: the same, and nothing left there
+        let spill = tempfile_dir("archive-7z-spill");
+        let ev = ev_of(&tmp).spill_dir(&spill);
+        ev.open_archive(&solid).unwrap();
+        assert_eq!(
+            ev.read(&solid.join("home/alice/a.txt")).unwrap(),
+            b"hello seven"
+        );
+        assert_eq!(std::fs::read_dir(&spill).unwrap().count(), 0);
+        std::fs::remove_dir_all(&spill).unwrap();
+        // encrypted: read with the password; without it (or with a wrong one) the block
+        // is named, and its entries are not there; with its names encrypted too (`7z
+        // -mhe`), without the password nothing of it can be read
+        let hidden = tmp.join("hidden.7z");
+        std::fs::write(
+            &hidden,
+            seven_z_bytes(files, true, Some(("inf3cted", true))),
+        )
+        .unwrap();
+        assert_eq!(
+            ev_of(&tmp).open_archive(&hidden).unwrap_err().to_string(),
+            "not read as a 7z archive: encrypted, and no password was given"
+        );
+        let ev = ev_of(&tmp).archive_password(crate::ArchivePassword::new("inf3cted"));
+        assert_eq!(ev.open_archive(&hidden).unwrap(), []);
+        assert_eq!(
+            ev.read(&hidden.join("home/alice/a.txt")).unwrap(),
+            b"hello seven"
+        );
+        let locked = tmp.join("locked.7z");
+        std::fs::write(
+            &locked,
+            seven_z_bytes(files, true, Some(("inf3cted", false))),
+        )
+        .unwrap();
+        let ev = ev_of(&tmp).archive_password(crate::ArchivePassword::new("inf3cted"));
+        assert_eq!(ev.open_archive(&locked).unwrap(), []);
+        assert_eq!(
+            ev.read(&locked.join("home/alice/a.txt")).unwrap(),
+            b"hello seven"
+        );
+        for ev in [
+            ev_of(&tmp),
+            ev_of(&tmp).archive_password(crate::ArchivePassword::new("wrong")),
+        ] {
+            let problems = ev.open_archive(&locked).unwrap();
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert_eq!(problems[0].0, locked);
+            assert!(
+                problems[0].1.starts_with(
+                    "archive entries not read: block 0 of the 7z could not be decoded ("
+                ),
+                "{problems:?}"
+            );
+            // (the solid block holds the empty file's stream too)
+            assert!(
+                problems[0].1.ends_with("); 3 of its entries not read"),
+                "{problems:?}"
+            );
+            assert!(ev.read(&locked.join("home/alice/a.txt")).is_err());
+            assert!(ev.read(&locked.join("home/alice/empty.txt")).is_err());
+        }
+        // a damaged block (a byte of a.txt changed where LZMA2 stored it as it is): its
+        // entry named, the other blocks read
+        let mut bytes = seven_z_bytes(files, false, None);
+        let at = memchr::memmem::find(&bytes, b"hello seven").unwrap();
+        bytes[at] = b'j';
+        let damaged = tmp.join("damaged.7z");
+        std::fs::write(&damaged, &bytes).unwrap();
+        let ev = ev_of(&tmp);
+        let problems = ev.open_archive(&damaged).unwrap();
+        assert_eq!(
+            problems,
+            [(
+                damaged.clone(),
+                "archive entries not read: block 0 of the 7z could not be decoded (a CRC-32 does not match its contents); 1 of its entries not read".to_string()
+            )]
+        );
+        assert!(ev.read(&damaged.join("home/alice/a.txt")).is_err());
+        assert_eq!(
+            ev.read(&damaged.join("home/alice/.claude/history.jsonl"))
+                .unwrap(),
+            b"{}\n"
+        );
+        // over the cap; no 7z at all
+        let small = ev_of(&tmp).max_size(5);
+        assert_eq!(
+            small.open_archive(&solid).unwrap_err().to_string(),
+            "not read: it decodes to more than the 5-byte cap of one evidence file (6 bytes and more)"
+        );
+        let not = tmp.join("not.7z");
+        std::fs::write(&not, b"7z? no").unwrap();
+        assert!(
+            ev_of(&tmp)
+                .open_archive(&not)
+                .unwrap_err()
+                .to_string()
+                .starts_with("not read as a 7z archive: "),
+        );
+        for f in [&hidden, &locked, &damaged, &not] {
             std::fs::remove_file(f).unwrap();
         }
         assert_eq!(snapshot_tree(&tmp).unwrap(), before);
