@@ -116,7 +116,7 @@ def scan(
     """Scan evidence roots; yield one dict per row in the CLI's order.
 
     A root is a home, a folder of homes or a collection tree, on disk or archived: a
-    ``*.zip``, ``*.tar``, ``*.tar.gz``, ``*.tgz``, ``*.tar.bz2``, ``*.tar.xz`` or
+    ``*.zip``, ``*.7z``, ``*.tar``, ``*.tar.gz``, ``*.tgz``, ``*.tar.bz2``, ``*.tar.xz`` or
     ``*.tar.zst`` file is read as the folder of its
     members (nothing extracted; its members' rows name ``<archive path>/<member name>``).
 
