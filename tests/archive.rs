@@ -433,6 +433,23 @@ fn hosts_and_summary_with(roots: &[&Path], args: &[&str]) -> (RowsPerHost, Strin
     )
 }
 
+/// `root` scanned with `--open-archives all` gives rows of `hosts` and names no archive
+/// not opened; with `none`, no row, and three archives not opened, `first` the first.
+fn all_and_none(root: &Path, hosts: &[((String, String), usize)], first: &Path) {
+    let (got, stderr) = hosts_and_summary_with(&[root], &["--open-archives", "all"]);
+    assert_eq!(got, hosts);
+    assert!(!stderr.contains("archives met"), "{stderr}");
+    let (got, stderr) = hosts_and_summary_with(&[root], &["--open-archives", "none"]);
+    assert_eq!(got, []);
+    assert!(
+        stderr.contains(&format!(
+            "  archives met and not opened: 3 (--open-archives none: only an archive given as a root is read; give one as a root to read it), the first {}\n",
+            display_path(first)
+        )),
+        "{stderr}"
+    );
+}
+
 /// Collections arrive many to a folder, or a case archive of hosts' archives. The walk
 /// opens an archive it meets when a collection tool named it (`Collection-...zip`,
 /// `uac-...tar.gz`) or when it lies at the top of an archive opened before; any other archive
@@ -519,24 +536,15 @@ fn collections_in_a_folder_or_a_case_archive_are_read() {
     );
     // `--open-archives all` opens the renamed one too (CyLR names its zip by the host
     // alone); `none` opens none of them, and names all three
-    let (hosts, stderr) = hosts_and_summary_with(&[&cases], &["--open-archives", "all"]);
-    assert_eq!(
-        hosts,
-        [
-            (("WS7".to_string(), "dave".to_string()), rows),
-            (("WS9".to_string(), "gil".to_string()), rows),
-            (("web01".to_string(), "alice".to_string()), rows),
-        ]
-    );
-    assert!(!stderr.contains("archives met"), "{stderr}");
-    let (hosts, stderr) = hosts_and_summary_with(&[&cases], &["--open-archives", "none"]);
-    assert_eq!(hosts, []);
-    assert!(
-        stderr.contains(&format!(
-            "  archives met and not opened: 3 (--open-archives none: only an archive given as a root is read; give one as a root to read it), the first {}\n",
-            display_path(&cases.join("Collection-WS7-2026-12-01T10_00_00Z.zip"))
-        )),
-        "{stderr}"
+    let host = |h: &str, u: &str, n: usize| ((h.to_string(), u.to_string()), n);
+    all_and_none(
+        &cases,
+        &[
+            host("WS7", "dave", rows),
+            host("WS9", "gil", rows),
+            host("web01", "alice", rows),
+        ],
+        &cases.join("Collection-WS7-2026-12-01T10_00_00Z.zip"),
     );
     // a case archive: its top-level archives are hosts' whatever their names, and a
     // collector's archive deeper down is opened too (`Collection-LAP-9-...` holds WS7's
@@ -577,24 +585,14 @@ fn collections_in_a_folder_or_a_case_archive_are_read() {
     // WS9's tree, under gil's home, so they are WS9's and gil's; the same prompts again
     // merge away as copies, and its torn last line is one more `parser:` row; with
     // `none`, only the root is read
-    let (hosts, stderr) = hosts_and_summary_with(&[&case], &["--open-archives", "all"]);
-    assert_eq!(
-        hosts,
-        [
-            (("WS7".to_string(), "dave".to_string()), rows),
-            (("WS9".to_string(), "gil".to_string()), rows + 1),
-            (("web01".to_string(), "alice".to_string()), rows),
-        ]
-    );
-    assert!(!stderr.contains("archives met"), "{stderr}");
-    let (hosts, stderr) = hosts_and_summary_with(&[&case], &["--open-archives", "none"]);
-    assert_eq!(hosts, []);
-    assert!(
-        stderr.contains(&format!(
-            "  archives met and not opened: 3 (--open-archives none: only an archive given as a root is read; give one as a root to read it), the first {}\n",
-            display_path(&case.join("WS9.zip"))
-        )),
-        "{stderr}"
+    all_and_none(
+        &case,
+        &[
+            host("WS7", "dave", rows),
+            host("WS9", "gil", rows + 1),
+            host("web01", "alice", rows),
+        ],
+        &case.join("WS9.zip"),
     );
     assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
 }
