@@ -433,6 +433,17 @@ fn hosts_and_summary_with(roots: &[&Path], args: &[&str]) -> (RowsPerHost, Strin
     )
 }
 
+/// The fixture's Claude Code prompt history, and its count of lines.
+fn fixture_history() -> (Vec<u8>, usize) {
+    let history =
+        std::fs::read(fixture_tree().join("lin-ws01/home/alice/.claude/history.jsonl")).unwrap();
+    let rows = history
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count();
+    (history, rows)
+}
+
 /// `root` scanned with `--open-archives all` gives rows of `hosts` and names no archive
 /// not opened; with `none`, no row, and three archives not opened, `first` the first.
 fn all_and_none(root: &Path, hosts: &[((String, String), usize)], first: &Path) {
@@ -457,12 +468,7 @@ fn all_and_none(root: &Path, hosts: &[((String, String), usize)], first: &Path) 
 #[test]
 fn collections_in_a_folder_or_a_case_archive_are_read() {
     let tmp = tempfile::tempdir().unwrap();
-    let history =
-        std::fs::read(fixture_tree().join("lin-ws01/home/alice/.claude/history.jsonl")).unwrap();
-    let rows = history
-        .split(|b| *b == b'\n')
-        .filter(|l| !l.is_empty())
-        .count();
+    let (history, rows) = fixture_history();
     let zip_bytes = |members: &[(&str, &[u8])]| {
         let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
         for (name, body) in members {
@@ -683,12 +689,7 @@ fn a_secured_velociraptor_container_reads_with_its_password() {
 #[test]
 fn a_password_protected_collection_reads_with_its_password() {
     let tmp = tempfile::tempdir().unwrap();
-    let history =
-        std::fs::read(fixture_tree().join("lin-ws01/home/alice/.claude/history.jsonl")).unwrap();
-    let rows = history
-        .split(|b| *b == b'\n')
-        .filter(|l| !l.is_empty())
-        .count();
+    let (history, rows) = fixture_history();
     let secret = "inf3cted-7c41";
     let zip = tmp.path().join("WS5.zip");
     let mut w = zip::ZipWriter::new(std::fs::File::create(&zip).unwrap());
