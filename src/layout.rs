@@ -565,13 +565,14 @@ mod tests {
             "uac-web-01-macos-20261201120000.ZIP",
             "Collection-WS7-2026-12-01T10_00_00Z.zip",
             "Collection-WS7-2026-12-01T10_00_00Z.tar.zst",
+            "Collection-WS7-2026-12-01T10_00_00Z.7z",
         ] {
             assert!(is_collection_archive(name), "{name}");
         }
         for name in [
             // no archive extension, or nothing before it
             "uac-web-01-linux-20261201120000",
-            "Collection-WS7-2026-12-01T10_00_00Z.7z",
+            "Collection-WS7-2026-12-01T10_00_00Z.rar",
             ".tar.gz",
             // an archive, but not named by a collection tool
             "WS9.zip",
