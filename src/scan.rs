@@ -1602,28 +1602,9 @@ impl Scanner {
                 let Some(name) = path.file_name() else {
                     return false;
                 };
-                // most files are none: their last three bytes say so without the
-                // allocation of a lower-cased name
-                let tail = name
-                    .as_encoded_bytes()
-                    .last_chunk::<3>()
-                    .map(|t| t.to_ascii_lowercase());
-                if !matches!(
-                    tail.as_ref().map(|t| &t[..]),
-                    Some(
-                        b"zip"
-                            | b"tar"
-                            | b".gz"
-                            | b"tgz"
-                            | b"bz2"
-                            | b"tbz"
-                            | b".xz"
-                            | b"txz"
-                            | b"zst"
-                            | b".7z"
-                    )
-                ) || chat_rows::ArchiveKind::of_name(name).is_none()
-                {
+                // (the name's end compared in place with each extension: a walk of a
+                // large home allocates nothing more per file)
+                if chat_rows::ArchiveKind::of_name(name).is_none() {
                     return false;
                 }
                 // at the top of an archive opened as a collection: a case archive's
