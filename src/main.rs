@@ -102,6 +102,12 @@ struct Args {
         hide_env_values = true
     )]
     archive_password: Option<String>,
+    /// The size cap of one evidence file, archive member or decompressed archive
+    /// (bytes, or with K, M, G, T: KiB to TiB; default 4G). A larger one is one parser
+    /// row. Raise it for a collection over 4 GiB held whole in one archive member (a
+    /// Velociraptor secured container's `data.zip`).
+    #[arg(long, value_name = "SIZE")]
+    max_file_size: Option<String>,
 }
 
 fn parse_time(flag: &str, s: &str, end_of_day: bool) -> Result<Timestamp, String> {
@@ -121,6 +127,30 @@ fn parse_time(flag: &str, s: &str, end_of_day: bool) -> Result<Timestamp, String
             "{flag}: cannot read {s:?} as a time (use 2026-10-01, 2026-10-01T12:00:00Z or epoch milliseconds)"
         )),
     }
+}
+
+/// A size as `--max-file-size` takes it: bytes, or a number with K, M, G or T (KiB to
+/// TiB; `KiB`, `KB` and `k` read alike), more than 0.
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, unit) = t.split_at(digits);
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => u32::MAX,
+    };
+    number
+        .parse::<u64>()
+        .ok()
+        .filter(|n| *n > 0 && shift != u32::MAX)
+        .and_then(|n| n.checked_mul(1u64.checked_shl(shift)?))
+        .ok_or_else(|| {
+            format!("--max-file-size: cannot read {s:?} as a size (use 8G, 500M or a number of bytes, more than 0)")
+        })
 }
 
 fn home_dir() -> Option<PathBuf> {
@@ -235,6 +265,12 @@ fn main() -> ExitCode {
         .hash_files(args.manifest.is_some());
     if !temp_dir_inside {
         scanner = scanner.temp_dir(&temp_dir);
+    }
+    if let Some(size) = &args.max_file_size {
+        match parse_size(size) {
+            Ok(n) => scanner = scanner.max_file_size(n),
+            Err(e) => return fail(e),
+        }
     }
     if let Some(password) = &args.archive_password {
         scanner =

@@ -228,3 +228,49 @@ fn a_damaged_cursor_database_is_one_parser_row_in_every_format() {
     );
     assert_eq!(csv.lines().count(), 3, "{csv}");
 }
+
+/// `--max-file-size` sets the cap of one evidence file: a file over it is one `parser:`
+/// row saying so (here the fixture's Claude Code transcript of 22,528 bytes under a
+/// 2 KiB cap), and a size that cannot be read exits 2.
+#[test]
+fn the_size_cap_is_the_users_to_set() {
+    let host = evidence().join("lin-ws01");
+    let h = host.to_str().unwrap();
+    for bad in ["0", "8X", "99999999T", "G"] {
+        let (code, _, err) = run(&[h, "--max-file-size", bad]);
+        assert_eq!(code, 2, "{bad}");
+        assert_eq!(
+            err,
+            format!(
+                "ai-chat-forensics: error: --max-file-size: cannot read {bad:?} as a size (use 8G, 500M or a number of bytes, more than 0)\n"
+            )
+        );
+    }
+    let over = |size: &str| -> Vec<String> {
+        let (code, out, _) = run(&[h, "--max-file-size", size, "--no-progress"]);
+        assert_eq!(code, 0);
+        out.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .map(|r| r["text"].as_str().unwrap().to_string())
+            .filter(|t| t.contains("-byte cap of one evidence file"))
+            .collect()
+    };
+    let capped = over("2K");
+    assert_eq!(capped.len(), 16);
+    let transcript = host.join(
+        "home/alice/.claude/projects/-home-alice-src-api/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl",
+    );
+    assert!(capped.contains(&format!(
+        "parser: {}: cannot read (22528 bytes, over the 2048-byte cap of one evidence file)",
+        ai_chat_forensics::chat_rows::display_path(&transcript)
+    )));
+    assert_eq!(over("4GiB"), Vec::<String>::new());
+    // the cap is inclusive: a file of exactly the cap is read
+    let names_transcript = |rows: &[String]| {
+        rows.iter().any(|t| {
+            t.contains("7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl: cannot read (22528 bytes")
+        })
+    };
+    assert!(names_transcript(&over("22527")));
+    assert!(!names_transcript(&over("22528")));
+}

@@ -544,7 +544,7 @@ fn host_zone_arg(zone: Option<&str>) -> PyResult<Option<time::UtcOffset>> {
 /// Scans evidence roots and yields one dict per row, in the CLI's order, as the rows
 /// are read. See the module's type stubs for the arguments.
 #[pyfunction]
-#[pyo3(signature = (root, *, agents=None, since=None, until=None, keep_copies=false, host=None, host_zone=None, threads=0, hash_files=false, open_archives="collections", archive_password=None))]
+#[pyo3(signature = (root, *, agents=None, since=None, until=None, keep_copies=false, host=None, host_zone=None, threads=0, hash_files=false, open_archives="collections", archive_password=None, max_file_size=None))]
 #[allow(clippy::too_many_arguments)]
 fn scan(
     root: &Bound<'_, PyAny>,
@@ -558,6 +558,7 @@ fn scan(
     hash_files: bool,
     open_archives: &str,
     archive_password: Option<&Bound<'_, PyAny>>,
+    max_file_size: Option<u64>,
 ) -> PyResult<Rows> {
     let roots = paths(root)?;
     let archives_met: ai_chat_forensics::ArchivesMet = open_archives
@@ -578,6 +579,11 @@ fn scan(
         .keep_copies(keep_copies)
         .open_archives(archives_met)
         .hash_files(hash_files);
+    match max_file_size {
+        Some(0) => return Err(PyValueError::new_err("max_file_size: more than 0 bytes")),
+        Some(n) => scanner = scanner.max_file_size(n),
+        None => {}
+    }
     if let Some(p) = archive_password {
         // text as UTF-8, or the bytes the archive's writer was given
         let bytes: Vec<u8> = if let Ok(text) = p.extract::<String>() {

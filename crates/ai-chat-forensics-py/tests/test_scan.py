@@ -308,6 +308,18 @@ def test_a_password_protected_zip_reads_with_its_password(tmp_path):
         acf.scan(z, archive_password=7)
 
 
+def test_the_size_cap_is_the_callers_to_set():
+    # the fixture's Claude Code transcript of 22,528 bytes under a 2 KiB cap
+    host = EVIDENCE / "lin-ws01"
+    transcript = host / "home/alice/.claude/projects/-home-alice-src-api/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl"
+    texts = [r["text"] for r in acf.scan(host, max_file_size=2048)]
+    assert f"parser: {transcript}: cannot read (22528 bytes, over the 2048-byte cap of one evidence file)" in texts
+    assert sum("-byte cap of one evidence file" in t for t in texts) == 16
+    assert not any("cap of one evidence file" in r["text"] for r in acf.scan(host))
+    with pytest.raises(ValueError, match="max_file_size: more than 0 bytes"):
+        acf.scan(host, max_file_size=0)
+
+
 @pytest.mark.parametrize("mode", ["w:bz2", "w:xz"])
 def test_a_compressed_tar_gives_the_trees_rows(tmp_path, mode):
     # the fixture tree copied with whole-second modification times (tarfile rounds

@@ -112,6 +112,7 @@ def scan(
     hash_files: bool = False,
     open_archives: Literal["collections", "all", "none"] = "collections",
     archive_password: Union[str, bytes, None] = None,
+    max_file_size: Optional[int] = None,
 ) -> Rows:
     """Scan evidence roots; yield one dict per row in the CLI's order.
 
@@ -134,7 +135,9 @@ def scan(
     given as roots); any other value is a ValueError. Those not opened are listed in
     ``report["archives_not_opened"]``. archive_password: the password of encrypted
     zip members (ZipCrypto or AES); without it each such member a store would read is
-    a ``parser:`` row; it is in no row or report.
+    a ``parser:`` row; it is in no row or report. max_file_size: the size cap of one
+    evidence file, archive member or decompressed archive in bytes (default 4 GiB);
+    a larger one is a ``parser:`` row.
     """
 
 def read_file(
