@@ -298,13 +298,32 @@ impl<R: Read> Read for Named<R> {
     }
 }
 
-/// Where a 7z's entries are decoded to: a file (with the bytes written to it) or memory.
+/// Where a compressed tar or a 7z's entries are decoded to: an unnamed temporary file
+/// in the spill folder (with the bytes written to it) or, without one, memory.
 enum Decoded {
     File(io::BufWriter<std::fs::File>, u64),
     Memory(Vec<u8>),
 }
 
 impl Decoded {
+    fn new(spill: Option<&Path>) -> io::Result<Decoded> {
+        Ok(match spill {
+            Some(dir) => Decoded::File(io::BufWriter::new(tempfile::tempfile_in(dir)?), 0),
+            None => Decoded::Memory(Vec::new()),
+        })
+    }
+
+    /// What was written, to be read by ranges.
+    fn into_ranged(self) -> io::Result<RangedFile> {
+        let len = self.len();
+        Ok(match self {
+            Decoded::File(w, _) => {
+                RangedFile::spilled(w.into_inner().map_err(|e| e.into_error())?, len)
+            }
+            Decoded::Memory(v) => RangedFile::in_memory(Arc::from(v)),
+        })
+    }
+
     /// The bytes written so far.
     fn len(&self) -> u64 {
         match self {
@@ -468,26 +487,13 @@ pub(crate) fn decompress(
             ),
         )
     };
-    let inflating = |e: io::Error| io::Error::new(e.kind(), format!("not inflated whole: {e}"));
-    match spill {
-        Some(dir) => {
-            let mut tmp = tempfile::tempfile_in(dir)?;
-            let n = io::copy(&mut limited, &mut tmp).map_err(inflating)?;
-            if n > cap {
-                return Err(too_large(n));
-            }
-            io::Write::flush(&mut tmp)?;
-            Ok(RangedFile::spilled(tmp, n))
-        }
-        None => {
-            let mut out = Vec::new();
-            limited.read_to_end(&mut out).map_err(inflating)?;
-            if out.len() as u64 > cap {
-                return Err(too_large(out.len() as u64));
-            }
-            Ok(RangedFile::in_memory(Arc::from(out)))
-        }
+    let mut out = Decoded::new(spill)?;
+    let n = io::copy(&mut limited, &mut out)
+        .map_err(|e| io::Error::new(e.kind(), format!("not inflated whole: {e}")))?;
+    if n > cap {
+        return Err(too_large(n));
     }
+    out.into_ranged()
 }
 
 /// The tree of an archive's members as its entries are added.
@@ -850,10 +856,7 @@ impl Archive {
                     format!("not read as a 7z archive: {}", seven_z_words(&e)),
                 )
             })?;
-        let mut out = match spill {
-            Some(dir) => Decoded::File(io::BufWriter::new(tempfile::tempfile_in(dir)?), 0),
-            None => Decoded::Memory(Vec::new()),
-        };
+        let mut out = Decoded::new(spill)?;
         // (entry index, offset, length) of each entry decoded whole and checked
         let mut decoded: Vec<(usize, u64, u64)> = Vec::new();
         let index_of: std::collections::HashMap<*const sevenz_rust2::ArchiveEntry, usize> = archive
@@ -991,13 +994,7 @@ impl Archive {
             };
             tree.add(index, &entry.name, true, Some(member));
         }
-        let len = out.len();
-        Ok(match out {
-            Decoded::File(w, _) => {
-                RangedFile::spilled(w.into_inner().map_err(|e| e.into_error())?, len)
-            }
-            Decoded::Memory(v) => RangedFile::in_memory(Arc::from(v)),
-        })
+        out.into_ranged()
     }
 
     /// The node at `path`: the archive's own path is the top folder.
