@@ -108,14 +108,21 @@ fn run_child(args: &[String]) {
             let (root, threads, out) = (&args[1], args[2].parse().unwrap(), &args[3]);
             let mut w =
                 std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(out).unwrap());
+            // the system's temporary folder, as the CLI gives (held copies past 16 MiB)
             let report = Scanner::new()
                 .root(root)
                 .threads(threads)
+                .temp_dir(std::env::temp_dir())
                 .write_to(Format::Jsonl, &mut w)
                 .unwrap();
             drop(w);
             let _ = std::fs::remove_file(out);
-            format!("rows={} files={}", report.write.written, report.files.len())
+            format!(
+                "rows={} files={} held copies spilled={} MB",
+                report.write.written,
+                report.files.len(),
+                report.held_bytes_spilled / 1_000_000
+            )
         }
         "rows" => {
             let file = Path::new(&args[1]);

@@ -38,6 +38,7 @@ pub use tabby_db;
 pub use vscode_chat_log;
 
 pub mod guard;
+mod held;
 pub mod layout;
 pub mod locations;
 mod scan;

@@ -24,7 +24,8 @@
 //!    last, after the unit's primary rows, in file order; those whose primary twin
 //!    exists are merged away (see [`chat_rows::merge`]). Only these are held until
 //!    the unit ends, and only in a unit with a file that may hold copies
-//!    ([`chat_rows::Claim::copies`]); elsewhere the merge costs nothing.
+//!    ([`chat_rows::Claim::copies`]); elsewhere the merge costs nothing. Past a budget
+//!    their bytes wait in the temporary folder, not in memory (see `held.rs`).
 //!
 //! Workers take files in this order, so the file being written is always being read
 //! (or read already), and a worker that runs ahead waits once it has
@@ -49,6 +50,7 @@ use chat_rows::write::{Format, WriteStats, csv_header_into, format_row};
 use chat_rows::{Evidence, FileContext, Row, RowSink, Store, Timestamp, TurnType, system};
 use time::UtcOffset;
 
+use crate::held::{HELD_BUDGET, HeldBytes, HeldReader};
 use crate::layout::{self, Attribution};
 use crate::locations;
 
@@ -223,6 +225,10 @@ pub struct ScanReport {
     /// names them in its summary so that a collection under another name is not
     /// passed over unseen (give it as a root).
     pub archives_not_opened: Vec<PathBuf>,
+    /// Bytes of held secondary copies (see [`ScanReport::merged_copies`]) that went to
+    /// unnamed files in the temporary folder ([`Scanner::temp_dir`]) rather than stay in
+    /// memory until their unit ended.
+    pub held_bytes_spilled: u64,
     /// Counts of the rows written.
     pub counts: Summary,
     /// What a writer wrote ([`Scanner::write_to`]); zero otherwise.
@@ -596,6 +602,9 @@ pub struct Scanner {
     temp_dir: Option<PathBuf>,
     archives_met: ArchivesMet,
     archive_password: Option<chat_rows::ArchivePassword>,
+    /// Bytes of copies held in memory per file and per unit ([`HELD_BUDGET`]; tests
+    /// set less).
+    held_budget: usize,
     stores: Vec<Box<dyn Store>>,
 }
 
@@ -681,11 +690,12 @@ struct Held {
     time: Option<i64>,
     turn: TurnType,
     parser: bool,
-    /// The formatted row (writers), empty when a Timesketch file leaves it out.
-    bytes: Vec<u8>,
+    /// Where its bytes are in its file's [`HeldBytes`]: the formatted row (writers),
+    /// none when a Timesketch file leaves it out, or the row as JSON (collected and
+    /// streamed forms).
+    at: u64,
+    len: u64,
     left_out: bool,
-    /// The row (collected and streamed forms).
-    row: Option<Row>,
 }
 
 enum Payload {
@@ -699,6 +709,7 @@ struct FileEnd {
     counts: Summary,
     write: WriteStats,
     held: Vec<Held>,
+    held_bytes: HeldBytes,
     index: Vec<(u128, Option<i64>)>,
     filtered_by_time: usize,
     untimed_filtered: usize,
@@ -841,24 +852,28 @@ impl FileSink<'_> {
                         row.text.trim(),
                     )
                 });
-                let mut held = Held {
+                let bytes = &mut self.end.held_bytes;
+                let at = bytes.len();
+                let left_out = match self.mode {
+                    Mode::Write(f) => !format_row(f, self.ctx, &row, bytes.mem()),
+                    Mode::Rows => {
+                        // a `Row` always serializes (its fields are strings and numbers)
+                        let _ = serde_json::to_writer(bytes.mem(), &*row);
+                        false
+                    }
+                };
+                self.end.held.push(Held {
                     file: self.file,
                     key,
                     loose,
                     time,
                     turn: row.turn_type,
                     parser: row.is_parser(),
-                    bytes: Vec::new(),
-                    left_out: false,
-                    row: None,
-                };
-                match self.mode {
-                    Mode::Write(f) => {
-                        held.left_out = !format_row(f, self.ctx, &row, &mut held.bytes)
-                    }
-                    Mode::Rows => held.row = Some(row.into_owned()),
-                }
-                self.end.held.push(held);
+                    at,
+                    len: bytes.len() - at,
+                    left_out,
+                });
+                bytes.spill_over(s.temp_dir.as_deref(), s.held_budget);
                 return;
             }
             self.end.index.push((key, time));
@@ -1121,7 +1136,8 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// Where the rows of a scan go, on the caller's thread, in order.
 trait Consumer {
     fn payload(&mut self, ctx: &FileContext, payload: Payload) -> io::Result<()>;
-    fn held(&mut self, ctx: &FileContext, held: Held) -> io::Result<()>;
+    /// A kept copy: `bytes` are its formatted row, or the row as JSON.
+    fn held(&mut self, ctx: &FileContext, bytes: &[u8]) -> io::Result<()>;
 }
 
 struct WriteConsumer<'w> {
@@ -1135,8 +1151,8 @@ impl Consumer for WriteConsumer<'_> {
             Payload::Rows(_) => Ok(()),
         }
     }
-    fn held(&mut self, _ctx: &FileContext, held: Held) -> io::Result<()> {
-        self.out.write_all(&held.bytes)
+    fn held(&mut self, _ctx: &FileContext, bytes: &[u8]) -> io::Result<()> {
+        self.out.write_all(bytes)
     }
 }
 
@@ -1208,11 +1224,11 @@ impl Consumer for PerHostConsumer<'_> {
             _ => Ok(()),
         }
     }
-    fn held(&mut self, ctx: &FileContext, held: Held) -> io::Result<()> {
-        if held.bytes.is_empty() {
+    fn held(&mut self, ctx: &FileContext, bytes: &[u8]) -> io::Result<()> {
+        if bytes.is_empty() {
             return Ok(());
         }
-        self.out(&ctx.host)?.write_all(&held.bytes)
+        self.out(&ctx.host)?.write_all(bytes)
     }
 }
 
@@ -1229,10 +1245,9 @@ impl Consumer for RowConsumer<'_> {
         }
         Ok(())
     }
-    fn held(&mut self, ctx: &FileContext, held: Held) -> io::Result<()> {
-        if let Some(r) = &held.row {
-            (self.each)(ctx, r);
-        }
+    fn held(&mut self, ctx: &FileContext, bytes: &[u8]) -> io::Result<()> {
+        let row: Row = serde_json::from_slice(bytes)?;
+        (self.each)(ctx, &row);
         Ok(())
     }
 }
@@ -1256,6 +1271,7 @@ impl Scanner {
             temp_dir: None,
             archives_met: ArchivesMet::Collections,
             archive_password: None,
+            held_budget: HELD_BUDGET,
             stores: crate::stores::all(),
         }
     }
@@ -2082,6 +2098,10 @@ impl Scanner {
         for unit in units {
             let mut index = TwinIndex::default();
             let mut held: Vec<Held> = Vec::new();
+            // the bytes of each file's held copies, in file order, and how many of them
+            // the unit keeps in memory
+            let mut held_bytes: Vec<(usize, HeldBytes)> = Vec::new();
+            let mut held_in_memory = 0usize;
             // the `parser:` rows written so far of the file several stores read (its
             // readers are consecutive entries of one unit): what is held is one file's
             let mut said = Said::default();
@@ -2144,7 +2164,20 @@ impl Scanner {
                             for (k, t) in end.index {
                                 index.insert(k, t);
                             }
-                            held.extend(end.held);
+                            if !end.held.is_empty() {
+                                let mut bytes = end.held_bytes;
+                                if held_in_memory + bytes.in_memory() > self.held_budget {
+                                    bytes.spill_over(self.temp_dir.as_deref(), 0);
+                                }
+                                held_in_memory += bytes.in_memory();
+                                report.held_bytes_spilled += bytes.spilled();
+                                held_bytes.push((i, bytes));
+                                if held.is_empty() {
+                                    held = end.held;
+                                } else {
+                                    held.extend(end.held);
+                                }
+                            }
                             break;
                         }
                         Err(_) => {
@@ -2165,6 +2198,11 @@ impl Scanner {
             // gives (a pruned record in a backup and in the event log) is merged too,
             // so each event that only secondary sources hold is written once
             let mut kept: HashMap<u128, KeptCopies> = HashMap::new();
+            // a unit whose copies are all one file's has no copy of another file to
+            // compare with (a file's own copies are never compared with each other)
+            let one_file = held_bytes.len() < 2;
+            let mut readers = held_bytes.into_iter();
+            let mut reader: Option<(usize, HeldReader)> = None;
             for h in held {
                 // a copy without a time matches its session's twin at any time; one
                 // without a session either, a prompt of its agent by text alone
@@ -2176,12 +2214,14 @@ impl Scanner {
                     report.merged_copies += 1;
                     continue;
                 }
-                let twins = kept.entry(h.key).or_default();
-                if twins.is_copy(h.file, h.time) {
-                    report.merged_copies += 1;
-                    continue;
+                if !one_file {
+                    let twins = kept.entry(h.key).or_default();
+                    if twins.is_copy(h.file, h.time) {
+                        report.merged_copies += 1;
+                        continue;
+                    }
+                    twins.keep(h.time);
                 }
-                twins.keep(h.time);
                 if h.file != last_file {
                     ctx = self.context(&found[h.file]);
                     last_file = h.file;
@@ -2189,10 +2229,21 @@ impl Scanner {
                 report.counts.count(h.turn, h.parser, h.time.is_none());
                 if h.left_out {
                     report.write.untimed_left_out += 1;
-                } else if h.row.is_none() {
+                } else if matches!(job.mode, Mode::Write(_)) {
                     report.write.written += 1;
                 }
-                consumer.held(&ctx, h).map_err(ScanError::Output)?;
+                while reader.as_ref().is_none_or(|(f, _)| *f != h.file) {
+                    let Some((f, bytes)) = readers.next() else {
+                        return Err(ScanError::Threads {
+                            threads: 0,
+                            message: "a held copy's file was not seen".into(),
+                        });
+                    };
+                    reader = Some((f, bytes.reader().map_err(ScanError::Output)?));
+                }
+                let (_, r) = reader.as_mut().expect("just set");
+                let bytes = r.read(h.at, h.len).map_err(ScanError::Output)?;
+                consumer.held(&ctx, bytes).map_err(ScanError::Output)?;
             }
         }
         Ok(())
@@ -2726,6 +2777,77 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Copies held past the budget go to unnamed files in the temporary folder and come
+    /// back the same: rows, written bytes in every format and merge counts are those of
+    /// a scan that holds them in memory, whether a file's copies pass the budget as it
+    /// is read (budget 0) or a unit's files do together (budget 300); a temporary folder
+    /// that cannot be written keeps them in memory.
+    #[test]
+    fn held_copies_spilled_to_the_temporary_folder_come_back_the_same() {
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("h1/home/zed");
+        std::fs::create_dir_all(&home).unwrap();
+        let (mut a, mut b) = (String::new(), String::new());
+        for i in 0..40 {
+            let ms = 1_700_000_000_000u64 + i * 10_000;
+            let text = format!("prompt {i} {}", "é".repeat(i as usize % 9));
+            if i % 2 == 0 {
+                a.push_str(&format!("claude;s1;{ms};p;{text}\n"));
+            }
+            // a twin of a primary, or a copy only the copies hold
+            a.push_str(&format!("claude;s1;{ms};s;{text}\n"));
+            // the same copies again in another file (merged into a's), some untimed
+            let time = if i % 5 == 0 {
+                "-".to_string()
+            } else {
+                ms.to_string()
+            };
+            b.push_str(&format!("claude;s1;{time};s;{text}\n"));
+        }
+        std::fs::write(home.join("a.rows"), a).unwrap();
+        std::fs::write(home.join("b.rows"), b).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let scanner = |budget: usize, temp: Option<&Path>| {
+            let mut s = Scanner::new()
+                .stores(vec![Box::new(Spelled)])
+                .root(d.path());
+            s.held_budget = budget;
+            match temp {
+                Some(t) => s.temp_dir(t),
+                None => s,
+            }
+        };
+        let in_memory = scanner(HELD_BUDGET, None).run().unwrap();
+        assert_eq!((in_memory.rows.len(), in_memory.merged_copies), (44, 56));
+        assert_eq!(in_memory.held_bytes_spilled, 0);
+        let gone = tmp.path().join("not-there");
+        for (budget, temp, spills) in [
+            (0, Some(tmp.path()), true),
+            (300, Some(tmp.path()), true),
+            (0, Some(gone.as_path()), false),
+            (HELD_BUDGET, Some(tmp.path()), false),
+        ] {
+            let r = scanner(budget, temp).run().unwrap();
+            assert_eq!(r.rows, in_memory.rows, "{budget} {temp:?}");
+            assert_eq!(r.merged_copies, 56);
+            assert_eq!(r.held_bytes_spilled > 0, spills, "{budget} {temp:?}");
+            for format in [Format::Jsonl, Format::Csv, Format::Timesketch] {
+                let (mut held, mut spilled) = (Vec::new(), Vec::new());
+                let expect = scanner(HELD_BUDGET, None)
+                    .write_to(format, &mut held)
+                    .unwrap();
+                let report = scanner(budget, temp)
+                    .write_to(format, &mut spilled)
+                    .unwrap();
+                assert_eq!(String::from_utf8(spilled), String::from_utf8(held));
+                assert_eq!((report.write, report.merged_copies), (expect.write, 56));
+                assert_eq!(report.held_bytes_spilled > 0, spills, "{budget} {format:?}");
+            }
+        }
+        // the temporary files had no name: nothing is left behind
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
     }
 
     /// A copy that kept its session but no time matches its session's prompt of the
