@@ -349,6 +349,28 @@ def test_a_compressed_tar_gives_the_trees_rows(tmp_path, mode):
     assert [same(r, str(t)) for r in rows] == [same(r, str(tree)) for r in want]
 
 
+def test_a_zip_in_bzip2_or_lzma_gives_the_rows_of_a_deflated_one(tmp_path):
+    # Python's zipfile writes bzip2 (method 12) and LZMA (method 14, with an end
+    # marker) members: the same tree zipped three ways gives the same rows, paths aside
+    import zipfile
+
+    files = sorted(f for f in EVIDENCE.rglob("*") if f.is_file())
+    scanned = []
+    for name, method in [("deflated", zipfile.ZIP_DEFLATED), ("bzip2", zipfile.ZIP_BZIP2), ("lzma", zipfile.ZIP_LZMA)]:
+        z = tmp_path / f"{name}.zip"
+        with zipfile.ZipFile(z, "w", compression=method) as out:
+            for f in files:
+                out.write(f, f.relative_to(EVIDENCE).as_posix())
+        with zipfile.ZipFile(z) as check:
+            assert {i.compress_type for i in check.infolist()} == {method}
+        rows = list(acf.scan(z))
+        assert not [r["text"] for r in rows if "archive member not read" in r["text"]]
+        scanned.append([json.dumps({k: (v.replace(str(z), "ROOT") if isinstance(v, str) else v) for k, v in r.items()}, sort_keys=True) for r in rows])
+    assert len(scanned[0]) == 847
+    assert scanned[1] == scanned[0]
+    assert scanned[2] == scanned[0]
+
+
 def test_archives_a_walk_meets_are_read_when_they_are_collections(tmp_path):
     # a folder of collections: the one a collector named is read (the host from its
     # client_info.json); one under another name is not, and the report names it

@@ -93,10 +93,124 @@ enum Place {
         stored: bool,
         crc32: u32,
         encrypted: bool,
+        packing: Packing,
     },
     /// A tar entry: its bytes at this offset of the (inflated) tar file; a 7z entry,
     /// at this offset of the 7z's decoded entries.
     Tar { offset: u64 },
+}
+
+/// How a zip member is compressed, where this reader decodes it itself: the `zip`
+/// crate reads stored, deflated and Deflate64 members (and every encrypted one); its
+/// LZMA and xz readers take their dictionary size from the member unchecked, so bzip2,
+/// LZMA, xz and zstd members (7-Zip's `-mm=`, WinZip's newer methods) are decoded here,
+/// under the same memory bounds as a compressed tar's, and their CRC-32 checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Packing {
+    /// Read by the `zip` crate.
+    Zip,
+    /// Method 12.
+    Bzip2,
+    /// Method 14: a 4-byte header, the 5 property bytes, then a raw LZMA stream.
+    Lzma,
+    /// Method 93 (20 before APPNOTE 6.3.8).
+    Zstd,
+    /// Method 95: a whole xz stream.
+    Xz,
+}
+
+impl Packing {
+    fn of(method: zip::CompressionMethod) -> Packing {
+        use zip::CompressionMethod as M;
+        [
+            (M::BZIP2, Packing::Bzip2),
+            (M::LZMA, Packing::Lzma),
+            (M::ZSTD, Packing::Zstd),
+            // the number zstd had before APPNOTE 6.3.8 gave it 93
+            (M::ZSTD_DEPRECATED, Packing::Zstd),
+            (M::XZ, Packing::Xz),
+        ]
+        .into_iter()
+        .find(|(m, _)| method == *m)
+        .map_or(Packing::Zip, |(_, p)| p)
+    }
+}
+
+/// The dictionary an LZMA member may ask for: the xz bound ([`XZ_MEMORY_LIMIT`]).
+fn lzma_member<'a>(mut raw: impl Read + 'a, size: u64) -> io::Result<Box<dyn Read + 'a>> {
+    let mut header = [0u8; 9];
+    raw.read_exact(&mut header)
+        .map_err(|e| io::Error::new(e.kind(), format!("lzma: its header cut short ({e})")))?;
+    let props_len = u16::from_le_bytes([header[2], header[3]]);
+    if props_len != 5 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("lzma: {props_len} property bytes where 5 belong"),
+        ));
+    }
+    let props = header[4];
+    let dict = u32::from_le_bytes([header[5], header[6], header[7], header[8]]);
+    // the decoder keeps no more history than the member's size
+    let used = u64::from(dict).min(size.max(4096));
+    let need_kb =
+        lzma_rust2::lzma_get_memory_usage_by_props(u32::try_from(used).unwrap_or(u32::MAX), props)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("lzma: {e}")))?;
+    if u64::from(need_kb) > XZ_MEMORY_LIMIT >> 10 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "lzma: decoding it needs {need_kb} KiB of memory, over the {} KiB this reader allows",
+                XZ_MEMORY_LIMIT >> 10
+            ),
+        ));
+    }
+    let reader = lzma_rust2::LzmaReader::new_with_props(raw, size, props, dict, None)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("lzma: {e}")))?;
+    Ok(Box::new(Named {
+        what: "lzma",
+        inner: reader,
+    }))
+}
+
+/// A member's decoder over its raw bytes.
+fn unpacking<'a>(
+    packing: Packing,
+    raw: impl Read + 'a,
+    size: u64,
+) -> io::Result<Box<dyn Read + 'a>> {
+    Ok(match packing {
+        Packing::Bzip2 => Box::new(Named {
+            what: "bzip2",
+            inner: bzip2::read::BzDecoder::new(raw),
+        }),
+        Packing::Lzma => return lzma_member(raw, size),
+        Packing::Zstd => Box::new(ZstdFrames::new(raw)),
+        Packing::Xz => Box::new(Named {
+            what: "xz",
+            inner: lzma_rust2::XzReader::new_mem_limit(
+                raw,
+                true,
+                u32::try_from(XZ_MEMORY_LIMIT >> 10).unwrap_or(u32::MAX),
+            ),
+        }),
+        Packing::Zip => {
+            return Err(io::Error::other("read by the zip crate"));
+        }
+    })
+}
+
+/// A reader that takes the CRC-32 of what it reads.
+struct Crc<R> {
+    inner: R,
+    hasher: crc32fast::Hasher,
+}
+
+impl<R: Read> Read for Crc<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
 }
 
 /// A member of an archive, as its directory (zip) or its header (tar) describes it.
@@ -208,14 +322,14 @@ pub const ZSTD_MAX_WINDOW: u64 = 128 << 20;
 /// The frames of a zstd file one after the other (`zstd` writes one, `pzstd` and `cat
 /// a.zst b.zst` several), skippable frames passed over, as `zstd -d` reads them; a
 /// frame's content checksum, when it has one, is checked.
-struct ZstdFrames {
-    input: io::BufReader<Cursor>,
+struct ZstdFrames<R> {
+    input: io::BufReader<R>,
     decoder: ruzstd::decoding::FrameDecoder,
     in_frame: bool,
 }
 
-impl ZstdFrames {
-    fn new(input: Cursor) -> ZstdFrames {
+impl<R: Read> ZstdFrames<R> {
+    fn new(input: R) -> ZstdFrames<R> {
         let mut decoder = ruzstd::decoding::FrameDecoder::new();
         decoder.set_max_window_size(ZSTD_MAX_WINDOW);
         ZstdFrames {
@@ -231,7 +345,7 @@ fn zstd_error(e: impl std::fmt::Display) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, format!("zstd: {e}"))
 }
 
-impl Read for ZstdFrames {
+impl<R: Read> Read for ZstdFrames<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         use io::BufRead;
         use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
@@ -292,9 +406,17 @@ struct Named<R> {
 
 impl<R: Read> Read for Named<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.inner
-            .read(buf)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.what)))
+        self.inner.read(buf).map_err(|e| {
+            let words = e.to_string();
+            // some errors name their format already ("bzip2: bz2 header missing")
+            match words
+                .strip_prefix(self.what)
+                .and_then(|w| w.strip_prefix(": "))
+            {
+                Some(_) => io::Error::new(e.kind(), words),
+                None => io::Error::new(e.kind(), format!("{}: {words}", self.what)),
+            }
+        })
     }
 }
 
@@ -751,6 +873,7 @@ impl Archive {
                         && entry.compressed_size() == entry.size(),
                     crc32: entry.crc32(),
                     encrypted: entry.encrypted(),
+                    packing: Packing::of(entry.compression()),
                 },
                 modified: OnceLock::new(),
             });
@@ -1120,13 +1243,48 @@ impl Archive {
         let Some(mut zip) = self.zip.clone() else {
             return Err(io::Error::other("archive member not read: not a zip entry"));
         };
-        let encrypted = matches!(
-            m.place,
+        let (encrypted, packing, crc32) = match m.place {
             Place::Zip {
-                encrypted: true,
+                encrypted,
+                packing,
+                crc32,
                 ..
+            } => (encrypted, packing, crc32),
+            Place::Tar { .. } => (false, Packing::Zip, 0),
+        };
+        if packing != Packing::Zip && !encrypted {
+            let raw = zip
+                .by_index_raw(m.index)
+                .map_err(|e| zip_error("archive member not read", e))?;
+            let mut decoded = Crc {
+                inner: unpacking(packing, raw, m.size)
+                    .map_err(|e| io::Error::new(e.kind(), format!("archive member not read: {e}")))?
+                    .take(cap.saturating_add(1)),
+                hasher: crc32fast::Hasher::new(),
+            };
+            let n = io::copy(&mut decoded, out).map_err(|e| {
+                io::Error::new(e.kind(), format!("archive member not read whole: {e}"))
+            })?;
+            if n > cap {
+                return Err(io::Error::new(
+                    io::ErrorKind::FileTooLarge,
+                    crate::evidence::Refusal::TooLarge {
+                        size: m.size.max(n),
+                        cap,
+                    },
+                ));
             }
-        );
+            let read = decoded.hasher.finalize();
+            if read != crc32 {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "archive member not read whole: its CRC-32 {crc32:#010x} does not match its contents ({read:#010x})"
+                    ),
+                ));
+            }
+            return Ok(n);
+        }
         let file = match (&self.password, encrypted) {
             (Some(password), true) => zip.by_index_decrypt(m.index, &password.0),
             _ => zip.by_index(m.index),

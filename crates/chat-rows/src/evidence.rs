@@ -2039,20 +2039,20 @@ mod tests {
             ev.open_ranged(&z.join("a.txt")).unwrap_err().to_string(),
             "archive member not read whole: Invalid checksum"
         );
-        // a method this reader does not inflate (bzip2, patched into both headers),
+        // a method this reader does not inflate (PPMd, patched into both headers),
         // and a name too long for any path
         let other = tmp.join("other.zip");
         zip_at(&other, |w| {
             w.start_file("b.txt", stored).unwrap();
-            w.write_all(b"bzip2?").unwrap();
+            w.write_all(b"ppmd?").unwrap();
             w.start_file("a/".repeat(2100), stored).unwrap();
             w.write_all(b"deep").unwrap();
         });
         let mut bytes = std::fs::read(&other).unwrap();
         let local = memchr::memmem::find(&bytes, b"PK\x03\x04").unwrap();
-        bytes[local + 8] = 12;
+        bytes[local + 8] = 98;
         let central = memchr::memmem::find(&bytes, b"PK\x01\x02").unwrap();
-        bytes[central + 10] = 12;
+        bytes[central + 10] = 98;
         std::fs::write(&other, &bytes).unwrap();
         let problems = ev.open_archive(&other).unwrap();
         assert_eq!(problems.len(), 1);
@@ -2065,7 +2065,7 @@ mod tests {
         );
         assert_eq!(
             ev.read(&other.join("b.txt")).unwrap_err().to_string(),
-            "archive member not read whole: compression method not supported: 12"
+            "archive member not read whole: compression method not supported: 98"
         );
         // a stored member whose central directory declares another size than it
         // stores: read whole and by ranges alike (found by the fuzz target)
@@ -2090,6 +2090,152 @@ mod tests {
             ev.open_archive(&not).unwrap_err().to_string(),
             "not read as a zip archive: invalid Zip archive: Could not find EOCD"
         );
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    /// A zip of members whose bytes are given as they are compressed: each written
+    /// stored, then its method, CRC-32 (of `plain`) and size patched into both headers.
+    fn packed_zip(path: &Path, members: &[(&str, u16, &[u8], &[u8])]) {
+        use std::io::Write;
+        let stored = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        zip_at(path, |w| {
+            for (name, _, raw, _) in members {
+                w.start_file(*name, stored).unwrap();
+                w.write_all(raw).unwrap();
+            }
+        });
+        let mut bytes = std::fs::read(path).unwrap();
+        let put = |bytes: &mut Vec<u8>, at: usize, v: &[u8]| {
+            bytes[at..at + v.len()].copy_from_slice(v);
+        };
+        let locals: Vec<usize> = memchr::memmem::find_iter(&bytes, b"PK\x03\x04").collect();
+        let centrals: Vec<usize> = memchr::memmem::find_iter(&bytes, b"PK\x01\x02").collect();
+        assert_eq!(
+            (locals.len(), centrals.len()),
+            (members.len(), members.len())
+        );
+        for (i, (_, method, _, plain)) in members.iter().enumerate() {
+            let crc = crc32fast::hash(plain).to_le_bytes();
+            let size = u32::try_from(plain.len()).unwrap().to_le_bytes();
+            for (at, (m, c, z)) in [(locals[i], (8, 14, 22)), (centrals[i], (10, 16, 24))] {
+                put(&mut bytes, at + m, &method.to_le_bytes());
+                put(&mut bytes, at + c, &crc);
+                put(&mut bytes, at + z, &size);
+            }
+        }
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    /// Zip members in the methods the `zip` crate is not asked to decode (bzip2, LZMA,
+    /// zstd under both its numbers, xz) read as their plain bytes, whole and by ranges;
+    /// a CRC-32 that does not match, a stream cut short and an LZMA dictionary over the
+    /// bound are errors that say so, and a method nothing here decodes (PPMd) is named.
+    #[test]
+    fn zip_members_in_other_methods_read_as_their_bytes() {
+        use std::io::Write;
+        let tmp = tempfile_dir("archive-methods");
+        let plain: Vec<u8> = (0..20_000u32)
+            .flat_map(|i| format!("line {i} of the log\n").into_bytes())
+            .collect();
+        let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+        bz.write_all(&plain).unwrap();
+        let bz = bz.finish().unwrap();
+        // APPNOTE 5.8: version 2 bytes, property length 2 bytes, the properties, then
+        // the raw stream (here with an end marker, as Python's zipfile writes it)
+        let options = lzma_rust2::LzmaOptions::with_preset(1);
+        let mut raw = lzma_rust2::LzmaWriter::new_no_header(Vec::new(), &options, true).unwrap();
+        raw.write_all(&plain).unwrap();
+        let props = raw.props();
+        let mut lzma = vec![9, 20, 5, 0, props];
+        lzma.extend_from_slice(&options.dict_size.to_le_bytes());
+        lzma.extend_from_slice(&raw.finish().unwrap());
+        let zst = ruzstd::encoding::compress_to_vec(
+            &plain[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        let mut xz =
+            lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(1)).unwrap();
+        xz.write_all(&plain).unwrap();
+        let xz = xz.finish().unwrap();
+        // an LZMA member asking for a 3 GiB dictionary (and as large a size)
+        let mut huge = lzma.clone();
+        huge[5..9].copy_from_slice(&(3u32 << 30).to_le_bytes());
+        let z = tmp.join("m.zip");
+        packed_zip(
+            &z,
+            &[
+                ("a.txt", 12, &bz, &plain),
+                ("b.txt", 14, &lzma, &plain),
+                ("c.txt", 93, &zst, &plain),
+                ("d.txt", 20, &zst, &plain),
+                ("e.txt", 95, &xz, &plain),
+                ("f.txt", 98, &bz, &plain),
+                ("g.txt", 12, &bz, b"another text"),
+                ("h.txt", 93, &zst[..zst.len() / 2], &plain),
+                ("i.txt", 14, &huge, &plain),
+                ("j.txt", 12, b"not bzip2 at all", &plain),
+            ],
+        );
+        // ... and as large a size (3.75 GiB): a dictionary is never larger than the size
+        let mut bytes = std::fs::read(&z).unwrap();
+        let ninth = |sig: &[u8]| memchr::memmem::find_iter(&bytes, sig).nth(8).unwrap();
+        let (local, central) = (ninth(b"PK\x03\x04"), ninth(b"PK\x01\x02"));
+        let size = 0xF000_0000u32.to_le_bytes();
+        bytes[local + 22..local + 26].copy_from_slice(&size);
+        bytes[central + 24..central + 28].copy_from_slice(&size);
+        std::fs::write(&z, bytes).unwrap();
+        let before = snapshot_tree(&tmp).unwrap();
+        let ev = Evidence::new().roots([&tmp]);
+        assert_eq!(ev.open_archive(&z).unwrap().len(), 0);
+        let read = |name: &str| ev.read(&z.join(name)).map_err(|e| e.to_string());
+        for name in ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"] {
+            let bytes = read(name);
+            assert!(
+                bytes.as_deref() == Ok(&plain[..]),
+                "{name}: {:?}",
+                bytes.map(|b| b.len())
+            );
+            let r = ev.open_ranged(&z.join(name)).unwrap();
+            let mut buf = [0u8; 19];
+            assert_eq!(r.read_at(19 * 10 - 10, &mut buf).unwrap(), 19);
+            assert_eq!(&buf, b"line 10 of the log\n", "{name}");
+        }
+        assert_eq!(
+            read("f.txt").map(|b| b.len()),
+            Err("archive member not read whole: compression method not supported: 98".to_string())
+        );
+        assert_eq!(
+            read("g.txt").map(|b| b.len()),
+            Err(format!(
+                "archive member not read whole: its CRC-32 {:#010x} does not match its contents ({:#010x})",
+                crc32fast::hash(b"another text"),
+                crc32fast::hash(&plain)
+            ))
+        );
+        assert_eq!(
+            read("h.txt").map(|b| b.len()),
+            Err("archive member not read whole: zstd: Failed to parse block header: BlockContentReadError(Error { kind: UnexpectedEof, message: \"failed to fill whole buffer\" })".to_string())
+        );
+        assert_eq!(
+            read("i.txt").map(|b| b.len()),
+            Err("archive member not read: lzma: decoding it needs 3145750 KiB of memory, over the 262144 KiB this reader allows".to_string())
+        );
+        // an error that names its format already is not named twice
+        assert_eq!(
+            read("j.txt").map(|b| b.len()),
+            Err("archive member not read whole: bzip2: bz2 header missing".to_string())
+        );
+        // what was read is in the manifest, hashed as read (the plain bytes)
+        let sha = ev
+            .manifest()
+            .into_iter()
+            .filter(|m| m.path.ends_with("a.txt") || m.path.ends_with("e.txt"))
+            .map(|m| m.sha256)
+            .collect::<Vec<_>>();
+        assert_eq!(sha.len(), 2);
+        assert_eq!(sha[0], sha[1]);
+        assert_eq!(snapshot_tree(&tmp).unwrap(), before);
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 
