@@ -92,16 +92,19 @@ struct Args {
     /// The summary names those not opened.
     #[arg(long, value_name = "WHICH", default_value = "collections", value_parser = ["collections", "all", "none"])]
     open_archives: String,
-    /// The password of encrypted zip members (ZipCrypto or AES: `zip -P`, 7-Zip, a
-    /// collector's); best given in the environment, out of the process list. Never
-    /// written to any output.
+    /// The password of encrypted zip members and 7z blocks (ZipCrypto or AES: `zip
+    /// -P`, 7-Zip, a collector's); give it again for each other password (one per
+    /// line in the environment variable), tried in turn on each encrypted member. Best
+    /// given in the environment, out of the process list. Never written to any output.
     #[arg(
         long,
         value_name = "PASSWORD",
         env = "AI_CHAT_FORENSICS_ARCHIVE_PASSWORD",
-        hide_env_values = true
+        hide_env_values = true,
+        value_delimiter = '\n',
+        action = clap::ArgAction::Append
     )]
-    archive_password: Option<String>,
+    archive_password: Vec<String>,
     /// The size cap of one evidence file, archive member or decompressed archive
     /// (bytes, or with K, M, G, T: KiB to TiB; default 4G). A larger one is one parser
     /// row. Raise it for a collection over 4 GiB held whole in one archive member (a
@@ -272,9 +275,10 @@ fn main() -> ExitCode {
             Err(e) => return fail(e),
         }
     }
-    if let Some(password) = &args.archive_password {
-        scanner =
-            scanner.archive_password(ai_chat_forensics::chat_rows::ArchivePassword::new(password));
+    if !args.archive_password.is_empty() {
+        scanner = scanner.archive_password(ai_chat_forensics::chat_rows::ArchivePassword::any_of(
+            &args.archive_password,
+        ));
     }
     if live {
         if let Some(h) = this_host() {

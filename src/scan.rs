@@ -1375,9 +1375,11 @@ impl Scanner {
 
     /// The password of encrypted zip members, in the archives given as roots and those
     /// the walk opens (a collection zipped with `infected`, a Velociraptor collector's
-    /// password). Without it, or with a wrong one, each encrypted member a store would
-    /// read is one `parser:` row saying so ([`chat_rows::Evidence::archive_password`]).
-    /// It reaches no row, manifest entry or report.
+    /// password), or several ([`chat_rows::ArchivePassword::any_of`]) tried in turn on
+    /// each encrypted member. Without it, or with a wrong one, each encrypted member a
+    /// store would read is one `parser:` row saying so
+    /// ([`chat_rows::Evidence::archive_password`]). It reaches no row, manifest entry or
+    /// report.
     pub fn archive_password(mut self, password: chat_rows::ArchivePassword) -> Scanner {
         self.archive_password = Some(password);
         self

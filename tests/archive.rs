@@ -750,6 +750,20 @@ fn a_password_protected_collection_reads_with_its_password() {
         texts(&out),
         [not_read("erin", wrong), not_read("finn", wrong)]
     );
+    // several, the right one among them: as the flag given twice, or one per line in
+    // the environment; several wrong ones give the last one's words
+    let (out, _) = run(
+        &["--archive-password", "not it", "--archive-password", secret],
+        None,
+    );
+    assert_eq!(texts(&out).len(), 2 * rows);
+    let (out, _) = run(&[], Some(&format!("not it\n{secret}")));
+    assert_eq!(texts(&out).len(), 2 * rows);
+    let (out, _) = run(&[], Some("not it\nnor this"));
+    assert_eq!(
+        texts(&out),
+        [not_read("erin", wrong), not_read("finn", wrong)]
+    );
     // the right one, in the environment or as the flag: each user's rows, in every
     // format, and the password nowhere
     let manifest = tmp.path().join("out/custody.json");

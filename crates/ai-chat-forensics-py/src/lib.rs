@@ -586,15 +586,37 @@ fn scan(
     }
     if let Some(p) = archive_password {
         // text as UTF-8, or the bytes the archive's writer was given
-        let bytes: Vec<u8> = if let Ok(text) = p.extract::<String>() {
-            text.into_bytes()
-        } else if let Ok(bytes) = p.extract::<Vec<u8>>() {
-            bytes
-        } else {
-            return Err(PyTypeError::new_err("archive_password: a str or bytes"));
+        let one = |p: &Bound<'_, PyAny>| -> Option<Vec<u8>> {
+            if let Ok(text) = p.extract::<String>() {
+                Some(text.into_bytes())
+            } else if p.is_instance_of::<pyo3::types::PyBytes>()
+                || p.is_instance_of::<pyo3::types::PyByteArray>()
+            {
+                p.extract::<Vec<u8>>().ok()
+            } else {
+                None
+            }
         };
-        scanner =
-            scanner.archive_password(ai_chat_forensics::chat_rows::ArchivePassword::new(bytes));
+        let several = || -> Option<Vec<Vec<u8>>> {
+            if !(p.is_instance_of::<PyList>() || p.is_instance_of::<pyo3::types::PyTuple>()) {
+                return None;
+            }
+            p.try_iter()
+                .ok()?
+                .map(|q| q.ok().and_then(|q| one(&q)))
+                .collect()
+        };
+        let passwords = match one(p) {
+            Some(bytes) => vec![bytes],
+            None => several().ok_or_else(|| {
+                PyTypeError::new_err(
+                    "archive_password: a str or bytes, or a list of them (tried in turn)",
+                )
+            })?,
+        };
+        scanner = scanner.archive_password(ai_chat_forensics::chat_rows::ArchivePassword::any_of(
+            passwords,
+        ));
     }
     for r in &roots {
         scanner = scanner.root(r);

@@ -304,8 +304,16 @@ def test_a_password_protected_zip_reads_with_its_password(tmp_path):
     assert len(rows) == 8
     assert {(r["host"], r["user"]) for r in rows} == {("WS5", "erin")}
     assert "inf3cted" not in json.dumps(rows) + repr(scan.report)
-    with pytest.raises(TypeError, match="archive_password: a str or bytes"):
-        acf.scan(z, archive_password=7)
+    # several, tried in turn: the right one among them reads it
+    for several in (["wrong", b"inf3cted"], ("wrong", "inf3cted")):
+        assert len(list(acf.scan(z, archive_password=several))) == 8
+    rows = list(acf.scan(z, archive_password=["wrong", "nor this"]))
+    assert [r["text"] for r in rows] == [
+        f"parser: {member}: cannot read (archive member not read: provided password is incorrect)"
+    ]
+    for bad in (7, ["inf3cted", 7], {"inf3cted"}):
+        with pytest.raises(TypeError, match=r"archive_password: a str or bytes, or a list of them \(tried in turn\)"):
+            acf.scan(z, archive_password=bad)
 
 
 def test_the_size_cap_is_the_callers_to_set():

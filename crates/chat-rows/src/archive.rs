@@ -64,16 +64,33 @@ impl Seek for Cursor {
     }
 }
 
-/// The password encrypted zip members are read with (ZipCrypto or AES, as the member
-/// says): a responder's `infected`, or a collector's own. Never printed: its `Debug`
-/// says only that there is one.
+/// The password, or the passwords, encrypted zip members and 7z blocks are read with
+/// (ZipCrypto or AES, as the member says): a responder's `infected`, a collector's own,
+/// or one per collection (Velociraptor's X.509 scheme gives each container its own).
+/// Several are tried in the order given on each encrypted member or block until one
+/// reads it whole. Never printed: its `Debug` says only that there are some.
 #[derive(Clone)]
-pub struct ArchivePassword(Arc<[u8]>);
+pub struct ArchivePassword(Arc<[Arc<[u8]>]>);
 
 impl ArchivePassword {
     /// A password, as the bytes the archive's writer was given.
     pub fn new(password: impl AsRef<[u8]>) -> ArchivePassword {
-        ArchivePassword(Arc::from(password.as_ref()))
+        ArchivePassword(Arc::from([Arc::from(password.as_ref())]))
+    }
+
+    /// Several passwords, tried in this order (none gives the same as no password).
+    pub fn any_of<P: AsRef<[u8]>>(passwords: impl IntoIterator<Item = P>) -> ArchivePassword {
+        ArchivePassword(
+            passwords
+                .into_iter()
+                .map(|p| Arc::from(p.as_ref()))
+                .collect(),
+        )
+    }
+
+    /// The passwords, in the order they are tried.
+    fn candidates(&self) -> impl Iterator<Item = &[u8]> {
+        self.0.iter().map(|p| &p[..])
     }
 }
 
@@ -530,22 +547,23 @@ fn aes_key_of(properties: &[u8]) -> Option<(u8, Vec<u8>)> {
     (power != 63).then_some((power, salt))
 }
 
-/// The AES key derivations one 7z has cost: each distinct (power, salt) is one of
-/// 2^power SHA-256 rounds (7-Zip writes power 19 and no salt, so one key serves every
-/// block), at most [`SEVEN_Z_KEY_ROUNDS`] in all.
+/// The AES key derivations one 7z has cost: each distinct (password, power, salt) is
+/// one of 2^power SHA-256 rounds (7-Zip writes power 19 and no salt, so one key a
+/// password serves every block), at most [`SEVEN_Z_KEY_ROUNDS`] in all.
 #[derive(Default)]
 struct KeyBudget {
-    keys: std::collections::HashSet<(u8, Vec<u8>)>,
+    keys: std::collections::HashSet<(usize, u8, Vec<u8>)>,
     rounds: u64,
 }
 
 impl KeyBudget {
-    /// Takes a block's keys into the budget, or gives the rounds they would add past it.
-    fn admit(&mut self, keys: impl Iterator<Item = (u8, Vec<u8>)>) -> Result<(), u64> {
-        let new: Vec<(u8, Vec<u8>)> = keys.filter(|k| !self.keys.contains(k)).collect();
+    /// Takes a block's keys (each with the index of the password it is derived from)
+    /// into the budget, or gives the rounds they would add past it.
+    fn admit(&mut self, keys: impl Iterator<Item = (usize, u8, Vec<u8>)>) -> Result<(), u64> {
+        let new: Vec<(usize, u8, Vec<u8>)> = keys.filter(|k| !self.keys.contains(k)).collect();
         let more = new
             .iter()
-            .map(|(power, _)| 1u64 << (*power).min(62))
+            .map(|(_, power, _)| 1u64 << (*power).min(62))
             .fold(0u64, u64::saturating_add);
         if self.rounds.saturating_add(more) > SEVEN_Z_KEY_ROUNDS {
             return Err(more);
@@ -962,23 +980,44 @@ impl Archive {
         spill: Option<&Path>,
     ) -> io::Result<RangedFile> {
         use sevenz_rust2::{Archive as SevenZ, BlockDecoder, Password};
-        let password = match password {
-            // a 7z password is the UTF-16 of the text typed
-            Some(p) => Password::from(String::from_utf8_lossy(&p.0).as_ref()),
-            None => Password::empty(),
-        };
+        // a 7z password is the UTF-16 of the text typed
+        let mut passwords: Vec<Password> = password
+            .into_iter()
+            .flat_map(|p| p.candidates())
+            .map(|p| Password::from(String::from_utf8_lossy(p).as_ref()))
+            .collect();
+        if passwords.is_empty() {
+            passwords.push(Password::empty());
+        }
         let mut source = Cursor {
             file: file.clone(),
             pos: 0,
         };
         let limit_kb = usize::try_from(SEVEN_Z_MEMORY_LIMIT >> 10).unwrap_or(usize::MAX);
-        let archive =
-            SevenZ::read_with_memory_limit(&mut source, &password, limit_kb).map_err(|e| {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("not read as a 7z archive: {}", seven_z_words(&e)),
-                )
-            })?;
+        // the header (encrypted by `7z -mhe`) read with the first password that opens
+        // it; that password is tried first on the blocks
+        let mut opened = None;
+        let mut failed = None;
+        for (i, password) in passwords.iter().enumerate() {
+            source.pos = 0;
+            match SevenZ::read_with_memory_limit(&mut source, password, limit_kb) {
+                Ok(a) => {
+                    opened = Some((a, i));
+                    break;
+                }
+                Err(e) => failed = Some(e),
+            }
+        }
+        let Some((archive, first)) = opened else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "not read as a 7z archive: {}",
+                    failed.as_ref().map(seven_z_words).unwrap_or_default()
+                ),
+            ));
+        };
+        passwords[..=first].rotate_right(1);
         let mut out = Decoded::new(spill)?;
         // (entry index, offset, length) of each entry decoded whole and checked
         let mut decoded: Vec<(usize, u64, u64)> = Vec::new();
@@ -1000,77 +1039,97 @@ impl Archive {
                 .count()
         };
         for block in 0..archive.blocks.len() {
-            if !password.is_empty() {
-                let keys = archive.blocks[block]
-                    .coders
-                    .iter()
-                    .filter(|c| {
-                        c.encoder_method_id() == sevenz_rust2::EncoderMethod::ID_AES256_SHA256
-                    })
-                    .filter_map(|c| aes_key_of(c.properties()));
-                if let Err(more) = budget.admit(keys) {
-                    tree.problem(format!(
+            let encrypted = archive.blocks[block]
+                .coders
+                .iter()
+                .any(|c| c.encoder_method_id() == sevenz_rust2::EncoderMethod::ID_AES256_SHA256);
+            // an encrypted block is tried with each password until one decodes it
+            let tries = if encrypted { passwords.len() } else { 1 };
+            for (attempt, password) in passwords.iter().take(tries).enumerate() {
+                let last_try = attempt + 1 == tries;
+                if !password.is_empty() {
+                    let keys = archive.blocks[block]
+                        .coders
+                        .iter()
+                        .filter(|c| {
+                            c.encoder_method_id() == sevenz_rust2::EncoderMethod::ID_AES256_SHA256
+                        })
+                        .filter_map(|c| aes_key_of(c.properties()))
+                        .map(|(power, salt)| (attempt, power, salt));
+                    if let Err(more) = budget.admit(keys) {
+                        tree.problem(format!(
                         "archive entries not read: block {block} of the 7z asks for AES keys of {more} SHA-256 rounds more, over the {SEVEN_Z_KEY_ROUNDS} rounds this reader spends on one archive; {} of its entries not read",
                         entries_of(block)
                     ));
-                    continue;
+                        break;
+                    }
                 }
-            }
-            let before = decoded.len();
-            let mut in_entry = false;
-            let decoder = BlockDecoder::new_with_memory_limit(
-                1,
-                limit_kb,
-                block,
-                &archive,
-                &password,
-                &mut source,
-            );
-            let result = decoder.for_each_entries(&mut |entry, reader| {
-                in_entry = true;
-                let Some(&index) = index_of.get(&(entry as *const _)) else {
-                    return Ok(false);
-                };
-                // each entry starts where the bytes so far end, whole or not (an entry
-                // whose stream fails part way leaves its first bytes behind, unnamed)
-                let start = out.len();
-                let room = cap.saturating_sub(start);
-                let n = io::copy(&mut reader.take(room.saturating_add(1)), &mut out)?;
-                if n > room {
-                    too_large = Some(start + n);
-                    return Err(sevenz_rust2::Error::Other("over the size cap".into()));
+                let before = decoded.len();
+                let mut in_entry = false;
+                let decoder = BlockDecoder::new_with_memory_limit(
+                    1,
+                    limit_kb,
+                    block,
+                    &archive,
+                    password,
+                    &mut source,
+                );
+                let result = decoder.for_each_entries(&mut |entry, reader| {
+                    in_entry = true;
+                    let Some(&index) = index_of.get(&(entry as *const _)) else {
+                        return Ok(false);
+                    };
+                    // each entry starts where the bytes so far end, whole or not (an entry
+                    // whose stream fails part way leaves its first bytes behind, unnamed)
+                    let start = out.len();
+                    let room = cap.saturating_sub(start);
+                    let n = io::copy(&mut reader.take(room.saturating_add(1)), &mut out)?;
+                    if n > room {
+                        too_large = Some(start + n);
+                        return Err(sevenz_rust2::Error::Other("over the size cap".into()));
+                    }
+                    decoded.push((index, start, n));
+                    in_entry = false;
+                    Ok(true)
+                });
+                if let Some(n) = too_large {
+                    return Err(io::Error::new(
+                        io::ErrorKind::FileTooLarge,
+                        format!(
+                            "not read: it decodes to more than the {cap}-byte cap of one evidence file ({n} bytes and more)"
+                        ),
+                    ));
                 }
-                decoded.push((index, start, n));
-                in_entry = false;
-                Ok(true)
-            });
-            if let Some(n) = too_large {
-                return Err(io::Error::new(
-                    io::ErrorKind::FileTooLarge,
-                    format!(
-                        "not read: it decodes to more than the {cap}-byte cap of one evidence file ({n} bytes and more)"
-                    ),
-                ));
-            }
-            if let Err(e) = result {
-                // an error after an entry was copied is its check (its CRC, or the
-                // block's end): that entry is not read either
-                if !in_entry && decoded.len() > before {
-                    decoded.pop();
+                match result {
+                    Ok(_) => break,
+                    // the next password: what this one decoded is dropped (its bytes stay
+                    // in the file, unnamed)
+                    Err(_) if !last_try => {
+                        decoded.truncate(before);
+                        continue;
+                    }
+                    Err(_) => {}
                 }
-                let named: std::collections::HashSet<usize> =
-                    decoded[before..].iter().map(|d| d.0).collect();
-                let missed = archive
-                    .stream_map
-                    .file_block_index
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, b)| **b == Some(block) && !named.contains(i))
-                    .count();
-                tree.problem(format!(
+                if let Err(e) = result {
+                    // an error after an entry was copied is its check (its CRC, or the
+                    // block's end): that entry is not read either
+                    if !in_entry && decoded.len() > before {
+                        decoded.pop();
+                    }
+                    let named: std::collections::HashSet<usize> =
+                        decoded[before..].iter().map(|d| d.0).collect();
+                    let missed = archive
+                        .stream_map
+                        .file_block_index
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, b)| **b == Some(block) && !named.contains(i))
+                        .count();
+                    tree.problem(format!(
                     "archive entries not read: block {block} of the 7z could not be decoded ({}); {missed} of its entries not read",
                     seven_z_words(&e)
                 ));
+                }
             }
         }
         io::Write::flush(&mut out)?;
@@ -1217,9 +1276,47 @@ impl Archive {
             out.truncate(n);
             return Ok(out);
         }
-        let mut out = Vec::with_capacity(m.size.min(cap).min(64 << 20) as usize);
-        self.inflate_into(m, cap, &mut out)?;
+        let (out, _) = self.inflate(m, cap, || {
+            Ok(Vec::with_capacity(m.size.min(cap).min(64 << 20) as usize))
+        })?;
         Ok(out)
+    }
+
+    /// A zip member inflated into a fresh output from `fresh`; an encrypted one tried
+    /// with each password in turn, a fresh output each time, until one reads it whole
+    /// (a wrong password can pass ZipCrypto's one-byte check and fail only at the
+    /// CRC). The error is the last password's.
+    fn inflate<W: io::Write>(
+        &self,
+        m: &Member,
+        cap: u64,
+        mut fresh: impl FnMut() -> io::Result<W>,
+    ) -> io::Result<(W, u64)> {
+        let encrypted = matches!(
+            m.place,
+            Place::Zip {
+                encrypted: true,
+                ..
+            }
+        );
+        let mut passwords: Vec<Option<&[u8]>> = match (&self.password, encrypted) {
+            (Some(p), true) => p.candidates().map(Some).collect(),
+            _ => Vec::new(),
+        };
+        if passwords.is_empty() {
+            // the zip crate's own words for an encrypted one ("Password required")
+            passwords.push(None);
+        }
+        let mut failed = None;
+        for password in passwords {
+            let mut out = fresh()?;
+            match self.inflate_into(m, cap, password, &mut out) {
+                Ok(n) => return Ok((out, n)),
+                Err(e) if e.kind() == io::ErrorKind::FileTooLarge => return Err(e),
+                Err(e) => failed = Some(e),
+            }
+        }
+        Err(failed.unwrap_or_else(|| io::Error::other("archive member not read")))
     }
 
     /// A member's bytes where they lie: `m.size` bytes from `start`, all inside the
@@ -1239,7 +1336,13 @@ impl Archive {
         Ok(RangedFile::within(self.file.clone(), start, m.size))
     }
 
-    fn inflate_into(&self, m: &Member, cap: u64, out: &mut dyn io::Write) -> io::Result<u64> {
+    fn inflate_into(
+        &self,
+        m: &Member,
+        cap: u64,
+        password: Option<&[u8]>,
+        out: &mut dyn io::Write,
+    ) -> io::Result<u64> {
         let Some(mut zip) = self.zip.clone() else {
             return Err(io::Error::other("archive member not read: not a zip entry"));
         };
@@ -1285,8 +1388,8 @@ impl Archive {
             }
             return Ok(n);
         }
-        let file = match (&self.password, encrypted) {
-            (Some(password), true) => zip.by_index_decrypt(m.index, &password.0),
+        let file = match (password, encrypted) {
+            (Some(password), true) => zip.by_index_decrypt(m.index, password),
             _ => zip.by_index(m.index),
         }
         .map_err(|e| zip_error("archive member not read", e))?;
@@ -1342,8 +1445,7 @@ impl Archive {
         }
         match spill {
             Some(dir) if m.size > in_memory => {
-                let mut tmp = tempfile::tempfile_in(dir)?;
-                let n = self.inflate_into(m, cap, &mut tmp)?;
+                let (mut tmp, n) = self.inflate(m, cap, || tempfile::tempfile_in(dir))?;
                 io::Write::flush(&mut tmp)?;
                 Ok(RangedFile::spilled(tmp, n))
             }
@@ -1374,14 +1476,18 @@ mod tests {
         assert_eq!(aes_key_of(&[63, 0]), None);
         assert_eq!(aes_key_of(&[]), Some((0, vec![])));
         let mut budget = KeyBudget::default();
-        let key = |salt: u8| std::iter::once((24u8, vec![salt]));
-        for salt in 0..4 {
-            assert_eq!(budget.admit(key(salt)), Ok(()));
+        let key = |password: usize, salt: u8| std::iter::once((password, 24u8, vec![salt]));
+        for salt in 0..3 {
+            assert_eq!(budget.admit(key(0, salt)), Ok(()));
             // the same key again costs nothing
-            assert_eq!(budget.admit(key(salt)), Ok(()));
+            assert_eq!(budget.admit(key(0, salt)), Ok(()));
         }
-        assert_eq!(budget.admit(key(4)), Err(1 << 24));
-        assert_eq!(budget.admit(std::iter::once((62, vec![]))), Err(1 << 62));
+        // the same salt and power from another password is another key
+        assert_eq!(budget.admit(key(1, 0)), Ok(()));
+        assert_eq!(budget.admit(key(1, 0)), Ok(()));
+        assert_eq!(budget.admit(key(2, 0)), Err(1 << 24));
+        assert_eq!(budget.admit(key(0, 4)), Err(1 << 24));
+        assert_eq!(budget.admit(std::iter::once((0, 62, vec![]))), Err(1 << 62));
         assert_eq!(budget.rounds, SEVEN_Z_KEY_ROUNDS);
     }
 

@@ -773,7 +773,10 @@ impl Evidence {
     /// (`archive member not read: unsupported Zip archive: Password required to decrypt
     /// file`, `... provided password is incorrect`); a ZipCrypto password checks one
     /// byte only, so a wrong one may pass it and be told by the member's CRC-32
-    /// (`Invalid checksum`). The password is never in the manifest, a row or an error.
+    /// (`Invalid checksum`). Several passwords ([`crate::ArchivePassword::any_of`]) are
+    /// tried in turn on each encrypted member, 7z header and 7z block until one reads
+    /// it whole; with none right, the error is the last one's. The password is never
+    /// in the manifest, a row or an error.
     pub fn archive_password(mut self, password: crate::ArchivePassword) -> Evidence {
         self.archive_password = Some(password);
         self
@@ -1993,6 +1996,38 @@ mod tests {
             ev.manifest()[1].sha256,
             "b9df281d14922cb6bbdb6253e515c1c866bf4cdfc5d32b4d208fe882d0d375d5"
         );
+        // several, the right one among them; none of them; an empty list (as none)
+        let ev = Evidence::new()
+            .roots([&tmp])
+            .archive_password(crate::ArchivePassword::any_of([
+                "not it", secret, "nor this",
+            ]));
+        ev.open_archive(&z).unwrap();
+        assert_eq!(read(&ev, "a.txt"), Ok(b"hello aes".to_vec()));
+        assert_eq!(read(&ev, "b.txt"), Ok(b"hello zipcrypto".to_vec()));
+        let ev = Evidence::new()
+            .roots([&tmp])
+            .archive_password(crate::ArchivePassword::any_of::<&str>([]));
+        ev.open_archive(&z).unwrap();
+        assert_eq!(read(&ev, "b.txt"), Err(required.to_string()));
+        // ZipCrypto checks a password by one byte: about one wrong password in 256
+        // passes it and fails only at the CRC; the next password is tried then
+        let passing = (0..100_000)
+            .map(|i| format!("guess-{i}"))
+            .find(|guess| {
+                let ev = Evidence::new()
+                    .roots([&tmp])
+                    .archive_password(crate::ArchivePassword::new(guess));
+                ev.open_archive(&z).unwrap();
+                read(&ev, "b.txt")
+                    .is_err_and(|e| e != "archive member not read: provided password is incorrect")
+            })
+            .unwrap();
+        let ev = Evidence::new()
+            .roots([&tmp])
+            .archive_password(crate::ArchivePassword::any_of([passing.as_str(), secret]));
+        ev.open_archive(&z).unwrap();
+        assert_eq!(read(&ev, "b.txt"), Ok(b"hello zipcrypto".to_vec()));
         // a wrong one
         let ev = Evidence::new()
             .roots([&tmp])
@@ -2561,11 +2596,32 @@ mod tests {
             ev_of(&tmp).open_archive(&hidden).unwrap_err().to_string(),
             "not read as a 7z archive: encrypted, and no password was given"
         );
-        let ev = ev_of(&tmp).archive_password(crate::ArchivePassword::new("inf3cted"));
-        assert_eq!(ev.open_archive(&hidden).unwrap(), []);
+        // one password, or several of which one is right (the header and the block
+        // each tried with them in turn)
+        for password in [
+            crate::ArchivePassword::new("inf3cted"),
+            crate::ArchivePassword::any_of(["wrong", "also wrong", "inf3cted"]),
+        ] {
+            let ev = ev_of(&tmp).archive_password(password);
+            assert_eq!(ev.open_archive(&hidden).unwrap(), []);
+            assert_eq!(
+                ev.read(&hidden.join("home/alice/a.txt")).unwrap(),
+                b"hello seven"
+            );
+        }
         assert_eq!(
-            ev.read(&hidden.join("home/alice/a.txt")).unwrap(),
-            b"hello seven"
+            ev_of(&tmp)
+                .archive_password(crate::ArchivePassword::any_of(["wrong", "also wrong"]))
+                .open_archive(&hidden)
+                .unwrap_err()
+                .to_string()
+                .split(':')
+                .take(2)
+                .collect::<Vec<_>>(),
+            [
+                "not read as a 7z archive",
+                " encrypted, and not decoded with the password given"
+            ]
         );
         let locked = tmp.join("locked.7z");
         std::fs::write(
@@ -2573,15 +2629,21 @@ mod tests {
             seven_z_bytes(files, true, Some(("inf3cted", false))),
         )
         .unwrap();
-        let ev = ev_of(&tmp).archive_password(crate::ArchivePassword::new("inf3cted"));
-        assert_eq!(ev.open_archive(&locked).unwrap(), []);
-        assert_eq!(
-            ev.read(&locked.join("home/alice/a.txt")).unwrap(),
-            b"hello seven"
-        );
+        for password in [
+            crate::ArchivePassword::new("inf3cted"),
+            crate::ArchivePassword::any_of(["wrong", "inf3cted"]),
+        ] {
+            let ev = ev_of(&tmp).archive_password(password);
+            assert_eq!(ev.open_archive(&locked).unwrap(), []);
+            assert_eq!(
+                ev.read(&locked.join("home/alice/a.txt")).unwrap(),
+                b"hello seven"
+            );
+        }
         for ev in [
             ev_of(&tmp),
             ev_of(&tmp).archive_password(crate::ArchivePassword::new("wrong")),
+            ev_of(&tmp).archive_password(crate::ArchivePassword::any_of(["wrong", "nope"])),
         ] {
             let problems = ev.open_archive(&locked).unwrap();
             assert_eq!(problems.len(), 1, "{problems:?}");

@@ -111,7 +111,7 @@ def scan(
     threads: int = 0,
     hash_files: bool = False,
     open_archives: Literal["collections", "all", "none"] = "collections",
-    archive_password: Union[str, bytes, None] = None,
+    archive_password: Union[str, bytes, Sequence[Union[str, bytes]], None] = None,
     max_file_size: Optional[int] = None,
 ) -> Rows:
     """Scan evidence roots; yield one dict per row in the CLI's order.
@@ -134,8 +134,9 @@ def scan(
     archive), ``"all"`` (every one, a user's own zips too) or ``"none"`` (only archives
     given as roots); any other value is a ValueError. Those not opened are listed in
     ``report["archives_not_opened"]``. archive_password: the password of encrypted
-    zip members (ZipCrypto or AES); without it each such member a store would read is
-    a ``parser:`` row; it is in no row or report. max_file_size: the size cap of one
+    zip members and 7z blocks (ZipCrypto or AES), or a list of passwords tried in turn
+    on each; without the right one each such member a store would read is a
+    ``parser:`` row; none is in any row or report. max_file_size: the size cap of one
     evidence file, archive member or decompressed archive in bytes (default 4 GiB);
     a larger one is a ``parser:`` row.
     """
