@@ -362,6 +362,25 @@ fn zstd_error(e: impl std::fmt::Display) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, format!("zstd: {e}"))
 }
 
+/// A decoder's error in words: a stream cut short (an input read that ended early,
+/// however deep in the decoder's errors) says so, where the decoder's own text would
+/// print its error types (`BlockContentReadError(Error { kind: UnexpectedEof, ..`).
+fn zstd_decode_error(e: impl std::error::Error + 'static) -> io::Error {
+    let mut cause: Option<&dyn std::error::Error> = Some(&e);
+    while let Some(c) = cause {
+        if c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::UnexpectedEof)
+        {
+            return io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "zstd: the stream is cut short (it ends inside a frame)",
+            );
+        }
+        cause = c.source();
+    }
+    zstd_error(e)
+}
+
 impl<R: Read> Read for ZstdFrames<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         use io::BufRead;
@@ -374,7 +393,7 @@ impl<R: Read> Read for ZstdFrames<R> {
                             &mut self.input,
                             ruzstd::decoding::BlockDecodingStrategy::UptoBlocks(1),
                         )
-                        .map_err(zstd_error)?;
+                        .map_err(zstd_decode_error)?;
                 }
                 let n = self.decoder.read(buf)?;
                 if n > 0 || buf.is_empty() {
@@ -409,7 +428,7 @@ impl<R: Read> Read for ZstdFrames<R> {
                         return Err(zstd_error("a skippable frame cut short"));
                     }
                 }
-                Err(e) => return Err(zstd_error(e)),
+                Err(e) => return Err(zstd_decode_error(e)),
             }
         }
     }

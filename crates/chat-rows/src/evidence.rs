@@ -2250,7 +2250,7 @@ mod tests {
         );
         assert_eq!(
             read("h.txt").map(|b| b.len()),
-            Err("archive member not read whole: zstd: Failed to parse block header: BlockContentReadError(Error { kind: UnexpectedEof, message: \"failed to fill whole buffer\" })".to_string())
+            Err("archive member not read whole: zstd: the stream is cut short (it ends inside a frame)".to_string())
         );
         assert_eq!(
             read("i.txt").map(|b| b.len()),
@@ -2461,6 +2461,13 @@ mod tests {
                 .to_string()
                 .starts_with("not inflated whole: bzip2: "),
         );
+        let cut_zst = tmp.join("cut.tar.zst");
+        let bytes = std::fs::read(&tzst).unwrap();
+        std::fs::write(&cut_zst, &bytes[..bytes.len() / 2]).unwrap();
+        assert_eq!(
+            ev_of(&tmp).open_archive(&cut_zst).unwrap_err().to_string(),
+            "not inflated whole: zstd: the stream is cut short (it ends inside a frame)"
+        );
         let bad_sum = tmp.join("sum.tar.zst");
         let mut bytes = zstd_bytes(b"hello");
         let last = bytes.len() - 1;
@@ -2480,6 +2487,7 @@ mod tests {
             &hostile_zst,
             &cut_bz,
             &bad_sum,
+            &cut_zst,
         ] {
             std::fs::remove_file(f).unwrap();
         }
