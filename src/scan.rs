@@ -2824,6 +2824,13 @@ mod tests {
         let in_memory = scanner(HELD_BUDGET, None).run().unwrap();
         assert_eq!((in_memory.rows.len(), in_memory.merged_copies), (44, 56));
         assert_eq!(in_memory.held_bytes_spilled, 0);
+        // a held row comes back as the store gave it (kept copies hold nothing: each of
+        // their rows is the store's own)
+        let all = scanner(HELD_BUDGET, None).keep_copies(true).run().unwrap();
+        assert_eq!(all.rows.len(), 100);
+        for r in &in_memory.rows {
+            assert!(all.rows.contains(r), "{r:?}");
+        }
         let gone = tmp.path().join("not-there");
         for (budget, temp, spills) in [
             (0, Some(tmp.path()), true),
