@@ -621,4 +621,11 @@ fn print_summary(report: &ScanReport, format: Format, archives_met: ArchivesMet)
     if report.filtered_by_agent > 0 {
         let _ = writeln!(e, "  left out by --agent: {}", report.filtered_by_agent);
     }
+    if report.held_bytes_spilled > 0 {
+        let _ = writeln!(
+            e,
+            "  secondary copies held in --temp-dir until their host ended: {} bytes (unnamed files, gone)",
+            report.held_bytes_spilled
+        );
+    }
 }

@@ -6,6 +6,7 @@
 //! a VS Code `.json` session's twins of its `.jsonl` log).
 
 mod common;
+use ai_chat_forensics::chat_rows::snapshot_tree;
 use common::{Run, run};
 
 use std::collections::BTreeMap;
@@ -220,4 +221,61 @@ fn the_whole_tree_counts_every_copy() {
     check_merge_accounts_for_every_copy(&merged, &kept);
     // at least the copies the three stores above give, whatever the other stores add
     assert!(merged.merged >= 18 + 5 + 3, "{}", merged.merged);
+}
+
+/// A host's copies past 16 MiB wait in `--temp-dir` (unnamed files) until the host
+/// ends, and the summary says how many bytes; the rows are those of a scan that holds
+/// them in memory (a `--temp-dir` inside the evidence is never written: there they stay
+/// in memory), byte for byte, and nothing is left in either folder.
+#[test]
+fn copies_past_the_budget_wait_in_the_temporary_folder() {
+    let case = tempfile::tempdir().unwrap();
+    let claude = case.path().join("home/ida/.claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    // 60,000 distinct prompts, every one a copy with no transcript to merge into
+    let mut history = String::new();
+    for i in 0..60_000u64 {
+        history.push_str(&format!(
+            "{{\"display\":\"prompt {i} of a long history, with words enough to make a row\",\"pastedContents\":{{}},\"timestamp\":{},\"project\":\"/w/p\",\"sessionId\":\"11111111-2222-4333-8444-{:012}\"}}\n",
+            1_782_050_400_000 + i * 1000,
+            i / 20
+        ));
+    }
+    std::fs::write(claude.join("history.jsonl"), &history).unwrap();
+    let spill = tempfile::tempdir().unwrap();
+    let inside = case.path().join("home/ida/tmp");
+    std::fs::create_dir_all(&inside).unwrap();
+    let before = snapshot_tree(case.path()).unwrap();
+    let run = |temp: &Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
+            .arg(case.path())
+            .args(["--no-progress", "--temp-dir"])
+            .arg(temp)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        (out.stdout, String::from_utf8(out.stderr).unwrap())
+    };
+    let spilled_line = |stderr: &str| -> Option<u64> {
+        stderr.lines().find_map(|l| {
+            l.trim()
+                .strip_prefix("secondary copies held in --temp-dir until their host ended: ")?
+                .strip_suffix(" bytes (unnamed files, gone)")?
+                .parse()
+                .ok()
+        })
+    };
+    let (rows, stderr) = run(spill.path());
+    assert_eq!(rows.iter().filter(|b| **b == b'\n').count(), 60_000);
+    let spilled = spilled_line(&stderr).expect("the summary line");
+    // at least the 16 MiB budget went out, at most every row
+    assert!(
+        (16 << 20..=rows.len() as u64).contains(&spilled),
+        "{spilled}"
+    );
+    let (in_memory, stderr) = run(&inside);
+    assert_eq!(spilled_line(&stderr), None);
+    assert!(rows == in_memory, "the same rows, byte for byte");
+    assert_eq!(std::fs::read_dir(spill.path()).unwrap().count(), 0);
+    assert_eq!(snapshot_tree(case.path()).unwrap(), before);
 }
