@@ -1000,13 +1000,15 @@ impl Archive {
     ) -> io::Result<RangedFile> {
         use sevenz_rust2::{Archive as SevenZ, BlockDecoder, Password};
         // a 7z password is the UTF-16 of the text typed
-        let mut passwords: Vec<Password> = password
+        // (each with its place in the list given, which names its keys in the budget)
+        let mut passwords: Vec<(usize, Password)> = password
             .into_iter()
             .flat_map(|p| p.candidates())
             .map(|p| Password::from(String::from_utf8_lossy(p).as_ref()))
+            .enumerate()
             .collect();
         if passwords.is_empty() {
-            passwords.push(Password::empty());
+            passwords.push((0, Password::empty()));
         }
         let mut source = Cursor {
             file: file.clone(),
@@ -1014,10 +1016,11 @@ impl Archive {
         };
         let limit_kb = usize::try_from(SEVEN_Z_MEMORY_LIMIT >> 10).unwrap_or(usize::MAX);
         // the header (encrypted by `7z -mhe`) read with the first password that opens
-        // it; that password is tried first on the blocks
+        // it; the password that opened the header or last decoded a block is tried
+        // first on the next block
         let mut opened = None;
         let mut failed = None;
-        for (i, password) in passwords.iter().enumerate() {
+        for (i, (_, password)) in passwords.iter().enumerate() {
             source.pos = 0;
             match SevenZ::read_with_memory_limit(&mut source, password, limit_kb) {
                 Ok(a) => {
@@ -1064,7 +1067,8 @@ impl Archive {
                 .any(|c| c.encoder_method_id() == sevenz_rust2::EncoderMethod::ID_AES256_SHA256);
             // an encrypted block is tried with each password until one decodes it
             let tries = if encrypted { passwords.len() } else { 1 };
-            for (attempt, password) in passwords.iter().take(tries).enumerate() {
+            let mut worked = None;
+            for (attempt, (id, password)) in passwords.iter().take(tries).enumerate() {
                 let last_try = attempt + 1 == tries;
                 if !password.is_empty() {
                     let keys = archive.blocks[block]
@@ -1074,7 +1078,7 @@ impl Archive {
                             c.encoder_method_id() == sevenz_rust2::EncoderMethod::ID_AES256_SHA256
                         })
                         .filter_map(|c| aes_key_of(c.properties()))
-                        .map(|(power, salt)| (attempt, power, salt));
+                        .map(|(power, salt)| (*id, power, salt));
                     if let Err(more) = budget.admit(keys) {
                         tree.problem(format!(
                         "archive entries not read: block {block} of the 7z asks for AES keys of {more} SHA-256 rounds more, over the {SEVEN_Z_KEY_ROUNDS} rounds this reader spends on one archive; {} of its entries not read",
@@ -1120,7 +1124,10 @@ impl Archive {
                     ));
                 }
                 match result {
-                    Ok(_) => break,
+                    Ok(_) => {
+                        worked = Some(attempt);
+                        break;
+                    }
                     // the next password: what this one decoded is dropped (its bytes stay
                     // in the file, unnamed)
                     Err(_) if !last_try => {
@@ -1149,6 +1156,9 @@ impl Archive {
                     seven_z_words(&e)
                 ));
                 }
+            }
+            if let Some(attempt) = worked {
+                passwords[..=attempt].rotate_right(1);
             }
         }
         io::Write::flush(&mut out)?;

@@ -2637,17 +2637,29 @@ mod tests {
             seven_z_bytes(files, true, Some(("inf3cted", false))),
         )
         .unwrap();
+        // a block a file, each tried with the passwords in turn (the one that decoded
+        // the block before first)
+        let blocks = tmp.join("blocks.7z");
+        std::fs::write(
+            &blocks,
+            seven_z_bytes(files, false, Some(("inf3cted", false))),
+        )
+        .unwrap();
         for password in [
             crate::ArchivePassword::new("inf3cted"),
             crate::ArchivePassword::any_of(["wrong", "inf3cted"]),
+            crate::ArchivePassword::any_of(["wrong", "also wrong", "inf3cted", "wrong"]),
         ] {
             let ev = ev_of(&tmp).archive_password(password);
-            assert_eq!(ev.open_archive(&locked).unwrap(), []);
-            assert_eq!(
-                ev.read(&locked.join("home/alice/a.txt")).unwrap(),
-                b"hello seven"
-            );
+            for archive in [&locked, &blocks] {
+                assert_eq!(ev.open_archive(archive).unwrap(), []);
+                assert_eq!(
+                    ev.read(&archive.join("home/alice/a.txt")).unwrap(),
+                    b"hello seven"
+                );
+            }
         }
+        std::fs::remove_file(&blocks).unwrap();
         for ev in [
             ev_of(&tmp),
             ev_of(&tmp).archive_password(crate::ArchivePassword::new("wrong")),
