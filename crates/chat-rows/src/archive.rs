@@ -202,18 +202,33 @@ fn unpacking<'a>(
         }),
         Packing::Lzma => return lzma_member(raw, size),
         Packing::Zstd => Box::new(ZstdFrames::new(raw)),
-        Packing::Xz => Box::new(Named {
-            what: "xz",
-            inner: lzma_rust2::XzReader::new_mem_limit(
-                raw,
-                true,
-                u32::try_from(XZ_MEMORY_LIMIT >> 10).unwrap_or(u32::MAX),
-            ),
-        }),
+        Packing::Xz => xz_decoder(raw),
         Packing::Zip => {
             return Err(io::Error::other("read by the zip crate"));
         }
     })
+}
+
+/// Copies a member's decoded bytes to `out`, at most `cap` of them (more is an error of
+/// kind `FileTooLarge`, whatever the member declared: `declared`).
+fn copy_capped(
+    member: impl Read,
+    out: &mut dyn io::Write,
+    declared: u64,
+    cap: u64,
+) -> io::Result<u64> {
+    let n = io::copy(&mut member.take(cap.saturating_add(1)), out)
+        .map_err(|e| io::Error::new(e.kind(), format!("archive member not read whole: {e}")))?;
+    if n > cap {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            crate::evidence::Refusal::TooLarge {
+                size: declared.max(n),
+                cap,
+            },
+        ));
+    }
+    Ok(n)
 }
 
 /// A reader that takes the CRC-32 of what it reads.
@@ -597,20 +612,26 @@ impl KeyBudget {
 /// xz stream (`7z -mx9` uses a 64 MiB dictionary).
 pub const SEVEN_Z_MEMORY_LIMIT: u64 = 256 << 20;
 
+/// An xz decoder (of every stream one after the other) that may need at most
+/// [`XZ_MEMORY_LIMIT`].
+fn xz_decoder<'a>(input: impl Read + 'a) -> Box<dyn Read + 'a> {
+    Box::new(Named {
+        what: "xz",
+        inner: lzma_rust2::XzReader::new_mem_limit(
+            input,
+            true,
+            u32::try_from(XZ_MEMORY_LIMIT >> 10).unwrap_or(u32::MAX),
+        ),
+    })
+}
+
 /// How a tar is compressed (or not), by the archive's name.
 fn decompressing(kind: ArchiveKind, input: Cursor) -> io::Result<Box<dyn Read>> {
     Ok(match kind {
         // a gzip of several members (`cat a.gz b.gz`) inflates as one stream, as `gzip
         // -d` does; so does a bzip2 of several streams (`pbzip2`) and an xz of several
         ArchiveKind::TarGz => Box::new(flate2::read::MultiGzDecoder::new(input)),
-        ArchiveKind::TarXz => Box::new(Named {
-            what: "xz",
-            inner: lzma_rust2::XzReader::new_mem_limit(
-                input,
-                true,
-                u32::try_from(XZ_MEMORY_LIMIT >> 10).unwrap_or(u32::MAX),
-            ),
-        }),
+        ArchiveKind::TarXz => xz_decoder(input),
         ArchiveKind::TarBz2 => Box::new(Named {
             what: "bzip2",
             inner: bzip2::read::MultiBzDecoder::new(input),
@@ -1389,23 +1410,12 @@ impl Archive {
                 .by_index_raw(m.index)
                 .map_err(|e| zip_error("archive member not read", e))?;
             let mut decoded = Crc {
-                inner: unpacking(packing, raw, m.size)
-                    .map_err(|e| io::Error::new(e.kind(), format!("archive member not read: {e}")))?
-                    .take(cap.saturating_add(1)),
+                inner: unpacking(packing, raw, m.size).map_err(|e| {
+                    io::Error::new(e.kind(), format!("archive member not read: {e}"))
+                })?,
                 hasher: crc32fast::Hasher::new(),
             };
-            let n = io::copy(&mut decoded, out).map_err(|e| {
-                io::Error::new(e.kind(), format!("archive member not read whole: {e}"))
-            })?;
-            if n > cap {
-                return Err(io::Error::new(
-                    io::ErrorKind::FileTooLarge,
-                    crate::evidence::Refusal::TooLarge {
-                        size: m.size.max(n),
-                        cap,
-                    },
-                ));
-            }
+            let n = copy_capped(&mut decoded, out, m.size, cap)?;
             let read = decoded.hasher.finalize();
             if read != crc32 {
                 return Err(io::Error::new(
@@ -1422,19 +1432,7 @@ impl Archive {
             _ => zip.by_index(m.index),
         }
         .map_err(|e| zip_error("archive member not read", e))?;
-        let mut limited = file.take(cap.saturating_add(1));
-        let n = io::copy(&mut limited, out)
-            .map_err(|e| io::Error::new(e.kind(), format!("archive member not read whole: {e}")))?;
-        if n > cap {
-            return Err(io::Error::new(
-                io::ErrorKind::FileTooLarge,
-                crate::evidence::Refusal::TooLarge {
-                    size: m.size.max(n),
-                    cap,
-                },
-            ));
-        }
-        Ok(n)
+        copy_capped(file, out, m.size, cap)
     }
 
     /// A member to read by ranges: a tar entry or a stored zip entry where it lies; a
