@@ -270,6 +270,7 @@ impl Rows {
         d.set_item("untimed_filtered", r.untimed_filtered)?;
         d.set_item("filtered_by_agent", r.filtered_by_agent)?;
         d.set_item("merged_copies", r.merged_copies)?;
+        d.set_item("held_bytes_spilled", r.held_bytes_spilled)?;
         d.set_item("panics", r.panics)?;
         d.set_item("repeated_parser_rows", r.repeated_parser_rows)?;
         let manifest = PyList::empty(py);

@@ -379,6 +379,25 @@ def test_a_zip_in_bzip2_or_lzma_gives_the_rows_of_a_deflated_one(tmp_path):
     assert scanned[2] == scanned[0]
 
 
+def test_copies_past_the_budget_wait_in_the_temporary_folder(tmp_path):
+    # 60,000 prompts of a Claude Code history, every one a copy: past 16 MiB their rows
+    # wait in the system's temporary folder until the host ends, and come back in order
+    claude = tmp_path / "home/ida/.claude"
+    claude.mkdir(parents=True)
+    with open(claude / "history.jsonl", "w") as out:
+        for i in range(60_000):
+            out.write(json.dumps({"display": f"prompt {i} of a long history, with words enough to make a row", "pastedContents": {}, "timestamp": 1782050400000 + i * 1000, "project": "/w/p", "sessionId": f"11111111-2222-4333-8444-{i // 20:012d}"}) + "\n")
+    rows = acf.scan(tmp_path)
+    texts = [r["text"] for r in rows]
+    assert len(texts) == 60_000
+    assert texts[0] == "prompt 0 of a long history, with words enough to make a row"
+    assert texts[-1] == "prompt 59999 of a long history, with words enough to make a row"
+    assert rows.report["held_bytes_spilled"] > 16 << 20
+    kept = acf.scan(tmp_path, keep_copies=True)
+    assert [r["text"] for r in kept] == texts
+    assert kept.report["held_bytes_spilled"] == 0
+
+
 def test_archives_a_walk_meets_are_read_when_they_are_collections(tmp_path):
     # a folder of collections: the one a collector named is read (the host from its
     # client_info.json); one under another name is not, and the report names it

@@ -67,6 +67,7 @@ class Report(TypedDict):
     untimed_filtered: int
     filtered_by_agent: int
     merged_copies: int
+    held_bytes_spilled: int
     panics: int
     repeated_parser_rows: int
     manifest: List[ManifestEntry]
