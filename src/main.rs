@@ -276,8 +276,13 @@ fn main() -> ExitCode {
         }
     }
     if !args.archive_password.is_empty() {
+        // a list written on Windows ends its lines with CR LF: the CR is no part of it
+        let passwords = args
+            .archive_password
+            .iter()
+            .map(|p| p.strip_suffix('\r').unwrap_or(p));
         scanner = scanner.archive_password(ai_chat_forensics::chat_rows::ArchivePassword::any_of(
-            &args.archive_password,
+            passwords,
         ));
     }
     if live {

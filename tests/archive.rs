@@ -759,6 +759,9 @@ fn a_password_protected_collection_reads_with_its_password() {
     assert_eq!(texts(&out).len(), 2 * rows);
     let (out, _) = run(&[], Some(&format!("not it\n{secret}")));
     assert_eq!(texts(&out).len(), 2 * rows);
+    // (a list written on Windows: each line's CR is no part of its password)
+    let (out, _) = run(&[], Some(&format!("not it\r\n{secret}\r\n")));
+    assert_eq!(texts(&out).len(), 2 * rows);
     let (out, _) = run(&[], Some("not it\nnor this"));
     assert_eq!(
         texts(&out),
