@@ -2162,8 +2162,9 @@ mod tests {
         std::fs::write(path, bytes).unwrap();
     }
 
-    /// Zip members in the methods the `zip` crate is not asked to decode (bzip2, LZMA,
-    /// zstd under both its numbers, xz) read as their plain bytes, whole and by ranges;
+    /// Zip members in the methods the `zip` crate is not asked to decode (bzip2, LZMA
+    /// with and without its end marker, zstd under both its numbers, xz) read as their
+    /// plain bytes, whole and by ranges;
     /// a CRC-32 that does not match, a stream cut short and an LZMA dictionary over the
     /// bound are errors that say so, and a method nothing here decodes (PPMd) is named.
     #[test]
@@ -2185,6 +2186,18 @@ mod tests {
         let mut lzma = vec![9, 20, 5, 0, props];
         lzma.extend_from_slice(&options.dict_size.to_le_bytes());
         lzma.extend_from_slice(&raw.finish().unwrap());
+        // and without the end marker (7-Zip's default), its end told by the size
+        let mut raw = lzma_rust2::LzmaWriter::new(
+            Vec::new(),
+            &options,
+            false,
+            false,
+            Some(plain.len() as u64),
+        )
+        .unwrap();
+        raw.write_all(&plain).unwrap();
+        let mut lzma_sized = lzma[..9].to_vec();
+        lzma_sized.extend_from_slice(&raw.finish().unwrap());
         let zst = ruzstd::encoding::compress_to_vec(
             &plain[..],
             ruzstd::encoding::CompressionLevel::Fastest,
@@ -2210,6 +2223,7 @@ mod tests {
                 ("h.txt", 93, &zst[..zst.len() / 2], &plain),
                 ("i.txt", 14, &huge, &plain),
                 ("j.txt", 12, b"not bzip2 at all", &plain),
+                ("k.txt", 14, &lzma_sized, &plain),
             ],
         );
         // ... and as large a size (3.75 GiB): a dictionary is never larger than the size
@@ -2224,7 +2238,7 @@ mod tests {
         let ev = Evidence::new().roots([&tmp]);
         assert_eq!(ev.open_archive(&z).unwrap().len(), 0);
         let read = |name: &str| ev.read(&z.join(name)).map_err(|e| e.to_string());
-        for name in ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"] {
+        for name in ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt", "k.txt"] {
             let bytes = read(name);
             assert!(
                 bytes.as_deref() == Ok(&plain[..]),
