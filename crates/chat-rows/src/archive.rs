@@ -497,6 +497,21 @@ impl Decoded {
         })
     }
 
+    /// Drops what was written past `len` bytes.
+    fn truncate(&mut self, len: u64) -> io::Result<()> {
+        match self {
+            Decoded::File(w, written) => {
+                io::Write::flush(w)?;
+                let file = w.get_mut();
+                file.set_len(len)?;
+                io::Seek::seek(file, io::SeekFrom::Start(len))?;
+                *written = len;
+            }
+            Decoded::Memory(v) => v.truncate(usize::try_from(len).unwrap_or(usize::MAX)),
+        }
+        Ok(())
+    }
+
     /// The bytes written so far.
     fn len(&self) -> u64 {
         match self {
@@ -1109,6 +1124,7 @@ impl Archive {
                     }
                 }
                 let before = decoded.len();
+                let mark = out.len();
                 let mut in_entry = false;
                 let decoder = BlockDecoder::new_with_memory_limit(
                     1,
@@ -1149,10 +1165,11 @@ impl Archive {
                         worked = Some(attempt);
                         break;
                     }
-                    // the next password: what this one decoded is dropped (its bytes stay
-                    // in the file, unnamed)
+                    // the next password: what this one decoded is dropped, and cut off
+                    // (a wrong key's output counts against no cap)
                     Err(_) if !last_try => {
                         decoded.truncate(before);
+                        out.truncate(mark)?;
                         continue;
                     }
                     Err(_) => {}
@@ -1516,6 +1533,27 @@ mod tests {
         assert_eq!(budget.admit(key(0, 4)), Err(1 << 24));
         assert_eq!(budget.admit(std::iter::once((0, 62, vec![]))), Err(1 << 62));
         assert_eq!(budget.rounds, SEVEN_Z_KEY_ROUNDS);
+    }
+
+    /// What a wrong 7z password decoded is cut off: the next bytes stand where it
+    /// began, in a spill file and in memory alike.
+    #[test]
+    fn decoded_bytes_cut_off_are_written_over() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        for spill in [Some(dir.path()), None] {
+            let mut out = Decoded::new(spill).unwrap();
+            out.write_all(b"kept ").unwrap();
+            let mark = out.len();
+            out.write_all(b"garbage of a wrong key").unwrap();
+            out.truncate(mark).unwrap();
+            out.write_all(b"right").unwrap();
+            assert_eq!(out.len(), 10);
+            let ranged = out.into_ranged().unwrap();
+            let mut buf = [0u8; 32];
+            assert_eq!(ranged.read_at(0, &mut buf).unwrap(), 10, "{spill:?}");
+            assert_eq!(&buf[..10], b"kept right");
+        }
     }
 
     #[test]
