@@ -611,44 +611,51 @@ fn collections_in_a_folder_or_a_case_archive_are_read() {
 /// without the password it is one `parser:` row saying a password is required, under
 /// the container's host; with it (the fixed-password scheme's, or the one
 /// `velociraptor unzip --report_password` gives) the collection reads as an unsecured
-/// one, its host its `client_info.json`'s.
+/// one, its host its `client_info.json`'s. Two X.509 containers, a password each: one
+/// password reads its own container, and both given read both.
 #[test]
 fn a_secured_velociraptor_container_reads_with_its_password() {
     let tmp = tempfile::tempdir().unwrap();
     let stored = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-    let mut inner = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for (name, body) in [
-        (
-            "client_info.json",
-            &br#"{"Hostname":"ws7.corp.example"}"#[..],
-        ),
-        (
-            "uploads/auto/C%3A/Users/dave/.claude/history.jsonl",
-            &b"{\"display\":\"x\",\"timestamp\":1790000000000}\n"[..],
-        ),
-    ] {
-        inner.start_file(name, stored).unwrap();
-        inner.write_all(body).unwrap();
-    }
-    let data = inner.finish().unwrap().into_inner();
-    let password = "c7889f8d2292f284c1f703b9fd367c86";
     let folder = tmp.path().join("cases");
     std::fs::create_dir_all(&folder).unwrap();
-    let container = folder.join("Collection-WS7-2026-12-01T10_00_00Z.zip");
-    let mut w = zip::ZipWriter::new(std::fs::File::create(&container).unwrap());
-    w.start_file(
-        "data.zip",
-        SimpleFileOptions::default().with_aes_encryption(zip::AesMode::Aes256, password),
-    )
-    .unwrap();
-    w.write_all(&data).unwrap();
-    w.start_file("metadata.json", stored).unwrap();
-    w.write_all(br#"[{"Scheme":"X509","EncryptedPass":"SGVsbG8="}]"#)
+    // each X.509 container has its own random password
+    let secured = |host: &str, fqdn: &str, password: &str| {
+        let mut inner = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let info = format!(r#"{{"Hostname":"{fqdn}"}}"#);
+        for (name, body) in [
+            ("client_info.json", info.as_bytes()),
+            (
+                "uploads/auto/C%3A/Users/dave/.claude/history.jsonl",
+                &b"{\"display\":\"x\",\"timestamp\":1790000000000}\n"[..],
+            ),
+        ] {
+            inner.start_file(name, stored).unwrap();
+            inner.write_all(body).unwrap();
+        }
+        let data = inner.finish().unwrap().into_inner();
+        let container = folder.join(format!("Collection-{host}-2026-12-01T10_00_00Z.zip"));
+        let mut w = zip::ZipWriter::new(std::fs::File::create(&container).unwrap());
+        w.start_file(
+            "data.zip",
+            SimpleFileOptions::default().with_aes_encryption(zip::AesMode::Aes256, password),
+        )
         .unwrap();
-    w.finish().unwrap();
+        w.write_all(&data).unwrap();
+        w.start_file("metadata.json", stored).unwrap();
+        w.write_all(br#"[{"Scheme":"X509","EncryptedPass":"SGVsbG8="}]"#)
+            .unwrap();
+        w.finish().unwrap();
+        display_path(&container)
+    };
+    let (password, other) = (
+        "c7889f8d2292f284c1f703b9fd367c86",
+        "0d1e5b7a93c24f6e8a1b2c3d4e5f6a7b",
+    );
+    let c7 = secured("WS7", "ws7.corp.example", password);
+    let c8 = secured("WS8", "ws8.corp.example", other);
     let before = snapshot_tree(tmp.path()).unwrap();
 
-    let c = display_path(&container);
     let shown = |run: common::Run| -> Vec<String> {
         run.rows
             .iter()
@@ -658,17 +665,29 @@ fn a_secured_velociraptor_container_reads_with_its_password() {
                     r["host"].as_str().unwrap(),
                     r["user"].as_str().unwrap(),
                     r["text"].as_str().unwrap(),
-                    r["source_file"].as_str().unwrap().replace(&c, "C")
+                    r["source_file"]
+                        .as_str()
+                        .unwrap()
+                        .replace(&c7, "C7")
+                        .replace(&c8, "C8")
                 )
             })
             .collect()
     };
+    let not_read = |host: &str, why: &str, c: &str| {
+        format!("{host}  parser: archive not read (archive member not read: {why}) @ {c}/data.zip")
+    };
+    let required = "unsupported Zip archive: Password required to decrypt file";
     assert_eq!(
         shown(common::run(&folder, &[], false)),
         [
-            "WS7  parser: archive not read (archive member not read: unsupported Zip archive: Password required to decrypt file) @ C/data.zip",
+            not_read("WS7", required, "C7"),
+            not_read("WS8", required, "C8")
         ]
     );
+    let read = |fqdn: &str, c: &str| {
+        format!("{fqdn} dave x @ {c}/data.zip/uploads/auto/C%253A/Users/dave/.claude/history.jsonl")
+    };
     assert_eq!(
         shown(common::run(
             &folder,
@@ -676,7 +695,20 @@ fn a_secured_velociraptor_container_reads_with_its_password() {
             false
         )),
         [
-            "ws7.corp.example dave x @ C/data.zip/uploads/auto/C%253A/Users/dave/.claude/history.jsonl"
+            read("ws7.corp.example", "C7"),
+            not_read("WS8", "provided password is incorrect", "C8")
+        ]
+    );
+    // one password each, tried in turn on each container
+    assert_eq!(
+        shown(common::run(
+            &folder,
+            &["--archive-password", other, "--archive-password", password],
+            false
+        )),
+        [
+            read("ws7.corp.example", "C7"),
+            read("ws8.corp.example", "C8")
         ]
     );
     assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
