@@ -110,7 +110,8 @@ enum Place {
         stored: bool,
         crc32: u32,
         encrypted: bool,
-        packing: Packing,
+        /// `None` when the `zip` crate decodes it.
+        packing: Option<Packing>,
     },
     /// A tar entry: its bytes at this offset of the (inflated) tar file; a 7z entry,
     /// at this offset of the 7z's decoded entries.
@@ -124,8 +125,6 @@ enum Place {
 /// under the same memory bounds as a compressed tar's, and their CRC-32 checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Packing {
-    /// Read by the `zip` crate.
-    Zip,
     /// Method 12.
     Bzip2,
     /// Method 14: a 4-byte header, the 5 property bytes, then a raw LZMA stream.
@@ -137,7 +136,8 @@ enum Packing {
 }
 
 impl Packing {
-    fn of(method: zip::CompressionMethod) -> Packing {
+    /// The packing of `method`; `None` for a method the `zip` crate decodes or names.
+    fn of(method: zip::CompressionMethod) -> Option<Packing> {
         use zip::CompressionMethod as M;
         [
             (M::BZIP2, Packing::Bzip2),
@@ -149,7 +149,7 @@ impl Packing {
         ]
         .into_iter()
         .find(|(m, _)| method == *m)
-        .map_or(Packing::Zip, |(_, p)| p)
+        .map(|(_, p)| p)
     }
 }
 
@@ -203,9 +203,6 @@ fn unpacking<'a>(
         Packing::Lzma => return lzma_member(raw, size),
         Packing::Zstd => Box::new(ZstdFrames::new(raw)),
         Packing::Xz => xz_decoder(raw),
-        Packing::Zip => {
-            return Err(io::Error::other("read by the zip crate"));
-        }
     })
 }
 
@@ -1420,9 +1417,9 @@ impl Archive {
                 crc32,
                 ..
             } => (encrypted, packing, crc32),
-            Place::Tar { .. } => (false, Packing::Zip, 0),
+            Place::Tar { .. } => (false, None, 0),
         };
-        if packing != Packing::Zip && !encrypted {
+        if let (Some(packing), false) = (packing, encrypted) {
             let raw = zip
                 .by_index_raw(m.index)
                 .map_err(|e| zip_error("archive member not read", e))?;
