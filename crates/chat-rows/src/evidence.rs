@@ -138,6 +138,72 @@ pub fn refusal(e: &io::Error) -> Option<&Refusal> {
         .and_then(|inner| inner.downcast_ref::<Refusal>())
 }
 
+/// An evidence file read from start to end by [`Evidence::read_lines`]: hashed as it
+/// is read, under the size cap, and recorded in the manifest at its end or when dropped.
+struct Recorded<'e> {
+    evidence: &'e Evidence,
+    path: PathBuf,
+    checked: Checked,
+    atime_kept: bool,
+    file: std::fs::File,
+    /// The size when opened (what a refusal past the cap names, if larger).
+    size: u64,
+    read: u64,
+    sha: Option<Sha256>,
+    recorded: bool,
+}
+
+impl Recorded<'_> {
+    fn record(&mut self) {
+        if std::mem::replace(&mut self.recorded, true) {
+            return;
+        }
+        let sha256 = self
+            .sha
+            .take()
+            .map(|h| hex::encode(h.finalize()))
+            .unwrap_or_default();
+        self.evidence.record_entry(
+            &self.path,
+            &self.checked,
+            self.read,
+            sha256,
+            self.atime_kept,
+        );
+    }
+}
+
+impl Read for Recorded<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let cap = self.evidence.max_size;
+        // one byte past the cap is asked for, to tell a file that grew past it
+        let room = cap.saturating_add(1).saturating_sub(self.read);
+        let want = buf.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        let n = self.file.read(&mut buf[..want])?;
+        if self.read + n as u64 > cap {
+            return Err(Refusal::TooLarge {
+                size: self.size.max(self.read + n as u64),
+                cap,
+            }
+            .into_io());
+        }
+        if let Some(h) = &mut self.sha {
+            h.update(&buf[..n]);
+        }
+        self.read += n as u64;
+        if n == 0 && !buf.is_empty() {
+            self.record();
+        }
+        Ok(n)
+    }
+}
+
+impl Drop for Recorded<'_> {
+    fn drop(&mut self) {
+        self.record();
+    }
+}
+
 /// What [`Evidence::check`] found: a regular file that may be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checked {
@@ -1131,6 +1197,45 @@ impl Evidence {
         }
         self.record(path, &checked, &bytes, atime_kept);
         Ok(bytes)
+    }
+
+    /// Opens a line-oriented file (JSONL) to be read a chunk at a time under the same
+    /// rules and cap as [`Evidence::read`]: only the longest line and a chunk are held,
+    /// not the file. The manifest entry is recorded once the reader has read the file
+    /// to its end, or is dropped: the size and SHA-256 of the bytes read (so of the
+    /// bytes the rows were built from, even of a file that grew or failed mid-read). A
+    /// file that grows past the cap while it is read fails there, with the lines before
+    /// it given. A file in an archive or in memory is read whole first, as by
+    /// [`Evidence::read`].
+    pub fn read_lines(&self, path: &Path) -> io::Result<crate::lines::LineReader<'_>> {
+        let checked = self.check(path)?;
+        if checked.size > self.max_size {
+            return Err(Refusal::TooLarge {
+                size: checked.size,
+                cap: self.max_size,
+            }
+            .into_io());
+        }
+        let archived = self
+            .archive_of(path)
+            .is_some_and(|a| matches!(a.lookup(path), Lookup::File(_)));
+        let held = self.memory.as_ref().is_some_and(|m| m.get(path).is_some());
+        if archived || held {
+            let bytes = self.read(path)?;
+            return Ok(crate::lines::LineReader::from_read(io::Cursor::new(bytes)));
+        }
+        let (file, meta, atime_kept) = self.open_checked(path, &checked)?;
+        Ok(crate::lines::LineReader::from_read(Recorded {
+            evidence: self,
+            path: path.to_path_buf(),
+            checked,
+            atime_kept,
+            file,
+            size: meta.len(),
+            read: 0,
+            sha: self.hashing.then(Sha256::new),
+            recorded: false,
+        }))
     }
 
     /// Opens a file for reading by ranges ([`RangedFile::read_at`]), read-only, after
@@ -2757,6 +2862,104 @@ mod tests {
     /// `bytes` as one zstd frame, with its content checksum.
     fn zstd_bytes(bytes: &[u8]) -> Vec<u8> {
         ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest)
+    }
+
+    /// A file read by lines is recorded as a whole read records it, once it has been
+    /// read to its end (the same size and SHA-256), and only then; a reader dropped
+    /// early records the bytes it read; the cap and the rules apply at the open; a file
+    /// that grew past the cap fails where it passes it; files in memory read by lines.
+    #[test]
+    fn a_file_read_by_lines_is_recorded_as_a_whole_read_records_it() {
+        fn collect(mut lines: crate::lines::LineReader<'_>) -> (Vec<String>, Option<String>) {
+            let mut got = Vec::new();
+            while let Some(l) = lines.next_line() {
+                match l {
+                    Ok(l) => got.push(String::from_utf8_lossy(l.bytes).into_owned()),
+                    Err(e) => return (got, Some(e.to_string())),
+                }
+            }
+            (got, None)
+        }
+        let tmp = tempfile_dir("read-lines");
+        let f = tmp.join("history.jsonl");
+        std::fs::write(&f, b"\xEF\xBB\xBF{\"a\":1}\r\n\n{\"b\":2}\n{\"c\":").unwrap();
+        let whole = ev_of(&tmp);
+        whole.read(&f).unwrap();
+        let ev = ev_of(&tmp);
+        let mut lines = ev.read_lines(&f).unwrap();
+        assert!(lines.next_line().unwrap().is_ok());
+        assert_eq!(ev.manifest(), [], "recorded before its end");
+        drop(lines);
+        assert_eq!(ev.manifest(), whole.manifest(), "a read that ended");
+        let ev = ev_of(&tmp);
+        assert_eq!(
+            collect(ev.read_lines(&f).unwrap()),
+            (
+                vec!["{\"a\":1}".into(), "{\"b\":2}".into(), "{\"c\":".into()],
+                None
+            )
+        );
+        assert_eq!(ev.manifest(), whole.manifest());
+        assert_eq!(ev.manifest()[0].size, 26);
+
+        // dropped after a line of a file of several chunks: the bytes read, hashed
+        let big = tmp.join("big.jsonl");
+        let bytes = b"{\"n\":1}\n".repeat(1 << 18);
+        std::fs::write(&big, &bytes).unwrap();
+        let ev = ev_of(&tmp);
+        let mut lines = ev.read_lines(&big).unwrap();
+        assert_eq!(lines.next_line().unwrap().unwrap().bytes, b"{\"n\":1}");
+        assert_eq!(lines.bytes_read(), 4096);
+        drop(lines);
+        let m = ev.manifest();
+        assert_eq!(
+            (m[0].size, m[0].sha256.clone()),
+            (4096, hex::encode(Sha256::digest(&bytes[..4096])))
+        );
+        let ev = ev_of(&tmp);
+        let (got, err) = collect(ev.read_lines(&big).unwrap());
+        assert_eq!((got.len(), err), (1 << 18, None));
+        assert_eq!(ev.manifest()[0].sha256, hex::encode(Sha256::digest(&bytes)));
+
+        // the rules and the cap, at the open
+        assert_eq!(
+            ev_of(&tmp)
+                .max_size(25)
+                .read_lines(&f)
+                .unwrap_err()
+                .to_string(),
+            "26 bytes, over the 25-byte cap of one evidence file"
+        );
+        assert_eq!(
+            ev_of(&tmp).read_lines(&tmp).unwrap_err().to_string(),
+            "not a regular file (a directory); left unread"
+        );
+        // a file that grows past the cap once opened fails there, nothing read past it
+        let ev = ev_of(&tmp).max_size(26);
+        let lines = ev.read_lines(&f).unwrap();
+        std::io::Write::write_all(
+            &mut std::fs::OpenOptions::new().append(true).open(&f).unwrap(),
+            b"1}\n",
+        )
+        .unwrap();
+        assert_eq!(
+            collect(lines),
+            (
+                vec![],
+                Some("27 bytes, over the 26-byte cap of one evidence file".into())
+            )
+        );
+        assert_eq!(ev.manifest()[0].size, 0);
+
+        // held in memory
+        let at = PathBuf::from("/case/home/alice/.claude/history.jsonl");
+        let ev = Evidence::in_memory([(at.clone(), b"x\n\ny".to_vec(), None)]);
+        assert_eq!(
+            collect(ev.read_lines(&at).unwrap()),
+            (vec!["x".into(), "y".into()], None)
+        );
+        assert_eq!(ev.manifest()[0].size, 4);
+        std::fs::remove_dir_all(&tmp).unwrap();
     }
 
     /// A reader of the evidence under `root`.
