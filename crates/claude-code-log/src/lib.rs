@@ -135,8 +135,16 @@ pub fn read_file_at(
                     .or_insert_with(|| session_prompts(transcripts.get(session), evidence))
                     .clone()
             };
-            match evidence.read(path) {
-                Ok(bytes) => rows::history::history_rows(&bytes, display, &mut prompts, sink),
+            // read a chunk at a time: a history of hundreds of MB is never held whole
+            match evidence.read_lines(path) {
+                Ok(mut lines) => {
+                    if let Err(e) =
+                        rows::history::history_rows(&mut lines, display, &mut prompts, sink)
+                    {
+                        let at = format!("byte {}", lines.bytes_read());
+                        sink.push(cannot_read(display, &e).locator(at));
+                    }
+                }
                 Err(e) => sink.push(cannot_read(display, &e)),
             }
         }

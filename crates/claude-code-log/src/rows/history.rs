@@ -22,7 +22,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use chat_rows::lines::{decode_line, lines};
+use chat_rows::lines::{LineReader, decode_line};
 use chat_rows::{Row, RowSink, Timestamp, TurnType, system};
 use serde_json::{Map, Value};
 
@@ -155,14 +155,17 @@ fn has_paste(pasted: Option<&Map<String, Value>>) -> bool {
 /// The rows of `history.jsonl`: a secondary `user` row per prompt, a `parser:` row
 /// per line that cannot be read. A row with a paste is proven against the `user` rows
 /// `prompts` gives for its session (see the module docs).
+/// Lines are read from `lines` until it ends or fails; a failure is returned, after the
+/// rows of the lines before it.
 pub fn history_rows(
-    bytes: &[u8],
+    lines: &mut LineReader<'_>,
     source_file: &str,
     prompts: &mut SessionPrompts<'_>,
     sink: &mut dyn RowSink,
-) {
+) -> std::io::Result<()> {
     let mut used: HashMap<String, HashSet<usize>> = HashMap::new();
-    for line in lines(bytes) {
+    while let Some(line) = lines.next_line() {
+        let line = line?;
         let obj = match decode_line::<Value>(&line) {
             Ok(Value::Object(o)) => o,
             Ok(_) => {
@@ -206,6 +209,7 @@ pub fn history_rows(
                 .secondary(true),
         );
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -311,7 +315,13 @@ mod tests {
             })
         };
         let mut rows: Vec<Row> = Vec::new();
-        history_rows(log.as_bytes(), "history.jsonl", &mut prompts, &mut rows);
+        history_rows(
+            &mut LineReader::from_bytes(log.as_bytes()),
+            "history.jsonl",
+            &mut prompts,
+            &mut rows,
+        )
+        .unwrap();
         assert_eq!(asked, ["s1", "gone", "s1"]);
         let texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
         assert_eq!(
@@ -347,7 +357,13 @@ mod tests {
             })
         };
         let mut rows: Vec<Row> = Vec::new();
-        history_rows(log.as_bytes(), "history.jsonl", &mut prompts, &mut rows);
+        history_rows(
+            &mut LineReader::from_bytes(log.as_bytes()),
+            "history.jsonl",
+            &mut prompts,
+            &mut rows,
+        )
+        .unwrap();
         let texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
         assert_eq!(
             texts,
