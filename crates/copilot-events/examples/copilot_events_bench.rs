@@ -32,10 +32,16 @@
 //! reader and the validation of each line, and prints both per event type (each figure
 //! includes two clock reads, about 40 ns: compare the columns, not the sums with the
 //! whole-file figures).
+//!
+//! The figures above read a log held in memory, as the validation does. After them a
+//! child process reads the file as the scanner does, a chunk at a time
+//! (`Evidence::read_lines`, `read_event_lines`), and prints its own MB/s and peak RSS:
+//! what reading the log costs when it is not held whole (the child's peak does not
+//! count the generated copy).
 use std::time::Instant;
 
 use chat_rows::{Row, RowSink};
-use copilot_events::{Options, read_events};
+use copilot_events::{Options, read_event_lines, read_events};
 use serde::de::IgnoredAny;
 
 const FIXTURE: &str = concat!(
@@ -201,7 +207,50 @@ fn arrays_log(mb: usize) -> String {
     out
 }
 
+/// The child's part: reads the log at `path` a chunk at a time and prints the figures,
+/// without and with the manifest's SHA-256 (the evidence reader's cost, not the event
+/// reader's: a scan pays it on every file).
+fn streamed(path: &std::path::Path) {
+    for hashing in [false, true] {
+        let evidence = chat_rows::Evidence::new().hashing(hashing);
+        let mut best = f64::MAX;
+        let mut rows_seen = 0u64;
+        let mut size = 0;
+        for _ in 0..3 {
+            let t = Instant::now();
+            let mut lines = evidence.read_lines(path).expect("open");
+            let opts = Options {
+                agent: "copilot",
+                fallback_session: "bench",
+                ..Options::default()
+            };
+            let mut sink = Count::default();
+            read_event_lines(&mut lines, &opts, &mut sink)
+                .1
+                .expect("read");
+            best = best.min(t.elapsed().as_secs_f64());
+            rows_seen = sink.rows;
+            size = lines.bytes_read();
+            std::hint::black_box(sink.text_bytes);
+        }
+        let hash = if hashing { "with" } else { "without" };
+        println!(
+            "event reader a chunk at a time, {hash} the manifest's SHA-256 (child process): {best:.3} s ({:.0} MB/s), {rows_seen} rows",
+            size as f64 / 1e6 / best,
+        );
+    }
+    if let Some(peak) = chat_rows::dirty::peak_rss_bytes() {
+        println!(
+            "peak RSS of the child: {:.0} MiB",
+            peak as f64 / (1 << 20) as f64
+        );
+    }
+}
+
 fn main() {
+    if let Some(path) = std::env::var_os("COPILOT_EVENTS_BENCH_STREAM_CHILD") {
+        return streamed(std::path::Path::new(&path));
+    }
     let mut args = std::env::args().skip(1);
     let mb: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
     let shape = args.next().unwrap_or_else(|| "fixture".to_string());
@@ -294,6 +343,17 @@ fn main() {
             peak as f64 / (1 << 20) as f64,
             peak as f64 / size as f64
         );
+    }
+    if !reader_only {
+        drop(bytes);
+        let child = std::env::current_exe().and_then(|exe| {
+            std::process::Command::new(exe)
+                .env("COPILOT_EVENTS_BENCH_STREAM_CHILD", &path)
+                .status()
+        });
+        if let Err(e) = child {
+            eprintln!("the chunked read's child process: {e}");
+        }
     }
 }
 

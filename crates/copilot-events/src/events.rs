@@ -26,7 +26,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
-use chat_rows::lines::{BadLine, Line, lines};
+use chat_rows::lines::{BadLine, Line, LineReader, lines};
 use chat_rows::system::{self, ChangeTracker, ModelSpec, Usage, push_u64};
 use chat_rows::{RecordState, Row, RowSink, Timestamp, TurnType};
 use serde_json::Value;
@@ -320,6 +320,30 @@ pub fn read_events(bytes: &[u8], opts: &Options<'_>, sink: &mut dyn RowSink) -> 
     }
     reader.finish(sink);
     reader.counts
+}
+
+/// Reads a log a chunk at a time ([`LineReader`]: never held whole) as [`read_events`]
+/// reads bytes at hand. A source that fails ends the read after the rows of the lines
+/// before it (and the rows of what they left open); the failure is returned with the
+/// counts, for the caller's `parser:` row.
+pub fn read_event_lines(
+    lines: &mut LineReader<'_>,
+    opts: &Options<'_>,
+    sink: &mut dyn RowSink,
+) -> (Counts, std::io::Result<()>) {
+    let mut reader = EventReader::new(opts);
+    let mut failed = Ok(());
+    while let Some(line) = lines.next_line() {
+        match line {
+            Ok(line) => reader.line_of(&line, None, sink),
+            Err(e) => {
+                failed = Err(e);
+                break;
+            }
+        }
+    }
+    reader.finish(sink);
+    (reader.counts, failed)
 }
 
 /// The model family a tool-call id prefix names, with the prefix.

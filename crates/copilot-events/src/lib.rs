@@ -55,7 +55,7 @@ use chat_rows::store::paths::components;
 use chat_rows::{Claim, Evidence, FileContext, Row, RowSink, Store, TurnType, Walked};
 
 pub use decode::Error;
-pub use events::{Counts, EventReader, Options, read_events};
+pub use events::{Counts, EventReader, Options, read_event_lines, read_events};
 pub use locate::{FileKind, Location, locate};
 pub use twins::Twins;
 
@@ -225,6 +225,31 @@ fn io_row(agent: &str, path: &Path, e: &std::io::Error) -> Row {
     .locator("whole file")
 }
 
+/// Reads an event log a chunk at a time; a read that fails midway is a `parser:` row at
+/// the byte it failed at, after the rows of the lines before it.
+fn stream_events(
+    path: &Path,
+    lines: &mut chat_rows::lines::LineReader<'_>,
+    opts: &Options<'_>,
+    sink: &mut dyn RowSink,
+) {
+    if let (_, Err(e)) = events::read_event_lines(lines, opts, sink) {
+        let offset = lines.bytes_read();
+        let row = Row::system(
+            opts.agent,
+            chat_rows::system::parser(Error::Io {
+                path: chat_rows::display_path(path),
+                offset,
+                reason: e.to_string(),
+            }),
+        );
+        sink.push(
+            row.locator(format!("byte {offset}"))
+                .session(opts.fallback_session),
+        );
+    }
+}
+
 /// Reads one Copilot file into rows, handed to `sink` as they are made (an event log's
 /// rows mostly lent, see [`read_events`]). A path [`locate()`] does not recognise is read
 /// as a CLI event log.
@@ -303,8 +328,8 @@ fn read_cli_log(
     evidence: &Evidence,
     sink: &mut dyn RowSink,
 ) {
-    let bytes = match evidence.read(path) {
-        Ok(b) => b,
+    let mut lines = match evidence.read_lines(path) {
+        Ok(l) => l,
         Err(e) => return sink.push(io_row(agent, path, &e).session(loc.session_id.clone())),
     };
     let (cwd, branch) = workspace_yaml_columns(&up(path, 1), evidence);
@@ -315,7 +340,7 @@ fn read_cli_log(
         branch: &branch,
         secondary: false,
     };
-    read_events(&bytes, &opts, sink);
+    stream_events(path, &mut lines, &opts, sink);
     // the session folder's lock files and index-less backups, never opened
     localdb::session_folder_rows(&up(path, 1), &loc.session_id, agent, evidence, &mut |r| {
         sink.push(r)
@@ -360,8 +385,8 @@ fn read_transcript(
     evidence: &Evidence,
     sink: &mut dyn RowSink,
 ) {
-    let bytes = match evidence.read(path) {
-        Ok(b) => b,
+    let mut lines = match evidence.read_lines(path) {
+        Ok(l) => l,
         Err(e) => return sink.push(io_row(agent, path, &e).session(loc.session_id.clone())),
     };
     let ws = workspace_dir(path);
@@ -380,9 +405,7 @@ fn read_transcript(
         secondary: chat_log.is_some(),
     };
     match chat_log {
-        None => {
-            read_events(&bytes, &opts, sink);
-        }
+        None => stream_events(path, &mut lines, &opts, sink),
         Some(log) => {
             // the chat log is richer and primary: prove each row's twin in it
             let ctx = FileContext {
@@ -392,16 +415,13 @@ fn read_transcript(
             let primary = vscode_chat_log::ChatLogStore.read(&log, &ctx, evidence);
             let mut twins = Twins::new();
             twins.add_file(&primary);
-            read_events(
-                &bytes,
-                &opts,
-                &mut FnSink(|mut r: Row| {
-                    if r.secondary {
-                        twins.prove(&mut r);
-                    }
-                    sink.push(r)
-                }),
-            );
+            let mut proving = FnSink(|mut r: Row| {
+                if r.secondary {
+                    twins.prove(&mut r);
+                }
+                sink.push(r)
+            });
+            stream_events(path, &mut lines, &opts, &mut proving);
         }
     }
 }
@@ -453,7 +473,7 @@ fn load_primaries(sets: &[Primaries], agent: &str, evidence: &Evidence) -> Twins
             if !within(log) {
                 continue;
             }
-            let Ok(bytes) = evidence.read(log) else {
+            let Ok(mut lines) = evidence.read_lines(log) else {
                 continue;
             };
             let opts = Options {
@@ -462,7 +482,9 @@ fn load_primaries(sets: &[Primaries], agent: &str, evidence: &Evidence) -> Twins
                 ..Options::default()
             };
             let mut rows = TurnRows(Vec::new());
-            read_events(&bytes, &opts, &mut rows);
+            // a failed read's rows are the twins of the lines read (its row is the
+            // log's own reader's)
+            let _ = events::read_event_lines(&mut lines, &opts, &mut rows);
             twins.add_file_of(&rows.0, &set.owner);
         }
         for log in &set.chat_logs {
@@ -817,7 +839,7 @@ fn debug_log_twins(
         let mut twins = chat.clone();
         let size = evidence.check(&transcript).map_or(u64::MAX, |c| c.size);
         if size <= TWIN_BUDGET
-            && let Ok(bytes) = evidence.read(&transcript)
+            && let Ok(mut lines) = evidence.read_lines(&transcript)
         {
             let opts = Options {
                 agent,
@@ -825,7 +847,8 @@ fn debug_log_twins(
                 ..Options::default()
             };
             let mut rows = TurnRows(Vec::new());
-            read_events(&bytes, &opts, &mut rows);
+            // the twins of the lines read; a failed read is the transcript's own row
+            let _ = read_event_lines(&mut lines, &opts, &mut rows);
             for r in &mut rows.0 {
                 chat.prove(r);
             }

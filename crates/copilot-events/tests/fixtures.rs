@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use chat_rows::dirty::Harness;
 use chat_rows::write::{Format, to_bytes};
 use chat_rows::{Evidence, FileContext, RecordState, Row, Store, TurnType};
-use copilot_events::{CopilotEventsStore, Options, read_events, side, stores};
+use copilot_events::{CopilotEventsStore, Options, read_event_lines, read_events, side, stores};
 
 type SideFn = fn(&[u8], &side::Side<'_>, &mut dyn FnMut(Row));
 
@@ -796,4 +796,84 @@ fn reference_captures_skip_visibly() {
             dir.display()
         );
     }
+}
+
+/// Gives `bytes`, and fails with `EIO` once `at` of them have been given.
+struct FailsAt {
+    bytes: Vec<u8>,
+    at: usize,
+    given: usize,
+}
+
+impl std::io::Read for FailsAt {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.given >= self.at {
+            return Err(std::io::Error::from_raw_os_error(5));
+        }
+        let n = buf
+            .len()
+            .min(self.at - self.given)
+            .min(self.bytes.len() - self.given);
+        buf[..n].copy_from_slice(&self.bytes[self.given..self.given + n]);
+        self.given += n;
+        Ok(n)
+    }
+}
+
+/// A log read a chunk at a time gives the rows the same bytes give at hand; a source
+/// that fails midway gives the rows of the lines before the failure (and of what they
+/// left open) and returns the failure, the line it cut given as nothing.
+#[test]
+fn a_log_read_a_chunk_at_a_time_gives_the_rows_of_its_bytes() {
+    let bytes = std::fs::read(root().join(A).join("events.jsonl")).unwrap();
+    let opts = Options {
+        agent: "copilot",
+        fallback_session: "s",
+        ..Options::default()
+    };
+    let at_hand = |b: &[u8]| {
+        let mut rows: Vec<Row> = Vec::new();
+        let counts = read_events(b, &opts, &mut rows);
+        (rows, counts)
+    };
+    let streamed = |src: FailsAt| {
+        let mut rows: Vec<Row> = Vec::new();
+        let mut lines = chat_rows::lines::LineReader::from_read(src);
+        let (counts, r) = read_event_lines(&mut lines, &opts, &mut rows);
+        (
+            rows,
+            counts,
+            r.err().map(|e| e.to_string()),
+            lines.bytes_read(),
+        )
+    };
+    let whole = FailsAt {
+        at: usize::MAX,
+        bytes: bytes.clone(),
+        given: 0,
+    };
+    let (rows, counts, err, read) = streamed(FailsAt {
+        at: bytes.len() + 1,
+        ..whole
+    });
+    assert_eq!((err, read), (None, bytes.len() as u64));
+    assert_eq!((rows, counts), at_hand(&bytes));
+    // cut in the middle of its 5th line
+    let fifth = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(3)
+        .unwrap()
+        .0
+        + 1;
+    let (rows, counts, err, read) = streamed(FailsAt {
+        at: fifth + 10,
+        bytes: bytes.clone(),
+        given: 0,
+    });
+    assert_eq!(err.as_deref(), Some("Input/output error (os error 5)"));
+    assert_eq!(read, fifth as u64 + 10);
+    assert_eq!(counts.lines, 4);
+    assert_eq!((rows, counts), at_hand(&bytes[..fifth]));
 }
