@@ -174,13 +174,30 @@ impl CursorStore {
                 }
             }
             Kind::Transcript => {
-                let Some(b) = read(&mut out) else { return };
+                // read a chunk at a time, never held whole
+                let unreadable = |e: &std::io::Error| {
+                    rows::sys(chat_rows::system::parser(format!(
+                        "{} unreadable: {e}",
+                        path.file_name()
+                            .map(|n| n.to_string_lossy())
+                            .unwrap_or_default()
+                    )))
+                };
+                let mut lines = match evidence.read_lines(path) {
+                    Ok(l) => l,
+                    Err(e) => return out.push(unreadable(&e)),
+                };
                 let session = path
                     .file_stem()
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 let (secondary, project) = transcript_owner(path, &session, evidence);
-                rows::cli::read_transcript(&b, &session, &project, secondary, &mut out);
+                let read =
+                    rows::cli::read_transcript(&mut lines, &session, &project, secondary, &mut out);
+                if let Err(e) = read {
+                    let at = format!("byte {}", lines.bytes_read());
+                    out.push(unreadable(&e).session(session).locator(at));
+                }
             }
             Kind::Permissions | Kind::CliConfig => {
                 let Some(b) = read(&mut out) else { return };

@@ -439,15 +439,18 @@ pub fn read_prompt_history(bytes: &[u8], out: &mut Out<'_>) {
 
 /// A transcript JSONL. `session` is the file id, `project` the project as known,
 /// `secondary` true when the agent's `store.db` exists.
+/// Lines are read from `lines` until it ends or fails; a failure is returned, after the
+/// rows of the lines before it.
 pub fn read_transcript(
-    bytes: &[u8],
+    lines: &mut chat_rows::lines::LineReader<'_>,
     session: &str,
     project: &str,
     secondary: bool,
     out: &mut Out<'_>,
-) {
-    for (line, r) in chat_rows::lines::json_lines::<Value>(bytes) {
-        let v = match r {
+) -> std::io::Result<()> {
+    while let Some(line) = lines.next_line() {
+        let line = line?;
+        let v = match chat_rows::lines::decode_line::<Value>(&line) {
             Ok(v) => v,
             Err(bad) => {
                 out.push(bad.row(super::AGENT, "").session(session).project(project));
@@ -539,4 +542,5 @@ pub fn read_transcript(
             out.push(at(row));
         }
     }
+    Ok(())
 }
