@@ -33,5 +33,9 @@ fuzz_target!(|data: &[u8]| {
     side::workspace_yaml(data, &sd, &mut sink);
     side::rewind_index(data, &sd, &mut sink);
     side::permissions_config(data, &sd, &mut sink);
-    side::debug_log(data, &sd, &mut sink);
+    let _ = side::debug_log(
+        &mut chat_rows::lines::LineReader::from_bytes(data),
+        &sd,
+        &mut sink,
+    );
 });

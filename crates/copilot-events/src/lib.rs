@@ -858,6 +858,53 @@ fn debug_log_twins(
     })
 }
 
+/// A debug log (`debug-logs/<sid>/x.jsonl`), read a chunk at a time: its twins are the
+/// transcript of the same session.
+fn read_debug_log(
+    path: &Path,
+    loc: &Location,
+    agent: &str,
+    evidence: &Evidence,
+    sink: &mut dyn FnMut(Row),
+) {
+    let mut lines = match evidence.read_lines(path) {
+        Ok(l) => l,
+        Err(e) => return sink(io_row(agent, path, &e).session(loc.session_id.clone())),
+    };
+    let file_name = name_of(path);
+    let side = side::Side {
+        agent,
+        session: &loc.session_id,
+        mtime: evidence.modified(path),
+        file_name: &file_name,
+    };
+    let t = up(path, 3)
+        .join("transcripts")
+        .join(format!("{}.jsonl", loc.session_id));
+    let twins = debug_log_twins(t, &loc.session_id, agent, evidence);
+    let read = side::debug_log(&mut lines, &side, &mut |mut r| {
+        if r.secondary {
+            twins.prove(&mut r);
+        }
+        sink(r)
+    });
+    if let Err(e) = read {
+        let offset = lines.bytes_read();
+        let row = Row::system(
+            agent,
+            chat_rows::system::parser(Error::Io {
+                path: chat_rows::display_path(path),
+                offset,
+                reason: e.to_string(),
+            }),
+        );
+        sink(
+            row.locator(format!("byte {offset}"))
+                .session(loc.session_id.clone()),
+        );
+    }
+}
+
 fn read_side(
     path: &Path,
     loc: &Location,
@@ -865,6 +912,9 @@ fn read_side(
     evidence: &Evidence,
     sink: &mut dyn FnMut(Row),
 ) {
+    if loc.kind == FileKind::DebugLog {
+        return read_debug_log(path, loc, agent, evidence, sink);
+    }
     let bytes = match evidence.read(path) {
         Ok(b) => b,
         Err(e) => return sink(io_row(agent, path, &e).session(loc.session_id.clone())),
@@ -907,20 +957,8 @@ fn read_side(
         FileKind::PermissionsConfig => side::permissions_config(&bytes, &side, sink),
         FileKind::Config => side::config_json(&bytes, &side, sink),
         FileKind::Settings => side::settings(&bytes, &side, sink),
-        FileKind::DebugLog => {
-            // debug-logs/<sid>/x.jsonl: its twins are the transcript of the same session
-            let chat = up(path, 3);
-            let t = chat
-                .join("transcripts")
-                .join(format!("{}.jsonl", loc.session_id));
-            let twins = debug_log_twins(t, &loc.session_id, agent, evidence);
-            side::debug_log(&bytes, &side, &mut |mut r| {
-                if r.secondary {
-                    twins.prove(&mut r);
-                }
-                sink(r)
-            });
-        }
+        // read a chunk at a time above
+        FileKind::DebugLog => {}
         FileKind::Memory => {
             let c = components(path);
             let rel = c

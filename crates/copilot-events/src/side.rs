@@ -10,7 +10,6 @@
 //! token, secret, API key or authorization are skipped.
 
 use chat_rows::jsonc::Node;
-use chat_rows::lines::lines;
 use chat_rows::secrets::names_secret;
 use chat_rows::system::{self, key_values};
 use chat_rows::{RecordState, Row, Timestamp, TurnType};
@@ -602,8 +601,16 @@ pub fn settings(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
 
 /// A debug log (`debug-logs/<sessionId>/*.jsonl`): secondary user, assistant and
 /// tool rows, `session start: parent=.. child=..` for child sessions.
-pub fn debug_log(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
-    for line in lines(bytes) {
+///
+/// Lines are read from `lines` until it ends or fails; a failure is returned, after the
+/// rows of the lines before it.
+pub fn debug_log(
+    lines: &mut chat_rows::lines::LineReader<'_>,
+    side: &Side<'_>,
+    sink: &mut dyn FnMut(Row),
+) -> std::io::Result<()> {
+    while let Some(line) = lines.next_line() {
+        let line = line?;
         let v: Value = match chat_rows::lines::decode_line(&line) {
             Ok(v) => v,
             Err(bad) => {
@@ -674,6 +681,7 @@ pub fn debug_log(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
         };
         sink(row);
     }
+    Ok(())
 }
 
 /// A memory note: `memory note: <path under memories/>: <content>`, no time.

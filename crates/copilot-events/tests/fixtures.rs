@@ -642,6 +642,12 @@ fn secrets_never_reach_any_format() {
 }
 
 /// The rewind reader with a backups listing (two present, one named by no snapshot).
+/// A debug log from bytes at hand (the store reads it a chunk at a time).
+fn debug_log_of_bytes(bytes: &[u8], sd: &side::Side<'_>, sink: &mut dyn FnMut(Row)) {
+    let mut lines = chat_rows::lines::LineReader::from_bytes(bytes);
+    side::debug_log(&mut lines, sd, sink).expect("bytes at hand cannot fail");
+}
+
 fn rewind_with_backups(bytes: &[u8], sd: &side::Side<'_>, sink: &mut dyn FnMut(Row)) {
     let backups = side::Backups {
         files: vec![
@@ -711,7 +717,7 @@ fn dirty_input_on_every_fixture() {
         (format!("{HOME}/settings.json"), side::settings),
         (
             format!("{WS}/debug-logs/5a1e7c37-1137-4000-9000-000000000001/main.jsonl"),
-            side::debug_log,
+            debug_log_of_bytes,
         ),
     ];
     let sd = side::Side {
