@@ -127,7 +127,8 @@ const CHUNK: usize = 1 << 20;
 
 /// The non-blank lines of a file read a chunk at a time: the lines [`lines`] gives for
 /// the same bytes (numbers, offsets, `last`, `terminated`, a leading BOM skipped), with
-/// only the longest line and one chunk in memory rather than the whole file. A store
+/// a chunk and the longest line in memory (twice at most: the line lent and the line
+/// being split, blank or not) rather than the whole file ([`LineReader::held`]). A store
 /// reads a log of hundreds of MB this way (Claude Code's `history.jsonl`, Copilot's
 /// `events.jsonl`); the lines borrow from the reader's buffer, so each is read before
 /// the next is asked for ([`LineReader::next_line`], a lending iterator).
@@ -179,6 +180,10 @@ struct Stream<'a> {
     started: bool,
     /// The line after the one lent, found to tell whether the lent one is the last.
     peeked: Option<io::Result<Option<Span>>>,
+    /// The line lent, and whether its bytes were copied to `lent_copy` (to read on
+    /// past it without holding what lies between).
+    lent: Option<(Span, bool)>,
+    lent_copy: Vec<u8>,
 }
 
 impl<'a> LineReader<'a> {
@@ -204,6 +209,8 @@ impl<'a> LineReader<'a> {
                 eof: false,
                 started: false,
                 peeked: None,
+                lent: None,
+                lent_copy: Vec::new(),
             })),
         }
     }
@@ -215,6 +222,15 @@ impl<'a> LineReader<'a> {
         match &mut self.inner {
             Inner::Bytes(lines) => lines.next().map(Ok),
             Inner::Stream(s) => s.next_line(),
+        }
+    }
+
+    /// How many bytes the reader's buffers hold: a chunk and the longest line split so
+    /// far, and a copy of the longest line a chunk's end followed (0 for bytes at hand).
+    pub fn held(&self) -> usize {
+        match &self.inner {
+            Inner::Bytes(_) => 0,
+            Inner::Stream(s) => s.buf.len() + s.lent_copy.capacity(),
         }
     }
 
@@ -230,9 +246,11 @@ impl<'a> LineReader<'a> {
 
 impl Stream<'_> {
     fn next_line(&mut self) -> Option<io::Result<Line<'_>>> {
+        // the line lent before is done with
+        self.lent = None;
         let current = match self.peeked.take() {
             Some(p) => p,
-            None => self.raw_next(None),
+            None => self.raw_next(),
         };
         let span = match current {
             Ok(Some(s)) => s,
@@ -244,25 +262,42 @@ impl Stream<'_> {
                 return Some(Err(e));
             }
         };
-        let next = self.raw_next(Some(span.start));
+        self.lent = Some((span, false));
+        let next = self.raw_next();
         let last = matches!(next, Ok(None));
         self.peeked = Some(next);
-        let from = (span.start - self.base) as usize;
-        let to = (span.end - self.base) as usize;
+        let bytes = match self.lent {
+            Some((_, true)) => &self.lent_copy[..],
+            _ => {
+                let from = (span.start - self.base) as usize;
+                let to = (span.end - self.base) as usize;
+                self.buf.get(from..to).unwrap_or_default()
+            }
+        };
         Some(Ok(Line {
             number: span.number,
             offset: span.start,
-            bytes: self.buf.get(from..to).unwrap_or_default(),
+            bytes,
             last,
             terminated: span.terminated,
         }))
     }
 
-    /// Reads more of the source, dropping the bytes before `keep` (a file offset).
-    /// False at the end of the source.
+    /// Reads more of the source, dropping the bytes before `keep` (a file offset), the
+    /// line lent copied out first: what follows it (blank lines, the next line) is then
+    /// held without it, so the buffer never holds more than the line being split and a
+    /// chunk. False at the end of the source.
     fn fill(&mut self, keep: u64) -> io::Result<bool> {
         if self.eof {
             return Ok(false);
+        }
+        if let Some((span, false)) = self.lent {
+            // once per line at most, and only for a line a chunk's end follows
+            let from = (span.start - self.base) as usize;
+            let to = (span.end - self.base) as usize;
+            self.lent_copy.clear();
+            self.lent_copy.extend_from_slice(&self.buf[from..to]);
+            self.lent = Some((span, true));
         }
         let drop = (keep - self.base) as usize;
         if drop > 0 {
@@ -271,9 +306,10 @@ impl Stream<'_> {
             self.base = keep;
         }
         let len = self.buf.len();
-        if self.filled == len || (len < CHUNK && self.filled > len / 2) {
-            // from 4 KiB (a small file costs no chunk) doubling to a chunk as it is
-            // half filled; past a chunk, a line longer than what is held doubles it
+        if self.filled == len || (len < CHUNK && self.read >= len as u64) {
+            // from 4 KiB (a small file costs no chunk) doubling to a chunk while the
+            // source gives more than the buffer holds; past a chunk, a line longer
+            // than what is held doubles it
             let grown = (self.buf.len() * 2).max(4096);
             self.buf.resize(grown, 0);
         }
@@ -292,8 +328,8 @@ impl Stream<'_> {
         Ok(n > 0)
     }
 
-    /// The next raw non-blank line, keeping the bytes from `keep` (the line lent).
-    fn raw_next(&mut self, keep: Option<u64>) -> io::Result<Option<Span>> {
+    /// The next raw non-blank line.
+    fn raw_next(&mut self) -> io::Result<Option<Span>> {
         if !self.started {
             while self.filled < 3 && self.fill(self.base)? {}
             self.started = true;
@@ -304,7 +340,7 @@ impl Stream<'_> {
         }
         loop {
             let end = self.base + self.filled as u64;
-            if self.pos >= end && !self.fill(keep.unwrap_or(self.pos))? {
+            if self.pos >= end && !self.fill(self.pos)? {
                 return Ok(None);
             }
             let start = self.pos;
@@ -313,7 +349,7 @@ impl Stream<'_> {
                 Some(i) => (self.base + (from + i) as u64, true),
                 None => {
                     self.searched = self.base + self.filled as u64;
-                    if self.fill(keep.unwrap_or(start))? {
+                    if self.fill(start)? {
                         continue;
                     }
                     (self.base + self.filled as u64, false)
@@ -688,6 +724,42 @@ mod tests {
                 (4, 3 * c + 8, CHUNK, true, true),
             ]
         );
+    }
+
+    /// What follows a line is held without it: a line of 3 MiB followed by 8 MiB of
+    /// short blank lines, then another, holds the long line twice (lent and copied)
+    /// and a chunk, never the blank lines; short lines in a long file hold one chunk.
+    #[test]
+    fn a_reader_holds_a_chunk_and_the_longest_line() {
+        let long = "x".repeat(3 << 20);
+        let blank = " \n\r\n\t\n".repeat((8 << 20) / 6);
+        let f = format!("{long}\n{blank}{{}}\n{blank}");
+        let mut reader = LineReader::from_read(f.as_bytes());
+        let mut most = 0;
+        let mut got = Vec::new();
+        while let Some(l) = reader.next_line() {
+            let l = l.unwrap();
+            got.push((l.number, l.offset, l.bytes.len(), l.last));
+            most = most.max(reader.held());
+        }
+        let k = ((8 << 20) / 6) as u64;
+        let long = 3 << 20;
+        assert_eq!(
+            got,
+            [
+                (1, 0, long, false),
+                (3 * k + 2, long as u64 + 1 + 6 * k, 2, true)
+            ]
+        );
+        assert!(most <= (4 << 20) + (3 << 20), "held {most} bytes");
+        let short = "{\"a\":1}\n".repeat(4 << 20);
+        let mut reader = LineReader::from_read(short.as_bytes());
+        let mut most = 0;
+        while let Some(l) = reader.next_line() {
+            l.unwrap();
+            most = most.max(reader.held());
+        }
+        assert_eq!(most, CHUNK + 8, "a chunk and the lent line's copy");
     }
 
     /// A source that fails mid-file: the lines read before are given, the line cut by
