@@ -1,6 +1,24 @@
 #![no_main]
-//! The line reader and its bad-line rows must never panic, whatever the bytes.
+//! The line reader and its bad-line rows must never panic, whatever the bytes; the
+//! chunked reader (`LineReader`) must give exactly the lines of the whole-file splitter,
+//! however its source splits the bytes.
 use libfuzzer_sys::fuzz_target;
+
+/// Gives `bytes` in pieces of 1 to 16 bytes, their sizes drawn from the bytes.
+struct Pieces<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl std::io::Read for Pieces<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let step = 1 + usize::from(self.bytes.get(self.at).copied().unwrap_or(0) & 15);
+        let n = step.min(buf.len()).min(self.bytes.len() - self.at);
+        buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     for (line, result) in chat_rows::lines::json_lines::<serde_json::Value>(data) {
@@ -11,4 +29,10 @@ fuzz_target!(|data: &[u8]| {
             assert!(row.text.len() < 4 * chat_rows::system::MAX_QUOTED + 200);
         }
     }
+    let mut whole = chat_rows::lines::lines(data);
+    let mut chunked = chat_rows::lines::LineReader::from_read(Pieces { bytes: data, at: 0 });
+    while let Some(line) = chunked.next_line() {
+        assert_eq!(Some(line.unwrap()), whole.next());
+    }
+    assert_eq!(whole.next(), None);
 });
