@@ -6,6 +6,11 @@
 //! line of the file, which is what separates a *torn* last line (the writer was cut
 //! off mid-append, ordinary on a live system) from a *broken* middle line (damage).
 //!
+//! [`LineReader`] gives the same lines from a source read a chunk at a time (what
+//! [`crate::Evidence::read_lines`] opens), so a log of hundreds of MB is never held
+//! whole: a store's line loop written against it also reads bytes at hand
+//! ([`LineReader::from_bytes`]).
+//!
 //! [`json_lines`] decodes each line as JSON through [`crate::json`] and reports bad
 //! lines as [`BadLine`] values, which [`BadLine::row`] turns into the spec's
 //! `parser: unparseable line (<reason>): <line>` row.
