@@ -132,8 +132,9 @@ const CHUNK: usize = 1 << 20;
 
 /// The non-blank lines of a file read a chunk at a time: the lines [`lines`] gives for
 /// the same bytes (numbers, offsets, `last`, `terminated`, a leading BOM skipped), with
-/// a chunk and the longest line in memory (twice at most: the line lent and the line
-/// being split, blank or not) rather than the whole file ([`LineReader::held`]). A store
+/// a chunk and the longest line in memory (three times its size at most: a buffer that
+/// doubles to hold the line being split, blank or not, and a copy of the line lent)
+/// rather than the whole file ([`LineReader::held`]). A store
 /// reads a log of hundreds of MB this way (Claude Code's `history.jsonl`, Copilot's
 /// `events.jsonl`); the lines borrow from the reader's buffer, so each is read before
 /// the next is asked for ([`LineReader::next_line`], a lending iterator).
@@ -732,7 +733,7 @@ mod tests {
     }
 
     /// What follows a line is held without it: a line of 3 MiB followed by 8 MiB of
-    /// short blank lines, then another, holds the long line twice (lent and copied)
+    /// short blank lines, then another, holds the long line in a buffer of 4 MiB and its copy
     /// and a chunk, never the blank lines; short lines in a long file hold one chunk.
     #[test]
     fn a_reader_holds_a_chunk_and_the_longest_line() {
