@@ -1159,9 +1159,8 @@ impl Evidence {
         })
     }
 
-    /// Reads a whole file, read-only, under the rules in the module docs, and records
-    /// it in the manifest.
-    pub fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+    /// [`Evidence::check`], and a file over the size cap refused before it is opened.
+    fn check_under_cap(&self, path: &Path) -> io::Result<Checked> {
         let checked = self.check(path)?;
         if checked.size > self.max_size {
             return Err(Refusal::TooLarge {
@@ -1170,6 +1169,13 @@ impl Evidence {
             }
             .into_io());
         }
+        Ok(checked)
+    }
+
+    /// Reads a whole file, read-only, under the rules in the module docs, and records
+    /// it in the manifest.
+    pub fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+        let checked = self.check_under_cap(path)?;
         if let Some(a) = self.archive_of(path) {
             if let Lookup::File(m) = a.lookup(path) {
                 let bytes = a.read(m, self.max_size)?;
@@ -1208,14 +1214,7 @@ impl Evidence {
     /// it given. A file in an archive or in memory is read whole first, as by
     /// [`Evidence::read`].
     pub fn read_lines(&self, path: &Path) -> io::Result<crate::lines::LineReader<'_>> {
-        let checked = self.check(path)?;
-        if checked.size > self.max_size {
-            return Err(Refusal::TooLarge {
-                size: checked.size,
-                cap: self.max_size,
-            }
-            .into_io());
-        }
+        let checked = self.check_under_cap(path)?;
         let archived = self
             .archive_of(path)
             .is_some_and(|a| matches!(a.lookup(path), Lookup::File(_)));

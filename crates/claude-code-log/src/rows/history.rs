@@ -239,6 +239,14 @@ mod tests {
     }
 
     /// 2026-06-21T14:00:00Z plus `ms`.
+    /// The rows of a history at hand.
+    fn rows_of(log: &str, prompts: &mut SessionPrompts<'_>) -> Vec<Row> {
+        let mut rows: Vec<Row> = Vec::new();
+        let mut lines = LineReader::from_bytes(log.as_bytes());
+        history_rows(&mut lines, "history.jsonl", prompts, &mut rows).unwrap();
+        rows
+    }
+
     fn at(ms: i64) -> Option<Timestamp> {
         Timestamp::from_epoch_millis(1_782_050_400_000 + ms)
     }
@@ -314,14 +322,7 @@ mod tests {
                 Vec::new()
             })
         };
-        let mut rows: Vec<Row> = Vec::new();
-        history_rows(
-            &mut LineReader::from_bytes(log.as_bytes()),
-            "history.jsonl",
-            &mut prompts,
-            &mut rows,
-        )
-        .unwrap();
+        let rows = rows_of(log, &mut prompts);
         assert_eq!(asked, ["s1", "gone", "s1"]);
         let texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
         assert_eq!(
@@ -356,14 +357,7 @@ mod tests {
                 Vec::new()
             })
         };
-        let mut rows: Vec<Row> = Vec::new();
-        history_rows(
-            &mut LineReader::from_bytes(log.as_bytes()),
-            "history.jsonl",
-            &mut prompts,
-            &mut rows,
-        )
-        .unwrap();
+        let rows = rows_of(log, &mut prompts);
         let texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
         assert_eq!(
             texts,
