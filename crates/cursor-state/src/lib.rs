@@ -140,19 +140,19 @@ impl CursorStore {
         let Some(kind) = locate::kind(path) else {
             return;
         };
+        let unreadable = |e: &std::io::Error| {
+            rows::sys(chat_rows::system::parser(format!(
+                "{} unreadable: {e}",
+                path.file_name()
+                    .map(|n| n.to_string_lossy())
+                    .unwrap_or_default()
+            )))
+        };
         let read = |out: &mut Out<'_>| -> Option<Vec<u8>> {
-            match evidence.read(path) {
-                Ok(b) => Some(b),
-                Err(e) => {
-                    out.push(rows::sys(chat_rows::system::parser(format!(
-                        "{} unreadable: {e}",
-                        path.file_name()
-                            .map(|n| n.to_string_lossy())
-                            .unwrap_or_default()
-                    ))));
-                    None
-                }
-            }
+            evidence
+                .read(path)
+                .map_err(|e| out.push(unreadable(&e)))
+                .ok()
         };
         let mtime = evidence.modified(path);
         match kind {
@@ -175,14 +175,6 @@ impl CursorStore {
             }
             Kind::Transcript => {
                 // read a chunk at a time, never held whole
-                let unreadable = |e: &std::io::Error| {
-                    rows::sys(chat_rows::system::parser(format!(
-                        "{} unreadable: {e}",
-                        path.file_name()
-                            .map(|n| n.to_string_lossy())
-                            .unwrap_or_default()
-                    )))
-                };
                 let mut lines = match evidence.read_lines(path) {
                     Ok(l) => l,
                     Err(e) => return out.push(unreadable(&e)),
