@@ -225,6 +225,20 @@ fn io_row(agent: &str, path: &Path, e: &std::io::Error) -> Row {
     .locator("whole file")
 }
 
+/// The `parser:` row of a read that failed at `offset`, after the rows of the lines
+/// before it.
+fn failed_midway(agent: &str, path: &Path, e: &std::io::Error, offset: u64) -> Row {
+    Row::system(
+        agent,
+        chat_rows::system::parser(Error::Io {
+            path: chat_rows::display_path(path),
+            offset,
+            reason: e.to_string(),
+        }),
+    )
+    .locator(format!("byte {offset}"))
+}
+
 /// Reads an event log a chunk at a time; a read that fails midway is a `parser:` row at
 /// the byte it failed at, after the rows of the lines before it.
 fn stream_events(
@@ -234,19 +248,8 @@ fn stream_events(
     sink: &mut dyn RowSink,
 ) {
     if let (_, Err(e)) = events::read_event_lines(lines, opts, sink) {
-        let offset = lines.bytes_read();
-        let row = Row::system(
-            opts.agent,
-            chat_rows::system::parser(Error::Io {
-                path: chat_rows::display_path(path),
-                offset,
-                reason: e.to_string(),
-            }),
-        );
-        sink.push(
-            row.locator(format!("byte {offset}"))
-                .session(opts.fallback_session),
-        );
+        let row = failed_midway(opts.agent, path, &e, lines.bytes_read());
+        sink.push(row.session(opts.fallback_session));
     }
 }
 
@@ -889,19 +892,8 @@ fn read_debug_log(
         sink(r)
     });
     if let Err(e) = read {
-        let offset = lines.bytes_read();
-        let row = Row::system(
-            agent,
-            chat_rows::system::parser(Error::Io {
-                path: chat_rows::display_path(path),
-                offset,
-                reason: e.to_string(),
-            }),
-        );
-        sink(
-            row.locator(format!("byte {offset}"))
-                .session(loc.session_id.clone()),
-        );
+        let row = failed_midway(agent, path, &e, lines.bytes_read());
+        sink(row.session(loc.session_id.clone()));
     }
 }
 
