@@ -47,7 +47,9 @@ fuzz_target!(|data: &[u8]| {
                 continue;
             }
             // a member named as an archive opens in its turn, four deep at most
-            if p.file_name().and_then(chat_rows::ArchiveKind::of_name).is_some()
+            if p.file_name()
+                .and_then(chat_rows::ArchiveKind::of_name)
+                .is_some()
                 && ev.open_archive(&p).is_ok()
             {
                 assert!(ev.is_archived(&p));

@@ -34,7 +34,9 @@ fuzz_target!(|data: &[u8]| {
         let at = 1_782_050_400_000_000;
         history::Prompts::new(vec![(at, String::from("fix [Pasted text #1] this"))])
     };
-    history::history_rows(data, "history.jsonl", &mut prompts, &mut other);
+    let mut lines = chat_rows::lines::LineReader::from_bytes(data);
+    history::history_rows(&mut lines, "history.jsonl", &mut prompts, &mut other)
+        .expect("bytes at hand cannot fail");
     settings::settings_rows(
         data,
         SettingsScope::Project,

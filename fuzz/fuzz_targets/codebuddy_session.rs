@@ -1,14 +1,18 @@
 #![no_main]
 //! CodeBuddy session decoding and row mapping must never panic, whatever the bytes,
 //! and every line must come back as an item or a `parser:` row.
-use codebuddy_log::{MapOptions, Persisted, PersistedPointer, SessionLog, SubagentMeta, decode, session_rows};
+use codebuddy_log::{
+    MapOptions, Persisted, PersistedPointer, SessionLog, SubagentMeta, decode, session_rows,
+};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let log = SessionLog::from_bytes(data);
     let lookup = |p: &PersistedPointer| {
         assert!(!p.relative.split('/').any(|c| c == ".."));
-        Persisted::Found { text: String::from("persisted") }
+        Persisted::Found {
+            text: String::from("persisted"),
+        }
     };
     let opts = MapOptions {
         source_file: "fuzz.jsonl",

@@ -6,19 +6,32 @@ use copilot_events::{localdb, side};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let sd = side::Side { agent: "copilot", session: "s", mtime: None, file_name: "f" };
+    let sd = side::Side {
+        agent: "copilot",
+        session: "s",
+        mtime: None,
+        file_name: "f",
+    };
     let backups = side::Backups {
         files: vec![("a".into(), 3, None), ("b".into(), 0, None)],
     };
     let mut rows: Vec<chat_rows::Row> = Vec::new();
     side::rewind_index_with(data, &sd, Some(&backups), &mut |r| rows.push(r));
     if let Ok(db) = sqlite_evidence::Database::from_bytes(data, None) {
-        let input = localdb::Input { agent: "copilot", file_name: "session.db", session: "s" };
+        let input = localdb::Input {
+            agent: "copilot",
+            file_name: "session.db",
+            session: "s",
+        };
         localdb::session_db_rows(&db, &input, &mut |r| rows.push(r));
         let _ = localdb::generic_rows(&db, &input, &[], &mut |r| rows.push(r));
     }
     // a text never holds a value that starts like a token where a column is printed
     for r in rows.iter().filter(|r| r.text.starts_with("store record:")) {
-        assert!(!r.text.contains("=gho_") && !r.text.contains("=ghp_"), "{}", r.text);
+        assert!(
+            !r.text.contains("=gho_") && !r.text.contains("=ghp_"),
+            "{}",
+            r.text
+        );
     }
 });

@@ -6,7 +6,10 @@ use std::collections::BTreeMap;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let src = tabby_db::rows::Source { file: "fuzz.json", secondary: true };
+    let src = tabby_db::rows::Source {
+        file: "fuzz.json",
+        secondary: true,
+    };
     let log = tabby_db::EventLog::from_bytes(data);
     let rows = tabby_db::rows::log_rows(&log, &BTreeMap::new(), &src);
     assert!(rows.len() >= log.entries.len());
