@@ -148,6 +148,8 @@ struct Recorded<'e> {
     file: std::fs::File,
     /// The size when opened (what a refusal past the cap names, if larger).
     size: u64,
+    /// No byte at or past this offset is read ([`Evidence::read_lines_to`]).
+    end: u64,
     read: u64,
     sha: Option<Sha256>,
     recorded: bool,
@@ -177,7 +179,10 @@ impl Read for Recorded<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let cap = self.evidence.max_size;
         // one byte past the cap is asked for, to tell a file that grew past it
-        let room = cap.saturating_add(1).saturating_sub(self.read);
+        let room = cap
+            .saturating_add(1)
+            .min(self.end)
+            .saturating_sub(self.read);
         let want = buf.len().min(usize::try_from(room).unwrap_or(usize::MAX));
         let n = self.file.read(&mut buf[..want])?;
         if self.read + n as u64 > cap {
@@ -1159,10 +1164,12 @@ impl Evidence {
         })
     }
 
-    /// [`Evidence::check`], and a file over the size cap refused before it is opened.
-    fn check_under_cap(&self, path: &Path) -> io::Result<Checked> {
+    /// [`Evidence::check`], and a file whose first `end` bytes are over the size cap
+    /// refused before it is opened.
+    fn check_under_cap(&self, path: &Path, end: u64) -> io::Result<Checked> {
         let checked = self.check(path)?;
-        if checked.size > self.max_size {
+        // the cap bounds what is read: a file grown past it after `end` is read to `end`
+        if checked.size.min(end) > self.max_size {
             return Err(Refusal::TooLarge {
                 size: checked.size,
                 cap: self.max_size,
@@ -1175,7 +1182,7 @@ impl Evidence {
     /// Reads a whole file, read-only, under the rules in the module docs, and records
     /// it in the manifest.
     pub fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        let checked = self.check_under_cap(path)?;
+        let checked = self.check_under_cap(path, u64::MAX)?;
         if let Some(a) = self.archive_of(path) {
             if let Lookup::File(m) = a.lookup(path) {
                 let bytes = a.read(m, self.max_size)?;
@@ -1214,13 +1221,18 @@ impl Evidence {
     /// it given. A file in an archive or in memory is read whole first, as by
     /// [`Evidence::read`].
     pub fn read_lines(&self, path: &Path) -> io::Result<crate::lines::LineReader<'_>> {
-        let checked = self.check_under_cap(path)?;
-        let archived = self
-            .archive_of(path)
-            .is_some_and(|a| matches!(a.lookup(path), Lookup::File(_)));
-        let held = self.memory.as_ref().is_some_and(|m| m.get(path).is_some());
-        if archived || held {
-            let bytes = self.read(path)?;
+        self.read_lines_to(path, u64::MAX)
+    }
+
+    /// [`Evidence::read_lines`], reading no byte at or past offset `end`: a second pass
+    /// over a file that must see what the first pass saw, even of a live file appended
+    /// to in between (the first pass's [`crate::lines::LineReader::bytes_read`]). The
+    /// manifest entry is then the size and SHA-256 of the bytes before `end`.
+    pub fn read_lines_to(&self, path: &Path, end: u64) -> io::Result<crate::lines::LineReader<'_>> {
+        let checked = self.check_under_cap(path, end)?;
+        if self.is_held(path) {
+            let mut bytes = self.read(path)?;
+            bytes.truncate(usize::try_from(end).unwrap_or(usize::MAX));
             return Ok(crate::lines::LineReader::from_read(io::Cursor::new(bytes)));
         }
         let (file, meta, atime_kept) = self.open_checked(path, &checked)?;
@@ -1231,10 +1243,21 @@ impl Evidence {
             atime_kept,
             file,
             size: meta.len(),
+            end,
             read: 0,
             sha: self.hashing.then(Sha256::new),
             recorded: false,
         }))
+    }
+
+    /// True for a file in an archive or held in memory: every read of it, by
+    /// [`Evidence::read_lines`] too, reads it whole (decoded from its archive, or
+    /// copied), so a reader that would pass over it twice reads it once with
+    /// [`Evidence::read`] and keeps the bytes.
+    pub fn is_held(&self, path: &Path) -> bool {
+        self.archive_of(path)
+            .is_some_and(|a| matches!(a.lookup(path), Lookup::File(_)))
+            || self.memory.as_ref().is_some_and(|m| m.get(path).is_some())
     }
 
     /// Opens a file for reading by ranges ([`RangedFile::read_at`]), read-only, after
@@ -2958,6 +2981,74 @@ mod tests {
             (vec!["x".into(), "y".into()], None)
         );
         assert_eq!(ev.manifest()[0].size, 4);
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    /// A second pass reads no further than the first did: the lines before the end it
+    /// is given, a line cut there as the first pass saw it, and the manifest entry of
+    /// those bytes; a file in memory or an archive is held, one on disk is not.
+    #[test]
+    fn a_file_read_to_an_end_gives_the_lines_before_it() {
+        let tmp = tempfile_dir("read-lines-to");
+        let f = tmp.join("session.jsonl");
+        std::fs::write(&f, b"{\"a\":1}\n{\"b\":").unwrap();
+        let ev = ev_of(&tmp);
+        assert!(!ev.is_held(&f));
+        let mut first = ev.read_lines(&f).unwrap();
+        while first.next_line().is_some() {}
+        let end = first.bytes_read();
+        drop(first);
+        assert_eq!(end, 13);
+        let before = ev.manifest();
+        // the writer finishes the line and writes another
+        std::io::Write::write_all(
+            &mut std::fs::OpenOptions::new().append(true).open(&f).unwrap(),
+            b"2}\n{\"c\":3}\n",
+        )
+        .unwrap();
+        let mut again = ev.read_lines_to(&f, end).unwrap();
+        let mut got = Vec::new();
+        while let Some(Ok(l)) = again.next_line() {
+            got.push((
+                String::from_utf8_lossy(l.bytes).into_owned(),
+                l.last,
+                l.terminated,
+            ));
+        }
+        drop(again);
+        assert_eq!(
+            got,
+            [
+                ("{\"a\":1}".to_string(), false, true),
+                ("{\"b\":".to_string(), true, false)
+            ]
+        );
+        // the same 13 bytes; the modification time is the file's at this read
+        let after = ev.manifest();
+        assert_eq!(
+            (after[0].size, &after[0].sha256),
+            (before[0].size, &before[0].sha256)
+        );
+        assert_eq!(
+            after[0].sha256,
+            hex::encode(Sha256::digest(b"{\"a\":1}\n{\"b\":"))
+        );
+
+        // the cap bounds the bytes read: grown past it after the end, it is read
+        let capped = ev_of(&tmp).max_size(13);
+        let mut lines = capped.read_lines_to(&f, end).unwrap();
+        assert_eq!(lines.next_line().unwrap().unwrap().bytes, b"{\"a\":1}");
+        assert_eq!(
+            capped.read_lines(&f).unwrap_err().to_string(),
+            "24 bytes, over the 13-byte cap of one evidence file"
+        );
+
+        let at = PathBuf::from("/case/home/alice/.claude/projects/p/s.jsonl");
+        let ev = Evidence::in_memory([(at.clone(), b"x\ny\n".to_vec(), None)]);
+        assert!(ev.is_held(&at));
+        let mut lines = ev.read_lines_to(&at, 2).unwrap();
+        assert_eq!(lines.next_line().unwrap().unwrap().bytes, b"x");
+        assert!(lines.next_line().is_none());
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 
