@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut rows: Vec<Row> = Vec::new();
     transcript_rows(&log, &opts, &mut rows);
-    let bad = log.errors().count();
+    let bad = log.errors().len();
     assert!(rows.iter().filter(|r| r.is_parser()).count() >= bad);
     assert!(rows.iter().all(|r| r.source_line.is_some()));
     let mut other: Vec<Row> = Vec::new();

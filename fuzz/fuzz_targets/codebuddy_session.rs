@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         persisted: &lookup,
     };
     let rows = session_rows(&log, &opts);
-    let bad = log.errors().count();
+    let bad = log.errors().len();
     assert!(rows.iter().filter(|r| r.is_parser()).count() >= bad);
     assert!(rows.iter().all(|r| r.source_line.is_some()));
     let _ = SubagentMeta::from_bytes(data, std::path::Path::new("agent-00000000.meta.json"));

@@ -432,7 +432,7 @@ fn read_transcript(
     sink: &mut dyn RowSink,
 ) {
     let loc = &files.loc;
-    let log: Transcript<'static> = match Transcript::from_path(files.path, files.evidence) {
+    let log: Transcript<'_> = match Transcript::from_path(files.path, files.evidence) {
         Ok(log) => log,
         Err(e) => {
             sink.push(files.unreadable(e, &loc.session_id).secondary(secondary));

@@ -211,8 +211,8 @@ mod tests {
     #[test]
     fn keeps_bad_lines_in_place() {
         let log = SessionLog::from_bytes(b"{\"id\":\"a\",\"type\":\"topic\"}\n[1]\n{\"id\":\"b\",\"ty\n{\"role\":\"user\"}\n{\"id\":\"c\"");
-        assert_eq!(log.len(), 5);
-        let entries: Vec<Entry> = log.entries().collect();
+        let entries: Vec<Entry> = log.entries();
+        assert_eq!(entries.len(), 5);
         assert_eq!(entries[0].item.as_ref().unwrap().kind, "topic");
         let e = entries[1].item.as_ref().unwrap_err();
         assert_eq!(e.to_string(), "line 2 (byte 26): not a JSON object");
@@ -228,8 +228,8 @@ mod tests {
         assert!(e.is_torn());
         assert_eq!(e.line(), Some(5));
         assert_eq!(e.sniffed_id(), Some("c"));
-        assert_eq!(log.errors().count(), 3);
-        assert!(SessionLog::from_vec(b"\n\n".to_vec()).is_empty());
+        assert_eq!(log.errors().len(), 3);
+        assert!(SessionLog::from_vec(b"\n\n".to_vec()).entries().is_empty());
     }
 
     #[test]

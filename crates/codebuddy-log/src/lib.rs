@@ -21,7 +21,8 @@
 //!   meta file, exit codes and `<persisted-output>` pointers;
 //! * [`rows`]: the mapping of items to [`chat_rows::Row`]s.
 //!
-//! [`CodeBuddyStore`] plugs it into the scanner, and [`read_file`] does the same work
+//! [`CodeBuddyStore`] plugs it into the scanner ([`read_file_into`], rows handed on as
+//! they are made), and [`read_file`] does the same work
 //! for a caller with a path: it reads the session through the [`Evidence`] gateway,
 //! with its side files (meta, sub-agent meta, persisted tool outputs), and never
 //! fails as a whole.
@@ -43,13 +44,15 @@ pub mod rows;
 use std::path::Path;
 
 use chat_rows::system;
-use chat_rows::{Claim, Evidence, FileContext, Row, Store};
+use chat_rows::{Claim, Evidence, Row, RowSink, Store};
 use serde_json::{Map, Value};
 use session_tree::tree::{SessionFiles, flatten, subagent_start_from_path};
 
 pub use decode::{Entry, Error, ExitStatus, Item, PersistedPointer, SessionLog, SubagentMeta};
 pub use locate::{FileKind, Location, locate, mangle};
-pub use rows::{AGENT, LogIndex, MapOptions, Persisted, session_rows, session_rows_with};
+pub use rows::{
+    AGENT, LogIndex, MapOptions, Persisted, session_rows, session_rows_into, session_rows_with,
+};
 
 /// The scanner's entry point for CodeBuddy and WorkBuddy homes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -82,26 +85,12 @@ impl Store for CodeBuddyStore {
         evidence: &Evidence,
         sink: &mut dyn chat_rows::RowSink,
     ) {
-        for row in self.read_rows(path, ctx, evidence) {
-            sink.push(row);
-        }
-    }
-}
-
-impl CodeBuddyStore {
-    /// Every row of a claimed file (the collected form of the store's `read_into`).
-    pub(crate) fn read_rows(
-        &self,
-        path: &Path,
-        ctx: &FileContext,
-        evidence: &Evidence,
-    ) -> Vec<Row> {
         let display = if ctx.display_path.is_empty() {
             path.display().to_string()
         } else {
             ctx.display_path.clone()
         };
-        read_file(path, &display, evidence)
+        read_file_into(path, &display, evidence, sink);
     }
 }
 
@@ -109,9 +98,17 @@ impl CodeBuddyStore {
 /// output whose session is gone) into rows, with `display` as its `source_file`. A path that [`locate()`] does
 /// not recognise is read as a main session named by its file stem.
 pub fn read_file(path: &Path, display: &str, evidence: &Evidence) -> Vec<Row> {
+    let mut rows = Vec::new();
+    read_file_into(path, display, evidence, &mut rows);
+    rows
+}
+
+/// [`read_file`], each row handed to `sink` as it is made: a session's rows are never
+/// held together, and its file is read a chunk at a time (the scanner's path).
+pub fn read_file_into(path: &Path, display: &str, evidence: &Evidence, sink: &mut dyn RowSink) {
     let files = SessionFiles::new(path, locate(path), display, evidence, AGENT);
-    match files.kind() {
-        FileKind::Session | FileKind::Subagent => read_session(&files),
+    let rows = match files.kind() {
+        FileKind::Session | FileKind::Subagent => return read_session(&files, sink),
         FileKind::ToolResult => files.orphan_tool_result(),
         FileKind::SessionMeta => {
             files.orphan_meta(&|map| format!("session meta: {}", flatten(map)))
@@ -120,15 +117,18 @@ pub fn read_file(path: &Path, display: &str, evidence: &Evidence) -> Vec<Row> {
             let stem = files.loc.stem().to_string();
             files.orphan_meta(&|map| subagent_start(map, &files.loc.session_id, &stem))
         }
+    };
+    for row in rows {
+        sink.push(row);
     }
 }
 
-fn read_session(files: &SessionFiles<'_>) -> Vec<Row> {
+fn read_session(files: &SessionFiles<'_>, out: &mut dyn RowSink) {
     let loc = &files.loc;
     let display = files.display;
     let log = match SessionLog::from_path(files.path, files.evidence) {
         Ok(log) => log,
-        Err(e) => return vec![files.unreadable(e, &loc.session_id)],
+        Err(e) => return out.push(files.unreadable(e, &loc.session_id)),
     };
     let subagent = loc.kind == FileKind::Subagent;
     let fallback = loc.stem().to_string();
@@ -136,7 +136,6 @@ fn read_session(files: &SessionFiles<'_>) -> Vec<Row> {
     let session_id = index.session_id(&fallback, subagent);
     let first_time = index.first_time();
     let first_cwd = index.first_cwd().to_string();
-    let mut out = Vec::new();
 
     // the meta side file: the sub-agent's link to its parent, or the session's meta
     let meta_display = files.meta_display();
@@ -186,7 +185,7 @@ fn read_session(files: &SessionFiles<'_>) -> Vec<Row> {
         folder_session_id: &loc.session_id,
         persisted: &lookup,
     };
-    out.extend(session_rows_with(&log, &index, &opts));
+    session_rows_into(&log, &index, &opts, out);
     if !subagent {
         // persisted outputs no readable line points to: a damaged pointer line, or a
         // sub-agent's output (read again here, since only its own file points to it)
@@ -195,7 +194,6 @@ fn read_session(files: &SessionFiles<'_>) -> Vec<Row> {
             out.push(r)
         });
     }
-    out
 }
 
 /// `session start: parent=... task=... agent=... task_name=... root_request=...

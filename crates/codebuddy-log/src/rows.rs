@@ -37,7 +37,7 @@ use std::borrow::Cow;
 
 use chat_rows::lines::Line;
 use chat_rows::system::{ChangeTracker, key_values, quote};
-use chat_rows::{Row, Timestamp, TurnType};
+use chat_rows::{Row, RowSink, Timestamp, TurnType};
 use serde_json::{Map, Value};
 use session_tree::file_history::file_history_texts;
 use session_tree::hidden::{hidden_text, opens_with, tag_label};
@@ -85,17 +85,31 @@ pub fn session_rows_with(
     index: &LogIndex,
     opts: &MapOptions<'_>,
 ) -> Vec<Row> {
-    let mut m = Mapper::new(index, opts);
+    let mut rows = Vec::new();
+    session_rows_into(log, index, opts, &mut rows);
+    rows
+}
+
+/// [`session_rows_with`], each row handed to `sink` as it is made (nothing is held but
+/// the index: the scanner's path).
+pub fn session_rows_into(
+    log: &SessionLog<'_>,
+    index: &LogIndex,
+    opts: &MapOptions<'_>,
+    sink: &mut dyn RowSink,
+) {
+    let mut m = Mapper::new(index, opts, sink);
     if let Some(row) = m.title_row() {
         m.rows.push(row);
     }
-    for (line, entry) in log.lines_and_entries() {
-        match &entry.item {
-            Ok(item) => m.item(&entry, item, &line),
-            Err(err) => m.bad_line(&entry, err),
-        }
+    let end = log.each_entry(|line, entry| match &entry.item {
+        Ok(item) => m.item(&entry, item, &line),
+        Err(err) => m.bad_line(&entry, err),
+    });
+    if let Err(e) = end {
+        let row = m.place.pass_failed(e);
+        m.rows.push(row);
     }
-    m.rows
 }
 
 /// Where the title candidates come from, in CodeBuddy's order.
@@ -179,7 +193,8 @@ impl LogIndex {
             titles: Titles::new(TITLE_SOURCES),
             ..LogIndex::default()
         };
-        for (line, read) in light_pass::<Light, Item>(log) {
+        // a read that fails midway is the mapping pass's to report, after its rows
+        let _ = light_pass::<Light, Item>(log, |(line, read)| {
             let (light, full) = match read {
                 Ok(read) => read,
                 Err(err) => {
@@ -196,7 +211,7 @@ impl LogIndex {
                             ix.calls.broken_call(call, line.number);
                         }
                     }
-                    continue;
+                    return;
                 }
             };
             let time = light.timestamp.as_ref().and_then(decode::parse_time);
@@ -250,7 +265,7 @@ impl LogIndex {
                 }
                 _ => {}
             }
-        }
+        });
         ix
     }
 
@@ -552,20 +567,24 @@ fn is_shell(tool: &str) -> bool {
     tool.eq_ignore_ascii_case("bash") || tool.eq_ignore_ascii_case("powershell")
 }
 
-struct Mapper<'a> {
+struct Mapper<'a, 's> {
     ix: &'a LogIndex,
     opts: &'a MapOptions<'a>,
-    rows: Vec<Row>,
+    rows: &'s mut dyn RowSink,
     place: Place<'a>,
     models: ChangeTracker<String>,
 }
 
-impl<'a> Mapper<'a> {
-    fn new(ix: &'a LogIndex, opts: &'a MapOptions<'a>) -> Mapper<'a> {
+impl<'a, 's> Mapper<'a, 's> {
+    fn new(
+        ix: &'a LogIndex,
+        opts: &'a MapOptions<'a>,
+        rows: &'s mut dyn RowSink,
+    ) -> Mapper<'a, 's> {
         Mapper {
             ix,
             opts,
-            rows: Vec::new(),
+            rows,
             place: Place {
                 agent: AGENT,
                 source_file: opts.source_file,
@@ -1032,6 +1051,67 @@ mod tests {
             .iter()
             .map(|r| format!("{}|{}|{}|{}", r.turn_type, r.model, r.tool_name, r.text))
             .collect()
+    }
+
+    /// A session read a chunk at a time that fails midway (here: grown past the size
+    /// cap once opened) gives the rows of the lines both passes read, then one `parser:`
+    /// row at the byte it failed at.
+    #[test]
+    fn a_session_that_fails_midway_gives_its_rows_then_where_it_failed() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("s.jsonl");
+        let text: String = (0..100)
+            .map(|n| {
+                format!(
+                    "{{\"type\":\"message\",\"role\":\"user\",\"content\":\"prompt {n:02}\"}}\n"
+                )
+            })
+            .collect();
+        std::fs::write(&f, &text).unwrap();
+        let ev = chat_rows::Evidence::new()
+            .roots([dir.path()])
+            .max_size(text.len() as u64);
+        let log = SessionLog::from_path(&f, &ev).unwrap();
+        std::io::Write::write_all(
+            &mut std::fs::OpenOptions::new().append(true).open(&f).unwrap(),
+            b"{}\n",
+        )
+        .unwrap();
+        let lookup = |_: &PersistedPointer| Persisted::Missing {
+            reason: "absent".into(),
+        };
+        let opts = MapOptions {
+            source_file: "p/s.jsonl",
+            session_id: "s",
+            subagent: false,
+            folder_session_id: "s",
+            persisted: &lookup,
+        };
+        let got: Vec<String> = session_rows(&log, &opts)
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}|{}|{}|{}|{}",
+                    r.turn_type,
+                    r.text,
+                    r.source_file,
+                    r.source_line.map(|l| l.to_string()).unwrap_or_default(),
+                    r.source_locator
+                )
+            })
+            .collect();
+        // 55-byte lines: 74 whole ones in the first 4 KiB read
+        assert_eq!(text.len(), 5500);
+        assert_eq!(got.len(), 1 + 74 + 1, "{got:#?}");
+        assert_eq!(
+            got[0],
+            "system|session title: prompt 00 (from first prompt)|p/s.jsonl|1|byte 0"
+        );
+        assert_eq!(got[74], "user|prompt 73|p/s.jsonl|74|byte 4015");
+        assert_eq!(
+            got[75],
+            "system|parser: p/s.jsonl: cannot read (5501 bytes, over the 5500-byte cap of one evidence file)|p/s.jsonl||byte 4096"
+        );
     }
 
     #[test]

@@ -39,11 +39,13 @@ pub fn lenient_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Va
 /// decode refused the line), or why the line is unreadable.
 pub type LightEntry<'l, L, R> = (Line<'l>, Result<(L, Option<R>), Error>);
 
-/// The light pass over every line.
-pub fn light_pass<'l, L: Light<R>, R: Record>(
-    log: &'l SessionLog<'_, R>,
-) -> impl Iterator<Item = LightEntry<'l, L, R>> + 'l {
-    log.lines().map(|line| {
+/// The light pass over every line, each lent to `f` with its light view; `Err` as
+/// [`SessionLog::each_line`]'s.
+pub fn light_pass<L: Light<R>, R: Record>(
+    log: &SessionLog<'_, R>,
+    mut f: impl FnMut(LightEntry<'_, L, R>),
+) -> Result<(), Error> {
+    log.each_line(|line| {
         // serde_json does not check the UTF-8 of strings it skips, so check it here,
         // or a line the second pass refuses would be indexed as readable
         let light = match std::str::from_utf8(line.bytes) {
@@ -56,6 +58,6 @@ pub fn light_pass<'l, L: Light<R>, R: Record>(
             Some(l) => Ok((l, None)),
             None => decode_record::<R>(&line).map(|r| (L::from_record(&r), Some(r))),
         };
-        (line, read)
+        f((line, read))
     })
 }

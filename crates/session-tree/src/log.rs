@@ -8,11 +8,12 @@
 //! built from the JSON object (CodeBuddy's items, Claude Code's records).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use chat_rows::Evidence;
-use chat_rows::lines::{BadLine, BadLineKind, Line, decode_line, lines};
+use chat_rows::lines::{BadLine, BadLineKind, Line, LineReader, decode_line, lines};
 use serde_json::{Map, Value};
 
 /// Everything that can go wrong reading the files of a session tree. Each variant says where.
@@ -39,6 +40,24 @@ pub enum Error {
         /// The operating system's reason.
         reason: String,
     },
+    /// A file that failed midway (a disk or share error, or a file that grew past the
+    /// size cap while read): the lines before `offset` were read.
+    #[error("{path}: cannot read ({reason})")]
+    Midway {
+        /// The file.
+        path: PathBuf,
+        /// How many bytes were read when it failed.
+        offset: u64,
+        /// The operating system's reason.
+        reason: String,
+    },
+    /// A file whose lines changed between two passes over it (written in place while it
+    /// was read): the rows are of the last pass, the links and titles of the first.
+    #[error("{path}: changed while it was read (its lines differ between the two passes)")]
+    Changed {
+        /// The file.
+        path: PathBuf,
+    },
     /// A side file (`.meta.json`) that is not a JSON object.
     #[error("{path}: not a JSON object ({reason})")]
     Sidecar {
@@ -56,6 +75,30 @@ impl Error {
             Error::Line(b) => Some(b.number),
             Error::NotObject { line, .. } => Some(*line),
             _ => None,
+        }
+    }
+
+    /// The byte offset of a line error or of a read that failed midway.
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            Error::Line(b) => Some(b.offset),
+            Error::NotObject { offset, .. } | Error::Midway { offset, .. } => Some(*offset),
+            _ => None,
+        }
+    }
+
+    /// The same error naming the file as `display` (the path shown in rows).
+    pub fn with_display(self, display: &str) -> Error {
+        let path = PathBuf::from(display);
+        match self {
+            Error::Io { reason, .. } => Error::Io { path, reason },
+            Error::Midway { offset, reason, .. } => Error::Midway {
+                path,
+                offset,
+                reason,
+            },
+            Error::Changed { .. } => Error::Changed { path },
+            other => other,
         }
     }
 
@@ -146,126 +189,239 @@ pub struct Entry<R> {
     pub item: Result<R, Error>,
 }
 
-/// Where a non-blank line lies in the file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Span {
-    number: u64,
-    start: usize,
-    end: usize,
-    last: bool,
-    terminated: bool,
+/// A session log's bytes: at hand, or an evidence file read a chunk at a time.
+enum Source<'a> {
+    Bytes(Cow<'a, [u8]>),
+    File {
+        path: PathBuf,
+        evidence: &'a Evidence,
+    },
 }
 
-/// A session file split into lines, decoded on demand into `R`.
+/// What the first pass over a file saw, which every later pass must see again.
+#[derive(Clone, Debug)]
+struct FirstPass {
+    /// Bytes read: later passes read no further, so a live file appended to in between
+    /// gives the same lines.
+    end: u64,
+    /// Non-blank lines given.
+    count: u64,
+    /// The lines' numbers, offsets and bytes, hashed.
+    fingerprint: u64,
+    /// The error that ended it, if one did: later passes stop after `count` lines and
+    /// give it (the line it cut is not given as torn).
+    failed: Option<Error>,
+}
+
+/// A hash of the lines a pass gives, to tell that two passes read the same lines.
+struct Fingerprint(foldhash::fast::FoldHasher<'static>);
+
+impl Fingerprint {
+    fn new() -> Fingerprint {
+        use std::hash::BuildHasher;
+        Fingerprint(foldhash::fast::FixedState::with_seed(0x5e55_1017).build_hasher())
+    }
+
+    fn add(&mut self, line: &Line<'_>) {
+        use std::hash::Hasher;
+        self.0.write_u64(line.number);
+        self.0.write_u64(line.offset);
+        self.0.write(line.bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        std::hash::Hasher::finish(&self.0)
+    }
+}
+
+/// A session file, split into lines as it is read and each line decoded on demand into
+/// `R`.
 ///
-/// Splitting is one cheap pass; each line is decoded only when [`SessionLog::entries`]
-/// reaches it, and the caller drops the record once mapped. That keeps a large session's
-/// memory near its own size instead of holding every decoded JSON tree at once.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Rows need to know things about the whole file before the first row is written (the
+/// ids, calls and titles of [`crate::light`]), so a session is read twice: a light pass
+/// that indexes it, then one that decodes, maps and drops each line. From an evidence
+/// file ([`SessionLog::from_path`]) each pass reads the file a chunk at a time
+/// ([`Evidence::read_lines`]), holding a chunk and the longest line, not the file: a
+/// session of hundreds of MB costs what its longest line costs. Every pass after the
+/// first reads no further than the first did and must give the same lines (their
+/// numbers, offsets and bytes, hashed), so the index matches the rows even of a live
+/// session appended to in between; a file changed in place between the passes gives
+/// [`Error::Changed`]. A file in an archive or in memory is read once, whole.
 pub struct SessionLog<'a, R = Map<String, Value>> {
-    data: Cow<'a, [u8]>,
-    spans: Vec<Span>,
+    source: Source<'a>,
+    /// The reader [`SessionLog::from_path`] opened, for the first pass.
+    opened: RefCell<Option<LineReader<'a>>>,
+    first: RefCell<Option<FirstPass>>,
     record: PhantomData<fn() -> R>,
+}
+
+impl<R> std::fmt::Debug for SessionLog<'_, R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("SessionLog");
+        match &self.source {
+            Source::Bytes(b) => d.field("bytes", &b.len()),
+            Source::File { path, .. } => d.field("path", path),
+        };
+        d.field("first_pass", &self.first.borrow()).finish()
+    }
 }
 
 impl<R> Default for SessionLog<'_, R> {
     fn default() -> Self {
+        SessionLog::with_source(Source::Bytes(Cow::Borrowed(&[])), None)
+    }
+}
+
+impl<R> SessionLog<'_, R> {
+    fn with_source<'a>(source: Source<'a>, opened: Option<LineReader<'a>>) -> SessionLog<'a, R> {
         SessionLog {
-            data: Cow::Borrowed(&[]),
-            spans: Vec::new(),
+            source,
+            opened: RefCell::new(opened),
+            first: RefCell::new(None),
             record: PhantomData,
         }
     }
 }
 
 impl<'a, R: Record> SessionLog<'a, R> {
-    /// Splits a session file's bytes into lines. Never fails: a bad line is an error
-    /// entry in its place when [`SessionLog::entries`] reaches it.
+    /// A session file's bytes at hand. Never fails: a bad line is an error entry in its
+    /// place when a pass reaches it.
     pub fn from_bytes(bytes: &'a [u8]) -> SessionLog<'a, R> {
-        SessionLog::new(Cow::Borrowed(bytes))
+        SessionLog::with_source(Source::Bytes(Cow::Borrowed(bytes)), None)
     }
 
     /// Like [`SessionLog::from_bytes`], owning the bytes.
     pub fn from_vec(bytes: Vec<u8>) -> SessionLog<'static, R> {
-        SessionLog::new(Cow::Owned(bytes))
+        SessionLog::with_source(Source::Bytes(Cow::Owned(bytes)), None)
     }
 
-    /// Reads a session file through the evidence gateway.
-    pub fn from_path(path: &Path, evidence: &Evidence) -> Result<SessionLog<'static, R>, Error> {
-        let bytes = evidence.read(path).map_err(|e| Error::Io {
+    /// Opens a session file through the evidence gateway, to be read a chunk at a time
+    /// by each pass. A file that cannot be opened (refused, over the size cap, gone) is
+    /// an [`Error::Io`] here; one that fails midway, an [`Error::Midway`] at the end of
+    /// the pass that met it.
+    pub fn from_path(path: &Path, evidence: &'a Evidence) -> Result<SessionLog<'a, R>, Error> {
+        let io = |e: std::io::Error| Error::Io {
             path: path.to_path_buf(),
             reason: e.to_string(),
-        })?;
-        Ok(SessionLog::from_vec(bytes))
+        };
+        if evidence.is_held(path) {
+            let bytes = evidence.read(path).map_err(io)?;
+            return Ok(SessionLog::with_source(
+                Source::Bytes(Cow::Owned(bytes)),
+                None,
+            ));
+        }
+        let reader = evidence.read_lines(path).map_err(io)?;
+        Ok(SessionLog::with_source(
+            Source::File {
+                path: path.to_path_buf(),
+                evidence,
+            },
+            Some(reader),
+        ))
     }
 
-    fn new(data: Cow<'a, [u8]>) -> SessionLog<'a, R> {
-        let spans = lines(&data)
-            .map(|l| Span {
-                number: l.number,
-                start: l.offset as usize,
-                end: l.offset as usize + l.bytes.len(),
-                last: l.last,
-                terminated: l.terminated,
-            })
-            .collect();
-        SessionLog {
-            data,
-            spans,
-            record: PhantomData,
+    /// One pass over the non-blank lines, in order, each lent to `f` until the next.
+    /// `Err` when the pass could not read the file to its end (after the lines before
+    /// the failure), or when it did not give the lines the first pass gave.
+    pub fn each_line(&self, mut f: impl FnMut(Line<'_>)) -> Result<(), Error> {
+        let (path, evidence) = match &self.source {
+            Source::Bytes(data) => {
+                lines(data).for_each(f);
+                return Ok(());
+            }
+            Source::File { path, evidence } => (path, *evidence),
+        };
+        let io = |e: std::io::Error| Error::Io {
+            path: path.clone(),
+            reason: e.to_string(),
+        };
+        let first = self.first.borrow().clone();
+        let opened = self.opened.borrow_mut().take();
+        let mut reader = match (opened, &first) {
+            (Some(reader), _) => reader,
+            (None, None) => evidence.read_lines(path).map_err(io)?,
+            (None, Some(pass)) => evidence.read_lines_to(path, pass.end).map_err(io)?,
+        };
+        let mut count = 0u64;
+        let mut seen = Fingerprint::new();
+        let failed = loop {
+            if first
+                .as_ref()
+                .is_some_and(|p| p.failed.is_some() && count == p.count)
+            {
+                break None;
+            }
+            match reader.next_line() {
+                None => break None,
+                Some(Ok(line)) => {
+                    count += 1;
+                    seen.add(&line);
+                    f(line);
+                }
+                Some(Err(e)) => {
+                    break Some(Error::Midway {
+                        path: path.clone(),
+                        offset: reader.bytes_read(),
+                        reason: e.to_string(),
+                    });
+                }
+            }
+        };
+        match first {
+            None => {
+                *self.first.borrow_mut() = Some(FirstPass {
+                    end: reader.bytes_read(),
+                    count,
+                    fingerprint: seen.finish(),
+                    failed: failed.clone(),
+                });
+                failed.map_or(Ok(()), Err)
+            }
+            Some(_) if failed.is_some() => failed.map_or(Ok(()), Err),
+            Some(pass) if pass.count != count || pass.fingerprint != seen.finish() => {
+                Err(Error::Changed { path: path.clone() })
+            }
+            Some(pass) => pass.failed.map_or(Ok(()), Err),
         }
     }
 
-    /// The number of non-blank lines.
-    pub fn len(&self) -> usize {
-        self.spans.len()
-    }
-
-    /// True when the file has no non-blank line.
-    pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
-    }
-
-    /// The file's bytes.
-    pub fn bytes(&self) -> &[u8] {
-        &self.data
-    }
-
-    /// The non-blank lines, undecoded.
-    pub fn lines(&self) -> impl Iterator<Item = Line<'_>> {
-        self.spans.iter().map(|s| Line {
-            number: s.number,
-            offset: s.start as u64,
-            bytes: self.data.get(s.start..s.end).unwrap_or_default(),
-            last: s.last,
-            terminated: s.terminated,
-        })
-    }
-
-    /// Every line decoded, in order: the record, or why the line is unreadable.
-    pub fn entries(&self) -> impl Iterator<Item = Entry<R>> + '_ {
-        self.lines().map(|line| Entry {
-            line: line.number,
-            offset: line.offset,
-            item: decode_record(&line),
-        })
-    }
-
-    /// Every line with its decoded entry, in order (the line kept for quoting).
-    pub fn lines_and_entries(&self) -> impl Iterator<Item = (Line<'_>, Entry<R>)> {
-        self.lines().map(|line| {
+    /// One pass with every line decoded, in order: the line (kept for quoting) and its
+    /// entry, the record or why the line is unreadable. See [`SessionLog::each_line`].
+    pub fn each_entry(&self, mut f: impl FnMut(Line<'_>, Entry<R>)) -> Result<(), Error> {
+        self.each_line(|line| {
             let entry = Entry {
                 line: line.number,
                 offset: line.offset,
                 item: decode_record(&line),
             };
-            (line, entry)
+            f(line, entry)
         })
     }
 
-    /// The unreadable lines (decodes the whole file).
-    pub fn errors(&self) -> impl Iterator<Item = Error> + '_ {
-        self.entries().filter_map(|e| e.item.err())
+    /// Every line decoded and held, in order, and the error that ended the pass, if
+    /// any, as a last entry (for tests and small files: a session is mapped a line at a
+    /// time by [`SessionLog::each_entry`]).
+    pub fn entries(&self) -> Vec<Entry<R>> {
+        let mut out = Vec::new();
+        let end = self.each_entry(|_, e| out.push(e));
+        if let Err(e) = end {
+            out.push(Entry {
+                line: 0,
+                offset: e.offset().unwrap_or(0),
+                item: Err(e),
+            });
+        }
+        out
+    }
+
+    /// The unreadable lines, and the error that ended the pass, if any (decodes the
+    /// whole file).
+    pub fn errors(&self) -> Vec<Error> {
+        self.entries()
+            .into_iter()
+            .filter_map(|e| e.item.err())
+            .collect()
     }
 }
 
@@ -329,12 +485,105 @@ pub fn truthy(v: Option<&Value>) -> bool {
 mod tests {
     use super::*;
 
+    /// The lines of one pass, as text, and how the pass ended.
+    fn pass(log: &SessionLog<'_>) -> (Vec<String>, Result<(), String>) {
+        let mut got = Vec::new();
+        let end = log.each_line(|l| {
+            got.push(format!(
+                "{} @{} {}",
+                l.number,
+                l.offset,
+                String::from_utf8_lossy(l.bytes)
+            ))
+        });
+        (got, end.map_err(|e| format!("{e} [{:?}]", e.offset())))
+    }
+
+    fn append(path: &Path, bytes: &[u8]) {
+        std::io::Write::write_all(
+            &mut std::fs::OpenOptions::new().append(true).open(path).unwrap(),
+            bytes,
+        )
+        .unwrap();
+    }
+
+    /// A file is read a chunk at a time in each pass, and every pass gives the lines the
+    /// first gave: not the lines a live writer appends in between; a file changed in
+    /// place is an error; a read that fails midway ends every pass at the same line.
+    #[test]
+    fn every_pass_over_a_file_gives_the_lines_of_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("s.jsonl");
+        std::fs::write(&f, b"{\"a\":1}\n\n{\"b\":2}\n{\"c\":").unwrap();
+        let ev = Evidence::new().roots([dir.path()]);
+        let log: SessionLog<'_> = SessionLog::from_path(&f, &ev).unwrap();
+        let first = pass(&log);
+        assert_eq!(
+            first,
+            (
+                vec![
+                    "1 @0 {\"a\":1}".to_string(),
+                    "3 @9 {\"b\":2}".into(),
+                    "4 @17 {\"c\":".into()
+                ],
+                Ok(())
+            )
+        );
+        append(&f, b"3}\n{\"d\":4}\n");
+        assert_eq!(pass(&log), first, "appended lines are not read");
+        let torn = log.entries();
+        assert!(torn[2].item.as_ref().unwrap_err().is_torn());
+
+        // the same length, another byte: changed in place
+        std::fs::write(&f, b"{\"a\":1}\n\n{\"b\":9}\n{\"c\":3}\n{\"d\":4}\n").unwrap();
+        let text = format!(
+            "{}: changed while it was read (its lines differ between the two passes) [None]",
+            f.display()
+        );
+        assert_eq!(pass(&log).1, Err(text));
+
+        // grows past the cap while the first pass reads it: every pass stops at the
+        // last whole line of what was read before (the first 4 KiB: 409 lines)
+        let body: Vec<u8> = (0..500)
+            .flat_map(|n| format!("{{\"n\":{n:03}}}\n").into_bytes())
+            .collect();
+        std::fs::write(&f, &body).unwrap();
+        let ev = Evidence::new().roots([dir.path()]).max_size(5000);
+        let log: SessionLog<'_> = SessionLog::from_path(&f, &ev).unwrap();
+        append(&f, b"{\"n\":500}\n");
+        let (lines, end) = pass(&log);
+        assert_eq!(lines.len(), 409);
+        assert_eq!(lines[408], "409 @4080 {\"n\":408}");
+        let text = format!(
+            "{}: cannot read (5001 bytes, over the 5000-byte cap of one evidence file) [Some(4096)]",
+            f.display()
+        );
+        assert_eq!(end, Err(text.clone()));
+        assert_eq!(
+            pass(&log),
+            (lines, Err(text)),
+            "the second pass ends where the first did"
+        );
+
+        // cannot be opened: at the open
+        let gone = dir.path().join("gone.jsonl");
+        assert_eq!(
+            SessionLog::<Map<String, Value>>::from_path(&gone, &ev)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "{}: cannot read (No such file or directory (os error 2))",
+                gone.display()
+            )
+        );
+    }
+
     #[test]
     fn keeps_bad_lines_in_place_and_sniffs_them() {
         let log: SessionLog<'_> = SessionLog::from_bytes(
             b"{\"a\":1}\n[1]\n{\"uuid\":\"u7\",\"x\":\"\xff\"}\n{\"id\":\"c\"",
         );
-        let e: Vec<_> = log.entries().collect();
+        let e = log.entries();
         assert_eq!(e.len(), 4);
         assert!(e[0].item.is_ok());
         assert_eq!(
@@ -347,6 +596,6 @@ mod tests {
         );
         assert!(e[3].item.as_ref().unwrap_err().is_torn());
         assert_eq!(e[3].item.as_ref().unwrap_err().sniffed_id(), Some("c"));
-        assert_eq!(log.errors().count(), 3);
+        assert_eq!(log.errors().len(), 3);
     }
 }

@@ -40,6 +40,25 @@ impl Place<'_> {
             .secondary(self.secondary)
     }
 
+    /// The `parser:` row of a pass over the file that did not read it to its end
+    /// ([`crate::Error::Midway`], located at the byte it failed at) or found it changed
+    /// ([`crate::Error::Changed`]): after the rows of the lines before, with the session,
+    /// project and branch in effect there.
+    pub fn pass_failed(&self, e: crate::Error) -> Row {
+        let e = e.with_display(self.source_file);
+        let locator = match e.offset() {
+            Some(offset) => format!("byte {offset}"),
+            None => "whole file".to_string(),
+        };
+        Row::system(self.agent, chat_rows::system::parser(&e))
+            .session(self.session_id.clone())
+            .project(self.cwd.clone())
+            .branch(self.branch.clone())
+            .file(self.source_file)
+            .locator(locator)
+            .secondary(self.secondary)
+    }
+
     /// A row of the file as a whole (a side file, a path), with the session and project.
     pub fn file_row(&self, file: &str, locator: &str, text: impl Into<String>) -> Row {
         Row::system(self.agent, text)

@@ -102,16 +102,14 @@ impl<'a> SessionFiles<'a> {
 
     /// The `parser:` row of a session file that cannot be read, naming the display path.
     pub fn unreadable(&self, e: Error, session_id: &str) -> Row {
-        let e = match e {
-            Error::Io { reason, .. } => Error::Io {
-                path: PathBuf::from(self.display),
-                reason,
-            },
-            other => other,
-        };
-        Row::system(self.agent, system::parser(&e))
+        let e = e.with_display(self.display);
+        let row = Row::system(self.agent, system::parser(&e))
             .session(session_id)
-            .file(self.display)
+            .file(self.display);
+        match e {
+            Error::Midway { offset, .. } => row.locator(format!("byte {offset}")),
+            _ => row,
+        }
     }
 
     /// The name of the session's or sub-agent's meta side file.

@@ -166,7 +166,8 @@ impl Index {
         let mut queued = false;
         // the git branch in effect, as the mapper keeps it: the last one a record wrote
         let mut branch: Option<String> = None;
-        for (line, read) in light_pass::<Light, Record>(log) {
+        // a read that fails midway is the mapping pass's to report, after its rows
+        let _ = light_pass::<Light, Record>(log, |(line, read)| {
             let (mut light, full) = match read {
                 Ok(read) => read,
                 Err(err) => {
@@ -178,7 +179,7 @@ impl Index {
                     } else if let Some(id) = err.sniff("id").filter(|i| i.starts_with("toolu_")) {
                         ix.calls.broken_call(id, line.number);
                     }
-                    continue;
+                    return;
                 }
             };
             let time = light.timestamp.as_ref().and_then(decode::parse_time);
@@ -243,10 +244,10 @@ impl Index {
                         && memchr::memmem::find(line.bytes, FORK_BLOCK.as_bytes()).is_some();
                     let first_prompt = kind == "user" && !ix.titles.has("first prompt");
                     if !(queued || fork_candidate || first_prompt) {
-                        continue;
+                        return;
                     }
                     let Some(rec) = full.or_else(|| decode::decode_record(&line).ok()) else {
-                        continue;
+                        return;
                     };
                     let prompt = prompt_text(&rec);
                     // the block must be in the prompt's own text, not in a tool result
@@ -269,7 +270,7 @@ impl Index {
                 }
                 _ => {}
             }
-        }
+        });
         ix.usage_lines = messages
             .into_values()
             .map(|(stop, last)| stop.unwrap_or(last))
@@ -634,12 +635,16 @@ pub fn transcript_rows_with(
             .branch(pick.branch.clone().unwrap_or_default());
         m.sink.push(row);
     }
-    for (line, entry) in log.lines_and_entries() {
+    let end = log.each_entry(|line, entry| {
         m.place.secondary = secondary(line.number);
         match &entry.item {
             Ok(rec) => m.record(&entry, rec, &line),
             Err(err) => m.bad_line(&entry, err),
         }
+    });
+    if let Err(e) = end {
+        let row = m.place.pass_failed(e);
+        m.sink.push(row);
     }
 }
 
@@ -1275,6 +1280,68 @@ fn block_text(b: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A transcript read a chunk at a time that fails midway (here: grown past the size
+    /// cap once opened) gives the rows of the lines both passes read, then one `parser:`
+    /// row at the byte it failed at, with the session and project in effect; the line
+    /// the failure cut is not read as a torn line.
+    #[test]
+    fn a_transcript_that_fails_midway_gives_its_rows_then_where_it_failed() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("s.jsonl");
+        let text: String = (0..60)
+            .map(|n| {
+                format!(
+                    "{{\"type\":\"user\",\"uuid\":\"u{n:02}\",\"sessionId\":\"s\",\"cwd\":\"/w\",\"timestamp\":\"2026-01-01T00:00:{n:02}Z\",\"message\":{{\"role\":\"user\",\"content\":\"prompt {n:02}\"}}}}\n"
+                )
+            })
+            .collect();
+        std::fs::write(&f, &text).unwrap();
+        let ev = chat_rows::Evidence::new()
+            .roots([dir.path()])
+            .max_size(text.len() as u64);
+        let log = Transcript::from_path(&f, &ev).unwrap();
+        std::io::Write::write_all(
+            &mut std::fs::OpenOptions::new().append(true).open(&f).unwrap(),
+            b"{}\n",
+        )
+        .unwrap();
+        let opts = MapOptions::new("p/s.jsonl", "s", &no_persisted_outputs);
+        let mut rows: Vec<chat_rows::Row> = Vec::new();
+        transcript_rows(&log, &opts, &mut rows);
+        let got: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}|{}|{}|{}|{}|{}|{}",
+                    r.turn_type,
+                    r.session_id,
+                    r.project_path,
+                    r.text,
+                    r.source_file,
+                    r.source_line.map(|l| l.to_string()).unwrap_or_default(),
+                    r.source_locator
+                )
+            })
+            .collect();
+        let whole_lines = text.as_bytes()[..4096]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count();
+        assert_eq!((whole_lines, text.len() / 60), (29, 139));
+        assert_eq!(got.len(), 1 + whole_lines + 1, "{got:#?}");
+        assert_eq!(got[1], "user|s|/w|prompt 00|p/s.jsonl|1|byte 0");
+        assert_eq!(got[29], "user|s|/w|prompt 28|p/s.jsonl|29|byte 3892");
+        assert_eq!(
+            got[30],
+            format!(
+                "system|s|/w|parser: p/s.jsonl: cannot read ({} bytes, over the {} -byte cap of one evidence file)|p/s.jsonl||byte 4096",
+                text.len() + 1,
+                text.len()
+            )
+            .replace(" -byte", "-byte")
+        );
+    }
 
     fn map(input: &str, agent_file: Option<&str>, fork: bool) -> Vec<String> {
         let opts = MapOptions {
