@@ -6,7 +6,9 @@
 //! committed): turns of a prompt, thinking, text, a Bash call and its result, an edit with
 //! its structured patch, usage on every block record, ids unique per turn. It is read the
 //! way the scanner reads it (`Store::read_into`), with a sink that counts rows and drops
-//! them, so the figure is the reader's, not a collection's.
+//! them, so the figure is the reader's, not a collection's. The file is written a turn at
+//! a time, so the peak RSS printed is the reader's own. `CLAUDE_CODE_BENCH_DIR=<folder>`
+//! writes the evidence tree there and keeps it (to read it with the CLI as well).
 use std::io::Write;
 use std::time::Instant;
 
@@ -78,22 +80,31 @@ fn main() {
         Ok(d) => d,
         Err(e) => return eprintln!("cannot make a temporary folder: {e}"),
     };
-    let folder = dir.path().join("home/u/.claude/projects/-home-u-src-app");
+    // CLAUDE_CODE_BENCH_DIR keeps the generated tree there, to read it with the CLI too
+    let kept = std::env::var_os("CLAUDE_CODE_BENCH_DIR").map(std::path::PathBuf::from);
+    let root = kept.as_deref().unwrap_or(dir.path());
+    let folder = root.join("home/u/.claude/projects/-home-u-src-app");
     let path = folder.join("0b5e0000-0000-4000-8000-000000000000.jsonl");
-    let mut bytes = Vec::with_capacity(mb * 1_000_000 + 100_000);
+    // written a turn at a time, so the peak below is the reader's, not the generator's
     let mut n = 0;
-    while bytes.len() < mb * 1_000_000 {
-        turn(&mut bytes, n);
-        n += 1;
-    }
+    let mut size = 0;
     let written = std::fs::create_dir_all(&folder)
         .and_then(|()| std::fs::File::create(&path))
-        .and_then(|mut f| f.write_all(&bytes));
+        .and_then(|f| {
+            let mut out = std::io::BufWriter::new(f);
+            let mut turn_bytes = Vec::new();
+            while size < mb * 1_000_000 {
+                turn_bytes.clear();
+                turn(&mut turn_bytes, n);
+                out.write_all(&turn_bytes)?;
+                size += turn_bytes.len();
+                n += 1;
+            }
+            out.flush()
+        });
     if let Err(e) = written {
         return eprintln!("cannot write the generated transcript: {e}");
     }
-    let size = bytes.len();
-    drop(bytes);
     let rss_before = chat_rows::dirty::peak_rss_bytes().unwrap_or(0);
     let ctx = FileContext {
         display_path: "bench.jsonl".into(),
