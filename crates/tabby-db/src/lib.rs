@@ -48,6 +48,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use chat_rows::lines::LineReader;
 use chat_rows::{Claim, Evidence, FileContext, Row, Store, system};
 
 pub use decode::config::{ConfiguredModel, models_from_toml};
@@ -277,9 +278,63 @@ impl Store for TabbyStore {
         evidence: &Evidence,
         sink: &mut dyn chat_rows::RowSink,
     ) {
+        let kind = locate::classify(path);
+        if matches!(kind, Some(FileKind::EventLog)) {
+            // a log's rows are handed on as its lines are read, a chunk at a time
+            let display = display_of(path, ctx);
+            let root = kind.as_ref().and_then(|k| locate::root_of(path, k));
+            let index = root.map(|r| self.index(&r, evidence)).unwrap_or_default();
+            return read_event_log(path, &display, evidence, &index.users, sink);
+        }
         for row in self.read_rows(path, ctx, evidence) {
             sink.push(row);
         }
+    }
+}
+
+/// The `source_file` of a file's rows: the scanner's display path, else the path.
+fn display_of(path: &Path, ctx: &FileContext) -> String {
+    if ctx.display_path.is_empty() {
+        path.display().to_string()
+    } else {
+        ctx.display_path.clone()
+    }
+}
+
+/// An event log's rows (secondary), read a chunk at a time and handed to `sink` a line
+/// at a time. A log that fails midway gives the rows of the lines before it, then one
+/// `parser: cannot read file (<reason>)` row at the byte it failed at.
+fn read_event_log(
+    path: &Path,
+    display: &str,
+    evidence: &Evidence,
+    users: &std::collections::BTreeMap<i64, decode::db::User>,
+    sink: &mut dyn chat_rows::RowSink,
+) {
+    match evidence.read_lines(path) {
+        Ok(mut lines) => event_log_rows(&mut lines, display, users, sink),
+        Err(e) => sink.push(io_row(display, &e, true)),
+    }
+}
+
+/// [`read_event_log`] from the log's lines.
+fn event_log_rows(
+    lines: &mut LineReader<'_>,
+    display: &str,
+    users: &std::collections::BTreeMap<i64, decode::db::User>,
+    sink: &mut dyn chat_rows::RowSink,
+) {
+    let src = Source {
+        file: display,
+        secondary: true,
+    };
+    let ids = HashIds::new();
+    let read = EventLog::each_entry(lines, |entry| {
+        rows::entry_rows(&entry, users, &ids, &src, sink);
+    });
+    if let Err(e) = read {
+        let at = format!("byte {}", lines.bytes_read());
+        sink.push(io_row(display, &e, true).locator(at));
     }
 }
 
@@ -291,11 +346,7 @@ impl TabbyStore {
         ctx: &FileContext,
         evidence: &Evidence,
     ) -> Vec<Row> {
-        let display = if ctx.display_path.is_empty() {
-            path.display().to_string()
-        } else {
-            ctx.display_path.clone()
-        };
+        let display = display_of(path, ctx);
         let Some(kind) = locate::classify(path) else {
             return Vec::new();
         };
@@ -374,20 +425,10 @@ fn read_file(
             rows
         }
         FileKind::EventLog => {
-            let bytes = match evidence.read(path) {
-                Ok(b) => b,
-                Err(e) => return vec![io_row(display, &e, true)],
-            };
             let idx = root.map(|r| index(&r)).unwrap_or_default();
-            let log = EventLog::from_bytes(&bytes);
-            rows::log_rows(
-                &log,
-                &idx.users,
-                &Source {
-                    file: display,
-                    secondary: true,
-                },
-            )
+            let mut rows = Vec::new();
+            read_event_log(path, display, evidence, &idx.users, &mut rows);
+            rows
         }
         FileKind::Config => {
             let bytes = match evidence.read(path) {
@@ -568,4 +609,92 @@ pub fn read_root_with(root: &Path, evidence: &Evidence, opening: Opening) -> Vec
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An event log is read a chunk at a time: its rows are those of the log decoded
+    /// whole, and one that fails midway (here: grown past the size cap once opened)
+    /// gives the rows of the lines before it, then one `parser:` row at the byte it
+    /// failed at.
+    #[test]
+    fn an_event_log_read_a_chunk_at_a_time_gives_the_rows_of_its_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("events").join("2025-10-01.json");
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        let text: String = (0..60)
+            .map(|n| {
+                format!(
+                    "{{\"user\":null,\"ts\":17593128{n:05},\"event\":{{\"select\":{{\"completion_id\":\"cmpl-{n:02}\",\"choice_index\":0,\"view_id\":\"view-1\",\"elapsed\":13}}}}}}\n"
+                )
+            })
+            .collect();
+        std::fs::write(&f, &text).unwrap();
+        let users = std::collections::BTreeMap::new();
+        let src = Source {
+            file: "events/2025-10-01.json",
+            secondary: true,
+        };
+        let whole = rows::log_rows(&EventLog::from_bytes(text.as_bytes()), &users, &src);
+        assert_eq!(whole.len(), 60);
+        let ev = Evidence::new().roots([dir.path()]);
+        let mut got = Vec::new();
+        read_event_log(&f, src.file, &ev, &users, &mut got);
+        assert_eq!(got, whole);
+
+        let ev = Evidence::new()
+            .roots([dir.path()])
+            .max_size(text.len() as u64);
+        let mut lines = ev.read_lines(&f).unwrap();
+        std::io::Write::write_all(
+            &mut std::fs::OpenOptions::new().append(true).open(&f).unwrap(),
+            b"\n",
+        )
+        .unwrap();
+        let mut cut = Vec::new();
+        event_log_rows(&mut lines, src.file, &users, &mut cut);
+        // 129-byte lines: 31 whole ones in the first 4 KiB read
+        assert_eq!((text.len() / 60, cut.len()), (129, 32));
+        assert_eq!(cut[..31], whole[..31]);
+        assert_eq!(
+            (
+                cut[31].text.as_str(),
+                cut[31].source_locator.as_str(),
+                cut[31].source_file.as_str(),
+                cut[31].secondary
+            ),
+            (
+                format!(
+                    "parser: cannot read file ({} bytes, over the {}-byte cap of one evidence file)",
+                    text.len() + 1,
+                    text.len()
+                )
+                .as_str(),
+                "byte 4096",
+                "events/2025-10-01.json",
+                true
+            )
+        );
+        drop(lines);
+
+        // the file now over the cap: refused at the open
+        let mut got = Vec::new();
+        read_event_log(&f, src.file, &ev, &users, &mut got);
+        assert_eq!(
+            got.iter()
+                .map(|r| (r.text.as_str(), r.source_locator.as_str()))
+                .collect::<Vec<_>>(),
+            [(
+                format!(
+                    "parser: cannot read file ({} bytes, over the {}-byte cap of one evidence file)",
+                    text.len() + 1,
+                    text.len()
+                )
+                .as_str(),
+                ""
+            )]
+        );
+    }
 }

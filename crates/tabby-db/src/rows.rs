@@ -27,14 +27,15 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use chat_rows::lines::BadLine;
 use chat_rows::system::{self, key_values};
 use chat_rows::when::{Timestamp, parse_sqlite};
-use chat_rows::{Row, TurnType};
+use chat_rows::{Row, RowSink, TurnType};
 
 use crate::AGENT;
 use crate::decode::config::ConfiguredModel;
 use crate::decode::db::{Integration, Place, RecordError, ServerDb, User};
-use crate::decode::event::{Event, EventLog, Interaction};
+use crate::decode::event::{Event, EventLog, Interaction, LogEntry};
 use crate::decode::hashid::HashIds;
 use crate::decode::history::Command;
 
@@ -591,21 +592,35 @@ pub fn log_rows(log: &EventLog, users: &BTreeMap<i64, User>, src: &Source<'_>) -
     let ids = HashIds::new();
     let mut out = Vec::new();
     for e in &log.entries {
-        match e {
-            Ok(entry) => {
-                let user = UserRef::from_hash(entry.user.as_deref(), users, &ids);
-                out.extend(event_rows(
-                    &entry.event,
-                    &user,
-                    entry.ts,
-                    src,
-                    RowPlace::Line(entry.line, entry.offset),
-                ));
-            }
-            Err(bad) => out.push(bad.row(AGENT, src.file).secondary(src.secondary)),
-        }
+        entry_rows(e, users, &ids, src, &mut out);
     }
     out
+}
+
+/// The rows of one entry of an event log (or of its bad line), handed to `sink`:
+/// [`log_rows`] a line at a time, for a log read a chunk at a time.
+pub fn entry_rows(
+    e: &Result<LogEntry, BadLine>,
+    users: &BTreeMap<i64, User>,
+    ids: &HashIds,
+    src: &Source<'_>,
+    sink: &mut dyn RowSink,
+) {
+    match e {
+        Ok(entry) => {
+            let user = UserRef::from_hash(entry.user.as_deref(), users, ids);
+            for row in event_rows(
+                &entry.event,
+                &user,
+                entry.ts,
+                src,
+                RowPlace::Line(entry.line, entry.offset),
+            ) {
+                sink.push(row);
+            }
+        }
+        Err(bad) => sink.push(bad.row(AGENT, src.file).secondary(src.secondary)),
+    }
 }
 
 /// `model configured:` rows, one per configured model, at the file's mtime.

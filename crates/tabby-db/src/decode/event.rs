@@ -9,7 +9,7 @@
 //! Decoding works on `serde_json::Value` rather than typed structs: a field Tabby
 //! added or dropped between releases must not cost the whole event.
 
-use chat_rows::lines::{BadLine, BadLineKind, Line, json_lines};
+use chat_rows::lines::{BadLine, BadLineKind, Line, LineReader, decode_line, json_lines};
 use chat_rows::when::Timestamp;
 use serde_json::Value;
 
@@ -196,39 +196,57 @@ impl EventLog {
     /// Decodes a log file's bytes. Never fails: bad lines are kept as [`BadLine`]s.
     pub fn from_bytes(bytes: &[u8]) -> EventLog {
         let entries = json_lines::<Value>(bytes)
-            .map(|(line, r)| {
-                let v = r?;
-                let Some(obj) = v.as_object() else {
-                    return Err(shape_error(
-                        &line,
-                        "not a Tabby log entry: not a JSON object".into(),
-                    ));
-                };
-                let Some(ev) = obj.get("event") else {
-                    return Err(shape_error(&line, "not a Tabby log entry: no event".into()));
-                };
-                let event = Event::from_value(ev)
-                    .map_err(|e| shape_error(&line, format!("not a Tabby log entry: {e}")))?;
-                let user = match obj.get("user") {
-                    Some(Value::String(s)) => Some(s.clone()),
-                    Some(Value::Number(n)) => Some(n.to_string()),
-                    _ => None,
-                };
-                let ts = obj
-                    .get("ts")
-                    .and_then(Value::as_i64)
-                    .and_then(Timestamp::from_epoch_millis);
-                Ok(LogEntry {
-                    line: line.number,
-                    offset: line.offset,
-                    user,
-                    ts,
-                    event,
-                })
-            })
+            .map(|(line, r)| entry_of(&line, r))
             .collect();
         EventLog { entries }
     }
+
+    /// Decodes a log a line at a time as `lines` reads it (a chunk at a time from an
+    /// evidence file: [`chat_rows::Evidence::read_lines`]), handing each entry, or why
+    /// its line could not be read, to `f`: nothing is held. `Err` when the source fails
+    /// midway, after the entries of the lines before it.
+    pub fn each_entry(
+        lines: &mut LineReader<'_>,
+        mut f: impl FnMut(Result<LogEntry, BadLine>),
+    ) -> std::io::Result<()> {
+        while let Some(line) = lines.next_line() {
+            let line = line?;
+            f(entry_of(&line, decode_line::<Value>(&line)));
+        }
+        Ok(())
+    }
+}
+
+/// One line's entry, from its decoded JSON.
+fn entry_of(line: &Line<'_>, decoded: Result<Value, BadLine>) -> Result<LogEntry, BadLine> {
+    let v = decoded?;
+    let Some(obj) = v.as_object() else {
+        return Err(shape_error(
+            line,
+            "not a Tabby log entry: not a JSON object".into(),
+        ));
+    };
+    let Some(ev) = obj.get("event") else {
+        return Err(shape_error(line, "not a Tabby log entry: no event".into()));
+    };
+    let event = Event::from_value(ev)
+        .map_err(|e| shape_error(line, format!("not a Tabby log entry: {e}")))?;
+    let user = match obj.get("user") {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    let ts = obj
+        .get("ts")
+        .and_then(Value::as_i64)
+        .and_then(Timestamp::from_epoch_millis);
+    Ok(LogEntry {
+        line: line.number,
+        offset: line.offset,
+        user,
+        ts,
+        event,
+    })
 }
 
 #[cfg(test)]
