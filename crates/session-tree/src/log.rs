@@ -578,6 +578,51 @@ mod tests {
         );
     }
 
+    /// A file read a chunk at a time gives, in every pass, the entries its bytes give at
+    /// hand: generated files of good, broken, blank and `\r\n` lines, a BOM, a torn
+    /// end, and lines longer than the first read.
+    #[test]
+    fn a_file_read_by_passes_gives_the_entries_of_its_bytes() {
+        let pieces: [&[u8]; 9] = [
+            b"{\"a\":1}",
+            b"{\"uuid\":\"u\",\"t\":[1,2]}",
+            b"[1]",
+            b"{\"b\":",
+            b"\n",
+            b"\r\n",
+            b"  ",
+            b"\xEF\xBB\xBF",
+            b"\xff",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut files: Vec<Vec<u8>> = (0..300)
+            .map(|_| {
+                let len = (next() % 40) as usize;
+                (0..len)
+                    .flat_map(|_| pieces[(next() % 9) as usize].iter().copied())
+                    .collect()
+            })
+            .collect();
+        let long = format!("{{\"x\":\"{}\"}}", "y".repeat(10_000));
+        files.push(format!("{long}\n\n{long}\r\n{{\"z\":").into_bytes());
+        let dir = tempfile::tempdir().unwrap();
+        let ev = Evidence::new().roots([dir.path()]);
+        for (i, bytes) in files.iter().enumerate() {
+            let f = dir.path().join(format!("{i}.jsonl"));
+            std::fs::write(&f, bytes).unwrap();
+            let want = SessionLog::<Map<String, Value>>::from_bytes(bytes).entries();
+            let log = SessionLog::<Map<String, Value>>::from_path(&f, &ev).unwrap();
+            assert_eq!(log.entries(), want, "first pass, file {i}: {bytes:?}");
+            assert_eq!(log.entries(), want, "second pass, file {i}");
+        }
+    }
+
     #[test]
     fn keeps_bad_lines_in_place_and_sniffs_them() {
         let log: SessionLog<'_> = SessionLog::from_bytes(
