@@ -245,8 +245,9 @@ impl Fingerprint {
 /// session of hundreds of MB costs what its longest line costs. Every pass after the
 /// first reads no further than the first did and must give the same lines (their
 /// numbers, offsets and bytes, hashed), so the index matches the rows even of a live
-/// session appended to in between; a file changed in place between the passes gives
-/// [`Error::Changed`]. A file in an archive or in memory is read once, whole.
+/// session appended to in between, and the manifest entry of the first read (later
+/// reads are not hashed or recorded again) is of the bytes the rows come from; a file
+/// changed in place between the passes gives [`Error::Changed`]. A file in an archive or in memory is read once, whole.
 pub struct SessionLog<'a, R = Map<String, Value>> {
     source: Source<'a>,
     /// The reader [`SessionLog::from_path`] opened, for the first pass.
