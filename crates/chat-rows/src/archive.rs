@@ -116,6 +116,13 @@ enum Place {
     /// A tar entry: its bytes at this offset of the (inflated) tar file; a 7z entry,
     /// at this offset of the 7z's decoded entries.
     Tar { offset: u64 },
+    /// A file of an NTFS volume of a virtual disk: its file record on volume `volume`
+    /// of [`Archive::disk`], or why its data cannot be read as it stands.
+    Ntfs {
+        volume: usize,
+        record: u64,
+        unreadable: Option<&'static str>,
+    },
 }
 
 /// How a zip member is compressed, where this reader decodes it itself: the `zip`
@@ -293,6 +300,8 @@ pub(crate) struct Archive {
     file: Arc<RangedFile>,
     /// The zip reader of a zip archive (`None` for a tar).
     zip: Option<zip::ZipArchive<Cursor>>,
+    /// The NTFS volumes of a virtual disk (`.vhdx`, `.vhd`), each with its reader.
+    disk: Vec<(ntfs::Ntfs, crate::vdisk::VolumeCursor)>,
     /// The password its encrypted zip members are read with, if one was given.
     password: Option<ArchivePassword>,
     /// The tree of its members: the archive's own path is node 0, a folder. Each name is
@@ -649,7 +658,11 @@ fn decompressing(kind: ArchiveKind, input: Cursor) -> io::Result<Box<dyn Read>> 
             inner: bzip2::read::MultiBzDecoder::new(input),
         }),
         ArchiveKind::TarZst => Box::new(ZstdFrames::new(input)),
-        ArchiveKind::Zip | ArchiveKind::Tar | ArchiveKind::SevenZ => {
+        ArchiveKind::Zip
+        | ArchiveKind::Tar
+        | ArchiveKind::SevenZ
+        | ArchiveKind::Vhdx
+        | ArchiveKind::Vhd => {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 "not a compressed tar",
@@ -817,6 +830,11 @@ pub enum ArchiveKind {
     /// A 7z archive (`.7z`): its entries decoded once, in order, under the size cap,
     /// into the spill folder or memory ([`SEVEN_Z_MEMORY_LIMIT`]).
     SevenZ,
+    /// A VHDX virtual disk (`.vhdx`, as KAPE's `--vhdx` writes it): the files of its
+    /// NTFS volume, read in place through the disk's block table.
+    Vhdx,
+    /// A VHD virtual disk (`.vhd`, KAPE's `--vhd`), fixed or dynamic, likewise.
+    Vhd,
 }
 
 impl ArchiveKind {
@@ -847,13 +865,19 @@ impl ArchiveKind {
         (".tar.zst", ArchiveKind::TarZst),
         (".tzst", ArchiveKind::TarZst),
         (".7z", ArchiveKind::SevenZ),
+        (".vhdx", ArchiveKind::Vhdx),
+        (".vhd", ArchiveKind::Vhd),
     ];
 
     /// True for a tar read whole through its decompressor before it is read as a tar.
     pub fn is_compressed_tar(self) -> bool {
         !matches!(
             self,
-            ArchiveKind::Zip | ArchiveKind::Tar | ArchiveKind::SevenZ
+            ArchiveKind::Zip
+                | ArchiveKind::Tar
+                | ArchiveKind::SevenZ
+                | ArchiveKind::Vhdx
+                | ArchiveKind::Vhd
         )
     }
 }
@@ -873,7 +897,12 @@ impl Archive {
     ) -> io::Result<(Archive, Vec<(PathBuf, String)>)> {
         let mut file = Arc::new(file);
         let mut tree = Tree::new(path);
+        let mut disk = Vec::new();
         let zip = match kind {
+            ArchiveKind::Vhdx | ArchiveKind::Vhd => {
+                disk = Self::disk_entries(&file, kind, &mut tree)?;
+                None
+            }
             ArchiveKind::Zip => Some(Self::zip_entries(&file, &mut tree)?),
             ArchiveKind::SevenZ => {
                 let decoded =
@@ -895,6 +924,7 @@ impl Archive {
                 path: path.to_path_buf(),
                 file,
                 zip,
+                disk,
                 password,
                 nodes: tree.nodes,
                 access_time_kept,
@@ -950,6 +980,136 @@ impl Archive {
             tree.add(index, &name, entry.system() == zip::System::Dos, member);
         }
         Ok(zip)
+    }
+
+    /// A virtual disk's files: the disk's blocks mapped, its NTFS volumes found and each
+    /// walked once. A volume's files stand at the image's path, or below
+    /// `partition-<n>` when the disk holds several volumes; what is not read (a
+    /// partition of another file system, a folder reached twice) is a problem.
+    fn disk_entries(
+        file: &Arc<RangedFile>,
+        kind: ArchiveKind,
+        tree: &mut Tree<'_>,
+    ) -> io::Result<Vec<(ntfs::Ntfs, crate::vdisk::VolumeCursor)>> {
+        use crate::vdisk::{Disk, VolumeCursor};
+        let not_read =
+            |e: io::Error| io::Error::new(e.kind(), format!("not read as a virtual disk: {e}"));
+        let mut problems = Vec::new();
+        let disk = match kind {
+            ArchiveKind::Vhdx => Disk::vhdx(file.clone(), &mut problems),
+            _ => Disk::vhd(file.clone()),
+        }
+        .map_err(not_read)?;
+        let disk = Arc::new(disk);
+        let volumes = disk.volumes(&mut problems).map_err(not_read)?;
+        let mut out = Vec::new();
+        let mut index = 0usize;
+        for v in volumes {
+            let label = v.name.clone();
+            let what = label.as_deref().unwrap_or("the volume").to_string();
+            let mut fs = VolumeCursor {
+                disk: disk.clone(),
+                start: v.start,
+                len: v.len,
+                pos: 0,
+            };
+            let ntfs = match ntfs::Ntfs::new(&mut fs) {
+                Ok(n) => n,
+                Err(e) => {
+                    problems.push(format!(
+                        "{what} of the virtual disk not read as NTFS: {}",
+                        crate::vdisk::ntfs_error("", e)
+                            .to_string()
+                            .trim_start_matches(": ")
+                    ));
+                    continue;
+                }
+            };
+            let found = match crate::vdisk::walk(&ntfs, &mut fs, &mut problems) {
+                Ok(f) => f,
+                Err(e) => {
+                    problems.push(format!("{what} of the virtual disk not read: {e}"));
+                    continue;
+                }
+            };
+            let volume = out.len();
+            for f in found {
+                let name = match &label {
+                    Some(l) => format!("{l}/{}", f.name),
+                    None => f.name,
+                };
+                let member = f.file.map(|d| Member {
+                    index,
+                    size: d.size,
+                    kind: if d.link {
+                        EntryKind::Link
+                    } else {
+                        EntryKind::File
+                    },
+                    place: Place::Ntfs {
+                        volume,
+                        record: f.record,
+                        unreadable: d.unreadable,
+                    },
+                    modified: OnceLock::from(d.modified.and_then(nt_time)),
+                });
+                tree.add(index, &name, false, member);
+                index += 1;
+            }
+            out.push((ntfs, fs));
+        }
+        for p in problems {
+            tree.problem(p);
+        }
+        if out.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "not read as a virtual disk: none of its NTFS volumes could be read",
+            ));
+        }
+        Ok(out)
+    }
+
+    /// A virtual disk's file, its data stream copied to `out` (at most `cap` bytes).
+    fn ntfs_copy(&self, m: &Member, cap: u64, out: &mut dyn io::Write) -> io::Result<u64> {
+        let Place::Ntfs {
+            volume,
+            record,
+            unreadable,
+        } = m.place
+        else {
+            return Err(io::Error::other(
+                "archive member not read: not a disk's file",
+            ));
+        };
+        if let Some(why) = unreadable {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("archive member not read: {why}"),
+            ));
+        }
+        if m.size > cap {
+            return Err(io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                crate::evidence::Refusal::TooLarge { size: m.size, cap },
+            ));
+        }
+        let (ntfs, fs) = self
+            .disk
+            .get(volume)
+            .ok_or_else(|| io::Error::other("archive member not read: no such volume"))?;
+        let mut fs = fs.clone();
+        fs.pos = 0;
+        // the NTFS reader is a dependency: should it panic on a hostile volume, the
+        // member is an error and the scan goes on
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::vdisk::copy_data(ntfs, &mut fs, record, cap, out)
+        }))
+        .unwrap_or_else(|_| {
+            Err(io::Error::other(
+                "archive member not read: the NTFS reader stopped with an internal error",
+            ))
+        })
     }
 
     /// A tar's entries, header by header (GNU long names and PAX paths as the `tar`
@@ -1327,6 +1487,11 @@ impl Archive {
     /// The whole of a member, inflated, at most `cap` bytes (a larger member is an
     /// error of kind `FileTooLarge`, whatever its header declared).
     pub(crate) fn read(&self, m: &Member, cap: u64) -> io::Result<Vec<u8>> {
+        if let Place::Ntfs { .. } = m.place {
+            let mut out = Vec::with_capacity(m.size.min(cap).min(64 << 20) as usize);
+            self.ntfs_copy(m, cap, &mut out)?;
+            return Ok(out);
+        }
         if let Place::Tar { offset } = m.place {
             if m.size > cap {
                 return Err(io::Error::new(
@@ -1417,7 +1582,7 @@ impl Archive {
                 crc32,
                 ..
             } => (encrypted, packing, crc32),
-            Place::Tar { .. } => (false, None, 0),
+            Place::Tar { .. } | Place::Ntfs { .. } => (false, None, 0),
         };
         if let (Some(packing), false) = (packing, encrypted) {
             let raw = zip
@@ -1476,7 +1641,7 @@ impl Archive {
                 })?;
                 return self.in_place(m, start);
             }
-            Place::Zip { .. } => {}
+            Place::Zip { .. } | Place::Ntfs { .. } => {}
         }
         if m.size > cap {
             return Err(io::Error::new(
@@ -1486,7 +1651,13 @@ impl Archive {
         }
         match spill {
             Some(dir) if m.size > in_memory => {
-                let (mut tmp, n) = self.inflate(m, cap, || tempfile::tempfile_in(dir))?;
+                let (mut tmp, n) = if let Place::Ntfs { .. } = m.place {
+                    let mut tmp = tempfile::tempfile_in(dir)?;
+                    let n = self.ntfs_copy(m, cap, &mut tmp)?;
+                    (tmp, n)
+                } else {
+                    self.inflate(m, cap, || tempfile::tempfile_in(dir))?
+                };
                 io::Write::flush(&mut tmp)?;
                 Ok(RangedFile::spilled(tmp, n))
             }

@@ -2572,7 +2572,7 @@ mod tests {
                 .open_archive(&tmp.join("x.rar"))
                 .unwrap_err()
                 .to_string(),
-            "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz, .tar.zst, .tzst, .7z)"
+            "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz, .tar.zst, .tzst, .7z, .vhdx, .vhd)"
         );
         // decoders never allocate what a hostile header asks for: an xz block whose
         // LZMA2 dictionary is 4 GiB, a zstd frame whose window is 2 TiB

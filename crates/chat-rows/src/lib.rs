@@ -39,6 +39,7 @@ pub mod secrets;
 pub mod store;
 pub mod system;
 pub mod uri;
+mod vdisk;
 pub mod when;
 pub mod write;
 

@@ -1,0 +1,870 @@
+//! Virtual disks read as folders: KAPE's `.vhdx` and `.vhd` triage images.
+//!
+//! KAPE can write what it collects into a virtual disk instead of a zip (`--vhdx`,
+//! `--vhd`): a disk holding one NTFS volume with the collected tree (`C/Users/...`).
+//! Mounting one needs Windows (or a loop device and root) and writes to it: Windows
+//! replays the VHDX log and stamps the headers on mount. Read here, it is opened like
+//! any other archive and nothing is written: the disk's blocks are mapped from the
+//! file (the VHDX block allocation table, a dynamic VHD's), the NTFS volume found on
+//! it (a volume at its first sector, or the partitions of its MBR or GPT), and the
+//! volume's directory tree walked once with the `ntfs` crate (read-only, no unsafe
+//! code); each file then stands at the image's path joined with its path on the
+//! volume, and is read through its data runs when asked for.
+//!
+//! What is not read is named, never passed over: a differencing disk (its parent is
+//! another file), a VHDX whose log holds writes not yet applied (its blocks are read
+//! as they stand, and a problem says so), a partition that holds no NTFS volume, an
+//! extended MBR partition, a file NTFS compressed or encrypted (an error when read).
+//! Every length read from the image is checked against the image before anything is
+//! allocated for it, and the walk is bounded by the volume's size, so that a hostile
+//! index that points back at itself ends.
+
+use std::collections::HashSet;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::sync::Arc;
+
+use crate::evidence::RangedFile;
+
+/// A VHDX block size is 1 MiB to 256 MiB; a VHD's is at most this too (2 MiB usual).
+const MAX_BLOCK: u64 = 256 << 20;
+
+/// The largest virtual disk read: 64 TiB, a VHDX's own limit.
+const MAX_DISK: u64 = 64 << 40;
+
+/// A disk's bytes where they lie in the image.
+#[derive(Debug)]
+enum Map {
+    /// A fixed VHD: the disk is the image's first `size` bytes.
+    Flat,
+    /// A dynamic VHDX or VHD: block `i` of `block` bytes is at `table[i]` in the
+    /// image, or reads as zeros when that is `None`.
+    Blocks { block: u64, table: Vec<Option<u64>> },
+}
+
+/// A virtual disk: its size and where each of its bytes is in the image.
+#[derive(Debug)]
+pub(crate) struct Disk {
+    file: Arc<RangedFile>,
+    size: u64,
+    map: Map,
+    /// The sector size partition tables count in.
+    pub(crate) sector: u64,
+}
+
+/// What went wrong reading a disk image, in words.
+fn bad(why: impl Into<String>) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, why.into())
+}
+
+fn le_u16(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+fn le_u32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap_or([0; 4]))
+}
+fn le_u64(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]))
+}
+fn be_u32(b: &[u8], at: usize) -> u32 {
+    u32::from_be_bytes(b[at..at + 4].try_into().unwrap_or([0; 4]))
+}
+fn be_u64(b: &[u8], at: usize) -> u64 {
+    u64::from_be_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]))
+}
+
+/// `len` bytes of the image at `at`, or an error when the image is shorter.
+fn read_exact(file: &RangedFile, at: u64, len: u64, what: &str) -> io::Result<Vec<u8>> {
+    let end = at.checked_add(len).filter(|e| *e <= file.len());
+    if end.is_none() {
+        return Err(bad(format!(
+            "{what} of {len} bytes at byte {at} runs past the end of the image ({} bytes)",
+            file.len()
+        )));
+    }
+    let mut buf = vec![0u8; len as usize];
+    let mut done = 0;
+    while done < buf.len() {
+        let n = file.read_at(at + done as u64, &mut buf[done..])?;
+        if n == 0 {
+            return Err(bad(format!("{what} at byte {at} cut short")));
+        }
+        done += n;
+    }
+    Ok(buf)
+}
+
+/// A GUID as a VHDX stores it (the first three fields little-endian).
+const fn guid(a: u32, b: u16, c: u16, d: [u8; 8]) -> [u8; 16] {
+    let a = a.to_le_bytes();
+    let b = b.to_le_bytes();
+    let c = c.to_le_bytes();
+    [
+        a[0], a[1], a[2], a[3], b[0], b[1], c[0], c[1], d[0], d[1], d[2], d[3], d[4], d[5], d[6],
+        d[7],
+    ]
+}
+
+const BAT_REGION: [u8; 16] = guid(
+    0x2DC2_7766,
+    0xF623,
+    0x4200,
+    [0x9D, 0x64, 0x11, 0x5E, 0x9B, 0xFD, 0x4A, 0x08],
+);
+const METADATA_REGION: [u8; 16] = guid(
+    0x8B7C_A206,
+    0x4790,
+    0x4B9A,
+    [0xB8, 0xFE, 0x57, 0x5F, 0x05, 0x0F, 0x88, 0x6E],
+);
+const FILE_PARAMETERS: [u8; 16] = guid(
+    0xCAA1_6737,
+    0xFA36,
+    0x4D43,
+    [0xB3, 0xB6, 0x33, 0xF0, 0xAA, 0x44, 0xE7, 0x6B],
+);
+const DISK_SIZE: [u8; 16] = guid(
+    0x2FA5_4224,
+    0xCD1B,
+    0x4876,
+    [0xB2, 0x11, 0x5D, 0xBE, 0xD8, 0x3B, 0xF4, 0xB8],
+);
+const LOGICAL_SECTOR: [u8; 16] = guid(
+    0x8141_BF1D,
+    0xA96F,
+    0x4709,
+    [0xBA, 0x47, 0xF2, 0x33, 0xA8, 0xFA, 0xAB, 0x5F],
+);
+
+/// CRC-32C (Castagnoli), as VHDX checksums its headers and region tables.
+fn crc32c(bytes: &[u8]) -> u32 {
+    const TABLE: [u32; 256] = {
+        let mut t = [0u32; 256];
+        let mut i = 0;
+        while i < 256 {
+            let mut c = i as u32;
+            let mut k = 0;
+            while k < 8 {
+                c = if c & 1 != 0 {
+                    0x82F6_3B78 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+                k += 1;
+            }
+            t[i] = c;
+            i += 1;
+        }
+        t
+    };
+    let mut c = !0u32;
+    for &b in bytes {
+        c = TABLE[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
+    }
+    !c
+}
+
+/// True when the 4-byte checksum at `at` of `block` is the CRC-32C of the block with
+/// that field zeroed.
+fn checksum_holds(block: &[u8], at: usize) -> bool {
+    let mut copy = block.to_vec();
+    let want = le_u32(&copy, at);
+    copy[at..at + 4].fill(0);
+    crc32c(&copy) == want
+}
+
+impl Disk {
+    /// The disk of a `.vhdx` image; `problems` takes what is read with a caveat.
+    pub(crate) fn vhdx(file: Arc<RangedFile>, problems: &mut Vec<String>) -> io::Result<Disk> {
+        let id = read_exact(&file, 0, 8, "the file type identifier")?;
+        if id != b"vhdxfile" {
+            return Err(bad("not a VHDX image (no \"vhdxfile\" signature)"));
+        }
+        // the current header: the valid one of the two with the larger sequence number
+        let mut current: Option<Vec<u8>> = None;
+        for at in [64u64 << 10, 128 << 10] {
+            let Ok(h) = read_exact(&file, at, 4096, "a VHDX header") else {
+                continue;
+            };
+            if &h[..4] != b"head" || !checksum_holds(&h, 4) {
+                continue;
+            }
+            if current
+                .as_ref()
+                .is_none_or(|c| le_u64(&h, 8) > le_u64(c, 8))
+            {
+                current = Some(h);
+            }
+        }
+        let header =
+            current.ok_or_else(|| bad("no valid VHDX header (both fail their checksum)"))?;
+        if header[48..64].iter().any(|&b| b != 0) {
+            problems.push(
+                "the VHDX log may hold writes not yet applied to its blocks (its header names a log); the blocks are read as they stand, the log not replayed".to_string(),
+            );
+        }
+        // the region table: where the BAT and the metadata are
+        let mut regions = None;
+        for at in [192u64 << 10, 256 << 10] {
+            let Ok(r) = read_exact(&file, at, 64 << 10, "a VHDX region table") else {
+                continue;
+            };
+            if &r[..4] == b"regi" && checksum_holds(&r, 4) {
+                regions = Some(r);
+                break;
+            }
+        }
+        let regions =
+            regions.ok_or_else(|| bad("no valid VHDX region table (both fail their checksum)"))?;
+        let count = (le_u32(&regions, 8) as usize).min((regions.len() - 16) / 32);
+        let (mut bat, mut meta) = (None, None);
+        for i in 0..count {
+            let e = &regions[16 + i * 32..16 + (i + 1) * 32];
+            let place = (le_u64(e, 16), u64::from(le_u32(e, 24)));
+            if e[..16] == BAT_REGION {
+                bat = Some(place);
+            } else if e[..16] == METADATA_REGION {
+                meta = Some(place);
+            }
+        }
+        let (Some((bat_at, bat_len)), Some((meta_at, meta_len))) = (bat, meta) else {
+            return Err(bad(
+                "the VHDX region table names no BAT or no metadata region",
+            ));
+        };
+        let meta = read_exact(&file, meta_at, meta_len, "the VHDX metadata region")?;
+        if meta.len() < 32 || &meta[..8] != b"metadata" {
+            return Err(bad(
+                "the VHDX metadata region has no \"metadata\" signature",
+            ));
+        }
+        let items = (le_u16(&meta, 10) as usize).min((meta.len() - 32) / 32);
+        let item = |id: &[u8; 16], len: usize| -> Option<&[u8]> {
+            (0..items).find_map(|i| {
+                let e = &meta[32 + i * 32..32 + (i + 1) * 32];
+                if &e[..16] != id {
+                    return None;
+                }
+                let at = le_u32(e, 16) as usize;
+                meta.get(at..at.checked_add(len)?)
+            })
+        };
+        let params = item(&FILE_PARAMETERS, 8)
+            .ok_or_else(|| bad("the VHDX metadata has no file parameters"))?;
+        let block = u64::from(le_u32(params, 0));
+        if le_u32(params, 4) & 2 != 0 {
+            return Err(bad(
+                "a differencing VHDX: its blocks are read through a parent disk, another file, which is not read",
+            ));
+        }
+        let size = item(&DISK_SIZE, 8)
+            .map(|b| le_u64(b, 0))
+            .ok_or_else(|| bad("the VHDX metadata has no virtual disk size"))?;
+        let sector = item(&LOGICAL_SECTOR, 4)
+            .map(|b| u64::from(le_u32(b, 0)))
+            .unwrap_or(512);
+        if !(1 << 20..=MAX_BLOCK).contains(&block) || !block.is_power_of_two() {
+            return Err(bad(format!("a VHDX block size of {block} bytes")));
+        }
+        if sector != 512 && sector != 4096 {
+            return Err(bad(format!("a VHDX logical sector size of {sector} bytes")));
+        }
+        if size == 0 || size > MAX_DISK {
+            return Err(bad(format!("a VHDX virtual disk of {size} bytes")));
+        }
+        // a sector bitmap entry follows every `chunk` payload entries
+        let chunk = ((1u64 << 23) * sector) / block;
+        let blocks = size.div_ceil(block);
+        let entries = blocks + (blocks.saturating_sub(1)) / chunk;
+        if entries.saturating_mul(8) > bat_len {
+            return Err(bad(format!(
+                "the VHDX BAT of {bat_len} bytes is too short for {blocks} blocks"
+            )));
+        }
+        let raw = read_exact(&file, bat_at, entries * 8, "the VHDX BAT")?;
+        let mut table = Vec::with_capacity(blocks as usize);
+        for i in 0..blocks {
+            let e = le_u64(&raw, ((i + i / chunk) * 8) as usize);
+            table.push(match e & 7 {
+                // fully present (a partially present block is a differencing disk's)
+                6 | 7 => Some((e >> 20) << 20),
+                // not present, undefined, zero, unmapped: zeros
+                _ => None,
+            });
+        }
+        Ok(Disk {
+            file,
+            size,
+            map: Map::Blocks { block, table },
+            sector,
+        })
+    }
+
+    /// The disk of a `.vhd` image (fixed or dynamic).
+    pub(crate) fn vhd(file: Arc<RangedFile>) -> io::Result<Disk> {
+        let len = file.len();
+        if len < 512 {
+            return Err(bad("not a VHD image (shorter than its footer)"));
+        }
+        // the footer is the last 512 bytes (511 in images of Virtual PC before 2004)
+        let mut footer = read_exact(&file, len - 512, 512, "the VHD footer")?;
+        if &footer[..8] != b"conectix" {
+            footer = read_exact(&file, 0, 512, "the VHD footer copy")?;
+            if &footer[..8] != b"conectix" {
+                return Err(bad("not a VHD image (no \"conectix\" footer)"));
+            }
+        }
+        let size = be_u64(&footer, 48);
+        if size == 0 || size > MAX_DISK {
+            return Err(bad(format!("a VHD virtual disk of {size} bytes")));
+        }
+        match be_u32(&footer, 60) {
+            2 => {
+                if size > len {
+                    return Err(bad(format!(
+                        "a fixed VHD of {size} bytes in an image of {len} bytes"
+                    )));
+                }
+                Ok(Disk {
+                    file,
+                    size,
+                    map: Map::Flat,
+                    sector: 512,
+                })
+            }
+            3 => {
+                let at = be_u64(&footer, 16);
+                let dynamic = read_exact(&file, at, 1024, "the VHD dynamic header")?;
+                if &dynamic[..8] != b"cxsparse" {
+                    return Err(bad("the VHD dynamic header has no \"cxsparse\" cookie"));
+                }
+                let table_at = be_u64(&dynamic, 16);
+                let entries = u64::from(be_u32(&dynamic, 28));
+                let block = u64::from(be_u32(&dynamic, 32));
+                if !(512..=MAX_BLOCK).contains(&block) || !block.is_power_of_two() {
+                    return Err(bad(format!("a VHD block size of {block} bytes")));
+                }
+                let blocks = size.div_ceil(block);
+                if entries < blocks {
+                    return Err(bad(format!(
+                        "the VHD BAT of {entries} entries is too short for {blocks} blocks"
+                    )));
+                }
+                let raw = read_exact(&file, table_at, blocks * 4, "the VHD BAT")?;
+                // each block starts with its sector bitmap, padded to whole sectors
+                let bitmap = (block / 512).div_ceil(8).div_ceil(512) * 512;
+                let table = (0..blocks as usize)
+                    .map(|i| match be_u32(&raw, i * 4) {
+                        u32::MAX => None,
+                        s => Some(u64::from(s) * 512 + bitmap),
+                    })
+                    .collect();
+                Ok(Disk {
+                    file,
+                    size,
+                    map: Map::Blocks { block, table },
+                    sector: 512,
+                })
+            }
+            4 => Err(bad(
+                "a differencing VHD: its blocks are read through a parent disk, another file, which is not read",
+            )),
+            t => Err(bad(format!("a VHD of disk type {t}"))),
+        }
+    }
+
+    /// Reads disk bytes from `at` into `buf`; 0 at the disk's end. A block the image
+    /// does not hold reads as zeros; one that runs past the image's end is an error.
+    pub(crate) fn read_at(&self, at: u64, buf: &mut [u8]) -> io::Result<usize> {
+        if at >= self.size || buf.is_empty() {
+            return Ok(0);
+        }
+        let want = (buf.len() as u64).min(self.size - at) as usize;
+        match &self.map {
+            Map::Flat => self.file.read_at(at, &mut buf[..want]),
+            Map::Blocks { block, table } => {
+                let i = (at / block) as usize;
+                let within = at % block;
+                let n = (want as u64).min(block - within) as usize;
+                match table.get(i).copied().flatten() {
+                    None => {
+                        buf[..n].fill(0);
+                        Ok(n)
+                    }
+                    Some(start) => {
+                        let from = start + within;
+                        if from + n as u64 > self.file.len() {
+                            return Err(bad(format!(
+                                "block {i} of the virtual disk at byte {start} runs past the end of the image ({} bytes)",
+                                self.file.len()
+                            )));
+                        }
+                        self.file.read_at(from, &mut buf[..n])
+                    }
+                }
+            }
+        }
+    }
+
+    /// `len` bytes of the disk at `at`, zeros past its end.
+    fn bytes(&self, at: u64, len: usize) -> io::Result<Vec<u8>> {
+        let mut buf = vec![0u8; len];
+        let mut done = 0;
+        while done < len {
+            let n = self.read_at(at + done as u64, &mut buf[done..])?;
+            if n == 0 {
+                break;
+            }
+            done += n;
+        }
+        Ok(buf)
+    }
+
+    /// The NTFS volumes of the disk, each by its place and length on it and its name
+    /// (`None` for a volume at the disk's start, else `partition-<n>` by its number in
+    /// the table); what else the tables name goes to `problems`.
+    pub(crate) fn volumes(&self, problems: &mut Vec<String>) -> io::Result<Vec<Volume>> {
+        let first = self.bytes(0, 512)?;
+        if is_ntfs(&first) {
+            return Ok(vec![Volume {
+                start: 0,
+                len: self.size,
+                name: None,
+            }]);
+        }
+        if first[510..512] != [0x55, 0xAA] {
+            return Err(bad(
+                "no NTFS volume on the virtual disk (neither at its start nor in a partition table)",
+            ));
+        }
+        let mut parts = Vec::new();
+        let mbr: Vec<(u8, u64, u64)> = (0..4)
+            .map(|i| {
+                let e = &first[446 + i * 16..446 + (i + 1) * 16];
+                (e[4], u64::from(le_u32(e, 8)), u64::from(le_u32(e, 12)))
+            })
+            .collect();
+        if mbr.iter().any(|p| p.0 == 0xEE) {
+            // a GPT, in the disk's logical sectors
+            let s = self.sector;
+            let head = self.bytes(s, 512)?;
+            if &head[..8] != b"EFI PART" {
+                return Err(bad("a protective MBR and no GPT header at sector 1"));
+            }
+            let table = le_u64(&head, 72);
+            let count = u64::from(le_u32(&head, 80));
+            let size = u64::from(le_u32(&head, 84));
+            // (128 entries of 128 bytes as written; at most 1 MiB of them read)
+            if !(128..=4096).contains(&size) || count * size > 1 << 20 {
+                return Err(bad(format!(
+                    "a GPT of {count} entries of {size} bytes each"
+                )));
+            }
+            let raw = self.bytes(table.saturating_mul(s), (count * size) as usize)?;
+            for i in 0..count as usize {
+                let e = &raw[i * size as usize..(i + 1) * size as usize];
+                if e[..16].iter().all(|&b| b == 0) {
+                    continue;
+                }
+                let (lo, hi) = (le_u64(e, 32), le_u64(e, 40));
+                if hi >= lo {
+                    parts.push((i + 1, lo.saturating_mul(s), (hi - lo + 1).saturating_mul(s)));
+                }
+            }
+        } else {
+            for (i, &(kind, lba, sectors)) in mbr.iter().enumerate() {
+                match kind {
+                    0 => {}
+                    0x05 | 0x0F | 0x85 => problems.push(format!(
+                        "partition {} of the virtual disk not read: an extended partition",
+                        i + 1
+                    )),
+                    _ => parts.push((i + 1, lba * 512, sectors * 512)),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (n, start, len) in parts {
+            if start >= self.size {
+                problems.push(format!(
+                    "partition {n} of the virtual disk not read: it starts at byte {start}, past the disk's end ({} bytes)",
+                    self.size
+                ));
+                continue;
+            }
+            if is_ntfs(&self.bytes(start, 512)?) {
+                out.push(Volume {
+                    start,
+                    len: len.min(self.size - start),
+                    name: Some(format!("partition-{n}")),
+                });
+            } else {
+                problems.push(format!(
+                    "partition {n} of the virtual disk not read: it holds no NTFS volume"
+                ));
+            }
+        }
+        if out.is_empty() {
+            return Err(bad("no NTFS volume in the virtual disk's partitions"));
+        }
+        // one volume stands at the image's top, as KAPE's does
+        if out.len() == 1 {
+            out[0].name = None;
+        }
+        Ok(out)
+    }
+}
+
+/// True for an NTFS boot sector.
+fn is_ntfs(sector: &[u8]) -> bool {
+    sector.get(3..11) == Some(b"NTFS    ")
+}
+
+/// An NTFS volume on a disk.
+#[derive(Debug)]
+pub(crate) struct Volume {
+    pub(crate) start: u64,
+    pub(crate) len: u64,
+    /// The folder its tree stands in below the image, when the disk has several.
+    pub(crate) name: Option<String>,
+}
+
+/// A volume's bytes as the `ntfs` crate reads them: `Read` and `Seek` over the disk.
+#[derive(Clone, Debug)]
+pub(crate) struct VolumeCursor {
+    pub(crate) disk: Arc<Disk>,
+    pub(crate) start: u64,
+    pub(crate) len: u64,
+    pub(crate) pos: u64,
+}
+
+impl Read for VolumeCursor {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.pos >= self.len {
+            return Ok(0);
+        }
+        let want = (buf.len() as u64).min(self.len - self.pos) as usize;
+        let n = self.disk.read_at(self.start + self.pos, &mut buf[..want])?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for VolumeCursor {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let pos = match to {
+            SeekFrom::Start(p) => Some(p),
+            SeekFrom::End(d) => self.len.checked_add_signed(d),
+            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        self.pos = pos.ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "seek before the volume's start",
+            )
+        })?;
+        Ok(self.pos)
+    }
+}
+
+/// A folder's path on the volume as the problems name it: `/` for the root.
+fn shown(prefix: &str) -> String {
+    format!("/{prefix}")
+}
+
+/// An NTFS error in words (a read of the image that failed, in its own words).
+fn words(e: &ntfs::NtfsError) -> String {
+    match e {
+        ntfs::NtfsError::Io(e) => e.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// An NTFS error as an I/O error that says what was not read.
+pub(crate) fn ntfs_error(what: &str, e: ntfs::NtfsError) -> io::Error {
+    match e {
+        ntfs::NtfsError::Io(e) => io::Error::new(e.kind(), format!("{what}: {e}")),
+        other => bad(format!("{what}: {other}")),
+    }
+}
+
+/// A file found on a volume by the walk.
+#[derive(Debug)]
+pub(crate) struct Found {
+    /// Its path on the volume, `/`-separated.
+    pub(crate) name: String,
+    /// Its file record number.
+    pub(crate) record: u64,
+    /// `None` for a folder.
+    pub(crate) file: Option<FoundFile>,
+}
+
+/// What the walk knows of a file.
+#[derive(Debug)]
+pub(crate) struct FoundFile {
+    /// Its unnamed data stream's length.
+    pub(crate) size: u64,
+    /// A reparse point (a symbolic link or junction): never followed.
+    pub(crate) link: bool,
+    /// Its `$STANDARD_INFORMATION` modification time, 100 ns since 1601 (UTC).
+    pub(crate) modified: Option<u64>,
+    /// Why its data cannot be read as it stands (NTFS-compressed or encrypted).
+    pub(crate) unreadable: Option<&'static str>,
+}
+
+/// The volume's files and folders, its directory tree walked from the root (the
+/// root's `$` metadata files left out, DOS 8.3 names taken as the long names they
+/// shadow). A folder reached twice is walked once; the walk stops, with a problem,
+/// after as many index entries as the image file could hold at 64 bytes each (the
+/// image, not the disk: a disk's blocks may all be one block of the file).
+pub(crate) fn walk(
+    ntfs: &ntfs::Ntfs,
+    fs: &mut VolumeCursor,
+    problems: &mut Vec<String>,
+) -> io::Result<Vec<Found>> {
+    let budget = (fs.disk.file.len() / 64).clamp(1 << 10, 1 << 24);
+    let mut spent = 0u64;
+    let mut out = Vec::new();
+    let root = ntfs
+        .root_directory(fs)
+        .map_err(|e| ntfs_error("the NTFS root folder not read", e))?
+        .file_record_number();
+    let mut seen = HashSet::from([root]);
+    let mut pending: Vec<(u64, String)> = vec![(root, String::new())];
+    while let Some((record, prefix)) = pending.pop() {
+        // the NTFS reader is a dependency that slices some lengths it reads unchecked:
+        // should it panic on a hostile index, that folder is named and the walk goes on
+        let listed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            list_folder(ntfs, fs, record, &prefix, budget, &mut spent, problems)
+        }));
+        let children = match listed {
+            Ok(Some(c)) => c,
+            Ok(None) => return Ok(out),
+            Err(_) => {
+                problems.push(format!(
+                    "NTFS folder {:?} not listed: the NTFS reader stopped with an internal error",
+                    shown(&prefix)
+                ));
+                continue;
+            }
+        };
+        for (name, child, is_dir, reparse) in children {
+            let path = if prefix.is_empty() {
+                name
+            } else {
+                format!("{prefix}/{name}")
+            };
+            if is_dir && !reparse {
+                if seen.insert(child) {
+                    pending.push((child, path.clone()));
+                    out.push(Found {
+                        name: path,
+                        record: child,
+                        file: None,
+                    });
+                } else {
+                    problems.push(format!(
+                        "NTFS folder {:?} not walked: its record {child} was reached before",
+                        shown(&path)
+                    ));
+                }
+                continue;
+            }
+            let file = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                describe(ntfs, fs, child, reparse)
+            }))
+            .unwrap_or(FoundFile {
+                size: 0,
+                link: reparse,
+                modified: None,
+                unreadable: Some("the NTFS reader stopped with an internal error on its record"),
+            });
+            out.push(Found {
+                record: child,
+                file: Some(file),
+                name: path,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The entries of folder `record` (at `prefix` on the volume): name, record number,
+/// whether a folder, whether a reparse point. `None` when the walk's budget of index
+/// entries is spent (a problem says so).
+fn list_folder(
+    ntfs: &ntfs::Ntfs,
+    fs: &mut VolumeCursor,
+    record: u64,
+    prefix: &str,
+    budget: u64,
+    spent: &mut u64,
+    problems: &mut Vec<String>,
+) -> Option<Vec<(String, u64, bool, bool)>> {
+    use ntfs::structured_values::{NtfsFileAttributeFlags, NtfsFileNamespace};
+    let mut children = Vec::new();
+    let dir = match ntfs.file(fs, record) {
+        Ok(d) => d,
+        Err(e) => {
+            problems.push(format!(
+                "NTFS folder {:?} not read: {}",
+                shown(prefix),
+                words(&e)
+            ));
+            return Some(children);
+        }
+    };
+    let index = match dir.directory_index(fs) {
+        Ok(i) => i,
+        Err(e) => {
+            problems.push(format!(
+                "NTFS folder {:?} not listed: {}",
+                shown(prefix),
+                words(&e)
+            ));
+            return Some(children);
+        }
+    };
+    let mut entries = index.entries();
+    while let Some(entry) = entries.next(fs) {
+        *spent += 1;
+        if *spent > budget {
+            problems.push(format!(
+                "NTFS volume walk stopped after {budget} index entries (more than the image can hold); what was not reached is not read"
+            ));
+            return None;
+        }
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                problems.push(format!(
+                    "NTFS folder {:?} listed in part: {}",
+                    shown(prefix),
+                    words(&e)
+                ));
+                break;
+            }
+        };
+        let Some(Ok(key)) = entry.key() else {
+            continue;
+        };
+        if key.namespace() == NtfsFileNamespace::Dos {
+            continue;
+        }
+        let name = key.name().to_string_lossy();
+        if name == "." || (prefix.is_empty() && name.starts_with('$')) {
+            continue;
+        }
+        // no NTFS name holds a `/`: one that does would stand as several folders
+        if name.contains('/') || name.is_empty() {
+            problems.push(format!(
+                "NTFS entry {:?} of folder {:?} not read: no file can be named so",
+                name,
+                shown(prefix)
+            ));
+            continue;
+        }
+        let reparse = key
+            .file_attributes()
+            .contains(NtfsFileAttributeFlags::REPARSE_POINT);
+        children.push((
+            name,
+            entry.file_reference().file_record_number(),
+            key.is_directory(),
+            reparse,
+        ));
+    }
+    Some(children)
+}
+
+/// What a file's record says of its data: its length, time, and whether it reads.
+fn describe(ntfs: &ntfs::Ntfs, fs: &mut VolumeCursor, record: u64, link: bool) -> FoundFile {
+    let mut found = FoundFile {
+        size: 0,
+        link,
+        modified: None,
+        unreadable: None,
+    };
+    let Ok(file) = ntfs.file(fs, record) else {
+        found.unreadable = Some("its file record cannot be read");
+        return found;
+    };
+    found.modified = file
+        .info()
+        .ok()
+        .map(|i| i.modification_time().nt_timestamp())
+        .filter(|t| *t != 0);
+    match file.data(fs, "") {
+        None => {}
+        Some(Err(_)) => found.unreadable = Some("its data stream cannot be read"),
+        Some(Ok(item)) => match item.to_attribute() {
+            Err(_) => found.unreadable = Some("its data stream cannot be read"),
+            Ok(attribute) => {
+                let flags = attribute.flags();
+                found.size = attribute.value_length();
+                if flags.contains(ntfs::NtfsAttributeFlags::COMPRESSED) {
+                    found.unreadable = Some("NTFS-compressed, which this reader does not decode");
+                } else if flags.contains(ntfs::NtfsAttributeFlags::ENCRYPTED) {
+                    found.unreadable = Some("encrypted (EFS)");
+                }
+            }
+        },
+    }
+    found
+}
+
+/// A file's unnamed data stream, copied to `out` (at most `cap` bytes; more is an
+/// error of kind `FileTooLarge`).
+pub(crate) fn copy_data(
+    ntfs: &ntfs::Ntfs,
+    fs: &mut VolumeCursor,
+    record: u64,
+    cap: u64,
+    out: &mut dyn io::Write,
+) -> io::Result<u64> {
+    let what = "archive member not read";
+    let file = ntfs.file(fs, record).map_err(|e| ntfs_error(what, e))?;
+    let Some(item) = file.data(fs, "") else {
+        return Ok(0);
+    };
+    let item = item.map_err(|e| ntfs_error(what, e))?;
+    let attribute = item.to_attribute().map_err(|e| ntfs_error(what, e))?;
+    let len = attribute.value_length();
+    if len > cap {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            crate::evidence::Refusal::TooLarge { size: len, cap },
+        ));
+    }
+    let value = attribute.value(fs).map_err(|e| ntfs_error(what, e))?;
+    let mut reader = value.attach(fs);
+    let n = io::copy(&mut (&mut reader).take(cap), out)
+        .map_err(|e| io::Error::new(e.kind(), format!("archive member not read whole: {e}")))?;
+    if n != len {
+        return Err(bad(format!(
+            "archive member not read whole: {n} of its {len} bytes"
+        )));
+    }
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crc32c_is_castagnoli() {
+        // the check value of CRC-32C
+        assert_eq!(crc32c(b"123456789"), 0xE306_9283);
+    }
+
+    #[test]
+    fn guids_are_stored_mixed_endian() {
+        assert_eq!(
+            BAT_REGION,
+            [
+                0x66, 0x77, 0xC2, 0x2D, 0x23, 0xF6, 0x00, 0x42, 0x9D, 0x64, 0x11, 0x5E, 0x9B, 0xFD,
+                0x4A, 0x08
+            ]
+        );
+    }
+}
