@@ -1,6 +1,6 @@
 #![no_main]
 //! An archive given as evidence (a zip, a tar, a tar compressed with gzip, bzip2, xz
-//! or zstd, or a 7z, chosen by the first byte, read with a password or not) must never panic
+//! or zstd, a 7z, or a VHDX or VHD virtual disk, chosen by the first byte, read with a password or not) must never panic
 //! or hang, whatever its bytes: the archive opens or is an error, every folder of it
 //! lists, and every member reads whole and by ranges or is an error, under the size
 //! cap; a member named as an archive opens in its turn.
@@ -13,14 +13,16 @@ fuzz_target!(|data: &[u8]| {
     let Some((&which, data)) = data.split_first() else {
         return;
     };
-    let zip = PathBuf::from(match (which & 0x7f) % 7 {
+    let zip = PathBuf::from(match (which & 0x7f) % 9 {
         0 => "/case/c.zip",
         1 => "/case/c.tar",
         2 => "/case/c.tgz",
         3 => "/case/c.tar.bz2",
         4 => "/case/c.tar.xz",
         5 => "/case/c.tar.zst",
-        _ => "/case/c.7z",
+        6 => "/case/c.7z",
+        7 => "/case/c.vhdx",
+        _ => "/case/c.vhd",
     });
     let mut ev = Evidence::in_memory([(zip.clone(), data.to_vec(), None)]).max_size(1 << 20);
     // half the runs read encrypted zip members with passwords (ZipCrypto, AES), a
