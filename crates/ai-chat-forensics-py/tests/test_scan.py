@@ -244,6 +244,28 @@ def test_a_zipped_collection_gives_the_trees_rows(tmp_path, cli):
 
 
 
+def test_a_kape_virtual_disk_gives_the_rows_of_its_host(tmp_path, cli):
+    # fixtures/disks holds the WIN-DESK03 host in a VHDX and a VHD, every file dated
+    # 2026-11-30 12:00:00 UTC: the rows are the CLI's, and those of the host's tree
+    # dated so, paths aside
+    import os
+    import shutil
+
+    tree = tmp_path / "WIN-DESK03"
+    shutil.copytree(EVIDENCE / "WIN-DESK03", tree)
+    for f in tree.rglob("*"):
+        if f.is_file():
+            os.utime(f, (1796040000, 1796040000))
+    want = [json.dumps(r, sort_keys=True).replace(json.dumps(str(tree))[1:-1], "IMAGE") for r in acf.scan(tree)]
+    assert len(want) == 134
+    for name in ["WIN-DESK03.vhdx", "WIN-DESK03.vhd"]:
+        image = REPO / "fixtures" / "disks" / name
+        rows = list(acf.scan(image))
+        assert rows == cli(str(image))
+        got = [json.dumps(r, sort_keys=True).replace(json.dumps(str(image))[1:-1], "IMAGE") for r in rows]
+        assert got == want, name
+
+
 def zipcrypto_zip(members, password):
     """A zip whose members are stored and encrypted with ZipCrypto (PKWARE's
     traditional encryption, as `zip -P` writes it); Python's zipfile reads such zips

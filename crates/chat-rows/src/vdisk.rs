@@ -391,8 +391,8 @@ impl Disk {
                         Ok(n)
                     }
                     Some(start) => {
-                        let from = start + within;
-                        if from + n as u64 > self.file.len() {
+                        let from = start.saturating_add(within);
+                        if from.saturating_add(n as u64) > self.file.len() {
                             return Err(bad(format!(
                                 "block {i} of the virtual disk at byte {start} runs past the end of the image ({} bytes)",
                                 self.file.len()
@@ -467,7 +467,8 @@ impl Disk {
                 }
                 let (lo, hi) = (le_u64(e, 32), le_u64(e, 40));
                 if hi >= lo {
-                    parts.push((i + 1, lo.saturating_mul(s), (hi - lo + 1).saturating_mul(s)));
+                    let sectors = (hi - lo).saturating_add(1);
+                    parts.push((i + 1, lo.saturating_mul(s), sectors.saturating_mul(s)));
                 }
             }
         } else {
@@ -478,7 +479,7 @@ impl Disk {
                         "partition {} of the virtual disk not read: an extended partition",
                         i + 1
                     )),
-                    _ => parts.push((i + 1, lba * 512, sectors * 512)),
+                    _ => parts.push((i + 1, lba * self.sector, sectors * self.sector)),
                 }
             }
         }
