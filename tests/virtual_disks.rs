@@ -128,6 +128,20 @@ fn the_files_of_an_image_read_as_the_files_of_the_tree() {
             let got = ev.read(&image.join(&file)).unwrap();
             assert_eq!(read, Ok(want.len()), "{name}: {file}");
             assert!(got == want, "{name}: {file}");
+            // by ranges (a file of one non-resident attribute through its runs in
+            // place, a small resident one copied), in pieces of 777 bytes
+            let ranged = ev.open_ranged(&image.join(&file)).unwrap();
+            assert_eq!(ranged.len(), want.len() as u64, "{name}: {file}");
+            let mut pieces = Vec::new();
+            let mut buf = [0u8; 777];
+            loop {
+                let n = ranged.read_at(pieces.len() as u64, &mut buf).unwrap();
+                if n == 0 {
+                    break;
+                }
+                pieces.extend_from_slice(&buf[..n]);
+            }
+            assert!(pieces == want, "{name}: {file}");
             assert_eq!(
                 ev.modified(&image.join(&file)).map(|t| t.unix_micros()),
                 Some(IMAGED_AT as i64 * 1_000_000),
@@ -135,6 +149,33 @@ fn the_files_of_an_image_read_as_the_files_of_the_tree() {
             );
         }
     }
+}
+
+/// A file of an image is read by ranges where its runs lie, as a file on disk is: the
+/// size cap that bounds whole reads does not apply (a database of tens of GB in an
+/// image is read page by page), while a whole read of it still meets the cap.
+#[test]
+fn a_file_of_an_image_is_read_in_place_whatever_the_cap() {
+    let name = "WIN-DESK03.vhdx";
+    let path = repo().join("fixtures/disks").join(name);
+    let image = PathBuf::from("/case").join(name);
+    let db = image.join("C/Users/carol/AppData/Roaming/Cursor/User/globalStorage/state.vscdb");
+    let ev =
+        Evidence::in_memory([(image.clone(), std::fs::read(&path).unwrap(), None)]).max_size(4096);
+    // the image itself is over the cap: it is opened by ranges too
+    ev.open_archive(&image).unwrap();
+    assert_eq!(
+        ev.read(&db).unwrap_err().to_string(),
+        "28672 bytes, over the 4096-byte cap of one evidence file"
+    );
+    let ranged = ev.open_ranged(&db).unwrap();
+    let mut bytes = vec![0u8; 28672];
+    assert_eq!(ranged.read_at(0, &mut bytes).unwrap(), 28672);
+    let want = std::fs::read(
+        repo().join("fixtures/evidence/WIN-DESK03/C/Users/carol/AppData/Roaming/Cursor/User/globalStorage/state.vscdb"),
+    )
+    .unwrap();
+    assert!(bytes == want);
 }
 
 /// What a scan of `image` written with `bytes` gives: each row's text.

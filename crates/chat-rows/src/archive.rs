@@ -1641,6 +1641,28 @@ impl Archive {
                 })?;
                 return self.in_place(m, start);
             }
+            Place::Ntfs {
+                volume,
+                record,
+                unreadable: None,
+            } => {
+                // a file of one non-resident attribute is read where its runs lie;
+                // a resident one (small) or one spread over an attribute list is
+                // copied out below
+                if let Some((ntfs, fs)) = self.disk.get(volume) {
+                    let mapped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        crate::vdisk::extents(ntfs, fs, record)
+                    }))
+                    .unwrap_or_else(|_| {
+                        Err(io::Error::other(
+                            "archive member not read: the NTFS reader stopped with an internal error",
+                        ))
+                    })?;
+                    if let Some(extents) = mapped {
+                        return Ok(RangedFile::extents(extents));
+                    }
+                }
+            }
             Place::Zip { .. } | Place::Ntfs { .. } => {}
         }
         if m.size > cap {

@@ -243,6 +243,8 @@ enum Backing {
         file: std::sync::Arc<RangedFile>,
         start: u64,
     },
+    /// A file of a virtual disk's NTFS volume: its data runs where they lie.
+    Extents(crate::vdisk::Extents),
 }
 
 impl RangedFile {
@@ -264,6 +266,12 @@ impl RangedFile {
     /// `size` bytes of another at `start` (a stored member of a zip archive).
     pub(crate) fn within(file: std::sync::Arc<RangedFile>, start: u64, size: u64) -> RangedFile {
         RangedFile::with(Backing::Within { file, start }, size)
+    }
+
+    /// A file of a virtual disk, read through its data runs where they lie.
+    pub(crate) fn extents(extents: crate::vdisk::Extents) -> RangedFile {
+        let size = extents.len();
+        RangedFile::with(Backing::Extents(extents), size)
     }
 
     /// A temporary file holding `size` bytes (an inflated member of a zip archive).
@@ -310,6 +318,7 @@ impl RangedFile {
                         file.read_at(start + at, &mut buf[done..done + n])
                     }
                 }
+                Backing::Extents(extents) => extents.read_at(at, &mut buf[done..]),
             };
             match got {
                 Ok(0) => break,

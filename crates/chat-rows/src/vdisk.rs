@@ -848,6 +848,106 @@ pub(crate) fn copy_data(
     Ok(n)
 }
 
+/// A file's data where it lies on the volume, run by run: read by ranges in place, as
+/// a tar member is, so that a database of any size in an image is read page by page
+/// rather than copied out first.
+#[derive(Debug)]
+pub(crate) struct Extents {
+    volume: VolumeCursor,
+    /// Each run: where it starts in the file, its length, and where it lies on the
+    /// volume (`None` for a sparse run, which reads as zeros).
+    runs: Vec<(u64, u64, Option<u64>)>,
+    len: u64,
+}
+
+impl Extents {
+    /// The file's length.
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Reads file bytes from `at` into `buf`; 0 at the file's end.
+    pub(crate) fn read_at(&self, at: u64, buf: &mut [u8]) -> io::Result<usize> {
+        if at >= self.len || buf.is_empty() {
+            return Ok(0);
+        }
+        let i = self.runs.partition_point(|r| r.0 + r.1 <= at);
+        let Some(&(start, len, place)) = self.runs.get(i) else {
+            return Err(bad(format!(
+                "byte {at} of the file lies past its data runs"
+            )));
+        };
+        let within = at - start;
+        let n = (buf.len() as u64).min(len - within).min(self.len - at) as usize;
+        match place {
+            None => {
+                buf[..n].fill(0);
+                Ok(n)
+            }
+            Some(p) => {
+                let from = p.saturating_add(within);
+                if from.saturating_add(n as u64) > self.volume.len {
+                    return Err(bad(format!(
+                        "a data run of the file at byte {p} of the volume runs past the volume's end"
+                    )));
+                }
+                self.volume
+                    .disk
+                    .read_at(self.volume.start + from, &mut buf[..n])
+            }
+        }
+    }
+}
+
+/// The runs of file `record`'s unnamed data stream, when it is one non-resident
+/// attribute; `None` when it is resident (a few hundred bytes in its record) or spread
+/// over an attribute list, which are read whole instead.
+pub(crate) fn extents(
+    ntfs: &ntfs::Ntfs,
+    fs: &VolumeCursor,
+    record: u64,
+) -> io::Result<Option<Extents>> {
+    let what = "archive member not read";
+    let mut cursor = fs.clone();
+    cursor.pos = 0;
+    let file = ntfs
+        .file(&mut cursor, record)
+        .map_err(|e| ntfs_error(what, e))?;
+    let Some(item) = file.data(&mut cursor, "") else {
+        return Ok(None);
+    };
+    let item = item.map_err(|e| ntfs_error(what, e))?;
+    let attribute = item.to_attribute().map_err(|e| ntfs_error(what, e))?;
+    let len = attribute.value_length();
+    let value = attribute
+        .value(&mut cursor)
+        .map_err(|e| ntfs_error(what, e))?;
+    let ntfs::attribute_value::NtfsAttributeValue::NonResident(value) = value else {
+        return Ok(None);
+    };
+    let mut runs = Vec::new();
+    let mut at = 0u64;
+    for run in value.data_runs() {
+        if at >= len {
+            break;
+        }
+        let run = run.map_err(|e| ntfs_error(what, e))?;
+        let size = run.allocated_size();
+        runs.push((at, size, run.data_position().value().map(|p| p.get())));
+        at = at.saturating_add(size);
+    }
+    if at < len {
+        return Err(bad(format!(
+            "{what}: its data runs hold {at} of its {len} bytes"
+        )));
+    }
+    Ok(Some(Extents {
+        volume: cursor,
+        runs,
+        len,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
