@@ -259,6 +259,21 @@ fn a_damaged_image_is_named_not_passed_over() {
         ]
     );
 
+    // a fixed VHD of a 100-byte disk whose first sector names NTFS: the volume's boot
+    // sector cannot be read whole (the NTFS reader panicked on this, as the archive
+    // fuzz target found)
+    let mut tiny = vec![0u8; 1024];
+    tiny[..11].copy_from_slice(b"\xEB\x52\x90NTFS    ");
+    tiny[512..520].copy_from_slice(b"conectix");
+    tiny[512 + 48..512 + 56].copy_from_slice(&100u64.to_be_bytes());
+    tiny[512 + 60..512 + 64].copy_from_slice(&2u32.to_be_bytes());
+    assert_eq!(
+        texts(tmp.path(), "tiny.vhd", &tiny),
+        [
+            "parser: archive not read (not read as a virtual disk: none of its NTFS volumes could be read (the volume of the virtual disk not read as NTFS: its boot sector cannot be read (failed to fill whole buffer)))"
+        ]
+    );
+
     // cut short after 12 MiB: the files whose bytes lie past the cut are each one
     // row that says so; the rest is read
     let rows = texts(tmp.path(), "h.vhdx", &vhdx[..12 << 20]);

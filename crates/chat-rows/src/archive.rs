@@ -1013,7 +1013,23 @@ impl Archive {
                 len: v.len,
                 pos: 0,
             };
-            let ntfs = match ntfs::Ntfs::new(&mut fs) {
+            // the NTFS reader panics when its boot sector read fails (it takes the
+            // wrapped error for one that cannot happen): read the sector first
+            let mut boot = [0u8; 512];
+            if let Err(e) = io::Read::read_exact(&mut fs, &mut boot) {
+                problems.push(format!(
+                    "{what} of the virtual disk not read as NTFS: its boot sector cannot be read ({e})"
+                ));
+                continue;
+            }
+            fs.pos = 0;
+            let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                ntfs::Ntfs::new(&mut fs.clone())
+            }))
+            .unwrap_or(Err(ntfs::NtfsError::Io(io::Error::other(
+                "the NTFS reader stopped with an internal error",
+            ))));
+            let ntfs = match opened {
                 Ok(n) => n,
                 Err(e) => {
                     problems.push(format!(
@@ -1025,8 +1041,21 @@ impl Archive {
                     continue;
                 }
             };
-            let found = match crate::vdisk::walk(&ntfs, &mut fs, &mut problems) {
-                Ok(f) => f,
+            let walked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut fs = fs.clone();
+                let mut problems = Vec::new();
+                crate::vdisk::walk(&ntfs, &mut fs, &mut problems).map(|f| (f, problems))
+            }))
+            .unwrap_or_else(|_| {
+                Err(io::Error::other(
+                    "the NTFS reader stopped with an internal error",
+                ))
+            });
+            let found = match walked {
+                Ok((f, more)) => {
+                    problems.extend(more);
+                    f
+                }
                 Err(e) => {
                     problems.push(format!("{what} of the virtual disk not read: {e}"));
                     continue;
@@ -1058,14 +1087,17 @@ impl Archive {
             }
             out.push((ntfs, fs));
         }
-        for p in problems {
-            tree.problem(p);
-        }
         if out.is_empty() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
-                "not read as a virtual disk: none of its NTFS volumes could be read",
+                format!(
+                    "not read as a virtual disk: none of its NTFS volumes could be read ({})",
+                    problems.join("; ")
+                ),
             ));
+        }
+        for p in problems {
+            tree.problem(p);
         }
         Ok(out)
     }
