@@ -38,6 +38,23 @@ pub fn run(root: &Path, extra: &[&str], keep: bool) -> Run {
     Run { rows, merged }
 }
 
+/// An archive root's manifest next to its tree's: the archive's entries after its own
+/// (the first), and the tree's with `from` replaced by `to` in their paths, each as
+/// JSON. Equal when every member was read as its file of the tree.
+#[allow(dead_code)] // the archive tests'
+pub fn members_and_files<E: serde::Serialize>(
+    archive: &[E],
+    tree: &[E],
+    from: &str,
+    to: &str,
+) -> (Vec<String>, Vec<String>) {
+    let json = |e: &E| serde_json::to_string(e).unwrap();
+    (
+        archive.iter().skip(1).map(json).collect(),
+        tree.iter().map(|e| json(e).replace(from, to)).collect(),
+    )
+}
+
 // the bench examples' copy of a tree (one definition for benches and tests)
 #[path = "../../examples/bench_util/mod.rs"]
 #[allow(dead_code)] // the load average is the benches'
