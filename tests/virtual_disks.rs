@@ -3,9 +3,16 @@
 //! extracted tree (paths aside), nothing written beside the image; and an image that is
 //! damaged, cut short or of a kind not read is named in a row, never passed over.
 //!
+//! The same holds of a forensic disk image: an EWF image (`.E01`, in one segment file
+//! or several) and a raw one (`.dd`).
+//!
 //! The images are `fixtures/disks/WIN-DESK03.vhdx` (an MBR disk) and `.vhd` (a GPT
-//! disk), written by `fixtures/generators/kape_disks.sh` from the `WIN-DESK03` fixture
-//! host with every file dated 2026-11-30 12:00:00 UTC.
+//! disk), written by `fixtures/generators/kape_disks.sh`, and `WIN-DESK03.E01`,
+//! `ewf/WIN-DESK03.E01` ... `.E07` (uncompressed, in 1 MiB segments), the older SMART
+//! and EnCase 1 layouts (`smart/`, `encase1/`) and `WIN-DESK03.dd` (the raw disk: a
+//! 6 MiB GPT system disk, an empty EFI partition and the host's C: drive), written by
+//! `fixtures/generators/disk_images.sh` with ewfacquire, all from the `WIN-DESK03`
+//! fixture host with every file dated 2026-11-30 12:00:00 UTC.
 
 mod common;
 
@@ -32,6 +39,23 @@ fn host_in(tree: &Path) {
     }
 }
 
+/// The images of the host, each with its number of segment files and the folder of
+/// the host's tree its volume holds: KAPE's images hold the collection (`C/Users/...`),
+/// the disk images a system disk whose NTFS partition is the C: drive (`Users/...`),
+/// beside an EFI partition that is not read.
+const IMAGES: [(&str, usize, &str); 7] = [
+    ("WIN-DESK03.vhdx", 1, ""),
+    ("WIN-DESK03.vhd", 1, ""),
+    ("WIN-DESK03.E01", 1, "C"),
+    ("ewf/WIN-DESK03.E01", 7, "C"),
+    ("smart/WIN-DESK03.E01", 1, "C"),
+    ("encase1/WIN-DESK03.E01", 1, "C"),
+    ("WIN-DESK03.dd", 1, "C"),
+];
+
+/// The row a disk image's EFI partition gives.
+const EFI: &str = "partition 1 of the virtual disk not read: it holds no NTFS volume";
+
 fn rows_of(rows: &[ai_chat_forensics::Row], from: &str, to: &str) -> Vec<String> {
     rows.iter()
         .map(|r| serde_json::to_string(r).unwrap().replace(from, to))
@@ -47,12 +71,23 @@ fn a_kape_virtual_disk_reads_as_the_tree_it_holds() {
     assert_eq!(from_tree.rows.len(), 134);
     let disks = repo().join("fixtures/disks");
     let before = snapshot_tree(&disks).unwrap();
-    for name in ["WIN-DESK03.vhdx", "WIN-DESK03.vhd"] {
+    for (name, segments, inner) in IMAGES {
         let image = disks.join(name);
         let from_image = Scanner::new().root(&image).hash_files(true).run().unwrap();
-        let (t, i) = (display_path(&tree), display_path(&image));
+        let within = match inner {
+            "" => tree.clone(),
+            inner => tree.join(inner),
+        };
+        let (t, i) = (display_path(&within), display_path(&image));
         let want = rows_of(&from_tree.rows, &t, &i);
-        let got = rows_of(&from_image.rows, "", "");
+        let mut got = rows_of(&from_image.rows, "", "");
+        let mut problems = from_image.report.problems.clone();
+        if !inner.is_empty() {
+            // the EFI partition: a row and a problem, first
+            let efi = got.remove(0);
+            assert!(efi.contains(&format!("\"parser: {EFI}\"")), "{name}: {efi}");
+            assert_eq!(problems.remove(0), (i.clone(), EFI.to_string()), "{name}");
+        }
         let first_difference = want.iter().zip(&got).position(|(a, b)| a != b);
         assert_eq!(
             first_difference,
@@ -61,21 +96,32 @@ fn a_kape_virtual_disk_reads_as_the_tree_it_holds() {
             first_difference.map(|n| (&want[n], &got[n]))
         );
         assert_eq!(got.len(), 134, "{name}");
-        assert_eq!(
-            from_image.report.problems, from_tree.report.problems,
-            "{name}"
-        );
-        // the manifest: the image's own entry, then each file as read from the tree
-        let own = &from_image.report.manifest[0];
-        assert_eq!(own.path, i);
-        assert_eq!(own.size, std::fs::metadata(&image).unwrap().len());
-        assert_eq!(own.sha256.len(), 64);
-        let (members, files_read) = common::members_and_files(
-            &from_image.report.manifest,
-            &from_tree.report.manifest,
-            &t,
-            &i,
-        );
+        assert_eq!(problems, from_tree.report.problems, "{name}");
+        // the manifest: the image's own entry (and its later segment files'), then
+        // each file as read from the tree
+        // (the manifest is in the order of paths: `.E02` ... after the `.E01`'s files)
+        let stem = i.trim_end_matches("01");
+        let paths: Vec<String> = (0..segments)
+            .map(|n| match n {
+                0 => i.clone(),
+                n => format!("{stem}{:02}", n + 1),
+            })
+            .collect();
+        let (own, manifest): (Vec<_>, Vec<_>) = from_image
+            .report
+            .manifest
+            .iter()
+            .cloned()
+            .partition(|e| paths.contains(&e.path));
+        assert_eq!(own.len(), segments, "{name}");
+        for (own, path) in own.iter().zip(&paths) {
+            assert_eq!(&own.path, path, "{name}");
+            assert_eq!(own.size, std::fs::metadata(path).unwrap().len());
+            assert_eq!(own.sha256.len(), 64);
+        }
+        let manifest: Vec<_> = own[..1].iter().chain(&manifest).cloned().collect();
+        let (members, files_read) =
+            common::members_and_files(&manifest, &from_tree.report.manifest, &t, &i);
         assert_eq!(members, files_read, "{name}");
         assert_eq!(members.len(), 18, "{name}");
     }
@@ -112,11 +158,29 @@ fn listing(ev: &Evidence, image: &Path) -> Vec<(String, Result<usize, String>)> 
 #[test]
 fn the_files_of_an_image_read_as_the_files_of_the_tree() {
     let host = repo().join("fixtures/evidence/WIN-DESK03");
-    for name in ["WIN-DESK03.vhdx", "WIN-DESK03.vhd"] {
+    for (name, segments, inner) in IMAGES {
+        let host = match inner {
+            "" => host.clone(),
+            inner => host.join(inner),
+        };
         let path = repo().join("fixtures/disks").join(name);
         let image = PathBuf::from("/case").join(name);
-        let ev = Evidence::in_memory([(image.clone(), std::fs::read(&path).unwrap(), None)]);
-        assert_eq!(ev.open_archive(&image).unwrap(), Vec::new(), "{name}");
+        let files = (0..segments).map(|n| {
+            let (at, of) = match n {
+                0 => (image.clone(), path.clone()),
+                n => (
+                    image.with_extension(format!("E{:02}", n + 1)),
+                    path.with_extension(format!("E{:02}", n + 1)),
+                ),
+            };
+            (at, std::fs::read(of).unwrap(), None)
+        });
+        let ev = Evidence::in_memory(files);
+        let problems = match inner {
+            "" => Vec::new(),
+            _ => vec![(image.clone(), EFI.to_string())],
+        };
+        assert_eq!(ev.open_archive(&image).unwrap(), problems, "{name}");
         let files = listing(&ev, &image);
         assert_eq!(files.len(), 19, "{name}");
         for (file, read) in files {
@@ -321,10 +385,15 @@ fn file_parameters(vhdx: &[u8]) -> usize {
 /// error, and every file it lists reads or is an error, whatever was changed. The
 /// changes fall on the bytes that are not zeros in the image's first 2 MiB: the
 /// VHDX headers, region tables, metadata and block table, or the VHD's table, and the
-/// partition table, NTFS boot sector, file records and indexes of the first blocks.
+/// partition table, NTFS boot sector, file records and indexes of the first blocks;
+/// in an EWF image, anywhere (its compressed chunks, tables and section descriptors).
 #[test]
 fn an_image_changed_anywhere_opens_or_says_why() {
-    for name in ["WIN-DESK03.vhdx", "WIN-DESK03.vhd"] {
+    for (name, kind) in [
+        ("WIN-DESK03.vhdx", "a virtual disk"),
+        ("WIN-DESK03.vhd", "a virtual disk"),
+        ("WIN-DESK03.E01", "a disk image"),
+    ] {
         let bytes = std::fs::read(repo().join("fixtures/disks").join(name)).unwrap();
         let live: Vec<usize> = (0..bytes.len().min(2 << 20))
             .filter(|&i| bytes[i] != 0)
@@ -353,7 +422,7 @@ fn an_image_changed_anywhere_opens_or_says_why() {
                 Err(e) => {
                     refused += 1;
                     assert!(
-                        e.to_string().starts_with("not read as a virtual disk: "),
+                        e.to_string().starts_with(&format!("not read as {kind}: ")),
                         "{name}: {e}"
                     );
                 }
@@ -364,4 +433,206 @@ fn an_image_changed_anywhere_opens_or_says_why() {
             "{name}: {opened} opened, {refused} refused"
         );
     }
+}
+
+/// The sections of an EWF segment file: type, where its descriptor is, its size.
+fn sections(segment: &[u8]) -> Vec<(String, usize, usize)> {
+    let le64 = |at: usize| u64::from_le_bytes(segment[at..at + 8].try_into().unwrap()) as usize;
+    let mut out = Vec::new();
+    let mut at = 13;
+    loop {
+        let kind = String::from_utf8_lossy(&segment[at..at + 16])
+            .trim_end_matches('\0')
+            .to_string();
+        out.push((kind.clone(), at, le64(at + 24)));
+        if kind == "next" || kind == "done" {
+            return out;
+        }
+        at = le64(at + 16);
+    }
+}
+
+/// The place of the first section of type `kind` in an EWF segment file.
+fn section(segment: &[u8], kind: &str) -> usize {
+    sections(segment)
+        .into_iter()
+        .find(|s| s.0 == kind)
+        .map(|s| s.1)
+        .unwrap()
+}
+
+/// How many chunks an EWF segment file's first table lists.
+fn chunks_in(segment: &[u8]) -> usize {
+    let table = section(segment, "table");
+    u32::from_le_bytes(segment[table + 76..table + 80].try_into().unwrap()) as usize
+}
+
+/// Where chunk `i` of an EWF segment file's first table lies in the file.
+fn chunk_place(segment: &[u8], i: usize) -> usize {
+    let table = section(segment, "table");
+    let le32 = |at: usize| u32::from_le_bytes(segment[at..at + 4].try_into().unwrap()) as usize;
+    let base = u64::from_le_bytes(segment[table + 84..table + 92].try_into().unwrap()) as usize;
+    base + (le32(table + 100 + 4 * i) & 0x7FFF_FFFF)
+}
+
+/// What a scan of the EWF image `files[0]`, written with its segment files in `dir`,
+/// gives: each row's text, the folder's path shown as `D`.
+fn texts_of_set(dir: &Path, files: &[(&str, &[u8])]) -> Vec<String> {
+    std::fs::create_dir_all(dir).unwrap();
+    for (name, bytes) in files {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let run = common::run(&dir.join(files[0].0), &[], false);
+    let d = display_path(dir);
+    run.rows
+        .iter()
+        .map(|r| r["text"].as_str().unwrap().replace(&d, "D"))
+        .collect()
+}
+
+#[test]
+fn a_damaged_disk_image_is_named_not_passed_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let disks = repo().join("fixtures/disks");
+    let e01 = std::fs::read(disks.join("WIN-DESK03.E01")).unwrap();
+    let set: Vec<Vec<u8>> = (1..=7)
+        .map(|n| std::fs::read(disks.join(format!("ewf/WIN-DESK03.E{n:02}"))).unwrap())
+        .collect();
+    let named = |n: usize| format!("WIN-DESK03.E{n:02}");
+
+    // too short, or no signature
+    assert_eq!(
+        texts(tmp.path(), "a.E01", b"EVF"),
+        [
+            "parser: archive not read (not read as a disk image: the file header of 13 bytes at byte 0 runs past the end of its segment file (3 bytes))"
+        ]
+    );
+    let mut other = e01.clone();
+    other[..3].copy_from_slice(b"LVF");
+    assert_eq!(
+        texts(tmp.path(), "b.E01", &other),
+        [
+            "parser: archive not read (not read as a disk image: not an EWF image (no \"EVF\" signature))"
+        ]
+    );
+    assert_eq!(
+        texts(tmp.path(), "c.dd", &[0u8; 100]),
+        [
+            "parser: archive not read (not read as a disk image: a raw image of 100 bytes holds no disk sector)"
+        ]
+    );
+    assert_eq!(
+        texts(tmp.path(), "d.dd", &[0u8; 4096]),
+        [
+            "parser: archive not read (not read as a disk image: no NTFS volume on the virtual disk (neither at its start nor in a partition table))"
+        ]
+    );
+
+    // a table that fails its checksum is read from its copy; both failing, the chunks
+    // from there on are named, not read as zeros
+    let table = section(&e01, "table");
+    let mut one = e01.clone();
+    one[table + 76] ^= 1;
+    assert_eq!(texts(tmp.path(), "e.E01", &one).len(), 135);
+    let mut both = one.clone();
+    both[section(&e01, "table2") + 76] ^= 1;
+    // a section descriptor that fails its checksum, or points back, ends its segment
+    let mut descriptor = e01.clone();
+    descriptor[table + 40] ^= 1;
+    let mut back = e01.clone();
+    let sectors = section(&e01, "sectors");
+    back[sectors + 16..sectors + 24].copy_from_slice(&13u64.to_le_bytes());
+    let sum = adler2::adler32_slice(&back[sectors..sectors + 72]);
+    back[sectors + 72..sectors + 76].copy_from_slice(&sum.to_le_bytes());
+    let none = "chunk 0 of the EWF image is in none of its tables (a segment file missing, cut short or damaged)";
+    assert_eq!(
+        texts(tmp.path(), "f.E01", &both),
+        [format!(
+            "parser: archive not read (not read as a disk image: {none} (and: EWF segment file f.E01: a chunk table and its copy (at byte {}) fail their checksums; the chunks from chunk 0 on are not read))",
+            section(&e01, "table2")
+        )]
+    );
+    assert_eq!(
+        texts(tmp.path(), "g.E01", &descriptor),
+        [format!(
+            "parser: archive not read (not read as a disk image: {none} (and: EWF segment file g.E01 read in part: the section descriptor at byte {table} fails its checksum; the EWF image's tables list 0 of its 192 chunks; the others are not read))"
+        )]
+    );
+    assert_eq!(
+        texts(tmp.path(), "h.E01", &back),
+        [format!(
+            "parser: archive not read (not read as a disk image: {none} (and: EWF segment file h.E01 read in part: the section at byte {sectors} names the next at byte 13, not after it; the EWF image's tables list 0 of its 192 chunks; the others are not read))"
+        )]
+    );
+    // a chunk changed where the history's bytes lie: each file there is one row
+    let dd = std::fs::read(disks.join("WIN-DESK03.dd")).unwrap();
+    let needle = b"List the services that are stopped among these";
+    let chunk = dd.windows(needle.len()).position(|w| w == needle).unwrap() / 32768;
+    let mut packed = e01.clone();
+    packed[chunk_place(&e01, chunk) + 40] ^= 0x55;
+    let rows = texts(tmp.path(), "i.E01", &packed);
+    let failed: Vec<&String> = rows.iter().filter(|t| t.contains("not inflated")).collect();
+    assert_eq!((rows.len(), failed.len()), (73, 5), "{rows:#?}");
+    assert_eq!(
+        failed[0],
+        &format!(
+            "parser: I/Users/carol/.claude/history.jsonl: cannot read (archive member not read whole: chunk {chunk} of the EWF image at byte {} not inflated: corrupt deflate stream)",
+            chunk_place(&e01, chunk)
+        )
+    );
+
+    // a stored chunk changed: it fails its Adler-32
+    let mut stored = set.clone();
+    let (mut segment, mut within) = (0, chunk);
+    while within >= chunks_in(&stored[segment]) {
+        within -= chunks_in(&stored[segment]);
+        segment += 1;
+    }
+    let at = chunk_place(&stored[segment], within);
+    stored[segment][at + 40] ^= 1;
+    let files: Vec<(String, &[u8])> = stored
+        .iter()
+        .enumerate()
+        .map(|(n, b)| (named(n + 1), b.as_slice()))
+        .collect();
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), *b)).collect();
+    let rows = texts_of_set(&tmp.path().join("stored"), &files);
+    let failed: Vec<&String> = rows.iter().filter(|t| t.contains("checksum")).collect();
+    assert_eq!((rows.len(), failed.len()), (73, 5), "{rows:#?}");
+    assert_eq!(
+        failed[0],
+        &format!(
+            "parser: D/WIN-DESK03.E01/Users/carol/.claude/history.jsonl: cannot read (archive member not read whole: chunk {chunk} of the EWF image at byte {at} fails its checksum)"
+        )
+    );
+
+    // a segment file missing: the chunks past the last one there are named
+    let files: Vec<(String, &[u8])> = [1, 2, 3, 4, 6, 7]
+        .iter()
+        .map(|&n| (named(n), set[n - 1].as_slice()))
+        .collect();
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), *b)).collect();
+    let rows = texts_of_set(&tmp.path().join("missing"), &files);
+    let failed = rows
+        .iter()
+        .filter(|t| t.contains("in none of its tables"))
+        .count();
+    assert_eq!((rows.len(), failed), (35, 9), "{rows:#?}");
+    assert_eq!(
+        rows[1],
+        "parser: the EWF image's segment files hold 124 of its 192 chunks: WIN-DESK03.E05 is missing or not read; the others are not read"
+    );
+    // a segment file in another's place
+    let files: Vec<(String, &[u8])> = [1, 3, 3, 4, 5, 6, 7]
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (named(i + 1), set[n - 1].as_slice()))
+        .collect();
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), *b)).collect();
+    assert_eq!(
+        texts_of_set(&tmp.path().join("swapped"), &files),
+        [
+            "parser: archive not read (not read as a disk image: chunk 32 of the EWF image is in none of its tables (a segment file missing, cut short or damaged) (and: EWF segment file WIN-DESK03.E02 not read: it is not segment 2 of the image (its header says segment 3); the EWF image's segment files hold 31 of its 192 chunks: WIN-DESK03.E02 is missing or not read; the others are not read))"
+        ]
+    );
 }

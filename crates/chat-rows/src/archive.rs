@@ -662,7 +662,9 @@ fn decompressing(kind: ArchiveKind, input: Cursor) -> io::Result<Box<dyn Read>> 
         | ArchiveKind::Tar
         | ArchiveKind::SevenZ
         | ArchiveKind::Vhdx
-        | ArchiveKind::Vhd => {
+        | ArchiveKind::Vhd
+        | ArchiveKind::Ewf
+        | ArchiveKind::Raw => {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 "not a compressed tar",
@@ -835,6 +837,12 @@ pub enum ArchiveKind {
     Vhdx,
     /// A VHD virtual disk (`.vhd`, KAPE's `--vhd`), fixed or dynamic, likewise.
     Vhd,
+    /// An EWF disk image (`.E01`, as EnCase, FTK Imager, `ewfacquire` and Guymager
+    /// write one), with its later segment files beside it (`.E02`, ...): likewise,
+    /// through its chunk tables, each chunk inflated when read.
+    Ewf,
+    /// A raw disk image (`.dd`, `.raw`, `.img`): the file is the disk; likewise.
+    Raw,
 }
 
 impl ArchiveKind {
@@ -867,6 +875,10 @@ impl ArchiveKind {
         (".7z", ArchiveKind::SevenZ),
         (".vhdx", ArchiveKind::Vhdx),
         (".vhd", ArchiveKind::Vhd),
+        (".e01", ArchiveKind::Ewf),
+        (".dd", ArchiveKind::Raw),
+        (".raw", ArchiveKind::Raw),
+        (".img", ArchiveKind::Raw),
     ];
 
     /// True for a tar read whole through its decompressor before it is read as a tar.
@@ -878,6 +890,16 @@ impl ArchiveKind {
                 | ArchiveKind::SevenZ
                 | ArchiveKind::Vhdx
                 | ArchiveKind::Vhd
+                | ArchiveKind::Ewf
+                | ArchiveKind::Raw
+        )
+    }
+
+    /// True for a disk image: its NTFS volumes' files are the members.
+    pub fn is_disk_image(self) -> bool {
+        matches!(
+            self,
+            ArchiveKind::Vhdx | ArchiveKind::Vhd | ArchiveKind::Ewf | ArchiveKind::Raw
         )
     }
 }
@@ -886,21 +908,27 @@ impl Archive {
     /// Reads the archive's directory (a zip's central directory, a tar's headers).
     /// Returns the archive and the entries that stand nowhere in its tree, each by the
     /// path it would have had (the archive's own path when it has none) with why.
+    /// `files` is the archive, then an EWF image's later segment files in order.
     pub(crate) fn open(
         path: &Path,
-        file: RangedFile,
+        files: Vec<RangedFile>,
         kind: ArchiveKind,
         access_time_kept: bool,
         password: Option<ArchivePassword>,
         cap: u64,
         spill: Option<&Path>,
     ) -> io::Result<(Archive, Vec<(PathBuf, String)>)> {
+        let mut files = files.into_iter();
+        let file = files
+            .next()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no archive file"))?;
+        let segments: Vec<RangedFile> = files.collect();
         let mut file = Arc::new(file);
         let mut tree = Tree::new(path);
         let mut disk = Vec::new();
         let zip = match kind {
-            ArchiveKind::Vhdx | ArchiveKind::Vhd => {
-                disk = Self::disk_entries(&file, kind, &mut tree)?;
+            ArchiveKind::Vhdx | ArchiveKind::Vhd | ArchiveKind::Ewf | ArchiveKind::Raw => {
+                disk = Self::disk_entries(&file, kind, segments, &mut tree)?;
                 None
             }
             ArchiveKind::Zip => Some(Self::zip_entries(&file, &mut tree)?),
@@ -989,19 +1017,49 @@ impl Archive {
     fn disk_entries(
         file: &Arc<RangedFile>,
         kind: ArchiveKind,
+        segments: Vec<RangedFile>,
         tree: &mut Tree<'_>,
     ) -> io::Result<Vec<(ntfs::Ntfs, crate::vdisk::VolumeCursor)>> {
         use crate::vdisk::{Disk, VolumeCursor};
-        let not_read =
-            |e: io::Error| io::Error::new(e.kind(), format!("not read as a virtual disk: {e}"));
+        let image = match kind {
+            ArchiveKind::Vhdx | ArchiveKind::Vhd => "a virtual disk",
+            _ => "a disk image",
+        };
+        // what was found wrong on the way is told with the error that ends the read
+        let not_read = |e: io::Error, problems: &[String]| {
+            let also = match problems {
+                [] => String::new(),
+                p => format!(" (and: {})", p.join("; ")),
+            };
+            io::Error::new(e.kind(), format!("not read as {image}: {e}{also}"))
+        };
         let mut problems = Vec::new();
         let disk = match kind {
             ArchiveKind::Vhdx => Disk::vhdx(file.clone(), &mut problems),
+            ArchiveKind::Ewf => {
+                let first = tree
+                    .root
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                // names for the problems: segment n is named from the first's name
+                let names: Vec<String> = (1..=segments.len() as u32 + 1)
+                    .map(|n| crate::ewf::segment_name(&first, n).unwrap_or_default())
+                    .collect();
+                let files = std::iter::once(file.clone())
+                    .chain(segments.into_iter().map(Arc::new))
+                    .collect();
+                Disk::ewf(files, &names, &mut problems)
+            }
+            ArchiveKind::Raw => Disk::raw(file.clone()),
             _ => Disk::vhd(file.clone()),
         }
-        .map_err(not_read)?;
+        .map_err(|e| not_read(e, &problems))?;
         let disk = Arc::new(disk);
-        let volumes = disk.volumes(&mut problems).map_err(not_read)?;
+        let volumes = match disk.volumes(&mut problems) {
+            Ok(v) => v,
+            Err(e) => return Err(not_read(e, &problems)),
+        };
         let mut out = Vec::new();
         let mut index = 0usize;
         for v in volumes {
@@ -1091,7 +1149,7 @@ impl Archive {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!(
-                    "not read as a virtual disk: none of its NTFS volumes could be read ({})",
+                    "not read as {image}: none of its NTFS volumes could be read ({})",
                     problems.join("; ")
                 ),
             ));

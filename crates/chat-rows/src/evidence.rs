@@ -819,6 +819,30 @@ impl Evidence {
         if kind.is_compressed_tar() {
             file = crate::archive::decompress(file, kind, self.max_size, self.spill.as_deref())?;
         }
+        // an EWF image's later segment files stand beside its `.E01`, each read as
+        // any evidence file is (checked, and in the manifest), until one is not there
+        let mut segments = Vec::new();
+        let mut unread = Vec::new();
+        if kind == ArchiveKind::Ewf {
+            let first = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            for n in 2.. {
+                let Some(name) = crate::ewf::segment_name(&first, n) else {
+                    break;
+                };
+                let sibling = path.with_file_name(&name);
+                match self.open_ranged(&sibling) {
+                    Ok(f) => segments.push(f),
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => break,
+                    Err(e) => {
+                        unread.push((sibling, format!("EWF segment file not read ({e})")));
+                        break;
+                    }
+                }
+            }
+        }
         let kept = self
             .manifest
             .lock()
@@ -830,7 +854,7 @@ impl Evidence {
         let (archive, problems) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             Archive::open(
                 path,
-                file,
+                std::iter::once(file).chain(segments).collect(),
                 kind,
                 kept,
                 self.archive_password.clone(),
@@ -844,6 +868,8 @@ impl Evidence {
         if let Ok(mut list) = self.archives.write() {
             list.push(std::sync::Arc::new(archive));
         }
+        let mut problems = problems;
+        problems.extend(unread);
         Ok(problems)
     }
 
@@ -1003,6 +1029,8 @@ impl Evidence {
     }
 
     /// Sets the evidence roots: no link is followed, and no path resolved, outside them.
+    /// An EWF image (`.E01`) given as a root brings its later segment files (`.E02`, ...,
+    /// each a regular file beside it) in with it.
     pub fn roots<P: AsRef<Path>>(mut self, roots: impl IntoIterator<Item = P>) -> Evidence {
         self.roots = roots
             .into_iter()
@@ -1013,6 +1041,25 @@ impl Evidence {
                     .unwrap_or_else(|_| r.to_path_buf())
             })
             .collect();
+        // an EWF image given as a root is all its segment files: `.E02` ... beside it
+        // are read as part of it
+        let mut segments = Vec::new();
+        for root in &self.roots {
+            let Some(first) = root.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+                continue;
+            };
+            for n in 2.. {
+                let Some(name) = crate::ewf::segment_name(&first, n) else {
+                    break;
+                };
+                let sibling = root.with_file_name(name);
+                if !std::fs::symlink_metadata(&sibling).is_ok_and(|m| m.is_file()) {
+                    break;
+                }
+                segments.push(sibling);
+            }
+        }
+        self.roots.extend(segments);
         self
     }
 
@@ -2581,7 +2628,7 @@ mod tests {
                 .open_archive(&tmp.join("x.rar"))
                 .unwrap_err()
                 .to_string(),
-            "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz, .tar.zst, .tzst, .7z, .vhdx, .vhd)"
+            "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz, .tar.zst, .tzst, .7z, .vhdx, .vhd, .e01, .dd, .raw, .img)"
         );
         // decoders never allocate what a hostile header asks for: an xz block whose
         // LZMA2 dictionary is 4 GiB, a zstd frame whose window is 2 TiB

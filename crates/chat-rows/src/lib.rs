@@ -30,6 +30,7 @@
 mod archive;
 pub mod dirty;
 pub mod evidence;
+mod ewf;
 pub mod json;
 pub mod jsonc;
 pub mod lines;

@@ -1,4 +1,5 @@
-//! Virtual disks read as folders: KAPE's `.vhdx` and `.vhd` triage images.
+//! Virtual disks read as folders: KAPE's `.vhdx` and `.vhd` triage images, and the
+//! disk images of a case (an EWF `.E01`, module [`crate::ewf`], or a raw `.dd`).
 //!
 //! KAPE can write what it collects into a virtual disk instead of a zip (`--vhdx`,
 //! `--vhd`): a disk holding one NTFS volume with the collected tree (`C/Users/...`).
@@ -29,7 +30,7 @@ use crate::evidence::RangedFile;
 const MAX_BLOCK: u64 = 256 << 20;
 
 /// The largest virtual disk read: 64 TiB, a VHDX's own limit.
-const MAX_DISK: u64 = 64 << 40;
+pub(crate) const MAX_DISK: u64 = 64 << 40;
 
 /// A disk's bytes where they lie in the image.
 #[derive(Debug)]
@@ -39,6 +40,8 @@ enum Map {
     /// A dynamic VHDX or VHD: block `i` of `block` bytes is at `table[i]` in the
     /// image, or reads as zeros when that is `None`.
     Blocks { block: u64, table: Vec<Option<u64>> },
+    /// An EWF image (`.E01`): chunks of the disk compressed in its segment files.
+    Chunks(Box<crate::ewf::Ewf>),
 }
 
 /// A virtual disk: its size and where each of its bytes is in the image.
@@ -372,6 +375,53 @@ impl Disk {
         }
     }
 
+    /// The disk of an EWF image: its segment files in order, the `.E01` first.
+    pub(crate) fn ewf(
+        segments: Vec<Arc<RangedFile>>,
+        names: &[String],
+        problems: &mut Vec<String>,
+    ) -> io::Result<Disk> {
+        let file = segments
+            .first()
+            .cloned()
+            .ok_or_else(|| bad("no segment file"))?;
+        let ewf = crate::ewf::Ewf::open(segments, names, problems)?;
+        Ok(Disk {
+            file,
+            size: ewf.size,
+            sector: ewf.sector,
+            map: Map::Chunks(Box::new(ewf)),
+        })
+    }
+
+    /// The disk of a raw image (`.dd`, `.raw`, `.img`): the file is the disk, byte
+    /// for byte, in 512-byte sectors.
+    pub(crate) fn raw(file: Arc<RangedFile>) -> io::Result<Disk> {
+        let size = file.len();
+        if size < 512 {
+            return Err(bad(format!(
+                "a raw image of {size} bytes holds no disk sector"
+            )));
+        }
+        Ok(Disk {
+            file,
+            size,
+            map: Map::Flat,
+            sector: 512,
+        })
+    }
+
+    /// The bytes the image stores the disk in (an EWF image's, all its segments'),
+    /// which bounds the walk of its volumes.
+    fn stored(&self) -> u64 {
+        match &self.map {
+            // zlib packs an index of NTFS file names well; never more than 16 to 1 in
+            // what it is given to bound
+            Map::Chunks(ewf) => ewf.stored().saturating_mul(16),
+            _ => self.file.len(),
+        }
+    }
+
     /// Reads disk bytes from `at` into `buf`; 0 at the disk's end. A block the image
     /// does not hold reads as zeros; one that runs past the image's end is an error.
     pub(crate) fn read_at(&self, at: u64, buf: &mut [u8]) -> io::Result<usize> {
@@ -381,6 +431,7 @@ impl Disk {
         let want = (buf.len() as u64).min(self.size - at) as usize;
         match &self.map {
             Map::Flat => self.file.read_at(at, &mut buf[..want]),
+            Map::Chunks(ewf) => ewf.read_at(at, &mut buf[..want]),
             Map::Blocks { block, table } => {
                 let i = (at / block) as usize;
                 let within = at % block;
@@ -622,7 +673,7 @@ pub(crate) fn walk(
     fs: &mut VolumeCursor,
     problems: &mut Vec<String>,
 ) -> io::Result<Vec<Found>> {
-    let budget = (fs.disk.file.len() / 64).clamp(1 << 10, 1 << 24);
+    let budget = (fs.disk.stored() / 64).clamp(1 << 10, 1 << 24);
     let mut spent = 0u64;
     let mut out = Vec::new();
     let root = ntfs
