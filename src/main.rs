@@ -19,7 +19,7 @@ use clap::Parser;
 struct Args {
     /// Evidence roots: a home, a folder of homes, a collection tree (KAPE,
     /// Velociraptor, UAC) or a folder of collections, on disk or archived (`*.zip`,
-    /// `*.7z`, `*.tar`, `*.tar.gz`, `*.tgz`, `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, or KAPE's `*.vhdx`, `*.vhd`, read without extracting; an archive met under a
+    /// `*.7z`, `*.tar`, `*.tar.gz`, `*.tgz`, `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, KAPE's `*.vhdx`, `*.vhd`, or a disk image `*.E01` (with its `.E02` ...), `*.dd`, `*.raw`, `*.img`, read without extracting; an archive met under a
     /// root is read when UAC or Velociraptor named it or it lies at the top of an
     /// opened archive: see --open-archives).
     /// Default: the current user's home (live triage).
@@ -87,7 +87,8 @@ struct Args {
     #[arg(long)]
     keep_copies: bool,
     /// Which archives met under a root are opened and read as folders: `collections`
-    /// (named by UAC or Velociraptor, or at the top of an opened archive), `all` (every
+    /// (named by UAC or Velociraptor, at the top of an opened archive, or an EWF disk
+    /// image `*.E01`), `all` (every
     /// archive met, a user's own zips too), `none` (only archives given as roots).
     /// The summary names those not opened.
     #[arg(long, value_name = "WHICH", default_value = "collections", value_parser = ["collections", "all", "none"])]
@@ -508,7 +509,7 @@ fn not_opened_line(n: usize, first: &Path, which: ArchivesMet) -> String {
     let why = match which {
         ArchivesMet::None => "--open-archives none: only an archive given as a root is read",
         _ => {
-            "only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; --open-archives all opens every one"
+            "only an archive given as a root, named as UAC or Velociraptor name their output, at the top of an opened archive, or an EWF image (.E01) is read; --open-archives all opens every one"
         }
     };
     format!(

@@ -521,7 +521,7 @@ fn walk(
 }
 
 /// True for a root read as an archive: a regular file (or a link to one) whose name
-/// ends in `.zip`, `.7z`, `.tar`, `.tar.gz`, `.tgz`, `.tar.bz2`, `.tar.xz`, `.tar.zst`, `.vhdx`, `.vhd` ...
+/// ends in `.zip`, `.7z`, `.tar`, `.tar.gz`, `.tgz`, `.tar.bz2`, `.tar.xz`, `.tar.zst`, `.vhdx`, `.vhd`, `.E01`, `.dd` ...
 /// in any case ([`chat_rows::ArchiveKind::EXTENSIONS`]).
 pub fn is_archive_root(path: &Path) -> bool {
     path.file_name()
@@ -560,7 +560,8 @@ pub enum ArchivesMet {
     /// Open an archive named as a collection tool names its output
     /// ([`layout::is_collection_archive`]: UAC, Velociraptor) or lying at the top of an
     /// archive opened before (a case archive's hosts, a Velociraptor secured
-    /// container's `data.zip`). The default.
+    /// container's `data.zip`), and every EWF disk image (`.E01`: a case's evidence,
+    /// never a user's own archive). The default.
     #[default]
     Collections,
     /// Open every archive met (four deep at most, as always), whatever its name: a
@@ -1278,7 +1279,7 @@ impl Scanner {
 
     /// Adds an evidence root: a home, a folder of homes, or a collection tree, on disk
     /// or archived (a root that is a file named `*.zip`, `*.7z`, `*.tar`, `*.tar.gz`, `*.tgz`,
-    /// `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, or a KAPE `*.vhdx`, `*.vhd` ... is read as the folder of its members:
+    /// `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, a KAPE `*.vhdx`, `*.vhd`, a disk image `*.E01`, `*.dd` ... is read as the folder of its members:
     /// see [`chat_rows::Evidence::open_archive`]).
     /// An archive the walk meets under a root is read the same way when a collection
     /// tool named it ([`layout::is_collection_archive`]) or when it lies at the top of
@@ -1633,6 +1634,8 @@ impl Scanner {
                     ArchivesMet::Collections => {
                         path.parent().is_some_and(|p| evidence.is_open_archive(p))
                             || layout::is_collection_archive(&name.to_string_lossy())
+                            || chat_rows::ArchiveKind::of_name(name)
+                                == Some(chat_rows::ArchiveKind::Ewf)
                     }
                 };
                 if !open {

@@ -523,13 +523,13 @@ fn collections_in_a_folder_or_a_case_archive_are_read() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         format!(
-            "2 file(s) claimed, 0 path(s) not read\narchives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; --open-archives all opens every one; give one as a root to read it), the first {}\n",
+            "2 file(s) claimed, 0 path(s) not read\narchives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, at the top of an opened archive, or an EWF image (.E01) is read; --open-archives all opens every one; give one as a root to read it), the first {}\n",
             display_path(&cases.join("WS9.zip"))
         )
     );
     assert!(
         stderr.contains(&format!(
-            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; --open-archives all opens every one; give one as a root to read it), the first {}\n",
+            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, at the top of an opened archive, or an EWF image (.E01) is read; --open-archives all opens every one; give one as a root to read it), the first {}\n",
             display_path(&cases.join("WS9.zip"))
         )),
         "{stderr}"
@@ -576,7 +576,7 @@ fn collections_in_a_folder_or_a_case_archive_are_read() {
     );
     assert!(
         stderr.contains(&format!(
-            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, or at the top of an opened archive is read; --open-archives all opens every one; give one as a root to read it), the first {}\n",
+            "  archives met and not opened: 1 (only an archive given as a root, named as UAC or Velociraptor name their output, at the top of an opened archive, or an EWF image (.E01) is read; --open-archives all opens every one; give one as a root to read it), the first {}\n",
             display_path(&case.join("WS9.zip/C/Users/gil/Downloads/old.zip"))
         )),
         "{stderr}"

@@ -636,3 +636,34 @@ fn a_damaged_disk_image_is_named_not_passed_over() {
         ]
     );
 }
+
+/// A case folder of images: the walk opens an EWF image it meets (a case's evidence,
+/// never a user's own archive) with its segment files beside it, while a raw image,
+/// whose extensions name many other files, is opened only when given as a root or
+/// with `--open-archives all`, and is named among the archives not opened.
+#[test]
+fn a_case_folder_of_images_reads_its_ewf_images() {
+    let tmp = tempfile::tempdir().unwrap();
+    let case = tmp.path().join("case-7");
+    let disks = repo().join("fixtures/disks");
+    common::copy_tree(&disks.join("ewf"), &case);
+    std::fs::copy(disks.join("WIN-DESK03.dd"), case.join("SPARE.dd")).unwrap();
+    let run = Scanner::new().root(&case).run().unwrap();
+    assert_eq!(run.rows.len(), 135);
+    let image = display_path(&case.join("WIN-DESK03.E01"));
+    assert_eq!(
+        run.rows
+            .iter()
+            .filter(|r| r.host == "WIN-DESK03" && r.source_file.starts_with(&image))
+            .count(),
+        134
+    );
+    assert_eq!(run.report.archives_not_opened, [case.join("SPARE.dd")]);
+    let all = Scanner::new()
+        .root(&case)
+        .open_archives(ai_chat_forensics::ArchivesMet::All)
+        .run()
+        .unwrap();
+    assert_eq!(all.rows.len(), 270);
+    assert_eq!(all.report.archives_not_opened, Vec::<PathBuf>::new());
+}
