@@ -1,6 +1,7 @@
 #![no_main]
 //! An archive given as evidence (a zip, a tar, a tar compressed with gzip, bzip2, xz
-//! or zstd, a 7z, or a VHDX or VHD virtual disk, chosen by the first byte, read with a password or not) must never panic
+//! or zstd, a 7z, a VHDX or VHD virtual disk, or an EWF or raw disk image, chosen by the
+//! first byte, read with a password or not) must never panic
 //! or hang, whatever its bytes: the archive opens or is an error, every folder of it
 //! lists, and every member reads whole and by ranges or is an error, under the size
 //! cap; a member named as an archive opens in its turn.
@@ -32,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&which, data)) = data.split_first() else {
         return;
     };
-    let zip = PathBuf::from(match (which & 0x7f) % 9 {
+    let zip = PathBuf::from(match (which & 0x7f) % 11 {
         0 => "/case/c.zip",
         1 => "/case/c.tar",
         2 => "/case/c.tgz",
@@ -41,7 +42,9 @@ fuzz_target!(|data: &[u8]| {
         5 => "/case/c.tar.zst",
         6 => "/case/c.7z",
         7 => "/case/c.vhdx",
-        _ => "/case/c.vhd",
+        8 => "/case/c.vhd",
+        9 => "/case/c.E01",
+        _ => "/case/c.dd",
     });
     let mut ev = Evidence::in_memory([(zip.clone(), data.to_vec(), None)]).max_size(1 << 20);
     // half the runs read encrypted zip members with passwords (ZipCrypto, AES), a
