@@ -576,7 +576,7 @@ fn a_damaged_disk_image_is_named_not_passed_over() {
     assert_eq!(
         failed[0],
         &format!(
-            "parser: I/Users/carol/.claude/history.jsonl: cannot read (archive member not read whole: chunk {chunk} of the EWF image at byte {} not inflated: corrupt deflate stream)",
+            "parser: I/Users/carol/.claude/history.jsonl: cannot read (archive member not read whole: chunk {chunk} of the EWF image at byte {} not inflated: deflate decompression error: invalid bit length repeat)",
             chunk_place(&e01, chunk)
         )
     );

@@ -21,7 +21,8 @@
 //! EWF2 (`.Ex01`, EnCase 7's second format) and logical evidence files (`.L01`) are
 //! other formats, not read here.
 
-use std::io::{self, Read};
+use std::collections::{HashMap, VecDeque};
+use std::io;
 use std::sync::{Arc, Mutex};
 
 use crate::evidence::RangedFile;
@@ -32,8 +33,9 @@ const SIGNATURE: &[u8; 8] = b"EVF\x09\x0d\x0a\xff\x00";
 /// A chunk is at most this large (32,768 sectors of 512 bytes is EnCase's largest).
 const MAX_CHUNK: u64 = 16 << 20;
 
-/// The inflated chunks kept, in bytes (at least one chunk is always kept).
-const CACHE_BYTES: usize = 4 << 20;
+/// The inflated chunks kept, in bytes (at least one chunk is always kept): a database
+/// read page by page touches its chunks again and again, and each miss inflates 32 KiB.
+const CACHE_BYTES: usize = 8 << 20;
 
 /// What went wrong reading an EWF image, in words.
 fn bad(why: impl Into<String>) -> io::Error {
@@ -96,8 +98,42 @@ pub(crate) struct Ewf {
     pub(crate) sector: u64,
     chunk: u64,
     tables: Vec<Table>,
-    /// The last chunks inflated, newest last.
-    cache: Mutex<Vec<(u64, Arc<Vec<u8>>)>>,
+    /// The last chunks inflated.
+    cache: Mutex<Cache>,
+}
+
+/// Chunks inflated, by number, the oldest dropped first past [`CACHE_BYTES`] or four
+/// chunks, whichever is more (EnCase allows chunks of 16 MiB: a store's reads that go
+/// back and forth between a few of them must not inflate one on every read).
+#[derive(Debug, Default)]
+struct Cache {
+    chunks: HashMap<u64, Arc<Vec<u8>>>,
+    order: VecDeque<u64>,
+    bytes: usize,
+}
+
+impl Cache {
+    fn get(&self, c: u64) -> Option<Arc<Vec<u8>>> {
+        self.chunks.get(&c).cloned()
+    }
+
+    fn put(&mut self, c: u64, data: Arc<Vec<u8>>) {
+        let room = CACHE_BYTES.max(data.len() * 4);
+        while self.bytes + data.len() > room {
+            let Some(old) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(d) = self.chunks.remove(&old) {
+                self.bytes -= d.len();
+            }
+        }
+        self.bytes += data.len();
+        if let Some(d) = self.chunks.insert(c, data) {
+            self.bytes -= d.len();
+        } else {
+            self.order.push_back(c);
+        }
+    }
 }
 
 /// What a segment's table header says.
@@ -303,7 +339,7 @@ impl Ewf {
             sector: per_sector,
             chunk,
             tables,
-            cache: Mutex::new(Vec::new()),
+            cache: Mutex::new(Cache::default()),
         })
     }
 
@@ -314,10 +350,8 @@ impl Ewf {
 
     /// Chunk `c`, inflated and checked.
     fn chunk(&self, c: u64) -> io::Result<Arc<Vec<u8>>> {
-        if let Ok(cache) = self.cache.lock() {
-            if let Some((_, data)) = cache.iter().rev().find(|(k, _)| *k == c) {
-                return Ok(data.clone());
-            }
+        if let Some(data) = self.cache.lock().ok().and_then(|cache| cache.get(c)) {
+            return Ok(data);
         }
         let t = self.tables.partition_point(|t| t.first + t.count <= c);
         let Some(table) = self.tables.get(t).filter(|t| t.first <= c) else {
@@ -353,14 +387,26 @@ impl Ewf {
                 .min(self.chunk * 2 + 4096)
                 .min(file.len().saturating_sub(start));
             let packed = read_exact(file, start, len, "a compressed chunk")?;
-            flate2::read::ZlibDecoder::new(&packed[..])
-                .take(want + 1)
-                .read_to_end(&mut data)
+            // inflated straight into the chunk's buffer, never past it (zlib checks
+            // the stream's Adler-32 at its end)
+            let mut z = flate2::Decompress::new(true);
+            let status = z
+                .decompress_vec(&packed, &mut data, flate2::FlushDecompress::Finish)
                 .map_err(|e| {
                     bad(format!(
                         "chunk {c} of the EWF image at byte {start} not inflated: {e}"
                     ))
                 })?;
+            if status != flate2::Status::StreamEnd {
+                return Err(bad(format!(
+                    "chunk {c} of the EWF image at byte {start} not inflated: {}",
+                    if data.len() as u64 == want {
+                        format!("it inflates to more than {want} bytes")
+                    } else {
+                        "its stream ends early".to_string()
+                    }
+                )));
+            }
         } else {
             let stored = read_exact(file, start, want + 4, "a chunk")?;
             if adler32(&stored[..want as usize]) != le_u32(&stored, want as usize) {
@@ -378,11 +424,7 @@ impl Ewf {
         }
         let data = Arc::new(data);
         if let Ok(mut cache) = self.cache.lock() {
-            let mut held: usize = cache.iter().map(|(_, d)| d.len()).sum();
-            while !cache.is_empty() && held + data.len() > CACHE_BYTES {
-                held -= cache.remove(0).1.len();
-            }
-            cache.push((c, data.clone()));
+            cache.put(c, data.clone());
         }
         Ok(data)
     }
