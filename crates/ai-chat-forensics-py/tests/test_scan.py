@@ -264,6 +264,16 @@ def test_a_kape_virtual_disk_gives_the_rows_of_its_host(tmp_path, cli):
         assert rows == cli(str(image))
         got = [json.dumps(r, sort_keys=True).replace(json.dumps(str(image))[1:-1], "IMAGE") for r in rows]
         assert got == want, name
+    # a disk image of the host's system disk (its C: drive as an NTFS partition, an EFI
+    # partition beside it), in one EWF segment file or seven, or raw
+    want = [w.replace("IMAGE/C/", "IMAGE/") for w in want]
+    for name in ["WIN-DESK03.E01", "ewf/WIN-DESK03.E01", "WIN-DESK03.dd"]:
+        image = REPO / "fixtures" / "disks" / name
+        rows = list(acf.scan(image))
+        assert rows == cli(str(image))
+        assert rows[0]["text"] == "parser: partition 1 of the virtual disk not read: it holds no NTFS volume"
+        got = [json.dumps(r, sort_keys=True).replace(json.dumps(str(image))[1:-1], "IMAGE") for r in rows[1:]]
+        assert got == want, name
 
 
 def zipcrypto_zip(members, password):
