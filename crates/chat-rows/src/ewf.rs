@@ -50,24 +50,9 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]))
 }
 
-/// `len` bytes of a segment at `at`, or an error when the segment is shorter.
+/// `len` bytes of a segment file at `at`, or an error when the file is shorter.
 fn read_exact(file: &RangedFile, at: u64, len: u64, what: &str) -> io::Result<Vec<u8>> {
-    if at.checked_add(len).is_none_or(|end| end > file.len()) {
-        return Err(bad(format!(
-            "{what} of {len} bytes at byte {at} runs past the end of its segment file ({} bytes)",
-            file.len()
-        )));
-    }
-    let mut buf = vec![0u8; len as usize];
-    let mut done = 0;
-    while done < buf.len() {
-        let n = file.read_at(at + done as u64, &mut buf[done..])?;
-        if n == 0 {
-            return Err(bad(format!("{what} at byte {at} cut short")));
-        }
-        done += n;
-    }
-    Ok(buf)
+    crate::vdisk::read_exact_of(file, "its segment file", at, len, what)
 }
 
 fn adler32(bytes: &[u8]) -> u32 {

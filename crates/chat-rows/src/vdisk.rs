@@ -77,10 +77,22 @@ fn be_u64(b: &[u8], at: usize) -> u64 {
 
 /// `len` bytes of the image at `at`, or an error when the image is shorter.
 fn read_exact(file: &RangedFile, at: u64, len: u64, what: &str) -> io::Result<Vec<u8>> {
+    read_exact_of(file, "the image", at, len, what)
+}
+
+/// `len` bytes of `file` (named `whole` in the error) at `at`, or an error when it is
+/// shorter; nothing is allocated for bytes the file does not hold.
+pub(crate) fn read_exact_of(
+    file: &RangedFile,
+    whole: &str,
+    at: u64,
+    len: u64,
+    what: &str,
+) -> io::Result<Vec<u8>> {
     let end = at.checked_add(len).filter(|e| *e <= file.len());
     if end.is_none() {
         return Err(bad(format!(
-            "{what} of {len} bytes at byte {at} runs past the end of the image ({} bytes)",
+            "{what} of {len} bytes at byte {at} runs past the end of {whole} ({} bytes)",
             file.len()
         )));
     }
