@@ -718,22 +718,42 @@ fn a_password_protected_collection_reads_with_its_password() {
     let (history, rows) = fixture_history();
     let secret = "inf3cted-7c41";
     let zip = tmp.path().join("WS5.zip");
-    let mut w = zip::ZipWriter::new(std::fs::File::create(&zip).unwrap());
-    let o = SimpleFileOptions::default();
-    w.start_file(
-        "C/Users/erin/.claude/history.jsonl",
-        o.with_aes_encryption(zip::AesMode::Aes256, secret),
-    )
-    .unwrap();
-    w.write_all(&history).unwrap();
-    w.start_file(
-        "C/Users/finn/.claude/history.jsonl",
-        zip::unstable::write::FileOptionsExt::with_deprecated_encryption(o, secret.as_bytes())
-            .unwrap(),
-    )
-    .unwrap();
-    w.write_all(&history).unwrap();
-    w.finish().unwrap();
+    // the encryption headers are random, and a wrong password passes ZipCrypto's
+    // one-byte check once in 256 (AES's two bytes, once in 65,536), when the member's
+    // CRC-32 tells it instead (README): the zip is written again until the wrong
+    // passwords below fail the check, so that the words asserted are always the same
+    let rejected = |zip: &Path| {
+        let mut a = zip::ZipArchive::new(std::fs::File::open(zip).unwrap()).unwrap();
+        ["not it", "nor this"].iter().all(|wrong| {
+            (0..a.len()).all(|i| {
+                matches!(
+                    a.by_index_decrypt(i, wrong.as_bytes()).map(|_| ()),
+                    Err(zip::result::ZipError::InvalidPassword)
+                )
+            })
+        })
+    };
+    loop {
+        let mut w = zip::ZipWriter::new(std::fs::File::create(&zip).unwrap());
+        let o = SimpleFileOptions::default();
+        w.start_file(
+            "C/Users/erin/.claude/history.jsonl",
+            o.with_aes_encryption(zip::AesMode::Aes256, secret),
+        )
+        .unwrap();
+        w.write_all(&history).unwrap();
+        w.start_file(
+            "C/Users/finn/.claude/history.jsonl",
+            zip::unstable::write::FileOptionsExt::with_deprecated_encryption(o, secret.as_bytes())
+                .unwrap(),
+        )
+        .unwrap();
+        w.write_all(&history).unwrap();
+        w.finish().unwrap();
+        if rejected(&zip) {
+            break;
+        }
+    }
     let before = snapshot_tree(tmp.path()).unwrap();
     let run = |args: &[&str], env: Option<&str>| {
         let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"));

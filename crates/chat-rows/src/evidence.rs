@@ -2148,22 +2148,36 @@ mod tests {
         let tmp = tempfile_dir("archive-password");
         let z = tmp.join("c.zip");
         let secret = "infected-3f9a";
-        zip_at(&z, |w| {
-            let o = SimpleFileOptions::default();
-            w.start_file("a.txt", o.with_aes_encryption(zip::AesMode::Aes256, secret))
+        // the encryption headers are random: a wrong password passes ZipCrypto's one-byte
+        // check once in 256 (see below), so the zip is written until "not it" fails it,
+        // and the words asserted for it are always the same
+        loop {
+            zip_at(&z, |w| {
+                let o = SimpleFileOptions::default();
+                w.start_file("a.txt", o.with_aes_encryption(zip::AesMode::Aes256, secret))
+                    .unwrap();
+                w.write_all(b"hello aes").unwrap();
+                let stored = o.compression_method(zip::CompressionMethod::Stored);
+                let zipcrypto = zip::unstable::write::FileOptionsExt::with_deprecated_encryption(
+                    stored,
+                    secret.as_bytes(),
+                )
                 .unwrap();
-            w.write_all(b"hello aes").unwrap();
-            let stored = o.compression_method(zip::CompressionMethod::Stored);
-            let zipcrypto = zip::unstable::write::FileOptionsExt::with_deprecated_encryption(
-                stored,
-                secret.as_bytes(),
-            )
-            .unwrap();
-            w.start_file("b.txt", zipcrypto).unwrap();
-            w.write_all(b"hello zipcrypto").unwrap();
-            w.start_file("c.txt", o).unwrap();
-            w.write_all(b"hello plain").unwrap();
-        });
+                w.start_file("b.txt", zipcrypto).unwrap();
+                w.write_all(b"hello zipcrypto").unwrap();
+                w.start_file("c.txt", o).unwrap();
+                w.write_all(b"hello plain").unwrap();
+            });
+            let mut a = zip::ZipArchive::new(std::fs::File::open(&z).unwrap()).unwrap();
+            if (0..2).all(|i| {
+                matches!(
+                    a.by_index_decrypt(i, b"not it").map(|_| ()),
+                    Err(zip::result::ZipError::InvalidPassword)
+                )
+            }) {
+                break;
+            }
+        }
         let before = snapshot_tree(&tmp).unwrap();
         let read = |ev: &Evidence, name: &str| ev.read(&z.join(name)).map_err(|e| e.to_string());
         // no password
