@@ -19,7 +19,7 @@ use clap::Parser;
 struct Args {
     /// Evidence roots: a home, a folder of homes, a collection tree (KAPE,
     /// Velociraptor, UAC) or a folder of collections, on disk or archived (`*.zip`,
-    /// `*.7z`, `*.tar`, `*.tar.gz`, `*.tgz`, `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, KAPE's `*.vhdx`, `*.vhd`, or a disk image `*.E01` (with its `.E02` ...), `*.dd`, `*.raw`, `*.img`, read without extracting; an archive met under a
+    /// `*.7z`, `*.tar`, `*.tar.gz`, `*.tgz`, `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, KAPE's `*.vhdx`, `*.vhd`, or a disk image `*.E01` (with its `.E02` ...), `*.dd`, `*.raw`, `*.img`, `*.001` (with its `.002` ...), read without extracting; an archive met under a
     /// root is read when UAC or Velociraptor named it or it lies at the top of an
     /// opened archive: see --open-archives).
     /// Default: the current user's home (live triage).

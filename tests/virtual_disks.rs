@@ -667,3 +667,78 @@ fn a_case_folder_of_images_reads_its_ewf_images() {
     assert_eq!(all.rows.len(), 270);
     assert_eq!(all.report.archives_not_opened, Vec::<PathBuf>::new());
 }
+
+/// A raw image split in parts (`.001`, `.002`, ... as FTK Imager writes one) reads as
+/// the whole image, each part in the manifest; a part missing cuts the disk short.
+#[test]
+fn a_split_raw_image_reads_as_its_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dd = repo().join("fixtures/disks/WIN-DESK03.dd");
+    let whole = Scanner::new().root(&dd).hash_files(true).run().unwrap();
+    let bytes = std::fs::read(&dd).unwrap();
+    let split = tmp.path().join("split");
+    std::fs::create_dir(&split).unwrap();
+    for (n, part) in bytes.chunks(5 << 19).enumerate() {
+        std::fs::write(split.join(format!("WIN-DESK03.{:03}", n + 1)), part).unwrap();
+    }
+    let first = split.join("WIN-DESK03.001");
+    let run = Scanner::new().root(&first).hash_files(true).run().unwrap();
+    let (w, f) = (display_path(&dd), display_path(&first));
+    assert_eq!(rows_of(&run.rows, "", ""), rows_of(&whole.rows, &w, &f),);
+    assert_eq!(run.rows.len(), 135);
+    let parts: Vec<(String, u64)> = run
+        .report
+        .manifest
+        .iter()
+        .filter(|e| !e.path.starts_with(&format!("{f}/")))
+        .map(|e| (e.path.clone(), e.size))
+        .collect();
+    let part = |n: u32| display_path(&split.join(format!("WIN-DESK03.{n:03}")));
+    assert_eq!(
+        parts,
+        [
+            (part(1), 5 << 19),
+            (part(2), 5 << 19),
+            (part(3), (6 << 20) - 2 * (5 << 19))
+        ]
+    );
+    // the last part gone: the files whose bytes lay there are each one row
+    std::fs::remove_file(split.join("WIN-DESK03.003")).unwrap();
+    // the last part gone: its megabyte held no file, and the GPT's backup header says
+    // the disk is longer than the image
+    let run = common::run(&first, &[], false);
+    let texts: Vec<&str> = run
+        .rows
+        .iter()
+        .map(|r| r["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts.len(), 136);
+    assert_eq!(
+        texts[..2],
+        [
+            format!("parser: {EFI}").as_str(),
+            "parser: the GPT's backup header is at byte 6290944, past the end of the virtual disk (5242880 bytes): the image is cut short or a part of it is missing"
+        ]
+    );
+    // the middle part gone: the disk ends inside the NTFS partition
+    std::fs::remove_file(split.join("WIN-DESK03.002")).unwrap();
+    let run = common::run(&first, &[], false);
+    let texts: Vec<&str> = run
+        .rows
+        .iter()
+        .map(|r| r["text"].as_str().unwrap())
+        .collect();
+    let cut = texts
+        .iter()
+        .filter(|t| t.contains("archive member not read whole: 0 of its"))
+        .count();
+    assert_eq!((texts.len(), cut), (36, 9));
+    assert_eq!(
+        texts[..3],
+        [
+            format!("parser: {EFI}").as_str(),
+            "parser: partition 2 of the virtual disk runs past its end: 3145728 bytes from byte 2097152, of which the image holds 524288",
+            "parser: the GPT's backup header is at byte 6290944, past the end of the virtual disk (2621440 bytes): the image is cut short or a part of it is missing"
+        ]
+    );
+}

@@ -841,7 +841,9 @@ pub enum ArchiveKind {
     /// write one), with its later segment files beside it (`.E02`, ...): likewise,
     /// through its chunk tables, each chunk inflated when read.
     Ewf,
-    /// A raw disk image (`.dd`, `.raw`, `.img`): the file is the disk; likewise.
+    /// A raw disk image (`.dd`, `.raw`, `.img`): the file is the disk; likewise. Also
+    /// a raw image split in parts (`.001`, with `.002` ... beside it, as FTK Imager
+    /// writes one): the parts one after another.
     Raw,
 }
 
@@ -879,6 +881,7 @@ impl ArchiveKind {
         (".dd", ArchiveKind::Raw),
         (".raw", ArchiveKind::Raw),
         (".img", ArchiveKind::Raw),
+        (".001", ArchiveKind::Raw),
     ];
 
     /// True for a tar read whole through its decompressor before it is read as a tar.
@@ -1051,7 +1054,11 @@ impl Archive {
                     .collect();
                 Disk::ewf(files, &names, &mut problems)
             }
-            ArchiveKind::Raw => Disk::raw(file.clone()),
+            ArchiveKind::Raw => Disk::raw(
+                std::iter::once(file.clone())
+                    .chain(segments.into_iter().map(Arc::new))
+                    .collect(),
+            ),
             _ => Disk::vhd(file.clone()),
         }
         .map_err(|e| not_read(e, &problems))?;

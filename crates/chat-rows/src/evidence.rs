@@ -819,11 +819,12 @@ impl Evidence {
         if kind.is_compressed_tar() {
             file = crate::archive::decompress(file, kind, self.max_size, self.spill.as_deref())?;
         }
-        // an EWF image's later segment files stand beside its `.E01`, each read as
-        // any evidence file is (checked, and in the manifest), until one is not there
+        // an EWF image's later segment files stand beside its `.E01` (a split raw
+        // image's parts beside its `.001`), each read as any evidence file is
+        // (checked, and in the manifest), until one is not there
         let mut segments = Vec::new();
         let mut unread = Vec::new();
-        if kind == ArchiveKind::Ewf {
+        if matches!(kind, ArchiveKind::Ewf | ArchiveKind::Raw) {
             let first = path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -837,7 +838,7 @@ impl Evidence {
                     Ok(f) => segments.push(f),
                     Err(e) if e.kind() == io::ErrorKind::NotFound => break,
                     Err(e) => {
-                        unread.push((sibling, format!("EWF segment file not read ({e})")));
+                        unread.push((sibling, format!("segment file not read ({e})")));
                         break;
                     }
                 }
@@ -1030,7 +1031,8 @@ impl Evidence {
 
     /// Sets the evidence roots: no link is followed, and no path resolved, outside them.
     /// An EWF image (`.E01`) given as a root brings its later segment files (`.E02`, ...,
-    /// each a regular file beside it) in with it.
+    /// each a regular file beside it) in with it, and a split raw image (`.001`) its
+    /// later parts (`.002`, ...).
     pub fn roots<P: AsRef<Path>>(mut self, roots: impl IntoIterator<Item = P>) -> Evidence {
         self.roots = roots
             .into_iter()
@@ -1042,7 +1044,7 @@ impl Evidence {
             })
             .collect();
         // an EWF image given as a root is all its segment files: `.E02` ... beside it
-        // are read as part of it
+        // are read as part of it (a split raw image's `.002` ... beside its `.001`)
         let mut segments = Vec::new();
         for root in &self.roots {
             let Some(first) = root.file_name().map(|n| n.to_string_lossy().into_owned()) else {
@@ -2642,7 +2644,7 @@ mod tests {
                 .open_archive(&tmp.join("x.rar"))
                 .unwrap_err()
                 .to_string(),
-            "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz, .tar.zst, .tzst, .7z, .vhdx, .vhd, .e01, .dd, .raw, .img)"
+            "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz, .tar.zst, .tzst, .7z, .vhdx, .vhd, .e01, .dd, .raw, .img, .001)"
         );
         // decoders never allocate what a hostile header asks for: an xz block whose
         // LZMA2 dictionary is 4 GiB, a zstd frame whose window is 2 TiB

@@ -430,10 +430,15 @@ impl Ewf {
 
 /// The name of segment file `n` (1 for the `.E01` itself) of the image `first`:
 /// `.E02` ... `.E99`, then `.EAA` ... `.EZZ`, `.FAA` ... `.ZZZ`, in the case of the
-/// first's extension. `None` past `.ZZZ`, or when `first` does not end `.E01`.
+/// first's extension; or part `n` of a split raw image (`.001`, `.002` ... `.999`).
+/// `None` past `.ZZZ` (`.999`), or when `first` ends neither `.E01` nor `.001`.
 pub(crate) fn segment_name(first: &str, n: u32) -> Option<String> {
     let stem = first.get(..first.len().checked_sub(3)?)?;
     let ext = &first[first.len() - 3..];
+    if ext == "001" && stem.ends_with('.') && (1..=999).contains(&n) {
+        // a split raw image's parts: `.001` ... `.999`
+        return Some(format!("{stem}{n:03}"));
+    }
     if !ext.eq_ignore_ascii_case("e01") || n == 0 {
         return None;
     }
@@ -490,5 +495,9 @@ mod tests {
         );
         assert_eq!(segment_name("disk.E01", 100 + 22 * 676), None);
         assert_eq!(segment_name("disk.vhd", 2), None);
+        assert_eq!(segment_name("disk.001", 2).as_deref(), Some("disk.002"));
+        assert_eq!(segment_name("disk.001", 999).as_deref(), Some("disk.999"));
+        assert_eq!(segment_name("disk.001", 1000), None);
+        assert_eq!(segment_name("disk1001", 2), None);
     }
 }

@@ -42,6 +42,9 @@ enum Map {
     Blocks { block: u64, table: Vec<Option<u64>> },
     /// An EWF image (`.E01`): chunks of the disk compressed in its segment files.
     Chunks(Box<crate::ewf::Ewf>),
+    /// A raw image split in parts (`.001`, `.002`, ...): each part where the disk's
+    /// bytes go on, by where it starts on the disk.
+    Parts(Vec<(u64, Arc<RangedFile>)>),
 }
 
 /// A virtual disk: its size and where each of its bytes is in the image.
@@ -408,8 +411,21 @@ impl Disk {
 
     /// The disk of a raw image (`.dd`, `.raw`, `.img`): the file is the disk, byte
     /// for byte, in 512-byte sectors.
-    pub(crate) fn raw(file: Arc<RangedFile>) -> io::Result<Disk> {
-        let size = file.len();
+    /// A raw image split in parts (`.001`, `.002`, ... as FTK Imager writes it) is the
+    /// parts one after another.
+    pub(crate) fn raw(parts: Vec<Arc<RangedFile>>) -> io::Result<Disk> {
+        let file = parts
+            .first()
+            .cloned()
+            .ok_or_else(|| bad("no raw image file"))?;
+        let mut at = 0u64;
+        let mut map = Vec::with_capacity(parts.len());
+        for part in parts {
+            let len = part.len();
+            map.push((at, part));
+            at = at.saturating_add(len);
+        }
+        let size = at;
         if size < 512 {
             return Err(bad(format!(
                 "a raw image of {size} bytes holds no disk sector"
@@ -418,7 +434,11 @@ impl Disk {
         Ok(Disk {
             file,
             size,
-            map: Map::Flat,
+            map: if map.len() == 1 {
+                Map::Flat
+            } else {
+                Map::Parts(map)
+            },
             sector: 512,
         })
     }
@@ -430,6 +450,7 @@ impl Disk {
             // zlib packs an index of NTFS file names well; never more than 16 to 1 in
             // what it is given to bound
             Map::Chunks(ewf) => ewf.stored().saturating_mul(16),
+            Map::Parts(_) => self.size,
             _ => self.file.len(),
         }
     }
@@ -443,6 +464,12 @@ impl Disk {
         let want = (buf.len() as u64).min(self.size - at) as usize;
         match &self.map {
             Map::Flat => self.file.read_at(at, &mut buf[..want]),
+            Map::Parts(parts) => {
+                let i = parts.partition_point(|p| p.0 <= at) - 1;
+                let (start, part) = &parts[i];
+                let n = (want as u64).min(part.len() - (at - start)) as usize;
+                part.read_at(at - start, &mut buf[..n])
+            }
             Map::Chunks(ewf) => ewf.read_at(at, &mut buf[..want]),
             Map::Blocks { block, table } => {
                 let i = (at / block) as usize;
@@ -513,6 +540,16 @@ impl Disk {
             if &head[..8] != b"EFI PART" {
                 return Err(bad("a protective MBR and no GPT header at sector 1"));
             }
+            // the backup header is the disk's last sector: past the image's end, the
+            // image is cut short or a part of it is missing
+            let backup = le_u64(&head, 32);
+            if backup.saturating_add(1).saturating_mul(s) > self.size {
+                problems.push(format!(
+                    "the GPT's backup header is at byte {}, past the end of the virtual disk ({} bytes): the image is cut short or a part of it is missing",
+                    backup.saturating_mul(s),
+                    self.size
+                ));
+            }
             let table = le_u64(&head, 72);
             let count = u64::from(le_u32(&head, 80));
             let size = u64::from(le_u32(&head, 84));
@@ -554,6 +591,12 @@ impl Disk {
                     self.size
                 ));
                 continue;
+            }
+            if len > self.size - start {
+                problems.push(format!(
+                    "partition {n} of the virtual disk runs past its end: {len} bytes from byte {start}, of which the image holds {}",
+                    self.size - start
+                ));
             }
             if is_ntfs(&self.bytes(start, 512)?) {
                 out.push(Volume {
