@@ -63,10 +63,18 @@ fn resolve_depth(path: &Path, depth: usize) -> PathBuf {
     }
 }
 
-/// True when `output`, resolved, lies inside (or is) any of `roots`, resolved.
+/// True when `output`, resolved, lies inside (or is) any of `roots`, resolved, or is
+/// one of the later segment files of a disk image given as a root (an `.E01`'s
+/// `.E02` ..., a `.001`'s `.002` ...: [`chat_rows::evidence::image_segments`]), which
+/// are read as part of it.
 pub fn inside_any(output: &Path, roots: &[PathBuf]) -> bool {
     let target = resolve(output);
-    roots.iter().any(|r| target.starts_with(resolve(r)))
+    roots.iter().any(|r| {
+        target.starts_with(resolve(r))
+            || chat_rows::evidence::image_segments(r)
+                .iter()
+                .any(|s| target.starts_with(resolve(s)))
+    })
 }
 
 #[cfg(test)]

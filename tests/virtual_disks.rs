@@ -742,3 +742,36 @@ fn a_split_raw_image_reads_as_its_whole() {
         ]
     );
 }
+
+/// An output path that is one of an image's later segment files is refused as an
+/// output inside the image itself is: they are part of the evidence given.
+#[test]
+fn no_output_goes_to_an_images_segment_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let case = tmp.path().join("case");
+    common::copy_tree(&repo().join("fixtures/disks/ewf"), &case);
+    let before = snapshot_tree(&case).unwrap();
+    for (flag, path) in [
+        ("-o", case.join("WIN-DESK03.E02")),
+        ("--manifest", case.join("WIN-DESK03.E07")),
+        ("-o", case.join("./sub/../WIN-DESK03.E03")),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
+            .arg(case.join("WIN-DESK03.E01"))
+            .arg(flag)
+            .arg(&path)
+            .arg("--no-progress")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", path.display());
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            stderr.contains(&format!(
+                "{} is inside an evidence root; write output elsewhere so the evidence stays unchanged",
+                path.display()
+            )),
+            "{stderr}"
+        );
+    }
+    assert_eq!(snapshot_tree(&case).unwrap(), before);
+}

@@ -40,6 +40,30 @@ use sha2::{Digest, Sha256};
 use crate::archive::{Archive, ArchiveKind, Lookup};
 use crate::when::Timestamp;
 
+/// The later segment files of a disk image on disk: for an EWF image `x.E01`, the
+/// `x.E02`, `x.E03` ... beside it (then `x.EAA` ...), for a split raw image `x.001`, the
+/// `x.002` ... beside it, each a regular file (not a link), up to the first missing;
+/// empty for any other path. They are part of the image: read with it
+/// ([`Evidence::roots`] takes them in with an image given as a root), and an output
+/// path must no more resolve to one of them than to the image itself.
+pub fn image_segments(image: &Path) -> Vec<PathBuf> {
+    let Some(first) = image.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for n in 2.. {
+        let Some(name) = crate::ewf::segment_name(&first, n) else {
+            break;
+        };
+        let sibling = image.with_file_name(name);
+        if !std::fs::symlink_metadata(&sibling).is_ok_and(|m| m.is_file()) {
+            break;
+        }
+        out.push(sibling);
+    }
+    out
+}
+
 /// How many archives deep [`Evidence::open_archive`] opens one inside another (a case
 /// archive of hosts' collections is two deep).
 pub const MAX_ARCHIVE_DEPTH: usize = 4;
@@ -1045,22 +1069,7 @@ impl Evidence {
             .collect();
         // an EWF image given as a root is all its segment files: `.E02` ... beside it
         // are read as part of it (a split raw image's `.002` ... beside its `.001`)
-        let mut segments = Vec::new();
-        for root in &self.roots {
-            let Some(first) = root.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-                continue;
-            };
-            for n in 2.. {
-                let Some(name) = crate::ewf::segment_name(&first, n) else {
-                    break;
-                };
-                let sibling = root.with_file_name(name);
-                if !std::fs::symlink_metadata(&sibling).is_ok_and(|m| m.is_file()) {
-                    break;
-                }
-                segments.push(sibling);
-            }
-        }
+        let segments: Vec<PathBuf> = self.roots.iter().flat_map(|r| image_segments(r)).collect();
         self.roots.extend(segments);
         self
     }
