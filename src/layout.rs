@@ -50,6 +50,9 @@ const CONTAINERS: &[&str] = &[
     "triage",
     // UAC puts the files it collects under `[root]`
     "[root]",
+    // a disk image's deleted files stand at `<image>/$Deleted/<their path>` (see
+    // `is_container`: `$Deleted-<record>/` too)
+    "$deleted",
     // a Velociraptor secured container holds the collection as `data.zip`, itself an
     // encrypted member (`Collection-<host>-<timestamp>.zip/data.zip/uploads/...`)
     "data.zip",
@@ -174,6 +177,16 @@ fn is_drive_folder(c: &str) -> bool {
         || (b.len() == 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
 }
 
+/// True for a folder a collection or image puts around a host's files
+/// ([`CONTAINERS`], in any case), or a disk image's `$Deleted-<record>` folder.
+fn is_container(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    CONTAINERS.contains(&lower.as_str())
+        || lower
+            .strip_prefix("$deleted-")
+            .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn names(path: &Path) -> Vec<String> {
     path.components()
         .filter_map(|c| match c {
@@ -191,7 +204,7 @@ pub fn attribute(rel: &Path) -> Attribution {
         while i > 0 {
             i -= 1;
             let name = &c[i];
-            if !CONTAINERS.contains(&name.to_ascii_lowercase().as_str()) {
+            if !is_container(name) {
                 return host_of_folder(name);
             }
         }
@@ -271,9 +284,7 @@ pub fn attribute(rel: &Path) -> Attribution {
 /// root it is relative to is then a host folder.
 fn starts_at_os_root(rel: &Path) -> bool {
     let c = names(rel);
-    let first = c
-        .iter()
-        .find(|n| !CONTAINERS.contains(&n.to_ascii_lowercase().as_str()));
+    let first = c.iter().find(|n| !is_container(n));
     first.is_some_and(|n| {
         is_drive_folder(n)
             || matches!(
@@ -394,6 +405,29 @@ mod tests {
         assert_eq!(
             at("C/Users/erin/x"),
             ("".into(), "erin".into(), Some(Os::Windows))
+        );
+    }
+
+    /// A disk image's deleted files stand at `<image>/$Deleted/<path>`, or
+    /// `$Deleted-<record>/<path>` for a second one of a path: host and user as at
+    /// `<path>`; a folder merely like it is a host of that name.
+    #[test]
+    fn the_deleted_files_of_an_image_keep_their_host_and_user() {
+        assert_eq!(
+            at("LAPTOP-7.E01/$Deleted/Users/dave/.claude/history.jsonl"),
+            ("LAPTOP-7".into(), "dave".into(), Some(Os::MacOs))
+        );
+        assert_eq!(
+            at("LAPTOP-7.E01/$Deleted-4711/Users/dave/.claude/history.jsonl"),
+            ("LAPTOP-7".into(), "dave".into(), Some(Os::MacOs))
+        );
+        assert_eq!(
+            at("$DELETED-12/Users/dave/x"),
+            ("".into(), "dave".into(), Some(Os::MacOs))
+        );
+        assert_eq!(
+            at("$Deleted-old/Users/dave/x"),
+            ("$Deleted-old".into(), "dave".into(), Some(Os::MacOs))
         );
     }
 

@@ -788,6 +788,9 @@ struct FileSink<'a> {
     /// Another store reads this file too: its `parser:` rows are marked in the chunks,
     /// and the consumer leaves out those another store gave already.
     shared: bool,
+    /// A deleted file of a disk image ([`chat_rows::Evidence::is_deleted_file`]): its
+    /// live rows are deleted evidence.
+    deleted: bool,
     tx: &'a mpsc::SyncSender<Msg>,
     flow: &'a Flow,
     abort: &'a AtomicBool,
@@ -814,9 +817,12 @@ struct FileSink<'a> {
 }
 
 impl FileSink<'_> {
-    fn take(&mut self, row: std::borrow::Cow<'_, Row>) {
+    fn take(&mut self, mut row: std::borrow::Cow<'_, Row>) {
         if self.abort.load(Ordering::Relaxed) {
             return;
+        }
+        if self.deleted && row.record_state == chat_rows::RecordState::Live {
+            row.to_mut().record_state = chat_rows::RecordState::Deleted;
         }
         self.end.report.rows += 1;
         self.end.report.parser_rows += usize::from(row.is_parser());
@@ -1904,6 +1910,7 @@ impl Scanner {
             mode,
             holding,
             shared,
+            deleted: evidence.is_deleted_file(&f.path),
             tx,
             flow: &job.flow,
             abort,

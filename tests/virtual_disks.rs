@@ -775,3 +775,69 @@ fn no_output_goes_to_an_images_segment_file() {
     }
     assert_eq!(snapshot_tree(&case).unwrap(), before);
 }
+
+/// The deleted files of an image's NTFS volume: a file whose record is no longer in use
+/// still names itself and its data runs, and stands at `<image>/$Deleted/<its path>`,
+/// its path built from its folders' records (a live folder, or deleted folders up to
+/// one); what a store reads from it gives the rows it gave before the deletion, with
+/// the same host and user, as deleted evidence. The image is the system disk after the
+/// user deleted Claude Code's history and the project folder of its transcripts.
+#[test]
+fn the_deleted_files_of_an_image_give_their_rows_as_deleted() {
+    let disks = repo().join("fixtures/disks");
+    let (before, after) = (
+        disks.join("WIN-DESK03.E01"),
+        disks.join("deleted/WIN-DESK03.E01"),
+    );
+    let live = Scanner::new().root(&before).run().unwrap();
+    let deleted = Scanner::new().root(&after).run().unwrap();
+    let (b, a) = (display_path(&before), display_path(&after));
+    let gone = [
+        "/Users/carol/.claude/history.jsonl",
+        "/Users/carol/.claude/projects/C--Users-carol-src-app/",
+    ];
+    // the rows of the files deleted, from `$Deleted`, as deleted
+    let mut want: Vec<String> = live
+        .rows
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            if let Some(g) = gone
+                .iter()
+                .find(|g| r.source_file.starts_with(&format!("{b}{g}")))
+            {
+                r.source_file = r.source_file.replacen(g, &format!("/$Deleted{g}"), 1);
+                if r.record_state == ai_chat_forensics::chat_rows::RecordState::Live {
+                    r.record_state = ai_chat_forensics::chat_rows::RecordState::Deleted;
+                }
+            }
+            serde_json::to_string(&r).unwrap().replace(&b, &a)
+        })
+        .collect();
+    let mut got: Vec<String> = deleted
+        .rows
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap())
+        .collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got.len(), 135);
+    let first_difference = want.iter().zip(&got).position(|(w, g)| w != g);
+    assert_eq!(
+        first_difference,
+        None,
+        "{:?}",
+        first_difference.map(|n| (&want[n], &got[n]))
+    );
+    let from_deleted = deleted
+        .rows
+        .iter()
+        .filter(|r| r.source_file.starts_with(&format!("{a}/$Deleted/")))
+        .count();
+    assert_eq!(from_deleted, 20);
+    // the evidence reader says which files are deleted
+    let ev = Evidence::new().roots([&after]);
+    ev.open_archive(&after).unwrap();
+    assert!(ev.is_deleted_file(&after.join("$Deleted/Users/carol/.claude/history.jsonl")));
+    assert!(!ev.is_deleted_file(&after.join("Users/carol/.claude/settings.json")));
+}

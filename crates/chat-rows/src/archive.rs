@@ -122,6 +122,8 @@ enum Place {
         volume: usize,
         record: u64,
         unreadable: Option<&'static str>,
+        /// A deleted file: its record no longer in use ([`crate::vdisk::deleted`]).
+        deleted: bool,
     },
 }
 
@@ -264,6 +266,11 @@ pub(crate) struct Member {
 }
 
 impl Member {
+    /// A deleted file of a disk image's volume ([`Place::Ntfs`]).
+    pub(crate) fn is_deleted(&self) -> bool {
+        matches!(self.place, Place::Ntfs { deleted: true, .. })
+    }
+
     /// The CRC-32 to check a member read in place against: a stored zip entry's (a
     /// tar entry has none; the inflating zip reader checks the others).
     pub(crate) fn crc_in_place(&self) -> Option<u32> {
@@ -1116,7 +1123,7 @@ impl Archive {
                     "the NTFS reader stopped with an internal error",
                 ))
             });
-            let found = match walked {
+            let mut found = match walked {
                 Ok((f, more)) => {
                     problems.extend(more);
                     f
@@ -1126,8 +1133,25 @@ impl Archive {
                     continue;
                 }
             };
+            // the volume's deleted files, from the records no longer in use
+            let live = found.len();
+            let more = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut fs = fs.clone();
+                let mut problems = Vec::new();
+                let d = crate::vdisk::deleted(&ntfs, &mut fs, &found, &mut problems);
+                (d, problems)
+            }));
+            match more {
+                Ok((d, more)) => {
+                    found.extend(d);
+                    problems.extend(more);
+                }
+                Err(_) => problems.push(format!(
+                    "{what} of the virtual disk: its deleted files not looked for (the NTFS reader stopped with an internal error)"
+                )),
+            }
             let volume = out.len();
-            for f in found {
+            for (n, f) in found.into_iter().enumerate() {
                 let name = match &label {
                     Some(l) => format!("{l}/{}", f.name),
                     None => f.name,
@@ -1144,6 +1168,7 @@ impl Archive {
                         volume,
                         record: f.record,
                         unreadable: d.unreadable,
+                        deleted: n >= live,
                     },
                     modified: OnceLock::from(d.modified.and_then(nt_time)),
                 });
@@ -1173,6 +1198,7 @@ impl Archive {
             volume,
             record,
             unreadable,
+            ..
         } = m.place
         else {
             return Err(io::Error::other(
@@ -1742,6 +1768,7 @@ impl Archive {
                 volume,
                 record,
                 unreadable: None,
+                ..
             } => {
                 // a file of one non-resident attribute is read where its runs lie;
                 // a resident one (small) or one spread over an attribute list is

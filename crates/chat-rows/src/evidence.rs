@@ -952,6 +952,16 @@ impl Evidence {
         self.archive_of(path).is_some()
     }
 
+    /// True when `path` is a deleted file of a disk image's NTFS volume: a file whose
+    /// record is no longer in use, standing at `<image>/$Deleted/<its path>`. What a
+    /// store reads from it is deleted evidence (the scanner marks its rows so).
+    pub fn is_deleted_file(&self, path: &Path) -> bool {
+        self.archive_of(path).is_some_and(|a| match a.lookup(path) {
+            Lookup::File(m) => m.is_deleted(),
+            _ => false,
+        })
+    }
+
     /// Lists a folder for a walk: a folder of an archive or of the files held in
     /// memory from what this reader holds, and one on disk by [`list_folder`] (with
     /// `follow_link` as there). Unlike [`Evidence::read_dir`] it does not check the

@@ -919,6 +919,134 @@ fn describe(ntfs: &ntfs::Ntfs, fs: &mut VolumeCursor, record: u64, link: bool) -
     found
 }
 
+/// The folder below an image where the deleted files of a volume stand, each at its
+/// path on the volume (`$Deleted/Users/carol/.claude/history.jsonl`; a second deleted
+/// file of the same path in `$Deleted-<record>/`): a name the walk never gives (the
+/// root's `$` names are NTFS's own, left out), and one the scanner's layout passes over
+/// when it reads host and user off a path.
+pub(crate) const DELETED: &str = "$Deleted";
+
+/// The file records below this are NTFS's own (`$MFT` ... and the reserved ones).
+const FIRST_USER_RECORD: u64 = 24;
+
+/// What a file record says of itself: its long name, its parent folder's record, and
+/// whether it is in use and a folder. `None` for a record that holds no file.
+fn record_name(
+    ntfs: &ntfs::Ntfs,
+    fs: &mut VolumeCursor,
+    record: u64,
+) -> Option<(String, u64, bool, bool)> {
+    let file = ntfs.file(fs, record).ok()?;
+    let in_use = file.flags().contains(ntfs::NtfsFileFlags::IN_USE);
+    let name = [
+        ntfs::structured_values::NtfsFileNamespace::Win32AndDos,
+        ntfs::structured_values::NtfsFileNamespace::Win32,
+        ntfs::structured_values::NtfsFileNamespace::Posix,
+    ]
+    .into_iter()
+    .find_map(|ns| file.name(fs, Some(ns), None)?.ok())?;
+    Some((
+        name.name().to_string_lossy(),
+        name.parent_directory_reference().file_record_number(),
+        in_use,
+        file.is_directory(),
+    ))
+}
+
+/// The files of the volume whose records are no longer in use but still name them:
+/// deleted files, whose data runs may still hold their bytes (or another file's, when
+/// the clusters were taken again: what is read then says so itself). Each stands at
+/// `$Deleted/<its path>`, its path built from its parent folders' records: a folder the
+/// walk found gives its path, a deleted one its own name and parent in turn; a file
+/// whose folders cannot be followed to the root stands at `$Deleted/$Orphan/<record>
+/// <name>`, and a second one of a path already taken (an older version, deleted when an
+/// editor saved by rename) at `$Deleted-<record>/<its path>`. The records are read in order, at most as many as the walk's budget; one
+/// the NTFS reader panics on is passed over with a problem.
+pub(crate) fn deleted(
+    ntfs: &ntfs::Ntfs,
+    fs: &mut VolumeCursor,
+    found: &[Found],
+    problems: &mut Vec<String>,
+) -> Vec<Found> {
+    let record_size = u64::from(ntfs.file_record_size()).max(1);
+    let mft_len = ntfs
+        .file(fs, 0)
+        .ok()
+        .and_then(|mft| {
+            let item = mft.data(fs, "")?.ok()?;
+            Some(item.to_attribute().ok()?.value_length())
+        })
+        .unwrap_or(0);
+    let budget = (fs.disk.stored() / 64).clamp(1 << 10, 1 << 24);
+    let count = (mft_len / record_size).min(fs.len / record_size);
+    if count > budget {
+        problems.push(format!(
+            "deleted files looked for in the first {budget} of the volume's {count} file records only"
+        ));
+    }
+    let folders: std::collections::HashMap<u64, &str> = found
+        .iter()
+        .filter(|f| f.file.is_none())
+        .map(|f| (f.record, f.name.as_str()))
+        .chain([(5, "")])
+        .collect();
+    let mut out = Vec::new();
+    let mut taken = HashSet::new();
+    for record in FIRST_USER_RECORD..count.min(budget) {
+        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let (name, parent, in_use, dir) = record_name(ntfs, fs, record)?;
+            if in_use || dir || name.contains('/') {
+                return None;
+            }
+            // up the parent folders until one the walk found, 64 deep at most
+            let mut parts = vec![name.clone()];
+            let mut at = parent;
+            let mut path = None;
+            for _ in 0..64 {
+                if let Some(p) = folders.get(&at) {
+                    path = Some(*p);
+                    break;
+                }
+                match record_name(ntfs, fs, at) {
+                    Some((n, up, false, true)) if !n.contains('/') && up != at => {
+                        parts.push(n);
+                        at = up;
+                    }
+                    _ => break,
+                }
+            }
+            parts.reverse();
+            let name = match path {
+                Some("") => parts.join("/"),
+                Some(p) => format!("{p}/{}", parts.join("/")),
+                None => format!("$Orphan/{record} {name}"),
+            };
+            Some(Found {
+                name,
+                record,
+                file: Some(describe(ntfs, fs, record, false)),
+            })
+        }));
+        match read {
+            Ok(Some(mut f)) => {
+                // an earlier version of a file (an editor's save by rename deletes the
+                // old record under the same name) stands in a folder of its record's
+                f.name = if taken.insert(f.name.clone()) {
+                    format!("{DELETED}/{}", f.name)
+                } else {
+                    format!("{DELETED}-{record}/{}", f.name)
+                };
+                out.push(f);
+            }
+            Ok(None) => {}
+            Err(_) => problems.push(format!(
+                "file record {record} not read for a deleted file: the NTFS reader stopped with an internal error"
+            )),
+        }
+    }
+    out
+}
+
 /// A file's unnamed data stream, copied to `out` (at most `cap` bytes; more is an
 /// error of kind `FileTooLarge`).
 pub(crate) fn copy_data(
