@@ -992,33 +992,46 @@ pub(crate) fn deleted(
         .collect();
     let mut out = Vec::new();
     let mut taken = HashSet::new();
+    // deleted folders by record: their path, or none when it cannot be followed
+    let mut resolved: std::collections::HashMap<u64, Option<String>> =
+        std::collections::HashMap::new();
     for record in FIRST_USER_RECORD..count.min(budget) {
         let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let (name, parent, in_use, dir) = record_name(ntfs, fs, record)?;
             if in_use || dir || name.contains('/') {
                 return None;
             }
-            // up the parent folders until one the walk found, 64 deep at most
-            let mut parts = vec![name.clone()];
+            // up the parent folders until one the walk found or one resolved before
+            // (each deleted folder is followed once, so a deep tree of them costs its
+            // size, not its size times its depth), 64 deep at most
+            let mut chain: Vec<(u64, String)> = Vec::new();
             let mut at = parent;
-            let mut path = None;
+            let mut path: Option<String> = None;
             for _ in 0..64 {
                 if let Some(p) = folders.get(&at) {
-                    path = Some(*p);
+                    path = Some((*p).to_string());
+                    break;
+                }
+                if let Some(known) = resolved.get(&at) {
+                    path = known.clone();
                     break;
                 }
                 match record_name(ntfs, fs, at) {
                     Some((n, up, false, true)) if !n.contains('/') && up != at => {
-                        parts.push(n);
+                        chain.push((at, n));
                         at = up;
                     }
                     _ => break,
                 }
             }
-            parts.reverse();
-            let name = match path {
-                Some("") => parts.join("/"),
-                Some(p) => format!("{p}/{}", parts.join("/")),
+            // the folders on the way, from the top down, each with its path or none
+            for (folder, n) in chain.into_iter().rev() {
+                path = path.map(|p| if p.is_empty() { n } else { format!("{p}/{n}") });
+                resolved.insert(folder, path.clone());
+            }
+            let name = match path.as_deref() {
+                Some("") => name,
+                Some(p) => format!("{p}/{name}"),
                 None => format!("$Orphan/{record} {name}"),
             };
             Some(Found {
