@@ -635,6 +635,34 @@ fn a_damaged_disk_image_is_named_not_passed_over() {
             "parser: archive not read (not read as a disk image: chunk 32 of the EWF image is in none of its tables (a segment file missing, cut short or damaged) (and: EWF segment file WIN-DESK03.E02 not read: it is not segment 2 of the image (its header says segment 3); the EWF image's segment files hold 31 of its 192 chunks: WIN-DESK03.E02 is missing or not read; the others are not read))"
         ]
     );
+    // a segment file too short for its header: the segments before it still read
+    let files: Vec<(String, &[u8])> = (1..=7)
+        .map(|n| {
+            (
+                named(n),
+                if n == 5 {
+                    &set[4][..5]
+                } else {
+                    set[n - 1].as_slice()
+                },
+            )
+        })
+        .collect();
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), *b)).collect();
+    let rows = texts_of_set(&tmp.path().join("short"), &files);
+    let failed = rows
+        .iter()
+        .filter(|t| t.contains("in none of its tables"))
+        .count();
+    assert_eq!((rows.len(), failed), (36, 9), "{rows:#?}");
+    assert_eq!(
+        rows[..3],
+        [
+            "parser: EWF segment file WIN-DESK03.E05 not read: the file header of 13 bytes at byte 0 runs past the end of its segment file (5 bytes)",
+            &format!("parser: {EFI}"),
+            "parser: the EWF image's segment files hold 124 of its 192 chunks: WIN-DESK03.E05 is missing or not read; the others are not read"
+        ]
+    );
 }
 
 /// A case folder of images: the walk opens an EWF image it meets (a case's evidence,

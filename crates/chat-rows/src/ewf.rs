@@ -166,7 +166,16 @@ impl Ewf {
         let mut wants_next = false;
         for (i, file) in segments.iter().enumerate() {
             let name = names.get(i).map(String::as_str).unwrap_or("?");
-            let head = read_exact(file, 0, 13, "the file header")?;
+            // a later segment file too short for its header ends the image there (the
+            // chunks of the segments before it still read)
+            let head = match read_exact(file, 0, 13, "the file header") {
+                Ok(h) => h,
+                Err(e) if i > 0 => {
+                    problems.push(format!("EWF segment file {name} not read: {e}"));
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
             if &head[..8] != SIGNATURE
                 || usize::from(u16::from_le_bytes([head[9], head[10]])) != i + 1
             {
