@@ -893,23 +893,9 @@ impl ArchiveKind {
 
     /// True for a tar read whole through its decompressor before it is read as a tar.
     pub fn is_compressed_tar(self) -> bool {
-        !matches!(
-            self,
-            ArchiveKind::Zip
-                | ArchiveKind::Tar
-                | ArchiveKind::SevenZ
-                | ArchiveKind::Vhdx
-                | ArchiveKind::Vhd
-                | ArchiveKind::Ewf
-                | ArchiveKind::Raw
-        )
-    }
-
-    /// True for a disk image: its NTFS volumes' files are the members.
-    pub fn is_disk_image(self) -> bool {
         matches!(
             self,
-            ArchiveKind::Vhdx | ArchiveKind::Vhd | ArchiveKind::Ewf | ArchiveKind::Raw
+            ArchiveKind::TarGz | ArchiveKind::TarBz2 | ArchiveKind::TarXz | ArchiveKind::TarZst
         )
     }
 }
