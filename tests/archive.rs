@@ -162,7 +162,8 @@ fn a_zipped_collection_reads_as_the_tree_it_holds() {
 /// The CLI reads a zipped root (a host folder zipped, named by the zip), lists it with
 /// `--list`, and names in rows what a hostile zip holds that cannot stand in a tree:
 /// a name that climbs out, a name given twice, a file named as a folder, a link, and a
-/// member whose bytes fail their CRC (one `parser:` row; the rest is read).
+/// member whose bytes fail their CRC (its lines, read a chunk at a time, then one
+/// `parser:` row at its end; the rest is read).
 #[test]
 fn a_hostile_zip_is_read_and_what_cannot_be_is_named() {
     let tmp = tempfile::tempdir().unwrap();
@@ -230,7 +231,16 @@ fn a_hostile_zip_is_read_and_what_cannot_be_is_named() {
         .split(|b| *b == b'\n')
         .filter(|l| !l.is_empty())
         .count();
-    assert_eq!(shown.len(), alice + 5, "{shown:#?}");
+    assert_eq!(shown.len(), alice + 6, "{shown:#?}");
+    // the damaged member's line, as stored, before the row that says its CRC fails
+    let bob: Vec<&String> = shown.iter().filter(|s| s.contains(" bob ")).collect();
+    assert_eq!(
+        bob,
+        [
+            "lin-ws01 bob Z/home/bob/.claude/history.jsonl parser: Z/home/bob/.claude/history.jsonl: cannot read (archive member not read whole: its CRC-32 0xbe017489 does not match its contents (0x540fca32))",
+            "lin-ws01 bob Z/home/bob/.claude/history.jsonl cORRUPTED BY TRANSIT",
+        ]
+    );
     let problems: Vec<&String> = shown
         .iter()
         .filter(|s| !s.contains("Z/home/alice/.claude/history.jsonl") || s.contains("parser"))
@@ -241,9 +251,10 @@ fn a_hostile_zip_is_read_and_what_cannot_be_is_named() {
             "lin-ws01  Z parser: archive entry 2 not read: its name climbs out of the archive (`..`): \"../../etc/cron.d/evil\"",
             "lin-ws01 alice Z/home/alice/.claude/history.jsonl parser: unparseable line (EOF while parsing an object at line 1 column 39): {\"display\":\"half a line\",\"timestamp\":17",
             "lin-ws01 alice Z/home/alice/.claude/history.jsonl parser: archive entry 3 not read: its name \"home//alice/./.claude/history.jsonl\" names the same path as entry 0, which is read",
-            "lin-ws01 bob Z/home/bob/.claude/history.jsonl parser: Z/home/bob/.claude/history.jsonl: cannot read (archive member not read whole: Invalid checksum)",
+            "lin-ws01 bob Z/home/bob/.claude/history.jsonl parser: Z/home/bob/.claude/history.jsonl: cannot read (archive member not read whole: its CRC-32 0xbe017489 does not match its contents (0x540fca32))",
             "lin-ws01 carol Z/home/carol parser: archive entry 4 not read: a file of the archive whose name is also a folder's; the folder is read",
             "lin-ws01 carol Z/home/carol/.claude/history.jsonl parser: store file not read: a symbolic link member of the archive; discovery follows no link",
+            "lin-ws01 bob Z/home/bob/.claude/history.jsonl cORRUPTED BY TRANSIT",
         ]
     );
     assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);

@@ -21,6 +21,14 @@
 //! before they allocate ([`XZ_MEMORY_LIMIT`], [`ZSTD_MAX_WINDOW`]). A zip
 //! member's CRC-32 is checked (by the inflating reader, or by one pass when a stored one
 //! is opened); a member whose bytes do not match it is an error, not rows.
+//!
+//! A line store's file is different: it is read from start to end, a chunk at a time
+//! ([`Archive::stream`], under [`crate::Evidence::read_lines`]), so that a log of
+//! gigabytes in a collection or a disk image costs a chunk of memory, as it does in a
+//! folder, not its size. A compressed zip member is then inflated as it is read, and its
+//! CRC-32 is known only at its end: the lines come first, and a mismatch is one
+//! `parser:` row after them (a bit turned in transit costs the rows nothing, and the row
+//! says the file's bytes are not what the archive stored).
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -112,6 +120,9 @@ enum Place {
         encrypted: bool,
         /// `None` when the `zip` crate decodes it.
         packing: Option<Packing>,
+        /// Deflated (method 8), without encryption: a stream this reader inflates itself
+        /// where a member is read a chunk at a time ([`Archive::stream`]).
+        deflated: bool,
     },
     /// A tar entry: its bytes at this offset of the (inflated) tar file; a 7z entry,
     /// at this offset of the 7z's decoded entries.
@@ -247,6 +258,40 @@ impl<R: Read> Read for Crc<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// A member's bytes read from start to end ([`Archive::stream`]): every error names
+/// the member as not read whole, as a whole read's does, and a zip member's CRC-32 is
+/// checked at the end, where the read that finds the end fails when it does not match.
+struct MemberReader<R> {
+    inner: R,
+    /// The CRC-32 of what was read, and the one the zip's directory gives.
+    crc: Option<(crc32fast::Hasher, u32)>,
+    ended: bool,
+}
+
+impl<R: Read> Read for MemberReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self
+            .inner
+            .read(buf)
+            .map_err(|e| io::Error::new(e.kind(), format!("archive member not read whole: {e}")))?;
+        if let Some((hasher, want)) = &mut self.crc {
+            hasher.update(&buf[..n]);
+            if n == 0 && !buf.is_empty() && !std::mem::replace(&mut self.ended, true) {
+                let read = hasher.clone().finalize();
+                if read != *want {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!(
+                            "archive member not read whole: its CRC-32 {want:#010x} does not match its contents ({read:#010x})"
+                        ),
+                    ));
+                }
+            }
+        }
         Ok(n)
     }
 }
@@ -998,6 +1043,8 @@ impl Archive {
                     crc32: entry.crc32(),
                     encrypted: entry.encrypted(),
                     packing: Packing::of(entry.compression()),
+                    deflated: entry.compression() == zip::CompressionMethod::Deflated
+                        && !entry.encrypted(),
                 },
                 modified: OnceLock::new(),
             });
@@ -1723,6 +1770,109 @@ impl Archive {
         copy_capped(file, out, m.size, cap)
     }
 
+    /// Where a zip member's stored bytes begin, and how many there are.
+    fn zip_data(&self, m: &Member) -> io::Result<(u64, u64)> {
+        let Some(mut zip) = self.zip.clone() else {
+            return Err(io::Error::other("archive member not read: not a zip entry"));
+        };
+        let file = zip
+            .by_index_raw(m.index)
+            .map_err(|e| zip_error("archive member not read", e))?;
+        let start = file.data_start().ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                "archive member's data not found",
+            )
+        })?;
+        Ok((start, file.compressed_size()))
+    }
+
+    /// Where an NTFS file's one non-resident data attribute lies on its volume; `None`
+    /// for a resident one (small) or one spread over an attribute list, which are
+    /// copied out instead.
+    fn ntfs_extents(&self, volume: usize, record: u64) -> io::Result<Option<RangedFile>> {
+        let Some((ntfs, fs)) = self.disk.get(volume) else {
+            return Ok(None);
+        };
+        let mapped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::vdisk::extents(ntfs, fs, record)
+        }))
+        .unwrap_or_else(|_| {
+            Err(io::Error::other(
+                "archive member not read: the NTFS reader stopped with an internal error",
+            ))
+        })?;
+        Ok(mapped.map(RangedFile::extents))
+    }
+
+    /// A member to read from its start to its end, a chunk at a time, without holding
+    /// it: a tar or 7z entry, a stored zip entry or an NTFS file's runs where they lie,
+    /// a deflated, bzip2, LZMA, xz or zstd zip entry inflated as it is read. A zip
+    /// member's CRC-32 is checked when its end is read: a mismatch is the error of that
+    /// last read, after its bytes were given (a whole read gives none of them). `None`
+    /// for a member that can only be read whole ([`Archive::read`]): an encrypted one
+    /// (each password is tried on the whole member), a Deflate64 one, a resident NTFS
+    /// file or one spread over an attribute list, or one that cannot be read as it
+    /// stands (which the whole read says why).
+    pub(crate) fn stream(&self, m: &Member) -> io::Result<Option<Box<dyn Read>>> {
+        let whole = |file: RangedFile| Cursor {
+            file: Arc::new(file),
+            pos: 0,
+        };
+        let in_place = match m.place {
+            Place::Tar { offset } => self.in_place(m, offset)?,
+            Place::Ntfs {
+                volume,
+                record,
+                unreadable: None,
+                ..
+            } => match self.ntfs_extents(volume, record)? {
+                Some(file) => file,
+                None => return Ok(None),
+            },
+            Place::Zip {
+                encrypted: false,
+                stored,
+                crc32,
+                packing,
+                deflated,
+            } if stored || deflated || packing.is_some() => {
+                let (start, len) = self.zip_data(m)?;
+                let compressed: Box<dyn Read> = if stored {
+                    Box::new(whole(self.in_place(m, start)?))
+                } else {
+                    if start.checked_add(len).is_none_or(|e| e > self.file.len()) {
+                        return Err(io::Error::new(
+                            io::ErrorKind::UnexpectedEof,
+                            format!(
+                                "archive member's {len} compressed bytes at byte {start} run past the end of the archive ({} bytes)",
+                                self.file.len()
+                            ),
+                        ));
+                    }
+                    let raw = whole(RangedFile::within(self.file.clone(), start, len));
+                    match packing {
+                        Some(packing) => unpacking(packing, raw, m.size).map_err(|e| {
+                            io::Error::new(e.kind(), format!("archive member not read: {e}"))
+                        })?,
+                        None => Box::new(flate2::read::DeflateDecoder::new(raw)),
+                    }
+                };
+                return Ok(Some(Box::new(MemberReader {
+                    inner: compressed,
+                    crc: Some((crc32fast::Hasher::new(), crc32)),
+                    ended: false,
+                })));
+            }
+            Place::Zip { .. } | Place::Ntfs { .. } => return Ok(None),
+        };
+        Ok(Some(Box::new(MemberReader {
+            inner: whole(in_place),
+            crc: None,
+            ended: false,
+        })))
+    }
+
     /// A member to read by ranges: a tar entry or a stored zip entry where it lies; a
     /// compressed one inflated (at most `cap` bytes) into memory, or into an unnamed
     /// temporary file in `spill` when it is larger than `in_memory`.
@@ -1736,18 +1886,7 @@ impl Archive {
         match m.place {
             Place::Tar { offset } => return self.in_place(m, offset),
             Place::Zip { stored: true, .. } => {
-                let Some(mut zip) = self.zip.clone() else {
-                    return Err(io::Error::other("archive member not read: not a zip entry"));
-                };
-                let file = zip
-                    .by_index_raw(m.index)
-                    .map_err(|e| zip_error("archive member not read", e))?;
-                let start = file.data_start().ok_or_else(|| {
-                    io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        "archive member's data not found",
-                    )
-                })?;
+                let (start, _) = self.zip_data(m)?;
                 return self.in_place(m, start);
             }
             Place::Ntfs {
@@ -1759,18 +1898,8 @@ impl Archive {
                 // a file of one non-resident attribute is read where its runs lie;
                 // a resident one (small) or one spread over an attribute list is
                 // copied out below
-                if let Some((ntfs, fs)) = self.disk.get(volume) {
-                    let mapped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        crate::vdisk::extents(ntfs, fs, record)
-                    }))
-                    .unwrap_or_else(|_| {
-                        Err(io::Error::other(
-                            "archive member not read: the NTFS reader stopped with an internal error",
-                        ))
-                    })?;
-                    if let Some(extents) = mapped {
-                        return Ok(RangedFile::extents(extents));
-                    }
+                if let Some(file) = self.ntfs_extents(volume, record)? {
+                    return Ok(file);
                 }
             }
             Place::Zip { .. } | Place::Ntfs { .. } => {}

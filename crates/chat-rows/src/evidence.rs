@@ -169,7 +169,8 @@ struct Recorded<'e> {
     path: PathBuf,
     checked: Checked,
     atime_kept: bool,
-    file: std::fs::File,
+    /// The file, or an archive member's bytes as they are decoded.
+    file: Box<dyn Read + 'e>,
     /// The size when opened (what a refusal past the cap names, if larger).
     size: u64,
     /// No byte at or past this offset is read ([`Evidence::read_lines_to`]).
@@ -1295,8 +1296,16 @@ impl Evidence {
     /// to its end, or is dropped: the size and SHA-256 of the bytes read (so of the
     /// bytes the rows were built from, even of a file that grew or failed mid-read). A
     /// file that grows past the cap while it is read fails there, with the lines before
-    /// it given. A file in an archive or in memory is read whole first, as by
-    /// [`Evidence::read`].
+    /// it given.
+    ///
+    /// A file in an archive is read the same way, decoded as it is read: a tar or 7z
+    /// entry, a stored zip member or a file of a disk image's NTFS volume where its
+    /// bytes lie, a deflated, bzip2, LZMA, xz or zstd zip member inflated a chunk at a
+    /// time. A zip member's CRC-32 is checked at its end: a mismatch fails the last read,
+    /// after the lines before it were given (the manifest entry is of the bytes read).
+    /// An encrypted or Deflate64 zip member, a resident NTFS file (at most about 700
+    /// bytes) and a file in memory are read whole first, as by [`Evidence::read`]
+    /// ([`Evidence::is_held`]).
     pub fn read_lines(&self, path: &Path) -> io::Result<crate::lines::LineReader<'_>> {
         self.open_lines(path, u64::MAX, true)
     }
@@ -1308,7 +1317,7 @@ impl Evidence {
     /// recorded again: the first read's manifest entry stands, and the caller checks that
     /// this read gives the lines the first gave (as `session-tree` does, hashing their
     /// numbers, offsets and bytes), so the entry is of the bytes the rows come from. A
-    /// file in an archive or in memory is read whole, as by [`Evidence::read`].
+    /// file [`Evidence::is_held`] names is read whole, as by [`Evidence::read`].
     pub fn read_lines_to(&self, path: &Path, end: u64) -> io::Result<crate::lines::LineReader<'_>> {
         self.open_lines(path, end, false)
     }
@@ -1321,35 +1330,53 @@ impl Evidence {
         record: bool,
     ) -> io::Result<crate::lines::LineReader<'_>> {
         let checked = self.check_under_cap(path, end)?;
+        let recorded = |file: Box<dyn Read>, size: u64, atime_kept: bool| Recorded {
+            evidence: self,
+            path: path.to_path_buf(),
+            checked: checked.clone(),
+            atime_kept,
+            file,
+            size,
+            end,
+            read: 0,
+            sha: (record && self.hashing).then(Sha256::new),
+            // a read not to be recorded counts as recorded already
+            recorded: !record,
+        };
+        if let Some(a) = self.archive_of(path) {
+            if let Lookup::File(m) = a.lookup(path) {
+                if let Some(member) = a.stream(m)? {
+                    return Ok(crate::lines::LineReader::from_read(recorded(
+                        member,
+                        m.size,
+                        a.access_time_kept,
+                    )));
+                }
+            }
+        }
         if self.is_held(path) {
             let mut bytes = self.read(path)?;
             bytes.truncate(usize::try_from(end).unwrap_or(usize::MAX));
             return Ok(crate::lines::LineReader::from_read(io::Cursor::new(bytes)));
         }
         let (file, meta, atime_kept) = self.open_checked(path, &checked)?;
-        Ok(crate::lines::LineReader::from_read(Recorded {
-            evidence: self,
-            path: path.to_path_buf(),
-            checked,
+        Ok(crate::lines::LineReader::from_read(recorded(
+            Box::new(file),
+            meta.len(),
             atime_kept,
-            file,
-            size: meta.len(),
-            end,
-            read: 0,
-            sha: (record && self.hashing).then(Sha256::new),
-            // a read not to be recorded counts as recorded already
-            recorded: !record,
-        }))
+        )))
     }
 
-    /// True for a file in an archive or held in memory: every read of it, by
-    /// [`Evidence::read_lines`] too, reads it whole (decoded from its archive, or
-    /// copied), so a reader that would pass over it twice reads it once with
-    /// [`Evidence::read`] and keeps the bytes.
+    /// True for a file held in memory, or in an archive that can only be read whole
+    /// (an encrypted or Deflate64 zip member, a resident NTFS file: see
+    /// [`Evidence::read_lines`]): every read of it, by [`Evidence::read_lines`] too,
+    /// reads it whole (decoded from its archive, or copied), so a reader that would pass
+    /// over it twice reads it once with [`Evidence::read`] and keeps the bytes.
     pub fn is_held(&self, path: &Path) -> bool {
-        self.archive_of(path)
-            .is_some_and(|a| matches!(a.lookup(path), Lookup::File(_)))
-            || self.memory.as_ref().is_some_and(|m| m.get(path).is_some())
+        self.archive_of(path).is_some_and(|a| match a.lookup(path) {
+            Lookup::File(m) => !matches!(a.stream(m), Ok(Some(_))),
+            _ => false,
+        }) || self.memory.as_ref().is_some_and(|m| m.get(path).is_some())
     }
 
     /// Opens a file for reading by ranges ([`RangedFile::read_at`]), read-only, after
@@ -3090,9 +3117,147 @@ mod tests {
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 
+    /// A log in an archive is read by lines a chunk at a time, as one in a folder is:
+    /// a deflated, a bzip2 and a stored zip member and a tar member give their lines
+    /// with only the first chunk read for the first line, and the manifest entry a
+    /// whole read gives; a deflated member whose CRC-32 fails gives its lines, then the
+    /// error; an encrypted member is held (read whole).
+    #[test]
+    fn an_archive_member_is_read_by_lines_a_chunk_at_a_time() {
+        use std::io::Write;
+        use zip::write::SimpleFileOptions;
+        fn collect(mut lines: crate::lines::LineReader<'_>) -> (usize, Option<String>) {
+            let mut n = 0;
+            while let Some(l) = lines.next_line() {
+                match l {
+                    Ok(_) => n += 1,
+                    Err(e) => return (n, Some(e.to_string())),
+                }
+            }
+            (n, None)
+        }
+        let tmp = tempfile_dir("archive-lines");
+        // 1.75 MiB of lines: many chunks, and deflated to much less
+        let log: Vec<u8> = (0..(1u32 << 17))
+            .flat_map(|i| format!("{{\"n\":{:07}}}\n", i % 10_000_000).into_bytes())
+            .collect();
+        let lines = 1usize << 17;
+        let deflate = |plain: &[u8]| {
+            let mut d = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+            d.write_all(plain).unwrap();
+            d.finish().unwrap()
+        };
+        let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+        bz.write_all(&log).unwrap();
+        let bz = bz.finish().unwrap();
+        let mut turned = log.clone();
+        turned[log.len() / 2] = b'7';
+        let z = tmp.join("c.zip");
+        packed_zip(
+            &z,
+            &[
+                ("deflated.jsonl", 8, &deflate(&log), &log),
+                ("bzip2.jsonl", 12, &bz, &log),
+                ("stored.jsonl", 0, &log, &log),
+                // its directory's CRC-32 is the log's; its bytes have one digit turned
+                ("turned.jsonl", 8, &deflate(&turned), &log),
+            ],
+        );
+        let e = tmp.join("e.zip");
+        zip_at(&e, |w| {
+            let o = SimpleFileOptions::default();
+            w.start_file("a.jsonl", o.with_aes_encryption(zip::AesMode::Aes256, "pw"))
+                .unwrap();
+            w.write_all(b"{}\n").unwrap();
+        });
+        let t = tmp.join("t.tar");
+        let mut b = tar::Builder::new(Vec::new());
+        let mut h = tar::Header::new_gnu();
+        h.set_size(log.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        b.append_data(&mut h, "home/a.jsonl", &log[..]).unwrap();
+        std::fs::write(&t, b.into_inner().unwrap()).unwrap();
+        let before = snapshot_tree(&tmp).unwrap();
+
+        let sha = hex::encode(Sha256::digest(&log));
+        for at in [
+            z.join("deflated.jsonl"),
+            z.join("bzip2.jsonl"),
+            z.join("stored.jsonl"),
+            t.join("home/a.jsonl"),
+        ] {
+            let ev = ev_of(&tmp).archive_password(crate::ArchivePassword::new("pw"));
+            ev.open_archive(&z).unwrap();
+            ev.open_archive(&t).unwrap();
+            assert!(!ev.is_held(&at), "{}", at.display());
+            let mut reader = ev.read_lines(&at).unwrap();
+            assert_eq!(
+                reader.next_line().unwrap().unwrap().bytes,
+                b"{\"n\":0000000}",
+                "{}",
+                at.display()
+            );
+            assert_eq!(reader.bytes_read(), 4096, "{}", at.display());
+            assert_eq!(collect(reader), (lines - 1, None), "{}", at.display());
+            let entry = |ev: &Evidence| ev.manifest().into_iter().find(|m| m.path == at);
+            let m = entry(&ev).unwrap();
+            assert_eq!(
+                (m.size, m.sha256.as_str()),
+                (log.len() as u64, sha.as_str()),
+                "{}",
+                at.display()
+            );
+            // the entry a whole read gives
+            let whole = ev_of(&tmp);
+            whole.open_archive(&z).unwrap();
+            whole.open_archive(&t).unwrap();
+            assert_eq!(whole.read(&at).unwrap(), log);
+            assert_eq!(entry(&whole), Some(m), "{}", at.display());
+        }
+
+        // one digit turned: every line, then the CRC-32's words; the bytes read are
+        // the ones hashed
+        let ev = ev_of(&tmp);
+        ev.open_archive(&z).unwrap();
+        let at = z.join("turned.jsonl");
+        assert_eq!(
+            collect(ev.read_lines(&at).unwrap()),
+            (
+                lines,
+                Some(format!(
+                    "archive member not read whole: its CRC-32 {:#010x} does not match its contents ({:#010x})",
+                    crc32fast::hash(&log),
+                    crc32fast::hash(&turned)
+                ))
+            )
+        );
+        assert_eq!(
+            ev.manifest()
+                .into_iter()
+                .find(|m| m.path == at)
+                .map(|m| m.sha256),
+            Some(hex::encode(Sha256::digest(&turned)))
+        );
+        // a whole read gives no bytes of it (the zip crate's words)
+        assert_eq!(
+            ev.read(&at).unwrap_err().to_string(),
+            "archive member not read whole: Invalid checksum"
+        );
+
+        // an encrypted member is read whole, with the password
+        let ev = ev_of(&tmp).archive_password(crate::ArchivePassword::new("pw"));
+        ev.open_archive(&e).unwrap();
+        let at = e.join("a.jsonl");
+        assert!(ev.is_held(&at));
+        assert_eq!(collect(ev.read_lines(&at).unwrap()), (1, None));
+        assert_eq!(snapshot_tree(&tmp).unwrap(), before);
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
     /// A second pass reads no further than the first did: the lines before the end it
     /// is given, a line cut there as the first pass saw it, and the first read's
-    /// manifest entry left as it was; a file in memory or an archive is held, one on
+    /// manifest entry left as it was; a file in memory is held, one on
     /// disk is not.
     #[test]
     fn a_file_read_to_an_end_gives_the_lines_before_it() {
