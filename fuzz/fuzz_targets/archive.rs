@@ -3,8 +3,9 @@
 //! or zstd, a 7z, a VHDX or VHD virtual disk, or an EWF or raw disk image, chosen by the
 //! first byte, read with a password or not) must never panic
 //! or hang, whatever its bytes: the archive opens or is an error, every folder of it
-//! lists, and every member reads whole and by ranges or is an error, under the size
-//! cap; a member named as an archive opens in its turn.
+//! lists, and every member reads whole, by ranges and by lines or is an error, under
+//! the size cap (a member read whole is read by lines to the same lines, with no error);
+//! a member named as an archive opens in its turn.
 use std::path::PathBuf;
 
 use chat_rows::Evidence;
@@ -81,12 +82,34 @@ fuzz_target!(|data: &[u8]| {
                 pending.push(p.clone());
             }
             let _ = ev.modified(&p);
-            if let Ok(bytes) = ev.read(&p) {
+            let whole = ev.read(&p);
+            if let Ok(bytes) = &whole {
                 assert!(bytes.len() as u64 <= 1 << 20);
                 if let Ok(r) = ev.open_ranged(&p) {
                     let mut buf = vec![0u8; bytes.len() + 1];
                     assert_eq!(r.read_at(0, &mut buf).ok(), Some(bytes.len()));
                     assert_eq!(&buf[..bytes.len()], &bytes[..]);
+                }
+            }
+            // by lines (a member read a chunk at a time, decoded as it is read)
+            if let Ok(mut reader) = ev.read_lines(&p) {
+                let mut got = Vec::new();
+                let mut failed = None;
+                while let Some(line) = reader.next_line() {
+                    match line {
+                        Ok(l) => got.push((l.offset, l.bytes.to_vec())),
+                        Err(e) => {
+                            failed = Some(e.to_string());
+                            break;
+                        }
+                    }
+                }
+                if let Ok(bytes) = &whole {
+                    assert_eq!(failed, None);
+                    let want: Vec<(u64, Vec<u8>)> = chat_rows::lines::lines(bytes)
+                        .map(|l| (l.offset, l.bytes.to_vec()))
+                        .collect();
+                    assert!(got == want);
                 }
             }
         }
