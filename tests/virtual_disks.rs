@@ -9,7 +9,8 @@
 //! The images are `fixtures/disks/WIN-DESK03.vhdx` (an MBR disk) and `.vhd` (a GPT
 //! disk), written by `fixtures/generators/kape_disks.sh`, and `WIN-DESK03.E01`,
 //! `ewf/WIN-DESK03.E01` ... `.E07` (uncompressed, in 1 MiB segments), the older SMART
-//! and EnCase 1 layouts (`smart/`, `encase1/`) and `WIN-DESK03.dd` (the raw disk: a
+//! and EnCase 1 layouts (`smart/`, `encase1/`), `compressed/WIN-DESK03.E01` (its
+//! `Users` folder NTFS-compressed) and `WIN-DESK03.dd` (the raw disk: a
 //! 6 MiB GPT system disk, an empty EFI partition and the host's C: drive), written by
 //! `fixtures/generators/disk_images.sh` with ewfacquire, all from the `WIN-DESK03`
 //! fixture host with every file dated 2026-11-30 12:00:00 UTC.
@@ -43,13 +44,15 @@ fn host_in(tree: &Path) {
 /// the host's tree its volume holds: KAPE's images hold the collection (`C/Users/...`),
 /// the disk images a system disk whose NTFS partition is the C: drive (`Users/...`),
 /// beside an EFI partition that is not read.
-const IMAGES: [(&str, usize, &str); 7] = [
+const IMAGES: [(&str, usize, &str); 8] = [
     ("WIN-DESK03.vhdx", 1, ""),
     ("WIN-DESK03.vhd", 1, ""),
     ("WIN-DESK03.E01", 1, "C"),
     ("ewf/WIN-DESK03.E01", 7, "C"),
     ("smart/WIN-DESK03.E01", 1, "C"),
     ("encase1/WIN-DESK03.E01", 1, "C"),
+    // its `Users` folder NTFS-compressed: every file over a record's room LZNT1-compressed
+    ("compressed/WIN-DESK03.E01", 1, "C"),
     ("WIN-DESK03.dd", 1, "C"),
 ];
 

@@ -1873,6 +1873,20 @@ impl Archive {
         })))
     }
 
+    /// For a file of a disk image's NTFS volume read where its runs lie: whether it is
+    /// NTFS-compressed (decoded unit by unit as it is read).
+    #[cfg(test)]
+    pub(crate) fn ntfs_compressed(&self, m: &Member) -> Option<bool> {
+        match m.place {
+            Place::Ntfs { volume, record, .. } => self
+                .ntfs_extents(volume, record)
+                .ok()
+                .flatten()
+                .map(|f| f.is_compressed()),
+            _ => None,
+        }
+    }
+
     /// A member to read by ranges: a tar entry or a stored zip entry where it lies; a
     /// compressed one inflated (at most `cap` bytes) into memory, or into an unnamed
     /// temporary file in `spill` when it is larger than `in_memory`.

@@ -282,6 +282,12 @@ impl RangedFile {
         }
     }
 
+    /// True for an NTFS-compressed file of a disk image read where its runs lie.
+    #[cfg(test)]
+    pub(crate) fn is_compressed(&self) -> bool {
+        matches!(&self.file, Backing::Extents(e) if e.is_compressed())
+    }
+
     /// Bytes held in memory.
     pub(crate) fn in_memory(bytes: std::sync::Arc<[u8]>) -> RangedFile {
         let size = bytes.len() as u64;
@@ -3253,6 +3259,55 @@ mod tests {
         assert_eq!(collect(ev.read_lines(&at).unwrap()), (1, None));
         assert_eq!(snapshot_tree(&tmp).unwrap(), before);
         std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    /// The `compressed/` fixture image is what it says: of the 19 files of its
+    /// `Users` folder, those too large for their record are NTFS-compressed, and read
+    /// (whole, by ranges and by lines) as the files of the tree they were copied from.
+    #[test]
+    fn an_ntfs_compressed_file_reads_as_its_bytes() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let image = repo.join("fixtures/disks/compressed/WIN-DESK03.E01");
+        let host = repo.join("fixtures/evidence/WIN-DESK03/C");
+        let ev = Evidence::new().roots([&image]);
+        assert_eq!(
+            ev.open_archive(&image).unwrap().len(),
+            1,
+            "the EFI partition"
+        );
+        let mut compressed = 0;
+        let mut files = 0;
+        let mut pending = vec![image.clone()];
+        while let Some(dir) = pending.pop() {
+            for (p, kind) in ev.list(&dir, false).unwrap().entries {
+                if kind == EntryKind::Folder {
+                    pending.push(p);
+                    continue;
+                }
+                files += 1;
+                let a = ev.archive_of(&p).unwrap();
+                let Lookup::File(m) = a.lookup(&p) else {
+                    panic!("{}", p.display())
+                };
+                let want = std::fs::read(host.join(p.strip_prefix(&image).unwrap())).unwrap();
+                if a.ntfs_compressed(m) == Some(true) {
+                    compressed += 1;
+                    assert!(ev.open_ranged(&p).unwrap().is_compressed());
+                    assert!(!ev.is_held(&p));
+                }
+                assert!(ev.read(&p).unwrap() == want, "{}", p.display());
+                let mut lines = ev.read_lines(&p).unwrap();
+                let mut got = Vec::new();
+                while let Some(l) = lines.next_line() {
+                    got.push(l.unwrap().bytes.to_vec());
+                }
+                let whole: Vec<Vec<u8>> = crate::lines::lines(&want)
+                    .map(|l| l.bytes.to_vec())
+                    .collect();
+                assert!(got == whole, "{}", p.display());
+            }
+        }
+        assert_eq!((files, compressed), (19, 10));
     }
 
     /// A second pass reads no further than the first did: the lines before the end it
