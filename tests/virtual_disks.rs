@@ -10,7 +10,9 @@
 //! disk), written by `fixtures/generators/kape_disks.sh`, and `WIN-DESK03.E01`,
 //! `ewf/WIN-DESK03.E01` ... `.E07` (uncompressed, in 1 MiB segments), the older SMART
 //! and EnCase 1 layouts (`smart/`, `encase1/`), `compressed/WIN-DESK03.E01` (its
-//! `Users` folder NTFS-compressed) and `WIN-DESK03.dd` (the raw disk: a
+//! `Users` folder NTFS-compressed), `fragmented/WS-FRAG01.E01` (another host's volume
+//! whose one history lies in 373 runs, spread over an attribute list) and
+//! `WIN-DESK03.dd` (the raw disk: a
 //! 6 MiB GPT system disk, an empty EFI partition and the host's C: drive), written by
 //! `fixtures/generators/disk_images.sh` with ewfacquire, all from the `WIN-DESK03`
 //! fixture host with every file dated 2026-11-30 12:00:00 UTC.
@@ -764,13 +766,13 @@ fn a_split_raw_image_reads_as_its_whole() {
         .filter(|t| t.contains("archive member not read whole: "))
         .count();
     assert_eq!((texts.len(), cut), (36, 9), "{texts:#?}");
-    // a log read a chunk at a time fails where its bytes end
+    // each read, whole, by ranges or a chunk at a time, fails where the file's bytes end
     assert_eq!(
         texts
             .iter()
-            .filter(|t| t.ends_with("of the volume runs past the volume's end)"))
+            .filter(|t| t.contains("of the volume runs past the volume's end"))
             .count(),
-        3
+        9
     );
     assert_eq!(
         texts[..3],
@@ -879,4 +881,71 @@ fn the_deleted_files_of_an_image_give_their_rows_as_deleted() {
     ev.open_archive(&after).unwrap();
     assert!(ev.is_deleted_file(&after.join("$Deleted/Users/carol/.claude/history.jsonl")));
     assert!(!ev.is_deleted_file(&after.join("Users/carol/.claude/settings.json")));
+}
+
+/// The history `fixtures/generators/disk_images.sh` writes into `fragmented/WS-FRAG01.E01`
+/// a piece at a time, each piece followed by another file's clusters.
+fn fragmented_history() -> Vec<u8> {
+    (0..3000u64)
+        .flat_map(|i| {
+            format!(
+                "{{\"display\":\"fragmented prompt {i:04}\",\"pastedContents\":{{}},\"timestamp\":{},\"project\":\"C:\\\\Users\\\\erin\\\\src\\\\app\"}}\n",
+                1_796_040_000_000 + i * 1000
+            )
+            .into_bytes()
+        })
+        .collect()
+}
+
+/// A file whose data lies in more runs than its file record holds is spread over an
+/// attribute list (a log appended to for months on a busy disk): it reads as its whole
+/// bytes, whole, by ranges and by lines, and gives every row (the binary before gave one
+/// row, `claude-code prompt history is empty (0 bytes); nothing to read`).
+#[test]
+fn a_file_spread_over_an_attribute_list_reads_whole() {
+    use sha2::Digest;
+    let image = repo().join("fixtures/disks/fragmented/WS-FRAG01.E01");
+    let history = image.join("Users/erin/.claude/history.jsonl");
+    let want = fragmented_history();
+    let ev = Evidence::new().roots([&image]);
+    assert_eq!(ev.open_archive(&image).unwrap(), []);
+    assert!(ev.read(&history).unwrap() == want);
+    let ranged = ev.open_ranged(&history).unwrap();
+    assert_eq!(ranged.len(), 363_000);
+    let mut pieces = Vec::new();
+    let mut buf = [0u8; 777];
+    loop {
+        let n = ranged.read_at(pieces.len() as u64, &mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        pieces.extend_from_slice(&buf[..n]);
+    }
+    assert!(pieces == want);
+
+    let run = Scanner::new().root(&image).hash_files(true).run().unwrap();
+    let texts: Vec<(String, Option<u64>)> = run
+        .rows
+        .iter()
+        .map(|r| (r.text.clone(), r.source_line))
+        .collect();
+    let expected: Vec<(String, Option<u64>)> = (0..3000u64)
+        .map(|i| (format!("fragmented prompt {i:04}"), Some(i + 1)))
+        .collect();
+    assert_eq!(texts, expected);
+    assert!(
+        run.rows
+            .iter()
+            .all(|r| r.host == "WS-FRAG01" && r.user == "erin")
+    );
+    let entry = run
+        .report
+        .manifest
+        .iter()
+        .find(|e| e.path == display_path(&history))
+        .unwrap();
+    assert_eq!(
+        (entry.size, entry.sha256.clone()),
+        (363_000, hex::encode(sha2::Sha256::digest(&want)))
+    );
 }

@@ -1873,6 +1873,19 @@ impl Archive {
         })))
     }
 
+    /// For a file of a disk image's NTFS volume: whether its attributes are spread over
+    /// an attribute list.
+    #[cfg(test)]
+    pub(crate) fn ntfs_attribute_list(&self, m: &Member) -> Option<bool> {
+        match m.place {
+            Place::Ntfs { volume, record, .. } => {
+                let (ntfs, fs) = self.disk.get(volume)?;
+                Some(crate::vdisk::has_attribute_list(ntfs, fs, record))
+            }
+            _ => None,
+        }
+    }
+
     /// For a file of a disk image's NTFS volume read where its runs lie: whether it is
     /// NTFS-compressed (decoded unit by unit as it is read).
     #[cfg(test)]

@@ -3310,6 +3310,37 @@ mod tests {
         assert_eq!((files, compressed), (19, 10));
     }
 
+    /// The `fragmented/` fixture image is what it says: its history's attributes are
+    /// spread over an attribute list (the `ntfs` crate's own view of its data stream
+    /// starts at its second attribute and reads as empty), and it is read from all of
+    /// them, in cluster order, to its 363,000 bytes.
+    #[test]
+    fn a_file_spread_over_an_attribute_list_is_read_from_all_its_attributes() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let image = repo.join("fixtures/disks/fragmented/WS-FRAG01.E01");
+        let history = image.join("Users/erin/.claude/history.jsonl");
+        let ev = Evidence::new().roots([&image]);
+        assert_eq!(ev.open_archive(&image).unwrap(), []);
+        let a = ev.archive_of(&history).unwrap();
+        let Lookup::File(m) = a.lookup(&history) else {
+            panic!("no history")
+        };
+        assert_eq!(a.ntfs_attribute_list(m), Some(true));
+        assert_eq!(m.size, 363_000);
+        let bytes = ev.read(&history).unwrap();
+        assert_eq!(bytes.len(), 363_000);
+        assert!(bytes.starts_with(b"{\"display\":\"fragmented prompt 0000\""));
+        assert!(bytes.ends_with(b"fragmented prompt 2999\",\"pastedContents\":{},\"timestamp\":1796042999000,\"project\":\"C:\\\\Users\\\\erin\\\\src\\\\app\"}\n"));
+        // the files that hold no list are the others
+        assert_eq!(
+            a.ntfs_attribute_list(match a.lookup(&image.join("filler/0000")) {
+                Lookup::File(m) => m,
+                _ => panic!("no filler"),
+            }),
+            Some(false)
+        );
+    }
+
     /// A second pass reads no further than the first did: the lines before the end it
     /// is given, a line cut there as the first pass saw it, and the first read's
     /// manifest entry left as it was; a file in memory is held, one on

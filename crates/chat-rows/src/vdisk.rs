@@ -18,7 +18,11 @@
 //! extended MBR partition, a file EFS-encrypted (an error when read). An
 //! NTFS-compressed file is read as its contents: decoded from LZNT1 a compression unit
 //! at a time, where its runs lie ([`lznt1`]), since Explorer's "compress contents"
-//! setting on a profile folder would otherwise leave every log under it unread.
+//! setting on a profile folder would otherwise leave every log under it unread. A
+//! file's data stream spread over an attribute list (more runs than its record holds:
+//! any large file on a fragmented disk) is gathered here from each of its attributes
+//! ([`unnamed_stream`]): the `ntfs` crate's view of such a stream starts at its second
+//! attribute, of length 0, and would read the file as empty.
 //! Every length read from the image is checked against the image before anything is
 //! allocated for it, and the walk is bounded by the volume's size, so that a hostile
 //! index that points back at itself ends.
@@ -903,22 +907,156 @@ fn describe(ntfs: &ntfs::Ntfs, fs: &mut VolumeCursor, record: u64, link: bool) -
         .ok()
         .map(|i| i.modification_time().nt_timestamp())
         .filter(|t| *t != 0);
-    match file.data(fs, "") {
-        None => {}
-        Some(Err(_)) => found.unreadable = Some("its data stream cannot be read"),
-        Some(Ok(item)) => match item.to_attribute() {
-            Err(_) => found.unreadable = Some("its data stream cannot be read"),
-            Ok(attribute) => {
-                let flags = attribute.flags();
-                found.size = attribute.value_length();
-                // an NTFS-compressed file is decoded as it is read (`Extents`)
-                if flags.contains(ntfs::NtfsAttributeFlags::ENCRYPTED) {
-                    found.unreadable = Some("encrypted (EFS)");
-                }
+    match unnamed_stream(ntfs, fs, &file) {
+        Ok(None) => {}
+        Err(_) => found.unreadable = Some("its data stream cannot be read"),
+        Ok(Some(stream)) => {
+            found.size = stream.len;
+            // an NTFS-compressed file is decoded as it is read (`Extents`)
+            if stream.flags.contains(ntfs::NtfsAttributeFlags::ENCRYPTED) {
+                found.unreadable = Some("encrypted (EFS)");
             }
-        },
+        }
     }
     found
+}
+
+/// True when file `record`'s attributes include an `$ATTRIBUTE_LIST` (its attributes
+/// spread over other records).
+#[cfg(test)]
+pub(crate) fn has_attribute_list(ntfs: &ntfs::Ntfs, fs: &VolumeCursor, record: u64) -> bool {
+    let mut cursor = fs.clone();
+    cursor.pos = 0;
+    ntfs.file(&mut cursor, record).is_ok_and(|file| {
+        file.attributes_raw()
+            .any(|a| a.is_ok_and(|a| a.ty().ok() == Some(ntfs::NtfsAttributeType::AttributeList)))
+    })
+}
+
+/// A file's unnamed data stream as its attributes describe it: its length and flags
+/// (from its first attribute), and for a non-resident one its runs, each where it starts
+/// in the file, its length and where it lies on the volume (`None`: sparse).
+struct Stream {
+    len: u64,
+    flags: ntfs::NtfsAttributeFlags,
+    /// The runs, `None` for a stream resident in its record.
+    runs: Option<Vec<(u64, u64, Option<u64>)>>,
+    /// Where its first attribute lies on the volume.
+    position: Option<u64>,
+}
+
+/// The unnamed data stream of `file`. A stream whose runs do not fit in its record is
+/// spread over several attributes, in other records, that its `$ATTRIBUTE_LIST` names
+/// with the first cluster (VCN) each maps: they are gathered here in VCN order, the
+/// length and flags taken from the first. (The `ntfs` crate's own view of such a stream,
+/// `NtfsFile::data`, begins at its second attribute, whose length field is 0, so a
+/// fragmented file of any size would read as empty.)
+fn unnamed_stream(
+    ntfs: &ntfs::Ntfs,
+    fs: &mut VolumeCursor,
+    file: &ntfs::NtfsFile<'_>,
+) -> io::Result<Option<Stream>> {
+    use ntfs::NtfsAttributeType as T;
+    let what = "archive member not read";
+    let runs_of = |attribute: &ntfs::NtfsAttribute<'_, '_>,
+                   fs: &mut VolumeCursor,
+                   at: &mut u64,
+                   runs: &mut Vec<(u64, u64, Option<u64>)>|
+     -> io::Result<()> {
+        let value = attribute.value(fs).map_err(|e| ntfs_error(what, e))?;
+        let ntfs::attribute_value::NtfsAttributeValue::NonResident(value) = value else {
+            return Err(bad(format!(
+                "{what}: a part of its data stream is not where its attribute list says"
+            )));
+        };
+        for run in value.data_runs() {
+            let run = run.map_err(|e| ntfs_error(what, e))?;
+            let size = run.allocated_size();
+            runs.push((*at, size, run.data_position().value().map(|p| p.get())));
+            *at = at.saturating_add(size);
+        }
+        Ok(())
+    };
+    let mut list = None;
+    let mut base = None;
+    for attribute in file.attributes_raw() {
+        let attribute = attribute.map_err(|e| ntfs_error(what, e))?;
+        match attribute.ty() {
+            Ok(T::AttributeList) => list = Some(attribute),
+            Ok(T::Data) if attribute.name_length() == 0 && base.is_none() => base = Some(attribute),
+            _ => {}
+        }
+    }
+    let Some(list) = list else {
+        let Some(attribute) = base else {
+            return Ok(None);
+        };
+        let mut stream = Stream {
+            len: attribute.value_length(),
+            flags: attribute.flags(),
+            runs: None,
+            position: attribute.position().value().map(|p| p.get()),
+        };
+        if !attribute.is_resident() {
+            let mut runs = Vec::new();
+            runs_of(&attribute, fs, &mut 0, &mut runs)?;
+            stream.runs = Some(runs);
+        }
+        return Ok(Some(stream));
+    };
+    // the parts of the stream the list names, in VCN order
+    let list = list
+        .structured_value::<_, ntfs::structured_values::NtfsAttributeList>(fs)
+        .map_err(|e| ntfs_error(what, e))?;
+    let mut entries = list.entries();
+    let mut parts = Vec::new();
+    while let Some(entry) = entries.next(fs) {
+        let entry = entry.map_err(|e| ntfs_error(what, e))?;
+        if entry.ty().ok() == Some(T::Data) && entry.name_length() == 0 {
+            parts.push(entry);
+        }
+    }
+    parts.sort_by_key(|e| e.lowest_vcn().value());
+    let cluster = u64::from(ntfs.cluster_size());
+    let mut stream: Option<Stream> = None;
+    let mut at = 0u64;
+    let mut runs = Vec::new();
+    for entry in &parts {
+        let record = entry.to_file(ntfs, fs).map_err(|e| ntfs_error(what, e))?;
+        let attribute = entry
+            .to_attribute(&record)
+            .map_err(|e| ntfs_error(what, e))?;
+        if stream.is_none() {
+            if entry.lowest_vcn().value() != 0 {
+                return Err(bad(format!(
+                    "{what}: its attribute list names no first part of its data stream"
+                )));
+            }
+            let first = Stream {
+                len: attribute.value_length(),
+                flags: attribute.flags(),
+                runs: None,
+                position: attribute.position().value().map(|p| p.get()),
+            };
+            if attribute.is_resident() {
+                return Ok(Some(first));
+            }
+            runs_of(&attribute, fs, &mut at, &mut runs)?;
+            stream = Some(first);
+            continue;
+        }
+        let vcn = u64::try_from(entry.lowest_vcn().value()).unwrap_or(u64::MAX);
+        if vcn.checked_mul(cluster) != Some(at) {
+            return Err(bad(format!(
+                "{what}: its data stream's part at cluster {vcn} does not follow the {at} bytes before it"
+            )));
+        }
+        runs_of(&attribute, fs, &mut at, &mut runs)?;
+    }
+    Ok(stream.map(|mut s| {
+        s.runs = Some(runs);
+        s
+    }))
 }
 
 /// The folder below an image where the deleted files of a volume stand, each at its
@@ -1072,31 +1210,20 @@ pub(crate) fn copy_data(
     out: &mut dyn io::Write,
 ) -> io::Result<u64> {
     let what = "archive member not read";
-    let file = ntfs.file(fs, record).map_err(|e| ntfs_error(what, e))?;
-    let Some(item) = file.data(fs, "") else {
-        return Ok(0);
-    };
-    let item = item.map_err(|e| ntfs_error(what, e))?;
-    let attribute = item.to_attribute().map_err(|e| ntfs_error(what, e))?;
-    let len = attribute.value_length();
-    if len > cap {
-        return Err(io::Error::new(
+    let too_large = |len: u64| {
+        io::Error::new(
             io::ErrorKind::FileTooLarge,
             crate::evidence::Refusal::TooLarge { size: len, cap },
-        ));
-    }
-    if attribute
-        .flags()
-        .contains(ntfs::NtfsAttributeFlags::COMPRESSED)
-        && !attribute.is_resident()
-    {
-        // decoded unit by unit where its runs lie
-        let Some(extents) = extents(ntfs, fs, record)? else {
-            return Err(bad(format!(
-                "{what}: NTFS-compressed and spread over an attribute list, which this reader does not decode"
-            )));
-        };
-        let mut buf = vec![0u8; 64 << 10];
+        )
+    };
+    // a non-resident stream (in one attribute or spread over several, stored or
+    // NTFS-compressed) is read through its runs
+    if let Some(extents) = extents(ntfs, fs, record)? {
+        let len = extents.len();
+        if len > cap {
+            return Err(too_large(len));
+        }
+        let mut buf = vec![0u8; (64 << 10).min(len as usize)];
         let mut at = 0u64;
         while at < len {
             let n = extents.read_at(at, &mut buf).map_err(|e| {
@@ -1108,7 +1235,23 @@ pub(crate) fn copy_data(
             out.write_all(&buf[..n])?;
             at += n as u64;
         }
+        if at != len {
+            return Err(bad(format!(
+                "archive member not read whole: {at} of its {len} bytes"
+            )));
+        }
         return Ok(at);
+    }
+    // a resident one, from its record
+    let file = ntfs.file(fs, record).map_err(|e| ntfs_error(what, e))?;
+    let Some(item) = file.data(fs, "") else {
+        return Ok(0);
+    };
+    let item = item.map_err(|e| ntfs_error(what, e))?;
+    let attribute = item.to_attribute().map_err(|e| ntfs_error(what, e))?;
+    let len = attribute.value_length();
+    if len > cap {
+        return Err(too_large(len));
     }
     let value = attribute.value(fs).map_err(|e| ntfs_error(what, e))?;
     let mut reader = value.attach(fs);
@@ -1378,23 +1521,15 @@ pub(crate) fn extents(
     let file = ntfs
         .file(&mut cursor, record)
         .map_err(|e| ntfs_error(what, e))?;
-    let Some(item) = file.data(&mut cursor, "") else {
+    let Some(stream) = unnamed_stream(ntfs, &mut cursor, &file)? else {
         return Ok(None);
     };
-    let item = item.map_err(|e| ntfs_error(what, e))?;
-    let attribute = item.to_attribute().map_err(|e| ntfs_error(what, e))?;
-    let len = attribute.value_length();
-    let value = attribute
-        .value(&mut cursor)
-        .map_err(|e| ntfs_error(what, e))?;
-    let ntfs::attribute_value::NtfsAttributeValue::NonResident(value) = value else {
+    let Some(mut runs) = stream.runs else {
         return Ok(None);
     };
-    let compressed = if attribute
-        .flags()
-        .contains(ntfs::NtfsAttributeFlags::COMPRESSED)
-    {
-        let unit = compression_unit(ntfs, fs, attribute.position().value().map(|p| p.get()))?;
+    let len = stream.len;
+    let compressed = if stream.flags.contains(ntfs::NtfsAttributeFlags::COMPRESSED) {
+        let unit = compression_unit(ntfs, fs, stream.position)?;
         if unit == 0 || unit > MAX_COMPRESSION_UNIT {
             return Err(bad(format!(
                 "{what}: NTFS-compressed in units of {unit} bytes, which this reader does not decode"
@@ -1407,17 +1542,10 @@ pub(crate) fn extents(
     } else {
         None
     };
-    let mut runs = Vec::new();
-    let mut at = 0u64;
-    for run in value.data_runs() {
-        if at >= len {
-            break;
-        }
-        let run = run.map_err(|e| ntfs_error(what, e))?;
-        let size = run.allocated_size();
-        runs.push((at, size, run.data_position().value().map(|p| p.get())));
-        at = at.saturating_add(size);
-    }
+    // the runs past the stream's length are not part of it
+    let held = runs.partition_point(|r| r.0 < len);
+    runs.truncate(held);
+    let at = runs.last().map_or(0, |r| r.0.saturating_add(r.1));
     if at < len {
         return Err(bad(format!(
             "{what}: its data runs hold {at} of its {len} bytes"
