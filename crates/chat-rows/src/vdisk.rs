@@ -907,7 +907,7 @@ fn describe(ntfs: &ntfs::Ntfs, fs: &mut VolumeCursor, record: u64, link: bool) -
         .ok()
         .map(|i| i.modification_time().nt_timestamp())
         .filter(|t| *t != 0);
-    match unnamed_stream(ntfs, fs, &file) {
+    match unnamed_stream(ntfs, fs, &file, false) {
         Ok(None) => {}
         Err(_) => found.unreadable = Some("its data stream cannot be read"),
         Ok(Some(stream)) => {
@@ -939,7 +939,7 @@ pub(crate) fn has_attribute_list(ntfs: &ntfs::Ntfs, fs: &VolumeCursor, record: u
 struct Stream {
     len: u64,
     flags: ntfs::NtfsAttributeFlags,
-    /// The runs, `None` for a stream resident in its record.
+    /// The runs, `None` for a stream resident in its record (or when not asked for).
     runs: Option<Vec<(u64, u64, Option<u64>)>>,
     /// Where its first attribute lies on the volume.
     position: Option<u64>,
@@ -950,11 +950,13 @@ struct Stream {
 /// with the first cluster (VCN) each maps: they are gathered here in VCN order, the
 /// length and flags taken from the first. (The `ntfs` crate's own view of such a stream,
 /// `NtfsFile::data`, begins at its second attribute, whose length field is 0, so a
-/// fragmented file of any size would read as empty.)
+/// fragmented file of any size would read as empty.) Without `with_runs`, only the
+/// length and flags are read (the walk's view of each file), and `runs` is `None`.
 fn unnamed_stream(
     ntfs: &ntfs::Ntfs,
     fs: &mut VolumeCursor,
     file: &ntfs::NtfsFile<'_>,
+    with_runs: bool,
 ) -> io::Result<Option<Stream>> {
     use ntfs::NtfsAttributeType as T;
     let what = "archive member not read";
@@ -997,7 +999,7 @@ fn unnamed_stream(
             runs: None,
             position: attribute.position().value().map(|p| p.get()),
         };
-        if !attribute.is_resident() {
+        if with_runs && !attribute.is_resident() {
             let mut runs = Vec::new();
             runs_of(&attribute, fs, &mut 0, &mut runs)?;
             stream.runs = Some(runs);
@@ -1038,7 +1040,7 @@ fn unnamed_stream(
                 runs: None,
                 position: attribute.position().value().map(|p| p.get()),
             };
-            if attribute.is_resident() {
+            if attribute.is_resident() || !with_runs {
                 return Ok(Some(first));
             }
             runs_of(&attribute, fs, &mut at, &mut runs)?;
@@ -1521,7 +1523,7 @@ pub(crate) fn extents(
     let file = ntfs
         .file(&mut cursor, record)
         .map_err(|e| ntfs_error(what, e))?;
-    let Some(stream) = unnamed_stream(ntfs, &mut cursor, &file)? else {
+    let Some(stream) = unnamed_stream(ntfs, &mut cursor, &file, true)? else {
         return Ok(None);
     };
     let Some(mut runs) = stream.runs else {
