@@ -900,7 +900,8 @@ fn fragmented_history() -> Vec<u8> {
 /// A file whose data lies in more runs than its file record holds is spread over an
 /// attribute list (a log appended to for months on a busy disk): it reads as its whole
 /// bytes, whole, by ranges and by lines, and gives every row (the binary before gave one
-/// row, `claude-code prompt history is empty (0 bytes); nothing to read`).
+/// row, `claude-code prompt history is empty (0 bytes); nothing to read`). So is a
+/// folder's index (2,500 transcripts in one project folder).
 #[test]
 fn a_file_spread_over_an_attribute_list_reads_whole() {
     use sha2::Digest;
@@ -924,9 +925,11 @@ fn a_file_spread_over_an_attribute_list_reads_whole() {
     assert!(pieces == want);
 
     let run = Scanner::new().root(&image).hash_files(true).run().unwrap();
+    let shown = display_path(&history);
     let texts: Vec<(String, Option<u64>)> = run
         .rows
         .iter()
+        .filter(|r| r.source_file == shown)
         .map(|r| (r.text.clone(), r.source_line))
         .collect();
     let expected: Vec<(String, Option<u64>)> = (0..3000u64)
@@ -948,4 +951,45 @@ fn a_file_spread_over_an_attribute_list_reads_whole() {
         (entry.size, entry.sha256.clone()),
         (363_000, hex::encode(sha2::Sha256::digest(&want)))
     );
+
+    // the project folder's index is spread over an attribute list too: its 2,500
+    // transcripts are listed (the binary before listed it in part and claimed none of
+    // them), and each gives its row but one, whose file record lies in a part of the
+    // `$MFT` (itself spread over an attribute list) that the `ntfs` crate does not map
+    let project = image.join("Users/erin/.claude/projects/C--src-app");
+    let listed = ev.list(&project, false).unwrap().entries;
+    let names: Vec<String> = listed
+        .iter()
+        .map(|(p, _)| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let expected: Vec<String> = (0..2500)
+        .map(|i| format!("{i:04}0000-0000-4000-8000-000000000000.jsonl"))
+        .collect();
+    assert_eq!(names, expected);
+    let sessions: Vec<&str> = run
+        .rows
+        .iter()
+        .filter(|r| r.source_file.starts_with(&display_path(&project)))
+        .map(|r| r.text.as_str())
+        .collect();
+    assert_eq!(sessions.len(), 2500);
+    let unread = format!(
+        "parser: {}/23980000-0000-4000-8000-000000000000.jsonl: cannot read (archive member not read: its file record cannot be read)",
+        display_path(&project)
+    );
+    assert_eq!(
+        sessions
+            .iter()
+            .filter(|t| t.starts_with("parser:"))
+            .collect::<Vec<_>>(),
+        [&unread.as_str()]
+    );
+    assert_eq!(
+        sessions
+            .iter()
+            .filter(|t| t.starts_with("session "))
+            .count(),
+        2499
+    );
+    assert_eq!(run.rows.len(), 5500);
 }

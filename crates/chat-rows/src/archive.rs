@@ -316,6 +316,15 @@ impl Member {
         matches!(self.place, Place::Ntfs { deleted: true, .. })
     }
 
+    /// Why a file of a disk image's volume cannot be read as it stands (its file record
+    /// or data stream unreadable, EFS-encrypted), known from the walk.
+    pub(crate) fn unreadable(&self) -> Option<&'static str> {
+        match self.place {
+            Place::Ntfs { unreadable, .. } => unreadable,
+            _ => None,
+        }
+    }
+
     /// The CRC-32 to check a member read in place against: a stored zip entry's (a
     /// tar entry has none; the inflating zip reader checks the others).
     pub(crate) fn crc_in_place(&self) -> Option<u32> {

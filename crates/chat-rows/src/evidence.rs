@@ -1157,6 +1157,17 @@ impl Evidence {
     pub fn check(&self, path: &Path) -> io::Result<Checked> {
         if let Some(a) = self.archive_of(path) {
             return match a.lookup(path) {
+                // a file the walk found unreadable: its length (0, unknown) is no
+                // length to report, so every check says why instead
+                Lookup::File(m) if m.kind == EntryKind::File && m.unreadable().is_some() => {
+                    Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!(
+                            "archive member not read: {}",
+                            m.unreadable().unwrap_or_default()
+                        ),
+                    ))
+                }
                 Lookup::File(m) if m.kind == EntryKind::File => Ok(Checked {
                     target: path.to_path_buf(),
                     via_link: false,
@@ -3333,7 +3344,7 @@ mod tests {
         assert!(bytes.ends_with(b"fragmented prompt 2999\",\"pastedContents\":{},\"timestamp\":1796042999000,\"project\":\"C:\\\\Users\\\\erin\\\\src\\\\app\"}\n"));
         // the files that hold no list are the others
         assert_eq!(
-            a.ntfs_attribute_list(match a.lookup(&image.join("filler/0000")) {
+            a.ntfs_attribute_list(match a.lookup(&image.join("filler/h0000")) {
                 Lookup::File(m) => m,
                 _ => panic!("no filler"),
             }),

@@ -22,7 +22,11 @@
 //! file's data stream spread over an attribute list (more runs than its record holds:
 //! any large file on a fragmented disk) is gathered here from each of its attributes
 //! ([`unnamed_stream`]): the `ntfs` crate's view of such a stream starts at its second
-//! attribute, of length 0, and would read the file as empty.
+//! attribute, of length 0, and would read the file as empty. A folder whose index is so
+//! spread is listed here from its index root, records and bitmap
+//! ([`index_entries_of`]), since the crate lists it in part. A `$MFT` so spread is not
+//! handled: the crate finds file records through its first part only, and a record
+//! past it is an error (named in a row).
 //! Every length read from the image is checked against the image before anything is
 //! allocated for it, and the walk is bounded by the volume's size, so that a hostile
 //! index that points back at itself ends.
@@ -827,6 +831,54 @@ fn list_folder(
             return Some(children);
         }
     };
+    // one entry: the filters of a listing, then the entry as the walk takes it
+    let take = |name: String,
+                record: u64,
+                folder: bool,
+                reparse: bool,
+                problems: &mut Vec<String>,
+                children: &mut Vec<(String, u64, bool, bool)>| {
+        if name == "." || (prefix.is_empty() && name.starts_with('$')) {
+            return;
+        }
+        // no NTFS name holds a `/`: one that does would stand as several folders
+        if name.contains('/') || name.is_empty() {
+            problems.push(format!(
+                "NTFS entry {:?} of folder {:?} not read: no file can be named so",
+                name,
+                shown(prefix)
+            ));
+            return;
+        }
+        children.push((name, record, folder, reparse));
+    };
+    // a folder whose index is spread over an attribute list is read here: the `ntfs`
+    // crate reads such an index from its second part on, and stops
+    if dir
+        .attributes_raw()
+        .take(MAX_ATTRIBUTES)
+        .any(|a| a.is_ok_and(|a| a.ty().ok() == Some(ntfs::NtfsAttributeType::AttributeList)))
+    {
+        match index_entries_of(ntfs, fs, &dir) {
+            Ok(entries) => {
+                for (name, entry_record, folder, reparse, namespace) in entries {
+                    *spent += 1;
+                    if *spent > budget {
+                        problems.push(format!(
+                            "NTFS volume walk stopped after {budget} index entries (more than the image can hold); what was not reached is not read"
+                        ));
+                        return None;
+                    }
+                    if namespace == NtfsFileNamespace::Dos as u8 {
+                        continue;
+                    }
+                    take(name, entry_record, folder, reparse, problems, &mut children);
+                }
+            }
+            Err(e) => problems.push(format!("NTFS folder {:?} not listed: {e}", shown(prefix))),
+        }
+        return Some(children);
+    }
     let index = match dir.directory_index(fs) {
         Ok(i) => i,
         Err(e) => {
@@ -864,30 +916,218 @@ fn list_folder(
         if key.namespace() == NtfsFileNamespace::Dos {
             continue;
         }
-        let name = key.name().to_string_lossy();
-        if name == "." || (prefix.is_empty() && name.starts_with('$')) {
-            continue;
-        }
-        // no NTFS name holds a `/`: one that does would stand as several folders
-        if name.contains('/') || name.is_empty() {
-            problems.push(format!(
-                "NTFS entry {:?} of folder {:?} not read: no file can be named so",
-                name,
-                shown(prefix)
-            ));
-            continue;
-        }
         let reparse = key
             .file_attributes()
             .contains(NtfsFileAttributeFlags::REPARSE_POINT);
-        children.push((
-            name,
+        take(
+            key.name().to_string_lossy(),
             entry.file_reference().file_record_number(),
             key.is_directory(),
             reparse,
-        ));
+            problems,
+            &mut children,
+        );
     }
     Some(children)
+}
+
+/// One entry of a folder's index: name, file record, whether a folder, whether a
+/// reparse point, and the name's namespace (POSIX 0, Win32 1, DOS 2, both 3).
+type IndexEntry = (String, u64, bool, bool, u8);
+
+/// The entries of an index node held in `buf[start..end]`: each a file reference, its
+/// length, its key's length and flags, then the key (a `$FILE_NAME`: the file's
+/// attributes at 0x38, its name's length and namespace at 0x40, the name at 0x42); the
+/// last entry of a node holds no key.
+fn node_entries(
+    buf: &[u8],
+    start: usize,
+    end: usize,
+    out: &mut Vec<IndexEntry>,
+) -> Result<(), String> {
+    let end = end.min(buf.len());
+    let mut at = start;
+    while at + 16 <= end {
+        let len = usize::from(le_u16(buf, at + 8));
+        let key_len = usize::from(le_u16(buf, at + 10));
+        if le_u32(buf, at + 12) & 2 != 0 {
+            return Ok(());
+        }
+        if len < 16 || at + len > end {
+            return Err(format!(
+                "an index entry at byte {at} of its node runs past it"
+            ));
+        }
+        let key = &buf[at + 16..(at + 16 + key_len).min(at + len)];
+        if key.len() >= 0x42 {
+            let name_end = 0x42 + 2 * usize::from(key[0x40]);
+            let Some(name) = key.get(0x42..name_end) else {
+                return Err(format!(
+                    "the name of an index entry at byte {at} of its node runs past it"
+                ));
+            };
+            let units: Vec<u16> = name
+                .chunks_exact(2)
+                .map(|u| u16::from_le_bytes([u[0], u[1]]))
+                .collect();
+            let mut reference = [0u8; 8];
+            reference[..6].copy_from_slice(&buf[at..at + 6]);
+            let attributes = le_u32(key, 0x38);
+            out.push((
+                String::from_utf16_lossy(&units),
+                u64::from_le_bytes(reference),
+                attributes & 0x1000_0000 != 0,
+                attributes & 0x400 != 0,
+                key[0x41],
+            ));
+        }
+        at += len;
+    }
+    Ok(())
+}
+
+/// An index record (`INDX`) with its update sequence applied: the last two bytes of
+/// each 512-byte stride were replaced on disk by the sequence number, their bytes kept
+/// in the array the header points at. A stride whose bytes do not hold the number was
+/// torn in the writing.
+fn index_record(block: &mut [u8]) -> Result<(), String> {
+    if block.get(..4) != Some(b"INDX") {
+        return Err("not an index record (no INDX signature)".into());
+    }
+    let (offset, count) = (usize::from(le_u16(block, 4)), usize::from(le_u16(block, 6)));
+    if count < 2 || offset + 2 * count > block.len() || (count - 1) * 512 != block.len() {
+        return Err("its update sequence does not fit it".into());
+    }
+    let number = [block[offset], block[offset + 1]];
+    for i in 1..count {
+        let end = i * 512;
+        if block[end - 2..end] != number {
+            return Err(format!(
+                "torn: its sector {} does not hold its update sequence number",
+                i - 1
+            ));
+        }
+        let saved = [block[offset + 2 * i], block[offset + 2 * i + 1]];
+        block[end - 2..end].copy_from_slice(&saved);
+    }
+    Ok(())
+}
+
+/// Every entry of folder `dir`'s `$I30` index, read from its attributes wherever the
+/// attribute list puts them: the root's entries, then those of each index record its
+/// `$BITMAP` marks in use (a record not in use may still hold entries of files gone
+/// or moved, not the folder's). Used for a folder whose index is spread over an
+/// attribute list, which the `ntfs` crate reads from its second part on.
+fn index_entries_of(
+    ntfs: &ntfs::Ntfs,
+    fs: &mut VolumeCursor,
+    dir: &ntfs::NtfsFile<'_>,
+) -> Result<Vec<IndexEntry>, String> {
+    use ntfs::NtfsAttributeType as T;
+    let gather = |fs: &mut VolumeCursor, ty| {
+        attribute_stream(ntfs, fs, dir, ty, "$I30", true).map_err(|e| e.to_string())
+    };
+    let whole = |stream: &Stream, fs: &VolumeCursor, cap: u64| -> Result<Vec<u8>, String> {
+        if let Some(bytes) = &stream.resident {
+            return Ok(bytes.clone());
+        }
+        if stream.len > cap.min(fs.len) {
+            return Err(format!(
+                "its index attribute of {} bytes is larger than it can be",
+                stream.len
+            ));
+        }
+        let extents = Extents {
+            volume: VolumeCursor {
+                pos: 0,
+                ..fs.clone()
+            },
+            runs: stream.runs.clone().unwrap_or_default(),
+            len: stream.len,
+            compressed: None,
+        };
+        let mut out = vec![0u8; stream.len as usize];
+        let mut at = 0;
+        while at < out.len() {
+            match extents
+                .read_at(at as u64, &mut out[at..])
+                .map_err(|e| e.to_string())?
+            {
+                0 => {
+                    return Err(format!(
+                        "its index attribute holds {at} of its {} bytes",
+                        stream.len
+                    ));
+                }
+                n => at += n,
+            }
+        }
+        Ok(out)
+    };
+    let root = gather(fs, T::IndexRoot)?.ok_or("it has no index root")?;
+    let root = whole(&root, fs, 1 << 16)?;
+    if root.len() < 0x20 {
+        return Err("its index root is cut short".into());
+    }
+    let block = le_u32(&root, 8) as usize;
+    let mut out = Vec::new();
+    node_entries(
+        &root,
+        0x10 + le_u32(&root, 0x10) as usize,
+        0x10 + le_u32(&root, 0x14) as usize,
+        &mut out,
+    )
+    .map_err(|e| format!("its index root: {e}"))?;
+    let Some(allocation) = gather(fs, T::IndexAllocation)? else {
+        return Ok(out);
+    };
+    if !(512..=65536).contains(&block) || !block.is_power_of_two() {
+        return Err(format!(
+            "its index records of {block} bytes are no size NTFS writes"
+        ));
+    }
+    let bitmap = gather(fs, T::Bitmap)?.ok_or("it has no index bitmap")?;
+    let bitmap = whole(&bitmap, fs, 1 << 20)?;
+    let extents = Extents {
+        volume: VolumeCursor {
+            pos: 0,
+            ..fs.clone()
+        },
+        runs: allocation.runs.unwrap_or_default(),
+        len: allocation.len,
+        compressed: None,
+    };
+    let mut buf = vec![0u8; block];
+    // no record past the bitmap's bits is in use (and none is read)
+    let records = (allocation.len / block as u64).min(bitmap.len() as u64 * 8);
+    for i in 0..records {
+        let in_use = bitmap
+            .get((i / 8) as usize)
+            .is_some_and(|b| b & (1 << (i % 8)) != 0);
+        if !in_use {
+            continue;
+        }
+        let mut at = 0;
+        while at < block {
+            match extents
+                .read_at(i * block as u64 + at as u64, &mut buf[at..])
+                .map_err(|e| e.to_string())?
+            {
+                0 => return Err(format!("its index record {i} is cut short")),
+                n => at += n,
+            }
+        }
+        index_record(&mut buf).map_err(|e| format!("its index record {i}: {e}"))?;
+        node_entries(
+            &buf,
+            0x18 + le_u32(&buf, 0x18) as usize,
+            0x18 + le_u32(&buf, 0x1C) as usize,
+            &mut out,
+        )
+        .map_err(|e| format!("its index record {i}: {e}"))?;
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// What a file's record says of its data: its length, time, and whether it reads.
@@ -929,9 +1169,15 @@ pub(crate) fn has_attribute_list(ntfs: &ntfs::Ntfs, fs: &VolumeCursor, record: u
     cursor.pos = 0;
     ntfs.file(&mut cursor, record).is_ok_and(|file| {
         file.attributes_raw()
+            .take(MAX_ATTRIBUTES)
             .any(|a| a.is_ok_and(|a| a.ty().ok() == Some(ntfs::NtfsAttributeType::AttributeList)))
     })
 }
+
+/// The most attributes read from one file record: a record is at most 4 KiB and an
+/// attribute's header at least 16 bytes. The `ntfs` crate's raw iterator does not end
+/// on a hostile record (an attribute of length 0 is given again and again).
+const MAX_ATTRIBUTES: usize = 4096 / 16;
 
 /// A file's unnamed data stream as its attributes describe it: its length and flags
 /// (from its first attribute), and for a non-resident one its runs, each where it starts
@@ -941,21 +1187,37 @@ struct Stream {
     flags: ntfs::NtfsAttributeFlags,
     /// The runs, `None` for a stream resident in its record (or when not asked for).
     runs: Option<Vec<(u64, u64, Option<u64>)>>,
+    /// The value of a resident one (when asked for its runs).
+    resident: Option<Vec<u8>>,
     /// Where its first attribute lies on the volume.
     position: Option<u64>,
 }
 
-/// The unnamed data stream of `file`. A stream whose runs do not fit in its record is
-/// spread over several attributes, in other records, that its `$ATTRIBUTE_LIST` names
-/// with the first cluster (VCN) each maps: they are gathered here in VCN order, the
-/// length and flags taken from the first. (The `ntfs` crate's own view of such a stream,
-/// `NtfsFile::data`, begins at its second attribute, whose length field is 0, so a
-/// fragmented file of any size would read as empty.) Without `with_runs`, only the
-/// length and flags are read (the walk's view of each file), and `runs` is `None`.
+/// The unnamed data stream of `file` ([`attribute_stream`]).
 fn unnamed_stream(
     ntfs: &ntfs::Ntfs,
     fs: &mut VolumeCursor,
     file: &ntfs::NtfsFile<'_>,
+    with_runs: bool,
+) -> io::Result<Option<Stream>> {
+    attribute_stream(ntfs, fs, file, ntfs::NtfsAttributeType::Data, "", with_runs)
+}
+
+/// The attribute of type `ty` named `name` of `file` (the unnamed data stream, a
+/// folder's `$I30` index). One whose runs do not fit in its record is spread over
+/// several attributes, in other records, that its `$ATTRIBUTE_LIST` names with the
+/// first cluster (VCN) each maps: they are gathered here in VCN order, the length and
+/// flags taken from the first. (The `ntfs` crate's own view of such an attribute,
+/// `NtfsFile::data` or a folder's index, begins at its second attribute, whose length
+/// field is 0, so a fragmented file of any size would read as empty and a large folder
+/// in part.) Without `with_runs`, only the length and flags are read (the walk's view
+/// of each file), and `runs` is `None`.
+fn attribute_stream(
+    ntfs: &ntfs::Ntfs,
+    fs: &mut VolumeCursor,
+    file: &ntfs::NtfsFile<'_>,
+    ty: ntfs::NtfsAttributeType,
+    name: &str,
     with_runs: bool,
 ) -> io::Result<Option<Stream>> {
     use ntfs::NtfsAttributeType as T;
@@ -979,13 +1241,38 @@ fn unnamed_stream(
         }
         Ok(())
     };
+    let first =
+        |attribute: &ntfs::NtfsAttribute<'_, '_>, fs: &mut VolumeCursor| -> io::Result<Stream> {
+            let mut stream = Stream {
+                len: attribute.value_length(),
+                flags: attribute.flags(),
+                runs: None,
+                resident: None,
+                position: attribute.position().value().map(|p| p.get()),
+            };
+            if with_runs && attribute.is_resident() {
+                if let ntfs::attribute_value::NtfsAttributeValue::Resident(v) =
+                    attribute.value(fs).map_err(|e| ntfs_error(what, e))?
+                {
+                    stream.resident = Some(v.data().to_vec());
+                }
+            }
+            Ok(stream)
+        };
+    let named = |n: Option<String>| n.as_deref().unwrap_or("\u{FFFD}") == name;
     let mut list = None;
     let mut base = None;
-    for attribute in file.attributes_raw() {
+    for attribute in file.attributes_raw().take(MAX_ATTRIBUTES) {
         let attribute = attribute.map_err(|e| ntfs_error(what, e))?;
         match attribute.ty() {
             Ok(T::AttributeList) => list = Some(attribute),
-            Ok(T::Data) if attribute.name_length() == 0 && base.is_none() => base = Some(attribute),
+            Ok(t)
+                if t == ty
+                    && base.is_none()
+                    && named(attribute.name().ok().map(|n| n.to_string_lossy())) =>
+            {
+                base = Some(attribute)
+            }
             _ => {}
         }
     }
@@ -993,12 +1280,7 @@ fn unnamed_stream(
         let Some(attribute) = base else {
             return Ok(None);
         };
-        let mut stream = Stream {
-            len: attribute.value_length(),
-            flags: attribute.flags(),
-            runs: None,
-            position: attribute.position().value().map(|p| p.get()),
-        };
+        let mut stream = first(&attribute, fs)?;
         if with_runs && !attribute.is_resident() {
             let mut runs = Vec::new();
             runs_of(&attribute, fs, &mut 0, &mut runs)?;
@@ -1006,15 +1288,23 @@ fn unnamed_stream(
         }
         return Ok(Some(stream));
     };
-    // the parts of the stream the list names, in VCN order
+    // the parts of the attribute the list names, in VCN order
     let list = list
         .structured_value::<_, ntfs::structured_values::NtfsAttributeList>(fs)
         .map_err(|e| ntfs_error(what, e))?;
     let mut entries = list.entries();
     let mut parts = Vec::new();
+    let mut seen = 0usize;
     while let Some(entry) = entries.next(fs) {
+        // an entry is at least 26 bytes, and a list at most 256 KiB (NTFS's own bound)
+        seen += 1;
+        if seen > (256 << 10) / 26 {
+            return Err(bad(format!(
+                "{what}: its attribute list names more attributes than a list can hold"
+            )));
+        }
         let entry = entry.map_err(|e| ntfs_error(what, e))?;
-        if entry.ty().ok() == Some(T::Data) && entry.name_length() == 0 {
+        if entry.ty().ok() == Some(ty) && named(Some(entry.name().to_string_lossy())) {
             parts.push(entry);
         }
     }
@@ -1034,17 +1324,12 @@ fn unnamed_stream(
                     "{what}: its attribute list names no first part of its data stream"
                 )));
             }
-            let first = Stream {
-                len: attribute.value_length(),
-                flags: attribute.flags(),
-                runs: None,
-                position: attribute.position().value().map(|p| p.get()),
-            };
+            let head = first(&attribute, fs)?;
             if attribute.is_resident() || !with_runs {
-                return Ok(Some(first));
+                return Ok(Some(head));
             }
             runs_of(&attribute, fs, &mut at, &mut runs)?;
-            stream = Some(first);
+            stream = Some(head);
             continue;
         }
         let vcn = u64::try_from(entry.lowest_vcn().value()).unwrap_or(u64::MAX);
@@ -1757,6 +2042,93 @@ mod tests {
         assert_eq!(
             odd.read_at(0, &mut buf).unwrap_err().to_string(),
             "compression unit 0 of the file has data after its sparse part"
+        );
+    }
+
+    /// An index record's update sequence is applied (each stride's last two bytes put
+    /// back), a torn one or one without its signature refused; an index node's entries
+    /// are read with their names, records, folder and reparse flags and namespaces, to
+    /// the entry that ends it, and one that runs past the node is an error.
+    #[test]
+    fn index_records_and_their_entries_read_as_ntfs_writes_them() {
+        // an entry: reference, length, key length, flags, then a $FILE_NAME key
+        let entry = |record: u64, name: &str, attributes: u32, namespace: u8| {
+            let units: Vec<u16> = name.encode_utf16().collect();
+            let key_len = 0x42 + 2 * units.len();
+            let len = (16 + key_len).div_ceil(8) * 8;
+            let mut e = vec![0u8; len];
+            e[..8].copy_from_slice(&(record | (1 << 48)).to_le_bytes());
+            e[8..10].copy_from_slice(&(len as u16).to_le_bytes());
+            e[10..12].copy_from_slice(&(key_len as u16).to_le_bytes());
+            e[16 + 0x38..16 + 0x3C].copy_from_slice(&attributes.to_le_bytes());
+            e[16 + 0x40] = units.len() as u8;
+            e[16 + 0x41] = namespace;
+            for (i, u) in units.iter().enumerate() {
+                e[16 + 0x42 + 2 * i..16 + 0x44 + 2 * i].copy_from_slice(&u.to_le_bytes());
+            }
+            e
+        };
+        let mut node = Vec::new();
+        node.extend(entry(70, "history.jsonl", 0x20, 3));
+        node.extend(entry(71, "projects", 0x1000_0010, 1));
+        node.extend(entry(71, "PROJEC~1", 0x1000_0010, 2));
+        node.extend(entry(72, "junction", 0x400, 1));
+        let mut last = vec![0u8; 16];
+        last[8] = 16;
+        last[12] = 2;
+        node.extend(&last);
+        // a record of 1,024 bytes: header, update sequence at 0x28, node header at 0x18
+        let mut block = vec![0u8; 1024];
+        block[..4].copy_from_slice(b"INDX");
+        block[4..6].copy_from_slice(&0x28u16.to_le_bytes());
+        block[6..8].copy_from_slice(&3u16.to_le_bytes());
+        block[0x28..0x2E].copy_from_slice(&[7, 0, 0xAB, 0xCD, 0xEF, 0x01]);
+        block[0x18..0x1C].copy_from_slice(&0x28u32.to_le_bytes());
+        block[0x1C..0x20].copy_from_slice(&(0x28 + node.len() as u32).to_le_bytes());
+        block[0x40..0x40 + node.len()].copy_from_slice(&node);
+        block[510..512].copy_from_slice(&[7, 0]);
+        block[1022..1024].copy_from_slice(&[7, 0]);
+        let mut read = block.clone();
+        index_record(&mut read).unwrap();
+        assert_eq!(
+            (&read[510..512], &read[1022..1024]),
+            (&[0xAB, 0xCD][..], &[0xEF, 0x01][..])
+        );
+        let mut out = Vec::new();
+        node_entries(&read, 0x18 + 0x28, 0x18 + 0x28 + node.len(), &mut out).unwrap();
+        assert_eq!(
+            out,
+            [
+                ("history.jsonl".to_string(), 70, false, false, 3),
+                ("projects".to_string(), 71, true, false, 1),
+                ("PROJEC~1".to_string(), 71, true, false, 2),
+                ("junction".to_string(), 72, false, true, 1),
+            ]
+        );
+        // torn, no signature, an update sequence that does not fit
+        let mut torn = block.clone();
+        torn[1022] = 8;
+        assert_eq!(
+            index_record(&mut torn),
+            Err("torn: its sector 1 does not hold its update sequence number".into())
+        );
+        let mut other = block.clone();
+        other[0] = b'F';
+        assert_eq!(
+            index_record(&mut other),
+            Err("not an index record (no INDX signature)".into())
+        );
+        let mut short = block.clone();
+        short[6..8].copy_from_slice(&2u16.to_le_bytes());
+        assert_eq!(
+            index_record(&mut short),
+            Err("its update sequence does not fit it".into())
+        );
+        // an entry longer than its node
+        let mut out = Vec::new();
+        assert_eq!(
+            node_entries(&node, 0, 100, &mut out),
+            Err("an index entry at byte 0 of its node runs past it".into())
         );
     }
 }
