@@ -1126,6 +1126,7 @@ impl Archive {
                 start: v.start,
                 len: v.len,
                 pos: 0,
+                mft: None,
             };
             // the NTFS reader panics when its boot sector read fails (it takes the
             // wrapped error for one that cannot happen): read the sector first
@@ -1144,7 +1145,12 @@ impl Archive {
                 "the NTFS reader stopped with an internal error",
             ))));
             let ntfs = match opened {
-                Ok(n) => n,
+                Ok(n) => {
+                    // a fragmented `$MFT` is shown to the NTFS reader whole (`whole_mft`)
+                    let (n, shown) = crate::vdisk::whole_mft(n, fs, &mut problems);
+                    fs = shown;
+                    n
+                }
                 Err(e) => {
                     problems.push(format!(
                         "{what} of the virtual disk not read as NTFS: {}",

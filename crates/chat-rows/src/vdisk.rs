@@ -24,9 +24,11 @@
 //! ([`unnamed_stream`]): the `ntfs` crate's view of such a stream starts at its second
 //! attribute, of length 0, and would read the file as empty. A folder whose index is so
 //! spread is listed here from its index root, records and bitmap
-//! ([`index_entries_of`]), since the crate lists it in part. A `$MFT` so spread is not
-//! handled: the crate finds file records through its first part only, and a record
-//! past it is an error (named in a row).
+//! ([`index_entries_of`]), since the crate lists it in part. A `$MFT` in more than one
+//! run is shown to the crate whole and end to end ([`whole_mft`]): the crate finds a
+//! record through the `$MFT`'s first part only and reads it from where its first byte
+//! lies, so a record past that part, or one across two runs (512-byte clusters), would
+//! be an error or another record's bytes.
 //! Every length read from the image is checked against the image before anything is
 //! allocated for it, and the walk is bounded by the volume's size, so that a hostile
 //! index that points back at itself ends.
@@ -653,17 +655,259 @@ pub(crate) struct VolumeCursor {
     pub(crate) start: u64,
     pub(crate) len: u64,
     pub(crate) pos: u64,
+    /// For a volume whose `$MFT` is spread over an attribute list: the whole `$MFT` as
+    /// the `ntfs` crate is shown it ([`whole_mft`]).
+    pub(crate) mft: Option<Arc<MftView>>,
+}
+
+/// Where the boot sector keeps the first cluster of the `$MFT`.
+const MFT_LCN_AT: usize = 0x30;
+
+/// A fragmented `$MFT`, as the `ntfs` crate is shown it. The crate finds a file record
+/// through the `$DATA` attribute of the record the boot sector points at, and reads the
+/// record's bytes from where its first byte lies: a record that straddles two runs
+/// (clusters smaller than records, 512 bytes, and a run that ends half way into one)
+/// is read from the wrong bytes, and a record past the `$MFT`'s first part (a `$MFT`
+/// spread over an attribute list) is not found. So the cursor shows, past the volume's
+/// end where no run of the volume points, a record 0 of one `$DATA` run (written here)
+/// followed by the whole `$MFT` laid end to end (its runs read where they lie), and a
+/// boot sector whose `$MFT` cluster points at that record. Every other byte of the
+/// volume reads as it is: the files' runs, the index records and the `$MFT`'s own
+/// clusters.
+#[derive(Debug)]
+pub(crate) struct MftView {
+    /// The boot sector's `$MFT` cluster as the crate is shown it.
+    lcn: u64,
+    /// Where the written record 0 stands (past the volume's end, on a cluster).
+    at: u64,
+    /// The written record 0.
+    record: Vec<u8>,
+    /// Where the whole `$MFT` stands, after the written record.
+    base: u64,
+    /// The `$MFT`'s runs: where each starts in it, its length and where it lies on the
+    /// volume (`None`: sparse, read as zeros).
+    runs: Vec<(u64, u64, Option<u64>)>,
+    /// The `$MFT`'s length in bytes.
+    len: u64,
+}
+
+impl MftView {
+    /// Bytes of the view at `pos` (at or past `at`) into `buf`: how many.
+    fn read(&self, disk: &Disk, start: u64, pos: u64, buf: &mut [u8]) -> io::Result<usize> {
+        if pos < self.base {
+            let from = (pos - self.at) as usize;
+            let n = buf.len().min((self.base - pos) as usize);
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                *b = self.record.get(from + i).copied().unwrap_or(0);
+            }
+            return Ok(n);
+        }
+        let off = pos - self.base;
+        if off >= self.len {
+            return Ok(0);
+        }
+        let i = self.runs.partition_point(|&(s, _, _)| s <= off);
+        let Some(&(s, l, lies)) = i.checked_sub(1).and_then(|i| self.runs.get(i)) else {
+            return Ok(0);
+        };
+        let into = off - s;
+        if into >= l {
+            return Ok(0);
+        }
+        let n = (buf.len() as u64).min(l - into).min(self.len - off) as usize;
+        match lies {
+            Some(p) => disk.read_at(start.saturating_add(p).saturating_add(into), &mut buf[..n]),
+            None => {
+                buf[..n].fill(0);
+                Ok(n)
+            }
+        }
+    }
 }
 
 impl Read for VolumeCursor {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(m) = &self.mft {
+            if self.pos >= m.at {
+                let n = m.read(&self.disk, self.start, self.pos, buf)?;
+                self.pos += n as u64;
+                return Ok(n);
+            }
+        }
         if self.pos >= self.len {
             return Ok(0);
         }
         let want = (buf.len() as u64).min(self.len - self.pos) as usize;
         let n = self.disk.read_at(self.start + self.pos, &mut buf[..want])?;
+        if let Some(m) = &self.mft {
+            // the boot sector's `$MFT` cluster, as the view shows it
+            let lcn = m.lcn.to_le_bytes();
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                let at = self.pos + i as u64;
+                if (MFT_LCN_AT as u64..MFT_LCN_AT as u64 + 8).contains(&at) {
+                    *b = lcn[(at - MFT_LCN_AT as u64) as usize];
+                }
+            }
+        }
         self.pos += n as u64;
         Ok(n)
+    }
+}
+
+/// A file record holding one non-resident unnamed `$DATA` attribute of one run:
+/// `clusters` clusters from cluster `lcn`, `len` bytes long; `size` bytes, its update
+/// sequence in place so that it reads as NTFS writes it.
+fn one_run_record(size: usize, lcn: u64, clusters: u64, cluster: u64, len: u64) -> Vec<u8> {
+    let mut r = vec![0u8; size];
+    let sectors = size / 512;
+    r[..4].copy_from_slice(b"FILE");
+    r[4..6].copy_from_slice(&0x30u16.to_le_bytes());
+    r[6..8].copy_from_slice(&(sectors as u16 + 1).to_le_bytes());
+    r[0x10..0x12].copy_from_slice(&1u16.to_le_bytes());
+    r[0x12..0x14].copy_from_slice(&1u16.to_le_bytes());
+    let first = (0x30 + 2 * (sectors + 1)).next_multiple_of(8);
+    r[0x14..0x16].copy_from_slice(&(first as u16).to_le_bytes());
+    r[0x16..0x18].copy_from_slice(&1u16.to_le_bytes());
+    r[0x1C..0x20].copy_from_slice(&(size as u32).to_le_bytes());
+    // the attribute: header, then its one run (the length's and the cluster's bytes)
+    let mut run = Vec::new();
+    let bytes = |v: u64| (8 - (v.leading_zeros() / 8) as usize).max(1);
+    let (nl, nc) = (bytes(clusters), bytes(lcn) + 1);
+    run.push((nc << 4 | nl) as u8);
+    run.extend_from_slice(&clusters.to_le_bytes()[..nl]);
+    run.extend_from_slice(&lcn.to_le_bytes()[..nc]);
+    run.push(0);
+    let length = (0x40 + run.len()).next_multiple_of(8);
+    let a = &mut r[first..first + length];
+    a[..4].copy_from_slice(&0x80u32.to_le_bytes());
+    a[4..8].copy_from_slice(&(length as u32).to_le_bytes());
+    a[8] = 1;
+    a[0x0A..0x0C].copy_from_slice(&0x40u16.to_le_bytes());
+    a[0x18..0x20].copy_from_slice(&clusters.saturating_sub(1).to_le_bytes());
+    a[0x20..0x22].copy_from_slice(&0x40u16.to_le_bytes());
+    a[0x28..0x30].copy_from_slice(&(clusters * cluster).to_le_bytes());
+    a[0x30..0x38].copy_from_slice(&len.to_le_bytes());
+    a[0x38..0x40].copy_from_slice(&len.to_le_bytes());
+    a[0x40..0x40 + run.len()].copy_from_slice(&run);
+    let end = first + length;
+    r[end..end + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    r[0x18..0x1C].copy_from_slice(&((end + 8) as u32).to_le_bytes());
+    // the update sequence: number 1 at each sector's end, the bytes it stands for (0)
+    // in the array
+    r[0x30..0x32].copy_from_slice(&1u16.to_le_bytes());
+    for s in 1..=sectors {
+        r[s * 512 - 2..s * 512].copy_from_slice(&1u16.to_le_bytes());
+    }
+    r
+}
+
+/// The volume as the `ntfs` crate should read it when its `$MFT` lies in more than one
+/// run: each record read from its own bytes, a record across two runs and one past the
+/// first part of a `$MFT` spread over an attribute list (a `$MFT` in more fragments
+/// than its record holds: a large volume long in use) included ([`MftView`]). The
+/// parts are gathered by [`attribute_stream`]. A volume whose `$MFT` is one run is given
+/// back as it is, and so is one whose runs cannot be followed (a problem says so, and
+/// the records the crate cannot read are errors where they are read).
+pub(crate) fn whole_mft(
+    ntfs: ntfs::Ntfs,
+    fs: VolumeCursor,
+    problems: &mut Vec<String>,
+) -> (ntfs::Ntfs, VolumeCursor) {
+    let mut cursor = VolumeCursor {
+        pos: 0,
+        ..fs.clone()
+    };
+    let (listed, gathered) = {
+        let Ok(file) = ntfs.file(&mut cursor, 0) else {
+            return (ntfs, fs);
+        };
+        let listed = file
+            .attributes_raw()
+            .take(MAX_ATTRIBUTES)
+            .any(|a| a.is_ok_and(|a| a.ty().ok() == Some(ntfs::NtfsAttributeType::AttributeList)));
+        (listed, unnamed_stream(&ntfs, &mut cursor, &file, true))
+    };
+    if !listed && matches!(&gathered, Ok(Some(Stream { runs: Some(r), .. })) if r.len() < 2) {
+        return (ntfs, fs);
+    }
+    let stream = match gathered {
+        Ok(Some(Stream {
+            runs: Some(runs),
+            len,
+            ..
+        })) if !runs.is_empty() => Ok((runs, len)),
+        Ok(_) => Err(bad("its $DATA attribute has no runs")),
+        Err(e) => Err(e),
+    }
+    .and_then(|(runs, len)| {
+        let cluster = u64::from(ntfs.cluster_size()).max(1);
+        let size = ntfs.file_record_size() as usize;
+        let allocated = runs.last().map_or(0, |&(s, l, _)| s.saturating_add(l));
+        if len > allocated || allocated % cluster != 0 {
+            return Err(bad(format!(
+                "its parts hold {allocated} bytes, for a length of {len}"
+            )));
+        }
+        let at = fs
+            .len
+            .checked_next_multiple_of(cluster)
+            .ok_or_else(|| bad("the volume's length"))?;
+        let base = at
+            .checked_add((size as u64).next_multiple_of(cluster))
+            .filter(|b| b.checked_add(allocated).is_some())
+            .ok_or_else(|| bad("the volume's length"))?;
+        let record = one_run_record(size, base / cluster, allocated / cluster, cluster, len);
+        Ok(MftView {
+            lcn: at / cluster,
+            at,
+            record,
+            base,
+            runs,
+            len,
+        })
+    });
+    let view = match stream {
+        Ok(v) => v,
+        Err(e) => {
+            let why = e.to_string();
+            let why = why.trim_start_matches("archive member not read: ");
+            problems.push(if listed {
+                format!(
+                    "the volume's $MFT is spread over an attribute list that cannot be followed ({why}): the file records past its first part are not read"
+                )
+            } else {
+                format!(
+                    "the volume's $MFT runs cannot be followed ({why}): a file record across two of them is not read"
+                )
+            });
+            return (ntfs, fs);
+        }
+    };
+    let shown = VolumeCursor {
+        mft: Some(Arc::new(view)),
+        pos: 0,
+        ..fs.clone()
+    };
+    let reopened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let n = ntfs::Ntfs::new(&mut shown.clone())?;
+        n.file(&mut shown.clone(), 0)?;
+        Ok::<_, ntfs::NtfsError>(n)
+    }));
+    match reopened {
+        Ok(Ok(n)) => (n, shown),
+        Ok(Err(e)) => {
+            problems.push(format!(
+                "the volume's $MFT is in several runs, and its whole was not read: {}",
+                words(&e)
+            ));
+            (ntfs, fs)
+        }
+        Err(_) => {
+            problems.push(
+                "the volume's $MFT is in several runs, and its whole was not read: the NTFS reader stopped with an internal error".to_string(),
+            );
+            (ntfs, fs)
+        }
     }
 }
 
@@ -1396,13 +1640,12 @@ pub(crate) fn deleted(
     problems: &mut Vec<String>,
 ) -> Vec<Found> {
     let record_size = u64::from(ntfs.file_record_size()).max(1);
+    // (its length from its first part: a `$MFT` spread over an attribute list has its
+    // length there, and the `ntfs` crate's `data` would give its second part's 0)
     let mft_len = ntfs
         .file(fs, 0)
         .ok()
-        .and_then(|mft| {
-            let item = mft.data(fs, "")?.ok()?;
-            Some(item.to_attribute().ok()?.value_length())
-        })
+        .and_then(|mft| Some(unnamed_stream(ntfs, fs, &mft, false).ok()??.len))
         .unwrap_or(0);
     let budget = (fs.disk.stored() / 64).clamp(1 << 10, 1 << 24);
     let count = (mft_len / record_size).min(fs.len / record_size);
@@ -1990,6 +2233,7 @@ mod tests {
                 start: 0,
                 len: on_volume,
                 pos: 0,
+                mft: None,
             },
             runs,
             len,
@@ -2129,6 +2373,202 @@ mod tests {
         assert_eq!(
             node_entries(&node, 0, 100, &mut out),
             Err("an index entry at byte 0 of its node runs past it".into())
+        );
+    }
+
+    /// A fixture image's volume, copied into memory (so that a test may turn its
+    /// bytes).
+    fn fixture_volume(image: &str) -> Vec<u8> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/disks")
+            .join(image);
+        let bytes = std::fs::read(&path).unwrap();
+        let file = Arc::new(RangedFile::in_memory(Arc::from(bytes)));
+        let mut problems = Vec::new();
+        let disk = Disk::ewf(vec![file], &[image.into()], &mut problems).unwrap();
+        let volume = disk.volumes(&mut problems).unwrap().remove(0);
+        assert_eq!(problems, Vec::<String>::new());
+        let mut copy = vec![0u8; volume.len as usize];
+        let mut at = 0;
+        while at < copy.len() {
+            let n = disk
+                .read_at(volume.start + at as u64, &mut copy[at..])
+                .unwrap();
+            assert!(n > 0);
+            at += n;
+        }
+        copy
+    }
+
+    fn cursor_of(bytes: &[u8]) -> VolumeCursor {
+        let disk = Disk::raw(vec![Arc::new(RangedFile::in_memory(Arc::from(bytes)))]).unwrap();
+        VolumeCursor {
+            disk: Arc::new(disk),
+            start: 0,
+            len: bytes.len() as u64,
+            pos: 0,
+            mft: None,
+        }
+    }
+
+    /// Each file record of the `$MFT` as the `ntfs` crate reads it: its flags and first
+    /// name, or `None` when it cannot.
+    fn records(ntfs: &ntfs::Ntfs, fs: &mut VolumeCursor, count: u64) -> Vec<Option<(u16, String)>> {
+        (0..count)
+            .map(|r| {
+                let f = ntfs.file(fs, r).ok()?;
+                let name = f.name(fs, None, None).and_then(|n| n.ok());
+                Some((
+                    f.flags().bits(),
+                    name.map(|n| n.name().to_string_lossy()).unwrap_or_default(),
+                ))
+            })
+            .collect()
+    }
+
+    /// A volume's `$MFT` runs (where each starts in it and its length, in bytes), the
+    /// crate's records before and after [`whole_mft`], the problems.
+    #[allow(clippy::type_complexity)]
+    fn before_and_after(
+        bytes: &[u8],
+    ) -> (
+        Vec<(u64, u64)>,
+        Vec<Option<(u16, String)>>,
+        Vec<Option<(u16, String)>>,
+        Vec<String>,
+    ) {
+        let mut fs = cursor_of(bytes);
+        let ntfs = ntfs::Ntfs::new(&mut fs.clone()).unwrap();
+        let size = u64::from(ntfs.file_record_size());
+        let file = ntfs.file(&mut fs, 0).unwrap();
+        let stream = unnamed_stream(&ntfs, &mut fs, &file, true)
+            .unwrap()
+            .unwrap();
+        drop(file);
+        let runs = stream
+            .runs
+            .unwrap()
+            .iter()
+            .map(|&(start, len, _)| (start, len))
+            .collect();
+        let count = stream.len / size;
+        let before = records(&ntfs, &mut fs, count);
+        let mut problems = Vec::new();
+        let (whole, mut shown) = whole_mft(ntfs, fs.clone(), &mut problems);
+        let after = records(&whole, &mut shown, count);
+        // the volume reads as it is, but for the boot sector's `$MFT` cluster
+        if shown.mft.is_some() {
+            let mut plain = vec![0u8; 1 << 20];
+            let mut through = vec![0u8; 1 << 20];
+            fs.seek(SeekFrom::Start(0)).unwrap();
+            fs.read_exact(&mut plain).unwrap();
+            shown.seek(SeekFrom::Start(0)).unwrap();
+            shown.read_exact(&mut through).unwrap();
+            assert_eq!(plain[..0x30], through[..0x30]);
+            assert_eq!(plain[0x38..], through[0x38..]);
+            assert_ne!(plain[0x30..0x38], through[0x30..0x38]);
+        }
+        (runs, before, after, problems)
+    }
+
+    /// The records the crate read before, as they were; the numbers of those it did not.
+    fn unread_then(
+        before: &[Option<(u16, String)>],
+        after: &[Option<(u16, String)>],
+    ) -> Vec<usize> {
+        for (r, (b, a)) in before.iter().zip(after).enumerate() {
+            if b.is_some() {
+                assert_eq!(b, a, "record {r}");
+            }
+        }
+        (0..before.len()).filter(|&r| before[r].is_none()).collect()
+    }
+
+    /// A `$MFT` in several runs of 512-byte clusters: the `ntfs` crate reads a record
+    /// from where its first byte lies, so a record across two runs was read from the
+    /// wrong bytes (an error); shown the whole `$MFT` ([`whole_mft`]), it reads every
+    /// record, and those it read before as they were.
+    #[test]
+    fn a_record_across_two_runs_of_the_mft_is_read_from_its_bytes() {
+        let bytes = fixture_volume("fragmented/WS-FRAG01.E01");
+        let (runs, before, after, problems) = before_and_after(&bytes);
+        assert_eq!((runs.len(), before.len()), (166, 5_787));
+        // the runs that begin half way into a record (1,024 bytes in 512-byte clusters)
+        let straddling: Vec<u64> = runs
+            .iter()
+            .filter(|&&(start, _)| start % 1024 != 0)
+            .map(|&(start, _)| start / 1024)
+            .collect();
+        assert_eq!(straddling, [2047, 3840, 5514, 5583]);
+        assert_eq!(unread_then(&before, &after), [2047, 3840, 5514, 5583]);
+        assert_eq!(after.iter().flatten().count(), 5_787);
+        assert_eq!(after[5].as_ref().unwrap().1, ".");
+        assert_eq!(problems, Vec::<String>::new());
+    }
+
+    /// A `$MFT` whose `$DATA` is spread over an attribute list (its second part in
+    /// record 15): the `ntfs` crate finds records through the first part only, and the
+    /// records past it were errors; shown the whole `$MFT` it reads them all. One whose
+    /// list cannot be followed is named, and the volume read as before.
+    #[test]
+    fn a_mft_spread_over_an_attribute_list_is_read_whole() {
+        let bytes = fixture_volume("mft-spread/WS-MFT01.E01");
+        let (runs, before, after, problems) = before_and_after(&bytes);
+        assert_eq!(problems, Vec::<String>::new());
+        assert_eq!((runs.len(), before.len()), (248, 10_077));
+        // where the first part, in record 0, ends: the records from there on were not
+        // read, every one after
+        let first_part = {
+            let mut fs = cursor_of(&bytes);
+            let ntfs = ntfs::Ntfs::new(&mut fs.clone()).unwrap();
+            let file = ntfs.file(&mut fs, 0).unwrap();
+            let data = file
+                .attributes_raw()
+                .find_map(|a| {
+                    let a = a.ok()?;
+                    (a.ty().ok()? == ntfs::NtfsAttributeType::Data).then_some(a)
+                })
+                .unwrap();
+            let ntfs::attribute_value::NtfsAttributeValue::NonResident(v) =
+                data.value(&mut fs).unwrap()
+            else {
+                panic!("a resident $MFT")
+            };
+            v.data_runs()
+                .map(|r| r.unwrap().allocated_size())
+                .sum::<u64>()
+                / 1024
+        };
+        assert_eq!(first_part, 8_988);
+        let unread = unread_then(&before, &after);
+        assert_eq!(unread, (8_988..10_077).collect::<Vec<usize>>());
+        assert_eq!(after.iter().flatten().count(), 10_077);
+
+        // record 15, which holds the `$MFT`'s second part, its signature turned: the
+        // list cannot be followed, the problem says why, and the volume is read as
+        // before
+        let at = {
+            let mut fs = cursor_of(&bytes);
+            let ntfs = ntfs::Ntfs::new(&mut fs.clone()).unwrap();
+            ntfs.file(&mut fs, 15)
+                .unwrap()
+                .position()
+                .value()
+                .unwrap()
+                .get()
+        };
+        let mut turned = bytes.clone();
+        turned[at as usize] = b'X';
+        let fs = cursor_of(&turned);
+        let ntfs = ntfs::Ntfs::new(&mut fs.clone()).unwrap();
+        let mut problems = Vec::new();
+        let (_, kept) = whole_mft(ntfs, fs, &mut problems);
+        assert!(kept.mft.is_none());
+        assert_eq!(
+            problems,
+            [format!(
+                "the volume's $MFT is spread over an attribute list that cannot be followed (The NTFS File Record at byte position {at:#x} should have signature [70, 73, 76, 69], but it has signature [88, 73, 76, 69]): the file records past its first part are not read"
+            )]
         );
     }
 }
