@@ -58,6 +58,20 @@ const IMAGES: [(&str, usize, &str); 8] = [
     ("WIN-DESK03.dd", 1, "C"),
 ];
 
+/// A file read by ranges from its start to its end, in pieces of 777 bytes (no
+/// cluster's or run's size).
+fn by_pieces(ranged: &ai_chat_forensics::chat_rows::RangedFile) -> Vec<u8> {
+    let mut pieces = Vec::new();
+    let mut buf = [0u8; 777];
+    loop {
+        let n = ranged.read_at(pieces.len() as u64, &mut buf).unwrap();
+        if n == 0 {
+            return pieces;
+        }
+        pieces.extend_from_slice(&buf[..n]);
+    }
+}
+
 /// The row a disk image's EFI partition gives.
 const EFI: &str = "partition 1 of the virtual disk not read: it holds no NTFS volume";
 
@@ -197,16 +211,7 @@ fn the_files_of_an_image_read_as_the_files_of_the_tree() {
             // place, a small resident one copied), in pieces of 777 bytes
             let ranged = ev.open_ranged(&image.join(&file)).unwrap();
             assert_eq!(ranged.len(), want.len() as u64, "{name}: {file}");
-            let mut pieces = Vec::new();
-            let mut buf = [0u8; 777];
-            loop {
-                let n = ranged.read_at(pieces.len() as u64, &mut buf).unwrap();
-                if n == 0 {
-                    break;
-                }
-                pieces.extend_from_slice(&buf[..n]);
-            }
-            assert!(pieces == want, "{name}: {file}");
+            assert!(by_pieces(&ranged) == want, "{name}: {file}");
             assert_eq!(
                 ev.modified(&image.join(&file)).map(|t| t.unix_micros()),
                 Some(IMAGED_AT as i64 * 1_000_000),
@@ -913,16 +918,7 @@ fn a_file_spread_over_an_attribute_list_reads_whole() {
     assert!(ev.read(&history).unwrap() == want);
     let ranged = ev.open_ranged(&history).unwrap();
     assert_eq!(ranged.len(), 363_000);
-    let mut pieces = Vec::new();
-    let mut buf = [0u8; 777];
-    loop {
-        let n = ranged.read_at(pieces.len() as u64, &mut buf).unwrap();
-        if n == 0 {
-            break;
-        }
-        pieces.extend_from_slice(&buf[..n]);
-    }
-    assert!(pieces == want);
+    assert!(by_pieces(&ranged) == want);
 
     let run = Scanner::new().root(&image).hash_files(true).run().unwrap();
     let shown = display_path(&history);

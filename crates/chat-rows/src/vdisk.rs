@@ -1291,22 +1291,24 @@ fn index_entries_of(
             compressed: None,
         };
         let mut out = vec![0u8; stream.len as usize];
-        let mut at = 0;
-        while at < out.len() {
-            match extents
-                .read_at(at as u64, &mut out[at..])
-                .map_err(|e| e.to_string())?
-            {
-                0 => {
-                    return Err(format!(
-                        "its index attribute holds {at} of its {} bytes",
-                        stream.len
-                    ));
-                }
-                n => at += n,
-            }
+        let got = extents.fill(0, &mut out).map_err(|e| e.to_string())?;
+        if got < out.len() {
+            return Err(format!(
+                "its index attribute holds {got} of its {} bytes",
+                stream.len
+            ));
         }
         Ok(out)
+    };
+    // the entries of the node whose header is at `header` in `b`: its offsets to its
+    // first entry and to its end are the header's first two fields
+    let node_at = |b: &[u8], header: usize, out: &mut Vec<IndexEntry>| {
+        node_entries(
+            b,
+            header + le_u32(b, header) as usize,
+            header + le_u32(b, header + 4) as usize,
+            out,
+        )
     };
     let root = gather(fs, T::IndexRoot)?.ok_or("it has no index root")?;
     let root = whole(&root, fs, 1 << 16)?;
@@ -1315,13 +1317,7 @@ fn index_entries_of(
     }
     let block = le_u32(&root, 8) as usize;
     let mut out = Vec::new();
-    node_entries(
-        &root,
-        0x10 + le_u32(&root, 0x10) as usize,
-        0x10 + le_u32(&root, 0x14) as usize,
-        &mut out,
-    )
-    .map_err(|e| format!("its index root: {e}"))?;
+    node_at(&root, 0x10, &mut out).map_err(|e| format!("its index root: {e}"))?;
     let Some(allocation) = gather(fs, T::IndexAllocation)? else {
         return Ok(out);
     };
@@ -1351,24 +1347,15 @@ fn index_entries_of(
         if !in_use {
             continue;
         }
-        let mut at = 0;
-        while at < block {
-            match extents
-                .read_at(i * block as u64 + at as u64, &mut buf[at..])
-                .map_err(|e| e.to_string())?
-            {
-                0 => return Err(format!("its index record {i} is cut short")),
-                n => at += n,
-            }
+        if extents
+            .fill(i * block as u64, &mut buf)
+            .map_err(|e| e.to_string())?
+            < block
+        {
+            return Err(format!("its index record {i} is cut short"));
         }
         index_record(&mut buf).map_err(|e| format!("its index record {i}: {e}"))?;
-        node_entries(
-            &buf,
-            0x18 + le_u32(&buf, 0x18) as usize,
-            0x18 + le_u32(&buf, 0x1C) as usize,
-            &mut out,
-        )
-        .map_err(|e| format!("its index record {i}: {e}"))?;
+        node_at(&buf, 0x18, &mut out).map_err(|e| format!("its index record {i}: {e}"))?;
     }
     out.sort();
     Ok(out)
@@ -1921,6 +1908,18 @@ impl Extents {
     /// The file's length.
     pub(crate) fn len(&self) -> u64 {
         self.len
+    }
+
+    /// Reads file bytes from `at` until `buf` is full or the file ends: how many.
+    fn fill(&self, at: u64, buf: &mut [u8]) -> io::Result<usize> {
+        let mut got = 0;
+        while got < buf.len() {
+            match self.read_at(at + got as u64, &mut buf[got..])? {
+                0 => break,
+                n => got += n,
+            }
+        }
+        Ok(got)
     }
 
     /// Reads file bytes from `at` into `buf`; 0 at the file's end.
