@@ -46,8 +46,10 @@ fn host_in(tree: &Path) {
 /// the host's tree its volume holds: KAPE's images hold the collection (`C/Users/...`),
 /// the disk images a system disk whose NTFS partition is the C: drive (`Users/...`),
 /// beside an EFI partition that is not read.
-const IMAGES: [(&str, usize, &str); 8] = [
+const IMAGES: [(&str, usize, &str); 9] = [
     ("WIN-DESK03.vhdx", 1, ""),
+    // a copy taken while mounted: its second block's allocation in its log only
+    ("log/WIN-DESK03.vhdx", 1, ""),
     ("WIN-DESK03.vhd", 1, ""),
     ("WIN-DESK03.E01", 1, "C"),
     ("ewf/WIN-DESK03.E01", 7, "C"),

@@ -270,6 +270,8 @@ enum Backing {
     },
     /// A file of a virtual disk's NTFS volume: its data runs where they lie.
     Extents(crate::vdisk::Extents),
+    /// A VHDX image read through the writes its log holds, replayed in memory.
+    Replayed(crate::vhdx_log::Replayed),
 }
 
 impl RangedFile {
@@ -303,6 +305,12 @@ impl RangedFile {
     pub(crate) fn extents(extents: crate::vdisk::Extents) -> RangedFile {
         let size = extents.len();
         RangedFile::with(Backing::Extents(extents), size)
+    }
+
+    /// A VHDX image with its log replayed in memory.
+    pub(crate) fn replayed(replayed: crate::vhdx_log::Replayed) -> RangedFile {
+        let size = replayed.len();
+        RangedFile::with(Backing::Replayed(replayed), size)
     }
 
     /// A temporary file holding `size` bytes (an inflated member of a zip archive).
@@ -350,6 +358,7 @@ impl RangedFile {
                     }
                 }
                 Backing::Extents(extents) => extents.read_at(at, &mut buf[done..]),
+                Backing::Replayed(replayed) => replayed.read_at(at, &mut buf[done..]),
             };
             match got {
                 Ok(0) => break,

@@ -41,6 +41,7 @@ pub mod store;
 pub mod system;
 pub mod uri;
 mod vdisk;
+mod vhdx_log;
 pub mod when;
 pub mod write;
 

@@ -12,9 +12,11 @@
 //! code); each file then stands at the image's path joined with its path on the
 //! volume, and is read through its data runs when asked for.
 //!
-//! What is not read is named, never passed over: a differencing disk (its parent is
-//! another file), a VHDX whose log holds writes not yet applied (its blocks are read
-//! as they stand, and a problem says so), a partition that holds no NTFS volume, an
+//! A VHDX whose log holds writes not yet applied (a copy of a mounted disk) is read
+//! through its log replayed in memory ([`crate::vhdx_log`]). What is not read is named,
+//! never passed over: a differencing disk (its parent is another file), a VHDX log
+//! that cannot be replayed (its blocks are read as they stand), a partition that
+//! holds no NTFS volume, an
 //! extended MBR partition, a file EFS-encrypted (an error when read). An
 //! NTFS-compressed file is read as its contents: decoded from LZNT1 a compression unit
 //! at a time, where its runs lie ([`lznt1`]), since Explorer's "compress contents"
@@ -167,7 +169,7 @@ const LOGICAL_SECTOR: [u8; 16] = guid(
 );
 
 /// CRC-32C (Castagnoli), as VHDX checksums its headers and region tables.
-fn crc32c(bytes: &[u8]) -> u32 {
+pub(crate) fn crc32c(bytes: &[u8]) -> u32 {
     const TABLE: [u32; 256] = {
         let mut t = [0u32; 256];
         let mut i = 0;
@@ -228,11 +230,8 @@ impl Disk {
         }
         let header =
             current.ok_or_else(|| bad("no valid VHDX header (both fail their checksum)"))?;
-        if header[48..64].iter().any(|&b| b != 0) {
-            problems.push(
-                "the VHDX log may hold writes not yet applied to its blocks (its header names a log); the blocks are read as they stand, the log not replayed".to_string(),
-            );
-        }
+        // writes its log holds and the file does not yet (a copy of a mounted image)
+        let file = crate::vhdx_log::replay(file, &header, problems);
         // the region table: where the BAT and the metadata are
         let mut regions = None;
         for at in [192u64 << 10, 256 << 10] {
@@ -2567,6 +2566,90 @@ mod tests {
             problems,
             [format!(
                 "the volume's $MFT is spread over an attribute list that cannot be followed (The NTFS File Record at byte position {at:#x} should have signature [70, 73, 76, 69], but it has signature [88, 73, 76, 69]): the file records past its first part are not read"
+            )]
+        );
+    }
+
+    /// A VHDX copied while mounted holds writes in its log that its blocks do not: the
+    /// log is replayed in memory (the allocation of the block holding the volume's
+    /// boot sector, in the fixture), and a log that cannot be replayed is named, the
+    /// blocks read as they stand. (That the file is not written is checked where the
+    /// image is scanned, `tests/virtual_disks.rs`.)
+    #[test]
+    fn a_vhdx_log_is_replayed_in_memory_or_named() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/disks/log/WIN-DESK03.vhdx");
+        let bytes = std::fs::read(&path).unwrap();
+        let open = |bytes: &[u8]| {
+            let mut problems = Vec::new();
+            let disk = Disk::vhdx(
+                Arc::new(RangedFile::in_memory(Arc::from(bytes))),
+                &mut problems,
+            )
+            .unwrap();
+            let mut boot = [0u8; 512];
+            assert_eq!(disk.read_at(1 << 20, &mut boot).unwrap(), 512);
+            (boot, problems)
+        };
+        let (boot, problems) = open(&bytes);
+        assert_eq!(&boot[3..11], b"NTFS    ");
+        assert_eq!(problems, Vec::<String>::new());
+
+        // the current header (the larger sequence number), to turn its fields
+        let header = [64usize << 10, 128 << 10]
+            .into_iter()
+            .max_by_key(|&at| le_u64(&bytes, at + 8))
+            .unwrap();
+        let (log_len, log_at) = (le_u32(&bytes, header + 68), le_u64(&bytes, header + 72));
+        assert_eq!((log_len, log_at), (1 << 20, 1 << 20));
+        let with_header = |f: &dyn Fn(&mut [u8])| {
+            let mut b = bytes.clone();
+            f(&mut b[header..header + 4096]);
+            b[header + 4..header + 8].fill(0);
+            let crc = crc32c(&b[header..header + 4096]);
+            b[header + 4..header + 8].copy_from_slice(&crc.to_le_bytes());
+            b
+        };
+        let not = |why: &str| {
+            vec![format!(
+                "the VHDX log not replayed: {why}; the blocks are read as they stand, and may miss writes the log holds"
+            )]
+        };
+        // a log past the file's end
+        let past = with_header(&|h| h[72..80].copy_from_slice(&(1u64 << 40).to_le_bytes()));
+        let (boot, problems) = open(&past);
+        assert_eq!(boot, [0u8; 512]);
+        assert_eq!(
+            problems,
+            not(&format!(
+                "its header puts a log of 1048576 bytes at byte 1099511627776 of a file of {}",
+                bytes.len()
+            ))
+        );
+        // a log of another version
+        let (_, problems) = open(&with_header(&|h| h[64] = 1));
+        assert_eq!(problems, not("a log of version 1"));
+        // the entry torn (a byte of its data sector turned): no valid entry
+        let mut torn = bytes.clone();
+        torn[log_at as usize + 4096 + 100] ^= 0xFF;
+        let (boot, problems) = open(&torn);
+        assert_eq!(boot, [0u8; 512]);
+        assert_eq!(
+            problems,
+            not("its header names a log, and the log holds no valid entry (torn or damaged)")
+        );
+        // no log named: the blocks as they stand, and nothing to say
+        let (boot, problems) = open(&with_header(&|h| h[48..64].fill(0)));
+        assert_eq!((boot, problems), ([0u8; 512], Vec::<String>::new()));
+        // a copy cut short: the entry says the file was longer
+        let short = &bytes[..bytes.len() - (1 << 20)];
+        let (_, problems) = open(short);
+        assert_eq!(
+            problems,
+            [format!(
+                "the VHDX log's last entry (sequence 42) was written when the file was {} bytes long; it is {}: the copy is cut short",
+                bytes.len(),
+                short.len()
             )]
         );
     }
