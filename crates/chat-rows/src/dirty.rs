@@ -143,13 +143,8 @@ impl Harness {
         if len == 0 {
             return out;
         }
-        let mut state = self.seed;
-        let mut rand = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n.max(1) as u64) as usize
-        };
+        let mut next = xorshift(self.seed);
+        let mut rand = |n: usize| (next() % n.max(1) as u64) as usize;
         for i in 0..self.truncations {
             out.push(Mutation::Truncate(len * i / self.truncations.max(1)));
         }
@@ -356,6 +351,17 @@ pub fn peak_rss_bytes() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// Marsaglia's xorshift64 from `state` (not 0): the harness's mutations, and the crate's
+/// randomized tests, the same for a seed on every machine.
+pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
 }
 
 #[cfg(test)]

@@ -563,7 +563,10 @@ mod tests {
         let ten = entry_bytes(10, 0, std::slice::from_ref(&b), &GUID);
         let log = log_with(16, &[(0, ten), (2, skip)]);
         // two runs of one entry each: the newer, 12
-        assert_eq!(active(&log, &GUID).unwrap().unwrap().writes, std::slice::from_ref(&d));
+        assert_eq!(
+            active(&log, &GUID).unwrap().unwrap().writes,
+            std::slice::from_ref(&d)
+        );
         assert_eq!(
             active(&[0u8; 100], &GUID),
             Err("a log of 100 bytes".to_string())
@@ -615,13 +618,7 @@ mod tests {
         assert_eq!(active(&good, &GUID).unwrap().unwrap().entries, 2);
         let file: Arc<[u8]> = vec![0x5A; 5 * SECTOR as usize].into();
         let base = Arc::new(RangedFile::in_memory(file));
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::dirty::xorshift(0x9E37_79B9_7F4A_7C15);
         let (mut replayed, mut refused) = (0, 0);
         for round in 0..3000 {
             let mut log = good.clone();
