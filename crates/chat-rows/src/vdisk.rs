@@ -841,6 +841,13 @@ pub(crate) fn whole_mft(
     .and_then(|(runs, len)| {
         let cluster = u64::from(ntfs.cluster_size()).max(1);
         let size = ntfs.file_record_size() as usize;
+        // (1 KiB or 4 KiB as NTFS writes them; the crate takes a record of up to
+        // 127 clusters from a hostile boot sector)
+        if !(1024..=65536).contains(&size) || size % 512 != 0 {
+            return Err(bad(format!(
+                "its file records of {size} bytes are no size NTFS writes"
+            )));
+        }
         let allocated = runs.last().map_or(0, |&(s, l, _)| s.saturating_add(l));
         if len > allocated || allocated % cluster != 0 {
             return Err(bad(format!(
