@@ -738,10 +738,14 @@ impl Read for VolumeCursor {
         }
         let want = (buf.len() as u64).min(self.len - self.pos) as usize;
         let n = self.disk.read_at(self.start + self.pos, &mut buf[..want])?;
-        if let Some(m) = &self.mft {
+        if let Some(m) = self
+            .mft
+            .as_ref()
+            .filter(|_| self.pos < MFT_LCN_AT as u64 + 8)
+        {
             // the boot sector's `$MFT` cluster, as the view shows it
             let lcn = m.lcn.to_le_bytes();
-            for (i, b) in buf[..n].iter_mut().enumerate() {
+            for (i, b) in buf[..n].iter_mut().enumerate().take(MFT_LCN_AT + 8) {
                 let at = self.pos + i as u64;
                 if (MFT_LCN_AT as u64..MFT_LCN_AT as u64 + 8).contains(&at) {
                     *b = lcn[(at - MFT_LCN_AT as u64) as usize];
