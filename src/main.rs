@@ -21,7 +21,8 @@ struct Args {
     /// Velociraptor, UAC) or a folder of collections, on disk or archived (`*.zip`,
     /// `*.7z`, `*.tar`, `*.tar.gz`, `*.tgz`, `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, KAPE's `*.vhdx`, `*.vhd`, or a disk image `*.E01` (with its `.E02` ...), `*.dd`, `*.raw`, `*.img`, `*.001` (with its `.002` ...), read without extracting; an archive met under a
     /// root is read when UAC or Velociraptor named it or it lies at the top of an
-    /// opened archive: see --open-archives).
+    /// opened archive: see --open-archives). A store file compressed on its own
+    /// (`history.jsonl.gz`, `.bz2`, `.xz`, `.zst`) is read as the file it holds.
     /// Default: the current user's home (live triage).
     roots: Vec<PathBuf>,
     /// Output format.
@@ -89,8 +90,8 @@ struct Args {
     /// Which archives met under a root are opened and read as folders: `collections`
     /// (named by UAC or Velociraptor, at the top of an opened archive, or an EWF disk
     /// image `*.E01`), `all` (every
-    /// archive met, a user's own zips too), `none` (only archives given as roots).
-    /// The summary names those not opened.
+    /// archive met, a user's own zips too), `none` (only archives given as roots,
+    /// and no store file compressed on its own). The summary names those not opened.
     #[arg(long, value_name = "WHICH", default_value = "collections", value_parser = ["collections", "all", "none"])]
     open_archives: String,
     /// The password of encrypted zip members and 7z blocks (ZipCrypto or AES: `zip
@@ -361,7 +362,7 @@ fn main() -> ExitCode {
                 f.attribution.host,
                 f.attribution.user,
                 f.product.unwrap_or("-"),
-                ai_chat_forensics::chat_rows::display_path(&f.path)
+                f.shown()
             );
             match r {
                 Ok(()) => written += 1,

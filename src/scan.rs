@@ -123,12 +123,32 @@ pub struct FoundFile {
     /// without opening it); `None` for a marker file ([`chat_rows::Claim::marker`]),
     /// which the store reads even when empty.
     pub len: Option<u64>,
+    /// For the file a single compressed file holds (`history.jsonl` of
+    /// `history.jsonl.gz`, standing at `path` beside it): the compressed file.
+    pub compressed: Option<PathBuf>,
+}
+
+impl FoundFile {
+    /// The file's path as its rows and the manifest name it: [`FoundFile::path`],
+    /// or, for the file a single compressed file holds, that file's path joined with
+    /// its name (`.../history.jsonl.gz/history.jsonl`).
+    pub fn shown(&self) -> String {
+        chat_rows::display_path(&self.shown_path())
+    }
+
+    /// [`FoundFile::shown`] as a path (no file on disk for a compressed file's).
+    pub fn shown_path(&self) -> PathBuf {
+        match (&self.compressed, self.path.file_name()) {
+            (Some(c), Some(name)) => c.join(name),
+            _ => self.path.clone(),
+        }
+    }
 }
 
 /// What reading one file gave.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileReport {
-    /// The file.
+    /// The file, as its rows name it ([`FoundFile::shown_path`]).
     pub path: PathBuf,
     /// The store that read it.
     pub store: &'static str,
@@ -545,8 +565,23 @@ pub fn effective_threads(requested: usize) -> usize {
     }
 }
 
+/// What the walk did with a single compressed store file
+/// ([`Scanner::compressed_store_file`]).
+enum Unpacked {
+    /// Opened: the file it holds stands at this path; with why, when its stream
+    /// ended early and the file is read to there.
+    Opened(PathBuf, Option<String>),
+    /// Not opened ([`ArchivesMet::None`]): listed with the archives not opened.
+    NotOpened,
+    /// Not read, with why.
+    Unread(String),
+}
+
 /// Which archives a walk opens when it meets them under a root ([`Scanner::open_archives`]).
-/// Archives given as roots are always opened.
+/// Archives given as roots are always opened. A store file compressed on its own
+/// (`history.jsonl.gz`, which a store would claim as `history.jsonl`) is opened as the
+/// file it holds under [`ArchivesMet::Collections`] and [`ArchivesMet::All`], and
+/// listed with the archives not opened under [`ArchivesMet::None`].
 ///
 /// A home holds many archives that are no collection, and opening one costs a read of
 /// it whole (a gzipped tar inflated, and with the manifest hashed), so by default only
@@ -1474,6 +1509,9 @@ impl Scanner {
         let mut found = Vec::new();
         let mut folders_listed_atime_not_kept = std::collections::BTreeSet::new();
         let mut archives_not_opened = Vec::new();
+        // the file each single compressed store file holds, by where it stands, with
+        // the compressed file
+        let mut compressed: HashMap<PathBuf, PathBuf> = HashMap::new();
         // the host each Velociraptor collection names in its `client_info.json`, read
         // once per collection (`None`: not there, or naming none)
         let mut collections: HashMap<PathBuf, Option<String>> = HashMap::new();
@@ -1498,6 +1536,7 @@ impl Scanner {
                             copies: false,
                             problem: Some(problem),
                             len: None,
+                            compressed: None,
                         });
                     }
                     host
@@ -1541,6 +1580,8 @@ impl Scanner {
             }
             // folders the walk does not enter, with why (pushed from its filter)
             let kernel = std::cell::RefCell::new(Vec::new());
+            // single compressed store files not opened (`--open-archives none`)
+            let compressed_not_opened = std::cell::RefCell::new(Vec::new());
             let mut folders = SeenFolders::default();
             let root_kind = if archive {
                 EntryKind::Folder
@@ -1584,7 +1625,28 @@ impl Scanner {
                     entries.push((path, Some(format!("folder not read ({error})"))));
                 }
                 Met::Entry { path, depth, kind } => match kind {
-                    EntryKind::File => entries.push((path, None)),
+                    EntryKind::File => match self.compressed_store_file(&path, evidence) {
+                        None => entries.push((path, None)),
+                        Some(Unpacked::NotOpened) => {
+                            compressed_not_opened.borrow_mut().push(path);
+                        }
+                        Some(Unpacked::Opened(at, ended)) => {
+                            if let Some(why) = ended {
+                                entries.push((
+                                    path.clone(),
+                                    Some(format!(
+                                        "compressed store file read in part ({why}); the file it holds is read to there"
+                                    )),
+                                ));
+                            }
+                            compressed.insert(at.clone(), path);
+                            entries.push((at, None));
+                        }
+                        Some(Unpacked::Unread(why)) => entries.push((
+                            path,
+                            Some(format!("compressed store file not read ({why})")),
+                        )),
+                    },
                     EntryKind::Link if archive || evidence.is_archived(&path) => {
                         if self.stores.iter().any(|s| s.claim(&path).is_some()) {
                             entries.push((
@@ -1676,6 +1738,7 @@ impl Scanner {
                 ));
             }
             entries.append(&mut kernel.into_inner());
+            archives_not_opened.append(&mut compressed_not_opened.into_inner());
             entries.sort();
             let walked = chat_rows::Walked::new(
                 entries
@@ -1698,6 +1761,7 @@ impl Scanner {
                         copies: false,
                         problem: Some(problem),
                         len: None,
+                        compressed: None,
                     });
                     continue;
                 }
@@ -1729,6 +1793,7 @@ impl Scanner {
                                     }
                                 })
                                 .filter(|_| !claim.marker),
+                            compressed: compressed.get(&path).cloned(),
                         });
                     }
                 }
@@ -1772,6 +1837,26 @@ impl Scanner {
         })
     }
 
+    /// What the walk does with a file that may be one store file compressed on its
+    /// own (`history.jsonl.gz`): `None` when it is not (another name, or a file no
+    /// store would claim once decompressed, passed over as any unclaimed file is);
+    /// else it is opened as the file it holds ([`Evidence::open_compressed`]), unless
+    /// no archive met is opened ([`ArchivesMet::None`]).
+    fn compressed_store_file(&self, path: &Path, evidence: &Evidence) -> Option<Unpacked> {
+        let (_, held) = chat_rows::Compressed::of_name(path.file_name()?)?;
+        let at = path.with_file_name(held);
+        if !self.stores.iter().any(|s| s.claim(&at).is_some()) {
+            return None;
+        }
+        if self.archives_met == ArchivesMet::None {
+            return Some(Unpacked::NotOpened);
+        }
+        Some(match evidence.open_compressed(path) {
+            Ok((at, ended)) => Unpacked::Opened(at, ended.map(|e| e.to_string())),
+            Err(e) => Unpacked::Unread(e.to_string()),
+        })
+    }
+
     fn context(&self, f: &FoundFile) -> FileContext {
         FileContext {
             host: if let Some(h) = &self.host {
@@ -1784,7 +1869,7 @@ impl Scanner {
             user: f.attribution.user.clone(),
             product: f.product.map(str::to_string),
             host_offset: self.host_offset,
-            display_path: chat_rows::display_path(&f.path),
+            display_path: f.shown(),
             collected_at: self.collected_at,
         }
     }
@@ -1926,7 +2011,7 @@ impl Scanner {
             unnamed: None,
             end: FileEnd {
                 report: FileReport {
-                    path: f.path.clone(),
+                    path: f.shown_path(),
                     store: f.store,
                     kind: f.kind,
                     ..FileReport::default()
@@ -2168,9 +2253,7 @@ impl Scanner {
                                 end.write.untimed_left_out - stats.untimed_left_out;
                             report.panics += usize::from(end.report.panicked);
                             if let Some(p) = &found[i].problem {
-                                report
-                                    .problems
-                                    .push((chat_rows::display_path(&found[i].path), p.clone()));
+                                report.problems.push((found[i].shown(), p.clone()));
                             }
                             report.files.push(end.report);
                             for (k, t) in end.index {

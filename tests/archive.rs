@@ -848,3 +848,220 @@ fn a_password_protected_collection_reads_with_its_password() {
     std::fs::remove_dir_all(tmp.path().join("out")).unwrap();
     assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
 }
+
+/// Compresses `file` as `<file>.<ext>` (`gz`, `bz2`, `xz`, `zst`), with its
+/// modification time, and removes it, as `gzip` does.
+fn compress_in_place(file: &Path, ext: &str) -> PathBuf {
+    let bytes = std::fs::read(file).unwrap();
+    let packed = match ext {
+        "gz" => {
+            let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            w.write_all(&bytes).unwrap();
+            w.finish().unwrap()
+        }
+        "bz2" => {
+            let mut w = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+            w.write_all(&bytes).unwrap();
+            w.finish().unwrap()
+        }
+        "xz" => {
+            let mut w =
+                lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(6))
+                    .unwrap();
+            w.write_all(&bytes).unwrap();
+            w.finish().unwrap()
+        }
+        _ => ruzstd::encoding::compress_to_vec(
+            &bytes[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        ),
+    };
+    let mtime = std::fs::metadata(file).unwrap().modified().unwrap();
+    let mut name = file.file_name().unwrap().to_os_string();
+    name.push(format!(".{ext}"));
+    let out = file.with_file_name(name);
+    std::fs::write(&out, packed).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&out)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    std::fs::remove_file(file).unwrap();
+    out
+}
+
+#[test]
+fn store_files_compressed_one_by_one_read_as_the_files_they_hold() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("tree");
+    let packed = tmp.path().join("packed");
+    tree_in(&tree);
+    common::copy_tree(&tree, &packed);
+    for f in common::files_under(&tree) {
+        let to = packed.join(f.strip_prefix(&tree).unwrap());
+        let t = std::fs::metadata(&f).unwrap().modified().unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&to)
+            .unwrap()
+            .set_modified(t)
+            .unwrap();
+    }
+    let from_tree = Scanner::new().root(&tree).hash_files(true).run().unwrap();
+    assert_eq!(from_tree.rows.len(), 847);
+    // every line store file a store claims, each with one of the four compressions
+    let logs: Vec<PathBuf> = Scanner::new()
+        .root(&packed)
+        .discover()
+        .unwrap()
+        .into_iter()
+        .map(|f| f.path)
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(logs.len(), 27);
+    let mut shown = Vec::new();
+    for (i, log) in logs.iter().enumerate() {
+        let ext = ["gz", "bz2", "xz", "zst"][i % 4];
+        let compressed = compress_in_place(log, ext);
+        let name = log.file_name().unwrap();
+        shown.push((
+            display_path(&compressed.join(name)),
+            display_path(&tree.join(log.strip_prefix(&packed).unwrap())),
+        ));
+    }
+    let before = snapshot_tree(&packed).unwrap();
+    let from_packed = Scanner::new().root(&packed).hash_files(true).run().unwrap();
+    assert_eq!(snapshot_tree(&packed).unwrap(), before);
+    // each row as the plain tree's, the compressed file's member named as the file
+    let (t, p) = (display_path(&tree), display_path(&packed));
+    let plain = |rows: &[ai_chat_forensics::Row], members: bool| -> Vec<String> {
+        rows.iter()
+            .map(|r| {
+                let mut r = r.clone();
+                if members {
+                    if let Some((_, file)) = shown.iter().find(|(s, _)| *s == r.source_file) {
+                        r.source_file = file.replace(&t, &p);
+                    }
+                }
+                serde_json::to_string(&r).unwrap().replace(&t, &p)
+            })
+            .collect()
+    };
+    let (want, got) = (
+        plain(&from_tree.rows, false),
+        plain(&from_packed.rows, true),
+    );
+    let first_difference = want.iter().zip(&got).position(|(a, b)| a != b);
+    assert_eq!(
+        (first_difference, got.len()),
+        (None, 847),
+        "{:?}",
+        first_difference.map(|i| (&want[i], &got[i]))
+    );
+    // the rows of a compressed file name it: `.../<name>.<ext>/<name>`
+    let named = from_packed
+        .rows
+        .iter()
+        .filter(|r| shown.iter().any(|(s, _)| *s == r.source_file))
+        .count();
+    assert_eq!(named, 357);
+    // the manifest: each compressed file as read, then the file it holds, whose bytes
+    // are the plain file's
+    let entries = |m: &[ai_chat_forensics::chat_rows::ManifestEntry]| -> std::collections::BTreeMap<String, (u64, String)> {
+        m.iter()
+            .map(|e| (e.path.clone(), (e.size, e.sha256.clone())))
+            .collect()
+    };
+    let (tree_entries, packed_entries) =
+        (entries(&from_tree.manifest), entries(&from_packed.manifest));
+    assert_eq!((tree_entries.len(), packed_entries.len()), (128, 128 + 27));
+    for (member, file) in &shown {
+        let compressed = member.rsplit_once('/').unwrap().0;
+        let packed_file = std::fs::read(compressed).unwrap();
+        assert_eq!(
+            packed_entries[compressed].0,
+            packed_file.len() as u64,
+            "{compressed}"
+        );
+        assert_eq!(packed_entries[member], tree_entries[file], "{member}");
+    }
+}
+
+#[test]
+fn a_compressed_store_file_that_cannot_be_read_whole_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("ws1/home/dana/.claude");
+    let project = home.join("projects/-home-dana-src");
+    std::fs::create_dir_all(&project).unwrap();
+    let source = fixture_tree().join("lin-ws01/home/alice/.claude");
+    std::fs::copy(source.join("history.jsonl"), home.join("history.jsonl")).unwrap();
+    // a copy of the history beside it, compressed
+    std::fs::copy(source.join("history.jsonl"), home.join("old.jsonl")).unwrap();
+    let copy = compress_in_place(&home.join("old.jsonl"), "gz");
+    std::fs::rename(&copy, home.join("history.jsonl.gz")).unwrap();
+    // a transcript whose gzip was cut in half, and one that is no xz stream
+    let transcript =
+        source.join("projects/-home-alice-src-api/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl");
+    let cut = project.join("7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl");
+    std::fs::copy(&transcript, &cut).unwrap();
+    let cut = compress_in_place(&cut, "gz");
+    let whole = std::fs::read(&cut).unwrap();
+    std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+    let bad = project.join("0badc0de-0000-4000-8000-000000000000.jsonl.xz");
+    std::fs::write(&bad, b"\xfd7zXZ\0 and nothing").unwrap();
+    // a compressed file no store would claim once decompressed
+    std::fs::write(home.join("notes.txt.gz"), b"not read").unwrap();
+
+    let report = Scanner::new().root(tmp.path()).run().unwrap();
+    let problems: Vec<(String, String)> = report
+        .problems
+        .iter()
+        .map(|(p, why)| (p.replace(&display_path(tmp.path()), ""), why.clone()))
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            (
+                "/ws1/home/dana/.claude/history.jsonl.gz".to_string(),
+                format!(
+                    "compressed store file not read (the file it holds would stand at {}, where a file stands: that one is read)",
+                    display_path(&home.join("history.jsonl"))
+                )
+            ),
+            (
+                "/ws1/home/dana/.claude/projects/-home-dana-src/0badc0de-0000-4000-8000-000000000000.jsonl.xz".to_string(),
+                "compressed store file not read (not decompressed as xz: xz: XZ stream header CRC32 mismatch)".to_string()
+            ),
+            (
+                "/ws1/home/dana/.claude/projects/-home-dana-src/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl.gz".to_string(),
+                "compressed store file read in part (decompressed as gzip only to byte 9538: incomplete deflate stream); the file it holds is read to there".to_string()
+            ),
+        ]
+    );
+    // the lines before the cut give their rows, the last one torn
+    let member = display_path(&cut.join("7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl"));
+    let rows: Vec<&ai_chat_forensics::Row> = report
+        .rows
+        .iter()
+        .filter(|r| r.source_file == member)
+        .collect();
+    assert_eq!(rows.len(), 24);
+    assert_eq!(
+        rows.last()
+            .map(|r| r.text.split(':').take(2).collect::<Vec<_>>().join(":")),
+        Some("parser: unparseable line (torn last line".to_string())
+    );
+    // with no archive met opened, each is listed with them
+    let quick = Scanner::new()
+        .root(tmp.path())
+        .open_archives(ai_chat_forensics::ArchivesMet::None)
+        .run()
+        .unwrap();
+    assert_eq!(
+        quick.archives_not_opened,
+        [home.join("history.jsonl.gz"), bad.clone(), cut.clone()]
+    );
+}

@@ -22,6 +22,13 @@
 //! member's CRC-32 is checked (by the inflating reader, or by one pass when a stored one
 //! is opened); a member whose bytes do not match it is an error, not rows.
 //!
+//! One store file compressed on its own (`history.jsonl.gz`, as a responder sends a
+//! log, or `gzip` left one) is read as the file it holds, standing beside it under its
+//! own name (`history.jsonl`), so the stores claim and read it where they would the
+//! plain file ([`crate::Evidence::open_compressed`]); it is decompressed once, whole,
+//! as a compressed tar is, and named in rows and the manifest as a member of the
+//! compressed file (`history.jsonl.gz/history.jsonl`).
+//!
 //! A line store's file is different: it is read from start to end, a chunk at a time
 //! ([`Archive::stream`], under [`crate::Evidence::read_lines`]), so that a log of
 //! gigabytes in a collection or a disk image costs a chunk of memory, as it does in a
@@ -356,8 +363,12 @@ struct Node {
 /// A zip archive opened as evidence.
 #[derive(Debug)]
 pub(crate) struct Archive {
-    /// The archive's path as given: its members stand below it.
+    /// The archive's path as given: its members stand below it. For a single
+    /// compressed file ([`Archive::single`]), the path of the file it holds.
     pub(crate) path: PathBuf,
+    /// For a single compressed file, the compressed file's own path and its
+    /// compression ([`Archive::single`]).
+    pub(crate) single: Option<(PathBuf, Compressed)>,
     file: Arc<RangedFile>,
     /// The zip reader of a zip archive (`None` for a tar).
     zip: Option<zip::ZipArchive<Cursor>>,
@@ -764,6 +775,75 @@ pub(crate) fn decompress(
     out.into_ranged()
 }
 
+/// The decoded stream of a single compressed file (`file`, of compression `kind`).
+pub(crate) fn decoder(file: RangedFile, kind: Compressed) -> io::Result<Box<dyn Read>> {
+    decompressing(
+        kind.as_tar(),
+        Cursor {
+            file: Arc::new(file),
+            pos: 0,
+        },
+    )
+}
+
+/// How many bytes a single compressed file decodes to, at most `cap`, found by decoding
+/// it once and keeping nothing; with the error that ended a damaged or cut stream
+/// early (the bytes before it are the file it holds: a log whose copy was cut short
+/// keeps the lines before the cut, as the plain file would). A stream of which
+/// nothing decodes, and one that decodes to more than `cap`, is an error.
+pub(crate) fn decoded_length(
+    file: RangedFile,
+    kind: Compressed,
+    cap: u64,
+) -> io::Result<(u64, Option<io::Error>)> {
+    let mut decoder = decoder(file, kind)?;
+    let mut buf = vec![0u8; 64 << 10];
+    let mut len = 0u64;
+    let ended = loop {
+        match decoder.read(&mut buf) {
+            Ok(0) => break None,
+            Ok(n) => len += n as u64,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => break Some(e),
+        }
+        if len > cap {
+            return Err(io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                format!(
+                    "not read: it decompresses to more than the {cap}-byte cap of one evidence file"
+                ),
+            ));
+        }
+    };
+    let what = kind.words();
+    match ended {
+        // nothing decoded: no file of any length stands for it
+        Some(e) if len == 0 => Err(io::Error::new(
+            e.kind(),
+            format!("not decompressed as {what}: {e}"),
+        )),
+        Some(e) => Ok((
+            len,
+            Some(io::Error::new(
+                e.kind(),
+                format!("decompressed as {what} only to byte {len}: {e}"),
+            )),
+        )),
+        None => Ok((len, None)),
+    }
+}
+
+/// A stream decoded whole, to be read by ranges: into an unnamed temporary file in
+/// `spill` when given, else into memory.
+pub(crate) fn decoded_to_ranged(
+    mut input: impl Read,
+    spill: Option<&Path>,
+) -> io::Result<RangedFile> {
+    let mut out = Decoded::new(spill)?;
+    io::copy(&mut input, &mut out)?;
+    out.into_ranged()
+}
+
 /// The tree of an archive's members as its entries are added.
 struct Tree<'a> {
     root: &'a Path,
@@ -954,7 +1034,104 @@ impl ArchiveKind {
     }
 }
 
+/// The compressions of a single file read as the file it holds
+/// ([`crate::Evidence::open_compressed`]): `gzip`, `bzip2`, `xz` and `zstd`, by the
+/// name's last extension, in any case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compressed {
+    /// `.gz` (every member of a multi-member gzip, as `gzip -d` reads it).
+    Gzip,
+    /// `.bz2` (every stream, as `bzip2 -d` reads it).
+    Bzip2,
+    /// `.xz` ([`XZ_MEMORY_LIMIT`]).
+    Xz,
+    /// `.zst` ([`ZSTD_MAX_WINDOW`]).
+    Zstd,
+}
+
+impl Compressed {
+    /// The extensions, each with its compression.
+    pub const EXTENSIONS: &'static [(&'static str, Compressed)] = &[
+        ("gz", Compressed::Gzip),
+        ("bz2", Compressed::Bzip2),
+        ("xz", Compressed::Xz),
+        ("zst", Compressed::Zstd),
+    ];
+
+    /// The compression a file's name says, with the name of the file it holds (the
+    /// name without its last extension, as `gzip -d` names it). `None` for any other
+    /// name, for a compressed tar (`.tar.gz`: an archive, [`ArchiveKind`]) and for a
+    /// name that is only the extension (`.gz`).
+    pub fn of_name(name: &std::ffi::OsStr) -> Option<(Compressed, &std::ffi::OsStr)> {
+        let path = Path::new(name);
+        let ext = path.extension()?.as_encoded_bytes();
+        let &(_, kind) = Compressed::EXTENSIONS
+            .iter()
+            .find(|(e, _)| ext.eq_ignore_ascii_case(e.as_bytes()))?;
+        if ArchiveKind::of_name(name).is_some() {
+            return None;
+        }
+        let held = path.file_stem()?;
+        Some((kind, held))
+    }
+
+    /// The compressed tar of the same compression, whose decompressor reads it.
+    fn as_tar(self) -> ArchiveKind {
+        match self {
+            Compressed::Gzip => ArchiveKind::TarGz,
+            Compressed::Bzip2 => ArchiveKind::TarBz2,
+            Compressed::Xz => ArchiveKind::TarXz,
+            Compressed::Zstd => ArchiveKind::TarZst,
+        }
+    }
+
+    /// The compression's name, as its tool is called.
+    pub fn words(self) -> &'static str {
+        match self {
+            Compressed::Gzip => "gzip",
+            Compressed::Bzip2 => "bzip2",
+            Compressed::Xz => "xz",
+            Compressed::Zstd => "zstd",
+        }
+    }
+}
+
 impl Archive {
+    /// A single compressed file read as the file it holds, standing at `path`:
+    /// `compressed` is the compressed file and its compression, `size` the length it
+    /// decodes to ([`decoded_length`]), `modified` the file's time. Its bytes are not
+    /// kept here: the evidence reader decodes the compressed file again on each read
+    /// ([`crate::Evidence::open_compressed`]), so a folder of thousands holds neither
+    /// their contents nor a handle each.
+    pub(crate) fn single(
+        path: &Path,
+        compressed: (&Path, Compressed),
+        size: u64,
+        modified: Option<SystemTime>,
+        access_time_kept: bool,
+    ) -> Archive {
+        let member = Member {
+            index: 0,
+            size,
+            kind: EntryKind::File,
+            place: Place::Tar { offset: 0 },
+            modified: OnceLock::from(modified),
+        };
+        Archive {
+            path: path.to_path_buf(),
+            single: Some((compressed.0.to_path_buf(), compressed.1)),
+            file: Arc::new(RangedFile::in_memory(Arc::from(Vec::new()))),
+            zip: None,
+            disk: Vec::new(),
+            password: None,
+            nodes: vec![Node {
+                member: Some(member),
+                children: BTreeMap::new(),
+            }],
+            access_time_kept,
+        }
+    }
+
     /// Reads the archive's directory (a zip's central directory, a tar's headers).
     /// Returns the archive and the entries that stand nowhere in its tree, each by the
     /// path it would have had (the archive's own path when it has none) with why.
@@ -1000,6 +1177,7 @@ impl Archive {
         Ok((
             Archive {
                 path: path.to_path_buf(),
+                single: None,
                 file,
                 zip,
                 disk,

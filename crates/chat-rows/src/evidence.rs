@@ -417,12 +417,27 @@ pub struct Evidence {
     folders_atime_not_kept: Mutex<std::collections::BTreeSet<PathBuf>>,
     /// The zip archives opened as folders ([`Evidence::open_archive`]).
     archives: std::sync::RwLock<Vec<std::sync::Arc<Archive>>>,
+    /// The single compressed files opened ([`Evidence::open_compressed`]), found by
+    /// hash: a folder may hold thousands, and every read asks.
+    singles: std::sync::RwLock<Singles>,
     /// Where a large compressed member of an archive is inflated ([`Evidence::spill_dir`]).
     spill: Option<PathBuf>,
     /// The size above which a compressed member is inflated there rather than in memory.
     spill_above: u64,
     /// The password of encrypted zip members ([`Evidence::archive_password`]).
     archive_password: Option<crate::ArchivePassword>,
+}
+
+/// The single compressed files an [`Evidence`] opened, each found by the path of the
+/// file it holds, by its own path, and by its folder.
+#[derive(Debug, Default)]
+struct Singles {
+    /// The file each holds, by the path it stands at.
+    by_path: HashMap<PathBuf, std::sync::Arc<Archive>>,
+    /// Where the file each holds stands, by the compressed file's path.
+    by_compressed: HashMap<PathBuf, PathBuf>,
+    /// Each compressed file of a folder with where its file stands, by the folder.
+    in_folder: HashMap<PathBuf, Vec<(PathBuf, PathBuf)>>,
 }
 
 /// What tells one state of a file from another without reading it: its size, its
@@ -466,6 +481,34 @@ impl std::fmt::Debug for Remembered {
 impl Default for Evidence {
     fn default() -> Self {
         Evidence::new()
+    }
+}
+
+/// The display form of the plain file a display names, for a store that names the
+/// files beside it by their display: the file a single compressed file holds is shown
+/// as a member of it (`dir/history.jsonl.gz/history.jsonl`, [`Evidence::shown`]) but
+/// stands beside it (`dir/history.jsonl`), where its siblings are. Any other display is
+/// given back as it is. (A folder named as a compressed file holding a file of that
+/// name without the extension would read so too; no store keeps one.)
+pub fn plain_display(display: &str) -> &str {
+    let Some(i) = display.rfind(['/', '\\']) else {
+        return display;
+    };
+    let (outer, name) = (&display[..i], &display[i + 1..]);
+    let folder = outer.rfind(['/', '\\']).map_or(outer, |j| &outer[j + 1..]);
+    let held = folder
+        .strip_prefix(name)
+        .and_then(|rest| rest.strip_prefix('.'))
+        .is_some_and(|ext| {
+            !name.is_empty()
+                && crate::Compressed::EXTENSIONS
+                    .iter()
+                    .any(|(e, _)| ext.eq_ignore_ascii_case(e))
+        });
+    if held {
+        &outer[..outer.len() - (folder.len() - name.len())]
+    } else {
+        display
     }
 }
 
@@ -805,6 +848,7 @@ impl Evidence {
             folders_atime_not_kept: Default::default(),
             memory: None,
             archives: Default::default(),
+            singles: Default::default(),
             spill: None,
             spill_above: 256 << 20,
             archive_password: None,
@@ -914,6 +958,181 @@ impl Evidence {
         Ok(problems)
     }
 
+    /// Opens a single compressed file (`history.jsonl.gz`, [`crate::Compressed`]) as
+    /// the file it holds, and returns the path that file now stands at: beside it,
+    /// named as `gzip -d` would name it (`history.jsonl`). Every method of this reader
+    /// reads, checks and lists it there as a file on disk, so a store claims and reads
+    /// it where it would the plain file, and finds the files beside it. It is
+    /// decoded once here, keeping nothing, for its length (under the size cap), and
+    /// again at each read, as a compressed zip member is inflated: a line reader
+    /// streams it, a whole read holds it, a read by ranges decodes it into memory, or
+    /// the spill folder when over 256 MiB. A folder of thousands of compressed logs so
+    /// costs neither their contents in memory nor an open handle each. Its time is the
+    /// compressed file's (which `gzip` sets to the original's). The compressed file is read as any evidence file is (checked,
+    /// and in the manifest with its SHA-256); the file it holds, when read, has its own
+    /// entry, named as a member of it ([`Evidence::shown`]:
+    /// `history.jsonl.gz/history.jsonl`). Nothing is written.
+    ///
+    /// A stream damaged or cut short is read in part: the file it holds is what was
+    /// decoded before the damage (a log keeps its lines to there, the last one torn),
+    /// and the error that ended it is returned beside the path
+    /// (`decompressed as gzip only to byte 108588: incomplete deflate stream`).
+    ///
+    /// Refused, with an error that says why: a name of no such compression, or of a
+    /// compressed tar (an archive: [`Evidence::open_archive`]); a file already standing
+    /// where the one it holds would (`history.jsonl` beside `history.jsonl.gz`, or a
+    /// second compression of it): that file is read, and the compressed one is not; a
+    /// compressed file inside [`MAX_ARCHIVE_DEPTH`] archives; and what
+    /// [`Evidence::open_ranged`] refuses, or a stream that cannot be decompressed
+    /// whole under the cap. Opening one file twice opens it once.
+    pub fn open_compressed(&self, path: &Path) -> io::Result<(PathBuf, Option<io::Error>)> {
+        let (kind, held) = path
+            .file_name()
+            .and_then(crate::Compressed::of_name)
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "not a single compressed file this reader opens (.gz, .bz2, .xz, .zst)",
+                )
+            })?;
+        let at = path.with_file_name(held);
+        if let Some(at) = self
+            .singles
+            .read()
+            .ok()
+            .and_then(|s| s.by_compressed.get(path).cloned())
+        {
+            return Ok((at, None));
+        }
+        if let Some(there) = self.status(&at, false) {
+            let what = match self.archive_of(&at).and_then(|a| a.single.clone()) {
+                Some((other, _)) => format!("the file that {} holds", display_path(&other)),
+                None if there == EntryKind::File => "a file".to_string(),
+                None => there.words().to_string(),
+            };
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "the file it holds would stand at {}, where {what} stands: that one is read",
+                    display_path(&at)
+                ),
+            ));
+        }
+        let depth = self
+            .archives
+            .read()
+            .map(|l| l.iter().filter(|a| path.starts_with(&a.path)).count())
+            .unwrap_or(0);
+        if depth >= MAX_ARCHIVE_DEPTH {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "a compressed file inside {depth} archives; archives are opened {MAX_ARCHIVE_DEPTH} deep at most"
+                ),
+            ));
+        }
+        let modified = self.check(path)?.modified;
+        let file = self.open_ranged(path)?;
+        let kept = self
+            .manifest
+            .lock()
+            .ok()
+            .and_then(|m| m.get(path).map(|e| e.access_time_kept))
+            .unwrap_or(false);
+        let (size, ended) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::archive::decoded_length(file, kind, self.max_size)
+        }))
+        .map_err(|_| {
+            io::Error::other(format!(
+                "not decompressed as {}: its decoder stopped with an internal error",
+                kind.words()
+            ))
+        })??;
+        let archive = Archive::single(&at, (path, kind), size, modified, kept);
+        if let Ok(mut singles) = self.singles.write() {
+            singles
+                .by_path
+                .insert(at.clone(), std::sync::Arc::new(archive));
+            singles.by_compressed.insert(path.to_path_buf(), at.clone());
+            if let Some(folder) = path.parent() {
+                singles
+                    .in_folder
+                    .entry(folder.to_path_buf())
+                    .or_default()
+                    .push((path.to_path_buf(), at.clone()));
+            }
+        }
+        Ok((at, ended))
+    }
+
+    /// The single compressed file whose file stands at `path`
+    /// ([`Evidence::open_compressed`]): its archive, its path and compression, and the
+    /// file's length.
+    #[allow(clippy::type_complexity)]
+    fn compressed_at(
+        &self,
+        path: &Path,
+    ) -> Option<(std::sync::Arc<Archive>, PathBuf, crate::Compressed, u64)> {
+        let a = self.single_at(path)?;
+        let (compressed, kind) = a.single.clone()?;
+        let size = match a.lookup(path) {
+            Lookup::File(m) => m.size,
+            _ => 0,
+        };
+        Some((a, compressed, kind, size))
+    }
+
+    /// The file a compressed file holds, decoded again from the compressed file (read
+    /// as any evidence file is), to the length first decoded: the bytes a damaged
+    /// stream gave before its damage, no more.
+    fn decompressed(
+        &self,
+        compressed: &Path,
+        kind: crate::Compressed,
+        size: u64,
+    ) -> io::Result<impl Read + use<>> {
+        let file = self.open_ranged(compressed)?;
+        Ok(crate::archive::decoder(file, kind)?.take(size))
+    }
+
+    /// An error when a compressed file decoded again gave fewer bytes than when it was
+    /// opened (it changed, or its decoder stopped early this time).
+    fn decoded_whole(bytes: &[u8], size: u64) -> io::Result<()> {
+        Self::decoded_whole_len(bytes.len() as u64, size)
+    }
+
+    fn decoded_whole_len(len: u64, size: u64) -> io::Result<()> {
+        if len < size {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "the compressed file decoded to {len} bytes, not to the {size} it decoded to when opened"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// How a path is named in rows and the manifest: [`display_path`], but the file a
+    /// single compressed file holds ([`Evidence::open_compressed`]) as a member of it
+    /// (`.../history.jsonl.gz/history.jsonl`), for the path it stands at is no file on
+    /// disk.
+    pub fn shown(&self, path: &Path) -> String {
+        display_path(&self.shown_path(path))
+    }
+
+    /// [`Evidence::shown`] as a path (the manifest's key).
+    fn shown_path(&self, path: &Path) -> PathBuf {
+        let single = self
+            .single_at(path)
+            .and_then(|a| a.single.clone())
+            .map(|(c, _)| c);
+        match (single, path.file_name()) {
+            (Some(compressed), Some(name)) => compressed.join(name),
+            _ => path.to_path_buf(),
+        }
+    }
+
     /// The password encrypted zip members are read with (ZipCrypto or AES-encrypted, as
     /// `zip -P`, 7-Zip and collectors write them: a responder's `infected`). Without
     /// one, or with a wrong one, each such member is an error that says so when read
@@ -939,8 +1158,12 @@ impl Evidence {
     }
 
     /// The innermost open archive `path` lies strictly below (an archive's members may
-    /// themselves be archives, opened in their turn).
+    /// themselves be archives, opened in their turn), or the single compressed file
+    /// whose file stands at `path` ([`Evidence::open_compressed`]).
     fn archive_of(&self, path: &Path) -> Option<std::sync::Arc<Archive>> {
+        if let Some(a) = self.single_at(path) {
+            return Some(a);
+        }
         let list = self.archives.read().ok()?;
         list.iter()
             .filter(|a| path != a.path && path.starts_with(&a.path))
@@ -948,8 +1171,21 @@ impl Evidence {
             .cloned()
     }
 
-    /// The innermost open archive `path` is, or lies below.
+    /// The single compressed file whose file stands at `path`.
+    fn single_at(&self, path: &Path) -> Option<std::sync::Arc<Archive>> {
+        let singles = self.singles.read().ok()?;
+        if singles.by_path.is_empty() {
+            return None;
+        }
+        singles.by_path.get(path).cloned()
+    }
+
+    /// The innermost open archive `path` is, or lies below (or the single compressed
+    /// file whose file stands at `path`).
     fn archive_at(&self, path: &Path) -> Option<std::sync::Arc<Archive>> {
+        if let Some(a) = self.single_at(path) {
+            return Some(a);
+        }
         let list = self.archives.read().ok()?;
         list.iter()
             .filter(|a| path.starts_with(&a.path))
@@ -959,7 +1195,8 @@ impl Evidence {
 
     /// True when `path` is an archive this reader opened ([`Evidence::open_archive`]).
     pub fn is_open_archive(&self, path: &Path) -> bool {
-        self.archive_at(path).is_some_and(|a| a.path == path)
+        self.archive_at(path)
+            .is_some_and(|a| a.path == path && a.single.is_none())
     }
 
     /// True when `path` stands inside an archive this reader opened
@@ -972,9 +1209,10 @@ impl Evidence {
     /// record is no longer in use, standing at `<image>/$Deleted/<its path>`. What a
     /// store reads from it is deleted evidence (the scanner marks its rows so).
     pub fn is_deleted_file(&self, path: &Path) -> bool {
-        self.archive_of(path).is_some_and(|a| match a.lookup(path) {
-            Lookup::File(m) => m.is_deleted(),
-            _ => false,
+        self.archive_of(path).is_some_and(|a| match &a.single {
+            // the file a deleted compressed file holds is deleted evidence too
+            Some((compressed, _)) => self.is_deleted_file(compressed),
+            None => matches!(a.lookup(path), Lookup::File(m) if m.is_deleted()),
         })
     }
 
@@ -1287,6 +1525,14 @@ impl Evidence {
     /// it in the manifest.
     pub fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
         let checked = self.check_under_cap(path, u64::MAX)?;
+        if let Some((a, compressed, kind, size)) = self.compressed_at(path) {
+            let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+            self.decompressed(&compressed, kind, size)?
+                .read_to_end(&mut bytes)?;
+            Self::decoded_whole(&bytes, size)?;
+            self.record(path, &checked, &bytes, a.access_time_kept);
+            return Ok(bytes);
+        }
         if let Some(a) = self.archive_of(path) {
             if let Lookup::File(m) = a.lookup(path) {
                 let bytes = a.read(m, self.max_size)?;
@@ -1369,6 +1615,14 @@ impl Evidence {
             // a read not to be recorded counts as recorded already
             recorded: !record,
         };
+        if let Some((a, compressed, kind, size)) = self.compressed_at(path) {
+            let stream = self.decompressed(&compressed, kind, size)?;
+            return Ok(crate::lines::LineReader::from_read(recorded(
+                Box::new(stream),
+                size,
+                a.access_time_kept,
+            )));
+        }
         if let Some(a) = self.archive_of(path) {
             if let Lookup::File(m) = a.lookup(path) {
                 if let Some(member) = a.stream(m)? {
@@ -1399,6 +1653,9 @@ impl Evidence {
     /// reads it whole (decoded from its archive, or copied), so a reader that would pass
     /// over it twice reads it once with [`Evidence::read`] and keeps the bytes.
     pub fn is_held(&self, path: &Path) -> bool {
+        if self.compressed_at(path).is_some() {
+            return false;
+        }
         self.archive_of(path).is_some_and(|a| match a.lookup(path) {
             Lookup::File(m) => !matches!(a.stream(m), Ok(Some(_))),
             _ => false,
@@ -1418,8 +1675,18 @@ impl Evidence {
         let checked = self.check(path)?;
         if let Some(a) = self.archive_of(path) {
             if let Lookup::File(m) = a.lookup(path) {
-                let ranged =
-                    a.open_ranged(m, self.max_size, self.spill.as_deref(), self.spill_above)?;
+                let ranged = match self.compressed_at(path) {
+                    Some((_, compressed, kind, size)) => {
+                        let spill = self.spill.as_deref().filter(|_| size > self.spill_above);
+                        let stream = self.decompressed(&compressed, kind, size)?;
+                        let ranged = crate::archive::decoded_to_ranged(stream, spill)?;
+                        Self::decoded_whole_len(ranged.len(), size)?;
+                        ranged
+                    }
+                    None => {
+                        a.open_ranged(m, self.max_size, self.spill.as_deref(), self.spill_above)?
+                    }
+                };
                 // one pass for the hash and, for a member read in place (the inflating
                 // reader checks the others), its CRC-32
                 let mut sha = self.hashing.then(Sha256::new);
@@ -1493,7 +1760,7 @@ impl Evidence {
             sha
         };
         let entry = ManifestEntry {
-            path: display_path(path),
+            path: self.shown(path),
             link_target: checked.via_link.then(|| display_path(&checked.target)),
             size,
             mtime_utc: checked
@@ -1504,8 +1771,9 @@ impl Evidence {
             sha256,
             access_time_kept: atime_kept,
         };
+        let key = self.shown_path(path);
         if let Ok(mut m) = self.manifest.lock() {
-            m.insert(path.to_path_buf(), entry);
+            m.insert(key, entry);
         }
         Ok(RangedFile {
             file: Backing::Disk(file),
@@ -1525,8 +1793,29 @@ impl Evidence {
     }
 
     /// The entries of a folder, sorted, under the same rules (a linked folder is listed
-    /// only when it resolves inside the root). Lists names only; reads no file.
+    /// only when it resolves inside the root). Lists names only; reads no file. The
+    /// file a single compressed file of the folder holds, once opened
+    /// ([`Evidence::open_compressed`]), is listed in its place, as it stands there: a
+    /// store that lists a folder (a session's `tool-results/`) finds the plain file,
+    /// and never reads the compressed bytes as the file's.
     pub fn read_dir(&self, dir: &Path) -> io::Result<Vec<PathBuf>> {
+        let mut out = self.read_dir_as_found(dir)?;
+        let held: Vec<(PathBuf, PathBuf)> = self
+            .singles
+            .read()
+            .ok()
+            .and_then(|s| s.in_folder.get(dir).cloned())
+            .unwrap_or_default();
+        if !held.is_empty() {
+            out.retain(|p| !held.iter().any(|(compressed, _)| compressed == p));
+            out.extend(held.into_iter().map(|(_, at)| at));
+            out.sort();
+        }
+        Ok(out)
+    }
+
+    /// [`Evidence::read_dir`] without the files compressed files hold.
+    fn read_dir_as_found(&self, dir: &Path) -> io::Result<Vec<PathBuf>> {
         if let Some(a) = self.archive_at(dir) {
             return match a.children(dir) {
                 Some(entries) => Ok(entries.into_iter().map(|(p, _)| p).collect()),
@@ -1636,7 +1925,7 @@ impl Evidence {
         access_time_kept: bool,
     ) {
         let entry = ManifestEntry {
-            path: display_path(path),
+            path: self.shown(path),
             link_target: checked.via_link.then(|| display_path(&checked.target)),
             size,
             mtime_utc: checked
@@ -1647,8 +1936,9 @@ impl Evidence {
             sha256,
             access_time_kept,
         };
+        let key = self.shown_path(path);
         if let Ok(mut m) = self.manifest.lock() {
-            m.insert(path.to_path_buf(), entry);
+            m.insert(key, entry);
         }
     }
 
@@ -2027,6 +2317,210 @@ mod tests {
     /// A zip opened as evidence is a folder of its members: listed, checked, read whole
     /// and by ranges (stored in place, deflated inflated), with a manifest entry for the
     /// zip and for each member read; what cannot stand in the tree is named.
+    #[test]
+    fn a_compressed_file_reads_as_the_file_it_holds_beside_it() {
+        use std::io::Write;
+        let tmp = tempfile_dir("compressed");
+        let dir = tmp.join("home");
+        std::fs::create_dir_all(&dir).unwrap();
+        let text: Vec<u8> = (0..20_000u32)
+            .flat_map(|i| format!("{{\"n\":{i}}}\n").into_bytes())
+            .collect();
+        let gzip = |bytes: &[u8]| {
+            let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            w.write_all(bytes).unwrap();
+            w.finish().unwrap()
+        };
+        let xz = {
+            let mut w =
+                lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(1))
+                    .unwrap();
+            w.write_all(b"xz\n").unwrap();
+            w.finish().unwrap()
+        };
+        let gz = gzip(&text);
+        let at_time = |name: &str, bytes: &[u8]| {
+            let f = dir.join(name);
+            std::fs::write(&f, bytes).unwrap();
+            let file = std::fs::File::options().write(true).open(&f).unwrap();
+            file.set_modified(
+                std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000),
+            )
+            .unwrap();
+            f
+        };
+        let log = at_time("log.jsonl.gz", &gz);
+        at_time("plain.jsonl", b"plain\n");
+        let plain_gz = at_time("plain.jsonl.gz", &gzip(b"older\n"));
+        let other_xz = at_time("other.jsonl.XZ", &xz);
+        let other_gz = at_time("other.jsonl.gz", &gzip(b"again\n"));
+        let cut = at_time("cut.jsonl.gz", &gz[..gz.len() / 2]);
+        let bad = at_time("bad.jsonl.bz2", b"BZh9 and nothing");
+        let before = snapshot_tree(&tmp).unwrap();
+        let ev = Evidence::new().roots([&tmp]);
+
+        // the file stands beside it, and reads as a file on disk by every method
+        let (at, ended) = ev.open_compressed(&log).unwrap();
+        assert_eq!((at.clone(), ended.is_none()), (dir.join("log.jsonl"), true));
+        assert_eq!(ev.read(&at).unwrap(), text);
+        let mut lines = ev.read_lines(&at).unwrap();
+        let mut n = 0;
+        while let Some(line) = lines.next_line() {
+            assert_eq!(line.unwrap().bytes, format!("{{\"n\":{n}}}").as_bytes());
+            n += 1;
+        }
+        drop(lines);
+        assert_eq!(n, 20_000);
+        assert_eq!(ev.open_ranged(&at).unwrap().len(), text.len() as u64);
+        assert_eq!(ev.status(&at, false), Some(EntryKind::File));
+        assert_eq!(
+            ev.modified(&at).map(|t| t.to_string()).as_deref(),
+            Some("2023-11-14T22:13:20.000000Z")
+        );
+        assert_eq!(ev.shown(&at), display_path(&log.join("log.jsonl")));
+        assert!(!ev.is_open_archive(&at) && ev.is_archived(&at) && !ev.is_deleted_file(&at));
+        // opened once
+        assert_eq!(ev.open_compressed(&log).unwrap().0, at);
+        // a listing shows it in the compressed file's place
+        let names = |ev: &Evidence| -> Vec<String> {
+            ev.read_dir(&dir)
+                .unwrap()
+                .iter()
+                .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+                .collect()
+        };
+        assert_eq!(
+            names(&ev),
+            [
+                "bad.jsonl.bz2",
+                "cut.jsonl.gz",
+                "log.jsonl",
+                "other.jsonl.XZ",
+                "other.jsonl.gz",
+                "plain.jsonl",
+                "plain.jsonl.gz"
+            ]
+        );
+        // the manifest: the compressed file as read, and the file it holds
+        let sha = |b: &[u8]| hex::encode(Sha256::digest(b));
+        let entries: Vec<(String, u64, String)> = ev
+            .manifest()
+            .into_iter()
+            .map(|e| (e.path, e.size, e.sha256))
+            .collect();
+        assert_eq!(
+            entries,
+            [
+                (display_path(&log), gz.len() as u64, sha(&gz)),
+                (
+                    display_path(&log.join("log.jsonl")),
+                    text.len() as u64,
+                    sha(&text)
+                ),
+            ]
+        );
+
+        // a file of its name beside it, or a second compression of it, is read instead
+        let e = ev.open_compressed(&plain_gz).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.to_string()),
+            (
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "the file it holds would stand at {}, where a file stands: that one is read",
+                    display_path(&dir.join("plain.jsonl"))
+                )
+            )
+        );
+        let (other, _) = ev.open_compressed(&other_xz).unwrap();
+        assert_eq!(ev.read(&other).unwrap(), b"xz\n");
+        assert_eq!(
+            ev.open_compressed(&other_gz).unwrap_err().to_string(),
+            format!(
+                "the file it holds would stand at {}, where the file that {} holds stands: that one is read",
+                display_path(&other),
+                display_path(&other_xz)
+            )
+        );
+
+        // a stream cut short gives what was decoded to the cut, and says where
+        let (part, ended) = ev.open_compressed(&cut).unwrap();
+        let kept = ev.read(&part).unwrap();
+        assert!(
+            kept.len() > 50_000 && text.starts_with(&kept),
+            "{}",
+            kept.len()
+        );
+        assert_eq!(
+            ended.map(|e| e.to_string()),
+            Some(format!(
+                "decompressed as gzip only to byte {}: incomplete deflate stream",
+                kept.len()
+            ))
+        );
+        // a stream that is no stream of its kind
+        assert_eq!(
+            ev.open_compressed(&bad).unwrap_err().to_string(),
+            "not decompressed as bzip2: bzip2: invalid data"
+        );
+        // names of no single compressed file
+        for name in ["plain.jsonl", "c.tar.gz", ".gz"] {
+            assert_eq!(
+                ev.open_compressed(&dir.join(name)).unwrap_err().kind(),
+                io::ErrorKind::InvalidInput,
+                "{name}"
+            );
+        }
+        assert_eq!(snapshot_tree(&tmp).unwrap(), before);
+    }
+
+    #[test]
+    fn a_compressed_name_says_its_compression_and_the_file_it_holds() {
+        use crate::Compressed;
+        let of = |n: &str| {
+            Compressed::of_name(std::ffi::OsStr::new(n))
+                .map(|(k, held)| (k, held.to_string_lossy().into_owned()))
+        };
+        assert_eq!(
+            of("history.jsonl.gz"),
+            Some((Compressed::Gzip, "history.jsonl".into()))
+        );
+        assert_eq!(
+            of("state.vscdb.BZ2"),
+            Some((Compressed::Bzip2, "state.vscdb".into()))
+        );
+        assert_eq!(of("a.xz"), Some((Compressed::Xz, "a".into())));
+        assert_eq!(
+            of("events.jsonl.zst"),
+            Some((Compressed::Zstd, "events.jsonl".into()))
+        );
+        for name in [
+            "x.tar.gz",
+            "x.tgz",
+            "x.tar.zst",
+            ".gz",
+            "x.zip",
+            "x.gzip",
+            "x.jsonl",
+        ] {
+            assert_eq!(of(name), None, "{name}");
+        }
+        // the display of the plain file, for a store naming the files beside it
+        for (shown, plain) in [
+            ("/e/h/history.jsonl.gz/history.jsonl", "/e/h/history.jsonl"),
+            (r"C:\h\s.jsonl.XZ\s.jsonl", r"C:\h\s.jsonl"),
+            ("s.jsonl.zst/s.jsonl", "s.jsonl"),
+            ("/e/h/history.jsonl", "/e/h/history.jsonl"),
+            ("/e/h.gz/h", "/e/h"),
+            ("/e/a.gz/b", "/e/a.gz/b"),
+            ("/e/a.tar/a", "/e/a.tar/a"),
+            ("/e/.gz/", "/e/.gz/"),
+            ("x", "x"),
+        ] {
+            assert_eq!(plain_display(shown), plain, "{shown}");
+        }
+    }
+
     #[test]
     fn an_archive_reads_as_a_folder_of_its_members() {
         use std::io::Write;

@@ -223,6 +223,7 @@ pub fn sibling(path: &Path, name: &str) -> PathBuf {
 /// The display form of a sibling: `display` with its last `/`- or `\`-separated
 /// component replaced by `rel` (itself `/`-separated; a `\` display keeps `\`).
 pub fn sibling_display(display: &str, rel: &str) -> String {
+    let display = chat_rows::evidence::plain_display(display);
     match display.rfind(['/', '\\']) {
         Some(i) => {
             let sep = &display[i..=i];
@@ -235,6 +236,7 @@ pub fn sibling_display(display: &str, rel: &str) -> String {
 /// The display form of a path `up` components above `display`, then down `rel`
 /// (`/`-separated; written with the separator `display` uses).
 pub fn relative_display(display: &str, up: usize, rel: &str) -> String {
+    let display = chat_rows::evidence::plain_display(display);
     let sep = display.rfind(['/', '\\']).map_or("/", |i| &display[i..=i]);
     let mut base = display;
     for _ in 0..up {

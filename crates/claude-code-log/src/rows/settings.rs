@@ -38,7 +38,7 @@ fn object(bytes: &[u8], name: &str, invalid: bool) -> Result<Map<String, Value>,
 /// The project a project settings file belongs to: its display path without
 /// `/.claude/<file>`.
 fn project_of(display: &str) -> String {
-    let mut p = display;
+    let mut p = chat_rows::evidence::plain_display(display);
     for _ in 0..2 {
         p = p.rfind(['/', '\\']).map_or("", |i| &p[..i]);
     }
@@ -241,6 +241,7 @@ pub fn mcp_rows(
 ) {
     let (project, source) = match scope {
         SettingsScope::Project => {
+            let display = chat_rows::evidence::plain_display(display);
             let folder = display.rfind(['/', '\\']).map_or("", |i| &display[..i]);
             (folder, name)
         }
