@@ -29,12 +29,52 @@ fn tolerate_caught_ntfs_panics() {
     });
 }
 
+/// A compressed file opens or is an error; the file it holds reads whole, by ranges
+/// and by lines to the same bytes, under the cap, and stands in its folder's listing in
+/// the compressed file's place.
+fn single(data: &[u8], ext: &str) {
+    let file = PathBuf::from(format!("/case/h/history.jsonl{ext}"));
+    let ev = Evidence::in_memory([(file.clone(), data.to_vec(), None)]).max_size(1 << 20);
+    let Ok((at, _ended)) = ev.open_compressed(&file) else {
+        return;
+    };
+    assert_eq!(at, PathBuf::from("/case/h/history.jsonl"));
+    assert_eq!(ev.read_dir(&PathBuf::from("/case/h")).ok(), Some(vec![at.clone()]));
+    let Ok(bytes) = ev.read(&at) else {
+        return;
+    };
+    assert!(bytes.len() as u64 <= 1 << 20);
+    let r = ev.open_ranged(&at).expect("read whole, so read by ranges");
+    let mut buf = vec![0u8; bytes.len() + 1];
+    assert_eq!(r.read_at(0, &mut buf).ok(), Some(bytes.len()));
+    assert_eq!(&buf[..bytes.len()], &bytes[..]);
+    let mut reader = ev.read_lines(&at).expect("read whole, so read by lines");
+    let mut got = Vec::new();
+    while let Some(line) = reader.next_line() {
+        let l = line.expect("read whole, so every line");
+        got.push((l.offset, l.bytes.to_vec()));
+    }
+    let want: Vec<(u64, Vec<u8>)> = chat_rows::lines::lines(&bytes)
+        .map(|l| (l.offset, l.bytes.to_vec()))
+        .collect();
+    assert!(got == want);
+}
+
 fuzz_target!(|data: &[u8]| {
     tolerate_caught_ntfs_panics();
     let Some((&which, data)) = data.split_first() else {
         return;
     };
-    let zip = PathBuf::from(match (which & 0x7f) % 11 {
+    // a store file compressed on its own, read as the file it holds
+    let kind = usize::from((which & 0x7f) % 15);
+    if let Some(ext) = kind
+        .checked_sub(11)
+        .and_then(|i| [".gz", ".bz2", ".xz", ".zst"].get(i))
+    {
+        single(data, ext);
+        return;
+    }
+    let zip = PathBuf::from(match kind {
         0 => "/case/c.zip",
         1 => "/case/c.tar",
         2 => "/case/c.tgz",

@@ -793,7 +793,42 @@ fn read_file(
             (path, Some(files))
         }
     };
+    // the evidence root: given, or the file's folder (companions such as a -wal sit beside it)
+    let root = match root {
+        Some(r) => r,
+        None => path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+    };
+    let evidence = match memory {
+        Some(files) => Evidence::in_memory(files),
+        None => Evidence::new(),
+    }
+    .roots([&root])
+    .hashing(hash_files);
     let all = stores::all();
+    // a store file compressed on its own (`history.jsonl.gz`) is read as the file it
+    // holds, beside it, as a scan reads it
+    let (compressed, path, ended) = match path
+        .file_name()
+        .and_then(chat_rows::Compressed::of_name)
+        .map(|(_, held)| path.with_file_name(held))
+    {
+        Some(held)
+            if !all.iter().any(|s| s.claim(&path).is_some())
+                && (store.is_some() || all.iter().any(|s| s.claim(&held).is_some())) =>
+        {
+            let (at, ended) = evidence.open_compressed(&path).map_err(|e| {
+                ScanError::new_err(format!(
+                    "cannot read {}: compressed store file not read ({e})",
+                    chat_rows::display_path(&path)
+                ))
+            })?;
+            (Some(path), at, ended)
+        }
+        _ => (None, path, None),
+    };
     let names: Vec<&'static str> = all.iter().map(|s| s.name()).collect();
     let chosen: Vec<Box<dyn Store>> = match &store {
         Some(name) => {
@@ -820,29 +855,20 @@ fn read_file(
             claiming
         }
     };
-    // the evidence root: given, or the file's folder (companions such as a -wal sit beside it)
-    let root = match root {
-        Some(r) => r,
-        None => path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
-    };
     let attribution = layout::attribute_file(&root, &path);
     let ctx = FileContext {
         host: host.unwrap_or(attribution.host),
         user: attribution.user,
         product: locations::editor_product(&path).map(str::to_string),
         host_offset: host_zone_arg(host_zone.as_deref())?,
-        display_path: chat_rows::display_path(&path),
+        display_path: evidence.shown(&path),
         collected_at: None,
     };
-    let evidence = match memory {
-        Some(files) => Evidence::in_memory(files),
-        None => Evidence::new(),
-    }
-    .roots([&root])
-    .hashing(hash_files);
+    // the file as its rows name it (a compressed file's member: `x.jsonl.gz/x.jsonl`)
+    let shown_path = match (&compressed, path.file_name()) {
+        (Some(c), Some(name)) => c.join(name),
+        _ => path.clone(),
+    };
     Rows::start(move |out| {
         let mut report = ScanReport::default();
         let mut sink = LineSink {
@@ -850,7 +876,7 @@ fn read_file(
             buf: Vec::new(),
             out,
             report: FileReport {
-                path: path.clone(),
+                path: shown_path.clone(),
                 store: "",
                 kind: "",
                 rows: 0,
@@ -862,7 +888,7 @@ fn read_file(
         };
         for s in &chosen {
             sink.report = FileReport {
-                path: path.clone(),
+                path: shown_path.clone(),
                 store: s.name(),
                 kind: s.claim(&path).map_or("named by store=", |c| c.kind),
                 rows: 0,
@@ -893,6 +919,18 @@ fn read_file(
             if sink.failed.is_some() {
                 break;
             }
+        }
+        // a damaged or cut stream was read to the damage: one row says so, at the
+        // compressed file, as a scan gives it
+        if let (Some(compressed), Some(e)) = (&compressed, &ended) {
+            let mut row = Row::system(
+                "scanner",
+                chat_rows::system::parser(format!(
+                    "compressed store file read in part ({e}); the file it holds is read to there"
+                )),
+            );
+            row.source_file = chat_rows::display_path(compressed);
+            sink.lend(&row);
         }
         if let Some(e) = sink.failed.take() {
             return Err(format!("writing rows: {e}"));

@@ -117,6 +117,43 @@ def test_read_file_gives_the_scans_rows_of_that_file(cli):
     assert len(alone) == len(got) and {r["host"] for r in alone} == {""}
 
 
+def test_read_file_reads_a_compressed_store_file(tmp_path):
+    import gzip
+    import io
+
+    history = EVIDENCE / "lin-ws01/home/alice/.claude/history.jsonl"
+    copy = tmp_path / "plain" / ".claude" / "history.jsonl"
+    copy.parent.mkdir(parents=True)
+    copy.write_bytes(history.read_bytes())
+    plain = list(acf.read_file(copy))
+    assert len(plain) == 8
+    packed = tmp_path / ".claude" / "history.jsonl.gz"
+    packed.parent.mkdir()
+    packed.write_bytes(gzip.compress(history.read_bytes()))
+    member = (packed / "history.jsonl").as_posix()
+    # by path, and as a file object named as it stood: the plain file's rows, named as
+    # the compressed file's member
+    for rows in (acf.read_file(packed), acf.read_file(io.BytesIO(packed.read_bytes()), name=packed)):
+        got = list(rows)
+        assert [r["source_file"] for r in got] == [member] * 8
+        assert [dict(r, source_file="") for r in got] == [dict(r, source_file="") for r in plain]
+        assert [f["path"] for f in rows.files] == [member]
+    # cut short: the lines before the cut, then one row at the compressed file
+    cut = tmp_path / "cut" / ".claude" / "history.jsonl.gz"
+    cut.parent.mkdir(parents=True)
+    cut.write_bytes(packed.read_bytes()[:300])
+    got = list(acf.read_file(cut))
+    assert got[-1]["source_file"] == cut.as_posix()
+    assert got[-1]["text"].startswith("parser: compressed store file read in part (decompressed as gzip only to byte ")
+    assert 1 <= len(got) - 1 < 8
+    # nothing decodes: no rows to give
+    bad = tmp_path / "bad" / ".claude" / "history.jsonl.gz"
+    bad.parent.mkdir(parents=True)
+    bad.write_bytes(b"not gzip at all")
+    with pytest.raises(acf.ScanError, match=r"compressed store file not read \(not decompressed as gzip: "):
+        list(acf.read_file(bad))
+
+
 def test_read_file_takes_file_objects_and_bytes(tmp_path):
     # Cody's history in VSCodium's global state, much of it only in the -wal (a store
     # that reads nothing else beside the database: others look at more files, which a
