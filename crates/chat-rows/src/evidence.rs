@@ -2463,6 +2463,12 @@ mod tests {
             ev.open_compressed(&bad).unwrap_err().to_string(),
             "not decompressed as bzip2: bzip2: invalid data"
         );
+        // a stream that decodes past the cap (a gzip bomb) is refused, whole
+        let capped = Evidence::new().roots([&tmp]).max_size(100_000);
+        assert_eq!(
+            capped.open_compressed(&log).unwrap_err().to_string(),
+            "not read: it decompresses to more than the 100000-byte cap of one evidence file"
+        );
         // names of no single compressed file
         for name in ["plain.jsonl", "c.tar.gz", ".gz"] {
             assert_eq!(
