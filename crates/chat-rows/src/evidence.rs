@@ -886,19 +886,7 @@ impl Evidence {
                     format!("not an archive this reader opens ({})", names.join(", ")),
                 )
             })?;
-        let depth = self
-            .archives
-            .read()
-            .map(|l| l.iter().filter(|a| path.starts_with(&a.path)).count())
-            .unwrap_or(0);
-        if depth >= MAX_ARCHIVE_DEPTH {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "an archive inside {depth} archives; archives are opened {MAX_ARCHIVE_DEPTH} deep at most"
-                ),
-            ));
-        }
+        self.within_depth(path, "an archive")?;
         let mut file = self.open_ranged(path)?;
         if kind.is_compressed_tar() {
             file = crate::archive::decompress(file, kind, self.max_size, self.spill.as_deref())?;
@@ -928,12 +916,7 @@ impl Evidence {
                 }
             }
         }
-        let kept = self
-            .manifest
-            .lock()
-            .ok()
-            .and_then(|m| m.get(path).map(|e| e.access_time_kept))
-            .unwrap_or(false);
+        let kept = self.access_time_kept(path);
         // the zip and tar readers are dependencies: should one panic on a hostile
         // directory, the archive is unread and the scan goes on
         let (archive, problems) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -1018,27 +1001,10 @@ impl Evidence {
                 ),
             ));
         }
-        let depth = self
-            .archives
-            .read()
-            .map(|l| l.iter().filter(|a| path.starts_with(&a.path)).count())
-            .unwrap_or(0);
-        if depth >= MAX_ARCHIVE_DEPTH {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "a compressed file inside {depth} archives; archives are opened {MAX_ARCHIVE_DEPTH} deep at most"
-                ),
-            ));
-        }
+        self.within_depth(path, "a compressed file")?;
         let modified = self.check(path)?.modified;
         let file = self.open_ranged(path)?;
-        let kept = self
-            .manifest
-            .lock()
-            .ok()
-            .and_then(|m| m.get(path).map(|e| e.access_time_kept))
-            .unwrap_or(false);
+        let kept = self.access_time_kept(path);
         let (size, ended) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             crate::archive::decoded_length(file, kind, self.max_size)
         }))
@@ -1131,6 +1097,34 @@ impl Evidence {
             (Some(compressed), Some(name)) => compressed.join(name),
             _ => path.to_path_buf(),
         }
+    }
+
+    /// An error when `path` lies inside [`MAX_ARCHIVE_DEPTH`] open archives (`what`
+    /// names it).
+    fn within_depth(&self, path: &Path, what: &str) -> io::Result<()> {
+        let depth = self
+            .archives
+            .read()
+            .map(|l| l.iter().filter(|a| path.starts_with(&a.path)).count())
+            .unwrap_or(0);
+        if depth >= MAX_ARCHIVE_DEPTH {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{what} inside {depth} archives; archives are opened {MAX_ARCHIVE_DEPTH} deep at most"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether the read of `path` recorded in the manifest kept its access time.
+    fn access_time_kept(&self, path: &Path) -> bool {
+        self.manifest
+            .lock()
+            .ok()
+            .and_then(|m| m.get(path).map(|e| e.access_time_kept))
+            .unwrap_or(false)
     }
 
     /// The password encrypted zip members are read with (ZipCrypto or AES-encrypted, as
