@@ -136,14 +136,30 @@ fn uac_host(name: &str) -> Option<&str> {
 
 /// `name` without the extension of an archive read as a folder (`.zip`, `.tar`,
 /// `.tar.gz`, `.tgz`, `.tar.xz` ...: [`chat_rows::ArchiveKind::EXTENSIONS`], in any
-/// case), if it has one and more.
+/// case), if it has one and more; also through one compression laid over the archive
+/// (`WIN-DESK03.dd.gz`, `WS7.zip.xz`: [`chat_rows::ArchiveKind::compression_of_name`]).
 fn without_archive_extension(name: &str) -> &str {
-    let bytes = name.as_bytes();
-    chat_rows::ArchiveKind::EXTENSIONS
-        .iter()
-        .map(|(e, _)| e.as_bytes())
-        .find(|e| bytes.len() > e.len() && bytes[bytes.len() - e.len()..].eq_ignore_ascii_case(e))
-        .map_or(name, |e| &name[..name.len() - e.len()])
+    let strip = |name: &'_ str| -> Option<usize> {
+        let bytes = name.as_bytes();
+        chat_rows::ArchiveKind::EXTENSIONS
+            .iter()
+            .map(|(e, _)| e.as_bytes())
+            .find(|e| {
+                bytes.len() > e.len() && bytes[bytes.len() - e.len()..].eq_ignore_ascii_case(e)
+            })
+            .map(|e| name.len() - e.len())
+    };
+    if let Some(end) = strip(name) {
+        return &name[..end];
+    }
+    if chat_rows::ArchiveKind::compression_of_name(std::ffi::OsStr::new(name)).is_some() {
+        if let Some((rest, _)) = name.rsplit_once('.') {
+            if let Some(end) = strip(rest) {
+                return &name[..end];
+            }
+        }
+    }
+    name
 }
 
 /// True for an archive named as a collection tool names its output by default

@@ -1062,3 +1062,122 @@ fn a_mft_spread_over_an_attribute_list_gives_every_file() {
     let wrong = got.iter().zip(&expected).find(|(g, e)| g != e);
     assert!(wrong.is_none(), "{wrong:?}");
 }
+
+/// `bytes` compressed as `ext` says (`gz`, `xz`, `zst`).
+fn compressed(bytes: &[u8], ext: &str) -> Vec<u8> {
+    use std::io::Write;
+    match ext {
+        "gz" => {
+            let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            w.write_all(bytes).unwrap();
+            w.finish().unwrap()
+        }
+        "xz" => {
+            let mut w =
+                lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(1))
+                    .unwrap();
+            w.write_all(bytes).unwrap();
+            w.finish().unwrap()
+        }
+        _ => ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest),
+    }
+}
+
+#[test]
+fn a_compressed_disk_image_reads_as_the_image_it_holds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let disks = repo().join("fixtures/disks");
+    for (name, ext) in [
+        ("WIN-DESK03.dd", "gz"),
+        ("WIN-DESK03.vhdx", "xz"),
+        ("WIN-DESK03.E01", "zst"),
+    ] {
+        let image = disks.join(name);
+        let packed = tmp.path().join(format!("{name}.{ext}"));
+        std::fs::write(&packed, compressed(&std::fs::read(&image).unwrap(), ext)).unwrap();
+        let before = snapshot_tree(tmp.path()).unwrap();
+        let from_image = Scanner::new().root(&image).hash_files(true).run().unwrap();
+        let from_packed = Scanner::new().root(&packed).hash_files(true).run().unwrap();
+        assert_eq!(snapshot_tree(tmp.path()).unwrap(), before, "{name}");
+        // the image's rows and files, below the compressed file's path
+        let (i, p) = (display_path(&image), display_path(&packed));
+        assert_eq!(
+            rows_of(&from_image.rows, &i, &p),
+            rows_of(&from_packed.rows, "", ""),
+            "{name}"
+        );
+        assert!(from_packed.rows.len() >= 134, "{name}");
+        let entries = |m: &[ai_chat_forensics::chat_rows::ManifestEntry], from: &str| {
+            m.iter()
+                .map(|e| (e.path.replace(from, &p), e.size, e.sha256.clone()))
+                .collect::<Vec<_>>()
+        };
+        let (mut want, got) = (
+            entries(&from_image.report.manifest, &i),
+            entries(&from_packed.report.manifest, &p),
+        );
+        // the compressed file's own entry stands for the image's
+        want[0] = got[0].clone();
+        assert_eq!(
+            (got[0].0.clone(), got[0].1),
+            (p.clone(), std::fs::metadata(&packed).unwrap().len()),
+            "{name}"
+        );
+        assert_eq!(want, got, "{name}");
+    }
+    // a stream cut short, and a cap under the image's size: the image is named, not read
+    let dd = std::fs::read(disks.join("WIN-DESK03.dd")).unwrap();
+    let whole = compressed(&dd, "gz");
+    let cut = tmp.path().join("cut/WIN-DESK03.dd.gz");
+    std::fs::create_dir_all(cut.parent().unwrap()).unwrap();
+    std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+    let texts = |report: &ai_chat_forensics::ScanResult| -> Vec<String> {
+        report.rows.iter().map(|r| r.text.clone()).collect()
+    };
+    let part = Scanner::new().root(&cut).run().unwrap();
+    let parser: Vec<String> = texts(&part)
+        .into_iter()
+        .filter(|t| t.starts_with("parser:"))
+        .collect();
+    // the image is read as a cut one: what the stream held, then what lies past it named
+    assert_eq!(
+        parser[..4],
+        [
+            "parser: archive read in part: gzip: inflated only to byte 2863941 (incomplete deflate stream); what lies past it is not read",
+            "parser: partition 1 of the virtual disk not read: it holds no NTFS volume",
+            "parser: partition 2 of the virtual disk runs past its end: 3145728 bytes from byte 2097152, of which the image holds 766789",
+            "parser: the GPT's backup header is at byte 6290944, past the end of the virtual disk (2863941 bytes): the image is cut short or a part of it is missing",
+        ]
+    );
+    assert_eq!((parser.len(), part.rows.len()), (16, 37));
+    let packed = tmp.path().join("WIN-DESK03.dd.gz");
+    assert_eq!(
+        texts(
+            &Scanner::new()
+                .root(&packed)
+                .max_file_size(1 << 20)
+                .run()
+                .unwrap()
+        ),
+        [format!(
+            "parser: archive not read (gzip: not read: it inflates to more than the 1048576-byte cap of one evidence file ({} bytes and more))",
+            (1 << 20) + 1
+        )]
+    );
+    // met in a walk, it is the archive it holds met: an EWF image is opened, the
+    // others listed
+    let met = Scanner::new().root(tmp.path()).run().unwrap();
+    assert_eq!(met.rows.len(), 135);
+    assert!(met.rows.iter().all(|r| {
+        r.source_file
+            .starts_with(&display_path(&tmp.path().join("WIN-DESK03.E01.zst")))
+    }));
+    assert_eq!(
+        met.archives_not_opened,
+        [
+            tmp.path().join("WIN-DESK03.dd.gz"),
+            tmp.path().join("WIN-DESK03.vhdx.xz"),
+            cut.clone(),
+        ]
+    );
+}

@@ -745,34 +745,56 @@ fn decompressing(kind: ArchiveKind, input: Cursor) -> io::Result<Box<dyn Read>> 
     })
 }
 
-/// A compressed tar decompressed whole, at most `cap` bytes: into an unnamed temporary
-/// file in `spill` when given, else into memory.
+/// A compressed tar (or an archive or image under a compression of its own)
+/// decompressed whole, at most `cap` bytes: into an unnamed temporary file in `spill`
+/// when given, else into memory. A stream damaged or cut short is kept to the damage,
+/// with the error (a tar's entries before it, a cut image's blocks, are read as they
+/// stand); one of which nothing decodes, or that decodes past `cap`, is an error.
 pub(crate) fn decompress(
     file: RangedFile,
     kind: ArchiveKind,
     cap: u64,
     spill: Option<&Path>,
-) -> io::Result<RangedFile> {
+) -> io::Result<(RangedFile, Option<io::Error>)> {
     let input = Cursor {
         file: Arc::new(file),
         pos: 0,
     };
-    let mut limited = decompressing(kind, input)?.take(cap.saturating_add(1));
-    let too_large = |n: u64| {
-        io::Error::new(
-            io::ErrorKind::FileTooLarge,
-            format!(
-                "not read: it inflates to more than the {cap}-byte cap of one evidence file ({n} bytes and more)"
-            ),
-        )
-    };
+    let mut decoder = decompressing(kind, input)?;
     let mut out = Decoded::new(spill)?;
-    let n = io::copy(&mut limited, &mut out)
-        .map_err(|e| io::Error::new(e.kind(), format!("not inflated whole: {e}")))?;
-    if n > cap {
-        return Err(too_large(n));
+    let mut buf = vec![0u8; 64 << 10];
+    let ended = loop {
+        let n = match decoder.read(&mut buf) {
+            Ok(0) => break None,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => break Some(e),
+        };
+        if out.len() + n as u64 > cap {
+            return Err(io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                format!(
+                    "not read: it inflates to more than the {cap}-byte cap of one evidence file ({} bytes and more)",
+                    cap.saturating_add(1)
+                ),
+            ));
+        }
+        io::Write::write_all(&mut out, &buf[..n])?;
+    };
+    match ended {
+        Some(e) if out.len() == 0 => {
+            Err(io::Error::new(e.kind(), format!("not inflated whole: {e}")))
+        }
+        Some(e) => {
+            let n = out.len();
+            let e = io::Error::new(
+                e.kind(),
+                format!("inflated only to byte {n} ({e}); what lies past it is not read"),
+            );
+            Ok((out.into_ranged()?, Some(e)))
+        }
+        None => Ok((out.into_ranged()?, None)),
     }
-    out.into_ranged()
 }
 
 /// The decoded stream of a single compressed file (`file`, of compression `kind`).
@@ -989,9 +1011,34 @@ pub enum ArchiveKind {
 }
 
 impl ArchiveKind {
-    /// The kind a file's name says, in any case ([`ArchiveKind::EXTENSIONS`]).
+    /// The kind a file's name says, in any case ([`ArchiveKind::EXTENSIONS`]); also
+    /// through one compression laid over it (`disk.dd.gz`, `WS7.zip.xz`,
+    /// `image.vhdx.zst`: [`ArchiveKind::compression_of_name`]).
     pub fn of_name(name: &std::ffi::OsStr) -> Option<ArchiveKind> {
         let name = name.as_encoded_bytes();
+        Self::of_bytes(name).or_else(|| Self::of_bytes(Self::without_compression(name)?))
+    }
+
+    /// The compression laid over an archive or image a name says
+    /// (`disk.dd.gz`: gzip): such a file is decompressed whole, under the size cap,
+    /// into the spill folder or memory, then read as the archive it holds (a compressed
+    /// tar is decompressed so too). `None` for any other name, a compressed tar's
+    /// (`.tar.gz`) among them.
+    pub fn compression_of_name(name: &std::ffi::OsStr) -> Option<Compressed> {
+        let bytes = name.as_encoded_bytes();
+        if Self::of_bytes(bytes).is_some() {
+            return None;
+        }
+        let stem = Self::without_compression(bytes)?;
+        Self::of_bytes(stem)?;
+        let ext = &bytes[stem.len() + 1..];
+        Compressed::EXTENSIONS
+            .iter()
+            .find(|(e, _)| ext.eq_ignore_ascii_case(e.as_bytes()))
+            .map(|&(_, c)| c)
+    }
+
+    fn of_bytes(name: &[u8]) -> Option<ArchiveKind> {
         ArchiveKind::EXTENSIONS
             .iter()
             .find(|(e, _)| {
@@ -999,6 +1046,15 @@ impl ArchiveKind {
                     && name[name.len() - e.len()..].eq_ignore_ascii_case(e.as_bytes())
             })
             .map(|&(_, kind)| kind)
+    }
+
+    /// The name without a last extension of [`Compressed::EXTENSIONS`].
+    fn without_compression(name: &[u8]) -> Option<&[u8]> {
+        Compressed::EXTENSIONS.iter().find_map(|(e, _)| {
+            let cut = name.len().checked_sub(e.len() + 1)?;
+            (name[cut] == b'.' && name[cut + 1..].eq_ignore_ascii_case(e.as_bytes()))
+                .then(|| &name[..cut])
+        })
     }
 
     /// The extensions of the archives read as folders, in any case, each with its kind
@@ -1076,7 +1132,7 @@ impl Compressed {
     }
 
     /// The compressed tar of the same compression, whose decompressor reads it.
-    fn as_tar(self) -> ArchiveKind {
+    pub(crate) fn as_tar(self) -> ArchiveKind {
         match self {
             Compressed::Gzip => ArchiveKind::TarGz,
             Compressed::Bzip2 => ArchiveKind::TarBz2,

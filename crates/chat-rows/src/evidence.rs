@@ -888,15 +888,34 @@ impl Evidence {
             })?;
         self.within_depth(path, "an archive")?;
         let mut file = self.open_ranged(path)?;
+        // what a damaged or cut stream left out, named with the archive's problems
+        let mut cut = Vec::new();
+        // an archive or image under a compression of its own (`disk.dd.gz`) is
+        // decompressed whole first, as a compressed tar is
+        let outer = path.file_name().and_then(ArchiveKind::compression_of_name);
+        if let Some(outer) = outer {
+            let (decoded, ended) = crate::archive::decompress(
+                file,
+                outer.as_tar(),
+                self.max_size,
+                self.spill.as_deref(),
+            )
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", outer.words())))?;
+            file = decoded;
+            cut.extend(ended.map(|e| format!("archive read in part: {}: {e}", outer.words())));
+        }
         if kind.is_compressed_tar() {
-            file = crate::archive::decompress(file, kind, self.max_size, self.spill.as_deref())?;
+            let (decoded, ended) =
+                crate::archive::decompress(file, kind, self.max_size, self.spill.as_deref())?;
+            file = decoded;
+            cut.extend(ended.map(|e| format!("archive read in part: {e}")));
         }
         // an EWF image's later segment files stand beside its `.E01` (a split raw
         // image's parts beside its `.001`), each read as any evidence file is
         // (checked, and in the manifest), until one is not there
         let mut segments = Vec::new();
         let mut unread = Vec::new();
-        if matches!(kind, ArchiveKind::Ewf | ArchiveKind::Raw) {
+        if matches!(kind, ArchiveKind::Ewf | ArchiveKind::Raw) && outer.is_none() {
             let first = path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -937,6 +956,7 @@ impl Evidence {
             list.push(std::sync::Arc::new(archive));
         }
         let mut problems = problems;
+        problems.extend(cut.into_iter().map(|why| (path.to_path_buf(), why)));
         problems.extend(unread);
         Ok(problems)
     }
@@ -3262,18 +3282,32 @@ mod tests {
             ev_of(&tmp).open_archive(&cut_zst).unwrap_err().to_string(),
             "not inflated whole: zstd: the stream is cut short (it ends inside a frame)"
         );
+        // a stream damaged after some of it decoded is read to the damage, and named:
+        // here the second frame's checksum, so every byte decoded before it
         let bad_sum = tmp.join("sum.tar.zst");
-        let mut bytes = zstd_bytes(b"hello");
+        let mut bytes = std::fs::read(&tzst).unwrap();
         let last = bytes.len() - 1;
         bytes[last] ^= 0xff;
         std::fs::write(&bad_sum, &bytes).unwrap();
-        assert!(
-            ev_of(&tmp)
-                .open_archive(&bad_sum)
-                .unwrap_err()
-                .to_string()
-                .starts_with("not inflated whole: zstd: a frame's content checksum 0x"),
+        let ev = ev_of(&tmp);
+        let problems = ev.open_archive(&bad_sum).unwrap();
+        let (at, why) = problems.last().unwrap();
+        assert_eq!(at, &bad_sum);
+        let want = format!(
+            "archive read in part: inflated only to byte {} (zstd: a frame's content checksum 0x",
+            all.len()
         );
+        assert!(why.starts_with(&want), "{why}");
+        assert!(why.ends_with("); what lies past it is not read"), "{why}");
+        ev.open_archive(&tgz).unwrap();
+        let names = |a: &Path| -> Vec<PathBuf> {
+            ev.read_dir(a)
+                .unwrap()
+                .iter()
+                .map(|p| p.strip_prefix(a).unwrap().to_path_buf())
+                .collect()
+        };
+        assert_eq!(names(&bad_sum), names(&tgz));
         for f in [
             &damaged,
             &bomb,
