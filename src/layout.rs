@@ -21,7 +21,8 @@ use std::path::{Component, Path};
 pub enum Os {
     /// `home/<user>` or `root`.
     Linux,
-    /// `Users/<user>` without a drive folder.
+    /// `Users/<user>` without a drive folder (but on a disk image's NTFS volume, an
+    /// image of a C: drive: [`Os::Windows`]).
     MacOs,
     /// `<drive>/Users/<user>`.
     Windows,

@@ -1517,6 +1517,11 @@ impl Scanner {
         let mut collections: HashMap<PathBuf, Option<String>> = HashMap::new();
         let mut attribute = |root: &Path, path: &Path, found: &mut Vec<FoundFile>| {
             let mut a = layout::attribute_file(root, path);
+            // a bare `Users/<user>` reads as macOS's; on a disk image's NTFS volume (an
+            // image of a C: drive) it is Windows's
+            if a.os == Some(layout::Os::MacOs) && evidence.in_disk_image(path) {
+                a.os = Some(layout::Os::Windows);
+            }
             if let Some((folder, info)) = layout::velociraptor_collection(root, path) {
                 let host = collections.entry(folder).or_insert_with(|| {
                     let (host, problem) = collection_host(evidence, &info)?;

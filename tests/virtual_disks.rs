@@ -1181,3 +1181,40 @@ fn a_compressed_disk_image_reads_as_the_image_it_holds() {
         ]
     );
 }
+
+#[test]
+fn users_at_the_top_of_an_image_s_volume_are_windows_users() {
+    use ai_chat_forensics::layout::Os;
+    let disks = repo().join("fixtures/disks");
+    let oses = |root: &Path| -> std::collections::BTreeSet<String> {
+        Scanner::new()
+            .root(root)
+            .discover()
+            .unwrap()
+            .into_iter()
+            .filter(|f| f.problem.is_none())
+            .map(|f| format!("{} {:?}", f.attribution.user, f.attribution.os))
+            .collect()
+    };
+    // a system disk's C: volume holds `Users/` at its top; KAPE's VHDX `C/Users/`
+    for image in ["WIN-DESK03.E01", "WIN-DESK03.dd", "WIN-DESK03.vhdx"] {
+        assert_eq!(
+            oses(&disks.join(image)),
+            [format!("carol {:?}", Some(Os::Windows))].into(),
+            "{image}"
+        );
+    }
+    // the same `Users/` in a folder is a Mac's
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("LAPTOP-7/Users/carol/.claude");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::copy(
+        repo().join("fixtures/evidence/WIN-DESK03/C/Users/carol/.claude/history.jsonl"),
+        home.join("history.jsonl"),
+    )
+    .unwrap();
+    assert_eq!(
+        oses(tmp.path()),
+        [format!("carol {:?}", Some(Os::MacOs))].into()
+    );
+}

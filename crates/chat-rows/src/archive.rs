@@ -1188,6 +1188,11 @@ impl Archive {
         }
     }
 
+    /// True for a disk image read through its NTFS volumes.
+    pub(crate) fn is_disk(&self) -> bool {
+        !self.disk.is_empty()
+    }
+
     /// Reads the archive's directory (a zip's central directory, a tar's headers).
     /// Returns the archive and the entries that stand nowhere in its tree, each by the
     /// path it would have had (the archive's own path when it has none) with why.

@@ -1219,6 +1219,13 @@ impl Evidence {
         self.archive_of(path).is_some()
     }
 
+    /// True when `path` stands on a disk image's NTFS volume (of a VHDX, VHD, EWF or raw
+    /// image opened as an archive): a file system of Windows, whatever its folders look
+    /// like (an image of a C: drive holds `Users/<user>` at its top, as a Mac does).
+    pub fn in_disk_image(&self, path: &Path) -> bool {
+        self.archive_of(path).is_some_and(|a| a.is_disk())
+    }
+
     /// True when `path` is a deleted file of a disk image's NTFS volume: a file whose
     /// record is no longer in use, standing at `<image>/$Deleted/<its path>`. What a
     /// store reads from it is deleted evidence (the scanner marks its rows so).
