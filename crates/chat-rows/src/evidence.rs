@@ -2543,6 +2543,13 @@ mod tests {
             ("/e/a.tar/a", "/e/a.tar/a"),
             ("/e/.gz/", "/e/.gz/"),
             ("x", "x"),
+            ("/e/é.jsonl.gz/é.jsonl", "/e/é.jsonl"),
+            ("/e/€.GZ/€", "/e/€"),
+            ("/a.gz/", "/a.gz/"),
+            ("a.gz/a", "a"),
+            (".gz/", ".gz/"),
+            ("/", "/"),
+            ("", ""),
         ] {
             assert_eq!(plain_display(shown), plain, "{shown}");
         }
