@@ -92,8 +92,8 @@ struct Args {
     /// Which archives met under a root are opened and read as folders: `collections`
     /// (named by UAC or Velociraptor, at the top of an opened archive, or an EWF disk
     /// image `*.E01`), `all` (every
-    /// archive met, a user's own zips too), `none` (only archives given as roots,
-    /// and no store file compressed on its own). The summary names those not opened.
+    /// archive met, a user's own zips too), `none` (only archives and compressed
+    /// store files given as roots). The summary names those not opened.
     #[arg(long, value_name = "WHICH", default_value = "collections", value_parser = ["collections", "all", "none"])]
     open_archives: String,
     /// The password of encrypted zip members and 7z blocks (ZipCrypto or AES: `zip

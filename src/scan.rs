@@ -1630,28 +1630,30 @@ impl Scanner {
                     entries.push((path, Some(format!("folder not read ({error})"))));
                 }
                 Met::Entry { path, depth, kind } => match kind {
-                    EntryKind::File => match self.compressed_store_file(&path, evidence) {
-                        None => entries.push((path, None)),
-                        Some(Unpacked::NotOpened) => {
-                            compressed_not_opened.borrow_mut().push(path);
-                        }
-                        Some(Unpacked::Opened(at, ended)) => {
-                            if let Some(why) = ended {
-                                entries.push((
+                    EntryKind::File => {
+                        match self.compressed_store_file(&path, depth == 0, evidence) {
+                            None => entries.push((path, None)),
+                            Some(Unpacked::NotOpened) => {
+                                compressed_not_opened.borrow_mut().push(path);
+                            }
+                            Some(Unpacked::Opened(at, ended)) => {
+                                if let Some(why) = ended {
+                                    entries.push((
                                     path.clone(),
                                     Some(format!(
                                         "compressed store file read in part ({why}); the file it holds is read to there"
                                     )),
                                 ));
+                                }
+                                compressed.insert(at.clone(), path);
+                                entries.push((at, None));
                             }
-                            compressed.insert(at.clone(), path);
-                            entries.push((at, None));
+                            Some(Unpacked::Unread(why)) => entries.push((
+                                path,
+                                Some(format!("compressed store file not read ({why})")),
+                            )),
                         }
-                        Some(Unpacked::Unread(why)) => entries.push((
-                            path,
-                            Some(format!("compressed store file not read ({why})")),
-                        )),
-                    },
+                    }
                     EntryKind::Link if archive || evidence.is_archived(&path) => {
                         if self.stores.iter().any(|s| s.claim(&path).is_some()) {
                             entries.push((
@@ -1846,14 +1848,20 @@ impl Scanner {
     /// own (`history.jsonl.gz`): `None` when it is not (another name, or a file no
     /// store would claim once decompressed, passed over as any unclaimed file is);
     /// else it is opened as the file it holds ([`Evidence::open_compressed`]), unless
-    /// no archive met is opened ([`ArchivesMet::None`]).
-    fn compressed_store_file(&self, path: &Path, evidence: &Evidence) -> Option<Unpacked> {
+    /// no archive met is opened ([`ArchivesMet::None`]) and it is no root (a root is
+    /// always read).
+    fn compressed_store_file(
+        &self,
+        path: &Path,
+        root: bool,
+        evidence: &Evidence,
+    ) -> Option<Unpacked> {
         let (_, held) = chat_rows::Compressed::of_name(path.file_name()?)?;
         let at = path.with_file_name(held);
         if !self.stores.iter().any(|s| s.claim(&at).is_some()) {
             return None;
         }
-        if self.archives_met == ArchivesMet::None {
+        if self.archives_met == ArchivesMet::None && !root {
             return Some(Unpacked::NotOpened);
         }
         Some(match evidence.open_compressed(path) {

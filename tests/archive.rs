@@ -1064,4 +1064,11 @@ fn a_compressed_store_file_that_cannot_be_read_whole_is_named() {
         quick.archives_not_opened,
         [home.join("history.jsonl.gz"), bad.clone(), cut.clone()]
     );
+    // given as a root, it is read whatever archives met are opened
+    let root = Scanner::new()
+        .root(&cut)
+        .open_archives(ai_chat_forensics::ArchivesMet::None)
+        .run()
+        .unwrap();
+    assert_eq!((root.rows.len(), root.archives_not_opened.len()), (25, 0));
 }
