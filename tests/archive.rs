@@ -991,6 +991,58 @@ fn store_files_compressed_one_by_one_read_as_the_files_they_hold() {
 }
 
 #[test]
+fn a_compressed_store_file_in_a_zip_reads_as_the_file_it_holds() {
+    // a KAPE-style zip whose history a responder gzipped before zipping the collection
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("tree");
+    let home = tree.join("C/Users/carol/.claude");
+    std::fs::create_dir_all(&home).unwrap();
+    let history = fixture_tree().join("WIN-DESK03/C/Users/carol/.claude/history.jsonl");
+    std::fs::copy(&history, home.join("history.jsonl")).unwrap();
+    let plain = Scanner::new().root(&tree).hash_files(true).run().unwrap();
+    compress_in_place(&home.join("history.jsonl"), "gz");
+    let zip = tmp.path().join("cases/WS5.zip");
+    common::zip_tree(&tree, &zip, |_| false);
+    let from_zip = Scanner::new().root(&zip).hash_files(true).run().unwrap();
+    let member = format!(
+        "{}/C/Users/carol/.claude/history.jsonl.gz/history.jsonl",
+        display_path(&zip)
+    );
+    let (t, z) = (display_path(&tree), display_path(&zip));
+    let want: Vec<String> = plain
+        .rows
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.source_file = member.clone();
+            r.host = "WS5".into();
+            serde_json::to_string(&r).unwrap().replace(&t, &z)
+        })
+        .collect();
+    assert_eq!(want.len(), 3);
+    assert_eq!(rows_of(&from_zip.rows, "", ""), want);
+    // the zip, its gzip member as read, and the file that holds
+    let paths: Vec<String> = from_zip
+        .report
+        .manifest
+        .iter()
+        .map(|e| e.path.clone())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            z.clone(),
+            format!("{z}/C/Users/carol/.claude/history.jsonl.gz"),
+            member.clone()
+        ]
+    );
+    assert_eq!(
+        from_zip.report.manifest[2].sha256,
+        plain.report.manifest[0].sha256
+    );
+}
+
+#[test]
 fn a_compressed_store_file_that_cannot_be_read_whole_is_named() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("ws1/home/dana/.claude");
