@@ -760,27 +760,18 @@ pub(crate) fn decompress(
         file: Arc::new(file),
         pos: 0,
     };
-    let mut decoder = decompressing(kind, input)?;
+    let decoder = decompressing(kind, input)?;
     let mut out = Decoded::new(spill)?;
-    let mut buf = vec![0u8; 64 << 10];
-    let ended = loop {
-        let n = match decoder.read(&mut buf) {
-            Ok(0) => break None,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => break Some(e),
-        };
-        if out.len() + n as u64 > cap {
-            return Err(io::Error::new(
-                io::ErrorKind::FileTooLarge,
-                format!(
-                    "not read: it inflates to more than the {cap}-byte cap of one evidence file ({} bytes and more)",
-                    cap.saturating_add(1)
-                ),
-            ));
-        }
-        io::Write::write_all(&mut out, &buf[..n])?;
-    };
+    let (_, ended) = decode_capped(decoder, cap, &mut out).map_err(|e| match e {
+        Capped::Over => io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!(
+                "not read: it inflates to more than the {cap}-byte cap of one evidence file ({} bytes and more)",
+                cap.saturating_add(1)
+            ),
+        ),
+        Capped::Io(e) => e,
+    })?;
     match ended {
         Some(e) if out.len() == 0 => {
             Err(io::Error::new(e.kind(), format!("not inflated whole: {e}")))
@@ -794,6 +785,38 @@ pub(crate) fn decompress(
             Ok((out.into_ranged()?, Some(e)))
         }
         None => Ok((out.into_ranged()?, None)),
+    }
+}
+
+/// Why [`decode_capped`] stopped without an end or a damaged stream to tell of.
+enum Capped {
+    /// The stream decodes past the cap.
+    Over,
+    /// Writing out what was decoded failed.
+    Io(io::Error),
+}
+
+/// Decodes `decoder` into `out`, at most `cap` bytes: the length decoded, with the
+/// error that ended a damaged or cut stream early (the bytes before it are written).
+fn decode_capped(
+    mut decoder: impl Read,
+    cap: u64,
+    out: &mut impl io::Write,
+) -> Result<(u64, Option<io::Error>), Capped> {
+    let mut buf = vec![0u8; 64 << 10];
+    let mut len = 0u64;
+    loop {
+        let n = match decoder.read(&mut buf) {
+            Ok(0) => return Ok((len, None)),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Ok((len, Some(e))),
+        };
+        if len + n as u64 > cap {
+            return Err(Capped::Over);
+        }
+        out.write_all(&buf[..n]).map_err(Capped::Io)?;
+        len += n as u64;
     }
 }
 
@@ -818,25 +841,16 @@ pub(crate) fn decoded_length(
     kind: Compressed,
     cap: u64,
 ) -> io::Result<(u64, Option<io::Error>)> {
-    let mut decoder = decoder(file, kind)?;
-    let mut buf = vec![0u8; 64 << 10];
-    let mut len = 0u64;
-    let ended = loop {
-        match decoder.read(&mut buf) {
-            Ok(0) => break None,
-            Ok(n) => len += n as u64,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => break Some(e),
-        }
-        if len > cap {
-            return Err(io::Error::new(
+    let (len, ended) =
+        decode_capped(decoder(file, kind)?, cap, &mut io::sink()).map_err(|e| match e {
+            Capped::Over => io::Error::new(
                 io::ErrorKind::FileTooLarge,
                 format!(
                     "not read: it decompresses to more than the {cap}-byte cap of one evidence file"
                 ),
-            ));
-        }
-    };
+            ),
+            Capped::Io(e) => e,
+        })?;
     let what = kind.words();
     match ended {
         // nothing decoded: no file of any length stands for it
