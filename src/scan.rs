@@ -577,6 +577,38 @@ enum Unpacked {
     Unread(String),
 }
 
+/// Puts what the walk did with a file into its entries: the file itself (`None`: no
+/// single compressed store file), the file it holds (with a row for a stream read in
+/// part), why it was not read, or, not opened, into `not_opened`.
+fn unpacked_entry(
+    outcome: Option<Unpacked>,
+    path: PathBuf,
+    entries: &mut Vec<(PathBuf, Option<String>)>,
+    compressed: &mut HashMap<PathBuf, PathBuf>,
+    not_opened: &mut Vec<PathBuf>,
+) {
+    match outcome {
+        None => entries.push((path, None)),
+        Some(Unpacked::NotOpened) => not_opened.push(path),
+        Some(Unpacked::Opened(at, ended)) => {
+            if let Some(why) = ended {
+                entries.push((
+                    path.clone(),
+                    Some(format!(
+                        "compressed store file read in part ({why}); the file it holds is read to there"
+                    )),
+                ));
+            }
+            compressed.insert(at.clone(), path);
+            entries.push((at, None));
+        }
+        Some(Unpacked::Unread(why)) => entries.push((
+            path,
+            Some(format!("compressed store file not read ({why})")),
+        )),
+    }
+}
+
 /// Which archives a walk opens when it meets them under a root ([`Scanner::open_archives`]).
 /// Archives given as roots are always opened. A store file compressed on its own
 /// (`history.jsonl.gz`, which a store would claim as `history.jsonl`) is opened as the
@@ -1585,8 +1617,10 @@ impl Scanner {
             }
             // folders the walk does not enter, with why (pushed from its filter)
             let kernel = std::cell::RefCell::new(Vec::new());
-            // single compressed store files not opened (`--open-archives none`)
+            // single compressed store files not opened (`--open-archives none`), and those
+            // to ask the stores of again with the files found beside them
             let compressed_not_opened = std::cell::RefCell::new(Vec::new());
+            let compressed_later = std::cell::RefCell::new(Vec::new());
             let mut folders = SeenFolders::default();
             let root_kind = if archive {
                 EntryKind::Folder
@@ -1631,27 +1665,25 @@ impl Scanner {
                 }
                 Met::Entry { path, depth, kind } => match kind {
                     EntryKind::File => {
-                        match self.compressed_store_file(&path, depth == 0, evidence) {
-                            None => entries.push((path, None)),
-                            Some(Unpacked::NotOpened) => {
-                                compressed_not_opened.borrow_mut().push(path);
+                        let claimed = |at: &Path| self.stores.iter().any(|s| s.claim(at).is_some());
+                        match self.compressed_store_file(&path, depth == 0, evidence, claimed) {
+                            // one no store claims by its path alone may be claimed by the
+                            // files found beside it, once the walk is done
+                            None if chat_rows::Compressed::of_name(
+                                path.file_name().unwrap_or_default(),
+                            )
+                            .is_some() =>
+                            {
+                                compressed_later.borrow_mut().push(path.clone());
+                                entries.push((path, None));
                             }
-                            Some(Unpacked::Opened(at, ended)) => {
-                                if let Some(why) = ended {
-                                    entries.push((
-                                    path.clone(),
-                                    Some(format!(
-                                        "compressed store file read in part ({why}); the file it holds is read to there"
-                                    )),
-                                ));
-                                }
-                                compressed.insert(at.clone(), path);
-                                entries.push((at, None));
-                            }
-                            Some(Unpacked::Unread(why)) => entries.push((
+                            outcome => unpacked_entry(
+                                outcome,
                                 path,
-                                Some(format!("compressed store file not read ({why})")),
-                            )),
+                                &mut entries,
+                                &mut compressed,
+                                &mut compressed_not_opened.borrow_mut(),
+                            ),
                         }
                     }
                     EntryKind::Link if archive || evidence.is_archived(&path) => {
@@ -1745,7 +1777,51 @@ impl Scanner {
                 ));
             }
             entries.append(&mut kernel.into_inner());
-            archives_not_opened.append(&mut compressed_not_opened.into_inner());
+            // a compressed file a store claims only by its neighbours (a Copilot CLI home
+            // of any name's `session-store.db.gz`, a Claude Code home under
+            // `$CLAUDE_CONFIG_DIR`): asked again with the files the walk found
+            let later = compressed_later.into_inner();
+            let mut not_opened = compressed_not_opened.into_inner();
+            if !later.is_empty() {
+                let outcomes: Vec<(PathBuf, Unpacked)> = {
+                    let walked = chat_rows::Walked::new(
+                        entries
+                            .iter()
+                            .filter(|(_, problem)| problem.is_none())
+                            .map(|(path, _)| path.as_path())
+                            .collect(),
+                    );
+                    let claimed = |at: &Path| {
+                        self.stores
+                            .iter()
+                            .any(|s| s.claim_in(at, &walked).is_some())
+                    };
+                    later
+                        .into_iter()
+                        .filter_map(|path| {
+                            let outcome = self.compressed_store_file(
+                                &path,
+                                path == *root,
+                                evidence,
+                                claimed,
+                            )?;
+                            Some((path, outcome))
+                        })
+                        .collect()
+                };
+                for (path, outcome) in outcomes {
+                    // it stands for itself no more: the file it holds does
+                    entries.retain(|(p, problem)| !(p == &path && problem.is_none()));
+                    unpacked_entry(
+                        Some(outcome),
+                        path,
+                        &mut entries,
+                        &mut compressed,
+                        &mut not_opened,
+                    );
+                }
+            }
+            archives_not_opened.append(&mut not_opened);
             entries.sort();
             let walked = chat_rows::Walked::new(
                 entries
@@ -1855,10 +1931,11 @@ impl Scanner {
         path: &Path,
         root: bool,
         evidence: &Evidence,
+        claimed: impl Fn(&Path) -> bool,
     ) -> Option<Unpacked> {
         let (_, held) = chat_rows::Compressed::of_name(path.file_name()?)?;
         let at = path.with_file_name(held);
-        if !self.stores.iter().any(|s| s.claim(&at).is_some()) {
+        if !claimed(&at) {
             return None;
         }
         if self.archives_met == ArchivesMet::None && !root {

@@ -1043,6 +1043,64 @@ fn a_compressed_store_file_in_a_zip_reads_as_the_file_it_holds() {
 }
 
 #[test]
+fn a_compressed_store_file_claimed_by_its_neighbours_is_read() {
+    // a Copilot CLI home of a name no rule knows (`$COPILOT_HOME=~/cfgdir`): its
+    // `session-store.db` is claimed only because `session-state/<uuid>/` lies beside it
+    let tmp = tempfile::tempdir().unwrap();
+    let alice = fixture_tree().join("lin-ws01/home/alice");
+    let home_in = |side: &str| {
+        let home = tmp.path().join(side).join("WS1/home/alice/cfgdir");
+        common::copy_tree(&alice.join("copilot-home"), &home);
+        for name in ["session-store.db", "session-store.db-wal"] {
+            std::fs::copy(alice.join(".copilot").join(name), home.join(name)).unwrap();
+        }
+        for f in common::files_under(&home) {
+            std::fs::File::options()
+                .write(true)
+                .open(&f)
+                .unwrap()
+                .set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_796_040_000))
+                .unwrap();
+        }
+        home
+    };
+    home_in("plain");
+    let packed = home_in("packed");
+    let db = compress_in_place(&packed.join("session-store.db"), "zst");
+    let from_plain = Scanner::new()
+        .root(tmp.path().join("plain/WS1"))
+        .run()
+        .unwrap();
+    let from_packed = Scanner::new()
+        .root(tmp.path().join("packed/WS1"))
+        .run()
+        .unwrap();
+    let member = display_path(&db.join("session-store.db"));
+    let named = from_packed
+        .rows
+        .iter()
+        .filter(|r| r.source_file == member)
+        .count();
+    assert_eq!(named, 19);
+    let mapped: Vec<String> = from_packed
+        .rows
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            if r.source_file == member {
+                r.source_file = display_path(&packed.join("session-store.db"));
+            }
+            serde_json::to_string(&r)
+                .unwrap()
+                .replace("/packed/", "/plain/")
+        })
+        .collect();
+    assert_eq!(mapped, rows_of(&from_plain.rows, "", ""));
+    // the file it holds replaces it among the files read
+    assert!(from_packed.report.problems.is_empty());
+}
+
+#[test]
 fn a_compressed_store_file_that_cannot_be_read_whole_is_named() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("ws1/home/dana/.claude");
