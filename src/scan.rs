@@ -1809,9 +1809,11 @@ impl Scanner {
                         })
                         .collect()
                 };
+                // each stands for itself no more: the file it holds does
+                let held: std::collections::HashSet<&PathBuf> =
+                    outcomes.iter().map(|(p, _)| p).collect();
+                entries.retain(|(p, problem)| !(problem.is_none() && held.contains(p)));
                 for (path, outcome) in outcomes {
-                    // it stands for itself no more: the file it holds does
-                    entries.retain(|(p, problem)| !(p == &path && problem.is_none()));
                     unpacked_entry(
                         Some(outcome),
                         path,
