@@ -577,6 +577,17 @@ enum Unpacked {
     Unread(String),
 }
 
+/// The files of a walk's entries that were not named unread, for [`Store::claim_in`].
+fn walked_of(entries: &[(PathBuf, Option<String>)]) -> chat_rows::Walked<'_> {
+    chat_rows::Walked::new(
+        entries
+            .iter()
+            .filter(|(_, problem)| problem.is_none())
+            .map(|(path, _)| path.as_path())
+            .collect(),
+    )
+}
+
 /// Puts what the walk did with a file into its entries: the file itself (`None`: no
 /// single compressed store file), the file it holds (with a row for a stream read in
 /// part), why it was not read, or, not opened, into `not_opened`.
@@ -1784,13 +1795,7 @@ impl Scanner {
             let mut not_opened = compressed_not_opened.into_inner();
             if !later.is_empty() {
                 let outcomes: Vec<(PathBuf, Unpacked)> = {
-                    let walked = chat_rows::Walked::new(
-                        entries
-                            .iter()
-                            .filter(|(_, problem)| problem.is_none())
-                            .map(|(path, _)| path.as_path())
-                            .collect(),
-                    );
+                    let walked = walked_of(&entries);
                     let claimed = |at: &Path| {
                         self.stores
                             .iter()
@@ -1825,13 +1830,7 @@ impl Scanner {
             }
             archives_not_opened.append(&mut not_opened);
             entries.sort();
-            let walked = chat_rows::Walked::new(
-                entries
-                    .iter()
-                    .filter(|(_, problem)| problem.is_none())
-                    .map(|(path, _)| path.as_path())
-                    .collect(),
-            );
+            let walked = walked_of(&entries);
             for (path, problem) in &entries {
                 let path = path.clone();
                 if let Some(problem) = problem.clone() {
