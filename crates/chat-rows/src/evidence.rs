@@ -2726,7 +2726,7 @@ mod tests {
         let spill = tempfile_dir("archive-spill");
         let spilling = Evidence {
             spill_above: 1000,
-            ..Evidence::new().roots([&tmp]).spill_dir(&spill)
+            ..Evidence::new().roots([&tmp]).spill_dir(spill.as_path())
         };
         spilling.open_archive(&z).unwrap();
         let r = spilling.open_ranged(&at("home/alice/b.jsonl")).unwrap();
@@ -3425,7 +3425,7 @@ mod tests {
         }
         // decoded into the spill folder: the same, and nothing left there
         let spill = tempfile_dir("archive-7z-spill");
-        let ev = ev_of(&tmp).spill_dir(&spill);
+        let ev = ev_of(&tmp).spill_dir(spill.as_path());
         ev.open_archive(&solid).unwrap();
         assert_eq!(
             ev.read(&solid.join("home/alice/a.txt")).unwrap(),
@@ -3495,7 +3495,7 @@ mod tests {
             crate::ArchivePassword::any_of(["wrong", "inf3cted"]),
             crate::ArchivePassword::any_of(["wrong", "also wrong", "inf3cted", "wrong"]),
         ] {
-            for ev in [ev_of(&tmp), ev_of(&tmp).spill_dir(&spill)] {
+            for ev in [ev_of(&tmp), ev_of(&tmp).spill_dir(spill.as_path())] {
                 let ev = ev.archive_password(password.clone());
                 for archive in [&locked, &blocks] {
                     assert_eq!(ev.open_archive(archive).unwrap(), []);
@@ -4260,11 +4260,38 @@ mod tests {
         assert_eq!(p("/a/é".as_bytes()), "/a/é");
     }
 
+    /// A test's own folder under the system's temporary folder, removed when the test ends,
+    /// whether it passes or fails (a failed assertion unwinds through the drop).
     #[cfg(unix)]
-    fn tempfile_dir(name: &str) -> PathBuf {
+    struct Scratch(PathBuf);
+
+    #[cfg(unix)]
+    impl std::ops::Deref for Scratch {
+        type Target = PathBuf;
+        fn deref(&self) -> &PathBuf {
+            &self.0
+        }
+    }
+
+    #[cfg(unix)]
+    impl AsRef<Path> for Scratch {
+        fn as_ref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    #[cfg(unix)]
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[cfg(unix)]
+    fn tempfile_dir(name: &str) -> Scratch {
         let d = std::env::temp_dir().join(format!("chat-rows-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
-        d
+        Scratch(d)
     }
 }
