@@ -83,7 +83,7 @@ impl Store for ClaudeCodeStore {
         sink: &mut dyn RowSink,
     ) {
         let display = if ctx.display_path.is_empty() {
-            chat_rows::display_path(path)
+            evidence.shown(path)
         } else {
             ctx.display_path.clone()
         };

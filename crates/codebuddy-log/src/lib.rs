@@ -86,7 +86,7 @@ impl Store for CodeBuddyStore {
         sink: &mut dyn chat_rows::RowSink,
     ) {
         let display = if ctx.display_path.is_empty() {
-            path.display().to_string()
+            evidence.shown(path)
         } else {
             ctx.display_path.clone()
         };

@@ -202,7 +202,7 @@ impl CodyStore {
         opening: state_vscdb::Opening,
     ) -> Vec<Row> {
         let source = if ctx.display_path.is_empty() {
-            path.display().to_string()
+            evidence.shown(path)
         } else {
             ctx.display_path.clone()
         };

@@ -213,11 +213,13 @@ impl<F: FnMut(Row)> RowSink for FnSink<F> {
     }
 }
 
-fn io_row(agent: &str, path: &Path, e: &std::io::Error) -> Row {
+/// The `parser:` row of a file that could not be read; `shown` is the file as the evidence
+/// reader names it ([`Evidence::shown`]: a compressed store file's member form).
+fn io_row(agent: &str, shown: String, e: &std::io::Error) -> Row {
     Row::system(
         agent,
         chat_rows::system::parser(Error::Io {
-            path: chat_rows::display_path(path),
+            path: shown,
             offset: 0,
             reason: e.to_string(),
         }),
@@ -227,11 +229,11 @@ fn io_row(agent: &str, path: &Path, e: &std::io::Error) -> Row {
 
 /// The `parser:` row of a read that failed at `offset`, after the rows of the lines
 /// before it.
-fn failed_midway(agent: &str, path: &Path, e: &std::io::Error, offset: u64) -> Row {
+fn failed_midway(agent: &str, shown: String, e: &std::io::Error, offset: u64) -> Row {
     Row::system(
         agent,
         chat_rows::system::parser(Error::Io {
-            path: chat_rows::display_path(path),
+            path: shown,
             offset,
             reason: e.to_string(),
         }),
@@ -243,12 +245,13 @@ fn failed_midway(agent: &str, path: &Path, e: &std::io::Error, offset: u64) -> R
 /// the byte it failed at, after the rows of the lines before it.
 fn stream_events(
     path: &Path,
+    evidence: &Evidence,
     lines: &mut chat_rows::lines::LineReader<'_>,
     opts: &Options<'_>,
     sink: &mut dyn RowSink,
 ) {
     if let (_, Err(e)) = events::read_event_lines(lines, opts, sink) {
-        let row = failed_midway(opts.agent, path, &e, lines.bytes_read());
+        let row = failed_midway(opts.agent, evidence.shown(path), &e, lines.bytes_read());
         sink.push(row.session(opts.fallback_session));
     }
 }
@@ -333,7 +336,10 @@ fn read_cli_log(
 ) {
     let mut lines = match evidence.read_lines(path) {
         Ok(l) => l,
-        Err(e) => return sink.push(io_row(agent, path, &e).session(loc.session_id.clone())),
+        Err(e) => {
+            return sink
+                .push(io_row(agent, evidence.shown(path), &e).session(loc.session_id.clone()));
+        }
     };
     let (cwd, branch) = workspace_yaml_columns(&up(path, 1), evidence);
     let opts = Options {
@@ -343,7 +349,7 @@ fn read_cli_log(
         branch: &branch,
         secondary: false,
     };
-    stream_events(path, &mut lines, &opts, sink);
+    stream_events(path, evidence, &mut lines, &opts, sink);
     // the session folder's lock files and index-less backups, never opened
     localdb::session_folder_rows(&up(path, 1), &loc.session_id, agent, evidence, &mut |r| {
         sink.push(r)
@@ -390,7 +396,10 @@ fn read_transcript(
 ) {
     let mut lines = match evidence.read_lines(path) {
         Ok(l) => l,
-        Err(e) => return sink.push(io_row(agent, path, &e).session(loc.session_id.clone())),
+        Err(e) => {
+            return sink
+                .push(io_row(agent, evidence.shown(path), &e).session(loc.session_id.clone()));
+        }
     };
     let ws = workspace_dir(path);
     let folder = ws
@@ -408,7 +417,7 @@ fn read_transcript(
         secondary: chat_log.is_some(),
     };
     match chat_log {
-        None => stream_events(path, &mut lines, &opts, sink),
+        None => stream_events(path, evidence, &mut lines, &opts, sink),
         Some(log) => {
             // the chat log is richer and primary: prove each row's twin in it
             let ctx = FileContext {
@@ -424,7 +433,7 @@ fn read_transcript(
                 }
                 sink.push(r)
             });
-            stream_events(path, &mut lines, &opts, &mut proving);
+            stream_events(path, evidence, &mut lines, &opts, &mut proving);
         }
     }
 }
@@ -872,7 +881,9 @@ fn read_debug_log(
 ) {
     let mut lines = match evidence.read_lines(path) {
         Ok(l) => l,
-        Err(e) => return sink(io_row(agent, path, &e).session(loc.session_id.clone())),
+        Err(e) => {
+            return sink(io_row(agent, evidence.shown(path), &e).session(loc.session_id.clone()));
+        }
     };
     let file_name = name_of(path);
     let side = side::Side {
@@ -892,7 +903,7 @@ fn read_debug_log(
         sink(r)
     });
     if let Err(e) = read {
-        let row = failed_midway(agent, path, &e, lines.bytes_read());
+        let row = failed_midway(agent, evidence.shown(path), &e, lines.bytes_read());
         sink(row.session(loc.session_id.clone()));
     }
 }
@@ -909,7 +920,9 @@ fn read_side(
     }
     let bytes = match evidence.read(path) {
         Ok(b) => b,
-        Err(e) => return sink(io_row(agent, path, &e).session(loc.session_id.clone())),
+        Err(e) => {
+            return sink(io_row(agent, evidence.shown(path), &e).session(loc.session_id.clone()));
+        }
     };
     let mut file_name = name_of(path);
     if loc.kind == FileKind::Settings && path.parent().map(name_of).as_deref() == Some("policy.d") {

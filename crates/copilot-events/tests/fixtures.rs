@@ -883,3 +883,37 @@ fn a_log_read_a_chunk_at_a_time_gives_the_rows_of_its_bytes() {
     assert_eq!(counts.lines, 4);
     assert_eq!((rows, counts), at_hand(&bytes[..fifth]));
 }
+
+/// A `parser:` row of a compressed store file names it as the evidence reader does, as a
+/// member of the compressed file: a gzipped CLI log opened, then gone before its read.
+#[test]
+fn a_compressed_log_that_cannot_be_read_is_named_as_a_member() {
+    use std::io::Write;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".copilot/session-state").join(X);
+    std::fs::create_dir_all(&dir).unwrap();
+    let gz = dir.join("events.jsonl.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(&std::fs::read(root().join(A).join("events.jsonl")).unwrap())
+        .unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let ev = Evidence::new().roots([tmp.path()]);
+    let (held, ended) = ev.open_compressed(&gz).unwrap();
+    assert_eq!(
+        (held.clone(), ended.is_none()),
+        (dir.join("events.jsonl"), true)
+    );
+    std::fs::remove_file(&gz).unwrap();
+    let ctx = FileContext::default();
+    let rows = CopilotEventsStore.read(&held, &ctx, &ev);
+    let shown = format!("{}/events.jsonl.gz/events.jsonl", dir.display());
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        rows[0].text,
+        format!("parser: cannot read {shown}: No such file or directory (os error 2)")
+    );
+    assert_eq!(
+        (rows[0].session_id.as_str(), rows[0].source_locator.as_str()),
+        (X, "whole file")
+    );
+}

@@ -131,7 +131,7 @@ impl CopilotNitriteStore {
         evidence: &Evidence,
     ) -> Vec<Row> {
         let shown = if ctx.display_path.is_empty() {
-            path.display().to_string()
+            evidence.shown(path)
         } else {
             ctx.display_path.clone()
         };

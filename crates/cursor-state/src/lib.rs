@@ -132,7 +132,7 @@ impl CursorStore {
         paging: Paging,
     ) {
         let source = if ctx.display_path.is_empty() {
-            chat_rows::display_path(path)
+            evidence.shown(path)
         } else {
             ctx.display_path.clone()
         };

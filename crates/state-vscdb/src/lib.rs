@@ -727,7 +727,7 @@ impl StateVscdbStore {
     ) -> Vec<Row> {
         let agent = ctx.product.clone().unwrap_or_else(|| "vscode".to_string());
         let source_file = if ctx.display_path.is_empty() {
-            path.display().to_string()
+            evidence.shown(path)
         } else {
             ctx.display_path.clone()
         };

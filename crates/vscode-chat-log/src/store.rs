@@ -54,7 +54,7 @@ impl Store for ChatLogStore {
             .filter(|p| !p.is_empty())
             .unwrap_or_else(|| "vscode".into());
         let source_file = if ctx.display_path.is_empty() {
-            chat_rows::display_path(path)
+            evidence.shown(path)
         } else {
             ctx.display_path.clone()
         };
