@@ -22,7 +22,8 @@ struct Args {
     /// `*.7z`, `*.tar`, `*.tar.gz`, `*.tgz`, `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, KAPE's `*.vhdx`, `*.vhd`, or a disk image `*.E01` (with its `.E02` ...), `*.dd`, `*.raw`, `*.img`, `*.001` (with its `.002` ...), read without extracting; an archive met under a
     /// root is read when UAC or Velociraptor named it or it lies at the top of an
     /// opened archive: see --open-archives). Any of these under a compression of its
-    /// own (`*.dd.gz`, `*.img.xz`, `*.zip.zst`, `.bz2`) is decompressed whole, under
+    /// own (`*.dd.gz`, `*.img.xz`, `*.zip.zst`, `.bz2`; a split image's parts each
+    /// compressed, `*.001.gz` with its `.002.gz` ...) is decompressed whole, under
     /// the size cap, then read as it; a store file compressed on its own
     /// (`history.jsonl.gz`, `.bz2`, `.xz`, `.zst`) is read as the file it holds.
     /// Default: the current user's home (live triage).

@@ -1182,6 +1182,105 @@ fn a_compressed_disk_image_reads_as_the_image_it_holds() {
     );
 }
 
+/// A split image whose parts were each compressed on their own (`gzip disk.0*`, `zstd
+/// disk.E0*`) reads as the whole image: each part decompressed, in the manifest as
+/// read; a part cut short ends the image there, and the parts after it are named.
+#[test]
+fn a_split_image_compressed_part_by_part_reads_as_its_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let disks = repo().join("fixtures/disks");
+    let dd = disks.join("WIN-DESK03.dd");
+    let whole = Scanner::new().root(&dd).run().unwrap();
+    let bytes = std::fs::read(&dd).unwrap();
+    let split = tmp.path().join("split");
+    std::fs::create_dir(&split).unwrap();
+    let part = |n: usize| split.join(format!("WIN-DESK03.{n:03}.gz"));
+    let mut packed = Vec::new();
+    for (n, chunk) in bytes.chunks(5 << 19).enumerate() {
+        packed.push(compressed(chunk, "gz"));
+        std::fs::write(part(n + 1), &packed[n]).unwrap();
+    }
+    let first = part(1);
+    let before = snapshot_tree(tmp.path()).unwrap();
+    let run = Scanner::new().root(&first).hash_files(true).run().unwrap();
+    assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
+    let (w, f) = (display_path(&dd), display_path(&first));
+    assert_eq!(rows_of(&run.rows, "", ""), rows_of(&whole.rows, &w, &f));
+    assert_eq!(run.rows.len(), 135);
+    let parts: Vec<(String, u64)> = run
+        .report
+        .manifest
+        .iter()
+        .filter(|e| !e.path.starts_with(&format!("{f}/")))
+        .map(|e| (e.path.clone(), e.size))
+        .collect();
+    let want: Vec<(String, u64)> = (1..=3)
+        .map(|n| (display_path(&part(n)), packed[n - 1].len() as u64))
+        .collect();
+    assert_eq!(parts, want);
+    // a later part is part of the evidence given: no output goes there
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
+        .arg(&first)
+        .arg("-o")
+        .arg(part(3))
+        .arg("--no-progress")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains(&format!(
+        "{} is inside an evidence root; write output elsewhere so the evidence stays unchanged",
+        part(3).display()
+    )));
+    assert_eq!(snapshot_tree(tmp.path()).unwrap(), before);
+    // an EWF image's segment files, each compressed with zstd
+    let ewf = disks.join("ewf");
+    let plain = ewf.join("WIN-DESK03.E01");
+    let from_plain = Scanner::new().root(&plain).run().unwrap();
+    let zst = tmp.path().join("ewf");
+    std::fs::create_dir(&zst).unwrap();
+    for n in 1..=7 {
+        let name = format!("WIN-DESK03.E{n:02}");
+        let b = std::fs::read(ewf.join(&name)).unwrap();
+        std::fs::write(zst.join(format!("{name}.zst")), compressed(&b, "zst")).unwrap();
+    }
+    let z1 = zst.join("WIN-DESK03.E01.zst");
+    let from_zst = Scanner::new().root(&z1).run().unwrap();
+    assert_eq!(
+        rows_of(&from_zst.rows, "", ""),
+        rows_of(&from_plain.rows, &display_path(&plain), &display_path(&z1))
+    );
+    // the middle part cut short: the image ends where it ends, the last part named
+    std::fs::write(part(2), &packed[1][..packed[1].len() / 2]).unwrap();
+    let run = Scanner::new().root(&first).run().unwrap();
+    let texts: Vec<String> = run.rows.iter().map(|r| r.text.clone()).collect();
+    let named: Vec<(String, String)> = run
+        .rows
+        .iter()
+        .filter(|r| r.text.contains("cut short") || r.text.contains("inflated only"))
+        .map(|r| (r.source_file.clone(), r.text.clone()))
+        .collect();
+    let (f3, n) = (display_path(&part(3)), texts.len());
+    assert_eq!(
+        named,
+        [
+            (f.clone(), "parser: archive read in part: WIN-DESK03.002.gz: gzip: inflated only to byte 255106 (incomplete deflate stream); what lies past it is not read".to_string()),
+            (f.clone(), "parser: the GPT's backup header is at byte 6290944, past the end of the virtual disk (2876546 bytes): the image is cut short or a part of it is missing".to_string()),
+            (f3, "parser: segment file not read (a part before it is cut short, so where its bytes stand in the image is not known)".to_string()),
+        ]
+    );
+    assert_eq!(n, 38, "{texts:#?}");
+    // the first part cut short: nothing of the image is read, and all of it is said
+    std::fs::write(part(1), &packed[0][..packed[0].len() / 2]).unwrap();
+    let run = Scanner::new().root(&first).run().unwrap();
+    let texts: Vec<String> = run.rows.iter().map(|r| r.text.clone()).collect();
+    assert_eq!(
+        texts,
+        [
+            "parser: archive not read (not read as a disk image: no NTFS volume in the virtual disk's partitions (and: the GPT's backup header is at byte 6290944, past the end of the virtual disk (1936974 bytes): the image is cut short or a part of it is missing; partition 1 of the virtual disk runs past its end: 1048576 bytes from byte 1048576, of which the image holds 888398; partition 1 of the virtual disk not read: it holds no NTFS volume; partition 2 of the virtual disk not read: it starts at byte 2097152, past the disk's end (1936974 bytes)); gzip: inflated only to byte 1936974 (incomplete deflate stream); what lies past it is not read; WIN-DESK03.002.gz: segment file not read (a part before it is cut short, so where its bytes stand in the image is not known))"
+        ]
+    );
+}
+
 #[test]
 fn users_at_the_top_of_an_image_s_volume_are_windows_users() {
     use ai_chat_forensics::layout::Os;

@@ -1063,7 +1063,7 @@ impl ArchiveKind {
     }
 
     /// The name without a last extension of [`Compressed::EXTENSIONS`].
-    fn without_compression(name: &[u8]) -> Option<&[u8]> {
+    pub(crate) fn without_compression(name: &[u8]) -> Option<&[u8]> {
         Compressed::EXTENSIONS.iter().find_map(|(e, _)| {
             let cut = name.len().checked_sub(e.len() + 1)?;
             (name[cut] == b'.' && name[cut + 1..].eq_ignore_ascii_case(e.as_bytes()))

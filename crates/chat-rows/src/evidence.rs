@@ -42,8 +42,9 @@ use crate::when::Timestamp;
 
 /// The later segment files of a disk image on disk: for an EWF image `x.E01`, the
 /// `x.E02`, `x.E03` ... beside it (then `x.EAA` ...), for a split raw image `x.001`, the
-/// `x.002` ... beside it, each a regular file (not a link), up to the first missing;
-/// empty for any other path. They are part of the image: read with it
+/// `x.002` ... beside it, each a regular file (not a link), up to the first missing
+/// (for a first part under a compression of its own, `x.001.gz`, the later ones under
+/// the same: `x.002.gz` ...); empty for any other path. They are part of the image: read with it
 /// ([`Evidence::roots`] takes them in with an image given as a root), and an output
 /// path must no more resolve to one of them than to the image itself.
 pub fn image_segments(image: &Path) -> Vec<PathBuf> {
@@ -889,6 +890,7 @@ impl Evidence {
         self.within_depth(path, "an archive")?;
         let mut file = self.open_ranged(path)?;
         // what a damaged or cut stream left out, named with the archive's problems
+        // (`archive read in part: ...`)
         let mut cut = Vec::new();
         // an archive or image under a compression of its own (`disk.dd.gz`) is
         // decompressed whole first, as a compressed tar is
@@ -902,31 +904,60 @@ impl Evidence {
             )
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", outer.words())))?;
             file = decoded;
-            cut.extend(ended.map(|e| format!("archive read in part: {}: {e}", outer.words())));
+            cut.extend(ended.map(|e| format!("{}: {e}", outer.words())));
         }
         if kind.is_compressed_tar() {
             let (decoded, ended) =
                 crate::archive::decompress(file, kind, self.max_size, self.spill.as_deref())?;
             file = decoded;
-            cut.extend(ended.map(|e| format!("archive read in part: {e}")));
+            cut.extend(ended.map(|e| e.to_string()));
         }
         // an EWF image's later segment files stand beside its `.E01` (a split raw
         // image's parts beside its `.001`), each read as any evidence file is
         // (checked, and in the manifest), until one is not there
         let mut segments = Vec::new();
         let mut unread = Vec::new();
-        if matches!(kind, ArchiveKind::Ewf | ArchiveKind::Raw) && outer.is_none() {
+        // (under the first's compression, each part decompressed on its own; a part
+        // cut short ends the image there, as a cut image file would, and the parts
+        // after it are named, not read)
+        if matches!(kind, ArchiveKind::Ewf | ArchiveKind::Raw) {
             let first = path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            let mut ended = !cut.is_empty();
             for n in 2.. {
                 let Some(name) = crate::ewf::segment_name(&first, n) else {
                     break;
                 };
                 let sibling = path.with_file_name(&name);
-                match self.open_ranged(&sibling) {
-                    Ok(f) => segments.push(f),
+                if ended {
+                    if std::fs::symlink_metadata(&sibling).is_ok() {
+                        let why = "segment file not read (a part before it is cut short, so where its bytes stand in the image is not known)";
+                        unread.push((sibling, why.to_string()));
+                    }
+                    break;
+                }
+                let part = self.open_ranged(&sibling).and_then(|f| match outer {
+                    None => Ok((f, None)),
+                    Some(outer) => crate::archive::decompress(
+                        f,
+                        outer.as_tar(),
+                        self.max_size,
+                        self.spill.as_deref(),
+                    )
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", outer.words()))),
+                });
+                match part {
+                    Ok((f, None)) => segments.push(f),
+                    Ok((f, Some(e))) => {
+                        segments.push(f);
+                        let words = outer
+                            .map(crate::archive::Compressed::words)
+                            .unwrap_or_default();
+                        cut.push(format!("{name}: {words}: {e}"));
+                        ended = true;
+                    }
                     Err(e) if e.kind() == io::ErrorKind::NotFound => break,
                     Err(e) => {
                         unread.push((sibling, format!("segment file not read ({e})")));
@@ -951,12 +982,30 @@ impl Evidence {
         }))
         .map_err(|_| {
             io::Error::other("not read as an archive: its reader stopped with an internal error")
-        })??;
+        })?
+        .map_err(|e| {
+            // what was cut short or left out may be why it could not be read: told too
+            let told: Vec<String> = cut
+                .iter()
+                .cloned()
+                .chain(unread.iter().map(|(p, why)| {
+                    let name = p.file_name().unwrap_or_default().to_string_lossy();
+                    format!("{name}: {why}")
+                }))
+                .collect();
+            match told.is_empty() {
+                true => e,
+                false => io::Error::new(e.kind(), format!("{e}; {}", told.join("; "))),
+            }
+        })?;
         if let Ok(mut list) = self.archives.write() {
             list.push(std::sync::Arc::new(archive));
         }
         let mut problems = problems;
-        problems.extend(cut.into_iter().map(|why| (path.to_path_buf(), why)));
+        problems.extend(
+            cut.into_iter()
+                .map(|why| (path.to_path_buf(), format!("archive read in part: {why}"))),
+        );
         problems.extend(unread);
         Ok(problems)
     }

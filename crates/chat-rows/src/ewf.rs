@@ -441,7 +441,19 @@ impl Ewf {
 /// `.E02` ... `.E99`, then `.EAA` ... `.EZZ`, `.FAA` ... `.ZZZ`, in the case of the
 /// first's extension; or part `n` of a split raw image (`.001`, `.002` ... `.999`).
 /// `None` past `.ZZZ` (`.999`), or when `first` ends neither `.E01` nor `.001`.
+/// A first part under a compression of its own (`disk.001.gz`, `disk.E01.zst`) names
+/// its later parts under the same one, as written (`disk.002.gz`, `disk.E02.zst`): each
+/// part compressed on its own, as `gzip disk.0*` leaves them.
 pub(crate) fn segment_name(first: &str, n: u32) -> Option<String> {
+    if let Some(stem) = crate::archive::ArchiveKind::without_compression(first.as_bytes()) {
+        // a compression's extension is ASCII, so the cut is at a character boundary
+        let (stem, ext) = first.split_at(stem.len());
+        return Some(format!("{}{ext}", plain_segment_name(stem, n)?));
+    }
+    plain_segment_name(first, n)
+}
+
+fn plain_segment_name(first: &str, n: u32) -> Option<String> {
     let stem = first.get(..first.len().checked_sub(3)?)?;
     let ext = &first[first.len() - 3..];
     if ext == "001" && stem.ends_with('.') && (1..=999).contains(&n) {
@@ -508,5 +520,20 @@ mod tests {
         assert_eq!(segment_name("disk.001", 999).as_deref(), Some("disk.999"));
         assert_eq!(segment_name("disk.001", 1000), None);
         assert_eq!(segment_name("disk1001", 2), None);
+        // a first part under a compression of its own: its later parts under the same
+        assert_eq!(
+            segment_name("disk.001.gz", 2).as_deref(),
+            Some("disk.002.gz")
+        );
+        assert_eq!(
+            segment_name("disk.E01.ZST", 2).as_deref(),
+            Some("disk.E02.ZST")
+        );
+        assert_eq!(
+            segment_name("disk.e01.xz", 100).as_deref(),
+            Some("disk.eaa.xz")
+        );
+        assert_eq!(segment_name("disk.dd.gz", 2), None);
+        assert_eq!(segment_name("disk.001.gz.gz", 2), None);
     }
 }
