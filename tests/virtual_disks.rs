@@ -1249,6 +1249,25 @@ fn a_split_image_compressed_part_by_part_reads_as_its_whole() {
         rows_of(&from_zst.rows, "", ""),
         rows_of(&from_plain.rows, &display_path(&plain), &display_path(&z1))
     );
+    // the parts decompressed are one image under the cap: the third passes it
+    let capped = Scanner::new()
+        .root(&first)
+        .max_file_size(5 << 20)
+        .run()
+        .unwrap();
+    let over: Vec<(String, String)> = capped
+        .rows
+        .iter()
+        .filter(|r| r.text.contains("cap"))
+        .map(|r| (r.source_file.clone(), r.text.clone()))
+        .collect();
+    assert_eq!(
+        over,
+        [(
+            display_path(&part(3)),
+            "parser: segment file not read (gzip: the image's parts decompress to more than the 5242880-byte cap of one evidence file)".to_string()
+        )]
+    );
     // the middle part cut short: the image ends where it ends, the last part named
     std::fs::write(part(2), &packed[1][..packed[1].len() / 2]).unwrap();
     let run = Scanner::new().root(&first).run().unwrap();

@@ -926,6 +926,7 @@ impl Evidence {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             let mut ended = !cut.is_empty();
+            let mut decompressed = file.len();
             for n in 2.. {
                 let Some(name) = crate::ewf::segment_name(&first, n) else {
                     break;
@@ -938,16 +939,32 @@ impl Evidence {
                     }
                     break;
                 }
+                // the parts decompressed are one image under the cap, not one each
+                // (a folder of small bombs must not fill the spill folder)
+                let left = self.max_size.saturating_sub(decompressed);
                 let part = self.open_ranged(&sibling).and_then(|f| match outer {
                     None => Ok((f, None)),
                     Some(outer) => crate::archive::decompress(
                         f,
                         outer.as_tar(),
-                        self.max_size,
+                        left,
                         self.spill.as_deref(),
                     )
-                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", outer.words()))),
+                    .map_err(|e| match e.kind() {
+                        io::ErrorKind::FileTooLarge => io::Error::new(
+                            e.kind(),
+                            format!(
+                                "{}: the image's parts decompress to more than the {}-byte cap of one evidence file",
+                                outer.words(),
+                                self.max_size
+                            ),
+                        ),
+                        _ => io::Error::new(e.kind(), format!("{}: {e}", outer.words())),
+                    }),
                 });
+                if let Ok((f, _)) = &part {
+                    decompressed += f.len();
+                }
                 match part {
                     Ok((f, None)) => segments.push(f),
                     Ok((f, Some(e))) => {
