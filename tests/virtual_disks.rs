@@ -77,6 +77,19 @@ fn by_pieces(ranged: &ai_chat_forensics::chat_rows::RangedFile) -> Vec<u8> {
 /// The row a disk image's EFI partition gives.
 const EFI: &str = "partition 1 of the virtual disk not read: it holds no NTFS volume";
 
+/// The files of a manifest read beside an image whose display path is `image` (the
+/// image's own entry and its later parts, not its members): path and size.
+fn files_read_beside(
+    manifest: &[ai_chat_forensics::chat_rows::ManifestEntry],
+    image: &str,
+) -> Vec<(String, u64)> {
+    manifest
+        .iter()
+        .filter(|e| !e.path.starts_with(&format!("{image}/")))
+        .map(|e| (e.path.clone(), e.size))
+        .collect()
+}
+
 fn rows_of(rows: &[ai_chat_forensics::Row], from: &str, to: &str) -> Vec<String> {
     rows.iter()
         .map(|r| serde_json::to_string(r).unwrap().replace(from, to))
@@ -726,13 +739,7 @@ fn a_split_raw_image_reads_as_its_whole() {
     let (w, f) = (display_path(&dd), display_path(&first));
     assert_eq!(rows_of(&run.rows, "", ""), rows_of(&whole.rows, &w, &f),);
     assert_eq!(run.rows.len(), 135);
-    let parts: Vec<(String, u64)> = run
-        .report
-        .manifest
-        .iter()
-        .filter(|e| !e.path.starts_with(&format!("{f}/")))
-        .map(|e| (e.path.clone(), e.size))
-        .collect();
+    let parts = files_read_beside(&run.report.manifest, &f);
     let part = |n: u32| display_path(&split.join(format!("WIN-DESK03.{n:03}")));
     assert_eq!(
         parts,
@@ -1207,13 +1214,7 @@ fn a_split_image_compressed_part_by_part_reads_as_its_whole() {
     let (w, f) = (display_path(&dd), display_path(&first));
     assert_eq!(rows_of(&run.rows, "", ""), rows_of(&whole.rows, &w, &f));
     assert_eq!(run.rows.len(), 135);
-    let parts: Vec<(String, u64)> = run
-        .report
-        .manifest
-        .iter()
-        .filter(|e| !e.path.starts_with(&format!("{f}/")))
-        .map(|e| (e.path.clone(), e.size))
-        .collect();
+    let parts = files_read_beside(&run.report.manifest, &f);
     let want: Vec<(String, u64)> = (1..=3)
         .map(|n| (display_path(&part(n)), packed[n - 1].len() as u64))
         .collect();
