@@ -72,6 +72,23 @@ pub const MAX_ARCHIVE_DEPTH: usize = 4;
 /// The default size cap of one evidence file: 4 GiB.
 pub const DEFAULT_MAX_SIZE: u64 = 4 << 30;
 
+/// How many times its own size a single compressed store file
+/// ([`Evidence::open_compressed`]) may decompress to, past
+/// [`MAX_COMPRESSION_RATIO_FROM`]. Logs and databases compress 3 to 30 times, and a
+/// database of free pages a few hundred; a decompression bomb thousands of times
+/// (4 GB of zeros is a 123 KB zstd file). A store reads some files whole, so without
+/// this bound a file of a few kilobytes could take gigabytes of memory and minutes;
+/// with it, what a compressed file costs stays in proportion to its own size. One
+/// that decompresses past it is one `parser:` row, not read. Archives and disk images
+/// under a compression of their own are not bound so (an image of an empty disk
+/// compresses tens of thousands of times): they are decompressed into the spill
+/// folder, under the size cap, and read by ranges.
+pub const MAX_COMPRESSION_RATIO: u64 = 1000;
+
+/// The size up to which a single compressed store file is read whatever its
+/// compression ratio ([`MAX_COMPRESSION_RATIO`]): 64 MiB.
+pub const MAX_COMPRESSION_RATIO_FROM: u64 = 64 << 20;
+
 /// One file read, for the manifest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ManifestEntry {
@@ -1091,15 +1108,30 @@ impl Evidence {
         let modified = self.check(path)?.modified;
         let file = self.open_ranged(path)?;
         let kept = self.access_time_kept(path);
+        // decoded no further than the ratio allows: a bomb costs in proportion to its size
+        let own = file.len();
+        let ratio_cap = own
+            .saturating_mul(MAX_COMPRESSION_RATIO)
+            .max(MAX_COMPRESSION_RATIO_FROM);
+        let cap = self.max_size.min(ratio_cap);
         let (size, ended) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            crate::archive::decoded_length(file, kind, self.max_size)
+            crate::archive::decoded_length(file, kind, cap)
         }))
         .map_err(|_| {
             io::Error::other(format!(
                 "not decompressed as {}: its decoder stopped with an internal error",
                 kind.words()
             ))
-        })??;
+        })?
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::FileTooLarge if cap < self.max_size => io::Error::new(
+                e.kind(),
+                format!(
+                    "not read: it decompresses to more than {MAX_COMPRESSION_RATIO} times its own {own} bytes (past {cap} bytes), a decompression bomb's shape; decompressed elsewhere, the copy reads as any file"
+                ),
+            ),
+            _ => e,
+        })?;
         let archive = Archive::single(&at, (path, kind), size, modified, kept);
         if let Ok(mut singles) = self.singles.write() {
             singles
@@ -2556,6 +2588,29 @@ mod tests {
             capped.open_compressed(&log).unwrap_err().to_string(),
             "not read: it decompresses to more than the 100000-byte cap of one evidence file"
         );
+        // a bomb under the cap but past the ratio: refused once its output passes 1,000
+        // times its size and the 64 MiB floor (bzip2 streams of 1 MiB of zeros, one
+        // after another: 69 MiB from a few kilobytes); one under the floor is read
+        let member = {
+            let mut w = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::best());
+            w.write_all(&vec![0u8; 1 << 20]).unwrap();
+            w.finish().unwrap()
+        };
+        let bomb = at_time("bomb.jsonl.bz2", &member.repeat(69));
+        let own = member.len() * 69;
+        assert_eq!(
+            ev.open_compressed(&bomb).unwrap_err().to_string(),
+            format!(
+                "not read: it decompresses to more than 1000 times its own {own} bytes (past 67108864 bytes), a decompression bomb's shape; decompressed elsewhere, the copy reads as any file"
+            )
+        );
+        let small = at_time("small.jsonl.bz2", &member.repeat(63));
+        let (held, ended) = ev.open_compressed(&small).unwrap();
+        assert!(ended.is_none());
+        assert_eq!(ev.read(&held).unwrap().len(), 63 << 20);
+        for f in [&bomb, &small] {
+            std::fs::remove_file(f).unwrap();
+        }
         // names of no single compressed file
         for name in ["plain.jsonl", "c.tar.gz", ".gz"] {
             assert_eq!(
