@@ -255,6 +255,52 @@ fn copy_capped(
     Ok(n)
 }
 
+/// A compressed member's decoded stream, ended by an error of kind `FileTooLarge` once
+/// it passes the ratio of a decompression bomb
+/// ([`crate::evidence::MAX_COMPRESSION_RATIO`] times its `own` packed size, and
+/// [`crate::evidence::MAX_COMPRESSION_RATIO_FROM`]), as a whole read of it is.
+struct BombBound<R> {
+    inner: R,
+    own: u64,
+    bound: u64,
+    read: u64,
+}
+
+impl<R: Read> BombBound<R> {
+    fn new(inner: R, own: u64) -> BombBound<R> {
+        let bound = own
+            .saturating_mul(crate::evidence::MAX_COMPRESSION_RATIO)
+            .max(crate::evidence::MAX_COMPRESSION_RATIO_FROM);
+        BombBound {
+            inner,
+            own,
+            bound,
+            read: 0,
+        }
+    }
+}
+
+impl<R: Read> Read for BombBound<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let room = self.bound.saturating_add(1).saturating_sub(self.read);
+        let want = buf.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        if self.read + n as u64 > self.bound {
+            return Err(io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                format!(
+                    "it decompresses to more than {} times its own {} bytes (past {} bytes), a decompression bomb's shape",
+                    crate::evidence::MAX_COMPRESSION_RATIO,
+                    self.own,
+                    self.bound
+                ),
+            ));
+        }
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
 /// A reader that takes the CRC-32 of what it reads.
 struct Crc<R> {
     inner: R,
@@ -1960,12 +2006,38 @@ impl Archive {
             // the zip crate's own words for an encrypted one ("Password required")
             passwords.push(None);
         }
+        // a member packed past the ratio of a decompression bomb is refused there, as a
+        // single compressed file is ([`crate::evidence::MAX_COMPRESSION_RATIO`]): read
+        // whole, it would cost memory out of proportion to the archive
+        let packed = match m.place {
+            Place::Zip { stored: false, .. } => self.zip_data(m).ok().map(|(_, len)| len),
+            _ => None,
+        };
+        let bound = packed.map(|p| {
+            p.saturating_mul(crate::evidence::MAX_COMPRESSION_RATIO)
+                .max(crate::evidence::MAX_COMPRESSION_RATIO_FROM)
+        });
+        let (cap, bomb) = match (bound, packed) {
+            (Some(b), Some(p)) if b < cap => (b, Some(p)),
+            _ => (cap, None),
+        };
         let mut failed = None;
         for password in passwords {
             let mut out = fresh()?;
             match self.inflate_into(m, cap, password, &mut out) {
                 Ok(n) => return Ok((out, n)),
-                Err(e) if e.kind() == io::ErrorKind::FileTooLarge => return Err(e),
+                Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
+                    return Err(match bomb {
+                        Some(own) => io::Error::new(
+                            e.kind(),
+                            format!(
+                                "archive member not read: it decompresses to more than {} times its own {own} bytes (past {cap} bytes), a decompression bomb's shape",
+                                crate::evidence::MAX_COMPRESSION_RATIO
+                            ),
+                        ),
+                        None => e,
+                    });
+                }
                 Err(e) => failed = Some(e),
             }
         }
@@ -2119,12 +2191,13 @@ impl Archive {
                         ));
                     }
                     let raw = whole(RangedFile::within(self.file.clone(), start, len));
-                    match packing {
+                    let decoded = match packing {
                         Some(packing) => unpacking(packing, raw, m.size).map_err(|e| {
                             io::Error::new(e.kind(), format!("archive member not read: {e}"))
                         })?,
                         None => Box::new(flate2::read::DeflateDecoder::new(raw)),
-                    }
+                    };
+                    Box::new(BombBound::new(decoded, len))
                 };
                 return Ok(Some(Box::new(MemberReader {
                     inner: compressed,

@@ -3097,6 +3097,52 @@ mod tests {
         std::fs::write(path, bytes).unwrap();
     }
 
+    /// A zip member that decompresses past 64 MiB and 1,000 times its packed size is
+    /// refused there, whole or a chunk at a time: read whole, a bomb of a few kilobytes
+    /// would take its gigabytes of memory. One of the same ratio under 64 MiB is read.
+    #[test]
+    fn a_zip_member_packed_as_a_bomb_is_refused_past_the_ratio() {
+        let tmp = tempfile_dir("archive-bomb");
+        // zstd frames of 1 MiB of zeros, one after another
+        let zeros = vec![0u8; 1 << 20];
+        let frame = ruzstd::encoding::compress_to_vec(
+            &zeros[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        let (bomb, fine) = (frame.repeat(70), frame.repeat(63));
+        let z = tmp.join("m.zip");
+        packed_zip(
+            &z,
+            &[
+                ("bomb.jsonl", 93, &bomb, &zeros.repeat(70)),
+                ("fine.jsonl", 93, &fine, &zeros.repeat(63)),
+            ],
+        );
+        let ev = Evidence::new().roots([&tmp]);
+        assert_eq!(ev.open_archive(&z).unwrap().len(), 0);
+        let why = format!(
+            "it decompresses to more than 1000 times its own {} bytes (past 67108864 bytes), a decompression bomb's shape",
+            bomb.len()
+        );
+        assert_eq!(
+            ev.read(&z.join("bomb.jsonl")).unwrap_err().to_string(),
+            format!("archive member not read: {why}")
+        );
+        let mut lines = ev.read_lines(&z.join("bomb.jsonl")).unwrap();
+        let failed = loop {
+            match lines.next_line() {
+                Some(Ok(_)) => continue,
+                None => break None,
+                Some(Err(e)) => break Some(e.to_string()),
+            }
+        };
+        assert_eq!(
+            failed,
+            Some(format!("archive member not read whole: {why}"))
+        );
+        assert_eq!(ev.read(&z.join("fine.jsonl")).unwrap().len(), 63 << 20);
+    }
+
     /// Zip members in the methods the `zip` crate is not asked to decode (bzip2, LZMA
     /// with and without its end marker, zstd under both its numbers, xz) read as their
     /// plain bytes, whole and by ranges;
