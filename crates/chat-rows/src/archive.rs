@@ -255,29 +255,14 @@ fn copy_capped(
     Ok(n)
 }
 
-/// A compressed member's decoded stream, ended by an error of kind `FileTooLarge` once
-/// it passes the ratio of a decompression bomb
-/// ([`crate::evidence::MAX_COMPRESSION_RATIO`] times its `own` packed size, and
-/// [`crate::evidence::MAX_COMPRESSION_RATIO_FROM`]), as a whole read of it is.
+/// A compressed member's decoded stream, ended by an error of kind `FileTooLarge`, in
+/// the words `why`, once it passes `bound` bytes ([`Archive::zip_bomb_bound`]), as a
+/// whole read of it is.
 struct BombBound<R> {
     inner: R,
-    own: u64,
     bound: u64,
+    why: String,
     read: u64,
-}
-
-impl<R: Read> BombBound<R> {
-    fn new(inner: R, own: u64) -> BombBound<R> {
-        let bound = own
-            .saturating_mul(crate::evidence::MAX_COMPRESSION_RATIO)
-            .max(crate::evidence::MAX_COMPRESSION_RATIO_FROM);
-        BombBound {
-            inner,
-            own,
-            bound,
-            read: 0,
-        }
-    }
 }
 
 impl<R: Read> Read for BombBound<R> {
@@ -288,12 +273,7 @@ impl<R: Read> Read for BombBound<R> {
         if self.read + n as u64 > self.bound {
             return Err(io::Error::new(
                 io::ErrorKind::FileTooLarge,
-                format!(
-                    "it decompresses to more than {} times its own {} bytes (past {} bytes), a decompression bomb's shape",
-                    crate::evidence::MAX_COMPRESSION_RATIO,
-                    self.own,
-                    self.bound
-                ),
+                self.why.clone(),
             ));
         }
         self.read += n as u64;
@@ -428,6 +408,12 @@ pub(crate) struct Archive {
     nodes: Vec<Node>,
     /// Whether reading the zip file could not change its access time.
     pub(crate) access_time_kept: bool,
+    /// The bytes of evidence the archive stands on: its files as found (a compressed
+    /// image's compressed bytes, a split image's parts), or, for an archive inside
+    /// another, the outer one's. No member is read past
+    /// [`crate::evidence::MAX_COMPRESSION_RATIO`] times them
+    /// ([`Archive::bomb_bound`]).
+    pub(crate) stored: u64,
 }
 
 /// What stands at a path of an archive.
@@ -1245,7 +1231,62 @@ impl Archive {
                 children: BTreeMap::new(),
             }],
             access_time_kept,
+            // bound when opened ([`crate::Evidence::open_compressed`])
+            stored: u64::MAX,
         }
+    }
+
+    /// Refuses a member of a tar, 7z or disk image whose size passes
+    /// [`crate::evidence::MAX_COMPRESSION_RATIO`] times the evidence the archive stands
+    /// on ([`Archive::stored`]) and [`crate::evidence::MAX_COMPRESSION_RATIO_FROM`]: a
+    /// decompression bomb's shape (a 4 GB file of zeros in a compressed tar of a few
+    /// kilobytes, a sparse or zero-filled file of a small disk image), which a store
+    /// reading it whole would hold in memory. A zip member's size is only what its
+    /// header declares: its decoded stream is bound instead ([`Archive::zip_bomb_bound`]).
+    fn bomb_bound(&self, m: &Member) -> io::Result<()> {
+        if matches!(m.place, Place::Zip { .. }) {
+            return Ok(());
+        }
+        let (bound, of) = self.ratio_bound(u64::MAX);
+        if m.size <= bound {
+            return Ok(());
+        }
+        Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!(
+                "archive member not read: its {} bytes are more than {} times {of}, a decompression bomb's shape",
+                m.size,
+                crate::evidence::MAX_COMPRESSION_RATIO
+            ),
+        ))
+    }
+
+    /// The most a compressed zip member of `packed` bytes may decode to, and the words
+    /// for passing it: [`crate::evidence::MAX_COMPRESSION_RATIO`] times its packed size
+    /// or the evidence the archive stands on, the smaller, and at least
+    /// [`crate::evidence::MAX_COMPRESSION_RATIO_FROM`].
+    fn zip_bomb_bound(&self, packed: u64) -> (u64, String) {
+        let (bound, of) = self.ratio_bound(packed);
+        let why = format!(
+            "it decompresses to more than {} times {of}, a decompression bomb's shape",
+            crate::evidence::MAX_COMPRESSION_RATIO
+        );
+        (bound, why)
+    }
+
+    /// The bound of [`Archive::bomb_bound`] and [`Archive::zip_bomb_bound`] for a
+    /// member of `own` bytes as stored, with what it is the ratio of, in words.
+    fn ratio_bound(&self, own: u64) -> (u64, String) {
+        use crate::evidence::{MAX_COMPRESSION_RATIO, MAX_COMPRESSION_RATIO_FROM};
+        let (base, what) = if own <= self.stored {
+            (own, "its packed size")
+        } else {
+            (self.stored, "the size of the archive that holds it")
+        };
+        let bound = base
+            .saturating_mul(MAX_COMPRESSION_RATIO)
+            .max(MAX_COMPRESSION_RATIO_FROM);
+        (bound, format!("{what} ({base} bytes; past {bound} bytes)"))
     }
 
     /// True for a disk image read through its NTFS volumes.
@@ -1305,6 +1346,8 @@ impl Archive {
                 password,
                 nodes: tree.nodes,
                 access_time_kept,
+                // as given; [`crate::Evidence::open_archive`] sets what it stands on
+                stored: u64::MAX,
             },
             tree.problems,
         ))
@@ -1957,6 +2000,7 @@ impl Archive {
     /// The whole of a member, inflated, at most `cap` bytes (a larger member is an
     /// error of kind `FileTooLarge`, whatever its header declared).
     pub(crate) fn read(&self, m: &Member, cap: u64) -> io::Result<Vec<u8>> {
+        self.bomb_bound(m)?;
         if let Place::Ntfs { .. } = m.place {
             let mut out = Vec::with_capacity(m.size.min(cap).min(64 << 20) as usize);
             self.ntfs_copy(m, cap, &mut out)?;
@@ -2013,28 +2057,20 @@ impl Archive {
             Place::Zip { stored: false, .. } => self.zip_data(m).ok().map(|(_, len)| len),
             _ => None,
         };
-        let bound = packed.map(|p| {
-            p.saturating_mul(crate::evidence::MAX_COMPRESSION_RATIO)
-                .max(crate::evidence::MAX_COMPRESSION_RATIO_FROM)
-        });
-        let (cap, bomb) = match (bound, packed) {
-            (Some(b), Some(p)) if b < cap => (b, Some(p)),
-            _ => (cap, None),
-        };
+        let bomb = packed
+            .map(|p| self.zip_bomb_bound(p))
+            .filter(|(bound, _)| *bound < cap);
+        let cap = bomb.as_ref().map_or(cap, |(bound, _)| *bound);
         let mut failed = None;
         for password in passwords {
             let mut out = fresh()?;
             match self.inflate_into(m, cap, password, &mut out) {
                 Ok(n) => return Ok((out, n)),
                 Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
-                    return Err(match bomb {
-                        Some(own) => io::Error::new(
-                            e.kind(),
-                            format!(
-                                "archive member not read: it decompresses to more than {} times its own {own} bytes (past {cap} bytes), a decompression bomb's shape",
-                                crate::evidence::MAX_COMPRESSION_RATIO
-                            ),
-                        ),
+                    return Err(match &bomb {
+                        Some((_, why)) => {
+                            io::Error::new(e.kind(), format!("archive member not read: {why}"))
+                        }
                         None => e,
                     });
                 }
@@ -2155,6 +2191,7 @@ impl Archive {
     /// file or one spread over an attribute list, or one that cannot be read as it
     /// stands (which the whole read says why).
     pub(crate) fn stream(&self, m: &Member) -> io::Result<Option<Box<dyn Read>>> {
+        self.bomb_bound(m)?;
         let whole = |file: RangedFile| Cursor {
             file: Arc::new(file),
             pos: 0,
@@ -2197,7 +2234,13 @@ impl Archive {
                         })?,
                         None => Box::new(flate2::read::DeflateDecoder::new(raw)),
                     };
-                    Box::new(BombBound::new(decoded, len))
+                    let (bound, why) = self.zip_bomb_bound(len);
+                    Box::new(BombBound {
+                        inner: decoded,
+                        bound,
+                        why,
+                        read: 0,
+                    })
                 };
                 return Ok(Some(Box::new(MemberReader {
                     inner: compressed,

@@ -906,6 +906,10 @@ impl Evidence {
             })?;
         self.within_depth(path, "an archive")?;
         let mut file = self.open_ranged(path)?;
+        // the evidence it stands on: its bytes as found (and its later parts'), or the
+        // outer archive's when it lies in one ([`crate::archive::Archive::stored`])
+        let mut stored = file.len();
+        let outer_stored = self.archive_of(path).map_or(u64::MAX, |a| a.stored);
         // what a damaged or cut stream left out, named with the archive's problems
         // (`archive read in part: ...`)
         let mut cut = Vec::new();
@@ -959,7 +963,10 @@ impl Evidence {
                 // the parts decompressed are one image under the cap, not one each
                 // (a folder of small bombs must not fill the spill folder)
                 let left = self.max_size.saturating_sub(decompressed);
-                let part = self.open_ranged(&sibling).and_then(|f| match outer {
+                let part = self.open_ranged(&sibling).inspect(|f| {
+                    stored = stored.saturating_add(f.len());
+                });
+                let part = part.and_then(|f| match outer {
                     None => Ok((f, None)),
                     Some(outer) => crate::archive::decompress(
                         f,
@@ -1003,35 +1010,39 @@ impl Evidence {
         let kept = self.access_time_kept(path);
         // the zip and tar readers are dependencies: should one panic on a hostile
         // directory, the archive is unread and the scan goes on
-        let (archive, problems) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            Archive::open(
-                path,
-                std::iter::once(file).chain(segments).collect(),
-                kind,
-                kept,
-                self.archive_password.clone(),
-                self.max_size,
-                self.spill.as_deref(),
-            )
-        }))
-        .map_err(|_| {
-            io::Error::other("not read as an archive: its reader stopped with an internal error")
-        })?
-        .map_err(|e| {
-            // what was cut short or left out may be why it could not be read: told too
-            let told: Vec<String> = cut
-                .iter()
-                .cloned()
-                .chain(unread.iter().map(|(p, why)| {
-                    let name = p.file_name().unwrap_or_default().to_string_lossy();
-                    format!("{name}: {why}")
-                }))
-                .collect();
-            match told.is_empty() {
-                true => e,
-                false => io::Error::new(e.kind(), format!("{e}; {}", told.join("; "))),
-            }
-        })?;
+        let (mut archive, problems) =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                Archive::open(
+                    path,
+                    std::iter::once(file).chain(segments).collect(),
+                    kind,
+                    kept,
+                    self.archive_password.clone(),
+                    self.max_size,
+                    self.spill.as_deref(),
+                )
+            }))
+            .map_err(|_| {
+                io::Error::other(
+                    "not read as an archive: its reader stopped with an internal error",
+                )
+            })?
+            .map_err(|e| {
+                // what was cut short or left out may be why it could not be read: told too
+                let told: Vec<String> = cut
+                    .iter()
+                    .cloned()
+                    .chain(unread.iter().map(|(p, why)| {
+                        let name = p.file_name().unwrap_or_default().to_string_lossy();
+                        format!("{name}: {why}")
+                    }))
+                    .collect();
+                match told.is_empty() {
+                    true => e,
+                    false => io::Error::new(e.kind(), format!("{e}; {}", told.join("; "))),
+                }
+            })?;
+        archive.stored = stored.min(outer_stored);
         if let Ok(mut list) = self.archives.write() {
             list.push(std::sync::Arc::new(archive));
         }
@@ -1109,7 +1120,12 @@ impl Evidence {
         let file = self.open_ranged(path)?;
         let kept = self.access_time_kept(path);
         // decoded no further than the ratio allows: a bomb costs in proportion to its size
-        let own = file.len();
+        // inside an archive, the evidence it stands on is the outer one's at most (a
+        // bomb inside a bomb multiplies no further)
+        let (own, of) = match self.archive_of(path) {
+            Some(a) if a.stored < file.len() => (a.stored, "the size of the archive that holds it"),
+            _ => (file.len(), "its own size"),
+        };
         let ratio_cap = own
             .saturating_mul(MAX_COMPRESSION_RATIO)
             .max(MAX_COMPRESSION_RATIO_FROM);
@@ -1127,7 +1143,7 @@ impl Evidence {
             io::ErrorKind::FileTooLarge if cap < self.max_size => io::Error::new(
                 e.kind(),
                 format!(
-                    "not read: it decompresses to more than {MAX_COMPRESSION_RATIO} times its own {own} bytes (past {cap} bytes), a decompression bomb's shape; decompressed elsewhere, the copy reads as any file"
+                    "not read: it decompresses to more than {MAX_COMPRESSION_RATIO} times {of} ({own} bytes; past {cap} bytes), a decompression bomb's shape; decompressed elsewhere, the copy reads as any file"
                 ),
             ),
             _ => e,
@@ -2601,7 +2617,7 @@ mod tests {
         assert_eq!(
             ev.open_compressed(&bomb).unwrap_err().to_string(),
             format!(
-                "not read: it decompresses to more than 1000 times its own {own} bytes (past 67108864 bytes), a decompression bomb's shape; decompressed elsewhere, the copy reads as any file"
+                "not read: it decompresses to more than 1000 times its own size ({own} bytes; past 67108864 bytes), a decompression bomb's shape; decompressed elsewhere, the copy reads as any file"
             )
         );
         let small = at_time("small.jsonl.bz2", &member.repeat(63));
@@ -3110,18 +3126,22 @@ mod tests {
             ruzstd::encoding::CompressionLevel::Fastest,
         );
         let (bomb, fine) = (frame.repeat(70), frame.repeat(63));
+        // a stored member of 100 KB makes the zip large enough that the member's own
+        // ratio, not the archive's, is what refuses it
+        let pad = vec![b'x'; 100_000];
         let z = tmp.join("m.zip");
         packed_zip(
             &z,
             &[
                 ("bomb.jsonl", 93, &bomb, &zeros.repeat(70)),
                 ("fine.jsonl", 93, &fine, &zeros.repeat(63)),
+                ("pad.bin", 0, &pad, &pad),
             ],
         );
         let ev = Evidence::new().roots([&tmp]);
         assert_eq!(ev.open_archive(&z).unwrap().len(), 0);
         let why = format!(
-            "it decompresses to more than 1000 times its own {} bytes (past 67108864 bytes), a decompression bomb's shape",
+            "it decompresses to more than 1000 times its packed size ({} bytes; past 67108864 bytes), a decompression bomb's shape",
             bomb.len()
         );
         assert_eq!(
@@ -3141,6 +3161,72 @@ mod tests {
             Some(format!("archive member not read whole: {why}"))
         );
         assert_eq!(ev.read(&z.join("fine.jsonl")).unwrap().len(), 63 << 20);
+    }
+
+    /// A member of a compressed tar (or of any archive or image) larger than 64 MiB and
+    /// 1,000 times the archive's own bytes is refused, whole or a chunk at a time: a
+    /// tar.zst of a few kilobytes holding 70 MiB of zeros. The same tar plain is read,
+    /// and so is a bomb under the floor.
+    #[test]
+    fn a_member_past_the_ratio_of_its_archive_is_refused() {
+        let tmp = tempfile_dir("archive-tar-bomb");
+        let tar_of = |len: usize| {
+            let mut b = tar::Builder::new(Vec::new());
+            let mut h = tar::Header::new_gnu();
+            h.set_size(len as u64);
+            h.set_mode(0o644);
+            b.append_data(&mut h, "home/z.jsonl", std::io::repeat(0).take(len as u64))
+                .unwrap();
+            b.into_inner().unwrap()
+        };
+        // zstd frames of 1 MiB of the tar each (the zeros' frame made once)
+        let zstd_frames = |bytes: &[u8]| {
+            let zeros = ruzstd::encoding::compress_to_vec(
+                &vec![0u8; 1 << 20][..],
+                ruzstd::encoding::CompressionLevel::Fastest,
+            );
+            let mut out = Vec::new();
+            for chunk in bytes.chunks(1 << 20) {
+                if chunk.len() == 1 << 20 && chunk.iter().all(|&b| b == 0) {
+                    out.extend_from_slice(&zeros);
+                } else {
+                    out.extend(ruzstd::encoding::compress_to_vec(
+                        chunk,
+                        ruzstd::encoding::CompressionLevel::Fastest,
+                    ));
+                }
+            }
+            out
+        };
+        let big = tar_of(70 << 20);
+        let bomb = tmp.join("bomb.tar.zst");
+        std::fs::write(&bomb, zstd_frames(&big)).unwrap();
+        let plain = tmp.join("plain.tar");
+        std::fs::write(&plain, &big).unwrap();
+        let small = tmp.join("small.tar.zst");
+        std::fs::write(&small, zstd_frames(&tar_of(63 << 20))).unwrap();
+        let ev = Evidence::new().roots([&tmp]);
+        for a in [&bomb, &plain, &small] {
+            assert_eq!(ev.open_archive(a).unwrap().len(), 0);
+        }
+        let own = std::fs::metadata(&bomb).unwrap().len();
+        let why = format!(
+            "archive member not read: its 73400320 bytes are more than 1000 times the size of the archive that holds it ({own} bytes; past 67108864 bytes), a decompression bomb's shape"
+        );
+        let member = bomb.join("home/z.jsonl");
+        assert_eq!(ev.read(&member).unwrap_err().to_string(), why);
+        assert_eq!(
+            ev.read_lines(&member).err().map(|e| e.to_string()),
+            Some(why)
+        );
+        assert_eq!(
+            ev.read(&plain.join("home/z.jsonl")).unwrap().len(),
+            70 << 20
+        );
+        assert_eq!(
+            ev.read(&small.join("home/z.jsonl")).unwrap().len(),
+            63 << 20
+        );
     }
 
     /// Zip members in the methods the `zip` crate is not asked to decode (bzip2, LZMA
