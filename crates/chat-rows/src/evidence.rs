@@ -79,10 +79,12 @@ pub const DEFAULT_MAX_SIZE: u64 = 4 << 30;
 /// (4 GB of zeros is a 123 KB zstd file). A store reads some files whole, so without
 /// this bound a file of a few kilobytes could take gigabytes of memory and minutes;
 /// with it, what a compressed file costs stays in proportion to its own size. One
-/// that decompresses past it is one `parser:` row, not read. Archives and disk images
-/// under a compression of their own are not bound so (an image of an empty disk
-/// compresses tens of thousands of times): they are decompressed into the spill
-/// folder, under the size cap, and read by ranges.
+/// that decompresses past it is one `parser:` row, not read. The same bound holds
+/// for a member of an archive or disk image, against its packed size (a zip member)
+/// or the archive's bytes as found (a member of a tar, 7z or image). An archive or
+/// image under a compression of its own is not bound so as a whole (an image of an
+/// empty disk compresses tens of thousands of times): it is decompressed into the
+/// spill folder, under the size cap, and read by ranges.
 pub const MAX_COMPRESSION_RATIO: u64 = 1000;
 
 /// The size up to which a single compressed store file is read whatever its
@@ -954,7 +956,7 @@ impl Evidence {
                 };
                 let sibling = path.with_file_name(&name);
                 if ended {
-                    if std::fs::symlink_metadata(&sibling).is_ok() {
+                    if self.status(&sibling, false).is_some() {
                         let why = "segment file not read (a part before it is cut short, so where its bytes stand in the image is not known)";
                         unread.push((sibling, why.to_string()));
                     }
