@@ -152,6 +152,18 @@ def test_read_file_reads_a_compressed_store_file(tmp_path):
     bad.write_bytes(b"not gzip at all")
     with pytest.raises(acf.ScanError, match=r"compressed store file not read \(not decompressed as gzip: "):
         list(acf.read_file(bad))
+    # a decompression bomb: 70 MiB of zeros in a few hundred bytes of bzip2 is refused
+    import bz2
+
+    bomb = tmp_path / "bomb" / ".claude" / "history.jsonl.bz2"
+    bomb.parent.mkdir(parents=True)
+    bomb.write_bytes(bz2.compress(bytes(70 << 20)))
+    own = bomb.stat().st_size
+    with pytest.raises(
+        acf.ScanError,
+        match=r"compressed store file not read \(not read: it decompresses to more than 1000 times its own size \(%d bytes; past 67108864 bytes\), a decompression bomb's shape" % own,
+    ):
+        list(acf.read_file(bomb))
 
 
 def test_read_file_takes_file_objects_and_bytes(tmp_path):
