@@ -113,7 +113,10 @@ struct Args {
     /// The size cap of one evidence file, archive member or decompressed archive
     /// (bytes, or with K, M, G, T: KiB to TiB; default 4G). A larger one is one parser
     /// row. Raise it for a collection over 4 GiB held whole in one archive member (a
-    /// Velociraptor secured container's `data.zip`).
+    /// Velociraptor secured container's `data.zip`). Apart from the cap, a file that
+    /// decompresses past 64 MiB and 1,000 times the bytes it comes from (a compressed
+    /// store file, a zip member, a member of a compressed tar or a small image) is one
+    /// parser row: a decompression bomb's shape.
     #[arg(long, value_name = "SIZE")]
     max_file_size: Option<String>,
 }
