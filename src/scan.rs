@@ -1882,22 +1882,31 @@ impl Scanner {
                     }
                 }
             }
-            if archive {
-                // what is wrong with the archive as a whole (a name that climbs out, a
-                // damaged header) stands at no path under a host's folder: it is the
-                // host's whose files the archive holds, when they are one host's
-                let hosts: std::collections::BTreeSet<&str> = found[first..]
+            // what is wrong with an archive as a whole (a name that climbs out, a damaged
+            // header, a partition not read) stands at the archive's own path, under no
+            // host's folder: it is the host's whose files the archive holds, when they
+            // are one host's, whether the archive is the root or was met in a walk
+            let wholes: Vec<usize> = (first..found.len())
+                .filter(|&i| {
+                    let f = &found[i];
+                    f.problem.is_some()
+                        && f.attribution.host.is_empty()
+                        && ((archive && f.path == *root) || evidence.is_open_archive(&f.path))
+                })
+                .collect();
+            for i in wholes {
+                let at = found[i].path.clone();
+                // the files found follow the walk's sorted paths: an archive's members
+                // stand together right after it
+                let from = first + found[first..].partition_point(|f| f.path <= at);
+                let hosts: std::collections::BTreeSet<&str> = found[from..]
                     .iter()
+                    .take_while(|f| f.path.starts_with(&at))
                     .filter(|f| f.problem.is_none() && !f.attribution.host.is_empty())
                     .map(|f| f.attribution.host.as_str())
                     .collect();
                 if let [host] = hosts.into_iter().collect::<Vec<_>>()[..] {
-                    let host = host.to_string();
-                    for f in &mut found[first..] {
-                        if f.path == *root && f.attribution.host.is_empty() {
-                            f.attribution.host = host.clone();
-                        }
-                    }
+                    found[i].attribution.host = host.to_string();
                 }
             }
         }
