@@ -1894,19 +1894,28 @@ impl Scanner {
                         && ((archive && f.path == *root) || evidence.is_open_archive(&f.path))
                 })
                 .collect();
-            for i in wholes {
-                let at = found[i].path.clone();
-                // the files found follow the walk's sorted paths: an archive's members
-                // stand together right after it
-                let from = first + found[first..].partition_point(|f| f.path <= at);
-                let hosts: std::collections::BTreeSet<&str> = found[from..]
+            if !wholes.is_empty() {
+                // the hosts of the files below each such archive, each file's folders
+                // looked up once
+                let mut hosts: HashMap<PathBuf, std::collections::BTreeSet<String>> = wholes
                     .iter()
-                    .take_while(|f| f.path.starts_with(&at))
-                    .filter(|f| f.problem.is_none() && !f.attribution.host.is_empty())
-                    .map(|f| f.attribution.host.as_str())
+                    .map(|&i| (found[i].path.clone(), Default::default()))
                     .collect();
-                if let [host] = hosts.into_iter().collect::<Vec<_>>()[..] {
-                    found[i].attribution.host = host.to_string();
+                for f in &found[first..] {
+                    if f.problem.is_some() || f.attribution.host.is_empty() {
+                        continue;
+                    }
+                    for folder in f.path.ancestors().skip(1) {
+                        if let Some(set) = hosts.get_mut(folder) {
+                            set.insert(f.attribution.host.clone());
+                        }
+                    }
+                }
+                for i in wholes {
+                    let set = &hosts[&found[i].path];
+                    if let (1, Some(host)) = (set.len(), set.first()) {
+                        found[i].attribution.host = host.clone();
+                    }
                 }
             }
         }
