@@ -1754,34 +1754,35 @@ impl Evidence {
         };
         if let Some((a, compressed, kind, size)) = self.compressed_at(path) {
             let stream = self.decompressed(&compressed, kind, size)?;
-            return Ok(crate::lines::LineReader::from_read(recorded(
-                Box::new(stream),
-                size,
-                a.access_time_kept,
-            )));
+            return Ok(crate::lines::LineReader::from_read_sized(
+                recorded(Box::new(stream), size, a.access_time_kept),
+                size.min(end),
+            ));
         }
         if let Some(a) = self.archive_of(path) {
             if let Lookup::File(m) = a.lookup(path) {
                 if let Some(member) = a.stream(m)? {
-                    return Ok(crate::lines::LineReader::from_read(recorded(
-                        member,
-                        m.size,
-                        a.access_time_kept,
-                    )));
+                    return Ok(crate::lines::LineReader::from_read_sized(
+                        recorded(member, m.size, a.access_time_kept),
+                        m.size.min(end),
+                    ));
                 }
             }
         }
         if self.is_held(path) {
             let mut bytes = self.read(path)?;
             bytes.truncate(usize::try_from(end).unwrap_or(usize::MAX));
-            return Ok(crate::lines::LineReader::from_read(io::Cursor::new(bytes)));
+            let size = bytes.len() as u64;
+            return Ok(crate::lines::LineReader::from_read_sized(
+                io::Cursor::new(bytes),
+                size,
+            ));
         }
         let (file, meta, atime_kept) = self.open_checked(path, &checked)?;
-        Ok(crate::lines::LineReader::from_read(recorded(
-            Box::new(file),
-            meta.len(),
-            atime_kept,
-        )))
+        Ok(crate::lines::LineReader::from_read_sized(
+            recorded(Box::new(file), meta.len(), atime_kept),
+            meta.len().min(end),
+        ))
     }
 
     /// True for a file held in memory, or in an archive that can only be read whole

@@ -50,6 +50,29 @@ impl<'a> Line<'a> {
         String::from_utf8_lossy(self.bytes)
     }
 
+    /// What a `parser:` row quotes of the line: the start of its text (invalid UTF-8
+    /// replaced) to [`system::MAX_QUOTED`] characters, and the length in bytes of the
+    /// whole text so replaced (what [`Line::text_lossy`] would give), without copying
+    /// the line: a broken line of 1 GiB costs a pass over it, not a copy of it.
+    pub fn quoted(&self) -> (String, usize) {
+        let head = &self.bytes[..self.bytes.len().min(system::MAX_QUOTED * 4 + 4)];
+        let head = String::from_utf8_lossy(head);
+        let cut = head
+            .char_indices()
+            .nth(system::MAX_QUOTED)
+            .map_or(head.len(), |(at, _)| at);
+        let len = if std::str::from_utf8(self.bytes).is_ok() {
+            self.bytes.len()
+        } else {
+            // each invalid sequence becomes one U+FFFD (three bytes)
+            self.bytes
+                .utf8_chunks()
+                .map(|c| c.valid().len() + if c.invalid().is_empty() { 0 } else { 3 })
+                .sum()
+        };
+        (head[..cut].to_string(), len)
+    }
+
     /// `byte <offset>`, the locator of rows from this line.
     pub fn locator(&self) -> String {
         format!("byte {}", self.offset)
@@ -132,9 +155,12 @@ const CHUNK: usize = 1 << 20;
 
 /// The non-blank lines of a file read a chunk at a time: the lines [`lines`] gives for
 /// the same bytes (numbers, offsets, `last`, `terminated`, a leading BOM skipped), with
-/// a chunk and the longest line in memory (three times its size at most: a buffer that
-/// doubles to hold the line being split, blank or not, and a copy of the line lent)
-/// rather than the whole file ([`LineReader::held`]). A store
+/// a chunk and the longest line in memory rather than the whole file
+/// ([`LineReader::held`]): a buffer that doubles to hold the line being split, blank or
+/// not (for a source of known size, [`LineReader::from_read_sized`], as
+/// [`crate::Evidence::read_lines`] opens, no larger than what is left of it and a
+/// page), and a copy of the line lent, made only when the buffer is full after it. So
+/// three times the longest line at most, and once for the last line of a file. A store
 /// reads a log of hundreds of MB this way (Claude Code's `history.jsonl`, Copilot's
 /// `events.jsonl`); the lines borrow from the reader's buffer, so each is read before
 /// the next is asked for ([`LineReader::next_line`], a lending iterator).
@@ -190,6 +216,9 @@ struct Stream<'a> {
     /// past it without holding what lies between).
     lent: Option<(Span, bool)>,
     lent_copy: Vec<u8>,
+    /// The source's length when known ([`LineReader::from_read_sized`]): the buffer
+    /// grows no larger than what is left of it, and a page.
+    size: Option<u64>,
 }
 
 impl<'a> LineReader<'a> {
@@ -202,9 +231,22 @@ impl<'a> LineReader<'a> {
 
     /// The lines of a reader, read a chunk at a time.
     pub fn from_read(source: impl io::Read + 'a) -> LineReader<'a> {
+        LineReader::stream(Box::new(source), None)
+    }
+
+    /// The lines of a reader of `size` bytes (a file's length when opened), read a chunk
+    /// at a time: a line longer than a chunk is held in a buffer grown to what is left of
+    /// the source and a page, not doubled past it, so a file of one 1 GiB line costs
+    /// 1 GiB, not 2. A source that gives more than `size` is still read to its end (the
+    /// buffer doubles again past it).
+    pub fn from_read_sized(source: impl io::Read + 'a, size: u64) -> LineReader<'a> {
+        LineReader::stream(Box::new(source), Some(size))
+    }
+
+    fn stream(source: Box<dyn io::Read + 'a>, size: Option<u64>) -> LineReader<'a> {
         LineReader {
             inner: Inner::Stream(Box::new(Stream {
-                source: Box::new(source),
+                source,
                 buf: Vec::new(),
                 filled: 0,
                 base: 0,
@@ -217,6 +259,7 @@ impl<'a> LineReader<'a> {
                 peeked: None,
                 lent: None,
                 lent_copy: Vec::new(),
+                size,
             })),
         }
     }
@@ -289,34 +332,46 @@ impl Stream<'_> {
         }))
     }
 
-    /// Reads more of the source, dropping the bytes before `keep` (a file offset), the
-    /// line lent copied out first: what follows it (blank lines, the next line) is then
-    /// held without it, so the buffer never holds more than the line being split and a
-    /// chunk. False at the end of the source.
+    /// Reads more of the source into the buffer's room. With no room left, the bytes
+    /// before `keep` (a file offset) are dropped first, the line lent copied out before
+    /// them: what follows it (blank lines, the next line) is then held without it, so
+    /// the buffer never holds more than the line being split and a chunk. The line lent
+    /// stays where it is while the buffer has room: the last line of a file read to its
+    /// end is never copied. False at the end of the source.
     fn fill(&mut self, keep: u64) -> io::Result<bool> {
         if self.eof {
             return Ok(false);
         }
-        if let Some((span, false)) = self.lent {
-            // once per line at most, and only for a line a chunk's end follows
-            let from = (span.start - self.base) as usize;
-            let to = (span.end - self.base) as usize;
-            self.lent_copy.clear();
-            self.lent_copy.extend_from_slice(&self.buf[from..to]);
-            self.lent = Some((span, true));
-        }
-        let drop = (keep - self.base) as usize;
-        if drop > 0 {
-            self.buf.copy_within(drop..self.filled, 0);
-            self.filled -= drop;
-            self.base = keep;
+        if self.filled == self.buf.len() {
+            if let Some((span, false)) = self.lent {
+                // once per line at most, and only for a line a full buffer's end follows
+                let from = (span.start - self.base) as usize;
+                let to = (span.end - self.base) as usize;
+                self.lent_copy.clear();
+                self.lent_copy.extend_from_slice(&self.buf[from..to]);
+                self.lent = Some((span, true));
+            }
+            let drop = (keep - self.base) as usize;
+            if drop > 0 {
+                self.buf.copy_within(drop..self.filled, 0);
+                self.filled -= drop;
+                self.base = keep;
+            }
         }
         let len = self.buf.len();
         if self.filled == len || (len < CHUNK && self.read >= len as u64) {
             // from 4 KiB (a small file costs no chunk) doubling to a chunk while the
             // source gives more than the buffer holds; past a chunk, a line longer
-            // than what is held doubles it
-            let grown = (self.buf.len() * 2).max(4096);
+            // than what is held doubles it, up to what is left of a source of known
+            // size (and a page, to read its end)
+            let mut grown = (len * 2).max(4096);
+            if let Some(size) = self.size {
+                let left = size.saturating_sub(self.base).saturating_add(4096);
+                let left = usize::try_from(left).unwrap_or(usize::MAX);
+                if left > len {
+                    grown = grown.min(left);
+                }
+            }
             self.buf.resize(grown, 0);
         }
         let n = loop {
@@ -418,49 +473,64 @@ pub struct BadLine {
     pub kind: BadLineKind,
     /// The reason, as quoted in the row (serde_json's message says line and column).
     pub reason: String,
-    /// The line's text, lossily decoded (the row cuts it to a bounded length).
+    /// The start of the line's text, lossily decoded: what the row quotes, the whole
+    /// text when it is no longer than [`system::MAX_QUOTED`] characters
+    /// ([`Line::quoted`]). A broken line is never copied whole.
     pub text: String,
+    /// The length in bytes of the line's whole text, lossily decoded (`text.len()`
+    /// when `text` is the whole of it): what the row says was cut.
+    pub len: usize,
 }
 
 impl BadLine {
+    /// A bad line of `kind` for `reason`, its text quoted as a row quotes it.
+    pub fn new(line: &Line<'_>, kind: BadLineKind, reason: String) -> BadLine {
+        let (text, len) = line.quoted();
+        BadLine {
+            number: line.number,
+            offset: line.offset,
+            kind,
+            reason,
+            text,
+            len,
+        }
+    }
+
     /// Describes a line that failed to decode with `err`.
     pub fn from_json_error(line: &Line<'_>, err: &serde_json::Error) -> BadLine {
         let torn = line.last && err.is_eof();
         let torn = torn || (line.last && !line.terminated && err.is_syntax());
-        BadLine {
-            number: line.number,
-            offset: line.offset,
-            kind: if torn {
-                BadLineKind::Torn
-            } else {
-                BadLineKind::Broken
-            },
-            reason: if torn {
-                format!("torn last line: {err}")
-            } else {
-                err.to_string()
-            },
-            text: line.text_lossy().into_owned(),
+        if torn {
+            BadLine::new(line, BadLineKind::Torn, format!("torn last line: {err}"))
+        } else {
+            BadLine::new(line, BadLineKind::Broken, err.to_string())
         }
     }
 
     /// Describes a line that is not UTF-8.
     pub fn from_utf8_error(line: &Line<'_>, err: &std::str::Utf8Error) -> BadLine {
-        BadLine {
-            number: line.number,
-            offset: line.offset,
-            kind: BadLineKind::InvalidUtf8,
-            reason: format!("invalid UTF-8 at byte {} of the line", err.valid_up_to()),
-            text: line.text_lossy().into_owned(),
-        }
+        BadLine::new(
+            line,
+            BadLineKind::InvalidUtf8,
+            format!("invalid UTF-8 at byte {} of the line", err.valid_up_to()),
+        )
+    }
+
+    /// The line's text as the row quotes it: `text`, and when it is not the whole,
+    /// `… [<len> bytes in all]` ([`system::quote`]'s cut).
+    pub fn quote(&self) -> String {
+        system::quote_cut(&self.text, self.len)
     }
 
     /// The `parser: unparseable line (<reason>): <line>` system row, with its place.
     pub fn row(&self, agent: &str, source_file: &str) -> Row {
-        Row::system(agent, system::unparseable_line(&self.reason, &self.text))
-            .file(source_file)
-            .line(self.number)
-            .locator(format!("byte {}", self.offset))
+        Row::system(
+            agent,
+            system::unparseable_line_quoted(&self.reason, &self.quote()),
+        )
+        .file(source_file)
+        .line(self.number)
+        .locator(format!("byte {}", self.offset))
     }
 }
 
@@ -482,16 +552,14 @@ pub fn decode_line<T: DeserializeOwned>(line: &Line<'_>) -> Result<T, BadLine> {
     if line.bytes.len() > DENSE_LINE_BYTES {
         let count = crate::json::with_repaired(line.bytes, crate::json::value_count);
         if let Some(n) = count.ok().filter(|n| *n > MAX_TREE_VALUES) {
-            return Err(BadLine {
-                number: line.number,
-                offset: line.offset,
-                kind: BadLineKind::Broken,
-                reason: format!(
+            return Err(BadLine::new(
+                line,
+                BadLineKind::Broken,
+                format!(
                     "{n} JSON values in {} bytes, more than the {MAX_TREE_VALUES} a line may hold to be read",
                     line.bytes.len()
                 ),
-                text: line.text_lossy().into_owned(),
-            });
+            ));
         }
     }
     match crate::json::from_slice::<T>(line.bytes) {
@@ -738,6 +806,22 @@ mod tests {
                 };
                 let got = streamed(&mut LineReader::from_read(t));
                 assert_eq!(got, (want.clone(), None), "file {i} {f:?} step {step}");
+                // a size given, true or not, changes how the buffer grows, never the lines
+                let n = f.len() as u64;
+                for size in [n, n / 2, n * 2 + 1] {
+                    let t = Trickle {
+                        bytes: f,
+                        at: 0,
+                        step,
+                        fail_at: None,
+                    };
+                    let got = streamed(&mut LineReader::from_read_sized(t, size));
+                    assert_eq!(
+                        got,
+                        (want.clone(), None),
+                        "file {i} step {step} size {size}"
+                    );
+                }
             }
             assert_eq!(streamed(&mut LineReader::from_bytes(f)), (want, None));
         }
@@ -793,6 +877,88 @@ mod tests {
             most = most.max(reader.held());
         }
         assert_eq!(most, CHUNK + 8, "a chunk and the lent line's copy");
+    }
+
+    /// A source of known size holds its long last line once: a buffer grown to what is
+    /// left of the file and a page, not doubled past it, and no copy of the line (it is
+    /// never moved out of a buffer that still has room). Without the size, the buffer
+    /// doubles past the line.
+    #[test]
+    fn a_long_line_of_a_source_of_known_size_is_held_once() {
+        let long = "x".repeat(3 << 20);
+        let held = |f: &str, size: Option<u64>| {
+            let mut reader = match size {
+                Some(n) => LineReader::from_read_sized(f.as_bytes(), n),
+                None => LineReader::from_read(f.as_bytes()),
+            };
+            let (mut most, mut lens) = (0, Vec::new());
+            while let Some(l) = reader.next_line() {
+                lens.push(l.unwrap().bytes.len());
+                most = most.max(reader.held());
+            }
+            (lens, most)
+        };
+        // the long line last: a short line before it, and a long line after it
+        let last = format!("{{}}\n{long}");
+        let size = Some(last.len() as u64);
+        // the buffer, from the long line on, and the short line's copy (8 bytes, a
+        // vector's least)
+        assert_eq!(held(&last, size), (vec![2, 3 << 20], (3 << 20) + 4096 + 8));
+        assert_eq!(held(&last, None), (vec![2, 3 << 20], (4 << 20) + 8));
+        let middle = format!("{long}\n{{}}\n");
+        let size = Some(middle.len() as u64);
+        assert_eq!(
+            held(&middle, size),
+            (vec![3 << 20, 2], (3 << 20) + 4096 + 4)
+        );
+        // doubled to 4 MiB, with room for what follows the line: still no copy of it
+        // (there was one, 7 MiB in all, before 2026-12-04)
+        assert_eq!(held(&middle, None), (vec![3 << 20, 2], 4 << 20));
+    }
+
+    /// A broken line is quoted from its start, never copied whole, and its row is the
+    /// row of the whole line quoted: the same cut, the same length of the text with
+    /// invalid UTF-8 replaced.
+    #[test]
+    fn a_broken_line_is_quoted_from_its_start() {
+        let long_e = "\u{e9}".repeat(2000);
+        let late_bad = [b"x".repeat(1700), b"\xff\xfe".to_vec(), b"y".repeat(10)].concat();
+        let partial = b"\xF0\x9F\x98 ".repeat(700);
+        let lines_of: Vec<Vec<u8>> = vec![
+            b"{oops".to_vec(),
+            "a".repeat(400).into_bytes(),
+            "a".repeat(401).into_bytes(),
+            long_e.into_bytes(),
+            b"\xff".repeat(5000),
+            late_bad,
+            partial,
+            [
+                b"{\"a\":".to_vec(),
+                b"\xc3".to_vec(),
+                "b".repeat(399).into_bytes(),
+            ]
+            .concat(),
+        ];
+        for bytes in &lines_of {
+            let f = [bytes.as_slice(), b"\n{}\n"].concat();
+            let line = lines(&f).next().unwrap();
+            let whole = line.text_lossy();
+            let bad = match line.text() {
+                Err(u) => BadLine::from_utf8_error(&line, &u),
+                Ok(_) => {
+                    let e = serde_json::from_slice::<Value>(line.bytes).unwrap_err();
+                    BadLine::from_json_error(&line, &e)
+                }
+            };
+            assert_eq!(bad.len, whole.len());
+            assert!(bad.text.chars().count() <= system::MAX_QUOTED);
+            assert!(whole.starts_with(&bad.text));
+            assert_eq!(
+                bad.row("a", "f").text,
+                system::unparseable_line(&bad.reason, &whole),
+                "{bytes:?}"
+            );
+        }
     }
 
     /// A source that fails mid-file: the lines read before are given, the line cut by

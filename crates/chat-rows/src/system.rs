@@ -21,6 +21,17 @@ pub fn quote(text: &str) -> String {
     }
 }
 
+/// What [`quote`] gives for a text of `len` bytes of which `head` is the start, cut
+/// to [`MAX_QUOTED`] characters or whole ([`crate::lines::Line::quoted`]): `head`
+/// when it is the whole text, else `head… [<len> bytes in all]`.
+pub fn quote_cut(head: &str, len: usize) -> String {
+    if head.len() >= len {
+        head.to_string()
+    } else {
+        format!("{head}… [{len} bytes in all]")
+    }
+}
+
 /// Like [`quote`] for raw bytes (invalid UTF-8 replaced), reading only a bounded
 /// prefix, so quoting a 100 MB broken line costs no more than quoting a short one.
 /// The cut states the length of the whole input in bytes.
@@ -59,6 +70,12 @@ pub fn parser(message: impl Display) -> String {
 /// `parser: unparseable line (<reason>): <line>`, the line cut to a bounded length.
 pub fn unparseable_line(reason: impl Display, line: &str) -> String {
     format!("parser: unparseable line ({reason}): {}", quote(line))
+}
+
+/// `parser: unparseable line (<reason>): <quoted>` for a line already quoted
+/// ([`quote_cut`], [`crate::lines::BadLine::quote`]).
+pub fn unparseable_line_quoted(reason: impl Display, quoted: &str) -> String {
+    format!("parser: unparseable line ({reason}): {quoted}")
 }
 
 /// `parser: mutation not applied (<why>): <line>`.

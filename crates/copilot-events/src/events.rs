@@ -611,18 +611,19 @@ impl<'o> EventReader<'o> {
             }
         };
         // the row quotes the line: never the bytes of a binary asset, however broken;
-        // a cut still says the length of the line as written
-        let mut whole = None;
-        if let std::borrow::Cow::Owned(text) = decode::asset_line::leave_out(&bad.text, known) {
-            whole = Some(std::mem::replace(&mut bad.text, text).len());
+        // a cut still says the length of the line as written (the whole line is read
+        // for it, but copied only when it is not UTF-8 or has something left out)
+        if let std::borrow::Cow::Owned(mut left) =
+            decode::asset_line::leave_out(&line.text_lossy(), known)
+        {
+            match left.char_indices().nth(chat_rows::system::MAX_QUOTED) {
+                // short enough to quote whole: as it reads with the asset left out
+                None => bad.len = left.len(),
+                Some((cut, _)) => left.truncate(cut),
+            }
+            bad.text = left;
         }
         let mut row = bad.row(self.opts.agent, "");
-        if let Some(n) = whole {
-            let said = format!("… [{} bytes in all]", bad.text.len());
-            if let Some(head) = row.text.strip_suffix(&said) {
-                row.text = format!("{head}… [{n} bytes in all]");
-            }
-        }
         row.session_id.clone_from(&self.session);
         row.project_path.clone_from(&self.project);
         sink.push(row);

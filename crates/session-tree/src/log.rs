@@ -19,9 +19,10 @@ use serde_json::{Map, Value};
 /// Everything that can go wrong reading the files of a session tree. Each variant says where.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    /// A line that is not JSON (or not UTF-8): broken in the middle, or torn at the end.
+    /// A line that is not JSON (or not UTF-8): broken in the middle, or torn at the end;
+    /// and what it still says ([`Error::sniff`]).
     #[error("line {} (byte {}): {}", .0.number, .0.offset, .0.reason)]
-    Line(BadLine),
+    Line(BadLine, Box<Sniffed>),
     /// A line that is JSON but not an object.
     #[error("line {line} (byte {offset}): not a JSON object")]
     NotObject {
@@ -29,8 +30,12 @@ pub enum Error {
         line: u64,
         /// Byte offset of the line.
         offset: u64,
-        /// The line's text.
+        /// The start of the line's text, as a row quotes it ([`Line::quoted`]).
         text: String,
+        /// The length in bytes of the line's whole text.
+        len: usize,
+        /// What the line says ([`Error::sniff`]).
+        sniffed: Box<Sniffed>,
     },
     /// A file could not be read at all.
     #[error("{path}: cannot read ({reason})")]
@@ -72,7 +77,7 @@ impl Error {
     /// The 1-based line of a line error.
     pub fn line(&self) -> Option<u64> {
         match self {
-            Error::Line(b) => Some(b.number),
+            Error::Line(b, _) => Some(b.number),
             Error::NotObject { line, .. } => Some(*line),
             _ => None,
         }
@@ -81,7 +86,7 @@ impl Error {
     /// The byte offset of a line error or of a read that failed midway.
     pub fn offset(&self) -> Option<u64> {
         match self {
-            Error::Line(b) => Some(b.offset),
+            Error::Line(b, _) => Some(b.offset),
             Error::NotObject { offset, .. } | Error::Midway { offset, .. } => Some(*offset),
             _ => None,
         }
@@ -104,14 +109,22 @@ impl Error {
 
     /// True for a torn last line (a write cut off), false for damage.
     pub fn is_torn(&self) -> bool {
-        matches!(self, Error::Line(b) if b.kind == BadLineKind::Torn)
+        matches!(self, Error::Line(b, _) if b.kind == BadLineKind::Torn)
     }
 
-    /// The text of a broken line.
+    /// The start of a broken line's text, as its row quotes it (at most
+    /// [`chat_rows::system::MAX_QUOTED`] characters: a broken line is never held whole).
     pub fn line_text(&self) -> Option<&str> {
         match self {
-            Error::Line(b) => Some(b.text.as_str()),
+            Error::Line(b, _) => Some(b.text.as_str()),
             Error::NotObject { text, .. } => Some(text.as_str()),
+            _ => None,
+        }
+    }
+
+    fn sniffed(&self) -> Option<&Sniffed> {
+        match self {
+            Error::Line(_, s) | Error::NotObject { sniffed: s, .. } => Some(s),
             _ => None,
         }
     }
@@ -120,29 +133,27 @@ impl Error {
     /// cut or damaged after its opening `{"id":"...",` still names its record; this is
     /// how a link to a broken record is told apart from one to a missing record.
     pub fn sniffed_id(&self) -> Option<&str> {
-        let rest = self.line_text()?.trim_start().strip_prefix("{\"id\":\"")?;
-        let end = rest.find('"')?;
-        let id = &rest[..end];
-        (!id.is_empty() && !id.contains('\\')).then_some(id)
+        self.sniffed()?.first_id.as_deref()
     }
 
-    /// The first `"key":"value"` a broken line still holds (no escapes in the value).
+    /// The first `"key":"value"` a broken line still holds (no escapes in the value),
+    /// for `key` one of [`SNIFFED_KEYS`] (read from the whole line when it was met;
+    /// any other key is never found).
     pub fn sniff(&self, key: &str) -> Option<String> {
-        let text = self.line_text()?;
-        let pat = format!("\"{key}\":\"");
-        let start = text.find(&pat)? + pat.len();
-        let rest = &text[start..];
-        let end = rest.find('"')?;
-        Some(rest[..end].to_string()).filter(|v| !v.is_empty() && !v.contains('\\'))
+        let i = SNIFFED_KEYS.iter().position(|k| *k == key)?;
+        self.sniffed()?.values[i].clone()
     }
 
     /// The `parser:` row text of a line that could not be read.
     pub fn row_text(&self) -> String {
         match self {
-            Error::Line(bad) => chat_rows::system::unparseable_line(&bad.reason, &bad.text),
-            Error::NotObject { text, .. } => {
-                chat_rows::system::unparseable_line("not a JSON object", text)
+            Error::Line(bad, _) => {
+                chat_rows::system::unparseable_line_quoted(&bad.reason, &bad.quote())
             }
+            Error::NotObject { text, len, .. } => chat_rows::system::unparseable_line_quoted(
+                "not a JSON object",
+                &chat_rows::system::quote_cut(text, *len),
+            ),
             other => chat_rows::system::parser(other),
         }
     }
@@ -160,16 +171,68 @@ impl Record for Map<String, Value> {
     }
 }
 
+/// The keys [`Error::sniff`] finds in a broken line: what the rows of the two products
+/// ask of a line they cannot read (a record's `id` or `uuid`, a result's
+/// `tool_use_id`, a call's `callId`, a record's `type`).
+pub const SNIFFED_KEYS: [&str; 5] = ["id", "uuid", "tool_use_id", "callId", "type"];
+
+/// What a line that could not be read still says, found in the whole line when it was
+/// met, so that the error holds a few short values rather than the line (a broken line
+/// of 1 GiB was copied whole into its error, and read again for each key).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sniffed {
+    /// The id of a line that opens with `{"id":"` (after white space).
+    first_id: Option<String>,
+    /// The first `"<key>":"<value>"` of each of [`SNIFFED_KEYS`]: a value without an
+    /// escape, not empty.
+    values: [Option<String>; SNIFFED_KEYS.len()],
+}
+
+impl Sniffed {
+    /// Reads the line's bytes once for each key (the line as text with invalid UTF-8
+    /// replaced, as the whole text would read, without copying it).
+    fn of(bytes: &[u8]) -> Sniffed {
+        let value_at = |rest: &[u8]| -> Option<String> {
+            let end = memchr::memchr(b'"', rest)?;
+            let v = String::from_utf8_lossy(&rest[..end]);
+            (!v.is_empty() && !v.contains('\\')).then(|| v.into_owned())
+        };
+        let values = SNIFFED_KEYS.map(|key| {
+            let pat = format!("\"{key}\":\"");
+            let start = memchr::memmem::find(bytes, pat.as_bytes())? + pat.len();
+            value_at(&bytes[start..])
+        });
+        // white space at the start as `str::trim_start` sees it (an invalid sequence,
+        // read as U+FFFD, is none), a character at a time
+        let mut skip = 0;
+        while let Some(c) = bytes
+            .get(skip..bytes.len().min(skip + 4))
+            .and_then(|w| w.utf8_chunks().next())
+            .and_then(|chunk| chunk.valid().chars().next())
+            .filter(|c| c.is_whitespace())
+        {
+            skip += c.len_utf8();
+        }
+        let first_id = bytes[skip..].strip_prefix(b"{\"id\":\"").and_then(value_at);
+        Sniffed { first_id, values }
+    }
+}
+
 /// Decodes one line into a JSON object.
 pub fn decode_object(line: &Line<'_>) -> Result<Map<String, Value>, Error> {
     match decode_line::<Value>(line) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(Error::NotObject {
-            line: line.number,
-            offset: line.offset,
-            text: line.text_lossy().into_owned(),
-        }),
-        Err(bad) => Err(Error::Line(bad)),
+        Ok(_) => {
+            let (text, len) = line.quoted();
+            Err(Error::NotObject {
+                line: line.number,
+                offset: line.offset,
+                text,
+                len,
+                sniffed: Box::new(Sniffed::of(line.bytes)),
+            })
+        }
+        Err(bad) => Err(Error::Line(bad, Box::new(Sniffed::of(line.bytes)))),
     }
 }
 
@@ -643,5 +706,54 @@ mod tests {
         assert!(e[3].item.as_ref().unwrap_err().is_torn());
         assert_eq!(e[3].item.as_ref().unwrap_err().sniffed_id(), Some("c"));
         assert_eq!(log.errors().len(), 3);
+    }
+
+    /// A broken line is sniffed whole when it is met, and held as its quote: the
+    /// values after a long text are still found (a Claude Code record's `uuid` follows
+    /// its message), the first value of a key wins, an escaped or empty value is none,
+    /// a key not sniffed is never found, and the row says the whole line's length.
+    #[test]
+    fn a_long_broken_line_is_sniffed_whole_and_held_as_its_quote() {
+        let text = "x".repeat(5000);
+        let broken = format!(
+            "\u{a0} {{\"id\":\"c1\",\"message\":{{\"content\":\"{text}\"}},\"uuid\":\"u9\",\"uuid\":\"u10\",\"type\":\"a\\\"b\",\"callId\":\"\",\"tool_use_id\":\"t@1\",\"sessionId\":\"s\""
+        );
+        // an invalid byte in a value: read as U+FFFD, as the whole text would read
+        let bytes: Vec<u8> = broken
+            .bytes()
+            .map(|b| if b == b'@' { 0xff } else { b })
+            .collect();
+        let log: SessionLog<'_> = SessionLog::from_bytes(&bytes);
+        let e = log.entries();
+        let err = e[0].item.as_ref().unwrap_err();
+        assert!(matches!(err, Error::Line(b, _) if b.kind == BadLineKind::InvalidUtf8));
+        assert_eq!(err.sniffed_id(), Some("c1"));
+        assert_eq!(err.sniff("uuid").as_deref(), Some("u9"));
+        assert_eq!(err.sniff("type"), None);
+        assert_eq!(err.sniff("callId"), None);
+        assert_eq!(err.sniff("tool_use_id").as_deref(), Some("t\u{fffd}1"));
+        assert_eq!(err.sniff("id").as_deref(), Some("c1"));
+        assert_eq!(err.sniff("sessionId"), None);
+        assert_eq!(
+            err.line_text().map(|t| t.chars().count()),
+            Some(chat_rows::system::MAX_QUOTED)
+        );
+        let whole = String::from_utf8_lossy(&bytes);
+        assert!(
+            err.row_text()
+                .ends_with(&format!("… [{} bytes in all]", whole.len())),
+            "{}",
+            err.row_text()
+        );
+        // a value that is not an object, as long
+        let array = format!("[\"{text}\",{{\"uuid\":\"u1\"}}]\n{{}}\n");
+        let log: SessionLog<'_> = SessionLog::from_bytes(array.as_bytes());
+        let e = log.entries();
+        let err = e[0].item.as_ref().unwrap_err();
+        assert_eq!(err.sniff("uuid").as_deref(), Some("u1"));
+        assert_eq!(
+            err.row_text(),
+            chat_rows::system::unparseable_line("not a JSON object", &array[..array.len() - 4])
+        );
     }
 }

@@ -183,13 +183,7 @@ pub struct EventLog {
 }
 
 fn shape_error(line: &Line<'_>, reason: String) -> BadLine {
-    BadLine {
-        number: line.number,
-        offset: line.offset,
-        kind: BadLineKind::Broken,
-        reason,
-        text: line.text_lossy().into_owned(),
-    }
+    BadLine::new(line, BadLineKind::Broken, reason)
 }
 
 impl EventLog {
