@@ -2,7 +2,7 @@
 //! core help?
 //!
 //! ```text
-//! cargo run --release --example scan_bench -- [--hosts 8,32] [--log-mb 12] [--threads 1,2] [--big-mb 100] [--copies 200000] [--zip]
+//! cargo run --release --example scan_bench -- [--hosts 8,32] [--log-mb 12] [--threads 1,2] [--big-mb 100] [--copies 200000] [--line-mb 256] [--zip]
 //! ```
 //!
 //! For each host count it generates a collection in a temporary folder (each host: the
@@ -14,8 +14,12 @@
 //! (named `Collection-<host>-<timestamp>.zip`, which the walk opens), its MB/s counted
 //! on the unzipped bytes.
 //! Then it prints the CLI path end to end on one generated `--big-mb` MB
-//! log next to replay + rows alone (`for_each_row`) on the same log. Last, the merge's
-//! worst shape: one Claude Code history of `--copies` identical prompts.
+//! log next to replay + rows alone (`for_each_row`) on the same log. Then the merge's
+//! worst shape: one Claude Code history of `--copies` identical prompts. Last, what one
+//! long line costs (`--line-mb`, default 256; `--line-mb 0` skips it): a Claude Code
+//! transcript that is one line of zeros (a broken line), one whose one prompt is that
+//! long, and a Copilot `events.jsonl` whose one user message is, each scanned alone,
+//! its peak RSS given as a multiple of the line.
 //!
 //! Each figure is the best of three runs; the load average is printed with them, since
 //! this machine is shared. The generated trees are removed afterwards.
@@ -327,4 +331,61 @@ fn main() {
         rss as f64 / 1e6,
         loadavg()
     );
+
+    // one long line: what the line readers hold for it (a buffer grown to the file, not
+    // doubled past it; a broken line quoted from its start, never copied whole). A
+    // 1 GiB line of zeros took 42.4 s and 3.15 GB before 2026-12-04, 7.1 s and 1.06 GB
+    // after
+    let line_mb = list(flag("--line-mb"), &[256])[0];
+    if line_mb > 0 {
+        let n = line_mb << 20;
+        let sid = "11111111-2222-4333-8444-555555555555";
+        let prompt = format!(
+            r#"{{"type":"user","sessionId":"{sid}","uuid":"a","timestamp":"2026-01-01T00:00:00Z","message":{{"role":"user","content":""#
+        );
+        let shapes: [(&str, String, Vec<u8>); 3] = [
+            (
+                "Claude Code transcript, one line of zeros (broken)",
+                format!("home/u/.claude/projects/-p/{sid}.jsonl"),
+                vec![0u8; n],
+            ),
+            (
+                "Claude Code transcript, one prompt of that length",
+                format!("home/u/.claude/projects/-p/{sid}.jsonl"),
+                [prompt.as_bytes(), &vec![b'a'; n], b"\"}}\n"].concat(),
+            ),
+            (
+                "Copilot events.jsonl, one user message of that length",
+                format!("home/u/.copilot/session-state/{sid}/events.jsonl"),
+                [
+                    &br#"{"type":"user.message","data":{"content":""#[..],
+                    &vec![b'a'; n],
+                    br#""},"id":"x","timestamp":"2026-01-01T00:00:00.000Z"}"#,
+                    b"\n",
+                ]
+                .concat(),
+            ),
+        ];
+        println!();
+        println!("| one line of {line_mb} MiB | s | peak RSS | x the line | rows |");
+        println!("|---|---|---|---|---|");
+        for (what, rel, bytes) in shapes {
+            let root = dir.path().join("line");
+            let file = root.join(rel);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(&file, &bytes).unwrap();
+            drop(bytes);
+            let (secs, rss, detail) = best_of(
+                3,
+                &["scan", root.to_str().unwrap(), "0", out.to_str().unwrap()],
+            );
+            println!(
+                "| {what} | {secs:.2} | {:.0} MB | {:.2} | {detail} |",
+                rss as f64 / 1e6,
+                rss as f64 / n as f64
+            );
+            std::fs::remove_dir_all(&root).unwrap();
+        }
+        println!("load average {}", loadavg());
+    }
 }
