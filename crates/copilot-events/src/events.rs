@@ -612,10 +612,8 @@ impl<'o> EventReader<'o> {
         };
         // the row quotes the line: never the bytes of a binary asset, however broken;
         // a cut still says the length of the line as written (the whole line is read
-        // for it, but copied only when it is not UTF-8 or has something left out)
-        if let std::borrow::Cow::Owned(mut left) =
-            decode::asset_line::leave_out(&line.text_lossy(), known)
-        {
+        // for it, and copied only when something is left out)
+        if let Some(mut left) = asset_left_out(line, known) {
             match left.char_indices().nth(chat_rows::system::MAX_QUOTED) {
                 // short enough to quote whole: as it reads with the asset left out
                 None => bad.len = left.len(),
@@ -1652,6 +1650,34 @@ impl<'o> EventReader<'o> {
     }
 }
 
+/// A broken line with its binary asset data left out, or `None` when it holds none
+/// ([`decode::asset_line::leave_out`]), the line copied only when something is. A line
+/// that is not UTF-8 is first read with each invalid sequence as `?`, as long as the
+/// line, rather than as the U+FFFD of its quote, three times as long: both are one
+/// character that is no part of JSON, so what is left out of the one is left out of the
+/// other, and only a line with something left out is read again with U+FFFD (a 1 GiB
+/// line of invalid bytes cost a 3 GiB copy).
+fn asset_left_out(line: &Line<'_>, known: fn(&str) -> bool) -> Option<String> {
+    use std::borrow::Cow;
+    let owned = |c: Cow<'_, str>| match c {
+        Cow::Owned(s) => Some(s),
+        Cow::Borrowed(_) => None,
+    };
+    if let Ok(text) = std::str::from_utf8(line.bytes) {
+        return owned(decode::asset_line::leave_out(text, known));
+    }
+    let mut probe = String::with_capacity(line.bytes.len());
+    for chunk in line.bytes.utf8_chunks() {
+        probe.push_str(chunk.valid());
+        if !chunk.invalid().is_empty() {
+            probe.push('?');
+        }
+    }
+    owned(decode::asset_line::leave_out(&probe, known))?;
+    drop(probe);
+    owned(decode::asset_line::leave_out(&line.text_lossy(), known))
+}
+
 /// The `data` of a line in file order, compact, written into `out` (cleared first; for
 /// a generic `session event:` row).
 fn raw_data_into(out: &mut String, line: &Line<'_>) {
@@ -1678,6 +1704,39 @@ fn raw_data_into(out: &mut String, line: &Line<'_>) {
 
 #[cfg(test)]
 mod tests {
+    /// A line that is not UTF-8 has left out what the whole line with U+FFFD has left
+    /// out, though it is first read with `?`: asset lines torn or broken with invalid
+    /// bytes in their data, in a key, in the type, before any structure, and lines of
+    /// other types.
+    #[test]
+    fn a_line_that_is_not_utf8_leaves_out_what_its_quote_would() {
+        let lines: [&[u8]; 9] = [
+            b"{\"type\":\"session.binary_asset\",\"data\":{\"data\":\"QUJD\xffREVG",
+            b"{\"type\":\"session.binary_asset\",\"data\":{\"data\":\"QUJD\xffREVG\"},\"id\":1,\xff",
+            b"{\"type\":\"session.bin\xffary_asset\",\"data\":{\"data\":\"QUJDREVG",
+            b"{\"ty\xffpe\":\"session.binary_asset\",\"data\":{\"data\":\"QUJDREVG\"}}x",
+            b"{\"data\":{\"d\xc3ta\":\"QUJDREVG",
+            b"\xff\xfe{\"type\":\"session.binary_asset\"}",
+            b"{\"type\":\"user.message\",\"data\":{\"content\":\"a\xffb\"}",
+            b"\xf0\x9f\x98{\"data\":\"QUJD",
+            b"{\"type\":\"session.binary_asset\",\"data\":\xff\"QUJDREVG\"}",
+        ];
+        let known = super::known;
+        let mut left = Vec::new();
+        for bytes in lines {
+            let f = [bytes, b"\n"].concat();
+            let line = chat_rows::lines::lines(&f).next().unwrap();
+            let whole = match super::decode::asset_line::leave_out(&line.text_lossy(), known) {
+                std::borrow::Cow::Owned(s) => Some(s),
+                std::borrow::Cow::Borrowed(_) => None,
+            };
+            assert_eq!(super::asset_left_out(&line, known), whole, "{bytes:?}");
+            left.push(whole.is_some());
+        }
+        let (y, n) = (true, false);
+        assert_eq!(left, [y, y, y, y, n, n, n, n, y]);
+    }
+
     /// A call's state stays as small as a started call's tool name and two indexes:
     /// every completed id stays in the map.
     #[test]
