@@ -1,7 +1,9 @@
 #![no_main]
 //! The line reader and its bad-line rows must never panic, whatever the bytes; the
 //! chunked reader (`LineReader`) must give exactly the lines of the whole-file splitter,
-//! however its source splits the bytes.
+//! however its source splits the bytes and whatever size it is told the source has
+//! (`LineReader::from_read_sized`); a bad line's row quotes the whole line as
+//! `system::unparseable_line` would, though the bad line holds only its start.
 use libfuzzer_sys::fuzz_target;
 
 /// Gives `bytes` in pieces of 1 to 16 bytes, their sizes drawn from the bytes.
@@ -27,12 +29,24 @@ fuzz_target!(|data: &[u8]| {
             let row = bad.row("fuzz", "fuzz.jsonl");
             assert!(row.is_parser());
             assert!(row.text.len() < 4 * chat_rows::system::MAX_QUOTED + 200);
+            assert_eq!(
+                row.text,
+                chat_rows::system::unparseable_line(&bad.reason, &line.text_lossy())
+            );
         }
     }
-    let mut whole = chat_rows::lines::lines(data);
-    let mut chunked = chat_rows::lines::LineReader::from_read(Pieces { bytes: data, at: 0 });
-    while let Some(line) = chunked.next_line() {
-        assert_eq!(Some(line.unwrap()), whole.next());
+    let n = data.len() as u64;
+    let told = u64::from(data.first().copied().unwrap_or(0));
+    for size in [None, Some(n), Some(n / 2), Some(told), Some(n + told)] {
+        let pieces = Pieces { bytes: data, at: 0 };
+        let mut chunked = match size {
+            None => chat_rows::lines::LineReader::from_read(pieces),
+            Some(size) => chat_rows::lines::LineReader::from_read_sized(pieces, size),
+        };
+        let mut whole = chat_rows::lines::lines(data);
+        while let Some(line) = chunked.next_line() {
+            assert_eq!(Some(line.unwrap()), whole.next());
+        }
+        assert_eq!(whole.next(), None);
     }
-    assert_eq!(whole.next(), None);
 });
