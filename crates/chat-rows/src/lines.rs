@@ -55,12 +55,7 @@ impl<'a> Line<'a> {
     /// whole text so replaced (what [`Line::text_lossy`] would give), without copying
     /// the line: a broken line of 1 GiB costs a pass over it, not a copy of it.
     pub fn quoted(&self) -> (String, usize) {
-        let head = &self.bytes[..self.bytes.len().min(system::MAX_QUOTED * 4 + 4)];
-        let head = String::from_utf8_lossy(head);
-        let cut = head
-            .char_indices()
-            .nth(system::MAX_QUOTED)
-            .map_or(head.len(), |(at, _)| at);
+        let (head, _) = system::quoted_start(self.bytes);
         let len = if std::str::from_utf8(self.bytes).is_ok() {
             self.bytes.len()
         } else {
@@ -70,7 +65,7 @@ impl<'a> Line<'a> {
                 .map(|c| c.valid().len() + if c.invalid().is_empty() { 0 } else { 3 })
                 .sum()
         };
-        (head[..cut].to_string(), len)
+        (head, len)
     }
 
     /// `byte <offset>`, the locator of rows from this line.

@@ -32,20 +32,27 @@ pub fn quote_cut(head: &str, len: usize) -> String {
     }
 }
 
+/// The start of `bytes` as text (invalid UTF-8 replaced), to [`MAX_QUOTED`]
+/// characters, reading only a bounded prefix; and whether that is the whole text.
+pub fn quoted_start(bytes: &[u8]) -> (String, bool) {
+    let head = &bytes[..bytes.len().min(MAX_QUOTED * 4 + 4)];
+    let text = String::from_utf8_lossy(head);
+    match text.char_indices().nth(MAX_QUOTED) {
+        None => {
+            let whole = head.len() == bytes.len();
+            (text.into_owned(), whole)
+        }
+        Some((cut, _)) => (text[..cut].to_string(), false),
+    }
+}
+
 /// Like [`quote`] for raw bytes (invalid UTF-8 replaced), reading only a bounded
 /// prefix, so quoting a 100 MB broken line costs no more than quoting a short one.
 /// The cut states the length of the whole input in bytes.
 pub fn quote_bytes(bytes: &[u8]) -> String {
-    let head = &bytes[..bytes.len().min(MAX_QUOTED * 4 + 4)];
-    let text = String::from_utf8_lossy(head);
-    // no more bytes than MAX_QUOTED: no more characters either, nothing to cut
-    if bytes.len() <= MAX_QUOTED {
-        return text.into_owned();
-    }
-    match text.char_indices().nth(MAX_QUOTED) {
-        None if head.len() == bytes.len() => text.into_owned(),
-        None => format!("{text}… [{} bytes in all]", bytes.len()),
-        Some((cut, _)) => format!("{}… [{} bytes in all]", &text[..cut], bytes.len()),
+    match quoted_start(bytes) {
+        (text, true) => text,
+        (text, false) => format!("{text}… [{} bytes in all]", bytes.len()),
     }
 }
 
