@@ -617,13 +617,14 @@ mod tests {
             "Collection-WS7-2026-12-01T10_00_00Z.zip",
             "Collection-WS7-2026-12-01T10_00_00Z.tar.zst",
             "Collection-WS7-2026-12-01T10_00_00Z.7z",
+            "Collection-WS7-2026-12-01T10_00_00Z.rar",
         ] {
             assert!(is_collection_archive(name), "{name}");
         }
         for name in [
             // no archive extension, or nothing before it
             "uac-web-01-linux-20261201120000",
-            "Collection-WS7-2026-12-01T10_00_00Z.rar",
+            "Collection-WS7-2026-12-01T10_00_00Z.arj",
             ".tar.gz",
             // an archive, but not named by a collection tool
             "WS9.zip",

@@ -19,7 +19,7 @@ use clap::Parser;
 struct Args {
     /// Evidence roots: a home, a folder of homes, a collection tree (KAPE,
     /// Velociraptor, UAC) or a folder of collections, on disk or archived (`*.zip`,
-    /// `*.7z`, `*.tar`, `*.tar.gz`, `*.tgz`, `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, KAPE's `*.vhdx`, `*.vhd`, or a disk image `*.E01` (with its `.E02` ...), `*.dd`, `*.raw`, `*.img`, `*.001` (with its `.002` ...), read without extracting; an archive met under a
+    /// `*.7z`, `*.rar`, `*.tar`, `*.tar.gz`, `*.tgz`, `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, KAPE's `*.vhdx`, `*.vhd`, or a disk image `*.E01` (with its `.E02` ...), `*.dd`, `*.raw`, `*.img`, `*.001` (with its `.002` ...), read without extracting; an archive met under a
     /// root is read when UAC or Velociraptor named it or it lies at the top of an
     /// opened archive: see --open-archives). Any of these under a compression of its
     /// own (`*.dd.gz`, `*.img.xz`, `*.zip.zst`, `.bz2`; a split image's parts each
@@ -97,8 +97,8 @@ struct Args {
     /// store files given as roots). The summary names those not opened.
     #[arg(long, value_name = "WHICH", default_value = "collections", value_parser = ["collections", "all", "none"])]
     open_archives: String,
-    /// The password of encrypted zip members and 7z blocks (ZipCrypto or AES: `zip
-    /// -P`, 7-Zip, a collector's); give it again for each other password (one per
+    /// The password of encrypted zip members, 7z blocks and RAR members or headers
+    /// (ZipCrypto or AES: `zip -P`, 7-Zip, WinRAR, a collector's); give it again for each other password (one per
     /// line in the environment variable), tried in turn on each encrypted member. Best
     /// given in the environment, out of the process list. Never written to any output.
     #[arg(

@@ -541,7 +541,7 @@ fn walk(
 }
 
 /// True for a root read as an archive: a regular file (or a link to one) whose name
-/// ends in `.zip`, `.7z`, `.tar`, `.tar.gz`, `.tgz`, `.tar.bz2`, `.tar.xz`, `.tar.zst`, `.vhdx`, `.vhd`, `.E01`, `.dd` ...
+/// ends in `.zip`, `.7z`, `.rar`, `.tar`, `.tar.gz`, `.tgz`, `.tar.bz2`, `.tar.xz`, `.tar.zst`, `.vhdx`, `.vhd`, `.E01`, `.dd` ...
 /// in any case ([`chat_rows::ArchiveKind::EXTENSIONS`]).
 pub fn is_archive_root(path: &Path) -> bool {
     path.file_name()
@@ -1362,7 +1362,7 @@ impl Scanner {
     }
 
     /// Adds an evidence root: a home, a folder of homes, or a collection tree, on disk
-    /// or archived (a root that is a file named `*.zip`, `*.7z`, `*.tar`, `*.tar.gz`, `*.tgz`,
+    /// or archived (a root that is a file named `*.zip`, `*.7z`, `*.rar`, `*.tar`, `*.tar.gz`, `*.tgz`,
     /// `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, a KAPE `*.vhdx`, `*.vhd`, a disk image `*.E01`, `*.dd` ... is read as the folder of its members:
     /// see [`chat_rows::Evidence::open_archive`]).
     /// An archive the walk meets under a root is read the same way when a collection

@@ -119,44 +119,55 @@ fn a_zipped_collection_reads_as_the_tree_it_holds() {
         ]);
     for (n, name) in archives.enumerate() {
         let zip = tmp.path().join(&name);
-        let cases = zip.parent().unwrap().to_path_buf();
         let kind = name.as_str();
         match kinds.get(n) {
             Some((_, stored)) => common::zip_tree(&tree, &zip, stored),
             None => tar_tree(&tree, &zip),
         }
-        let before = snapshot_tree(&cases).unwrap();
-        let from_zip = Scanner::new().root(&zip).hash_files(true).run().unwrap();
-        assert_eq!(snapshot_tree(&cases).unwrap(), before, "{kind}");
-        let (t, z) = (display_path(&tree), display_path(&zip));
-        let want = rows_of(&from_tree.rows, &t, &z);
-        let got = rows_of(&from_zip.rows, "", "");
-        let first_difference = want.iter().zip(&got).position(|(a, b)| a != b);
-        assert_eq!(
-            first_difference,
-            None,
-            "{kind}: {:?}",
-            first_difference.map(|i| (&want[i], &got[i]))
-        );
-        assert_eq!(got.len(), want.len(), "{kind}");
-        assert_eq!(
-            from_zip.report.problems, from_tree.report.problems,
-            "{kind}"
-        );
-        // the manifest: the zip's own entry, then each member as its file from the tree
-        let own = &from_zip.report.manifest[0];
-        assert_eq!(own.path, z);
-        assert_eq!(own.size, std::fs::metadata(&zip).unwrap().len());
-        assert_eq!(own.sha256.len(), 64);
-        let (members, files_read) = common::members_and_files(
-            &from_zip.report.manifest,
-            &from_tree.report.manifest,
-            &t,
-            &z,
-        );
-        assert_eq!(members, files_read, "{kind}");
-        assert_eq!(members.len(), 128, "{kind}");
+        reads_as_the_tree(&from_tree, &tree, &zip, kind);
     }
+}
+
+/// The archive at `zip` gives `from_tree`'s rows field for field (paths aside), its
+/// problems, and its 128 manifest entries after its own, and writes nothing beside it.
+fn reads_as_the_tree(
+    from_tree: &ai_chat_forensics::ScanResult,
+    tree: &Path,
+    zip: &Path,
+    kind: &str,
+) {
+    let cases = zip.parent().unwrap().to_path_buf();
+    let before = snapshot_tree(&cases).unwrap();
+    let from_zip = Scanner::new().root(zip).hash_files(true).run().unwrap();
+    assert_eq!(snapshot_tree(&cases).unwrap(), before, "{kind}");
+    let (t, z) = (display_path(tree), display_path(zip));
+    let want = rows_of(&from_tree.rows, &t, &z);
+    let got = rows_of(&from_zip.rows, "", "");
+    let first_difference = want.iter().zip(&got).position(|(a, b)| a != b);
+    assert_eq!(
+        first_difference,
+        None,
+        "{kind}: {:?}",
+        first_difference.map(|i| (&want[i], &got[i]))
+    );
+    assert_eq!(got.len(), want.len(), "{kind}");
+    assert_eq!(
+        from_zip.report.problems, from_tree.report.problems,
+        "{kind}"
+    );
+    // the manifest: the zip's own entry, then each member as its file from the tree
+    let own = &from_zip.report.manifest[0];
+    assert_eq!(own.path, z);
+    assert_eq!(own.size, std::fs::metadata(zip).unwrap().len());
+    assert_eq!(own.sha256.len(), 64);
+    let (members, files_read) = common::members_and_files(
+        &from_zip.report.manifest,
+        &from_tree.report.manifest,
+        &t,
+        &z,
+    );
+    assert_eq!(members, files_read, "{kind}");
+    assert_eq!(members.len(), 128, "{kind}");
 }
 
 /// The CLI reads a zipped root (a host folder zipped, named by the zip), lists it with
@@ -1181,4 +1192,190 @@ fn a_compressed_store_file_that_cannot_be_read_whole_is_named() {
         .run()
         .unwrap();
     assert_eq!((root.rows.len(), root.archives_not_opened.len()), (25, 0));
+}
+
+/// The RAR fixtures, written by RARLAB's `rar` 7.01 (`fixtures/generators/rar_archives.sh`).
+fn rar_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/archives/rar")
+        .join(name)
+}
+
+/// Copies the fixture tree to `tree`, every file dated 2026-11-30 12:00:00 UTC, as the
+/// RAR fixtures' generator dates it before archiving it.
+fn tree_as_rar_fixtures_hold_it(tree: &Path) {
+    common::copy_tree(&fixture_tree(), tree);
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_796_040_000);
+    for f in common::files_under(tree) {
+        let file = std::fs::File::options().write(true).open(&f).unwrap();
+        file.set_modified(at).unwrap();
+    }
+}
+
+/// A RAR of the fixture tree as WinRAR's engine writes it, each file its own stream or
+/// solid, reads as the tree: every row field for field, every member in the manifest
+/// as its file, the RAR5 times (UTC) as the files', nothing written beside it.
+#[test]
+fn a_rar_collection_reads_as_the_tree_it_holds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("tree");
+    tree_as_rar_fixtures_hold_it(&tree);
+    let from_tree = Scanner::new().root(&tree).hash_files(true).run().unwrap();
+    assert_eq!(from_tree.rows.len(), 847);
+    for name in ["collection.rar", "solid/collection.rar"] {
+        let rar = tmp.path().join(name);
+        std::fs::create_dir_all(rar.parent().unwrap()).unwrap();
+        std::fs::copy(rar_fixture(name), &rar).unwrap();
+        reads_as_the_tree(&from_tree, &tree, &rar, name);
+    }
+}
+
+/// The rows of a scan of `root` with `passwords` (none when empty): how many, and the
+/// texts of its `parser:` rows.
+fn rar_rows(root: &Path, passwords: &[&str]) -> (usize, Vec<String>) {
+    let mut scanner = Scanner::new().root(root);
+    if !passwords.is_empty() {
+        scanner = scanner.archive_password(ai_chat_forensics::chat_rows::ArchivePassword::any_of(
+            passwords,
+        ));
+    }
+    let result = scanner.run().unwrap();
+    let parser = result
+        .rows
+        .iter()
+        .filter(|r| r.text.starts_with("parser:"))
+        .map(|r| r.text.clone())
+        .collect();
+    (result.rows.len(), parser)
+}
+
+/// What a RAR holds that cannot be read is named, one `parser:` row each, and the rest
+/// is read: headers encrypted (`rar -hp`) without the password, a solid stream
+/// encrypted (one row for it), members encrypted with
+/// two passwords of which one or none is given, files split across the volumes of a
+/// multi-volume set, a member whose CRC does not match (the others read), a solid
+/// stream damaged (the members before it read), and an archive cut short.
+#[test]
+fn what_a_rar_holds_that_cannot_be_read_is_named() {
+    let locked = rar_fixture("locked/lin-ws01.rar");
+    assert_eq!(
+        rar_rows(&locked, &[]),
+        (
+            1,
+            vec!["parser: archive not read (not read as a RAR archive: its headers are encrypted, and no password was given)".to_string()]
+        )
+    );
+    assert_eq!(
+        rar_rows(&locked, &["not it"]),
+        (
+            1,
+            vec!["parser: archive not read (not read as a RAR archive: its headers are encrypted, and none of the passwords given opens them)".to_string()]
+        )
+    );
+    // the folder's 92 rows, the same as from the tree
+    let alice = fixture_tree().join("lin-ws01/home/alice/.claude");
+    let (from_tree, tree_parser) = rar_rows(&alice, &[]);
+    assert_eq!(from_tree, 92);
+    assert_eq!(
+        rar_rows(&locked, &["not it", "hunter2"]),
+        (92, tree_parser.clone())
+    );
+
+    // a solid stream encrypted: named once, all of it read with the password
+    let solid = rar_fixture("locked/solid.rar");
+    assert_eq!(
+        rar_rows(&solid, &[]),
+        (
+            1,
+            vec!["parser: archive entries not read: the solid RAR is encrypted, and no password was given; 10 of its entries not read".to_string()]
+        )
+    );
+    assert_eq!(
+        rar_rows(&solid, &["not it", "hunter2"]),
+        (92, tree_parser.clone())
+    );
+
+    let mixed = rar_fixture("mixed/lin-ws01.rar");
+    let history = "\"home/alice/.claude/history.jsonl\"";
+    let transcript = "\"home/alice/.claude/projects/-home-alice-src-api/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl\"";
+    let (n, parser) = rar_rows(&mixed, &[]);
+    assert_eq!(n, 32);
+    assert_eq!(
+        parser,
+        vec![
+            format!(
+                "parser: archive entry 0 not read: encrypted, and no password was given: {history}"
+            ),
+            format!(
+                "parser: archive entry 1 not read: encrypted, and no password was given: {transcript}"
+            ),
+        ]
+    );
+    // the history's torn last line is the tree's one `parser:` row
+    assert_eq!(tree_parser.len(), 1);
+    let (n, parser) = rar_rows(&mixed, &["alpha"]);
+    assert_eq!(n, 39);
+    assert_eq!(
+        parser,
+        vec![
+            format!(
+                "parser: archive entry 1 not read: encrypted, and none of the passwords given reads it: {transcript}"
+            ),
+            tree_parser[0].clone()
+        ]
+    );
+    assert_eq!(
+        rar_rows(&mixed, &["beta", "wrong", "alpha"]),
+        (92, tree_parser)
+    );
+
+    // each volume alone: a file split across volumes is named in each that holds a part
+    let part = |n: u32| rar_fixture(&format!("split/lin-ws01.part{n}.rar"));
+    let (n, parser) = rar_rows(&part(1), &[]);
+    assert_eq!(n, 3);
+    assert_eq!(
+        parser,
+        vec![format!(
+            "parser: archive entry 1 not read: it continues into another volume of a multi-volume RAR, and each volume is read alone: {transcript}"
+        )]
+    );
+    let (n, parser) = rar_rows(&part(2), &[]);
+    assert_eq!(n, 1);
+    assert_eq!(
+        parser,
+        vec![format!(
+            "parser: archive entry 0 not read: it continues from another volume of a multi-volume RAR, and each volume is read alone: {transcript}"
+        )]
+    );
+
+    // damaged: a byte turned in the middle of each, and one cut short
+    let tmp = tempfile::tempdir().unwrap();
+    let turned = |name: &str| {
+        let mut bytes = std::fs::read(rar_fixture(name)).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0xff;
+        let path = tmp.path().join(name.replace('/', "-"));
+        std::fs::write(&path, bytes).unwrap();
+        path
+    };
+    let (n, parser) = rar_rows(&turned("collection.rar"), &[]);
+    assert_eq!(n, 821);
+    assert_eq!(parser.len(), 21);
+    assert!(parser.contains(&"parser: archive entry 66 not read: while verifying entry 'lin-ws01/home/alice/.config/Code/User/workspaceStorage/5f3c0a1e/chatSessions/9ab.jsonl': checksum mismatch: expected 0xfc816957, got 0x50ada7a2: \"lin-ws01/home/alice/.config/Code/User/workspaceStorage/5f3c0a1e/chatSessions/9ab.jsonl\"".to_string()), "{parser:?}");
+    let (n, parser) = rar_rows(&turned("solid/collection.rar"), &[]);
+    assert_eq!(n, 383);
+    assert!(parser.contains(&"parser: archive entries not read: the RAR could not be decoded past entry 84 (while decoding entry 'lin-ws01/home/alice/.claude/projects/-home-alice-src-api/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl': RAR 5 match exceeds output limit); 53 of its entries not read".to_string()), "{parser:?}");
+    let cut = tmp.path().join("cut.rar");
+    std::fs::write(
+        &cut,
+        &std::fs::read(rar_fixture("collection.rar")).unwrap()[..60_000],
+    )
+    .unwrap();
+    assert_eq!(
+        rar_rows(&cut, &[]),
+        (
+            1,
+            vec!["parser: archive not read (not read as a RAR archive: at archive offset 0xe9d3: input is too short)".to_string()]
+        )
+    );
 }

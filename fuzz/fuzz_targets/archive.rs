@@ -67,7 +67,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // a store file compressed on its own, read as the file it holds
-    let kind = usize::from((which & 0x7f) % 19);
+    let kind = usize::from((which & 0x7f) % 20);
     if (11..15).contains(&kind) {
         single(data, [".gz", ".bz2", ".xz", ".zst"][kind - 11]);
         return;
@@ -88,7 +88,8 @@ fuzz_target!(|data: &[u8]| {
         15 => "/case/c.zip.gz",
         16 => "/case/c.dd.xz",
         17 => "/case/c.vhd.zst",
-        _ => "/case/c.7z.bz2",
+        18 => "/case/c.7z.bz2",
+        _ => "/case/c.rar",
     });
     let mut ev = Evidence::in_memory([(zip.clone(), data.to_vec(), None)]).max_size(1 << 20);
     // half the runs read encrypted zip members with passwords (ZipCrypto, AES), a

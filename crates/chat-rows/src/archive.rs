@@ -46,6 +46,9 @@ use std::time::{Duration, SystemTime};
 
 use crate::evidence::{EntryKind, RangedFile};
 
+mod rar;
+pub use rar::{RAR_BUFFERED_LIMIT, RAR_DICTIONARY_LIMIT, RAR_KEY_ROUNDS};
+
 /// The bytes of the archive, read by position: what the zip, tar and gzip readers read
 /// through.
 #[derive(Clone, Debug)]
@@ -79,8 +82,8 @@ impl Seek for Cursor {
     }
 }
 
-/// The password, or the passwords, encrypted zip members and 7z blocks are read with
-/// (ZipCrypto or AES, as the member says): a responder's `infected`, a collector's own,
+/// The password, or the passwords, encrypted zip members, 7z blocks and RAR members
+/// (or headers) are read with (ZipCrypto or AES, as the member says): a responder's `infected`, a collector's own,
 /// or one per collection (Velociraptor's X.509 scheme gives each container its own).
 /// Several are tried in the order given on each encrypted member or block until one
 /// reads it whole. Never printed: its `Debug` says only that there are some.
@@ -131,8 +134,8 @@ enum Place {
         /// where a member is read a chunk at a time ([`Archive::stream`]).
         deflated: bool,
     },
-    /// A tar entry: its bytes at this offset of the (inflated) tar file; a 7z entry,
-    /// at this offset of the 7z's decoded entries.
+    /// A tar entry: its bytes at this offset of the (inflated) tar file; a 7z or RAR
+    /// entry, at this offset of the archive's decoded entries.
     Tar { offset: u64 },
     /// A file of an NTFS volume of a virtual disk: its file record on volume `volume`
     /// of [`Archive::disk`], or why its data cannot be read as it stands.
@@ -581,7 +584,7 @@ impl<R: Read> Read for Named<R> {
     }
 }
 
-/// Where a compressed tar or a 7z's entries are decoded to: an unnamed temporary file
+/// Where a compressed tar, a 7z's or a RAR's entries are decoded to: an unnamed temporary file
 /// in the spill folder (with the bytes written to it) or, without one, memory.
 enum Decoded {
     File(io::BufWriter<std::fs::File>, u64),
@@ -765,6 +768,7 @@ fn decompressing(kind: ArchiveKind, input: Cursor) -> io::Result<Box<dyn Read>> 
         ArchiveKind::Zip
         | ArchiveKind::Tar
         | ArchiveKind::SevenZ
+        | ArchiveKind::Rar
         | ArchiveKind::Vhdx
         | ArchiveKind::Vhd
         | ArchiveKind::Ewf
@@ -1041,6 +1045,10 @@ pub enum ArchiveKind {
     /// A 7z archive (`.7z`): its entries decoded once, in order, under the size cap,
     /// into the spill folder or memory ([`SEVEN_Z_MEMORY_LIMIT`]).
     SevenZ,
+    /// A RAR archive (`.rar`, RAR 1.3 to 7): its entries decoded once, in order, under
+    /// the size cap, into the spill folder or memory, as a 7z's
+    /// ([`RAR_DICTIONARY_LIMIT`]); each volume of a multi-volume set read alone.
+    Rar,
     /// A VHDX virtual disk (`.vhdx`, as KAPE's `--vhdx` writes it): the files of its
     /// NTFS volume, read in place through the disk's block table.
     Vhdx,
@@ -1118,6 +1126,7 @@ impl ArchiveKind {
         (".tar.zst", ArchiveKind::TarZst),
         (".tzst", ArchiveKind::TarZst),
         (".7z", ArchiveKind::SevenZ),
+        (".rar", ArchiveKind::Rar),
         (".vhdx", ArchiveKind::Vhdx),
         (".vhd", ArchiveKind::Vhd),
         (".e01", ArchiveKind::Ewf),
@@ -1324,6 +1333,11 @@ impl Archive {
             ArchiveKind::SevenZ => {
                 let decoded =
                     Self::seven_z_entries(&file, &mut tree, password.as_ref(), cap, spill)?;
+                file = Arc::new(decoded);
+                None
+            }
+            ArchiveKind::Rar => {
+                let decoded = rar::entries(&file, &mut tree, password.as_ref(), cap, spill)?;
                 file = Arc::new(decoded);
                 None
             }

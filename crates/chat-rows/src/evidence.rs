@@ -1271,7 +1271,9 @@ impl Evidence {
     /// byte only, so a wrong one may pass it and be told by the member's CRC-32
     /// (`Invalid checksum`). Several passwords ([`crate::ArchivePassword::any_of`]) are
     /// tried in turn on each encrypted member, 7z header and 7z block until one reads
-    /// it whole; with none right, the error is the last one's. The password is never
+    /// it whole; with none right, the error is the last one's. A RAR's headers are
+    /// opened with the first that opens them, and its encrypted members (its one
+    /// stream, when solid) decoded with each in turn. The password is never
     /// in the manifest, a row or an error.
     pub fn archive_password(mut self, password: crate::ArchivePassword) -> Evidence {
         self.archive_password = Some(password);
@@ -3497,10 +3499,10 @@ mod tests {
         );
         assert_eq!(
             small
-                .open_archive(&tmp.join("x.rar"))
+                .open_archive(&tmp.join("x.arj"))
                 .unwrap_err()
                 .to_string(),
-            "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz, .tar.zst, .tzst, .7z, .vhdx, .vhd, .e01, .dd, .raw, .img, .001)"
+            "not an archive this reader opens (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz, .tar.zst, .tzst, .7z, .rar, .vhdx, .vhd, .e01, .dd, .raw, .img, .001)"
         );
         // decoders never allocate what a hostile header asks for: an xz block whose
         // LZMA2 dictionary is 4 GiB, a zstd frame whose window is 2 TiB

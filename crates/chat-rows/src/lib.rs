@@ -46,8 +46,8 @@ pub mod when;
 pub mod write;
 
 pub use archive::{
-    ArchiveKind, ArchivePassword, Compressed, SEVEN_Z_KEY_ROUNDS, SEVEN_Z_MEMORY_LIMIT,
-    XZ_MEMORY_LIMIT, ZSTD_MAX_WINDOW,
+    ArchiveKind, ArchivePassword, Compressed, RAR_BUFFERED_LIMIT, RAR_DICTIONARY_LIMIT,
+    RAR_KEY_ROUNDS, SEVEN_Z_KEY_ROUNDS, SEVEN_Z_MEMORY_LIMIT, XZ_MEMORY_LIMIT, ZSTD_MAX_WINDOW,
 };
 pub use evidence::{Evidence, ManifestEntry, RangedFile, display_path, snapshot_tree};
 pub use row::{RecordState, Row, TurnType, Zone};

@@ -118,7 +118,7 @@ def scan(
     """Scan evidence roots; yield one dict per row in the CLI's order.
 
     A root is a home, a folder of homes or a collection tree, on disk or archived: a
-    ``*.zip``, ``*.7z``, ``*.tar``, ``*.tar.gz``, ``*.tgz``, ``*.tar.bz2``, ``*.tar.xz`` or
+    ``*.zip``, ``*.7z``, ``*.rar``, ``*.tar``, ``*.tar.gz``, ``*.tgz``, ``*.tar.bz2``, ``*.tar.xz`` or
     ``*.tar.zst`` file is read as the folder of its
     members (nothing extracted; its members' rows name ``<archive path>/<member name>``).
 
@@ -135,7 +135,7 @@ def scan(
     archive), ``"all"`` (every one, a user's own zips too) or ``"none"`` (only archives
     given as roots); any other value is a ValueError. Those not opened are listed in
     ``report["archives_not_opened"]``. archive_password: the password of encrypted
-    zip members and 7z blocks (ZipCrypto or AES), or a list of passwords tried in turn
+    zip members, 7z blocks and RAR members or headers (ZipCrypto or AES), or a list of passwords tried in turn
     on each; without the right one each such member a store would read is a
     ``parser:`` row; none is in any row or report. max_file_size: the size cap of one
     evidence file, archive member or decompressed archive in bytes (default 4 GiB);

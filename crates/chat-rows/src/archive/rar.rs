@@ -1,0 +1,562 @@
+//! RAR archives (`.rar`), read through the pure-Rust `rars` reader.
+//!
+//! A RAR member cannot be read by ranges where it lies (it is compressed, and in a
+//! solid archive each member's stream continues the one before), so, as a 7z's, the
+//! members are decoded once, in order, under the size cap, into one file (an unnamed
+//! temporary file in the spill folder, else memory), each member a range of it.
+//!
+//! Why these choices:
+//!
+//! * **One member's damage costs that member.** In an archive that is not solid, a
+//!   member whose CRC does not match, whose stream does not decode, or whose password
+//!   is not known is named not read, and the members after it are still decoded. In
+//!   a solid archive every member's stream continues the one before, so the members
+//!   after a failure cannot be decoded: they are named not read together.
+//! * **Memory is bounded before it is spent**: a RAR5 dictionary over
+//!   [`RAR_DICTIONARY_LIMIT`] is refused (RAR 7 allows up to 64 GiB), and a member is
+//!   decoded a block at a time rather than buffered whole past
+//!   [`RAR_BUFFERED_LIMIT`].
+//! * **Times.** A RAR5 member's modification time is Unix time (UTC). RAR 1.5 to 4
+//!   store a DOS time, local time in a zone the archive does not name: as a zip's,
+//!   it is never taken as one, and such a member has no modification time.
+//! * **One volume at a time.** A member split across the volumes of a multi-volume
+//!   set (`.part1.rar`, `.part2.rar`, ...) is named not read in each volume that holds
+//!   a part of it; the volumes' whole members are read.
+//! * **A panic of the reader** (a young crate, on hostile bytes) is caught: the
+//!   archive, or the members not yet decoded, are named not read, never the scan.
+
+use std::cell::RefCell;
+use std::io;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::rc::Rc;
+use std::sync::{Arc, OnceLock};
+
+use rars::{
+    ArchiveFamily, ArchiveMember, ArchiveReadOptions, ArchiveReader, ErrorKind, ExtractionDecision,
+    ExtractionErrorAction,
+};
+
+use super::{ArchivePassword, Cursor, Decoded, Member, Place, Tree};
+use crate::evidence::{EntryKind, RangedFile};
+
+/// The largest RAR5 dictionary a member may ask for: the memory its decoder holds.
+/// WinRAR 7 writes 32 MiB by default and allows up to 64 GiB; an archive asking for
+/// more than this is named, not decoded.
+pub const RAR_DICTIONARY_LIMIT: u64 = 256 << 20;
+
+/// A RAR5 member larger than this is decoded a block at a time, not buffered whole.
+pub const RAR_BUFFERED_LIMIT: u64 = 64 << 20;
+
+/// The most rounds of key derivation spent on one RAR read with passwords: 2^28,
+/// about 8,000 members encrypted as WinRAR encrypts them (2^15 rounds of
+/// PBKDF2-HMAC-SHA256 each, a few milliseconds), against a hostile archive whose every
+/// member asks for 2^24 rounds (seconds each). A member past it is named, not decoded.
+pub const RAR_KEY_ROUNDS: u64 = 1 << 28;
+
+/// How many times a pass over an archive that is not solid runs again past a member
+/// that ended it: the members after the last are named not read together.
+const MAX_RERUNS: usize = 64;
+
+/// The decoded bytes so far, shared by the writer of the member being decoded.
+#[derive(Clone)]
+struct Shared(Rc<RefCell<Decoded>>);
+
+impl io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.borrow_mut().flush()
+    }
+}
+
+/// What became of one member of the archive.
+#[derive(Clone, Debug)]
+enum Fate {
+    /// Not decoded yet.
+    Pending,
+    /// Decoded whole and checked: this range of the decoded file.
+    Read(u64, u64),
+    /// A folder, or a link (never followed): no bytes.
+    NoBytes,
+    /// Not read, and why (already named once in the tree's problems).
+    Failed,
+    /// Encrypted, and no password tried so far reads it.
+    Locked,
+}
+
+fn is_password(kind: ErrorKind) -> bool {
+    matches!(kind, ErrorKind::PasswordRequired | ErrorKind::BadPassword)
+}
+
+fn name_of(m: &ArchiveMember) -> String {
+    m.meta.name_lossy()
+}
+
+fn quoted(name: &str) -> String {
+    serde_json::to_string(name).unwrap_or_default()
+}
+
+/// The options every pass reads with: the caps and memory bounds above, and `password`.
+fn options(password: Option<&[u8]>, cap: u64) -> ArchiveReadOptions<'_> {
+    ArchiveReadOptions::with_optional_password(password)
+        .with_max_member_output_bytes(cap)
+        .with_max_total_output_bytes(cap)
+        .with_rar50_dictionary_size_limit(RAR_DICTIONARY_LIMIT)
+        .with_rar50_buffered_decode_limit(RAR_BUFFERED_LIMIT)
+}
+
+/// A RAR's entries, decoded in order into one file of at most `cap` bytes, each member
+/// a range of it; what cannot be read is named in `tree`'s problems.
+pub(super) fn entries(
+    file: &Arc<RangedFile>,
+    tree: &mut Tree<'_>,
+    password: Option<&ArchivePassword>,
+    cap: u64,
+    spill: Option<&Path>,
+) -> io::Result<RangedFile> {
+    entries_within(file, tree, password, cap, spill, RAR_KEY_ROUNDS)
+}
+
+/// [`entries`], spending at most `key_rounds` rounds of key derivation.
+fn entries_within(
+    file: &Arc<RangedFile>,
+    tree: &mut Tree<'_>,
+    password: Option<&ArchivePassword>,
+    cap: u64,
+    spill: Option<&Path>,
+    key_rounds: u64,
+) -> io::Result<RangedFile> {
+    let candidates: Vec<&[u8]> = password.into_iter().flat_map(|p| p.candidates()).collect();
+    let source = || Cursor {
+        file: file.clone(),
+        pos: 0,
+    };
+    let not_read = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
+    // the headers, read without a password unless they are encrypted (`rar -hp`)
+    let open = |password: Option<&[u8]>| {
+        catch_unwind(AssertUnwindSafe(|| {
+            ArchiveReader::read_reader_with_options(source(), options(password, cap))
+        }))
+        .unwrap_or_else(|_| Err(rars::Error::InvalidHeader("the reader failed (a panic)")))
+    };
+    let archive = match open(None) {
+        Ok(a) => a,
+        Err(e) if e.kind() == ErrorKind::PasswordRequired && candidates.is_empty() => {
+            return Err(not_read(
+                "not read as a RAR archive: its headers are encrypted, and no password was given"
+                    .into(),
+            ));
+        }
+        Err(e) if e.kind() == ErrorKind::PasswordRequired => candidates
+            .iter()
+            .find_map(|p| open(Some(p)).ok())
+            .ok_or_else(|| {
+                not_read(
+                    "not read as a RAR archive: its headers are encrypted, and none of the passwords given opens them"
+                        .into(),
+                )
+            })?,
+        Err(e) => return Err(not_read(format!("not read as a RAR archive: {e}"))),
+    };
+    let members: Vec<ArchiveMember> =
+        match catch_unwind(AssertUnwindSafe(|| archive.members().collect::<Vec<_>>())) {
+            Ok(m) => m,
+            Err(_) => {
+                return Err(not_read(
+                    "not read as a RAR archive: the reader failed (a panic)".into(),
+                ));
+            }
+        };
+    let solid = members.iter().any(|m| m.is_solid());
+    // the rounds of key derivation each member's decoding costs with a password: a
+    // RAR5 member's own count, RAR 3's fixed 2^18 (RAR 1.5 and 2's keys cost nothing)
+    let rar50: Option<Vec<u8>> = archive.as_rar50().map(|a| {
+        a.files()
+            .map(|f| f.encryption.as_ref().map_or(0, |e| e.kdf_count))
+            .collect()
+    });
+    let rounds: Vec<u64> = members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| match (&rar50, m.meta.is_encrypted) {
+            (_, false) => 0,
+            (Some(counts), true) => 1u64 << counts.get(i).copied().unwrap_or(24).min(24),
+            (None, true) => 1 << 18,
+        })
+        .collect();
+    let ctx = Ctx {
+        archive: &archive,
+        members: &members,
+        solid,
+        rounds: &rounds,
+        spent: std::cell::Cell::new(0),
+        key_rounds,
+        stopped: std::cell::Cell::new(false),
+        cap,
+    };
+    let out = Rc::new(RefCell::new(Decoded::new(spill)?));
+    let mut fate = vec![Fate::Pending; members.len()];
+    for (i, m) in members.iter().enumerate() {
+        if m.meta.is_directory || m.meta.is_redirection {
+            fate[i] = Fate::NoBytes;
+        } else if m.meta.is_split_before || m.meta.is_split_after {
+            tree.problem(format!(
+                "archive entry {i} not read: it continues {} another volume of a multi-volume RAR, and each volume is read alone: {}",
+                if m.meta.is_split_before { "from" } else { "into" },
+                quoted(&name_of(m))
+            ));
+            fate[i] = Fate::Failed;
+        }
+    }
+    // no password, then each password given, in order: a pass decodes the members
+    // still locked (all of them, in a solid archive, whose stream is one)
+    let mut tries: Vec<Option<&[u8]>> = vec![None];
+    tries.extend(candidates.iter().map(|p| Some(*p)));
+    let mut reruns = 0usize;
+    let mut attempt = 0usize;
+    while attempt < tries.len() {
+        let retry = attempt > 0;
+        let wanted = |f: &Fate| matches!(f, Fate::Pending) || (retry && matches!(f, Fate::Locked));
+        if !fate.iter().any(wanted) {
+            break;
+        }
+        let mark = out.borrow().len();
+        let before = fate.clone();
+        let password = tries[attempt];
+        let Some((e, at)) = pass(&ctx, &mut fate, &out, password, retry, tree) else {
+            if ctx.stopped.get() {
+                // what is left of the stream is not decoded with any password
+                for f in fate.iter_mut().filter(|f| matches!(f, Fate::Locked)) {
+                    *f = Fate::Pending;
+                }
+                break;
+            }
+            attempt += 1;
+            continue;
+        };
+        if solid && is_password(e.kind()) {
+            // a solid archive's one stream: the next password decodes it anew
+            fate = before
+                .into_iter()
+                .map(|f| match f {
+                    Fate::Pending => Fate::Locked,
+                    f => f,
+                })
+                .collect();
+            out.borrow_mut().truncate(mark)?;
+            attempt += 1;
+            continue;
+        }
+        match at {
+            // in an archive that is not solid, the member that ended the pass (a
+            // dictionary over the bound, say) is named, and the pass runs again for
+            // the members after it, a bounded number of times
+            Some(i) if !solid && reruns < MAX_RERUNS => {
+                tree.problem(format!(
+                    "archive entry {i} not read: {}: {}",
+                    words(&e),
+                    quoted(&name_of(&members[i]))
+                ));
+                fate[i] = Fate::Failed;
+                reruns += 1;
+            }
+            _ => {
+                let left: Vec<usize> = (0..fate.len()).filter(|&i| wanted(&fate[i])).collect();
+                if let Some(&first) = left.first() {
+                    tree.problem(format!(
+                        "archive entries not read: the RAR could not be decoded past entry {first} ({}); {} of its entries not read",
+                        words(&e),
+                        left.len()
+                    ));
+                    for i in left {
+                        fate[i] = Fate::Failed;
+                    }
+                }
+                break;
+            }
+        }
+    }
+    // what a solid stream left undecoded when a member before it was not read
+    let left = fate.iter().filter(|f| matches!(f, Fate::Pending)).count();
+    if left > 0 {
+        tree.problem(format!(
+            "archive entries not read: the solid RAR's stream cannot be decoded past an entry not read; {left} of its entries not read"
+        ));
+    }
+    let locked: Vec<usize> = (0..fate.len())
+        .filter(|&i| matches!(fate[i], Fate::Locked))
+        .collect();
+    let why = if candidates.is_empty() {
+        "encrypted, and no password was given"
+    } else {
+        "encrypted, and none of the passwords given reads it"
+    };
+    if solid && !locked.is_empty() {
+        // one stream, one password: named once
+        tree.problem(format!(
+            "archive entries not read: the solid RAR is {why}; {} of its entries not read",
+            locked.len()
+        ));
+    } else {
+        for i in locked {
+            tree.problem(format!(
+                "archive entry {i} not read: {why}: {}",
+                quoted(&name_of(&members[i]))
+            ));
+        }
+    }
+    for (i, m) in members.iter().enumerate() {
+        let name = name_of(m);
+        let (offset, size) = match fate[i] {
+            Fate::Read(offset, size) => (offset, size),
+            Fate::NoBytes if m.meta.is_directory => {
+                tree.add(i, &name, true, None);
+                continue;
+            }
+            Fate::NoBytes => (0, 0),
+            _ => continue,
+        };
+        let modified = (m.meta.family == ArchiveFamily::Rar50Plus)
+            .then(|| m.meta.modification_time())
+            .flatten();
+        let member = Member {
+            index: i,
+            size,
+            kind: if m.meta.is_redirection {
+                EntryKind::Link
+            } else {
+                EntryKind::File
+            },
+            place: Place::Tar { offset },
+            modified: OnceLock::from(modified),
+        };
+        tree.add(i, &name, true, Some(member));
+    }
+    let decoded = Rc::try_unwrap(out)
+        .map_err(|_| io::Error::other("the RAR's decoded bytes are still shared"))?
+        .into_inner();
+    let mut decoded = decoded;
+    io::Write::flush(&mut decoded)?;
+    decoded.into_ranged()
+}
+
+/// What every pass over one archive shares.
+struct Ctx<'a> {
+    archive: &'a rars::Archive,
+    members: &'a [ArchiveMember],
+    /// Whether its members' streams are one.
+    solid: bool,
+    /// The rounds of key derivation each member costs with a password.
+    rounds: &'a [u64],
+    /// The rounds spent so far, of `key_rounds` ([`RAR_KEY_ROUNDS`]).
+    spent: std::cell::Cell<u64>,
+    key_rounds: u64,
+    /// Set when a solid stream was stopped at a member whose key is past the budget.
+    stopped: std::cell::Cell<bool>,
+    cap: u64,
+}
+
+/// One pass over the archive with `password`, decoding each member `fate` marks
+/// pending (and, when `retry`, locked), recording each one's fate. Returns the error
+/// that ended the pass before its end, if one did, with the member it met.
+fn pass(
+    ctx: &Ctx<'_>,
+    fate: &mut [Fate],
+    out: &Rc<RefCell<Decoded>>,
+    password: Option<&[u8]>,
+    retry: bool,
+    tree: &mut Tree<'_>,
+) -> Option<(rars::Error, Option<usize>)> {
+    let members = ctx.members;
+    // (index, start) of the member being decoded, and the next index to match
+    let current: RefCell<Option<(usize, u64)>> = RefCell::new(None);
+    let next = RefCell::new(0usize);
+    let fate = RefCell::new(fate);
+    let problems: RefCell<Vec<String>> = RefCell::new(Vec::new());
+    // the member just decoded, if it met no error, is read
+    let settle = || {
+        if let Some((i, start)) = current.borrow_mut().take() {
+            let end = out.borrow().len();
+            fate.borrow_mut()[i] = Fate::Read(start, end - start);
+        }
+    };
+    // the index of `m`: the next member of its name from where the last one was
+    let index_of = |m: &ArchiveMember| {
+        let from = *next.borrow();
+        let i = (from..members.len())
+            .chain(0..from)
+            .find(|&i| members[i].meta.name == m.meta.name)?;
+        *next.borrow_mut() = i + 1;
+        Some(i)
+    };
+    let decide = |m: &ArchiveMember| {
+        settle();
+        let Some(i) = index_of(m) else {
+            return Ok(ExtractionDecision::Skip);
+        };
+        let f = fate.borrow()[i].clone();
+        let wanted = matches!(f, Fate::Pending) || (retry && matches!(f, Fate::Locked));
+        let no_bytes = m.meta.is_directory || m.meta.is_redirection;
+        if !wanted || no_bytes {
+            // a solid stream is decoded through every member, kept or not
+            return Ok(if ctx.solid && !no_bytes {
+                ExtractionDecision::Extract(Box::new(io::sink()))
+            } else {
+                ExtractionDecision::Skip
+            });
+        }
+        if password.is_some() && ctx.rounds[i] > 0 {
+            let spent = ctx.spent.get() + ctx.rounds[i];
+            if spent > ctx.key_rounds {
+                problems.borrow_mut().push(format!(
+                    "archive entry {i} not read: its key asks for {} rounds of key derivation more, over the {} rounds this reader spends on one archive: {}",
+                    ctx.rounds[i],
+                    ctx.key_rounds,
+                    quoted(&name_of(m))
+                ));
+                fate.borrow_mut()[i] = Fate::Failed;
+                // the rest of a solid stream cannot be decoded without it
+                ctx.stopped.set(ctx.solid);
+                return Ok(if ctx.solid {
+                    ExtractionDecision::Stop
+                } else {
+                    ExtractionDecision::Skip
+                });
+            }
+            ctx.spent.set(spent);
+        }
+        *current.borrow_mut() = Some((i, out.borrow().len()));
+        Ok(ExtractionDecision::Extract(Box::new(Shared(out.clone()))))
+    };
+    let on_error = |m: &ArchiveMember, e: &rars::Error| {
+        let taken = current.borrow_mut().take();
+        let i = taken
+            .map(|(i, _)| i)
+            .or_else(|| members.iter().position(|x| x.meta.name == m.meta.name));
+        if let Some((_, start)) = taken {
+            // what the member gave before it failed is dropped
+            let _ = out.borrow_mut().truncate(start);
+        }
+        if let Some(i) = i {
+            fate.borrow_mut()[i] = if is_password(e.kind()) {
+                Fate::Locked
+            } else {
+                problems.borrow_mut().push(format!(
+                    "archive entry {i} not read: {}: {}",
+                    words(e),
+                    quoted(&name_of(m))
+                ));
+                Fate::Failed
+            };
+        }
+        Ok(ExtractionErrorAction::Continue)
+    };
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        ctx.archive
+            .extract_with_control_and_errors(options(password, ctx.cap), decide, on_error)
+    }));
+    let fatal = match result {
+        Ok(Ok(_)) => {
+            settle();
+            None
+        }
+        Ok(Err(e)) => Some(e),
+        Err(_) => Some(rars::Error::InvalidHeader("the reader failed (a panic)")),
+    };
+    // the member being decoded when the pass ended is not read
+    let mut at = None;
+    if fatal.is_some() {
+        if let Some((i, start)) = current.borrow_mut().take() {
+            let _ = out.borrow_mut().truncate(start);
+            fate.borrow_mut()[i] = Fate::Pending;
+            at = Some(i);
+        }
+    }
+    for p in problems.into_inner() {
+        tree.problem(p);
+    }
+    fatal.map(|e| (e, at))
+}
+
+/// A RAR error in words.
+fn words(e: &rars::Error) -> String {
+    e.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    /// A RAR fixture's entries read with `passwords` and a key budget of `key_rounds`:
+    /// the problems named, and each member's name and decoded bytes.
+    fn read(name: &str, passwords: &[&str], key_rounds: u64) -> (Vec<String>, usize) {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/archives/rar")
+            .join(name);
+        let bytes = std::fs::read(&path).unwrap();
+        let file = Arc::new(RangedFile::in_memory(Arc::from(bytes)));
+        let root = PathBuf::from("/case/h.rar");
+        let mut tree = Tree::new(&root);
+        let password = (!passwords.is_empty()).then(|| ArchivePassword::any_of(passwords));
+        let decoded = entries_within(
+            &file,
+            &mut tree,
+            password.as_ref(),
+            1 << 30,
+            None,
+            key_rounds,
+        )
+        .unwrap();
+        let problems = tree.problems.iter().map(|(_, why)| why.clone()).collect();
+        (problems, decoded.len() as usize)
+    }
+
+    /// Each encrypted member's key costs its rounds of the budget, wrong passwords'
+    /// included; a member past it is named, and the members after it that need no key
+    /// are still read. Of a solid stream, the members after it are named together.
+    #[test]
+    fn keys_past_the_budget_are_named_not_derived() {
+        let transcript = "\"home/alice/.claude/projects/-home-alice-src-api/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl\"";
+        // WinRAR's 2^15 rounds a key: the history's key fits in 2^15, the transcript's not
+        assert_eq!(
+            read("mixed/lin-ws01.rar", &["alpha", "beta"], 1 << 15),
+            (
+                vec![format!(
+                    "archive entry 1 not read: its key asks for 32768 rounds of key derivation more, over the 32768 rounds this reader spends on one archive: {transcript}"
+                )],
+                // the nine files but the transcript (22,528 bytes), the history among them
+                6_565
+            )
+        );
+        // both fit in 2^17 (each member's key derived once with the right password)
+        assert_eq!(
+            read("mixed/lin-ws01.rar", &["alpha", "beta"], 1 << 17).0,
+            Vec::<String>::new()
+        );
+        // `beta` first: its key for the history (wrong) and the transcript spend the
+        // budget, and `alpha` comes too late for the history
+        assert_eq!(
+            read("mixed/lin-ws01.rar", &["beta", "alpha"], 1 << 16).0,
+            vec![
+                "archive entry 0 not read: its key asks for 32768 rounds of key derivation more, over the 65536 rounds this reader spends on one archive: \"home/alice/.claude/history.jsonl\"".to_string()
+            ]
+        );
+        // a solid stream: its first file's key is past the budget, so none is read
+        let (problems, len) = read("locked/solid.rar", &["hunter2"], 0);
+        assert_eq!(len, 0);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].starts_with("archive entry 0 not read: its key asks for 32768 rounds of key derivation more, over the 0 rounds this reader spends on one archive: "), "{problems:?}");
+        assert_eq!(
+            problems[1],
+            "archive entries not read: the solid RAR's stream cannot be decoded past an entry not read; 9 of its entries not read"
+        );
+        assert_eq!(
+            read("locked/solid.rar", &["hunter2"], RAR_KEY_ROUNDS).0,
+            Vec::<String>::new()
+        );
+    }
+}
