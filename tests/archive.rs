@@ -9,7 +9,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use ai_chat_forensics::Scanner;
-use ai_chat_forensics::chat_rows::{display_path, snapshot_tree};
+use ai_chat_forensics::chat_rows::evidence::EntryKind;
+use ai_chat_forensics::chat_rows::{Evidence, display_path, snapshot_tree};
 use zip::write::SimpleFileOptions;
 
 fn fixture_tree() -> PathBuf {
@@ -17,11 +18,12 @@ fn fixture_tree() -> PathBuf {
 }
 
 /// Copies the fixture tree to `tree`, every file's modification time cut to the whole
-/// second (all a zip's extended timestamp keeps).
-fn tree_in(tree: &Path) {
+/// second (all a zip's extended timestamp keeps), or, with `dated`, every file dated
+/// that Unix time (as the RAR fixtures' generator dates the tree before archiving it).
+fn tree_in(tree: &Path, dated: Option<u64>) {
     common::copy_tree(&fixture_tree(), tree);
     for f in common::files_under(tree) {
-        let secs = common::mtime_secs(&f);
+        let secs = dated.unwrap_or_else(|| common::mtime_secs(&f));
         let file = std::fs::File::options().write(true).open(&f).unwrap();
         file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
             .unwrap();
@@ -93,7 +95,7 @@ type Stored = fn(&Path) -> bool;
 fn a_zipped_collection_reads_as_the_tree_it_holds() {
     let tmp = tempfile::tempdir().unwrap();
     let tree = tmp.path().join("tree");
-    tree_in(&tree);
+    tree_in(&tree, None);
     let from_tree = Scanner::new().root(&tree).hash_files(true).run().unwrap();
     assert_eq!(from_tree.rows.len(), 847);
     // databases stored (read by ranges in place), or everything deflated
@@ -907,7 +909,7 @@ fn store_files_compressed_one_by_one_read_as_the_files_they_hold() {
     let tmp = tempfile::tempdir().unwrap();
     let tree = tmp.path().join("tree");
     let packed = tmp.path().join("packed");
-    tree_in(&tree);
+    tree_in(&tree, None);
     common::copy_tree(&tree, &packed);
     for f in common::files_under(&tree) {
         let to = packed.join(f.strip_prefix(&tree).unwrap());
@@ -1201,16 +1203,8 @@ fn rar_fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Copies the fixture tree to `tree`, every file dated 2026-11-30 12:00:00 UTC, as the
-/// RAR fixtures' generator dates it before archiving it.
-fn tree_as_rar_fixtures_hold_it(tree: &Path) {
-    common::copy_tree(&fixture_tree(), tree);
-    let at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_796_040_000);
-    for f in common::files_under(tree) {
-        let file = std::fs::File::options().write(true).open(&f).unwrap();
-        file.set_modified(at).unwrap();
-    }
-}
+/// 2026-11-30 12:00:00 UTC, the time the RAR fixtures' generator gives every file.
+const RAR_FIXTURES_DATED: u64 = 1_796_040_000;
 
 /// A RAR of the fixture tree as WinRAR's engine writes it, each file its own stream or
 /// solid, reads as the tree: every row field for field, every member in the manifest
@@ -1219,7 +1213,7 @@ fn tree_as_rar_fixtures_hold_it(tree: &Path) {
 fn a_rar_collection_reads_as_the_tree_it_holds() {
     let tmp = tempfile::tempdir().unwrap();
     let tree = tmp.path().join("tree");
-    tree_as_rar_fixtures_hold_it(&tree);
+    tree_in(&tree, Some(RAR_FIXTURES_DATED));
     let from_tree = Scanner::new().root(&tree).hash_files(true).run().unwrap();
     assert_eq!(from_tree.rows.len(), 847);
     for name in ["collection.rar", "solid/collection.rar"] {
@@ -1365,17 +1359,113 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
     let (n, parser) = rar_rows(&turned("solid/collection.rar"), &[]);
     assert_eq!(n, 383);
     assert!(parser.contains(&"parser: archive entries not read: the RAR could not be decoded past entry 84 (while decoding entry 'lin-ws01/home/alice/.claude/projects/-home-alice-src-api/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl': RAR 5 match exceeds output limit); 53 of its entries not read".to_string()), "{parser:?}");
-    let cut = tmp.path().join("cut.rar");
+
+    // cut short (a copy that stopped at 60,000 bytes), each file its own stream or
+    // solid: the entries before the cut read as the tree of those files (field for
+    // field), and the entry cut (its header whole) is named
+    let state = "\"lin-ws01/home/alice/.config/Code/User/workspaceStorage/5f3c0a1e/chatEditingSessions/9ab/state.json\"";
+    let cuts = [
+        (
+            "collection.rar",
+            64,
+            463,
+            format!("inside entry 64 (its header at byte 59859): {state}"),
+        ),
+        (
+            "solid/collection.rar",
+            115,
+            690,
+            "inside entry 115 (its header at byte 59750): \"tabby-srv/home/tabby/.tabby/ee/db.sqlite\"".to_string(),
+        ),
+    ];
+    for (name, files, rows, inside) in cuts {
+        let cut = tmp.path().join("cut").join(name);
+        std::fs::create_dir_all(cut.parent().unwrap()).unwrap();
+        std::fs::write(&cut, &std::fs::read(rar_fixture(name)).unwrap()[..60_000]).unwrap();
+        let from_cut = Scanner::new().root(&cut).hash_files(true).run().unwrap();
+        let c = display_path(&cut);
+        // the tree of the files the cut archive holds whole, as the evidence reader
+        // lists them
+        let ev = Evidence::new().roots([&cut]);
+        assert_eq!(
+            ev.open_archive(&cut).unwrap(),
+            [(
+                cut.clone(),
+                format!(
+                    "archive entries not read: the RAR is cut short at byte 60000, {inside}; that entry and any after it are not in the file"
+                )
+            )]
+        );
+        let mut held = std::collections::HashSet::new();
+        let mut pending = vec![cut.clone()];
+        while let Some(dir) = pending.pop() {
+            for (p, kind) in ev.list(&dir, false).unwrap().entries {
+                match kind {
+                    EntryKind::Folder => pending.push(p),
+                    _ => {
+                        held.insert(
+                            p.strip_prefix(&cut)
+                                .unwrap()
+                                .to_string_lossy()
+                                .replace('\\', "/"),
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(held.len(), files, "{name}: {held:?}");
+        let tree = tmp.path().join("held").join(name);
+        tree_in(&tree, Some(RAR_FIXTURES_DATED));
+        for f in common::files_under(&tree) {
+            let relative = f
+                .strip_prefix(&tree)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if !held.contains(&relative) {
+                std::fs::remove_file(&f).unwrap();
+            }
+        }
+        let from_tree = Scanner::new().root(&tree).hash_files(true).run().unwrap();
+        let t = display_path(&tree);
+        let cut_row = format!(
+            "parser: archive entries not read: the RAR is cut short at byte 60000, {inside}; that entry and any after it are not in the file"
+        );
+        let got: Vec<String> = from_cut
+            .rows
+            .iter()
+            .filter(|r| r.text != cut_row)
+            .map(|r| serde_json::to_string(r).unwrap())
+            .collect();
+        assert_eq!(got.len() + 1, from_cut.rows.len(), "{name}: {cut_row}");
+        assert_eq!(from_cut.rows.len(), rows, "{name}");
+        let want = rows_of(&from_tree.rows, &t, &c);
+        let first_difference = want.iter().zip(&got).position(|(a, b)| a != b);
+        assert_eq!(
+            first_difference,
+            None,
+            "{name}: {:?}",
+            first_difference.map(|i| (&want[i], &got[i]))
+        );
+        assert_eq!(got.len(), want.len(), "{name}");
+        let (members, files_read) = common::members_and_files(
+            &from_cut.report.manifest,
+            &from_tree.report.manifest,
+            &t,
+            &c,
+        );
+        assert_eq!(members, files_read, "{name}");
+    }
+
+    // cut inside a header: named by where it starts
+    let cut = tmp.path().join("cut-header.rar");
     std::fs::write(
         &cut,
-        &std::fs::read(rar_fixture("collection.rar")).unwrap()[..60_000],
+        &std::fs::read(rar_fixture("collection.rar")).unwrap()[..59_870],
     )
     .unwrap();
     assert_eq!(
-        rar_rows(&cut, &[]),
-        (
-            1,
-            vec!["parser: archive not read (not read as a RAR archive: at archive offset 0xe9d3: input is too short)".to_string()]
-        )
+        rar_rows(&cut, &[]).1[0],
+        "parser: archive entries not read: the RAR is cut short at byte 59870, inside a header at byte 59859; any entries from there on are not in the file"
     );
 }

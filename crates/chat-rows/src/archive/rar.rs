@@ -22,6 +22,12 @@
 //! * **One volume at a time.** A member split across the volumes of a multi-volume
 //!   set (`.part1.rar`, `.part2.rar`, ...) is named not read in each volume that holds
 //!   a part of it; the volumes' whole members are read.
+//! * **A copy cut short keeps what it holds.** The reader parses every header before
+//!   it decodes a member, and fails on a cut one: a RAR5 archive's block headers are
+//!   walked here, each checked by its CRC-32, to the block the cut falls in, and the
+//!   archive before that block is read (a solid stream's members before the cut
+//!   decode). The cut is named with the entry it falls in. RAR 1.5 to 4 cut short
+//!   are not walked: their layout could not be checked against a real writer.
 //! * **A panic of the reader** (a young crate, on hostile bytes) is caught: the
 //!   archive, or the members not yet decoded, are named not read, never the scan.
 
@@ -159,7 +165,28 @@ fn entries_within(
                         .into(),
                 )
             })?,
-        Err(e) => return Err(not_read(format!("not read as a RAR archive: {e}"))),
+        Err(e) => {
+            // a RAR cut short (a copy that stopped early): its whole blocks are read
+            let Some((archive, why)) = cut_short(file).and_then(|cut| {
+                let whole = Arc::new(RangedFile::within(file.clone(), 0, cut.at));
+                let archive = catch_unwind(AssertUnwindSafe(|| {
+                    ArchiveReader::read_reader_with_options(
+                        Cursor {
+                            file: whole,
+                            pos: 0,
+                        },
+                        options(None, cap),
+                    )
+                }))
+                .ok()?
+                .ok()?;
+                Some((archive, cut.words(file.len())))
+            }) else {
+                return Err(not_read(format!("not read as a RAR archive: {e}")));
+            };
+            tree.problem(why);
+            archive
+        }
     };
     let members: Vec<ArchiveMember> =
         match catch_unwind(AssertUnwindSafe(|| archive.members().collect::<Vec<_>>())) {
@@ -481,6 +508,153 @@ fn pass(
     fatal.map(|e| (e, at))
 }
 
+/// Where a RAR5 archive cut short stops being whole: found by walking its block
+/// headers from the signature (each checked by its CRC-32), when the last one runs
+/// past the end of the file.
+#[derive(Debug, PartialEq)]
+struct Cut {
+    /// Where the block cut short starts: the archive is whole before it.
+    at: u64,
+    /// The entry it holds, when its header is whole and it is a file's: its index
+    /// among the archive's files, and its name.
+    entry: Option<(usize, String)>,
+}
+
+impl Cut {
+    /// The row naming what the cut took, of an archive of `len` bytes.
+    fn words(&self, len: u64) -> String {
+        match &self.entry {
+            Some((i, name)) => format!(
+                "archive entries not read: the RAR is cut short at byte {len}, inside entry {i} (its header at byte {}): {}; that entry and any after it are not in the file",
+                self.at,
+                quoted(name)
+            ),
+            None => format!(
+                "archive entries not read: the RAR is cut short at byte {len}, inside a header at byte {}; any entries from there on are not in the file",
+                self.at
+            ),
+        }
+    }
+}
+
+/// The RAR5 signature.
+const RAR5_SIGNATURE: &[u8] = b"Rar!\x1a\x07\x01\x00";
+
+/// The largest RAR5 block header (2 MiB, as the format allows).
+const RAR5_MAX_HEADER: u64 = 2 << 20;
+
+/// A RAR5 variable-length integer at `at` of `b`: its value and the index after it.
+fn vint(b: &[u8], at: usize) -> Option<(u64, usize)> {
+    let mut value = 0u64;
+    for (k, &c) in b.get(at..)?.iter().take(10).enumerate() {
+        value |= u64::from(c & 0x7f) << (7 * k);
+        if c & 0x80 == 0 {
+            return Some((value, at + k + 1));
+        }
+    }
+    None
+}
+
+/// Where `file`, a RAR5 archive (with no encrypted headers), is cut short, if it is:
+/// `None` when its blocks are whole to its end, or a header is damaged, or it is no
+/// RAR5. One read a block, each block moving forward: linear in the blocks.
+fn cut_short(file: &RangedFile) -> Option<Cut> {
+    let len = file.len();
+    let mut head = [0u8; 8];
+    if file.read_at(0, &mut head).ok()? != 8 || head != RAR5_SIGNATURE {
+        return None;
+    }
+    let mut at = 8u64;
+    let mut files = 0usize;
+    let cut = |at: u64, entry| Some(Cut { at, entry });
+    while at < len {
+        // the CRC-32 and the header's size (a vint of at most 3 bytes)
+        let mut start = [0u8; 7];
+        let got = read_full(file, at, &mut start)?;
+        let Some((size, body)) = vint(&start[..got], 4) else {
+            return if got < start.len() {
+                cut(at, None)
+            } else {
+                None
+            };
+        };
+        if size == 0 || size > RAR5_MAX_HEADER {
+            return None;
+        }
+        let end_of_header = at + body as u64 + size;
+        if end_of_header > len {
+            return cut(at, None);
+        }
+        let mut header = vec![0u8; body + size as usize];
+        if read_full(file, at, &mut header)? != header.len() {
+            return cut(at, None);
+        }
+        let crc = u32::from_le_bytes([header[0], header[1], header[2], header[3]]);
+        if crc32fast::hash(&header[4..]) != crc {
+            return None;
+        }
+        let (kind, i) = vint(&header, body)?;
+        let (flags, mut i) = vint(&header, i)?;
+        if flags & 1 != 0 {
+            i = vint(&header, i)?.1;
+        }
+        let data = if flags & 2 != 0 {
+            let (data, next) = vint(&header, i)?;
+            i = next;
+            data
+        } else {
+            0
+        };
+        let end = end_of_header.checked_add(data)?;
+        if end > len {
+            // a file's header whole and its data cut: named
+            let name = (kind == 2).then(|| file_name(&header, i)).flatten();
+            return cut(at, name.map(|n| (files, n)));
+        }
+        match kind {
+            2 => files += 1,
+            // the archive's end, or headers encrypted from here on
+            4 | 5 => return None,
+            _ => {}
+        }
+        at = end;
+    }
+    None
+}
+
+/// A RAR5 file header's name, its fields from index `i` of `header` (after the data
+/// area's size).
+fn file_name(header: &[u8], i: usize) -> Option<String> {
+    let (flags, i) = vint(header, i)?;
+    let i = vint(header, i)?.1; // unpacked size
+    let mut i = vint(header, i)?.1; // attributes
+    if flags & 2 != 0 {
+        i += 4; // modification time
+    }
+    if flags & 4 != 0 {
+        i += 4; // CRC-32 of the data
+    }
+    let i = vint(header, i)?.1; // compression
+    let i = vint(header, i)?.1; // host OS
+    let (n, i) = vint(header, i)?;
+    let name = header.get(i..i.checked_add(usize::try_from(n).ok()?)?)?;
+    Some(String::from_utf8_lossy(name).into_owned())
+}
+
+/// Fills `buf` from `at` of `file` as far as the file goes: the bytes read.
+fn read_full(file: &RangedFile, at: u64, buf: &mut [u8]) -> Option<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match file.read_at(at + got as u64, &mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    Some(got)
+}
+
 /// A RAR error in words.
 fn words(e: &rars::Error) -> String {
     e.to_string()
@@ -513,6 +687,60 @@ mod tests {
         .unwrap();
         let problems = tree.problems.iter().map(|(_, why)| why.clone()).collect();
         (problems, decoded.len() as usize)
+    }
+
+    /// A RAR5 archive cut anywhere is whole before the block the cut falls in (the
+    /// reader opens that much of it); whole, damaged, or encrypted from its headers it
+    /// is not taken as cut.
+    #[test]
+    fn a_cut_is_found_at_the_block_it_falls_in() {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/archives/rar/collection.rar");
+        let bytes = std::fs::read(&path).unwrap();
+        let of = |b: &[u8]| cut_short(&RangedFile::in_memory(Arc::from(b)));
+        assert_eq!(of(&bytes), None);
+        let opens = |len: u64| {
+            let whole = Cursor {
+                file: Arc::new(RangedFile::in_memory(Arc::from(&bytes[..len as usize]))),
+                pos: 0,
+            };
+            ArchiveReader::read_reader_with_options(whole, options(None, 1 << 30)).is_ok()
+        };
+        let mut cuts = 0;
+        for len in (9..bytes.len()).step_by(613) {
+            match of(&bytes[..len]) {
+                Some(cut) => {
+                    assert!(cut.at >= 8 && cut.at < len as u64, "{len}: {cut:?}");
+                    assert!(!opens(len as u64), "{len}");
+                    // the signature alone (its main header cut) is not opened: the
+                    // archive is named not read
+                    assert_eq!(opens(cut.at), cut.at > 8, "{len}: {cut:?}");
+                    cuts += 1;
+                }
+                // a cut at the end of a block: the archive is whole as far as it goes
+                None => assert!(opens(len as u64), "{len}"),
+            }
+        }
+        assert_eq!(cuts, 199);
+        // the data of entry 2 cut: its name, from its whole header
+        assert_eq!(
+            of(&bytes[..3000]),
+            Some(Cut {
+                at: 554,
+                entry: Some((
+                    2,
+                    "tabby-srv/var/lib/docker/volumes/tabby_data/_data/ee/db.sqlite".into()
+                ))
+            })
+        );
+        // a header's CRC turned: damage, not a cut
+        let mut turned = bytes[..3000].to_vec();
+        turned[554] ^= 1;
+        assert_eq!(of(&turned), None);
+        // encrypted headers: not walked
+        let locked = std::fs::read(path.with_file_name("locked/lin-ws01.rar")).unwrap();
+        assert_eq!(of(&locked[..locked.len() / 2]), None);
+        assert_eq!(of(b"Rar!\x1a\x07\x00"), None);
     }
 
     /// Each encrypted member's key costs its rounds of the budget, wrong passwords'
