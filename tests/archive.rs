@@ -1320,7 +1320,7 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
     );
     assert_eq!(
         rar_rows(&mixed, &["beta", "wrong", "alpha"]),
-        (92, tree_parser)
+        (92, tree_parser.clone())
     );
 
     // each volume alone: a file split across volumes is named in each that holds a part
@@ -1340,6 +1340,38 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
         vec![format!(
             "parser: archive entry 0 not read: it continues from another volume of a multi-volume RAR, and each volume is read alone: {transcript}"
         )]
+    );
+
+    // a decompression bomb's shape (100 MiB of zeros packed in 12 KB): refused by its
+    // header's size, not decoded; of a solid stream, what follows it is named
+    let zeros = "\"home/alice/.claude/projects/-home-alice-src-api/00000000-0000-4000-8000-000000000000.jsonl\"";
+    let bomb = |len: u64| {
+        format!(
+            "it decompresses to 104857600 bytes or more, more than 1000 times the size of the archive that holds it ({len} bytes; past 67108864 bytes), a decompression bomb's shape"
+        )
+    };
+    assert_eq!(
+        rar_rows(&rar_fixture("bomb/lin-ws01.rar"), &[]),
+        (
+            93,
+            vec![
+                format!(
+                    "parser: archive entry 1 not read: {}: {zeros}",
+                    bomb(12_439)
+                ),
+                tree_parser[0].clone()
+            ]
+        )
+    );
+    assert_eq!(
+        rar_rows(&rar_fixture("bomb/solid.rar"), &[]),
+        (
+            1,
+            vec![format!(
+                "parser: archive entries not read: the RAR could not be decoded past entry 0 ({}); 11 of its entries not read",
+                bomb(10_732)
+            )]
+        )
     );
 
     // damaged: a byte turned in the middle of each, and one cut short

@@ -15,7 +15,10 @@
 //! * **Memory is bounded before it is spent**: a RAR5 dictionary over
 //!   [`RAR_DICTIONARY_LIMIT`] is refused (RAR 7 allows up to 64 GiB), and a member is
 //!   decoded a block at a time rather than buffered whole past
-//!   [`RAR_BUFFERED_LIMIT`].
+//!   [`RAR_BUFFERED_LIMIT`]. A member is decoded to no more than the ratio of a
+//!   decompression bomb ([`crate::evidence::MAX_COMPRESSION_RATIO`] times the archive)
+//!   that every read of it would refuse: past it by its header's size, it is named
+//!   before any of it is decoded (1 GiB of zeros in a 43 KB RAR took 20 s before).
 //! * **Times.** A RAR5 member's modification time is Unix time (UTC). RAR 1.5 to 4
 //!   store a DOS time, local time in a zone the archive does not name: as a zip's,
 //!   it is never taken as one, and such a member has no modification time.
@@ -105,13 +108,65 @@ fn quoted(name: &str) -> String {
     serde_json::to_string(name).unwrap_or_default()
 }
 
-/// The options every pass reads with: the caps and memory bounds above, and `password`.
-fn options(password: Option<&[u8]>, cap: u64) -> ArchiveReadOptions<'_> {
-    ArchiveReadOptions::with_optional_password(password)
-        .with_max_member_output_bytes(cap)
-        .with_max_total_output_bytes(cap)
-        .with_rar50_dictionary_size_limit(RAR_DICTIONARY_LIMIT)
-        .with_rar50_buffered_decode_limit(RAR_BUFFERED_LIMIT)
+/// What one archive's decoding is bound by: the size cap, and, for each member, the
+/// ratio of a decompression bomb.
+#[derive(Clone, Copy)]
+struct Bounds {
+    /// The most all members decode to ([`crate::Evidence::max_size`]).
+    cap: u64,
+    /// The most one member decodes to: the cap, or less, past
+    /// [`crate::evidence::MAX_COMPRESSION_RATIO`] times the archive's size (and
+    /// [`crate::evidence::MAX_COMPRESSION_RATIO_FROM`]), which no read of the member
+    /// would take ([`super::Archive::bomb_bound`] bounds by no more than the archive's
+    /// size): such a member is refused by its header's size, or stopped there, not
+    /// decoded whole first.
+    member: u64,
+    /// The archive's size.
+    len: u64,
+}
+
+impl Bounds {
+    fn new(cap: u64, len: u64) -> Bounds {
+        use crate::evidence::{MAX_COMPRESSION_RATIO, MAX_COMPRESSION_RATIO_FROM};
+        let bomb = len
+            .saturating_mul(MAX_COMPRESSION_RATIO)
+            .max(MAX_COMPRESSION_RATIO_FROM);
+        Bounds {
+            cap,
+            member: cap.min(bomb),
+            len,
+        }
+    }
+
+    /// The options every pass reads with: the bounds, the memory bounds above, and
+    /// `password`.
+    fn options(self, password: Option<&[u8]>) -> ArchiveReadOptions<'_> {
+        ArchiveReadOptions::with_optional_password(password)
+            .with_max_member_output_bytes(self.member)
+            .with_max_total_output_bytes(self.cap)
+            .with_rar50_dictionary_size_limit(RAR_DICTIONARY_LIMIT)
+            .with_rar50_buffered_decode_limit(RAR_BUFFERED_LIMIT)
+    }
+
+    /// A RAR error in words: the reader's, after the ratio of a decompression bomb
+    /// when that is the bound a member passed.
+    fn words(self, e: &rars::Error) -> String {
+        match e.root_cause() {
+            // `required`: the size its header declares, or, past a smaller one, what
+            // it had decoded when it was stopped
+            rars::Error::MemberOutputLimitExceeded { limit, required }
+                if *limit == self.member && self.member < self.cap =>
+            {
+                format!(
+                    "it decompresses to {required} bytes or more, more than {} times the size of the archive that holds it ({} bytes; past {} bytes), a decompression bomb's shape",
+                    crate::evidence::MAX_COMPRESSION_RATIO,
+                    self.len,
+                    self.member
+                )
+            }
+            _ => e.to_string(),
+        }
+    }
 }
 
 /// A RAR's entries, decoded in order into one file of at most `cap` bytes, each member
@@ -136,6 +191,7 @@ fn entries_within(
     key_rounds: u64,
 ) -> io::Result<RangedFile> {
     let candidates: Vec<&[u8]> = password.into_iter().flat_map(|p| p.candidates()).collect();
+    let bounds = Bounds::new(cap, file.len());
     let source = || Cursor {
         file: file.clone(),
         pos: 0,
@@ -144,7 +200,7 @@ fn entries_within(
     // the headers, read without a password unless they are encrypted (`rar -hp`)
     let open = |password: Option<&[u8]>| {
         catch_unwind(AssertUnwindSafe(|| {
-            ArchiveReader::read_reader_with_options(source(), options(password, cap))
+            ArchiveReader::read_reader_with_options(source(), bounds.options(password))
         }))
         .unwrap_or_else(|_| Err(rars::Error::InvalidHeader("the reader failed (a panic)")))
     };
@@ -175,7 +231,7 @@ fn entries_within(
                             file: whole,
                             pos: 0,
                         },
-                        options(None, cap),
+                        bounds.options(None),
                     )
                 }))
                 .ok()?
@@ -222,7 +278,7 @@ fn entries_within(
         spent: std::cell::Cell::new(0),
         key_rounds,
         stopped: std::cell::Cell::new(false),
-        cap,
+        bounds,
     };
     let out = Rc::new(RefCell::new(Decoded::new(spill)?));
     let mut fate = vec![Fate::Pending; members.len()];
@@ -284,7 +340,7 @@ fn entries_within(
             Some(i) if !solid && reruns < MAX_RERUNS => {
                 tree.problem(format!(
                     "archive entry {i} not read: {}: {}",
-                    words(&e),
+                    bounds.words(&e),
                     quoted(&name_of(&members[i]))
                 ));
                 fate[i] = Fate::Failed;
@@ -295,7 +351,7 @@ fn entries_within(
                 if let Some(&first) = left.first() {
                     tree.problem(format!(
                         "archive entries not read: the RAR could not be decoded past entry {first} ({}); {} of its entries not read",
-                        words(&e),
+                        bounds.words(&e),
                         left.len()
                     ));
                     for i in left {
@@ -383,7 +439,7 @@ struct Ctx<'a> {
     key_rounds: u64,
     /// Set when a solid stream was stopped at a member whose key is past the budget.
     stopped: std::cell::Cell<bool>,
-    cap: u64,
+    bounds: Bounds,
 }
 
 /// One pass over the archive with `password`, decoding each member `fate` marks
@@ -473,7 +529,7 @@ fn pass(
             } else {
                 problems.borrow_mut().push(format!(
                     "archive entry {i} not read: {}: {}",
-                    words(e),
+                    ctx.bounds.words(e),
                     quoted(&name_of(m))
                 ));
                 Fate::Failed
@@ -483,7 +539,7 @@ fn pass(
     };
     let result = catch_unwind(AssertUnwindSafe(|| {
         ctx.archive
-            .extract_with_control_and_errors(options(password, ctx.cap), decide, on_error)
+            .extract_with_control_and_errors(ctx.bounds.options(password), decide, on_error)
     }));
     let fatal = match result {
         Ok(Ok(_)) => {
@@ -655,11 +711,6 @@ fn read_full(file: &RangedFile, at: u64, buf: &mut [u8]) -> Option<usize> {
     Some(got)
 }
 
-/// A RAR error in words.
-fn words(e: &rars::Error) -> String {
-    e.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -704,7 +755,8 @@ mod tests {
                 file: Arc::new(RangedFile::in_memory(Arc::from(&bytes[..len as usize]))),
                 pos: 0,
             };
-            ArchiveReader::read_reader_with_options(whole, options(None, 1 << 30)).is_ok()
+            ArchiveReader::read_reader_with_options(whole, Bounds::new(1 << 30, len).options(None))
+                .is_ok()
         };
         let mut cuts = 0;
         for len in (9..bytes.len()).step_by(613) {
