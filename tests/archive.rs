@@ -1247,8 +1247,10 @@ fn rar_rows(root: &Path, passwords: &[&str]) -> (usize, Vec<String>) {
 /// is read: headers encrypted (`rar -hp`) without the password, a solid stream
 /// encrypted (one row for it), members encrypted with
 /// two passwords of which one or none is given, files split across the volumes of a
-/// multi-volume set, a member whose CRC does not match (the others read), a solid
-/// stream damaged (the members before it read), and an archive cut short.
+/// multi-volume set, a member of a decompression bomb's shape (refused by its header,
+/// before it is decoded; a 7z's too, as 7-Zip writes it), a member whose CRC does not
+/// match (the others read), a solid stream damaged (the members before it read), and
+/// an archive cut short (read as the tree of the files it holds whole).
 #[test]
 fn what_a_rar_holds_that_cannot_be_read_is_named() {
     let locked = rar_fixture("locked/lin-ws01.rar");
@@ -1371,6 +1373,40 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
                 "parser: archive entries not read: the RAR could not be decoded past entry 0 ({}); 11 of its entries not read",
                 bomb(10_732)
             )]
+        )
+    );
+
+    // the same shape as 7-Zip writes it (`fixtures/generators/seven_z_archives.sh`):
+    // refused by its header's size, not decoded; of a solid block, what follows it (the
+    // history before it read: its 8 rows)
+    let seven_z = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/archives/7z")
+            .join(name)
+    };
+    let (n, parser) = rar_rows(&seven_z("bomb/lin-ws01.7z"), &[]);
+    assert_eq!(n, 93);
+    assert_eq!(
+        parser,
+        vec![
+            format!(
+                "parser: archive entries not read: block 1 of the 7z could not be decoded past entry 12 ({}): {zeros}; 1 of its entries not read",
+                bomb(21_848)
+            ),
+            tree_parser[0].clone()
+        ]
+    );
+    assert_eq!(
+        rar_rows(&seven_z("bomb/solid.7z"), &[]),
+        (
+            9,
+            vec![
+                format!(
+                    "parser: archive entries not read: block 0 of the 7z could not be decoded past entry 12 ({}): {zeros}; 10 of its entries not read",
+                    bomb(20_271)
+                ),
+                tree_parser[0].clone()
+            ]
         )
     );
 

@@ -1770,6 +1770,25 @@ impl Archive {
             .map(|(i, f)| (f as *const _, i))
             .collect();
         let mut too_large = None;
+        // no entry is decoded past the ratio of a decompression bomb that every read
+        // of it would refuse ([`Archive::bomb_bound`] bounds by no more than the
+        // archive's size): by its header's size it is refused before it is decoded
+        let bomb = file
+            .len()
+            .saturating_mul(crate::evidence::MAX_COMPRESSION_RATIO)
+            .max(crate::evidence::MAX_COMPRESSION_RATIO_FROM);
+        let mut bombed: Option<(usize, String)> = None;
+        // how many of a block's entries are not among those `read` from it
+        let unread_in = |block: usize, read: &[(usize, u64, u64)]| {
+            let named: std::collections::HashSet<usize> = read.iter().map(|d| d.0).collect();
+            archive
+                .stream_map
+                .file_block_index
+                .iter()
+                .enumerate()
+                .filter(|(i, b)| **b == Some(block) && !named.contains(i))
+                .count()
+        };
         // the AES keys a password costs (see [`KeyBudget`])
         let mut budget = KeyBudget::default();
         let entries_of = |block: usize| {
@@ -1827,7 +1846,22 @@ impl Archive {
                     // whose stream fails part way leaves its first bytes behind, unnamed)
                     let start = out.len();
                     let room = cap.saturating_sub(start);
-                    let n = io::copy(&mut reader.take(room.saturating_add(1)), &mut out)?;
+                    let past_bomb = |n: u64| {
+                        format!(
+                            "it decompresses to {n} bytes or more, more than {} times the size of the archive that holds it ({} bytes; past {bomb} bytes), a decompression bomb's shape",
+                            crate::evidence::MAX_COMPRESSION_RATIO,
+                            file.len()
+                        )
+                    };
+                    if entry.size > bomb && bomb < room {
+                        bombed = Some((index, past_bomb(entry.size)));
+                        return Err(sevenz_rust2::Error::Other("a decompression bomb".into()));
+                    }
+                    let n = io::copy(&mut reader.take(room.min(bomb).saturating_add(1)), &mut out)?;
+                    if n > bomb && bomb < room {
+                        bombed = Some((index, past_bomb(n)));
+                        return Err(sevenz_rust2::Error::Other("a decompression bomb".into()));
+                    }
                     if n > room {
                         too_large = Some(start + n);
                         return Err(sevenz_rust2::Error::Other("over the size cap".into()));
@@ -1843,6 +1877,18 @@ impl Archive {
                             "not read: it decodes to more than the {cap}-byte cap of one evidence file ({n} bytes and more)"
                         ),
                     ));
+                }
+                if let Some((index, why)) = bombed.take() {
+                    // the password decoded it: the entries before it are read, it and
+                    // the entries after it in its block (their stream runs through it)
+                    // are not
+                    let missed = unread_in(block, &decoded[before..]);
+                    tree.problem(format!(
+                        "archive entries not read: block {block} of the 7z could not be decoded past entry {index} ({why}): {}; {missed} of its entries not read",
+                        serde_json::to_string(&archive.files[index].name).unwrap_or_default()
+                    ));
+                    worked = Some(attempt);
+                    break;
                 }
                 match result {
                     Ok(_) => {
@@ -1864,15 +1910,7 @@ impl Archive {
                     if !in_entry && decoded.len() > before {
                         decoded.pop();
                     }
-                    let named: std::collections::HashSet<usize> =
-                        decoded[before..].iter().map(|d| d.0).collect();
-                    let missed = archive
-                        .stream_map
-                        .file_block_index
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, b)| **b == Some(block) && !named.contains(i))
-                        .count();
+                    let missed = unread_in(block, &decoded[before..]);
                     tree.problem(format!(
                     "archive entries not read: block {block} of the 7z could not be decoded ({}); {missed} of its entries not read",
                     seven_z_words(&e)
