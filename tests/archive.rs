@@ -145,14 +145,7 @@ fn reads_as_the_tree(
     let (t, z) = (display_path(tree), display_path(zip));
     let want = rows_of(&from_tree.rows, &t, &z);
     let got = rows_of(&from_zip.rows, "", "");
-    let first_difference = want.iter().zip(&got).position(|(a, b)| a != b);
-    assert_eq!(
-        first_difference,
-        None,
-        "{kind}: {:?}",
-        first_difference.map(|i| (&want[i], &got[i]))
-    );
-    assert_eq!(got.len(), want.len(), "{kind}");
+    common::same_rows(&want, &got, kind);
     assert_eq!(
         from_zip.report.problems, from_tree.report.problems,
         "{kind}"
@@ -967,13 +960,8 @@ fn store_files_compressed_one_by_one_read_as_the_files_they_hold() {
         plain(&from_tree.rows, false),
         plain(&from_packed.rows, true),
     );
-    let first_difference = want.iter().zip(&got).position(|(a, b)| a != b);
-    assert_eq!(
-        (first_difference, got.len()),
-        (None, 847),
-        "{:?}",
-        first_difference.map(|i| (&want[i], &got[i]))
-    );
+    common::same_rows(&want, &got, "compressed files");
+    assert_eq!(got.len(), 847);
     // the rows of a compressed file name it: `.../<name>.<ext>/<name>`
     let named = from_packed
         .rows
@@ -1507,15 +1495,7 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
             .collect();
         assert_eq!(got.len() + 1, from_cut.rows.len(), "{name}: {cut_row}");
         assert_eq!(from_cut.rows.len(), rows, "{name}");
-        let want = rows_of(&from_tree.rows, &t, &c);
-        let first_difference = want.iter().zip(&got).position(|(a, b)| a != b);
-        assert_eq!(
-            first_difference,
-            None,
-            "{name}: {:?}",
-            first_difference.map(|i| (&want[i], &got[i]))
-        );
-        assert_eq!(got.len(), want.len(), "{name}");
+        common::same_rows(&rows_of(&from_tree.rows, &t, &c), &got, name);
         let (members, files_read) = common::members_and_files(
             &from_cut.report.manifest,
             &from_tree.report.manifest,

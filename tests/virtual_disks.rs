@@ -122,12 +122,12 @@ fn a_kape_virtual_disk_reads_as_the_tree_it_holds() {
             assert!(efi.contains(&format!("\"parser: {EFI}\"")), "{name}: {efi}");
             assert_eq!(problems.remove(0), (i.clone(), EFI.to_string()), "{name}");
         }
-        let first_difference = want.iter().zip(&got).position(|(a, b)| a != b);
-        assert_eq!(
-            first_difference,
-            None,
-            "{name} (regenerate the images with fixtures/generators/kape_disks.sh when the WIN-DESK03 fixture changes): {:?}",
-            first_difference.map(|n| (&want[n], &got[n]))
+        common::same_rows(
+            &want,
+            &got,
+            &format!(
+                "{name} (regenerate the images with fixtures/generators/kape_disks.sh when the WIN-DESK03 fixture changes)"
+            ),
         );
         assert_eq!(got.len(), 134, "{name}");
         assert_eq!(problems, from_tree.report.problems, "{name}");
@@ -879,13 +879,7 @@ fn the_deleted_files_of_an_image_give_their_rows_as_deleted() {
     want.sort();
     got.sort();
     assert_eq!(got.len(), 135);
-    let first_difference = want.iter().zip(&got).position(|(w, g)| w != g);
-    assert_eq!(
-        first_difference,
-        None,
-        "{:?}",
-        first_difference.map(|n| (&want[n], &got[n]))
-    );
+    common::same_rows(&want, &got, "the deleted files' rows");
     let from_deleted = deleted
         .rows
         .iter()

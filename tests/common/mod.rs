@@ -38,6 +38,20 @@ pub fn run(root: &Path, extra: &[&str], keep: bool) -> Run {
     Run { rows, merged }
 }
 
+/// Asserts that `got` holds the rows of `want`, in order, naming the first that
+/// differs (with `what`, the case compared, in the message).
+#[allow(dead_code)] // the archive and disk tests'
+pub fn same_rows(want: &[String], got: &[String], what: &str) {
+    let first_difference = want.iter().zip(got).position(|(a, b)| a != b);
+    assert_eq!(
+        first_difference,
+        None,
+        "{what}: {:?}",
+        first_difference.map(|i| (&want[i], &got[i]))
+    );
+    assert_eq!(got.len(), want.len(), "{what}");
+}
+
 /// An archive root's manifest next to its tree's: the archive's entries after its own
 /// (the first), and the tree's with `from` replaced by `to` in their paths, each as
 /// JSON. Equal when every member was read as its file of the tree.
