@@ -148,9 +148,11 @@ impl Bounds {
             .with_rar50_buffered_decode_limit(RAR_BUFFERED_LIMIT)
     }
 
-    /// A RAR error in words: the reader's, after the ratio of a decompression bomb
-    /// when that is the bound a member passed.
-    fn words(self, e: &rars::Error) -> String {
+    /// A RAR error in words: the reader's, or the ratio of a decompression bomb when
+    /// that is the bound a member passed. The reader names the entry (`while verifying
+    /// entry '<name>': ...`); given `name`, a row that names it once, quoted, after
+    /// these words, that is left out.
+    fn words(self, e: &rars::Error, name: Option<&str>) -> String {
         match e.root_cause() {
             // `required`: the size its header declares, or, past a smaller one, what
             // it had decoded when it was stopped
@@ -164,7 +166,10 @@ impl Bounds {
                     self.member
                 )
             }
-            _ => e.to_string(),
+            _ => match name {
+                Some(name) => e.to_string().replace(&format!(" entry '{name}'"), ""),
+                None => e.to_string(),
+            },
         }
     }
 }
@@ -338,10 +343,11 @@ fn entries_within(
             // dictionary over the bound, say) is named, and the pass runs again for
             // the members after it, a bounded number of times
             Some(i) if !solid && reruns < MAX_RERUNS => {
+                let name = name_of(&members[i]);
                 tree.problem(format!(
                     "archive entry {i} not read: {}: {}",
-                    bounds.words(&e),
-                    quoted(&name_of(&members[i]))
+                    bounds.words(&e, Some(&name)),
+                    quoted(&name)
                 ));
                 fate[i] = Fate::Failed;
                 reruns += 1;
@@ -349,9 +355,14 @@ fn entries_within(
             _ => {
                 let left: Vec<usize> = (0..fate.len()).filter(|&i| wanted(&fate[i])).collect();
                 if let Some(&first) = left.first() {
+                    // the entry being decoded when it failed, named
+                    let name = at.map(|i| name_of(&members[i]));
                     tree.problem(format!(
-                        "archive entries not read: the RAR could not be decoded past entry {first} ({}); {} of its entries not read",
-                        bounds.words(&e),
+                        "archive entries not read: the RAR could not be decoded past entry {first} ({}{}); {} of its entries not read",
+                        name.as_deref()
+                            .map(|n| format!("{}: ", quoted(n)))
+                            .unwrap_or_default(),
+                        bounds.words(&e, name.as_deref()),
                         left.len()
                     ));
                     for i in left {
@@ -527,10 +538,11 @@ fn pass(
             fate.borrow_mut()[i] = if is_password(e.kind()) {
                 Fate::Locked
             } else {
+                let name = name_of(m);
                 problems.borrow_mut().push(format!(
                     "archive entry {i} not read: {}: {}",
-                    ctx.bounds.words(e),
-                    quoted(&name_of(m))
+                    ctx.bounds.words(e, Some(&name)),
+                    quoted(&name)
                 ));
                 Fate::Failed
             };
