@@ -1741,7 +1741,9 @@ impl Scanner {
                 };
                 // (the name's end compared in place with each extension: a walk of a
                 // large home allocates nothing more per file)
-                if chat_rows::ArchiveKind::of_name(name).is_none() {
+                // (a later volume of a multi-volume RAR is read with its first)
+                if chat_rows::ArchiveKind::of_name(name).is_none() || evidence.is_later_volume(path)
+                {
                     return false;
                 }
                 // at the top of an archive opened as a collection: a case archive's

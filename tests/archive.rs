@@ -1313,23 +1313,76 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
         (92, tree_parser.clone())
     );
 
-    // each volume alone: a file split across volumes is named in each that holds a part
+    // a multi-volume set given by its first volume: read whole, the folder's rows, each
+    // volume in the manifest; met in a walk, its later volumes are not read alone
     let part = |n: u32| rar_fixture(&format!("split/lin-ws01.part{n}.rar"));
-    let (n, parser) = rar_rows(&part(1), &[]);
-    assert_eq!(n, 3);
+    assert_eq!(rar_rows(&part(1), &[]), (92, tree_parser.clone()));
+    let run = Scanner::new().root(part(1)).run().unwrap();
+    let volumes: Vec<String> = run
+        .report
+        .manifest
+        .iter()
+        .map(|e| e.path.clone())
+        .filter(|p| p.ends_with(".rar"))
+        .collect();
     assert_eq!(
-        parser,
-        vec![format!(
-            "parser: archive entry 1 not read: it continues into another volume of a multi-volume RAR, and each volume is read alone: {transcript}"
-        )]
+        volumes,
+        (1..=4).map(|n| display_path(&part(n))).collect::<Vec<_>>()
     );
-    let (n, parser) = rar_rows(&part(2), &[]);
-    assert_eq!(n, 1);
+    let walked = Scanner::new()
+        .root(rar_fixture("split"))
+        .open_archives(ai_chat_forensics::ArchivesMet::All)
+        .run()
+        .unwrap();
+    assert_eq!(walked.rows.len(), 92);
+    // its later volumes are evidence given: no output goes to one
+    let tmp = tempfile::tempdir().unwrap();
+    let set = tmp.path().join("set");
+    common::copy_tree(&rar_fixture("split"), &set);
+    let before = snapshot_tree(&set).unwrap();
+    let third = set.join("lin-ws01.part3.rar");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
+        .arg(set.join("lin-ws01.part1.rar"))
+        .args(["--no-progress", "-o"])
+        .arg(&third)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&format!(
+        "{} is inside an evidence root; write output elsewhere so the evidence stays unchanged",
+        third.display()
+    )));
+    assert_eq!(snapshot_tree(&set).unwrap(), before);
+    // a set without its last volumes: what the first two hold, and the rest named
+    let two = tmp.path().join("two");
+    std::fs::create_dir_all(&two).unwrap();
+    for n in [1, 2] {
+        std::fs::copy(part(n), two.join(format!("lin-ws01.part{n}.rar"))).unwrap();
+    }
     assert_eq!(
-        parser,
-        vec![format!(
-            "parser: archive entry 0 not read: it continues from another volume of a multi-volume RAR, and each volume is read alone: {transcript}"
-        )]
+        rar_rows(&two.join("lin-ws01.part1.rar"), &[]),
+        (
+            4,
+            vec![
+                "parser: archive entries not read: the multi-volume RAR goes on past volume 2, and volume 3 is not there: the entries it and the volumes after it hold are not read".to_string(),
+                format!("parser: archive entry 1 not read: it continues into volume 3 of the multi-volume RAR, which is not there: {transcript}"),
+            ]
+        )
+    );
+    // a later volume alone (its first not beside it): its whole members read (none
+    // here: it holds a part of the transcript), what the others hold named
+    let alone = tmp.path().join("alone");
+    std::fs::create_dir_all(&alone).unwrap();
+    std::fs::copy(part(2), alone.join("lin-ws01.part2.rar")).unwrap();
+    assert_eq!(
+        rar_rows(&alone.join("lin-ws01.part2.rar"), &[]),
+        (
+            2,
+            vec![
+                "parser: archive entries not read: the RAR is one volume of a multi-volume set, read alone: what its other volumes hold is not read".to_string(),
+                format!("parser: archive entry 0 not read: it continues from another volume of a multi-volume RAR, not read with this one: {transcript}"),
+            ]
+        )
     );
 
     // a decompression bomb's shape (100 MiB of zeros packed in 12 KB): refused by its

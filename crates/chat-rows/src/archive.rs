@@ -46,7 +46,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::evidence::{EntryKind, RangedFile};
 
-mod rar;
+pub(crate) mod rar;
 pub use rar::{RAR_BUFFERED_LIMIT, RAR_DICTIONARY_LIMIT, RAR_KEY_ROUNDS};
 
 /// The bytes of the archive, read by position: what the zip, tar and gzip readers read
@@ -1047,7 +1047,8 @@ pub enum ArchiveKind {
     SevenZ,
     /// A RAR archive (`.rar`, RAR 1.3 to 7): its entries decoded once, in order, under
     /// the size cap, into the spill folder or memory, as a 7z's
-    /// ([`RAR_DICTIONARY_LIMIT`]); each volume of a multi-volume set read alone.
+    /// ([`RAR_DICTIONARY_LIMIT`]); a multi-volume set (`x.part1.rar`, `x.part2.rar`,
+    /// ...) read whole from its first volume.
     Rar,
     /// A VHDX virtual disk (`.vhdx`, as KAPE's `--vhdx` writes it): the files of its
     /// NTFS volume, read in place through the disk's block table.
@@ -1337,7 +1338,9 @@ impl Archive {
                 None
             }
             ArchiveKind::Rar => {
-                let decoded = rar::entries(&file, &mut tree, password.as_ref(), cap, spill)?;
+                let volumes: Vec<Arc<RangedFile>> = segments.into_iter().map(Arc::new).collect();
+                let decoded =
+                    rar::entries(&file, &volumes, &mut tree, password.as_ref(), cap, spill)?;
                 file = Arc::new(decoded);
                 None
             }

@@ -44,16 +44,18 @@ use crate::when::Timestamp;
 /// `x.E02`, `x.E03` ... beside it (then `x.EAA` ...), for a split raw image `x.001`, the
 /// `x.002` ... beside it, each a regular file (not a link), up to the first missing
 /// (for a first part under a compression of its own, `x.001.gz`, the later ones under
-/// the same: `x.002.gz` ...); empty for any other path. They are part of the image: read with it
-/// ([`Evidence::roots`] takes them in with an image given as a root), and an output
-/// path must no more resolve to one of them than to the image itself.
+/// the same: `x.002.gz` ...); likewise the later volumes of a multi-volume RAR
+/// (`x.part2.rar` ... beside `x.part1.rar`); empty for any other path. They are part of
+/// the image or archive: read with it ([`Evidence::roots`] takes them in with one given
+/// as a root), and an output path must no more resolve to one of them than to the
+/// first itself.
 pub fn image_segments(image: &Path) -> Vec<PathBuf> {
     let Some(first) = image.file_name().map(|n| n.to_string_lossy().into_owned()) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for n in 2.. {
-        let Some(name) = crate::ewf::segment_name(&first, n) else {
+        let Some(name) = part_name(&first, n) else {
             break;
         };
         let sibling = image.with_file_name(name);
@@ -63,6 +65,12 @@ pub fn image_segments(image: &Path) -> Vec<PathBuf> {
         out.push(sibling);
     }
     out
+}
+
+/// The name of part `n` (from 2) of the image or RAR set whose first part is named
+/// `first`: an EWF segment, a split raw image's part, a RAR volume.
+fn part_name(first: &str, n: u32) -> Option<String> {
+    crate::ewf::segment_name(first, n).or_else(|| crate::archive::rar::volume_name(first, n))
 }
 
 /// How many archives deep [`Evidence::open_archive`] opens one inside another (a case
@@ -943,7 +951,7 @@ impl Evidence {
         // (under the first's compression, each part decompressed on its own; a part
         // cut short ends the image there, as a cut image file would, and the parts
         // after it are named, not read)
-        if matches!(kind, ArchiveKind::Ewf | ArchiveKind::Raw) {
+        if matches!(kind, ArchiveKind::Ewf | ArchiveKind::Raw | ArchiveKind::Rar) {
             let first = path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -951,7 +959,7 @@ impl Evidence {
             let mut ended = !cut.is_empty();
             let mut decompressed = file.len();
             for n in 2.. {
-                let Some(name) = crate::ewf::segment_name(&first, n) else {
+                let Some(name) = part_name(&first, n) else {
                     break;
                 };
                 let sibling = path.with_file_name(&name);
@@ -1003,7 +1011,11 @@ impl Evidence {
                     }
                     Err(e) if e.kind() == io::ErrorKind::NotFound => break,
                     Err(e) => {
-                        unread.push((sibling, format!("segment file not read ({e})")));
+                        let part = match kind {
+                            ArchiveKind::Rar => "volume",
+                            _ => "segment file",
+                        };
+                        unread.push((sibling, format!("{part} not read ({e})")));
                         break;
                     }
                 }
@@ -1353,6 +1365,31 @@ impl Evidence {
             Some((compressed, _)) => self.is_deleted_file(compressed),
             None => matches!(a.lookup(path), Lookup::File(m) if m.is_deleted()),
         })
+    }
+
+    /// Whether `path` names a later volume of a multi-volume RAR (`x.part2.rar` ...)
+    /// whose first volume (`x.part1.rar`) stands beside it as a regular file: read with
+    /// the first ([`Evidence::open_archive`]), not alone.
+    pub fn is_later_volume(&self, path: &Path) -> bool {
+        let Some(name) = path.file_name().map(|n| n.to_string_lossy()) else {
+            return false;
+        };
+        let Some(stem) = name
+            .len()
+            .checked_sub(4)
+            .filter(|&at| name.is_char_boundary(at) && name[at..].eq_ignore_ascii_case(".rar"))
+            .map(|at| &name[..at])
+        else {
+            return false;
+        };
+        let digits = stem.len() - stem.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let (head, number) = stem.split_at(digits);
+        if number.is_empty() || number.trim_start_matches('0') == "1" {
+            return false;
+        }
+        let first = format!("{head}{:0w$}{}", 1, &name[stem.len()..], w = number.len());
+        crate::archive::rar::volume_name(&first, 2).is_some()
+            && self.status(&path.with_file_name(first), false) == Some(EntryKind::File)
     }
 
     /// Lists a folder for a walk: a folder of an archive or of the files held in

@@ -22,9 +22,13 @@
 //! * **Times.** A RAR5 member's modification time is Unix time (UTC). RAR 1.5 to 4
 //!   store a DOS time, local time in a zone the archive does not name: as a zip's,
 //!   it is never taken as one, and such a member has no modification time.
-//! * **One volume at a time.** A member split across the volumes of a multi-volume
-//!   set (`.part1.rar`, `.part2.rar`, ...) is named not read in each volume that holds
-//!   a part of it; the volumes' whole members are read.
+//! * **A multi-volume set is read whole** from its first volume (`x.part1.rar`, with
+//!   `x.part2.rar` ... beside it, taken in as an `.E01`'s segments are). The reader's
+//!   volume extraction decodes a set whole and stops at its first error, so a set is
+//!   decoded as a solid stream is: the members after a failure are named together. A
+//!   set whose last volumes are not there is read to the last one that is, and that is
+//!   named; a volume read alone (a later one given as a root, or a first without its
+//!   others) names the members it holds only a part of.
 //! * **A copy cut short keeps what it holds.** The reader parses every header before
 //!   it decodes a member, and fails on a cut one: a RAR5 archive's block headers are
 //!   walked here, each checked by its CRC-32, to the block the cut falls in, and the
@@ -178,17 +182,19 @@ impl Bounds {
 /// a range of it; what cannot be read is named in `tree`'s problems.
 pub(super) fn entries(
     file: &Arc<RangedFile>,
+    volumes: &[Arc<RangedFile>],
     tree: &mut Tree<'_>,
     password: Option<&ArchivePassword>,
     cap: u64,
     spill: Option<&Path>,
 ) -> io::Result<RangedFile> {
-    entries_within(file, tree, password, cap, spill, RAR_KEY_ROUNDS)
+    entries_within(file, volumes, tree, password, cap, spill, RAR_KEY_ROUNDS)
 }
 
 /// [`entries`], spending at most `key_rounds` rounds of key derivation.
 fn entries_within(
     file: &Arc<RangedFile>,
+    volumes: &[Arc<RangedFile>],
     tree: &mut Tree<'_>,
     password: Option<&ArchivePassword>,
     cap: u64,
@@ -196,21 +202,25 @@ fn entries_within(
     key_rounds: u64,
 ) -> io::Result<RangedFile> {
     let candidates: Vec<&[u8]> = password.into_iter().flat_map(|p| p.candidates()).collect();
-    let bounds = Bounds::new(cap, file.len());
-    let source = || Cursor {
-        file: file.clone(),
-        pos: 0,
-    };
+    // the set's bytes: the ratio of a decompression bomb is of all its volumes
+    let len = volumes
+        .iter()
+        .fold(file.len(), |sum, v| sum.saturating_add(v.len()));
+    let bounds = Bounds::new(cap, len);
     let not_read = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
     // the headers, read without a password unless they are encrypted (`rar -hp`)
-    let open = |password: Option<&[u8]>| {
+    let open_of = |file: &Arc<RangedFile>, password: Option<&[u8]>| {
         catch_unwind(AssertUnwindSafe(|| {
-            ArchiveReader::read_reader_with_options(source(), bounds.options(password))
+            let source = Cursor {
+                file: file.clone(),
+                pos: 0,
+            };
+            ArchiveReader::read_reader_with_options(source, bounds.options(password))
         }))
         .unwrap_or_else(|_| Err(rars::Error::InvalidHeader("the reader failed (a panic)")))
     };
-    let archive = match open(None) {
-        Ok(a) => a,
+    let (archive, opened_with): (rars::Archive, Option<&[u8]>) = match open_of(file, None) {
+        Ok(a) => (a, None),
         Err(e) if e.kind() == ErrorKind::PasswordRequired && candidates.is_empty() => {
             return Err(not_read(
                 "not read as a RAR archive: its headers are encrypted, and no password was given"
@@ -219,7 +229,7 @@ fn entries_within(
         }
         Err(e) if e.kind() == ErrorKind::PasswordRequired => candidates
             .iter()
-            .find_map(|p| open(Some(p)).ok())
+            .find_map(|p| open_of(file, Some(p)).ok().map(|a| (a, Some(*p))))
             .ok_or_else(|| {
                 not_read(
                     "not read as a RAR archive: its headers are encrypted, and none of the passwords given opens them"
@@ -246,26 +256,84 @@ fn entries_within(
                 return Err(not_read(format!("not read as a RAR archive: {e}")));
             };
             tree.problem(why);
-            archive
+            (archive, None)
         }
     };
-    let members: Vec<ArchiveMember> =
-        match catch_unwind(AssertUnwindSafe(|| archive.members().collect::<Vec<_>>())) {
-            Ok(m) => m,
-            Err(_) => {
-                return Err(not_read(
-                    "not read as a RAR archive: the reader failed (a panic)".into(),
+    // a multi-volume set's later volumes (`x.part2.rar` ...), each opened with the
+    // password that opened the first, to the first that cannot be
+    let mut set = vec![archive];
+    for (k, volume) in volumes.iter().enumerate() {
+        match open_of(volume, opened_with) {
+            Ok(a) => set.push(a),
+            Err(e) => {
+                tree.problem(format!(
+                    "archive entries not read: volume {} of the multi-volume RAR could not be read ({e}); the set is read to the volume before it",
+                    k + 2
                 ));
+                break;
             }
-        };
-    let solid = members.iter().any(|m| m.is_solid());
-    // the rounds of key derivation each member's decoding costs with a password: a
-    // RAR5 member's own count, RAR 3's fixed 2^18 (RAR 1.5 and 2's keys cost nothing)
-    let rar50: Option<Vec<u8>> = archive.as_rar50().map(|a| {
-        a.files()
-            .map(|f| f.encryption.as_ref().map_or(0, |e| e.kdf_count))
-            .collect()
+        }
+    }
+    // the last volume read says whether the set goes on (RAR5's end block): the
+    // volumes after it, and what they hold, are not there (or not read with it)
+    let goes_on = set.last().and_then(|a| a.as_rar50()).is_some_and(|a| {
+        a.blocks.iter().rev().any(|b| match b {
+            rars::rar50::Block::End(end) => end.has_next_volume(),
+            _ => false,
+        })
     });
+    if goes_on {
+        tree.problem(match set.len() {
+            1 => "archive entries not read: the RAR is one volume of a multi-volume set, read alone: what its other volumes hold is not read".to_string(),
+            n => format!(
+                "archive entries not read: the multi-volume RAR goes on past volume {n}, and volume {} is not there: the entries it and the volumes after it hold are not read",
+                n + 1
+            ),
+        });
+    }
+    let members = catch_unwind(AssertUnwindSafe(|| match &set[..] {
+        [archive] => Ok(archive.members().collect::<Vec<_>>()),
+        set => rars::volume_members(set),
+    }));
+    let members: Vec<ArchiveMember> = match members {
+        Ok(Ok(m)) => m,
+        Ok(Err(e)) => return Err(not_read(format!("not read as a RAR archive: {e}"))),
+        Err(_) => {
+            return Err(not_read(
+                "not read as a RAR archive: the reader failed (a panic)".into(),
+            ));
+        }
+    };
+    // one run of decoding: a solid stream, each member's continuing the one before;
+    // and a multi-volume set, which the reader decodes whole (its volume extraction
+    // has no choice of members and stops at the first error)
+    let solid = members.iter().any(|m| m.is_solid()) || set.len() > 1;
+    let what = if set.len() > 1 {
+        "multi-volume RAR"
+    } else {
+        "solid RAR"
+    };
+    // the rounds of key derivation each member's decoding costs with a password: a
+    // RAR5 member's own count, RAR 3's fixed 2^18 (RAR 1.5 and 2's keys cost nothing);
+    // of a set, each volume's members but the parts of one begun in a volume before
+    let mut rar50: Option<Vec<u8>> = Some(Vec::new());
+    for archive in &set {
+        let counts: Option<Vec<u8>> = archive.as_rar50().map(|a| {
+            a.files()
+                .map(|f| f.encryption.as_ref().map_or(0, |e| e.kdf_count))
+                .collect()
+        });
+        match (&mut rar50, counts) {
+            (Some(all), Some(counts)) => all.extend(
+                archive
+                    .members()
+                    .zip(counts)
+                    .filter(|(m, _)| set.len() == 1 || !m.meta.is_split_before)
+                    .map(|(_, c)| c),
+            ),
+            _ => rar50 = None,
+        }
+    }
     let rounds: Vec<u64> = members
         .iter()
         .enumerate()
@@ -276,7 +344,7 @@ fn entries_within(
         })
         .collect();
     let ctx = Ctx {
-        archive: &archive,
+        set: &set,
         members: &members,
         solid,
         rounds: &rounds,
@@ -290,9 +358,17 @@ fn entries_within(
     for (i, m) in members.iter().enumerate() {
         if m.meta.is_directory || m.meta.is_redirection {
             fate[i] = Fate::NoBytes;
+        } else if set.len() > 1 && m.meta.is_split_after {
+            // a set whose last volumes are not there
+            tree.problem(format!(
+                "archive entry {i} not read: it continues into volume {} of the multi-volume RAR, which is not there: {}",
+                set.len() + 1,
+                quoted(&name_of(m))
+            ));
+            fate[i] = Fate::Failed;
         } else if m.meta.is_split_before || m.meta.is_split_after {
             tree.problem(format!(
-                "archive entry {i} not read: it continues {} another volume of a multi-volume RAR, and each volume is read alone: {}",
+                "archive entry {i} not read: it continues {} another volume of a multi-volume RAR, not read with this one: {}",
                 if m.meta.is_split_before { "from" } else { "into" },
                 quoted(&name_of(m))
             ));
@@ -377,7 +453,7 @@ fn entries_within(
     let left = fate.iter().filter(|f| matches!(f, Fate::Pending)).count();
     if left > 0 {
         tree.problem(format!(
-            "archive entries not read: the solid RAR's stream cannot be decoded past an entry not read; {left} of its entries not read"
+            "archive entries not read: the {what}'s stream cannot be decoded past an entry not read; {left} of its entries not read"
         ));
     }
     let locked: Vec<usize> = (0..fate.len())
@@ -391,7 +467,7 @@ fn entries_within(
     if solid && !locked.is_empty() {
         // one stream, one password: named once
         tree.problem(format!(
-            "archive entries not read: the solid RAR is {why}; {} of its entries not read",
+            "archive entries not read: the {what} is {why}; {} of its entries not read",
             locked.len()
         ));
     } else {
@@ -439,7 +515,8 @@ fn entries_within(
 
 /// What every pass over one archive shares.
 struct Ctx<'a> {
-    archive: &'a rars::Archive,
+    /// The archive, or the volumes of a multi-volume set in order.
+    set: &'a [rars::Archive],
     members: &'a [ArchiveMember],
     /// Whether its members' streams are one.
     solid: bool,
@@ -477,20 +554,22 @@ fn pass(
             fate.borrow_mut()[i] = Fate::Read(start, end - start);
         }
     };
-    // the index of `m`: the next member of its name from where the last one was
-    let index_of = |m: &ArchiveMember| {
+    // the index of the member named `name`: the next of that name from where the last
+    // one was
+    let index_of = |name: &[u8]| {
         let from = *next.borrow();
         let i = (from..members.len())
             .chain(0..from)
-            .find(|&i| members[i].meta.name == m.meta.name)?;
+            .find(|&i| members[i].meta.name == name)?;
         *next.borrow_mut() = i + 1;
         Some(i)
     };
-    let decide = |m: &ArchiveMember| {
+    let decide = |name: &[u8]| {
         settle();
-        let Some(i) = index_of(m) else {
+        let Some(i) = index_of(name) else {
             return Ok(ExtractionDecision::Skip);
         };
+        let m = &members[i];
         let f = fate.borrow()[i].clone();
         let wanted = matches!(f, Fate::Pending) || (retry && matches!(f, Fate::Locked));
         let no_bytes = m.meta.is_directory || m.meta.is_redirection;
@@ -549,12 +628,41 @@ fn pass(
         }
         Ok(ExtractionErrorAction::Continue)
     };
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        ctx.archive
-            .extract_with_control_and_errors(ctx.bounds.options(password), decide, on_error)
+    let result = catch_unwind(AssertUnwindSafe(|| match ctx.set {
+        [archive] => archive
+            .extract_with_control_and_errors(
+                ctx.bounds.options(password),
+                |m: &ArchiveMember| decide(&m.meta.name),
+                on_error,
+            )
+            .map(|_| ()),
+        // a set is decoded whole, as a solid stream is: a member not wanted is
+        // decoded to nothing, and an error ends the pass (the members after it named)
+        set => rars::extract_volumes_to_with_options(
+            set,
+            ctx.bounds.options(password),
+            |meta: &rars::ExtractedEntryMeta| match decide(&meta.name)? {
+                ExtractionDecision::Extract(w) => Ok(w),
+                ExtractionDecision::Skip => Ok(Box::new(io::sink())),
+                ExtractionDecision::Stop => Err(rars::Error::InvalidHeader(
+                    "stopped: the rest of the solid stream cannot be decoded",
+                )),
+            },
+        ),
     }));
     let fatal = match result {
         Ok(Ok(_)) => {
+            settle();
+            None
+        }
+        // a set's decoding stopped at a key past the budget, as a solid stream's is
+        Ok(Err(_)) if ctx.stopped.get() => None,
+        // a set whose last volumes are not there: the reader says so once every member
+        // it holds whole is decoded (the one it ends inside is already named)
+        Ok(Err(e))
+            if ctx.set.len() > 1
+                && matches!(e.root_cause(), rars::Error::InvalidHeader(why) if why.ends_with("split entry is incomplete")) =>
+        {
             settle();
             None
         }
@@ -574,6 +682,25 @@ fn pass(
         tree.problem(p);
     }
     fatal.map(|e| (e, at))
+}
+
+/// The name of volume `n` (from 2) of the multi-volume set whose first volume is named
+/// `first` (`x.part1.rar`, `x.part01.rar`, ... as WinRAR names them: the number padded
+/// to the width of the first's), or `None` when `first` is no first volume so named.
+pub(crate) fn volume_name(first: &str, n: u32) -> Option<String> {
+    let stem = first
+        .len()
+        .checked_sub(4)
+        .filter(|&at| first.is_char_boundary(at) && first[at..].eq_ignore_ascii_case(".rar"))
+        .map(|at| &first[..at])?;
+    let digits = stem.len() - stem.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let (head, number) = stem.split_at(digits);
+    let is_part = head.len() >= 5 && head[head.len() - 5..].eq_ignore_ascii_case(".part");
+    if !is_part || number.is_empty() || number.trim_start_matches('0') != "1" || n < 2 {
+        return None;
+    }
+    let width = number.len();
+    Some(format!("{head}{n:0width$}{}", &first[stem.len()..]))
 }
 
 /// Where a RAR5 archive cut short stops being whole: found by walking its block
@@ -741,6 +868,7 @@ mod tests {
         let password = (!passwords.is_empty()).then(|| ArchivePassword::any_of(passwords));
         let decoded = entries_within(
             &file,
+            &[],
             &mut tree,
             password.as_ref(),
             1 << 30,
@@ -750,6 +878,38 @@ mod tests {
         .unwrap();
         let problems = tree.problems.iter().map(|(_, why)| why.clone()).collect();
         (problems, decoded.len() as usize)
+    }
+
+    /// The later volumes of a set are named as WinRAR names them, padded as the first.
+    #[test]
+    fn volumes_are_named_as_winrar_names_them() {
+        assert_eq!(
+            volume_name("x.part1.rar", 2).as_deref(),
+            Some("x.part2.rar")
+        );
+        assert_eq!(
+            volume_name("x.part01.rar", 12).as_deref(),
+            Some("x.part12.rar")
+        );
+        assert_eq!(
+            volume_name("X.PART001.RAR", 3).as_deref(),
+            Some("X.PART003.RAR")
+        );
+        assert_eq!(
+            volume_name("a.b.part1.rar", 10).as_deref(),
+            Some("a.b.part10.rar")
+        );
+        for not_first in [
+            "x.part2.rar",
+            "x.rar",
+            "part1.rar",
+            "x.part.rar",
+            "x.part1.zip",
+            "x.part1.rar.gz",
+        ] {
+            assert_eq!(volume_name(not_first, 2), None, "{not_first}");
+        }
+        assert_eq!(volume_name("x.part1.rar", 1), None);
     }
 
     /// A RAR5 archive cut anywhere is whole before the block the cut falls in (the
