@@ -1371,25 +1371,12 @@ impl Evidence {
     /// whose first volume (`x.part1.rar`) stands beside it as a regular file: read with
     /// the first ([`Evidence::open_archive`]), not alone.
     pub fn is_later_volume(&self, path: &Path) -> bool {
-        let Some(name) = path.file_name().map(|n| n.to_string_lossy()) else {
-            return false;
-        };
-        let Some(stem) = name
-            .len()
-            .checked_sub(4)
-            .filter(|&at| name.is_char_boundary(at) && name[at..].eq_ignore_ascii_case(".rar"))
-            .map(|at| &name[..at])
-        else {
-            return false;
-        };
-        let digits = stem.len() - stem.bytes().rev().take_while(u8::is_ascii_digit).count();
-        let (head, number) = stem.split_at(digits);
-        if number.is_empty() || number.trim_start_matches('0') == "1" {
-            return false;
-        }
-        let first = format!("{head}{:0w$}{}", 1, &name[stem.len()..], w = number.len());
-        crate::archive::rar::volume_name(&first, 2).is_some()
-            && self.status(&path.with_file_name(first), false) == Some(EntryKind::File)
+        let first = path
+            .file_name()
+            .and_then(|n| crate::archive::rar::first_volume_of(&n.to_string_lossy()));
+        first.is_some_and(|first| {
+            self.status(&path.with_file_name(first), false) == Some(EntryKind::File)
+        })
     }
 
     /// Lists a folder for a walk: a folder of an archive or of the files held in

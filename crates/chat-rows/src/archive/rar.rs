@@ -684,23 +684,39 @@ fn pass(
     fatal.map(|e| (e, at))
 }
 
+/// A volume's name in WinRAR's naming since RAR 3, `<head>.part<number>.rar`: its
+/// head (to `.part`, included), its number as written, and its extension.
+fn volume_parts(name: &str) -> Option<(&str, &str, &str)> {
+    // (compared as bytes: a name's characters before the end may be of any width)
+    let at = name.len().checked_sub(4)?;
+    if !name.as_bytes()[at..].eq_ignore_ascii_case(b".rar") {
+        return None;
+    }
+    let (stem, ext) = name.split_at(at);
+    let digits = stem.len() - stem.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let (head, number) = stem.split_at(digits);
+    let is_part = head
+        .len()
+        .checked_sub(5)
+        .is_some_and(|at| head.as_bytes()[at..].eq_ignore_ascii_case(b".part"));
+    (is_part && !number.is_empty()).then_some((head, number, ext))
+}
+
 /// The name of volume `n` (from 2) of the multi-volume set whose first volume is named
 /// `first` (`x.part1.rar`, `x.part01.rar`, ... as WinRAR names them: the number padded
 /// to the width of the first's), or `None` when `first` is no first volume so named.
 pub(crate) fn volume_name(first: &str, n: u32) -> Option<String> {
-    let stem = first
-        .len()
-        .checked_sub(4)
-        .filter(|&at| first.is_char_boundary(at) && first[at..].eq_ignore_ascii_case(".rar"))
-        .map(|at| &first[..at])?;
-    let digits = stem.len() - stem.bytes().rev().take_while(u8::is_ascii_digit).count();
-    let (head, number) = stem.split_at(digits);
-    let is_part = head.len() >= 5 && head[head.len() - 5..].eq_ignore_ascii_case(".part");
-    if !is_part || number.is_empty() || number.trim_start_matches('0') != "1" || n < 2 {
-        return None;
-    }
-    let width = number.len();
-    Some(format!("{head}{n:0width$}{}", &first[stem.len()..]))
+    let (head, number, ext) = volume_parts(first)?;
+    (number.trim_start_matches('0') == "1" && n >= 2)
+        .then(|| format!("{head}{n:0width$}{ext}", width = number.len()))
+}
+
+/// The name of the first volume of the set whose later volume is named `name`
+/// (`x.part1.rar` for `x.part2.rar`), or `None` when `name` is no later volume.
+pub(crate) fn first_volume_of(name: &str) -> Option<String> {
+    let (head, number, ext) = volume_parts(name)?;
+    (number.trim_start_matches('0') != "1")
+        .then(|| format!("{head}{:0width$}{ext}", 1, width = number.len()))
 }
 
 /// Where a RAR5 archive cut short stops being whole: found by walking its block
@@ -910,6 +926,26 @@ mod tests {
             assert_eq!(volume_name(not_first, 2), None, "{not_first}");
         }
         assert_eq!(volume_name("x.part1.rar", 1), None);
+        assert_eq!(
+            first_volume_of("x.part02.rar").as_deref(),
+            Some("x.part01.rar")
+        );
+        assert_eq!(first_volume_of("x.part1.rar"), None);
+        // characters of any width before the number: no cut inside one
+        for name in [
+            "\u{20ac}1.rar",
+            "a\u{20ac}\u{20ac}.rar",
+            "\u{20ac}\u{20ac}1.rar",
+            "\u{20ac}\u{20ac}2.rar",
+            "\u{e9}.part2.rar",
+            "\u{20ac}.rar",
+        ] {
+            let _ = (volume_name(name, 2), first_volume_of(name));
+        }
+        assert_eq!(
+            first_volume_of("\u{e9}.part2.rar").as_deref(),
+            Some("\u{e9}.part1.rar")
+        );
     }
 
     /// A RAR5 archive cut anywhere is whole before the block the cut falls in (the
