@@ -1,7 +1,8 @@
 #![no_main]
 //! An archive given as evidence (a zip, a tar, a tar compressed with gzip, bzip2, xz
-//! or zstd, a 7z, a VHDX or VHD virtual disk, or an EWF or raw disk image, some under a
-//! compression of their own, or a store file compressed on its own, chosen by the
+//! or zstd, a 7z, a RAR or a two-volume RAR set, a VHDX or VHD virtual disk, or an EWF
+//! or raw disk image, some under a compression of their own, or a store file
+//! compressed on its own, chosen by the
 //! first byte, read with a password or not) must never panic
 //! or hang, whatever its bytes: the archive opens or is an error, every folder of it
 //! lists, and every member reads whole, by ranges and by lines or is an error, under
@@ -40,7 +41,10 @@ fn single(data: &[u8], ext: &str) {
         return;
     };
     assert_eq!(at, PathBuf::from("/case/h/history.jsonl"));
-    assert_eq!(ev.read_dir(&PathBuf::from("/case/h")).ok(), Some(vec![at.clone()]));
+    assert_eq!(
+        ev.read_dir(&PathBuf::from("/case/h")).ok(),
+        Some(vec![at.clone()])
+    );
     let Ok(bytes) = ev.read(&at) else {
         return;
     };
@@ -67,7 +71,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // a store file compressed on its own, read as the file it holds
-    let kind = usize::from((which & 0x7f) % 20);
+    let kind = usize::from((which & 0x7f) % 21);
     if (11..15).contains(&kind) {
         single(data, [".gz", ".bz2", ".xz", ".zst"][kind - 11]);
         return;
@@ -89,9 +93,26 @@ fuzz_target!(|data: &[u8]| {
         16 => "/case/c.dd.xz",
         17 => "/case/c.vhd.zst",
         18 => "/case/c.7z.bz2",
-        _ => "/case/c.rar",
+        19 => "/case/c.rar",
+        // a multi-volume RAR: the next two bytes say where the first volume ends
+        _ => "/case/c.part1.rar",
     });
-    let mut ev = Evidence::in_memory([(zip.clone(), data.to_vec(), None)]).max_size(1 << 20);
+    let mut files = vec![(zip.clone(), data.to_vec(), None)];
+    if kind == 20 {
+        let Some((cut, rest)) = data.split_first_chunk::<2>() else {
+            return;
+        };
+        let cut = usize::from(u16::from_le_bytes(*cut)).min(rest.len());
+        files = vec![
+            (zip.clone(), rest[..cut].to_vec(), None),
+            (
+                zip.with_file_name("c.part2.rar"),
+                rest[cut..].to_vec(),
+                None,
+            ),
+        ];
+    }
+    let mut ev = Evidence::in_memory(files).max_size(1 << 20);
     // half the runs read encrypted zip members with passwords (ZipCrypto, AES), a
     // wrong one tried before the right one
     if which & 0x80 != 0 {
