@@ -899,22 +899,14 @@ mod tests {
     /// The later volumes of a set are named as WinRAR names them, padded as the first.
     #[test]
     fn volumes_are_named_as_winrar_names_them() {
-        assert_eq!(
-            volume_name("x.part1.rar", 2).as_deref(),
-            Some("x.part2.rar")
-        );
-        assert_eq!(
-            volume_name("x.part01.rar", 12).as_deref(),
-            Some("x.part12.rar")
-        );
-        assert_eq!(
-            volume_name("X.PART001.RAR", 3).as_deref(),
-            Some("X.PART003.RAR")
-        );
-        assert_eq!(
-            volume_name("a.b.part1.rar", 10).as_deref(),
-            Some("a.b.part10.rar")
-        );
+        for (first, n, want) in [
+            ("x.part1.rar", 2, "x.part2.rar"),
+            ("x.part01.rar", 12, "x.part12.rar"),
+            ("X.PART001.RAR", 3, "X.PART003.RAR"),
+            ("a.b.part1.rar", 10, "a.b.part10.rar"),
+        ] {
+            assert_eq!(volume_name(first, n).as_deref(), Some(want), "{first} {n}");
+        }
         for not_first in [
             "x.part2.rar",
             "x.rar",
