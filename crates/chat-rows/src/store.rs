@@ -96,6 +96,17 @@ impl FileContext {
         }
     }
 
+    /// The `source_file` of the rows of the file at `path`: the scanner's display path
+    /// ([`FileContext::display_path`]), else the file as `evidence` names it (a store
+    /// read on its own, with no scanner around it).
+    pub fn source_file(&self, path: &Path, evidence: &Evidence) -> String {
+        if self.display_path.is_empty() {
+            evidence.shown(path)
+        } else {
+            self.display_path.clone()
+        }
+    }
+
     /// The row's source file, or the file's path when the row names none.
     pub fn source_of<'a>(&'a self, row: &'a Row) -> &'a str {
         if row.source_file.is_empty() {
@@ -333,5 +344,31 @@ mod walked_tests {
         }
         assert!(!walked.remember("x: a/c", || walked.under(Path::new("a/c")).count() > 0));
         assert_eq!(runs, 1);
+    }
+}
+
+#[cfg(test)]
+mod context_tests {
+    use super::FileContext;
+    use crate::evidence::Evidence;
+    use std::path::Path;
+
+    #[test]
+    fn a_file_is_named_by_the_scanner_else_by_the_evidence_reader() {
+        let evidence = Evidence::new();
+        let path = Path::new("/ev/home/alice/.claude/history.jsonl");
+        let alone = FileContext::default();
+        assert_eq!(
+            alone.source_file(path, &evidence),
+            "/ev/home/alice/.claude/history.jsonl"
+        );
+        let scanned = FileContext {
+            display_path: "WS7.zip/home/alice/.claude/history.jsonl".into(),
+            ..FileContext::default()
+        };
+        assert_eq!(
+            scanned.source_file(path, &evidence),
+            "WS7.zip/home/alice/.claude/history.jsonl"
+        );
     }
 }

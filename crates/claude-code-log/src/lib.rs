@@ -82,11 +82,7 @@ impl Store for ClaudeCodeStore {
         evidence: &Evidence,
         sink: &mut dyn RowSink,
     ) {
-        let display = if ctx.display_path.is_empty() {
-            evidence.shown(path)
-        } else {
-            ctx.display_path.clone()
-        };
+        let display = ctx.source_file(path, evidence);
         read_file_at(path, &display, evidence, ctx.collected_at, sink);
     }
 }

@@ -85,11 +85,7 @@ impl Store for CodeBuddyStore {
         evidence: &Evidence,
         sink: &mut dyn chat_rows::RowSink,
     ) {
-        let display = if ctx.display_path.is_empty() {
-            evidence.shown(path)
-        } else {
-            ctx.display_path.clone()
-        };
+        let display = ctx.source_file(path, evidence);
         read_file_into(path, &display, evidence, sink);
     }
 }

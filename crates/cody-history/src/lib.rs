@@ -201,11 +201,7 @@ impl CodyStore {
         evidence: &Evidence,
         opening: state_vscdb::Opening,
     ) -> Vec<Row> {
-        let source = if ctx.display_path.is_empty() {
-            evidence.shown(path)
-        } else {
-            ctx.display_path.clone()
-        };
+        let source = ctx.source_file(path, evidence);
         let Some(kind) = locate::kind(path) else {
             return Vec::new();
         };

@@ -130,11 +130,7 @@ impl CopilotNitriteStore {
         ctx: &FileContext,
         evidence: &Evidence,
     ) -> Vec<Row> {
-        let shown = if ctx.display_path.is_empty() {
-            evidence.shown(path)
-        } else {
-            ctx.display_path.clone()
-        };
+        let shown = ctx.source_file(path, evidence);
         match locate::locate(path) {
             Some(locate::Located::Xodus) => {
                 let name = path

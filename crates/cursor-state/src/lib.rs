@@ -131,11 +131,7 @@ impl CursorStore {
         sink: &mut dyn RowSink,
         paging: Paging,
     ) {
-        let source = if ctx.display_path.is_empty() {
-            evidence.shown(path)
-        } else {
-            ctx.display_path.clone()
-        };
+        let source = ctx.source_file(path, evidence);
         let mut out = Out::new(source, sink);
         let Some(kind) = locate::kind(path) else {
             return;

@@ -726,11 +726,7 @@ impl StateVscdbStore {
         opening: Opening,
     ) -> Vec<Row> {
         let agent = ctx.product.clone().unwrap_or_else(|| "vscode".to_string());
-        let source_file = if ctx.display_path.is_empty() {
-            evidence.shown(path)
-        } else {
-            ctx.display_path.clone()
-        };
+        let source_file = ctx.source_file(path, evidence);
         // a workspace database's project is its `workspace.json` folder, never the
         // `.code-workspace` file that `workspace` names (named in session start rows)
         let ws = match locate::scope(path) {

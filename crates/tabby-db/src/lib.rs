@@ -281,7 +281,7 @@ impl Store for TabbyStore {
         let kind = locate::classify(path);
         if matches!(kind, Some(FileKind::EventLog)) {
             // a log's rows are handed on as its lines are read, a chunk at a time
-            let display = display_of(path, ctx, evidence);
+            let display = ctx.source_file(path, evidence);
             let root = kind.as_ref().and_then(|k| locate::root_of(path, k));
             let index = root.map(|r| self.index(&r, evidence)).unwrap_or_default();
             return read_event_log(path, &display, evidence, &index.users, sink);
@@ -289,16 +289,6 @@ impl Store for TabbyStore {
         for row in self.read_rows(path, ctx, evidence) {
             sink.push(row);
         }
-    }
-}
-
-/// The `source_file` of a file's rows: the scanner's display path, else the file as the
-/// evidence reader names it.
-fn display_of(path: &Path, ctx: &FileContext, evidence: &Evidence) -> String {
-    if ctx.display_path.is_empty() {
-        evidence.shown(path)
-    } else {
-        ctx.display_path.clone()
     }
 }
 
@@ -347,7 +337,7 @@ impl TabbyStore {
         ctx: &FileContext,
         evidence: &Evidence,
     ) -> Vec<Row> {
-        let display = display_of(path, ctx, evidence);
+        let display = ctx.source_file(path, evidence);
         let Some(kind) = locate::classify(path) else {
             return Vec::new();
         };

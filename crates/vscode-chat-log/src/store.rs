@@ -53,11 +53,7 @@ impl Store for ChatLogStore {
             .clone()
             .filter(|p| !p.is_empty())
             .unwrap_or_else(|| "vscode".into());
-        let source_file = if ctx.display_path.is_empty() {
-            evidence.shown(path)
-        } else {
-            ctx.display_path.clone()
-        };
+        let source_file = ctx.source_file(path, evidence);
         let bytes = match evidence.read(path) {
             Ok(b) => b,
             Err(e) => {
