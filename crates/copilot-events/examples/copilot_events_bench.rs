@@ -24,7 +24,9 @@
 //! The log is generated at run time into a private temporary folder (removed
 //! afterwards), never committed. `COPILOT_EVENTS_BENCH_PHASE=reader` runs the reader
 //! only and `COPILOT_EVENTS_BENCH_RUNS=N` times it N times (default 3; the best run is
-//! printed), for `perf record`. `COPILOT_EVENTS_BENCH_ONLY=<event type>` keeps only the
+//! printed), for `perf record`; `COPILOT_EVENTS_BENCH_PHASE=decode` times the decoding
+//! of every line to its event alone (no rows) next to the validation, to split the
+//! reader's time between reading lines and mapping them. `COPILOT_EVENTS_BENCH_ONLY=<event type>` keeps only the
 //! fixture's lines of that type in the `fixture` shape, to find the type that costs
 //! (a log of tool requests alone is slower than any real one: none of its calls is
 //! started, so each is held to the end and given as a `tool_use` and a `link:` row).
@@ -286,6 +288,9 @@ fn main() {
     if std::env::var_os("COPILOT_EVENTS_BENCH_PER_TYPE").is_some() {
         return per_type(&bytes);
     }
+    if std::env::var("COPILOT_EVENTS_BENCH_PHASE").as_deref() == Ok("decode") {
+        return decode_only(&bytes);
+    }
     let mut best = (f64::MAX, f64::MAX);
     let mut rows_seen = 0u64;
     let runs: usize = std::env::var("COPILOT_EVENTS_BENCH_RUNS")
@@ -355,6 +360,43 @@ fn main() {
             eprintln!("the chunked read's child process: {e}");
         }
     }
+}
+
+/// The validation's time next to the decoding's alone (every line to its event, no
+/// rows): how the reader's time splits between reading a line and mapping it.
+fn decode_only(bytes: &[u8]) {
+    let mut best = (f64::MAX, f64::MAX);
+    for _ in 0..3 {
+        let t = Instant::now();
+        let mut valid = 0u64;
+        for line in chat_rows::lines::lines(bytes) {
+            if serde_json::from_slice::<IgnoredAny>(line.bytes).is_ok() {
+                valid += 1;
+            }
+        }
+        best.0 = best.0.min(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        let mut decoded = 0u64;
+        for line in chat_rows::lines::lines(bytes) {
+            if copilot_events::decode::event(line.bytes).is_ok() {
+                decoded += 1;
+            }
+        }
+        best.1 = best.1.min(t.elapsed().as_secs_f64());
+        std::hint::black_box((valid, decoded));
+    }
+    let mbs = |s: f64| bytes.len() as f64 / 1e6 / s;
+    println!(
+        "serde_json IgnoredAny validation: {:.3} s ({:.0} MB/s)",
+        best.0,
+        mbs(best.0)
+    );
+    println!(
+        "decoding alone (each line to its event, no rows): {:.3} s ({:.0} MB/s), ratio {:.2}",
+        best.1,
+        mbs(best.1),
+        best.0 / best.1
+    );
 }
 
 /// The reader's and the validation's time per line, by event type, in one pass.
