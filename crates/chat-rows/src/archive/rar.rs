@@ -313,40 +313,12 @@ fn entries_within(
     } else {
         "solid RAR"
     };
-    // the rounds of key derivation each member's decoding costs with a password: a
-    // RAR5 member's own count, RAR 3's fixed 2^18 (RAR 1.5 and 2's keys cost nothing);
-    // of a set, each volume's members but the parts of one begun in a volume before
-    let mut rar50: Option<Vec<u8>> = Some(Vec::new());
-    for archive in &set {
-        let counts: Option<Vec<u8>> = archive.as_rar50().map(|a| {
-            a.files()
-                .map(|f| f.encryption.as_ref().map_or(0, |e| e.kdf_count))
-                .collect()
-        });
-        match (&mut rar50, counts) {
-            (Some(all), Some(counts)) => all.extend(
-                archive
-                    .members()
-                    .zip(counts)
-                    .filter(|(m, _)| set.len() == 1 || !m.meta.is_split_before)
-                    .map(|(_, c)| c),
-            ),
-            _ => rar50 = None,
-        }
-    }
-    let rounds: Vec<u64> = members
-        .iter()
-        .enumerate()
-        .map(|(i, m)| match (&rar50, m.meta.is_encrypted) {
-            (_, false) => 0,
-            (Some(counts), true) => 1u64 << counts.get(i).copied().unwrap_or(24).min(24),
-            (None, true) => 1 << 18,
-        })
-        .collect();
+    let rounds = key_costs(&set, &members);
     let ctx = Ctx {
         set: &set,
         members: &members,
         solid,
+        what,
         rounds: &rounds,
         spent: std::cell::Cell::new(0),
         key_rounds,
@@ -513,6 +485,39 @@ fn entries_within(
     decoded.into_ranged()
 }
 
+/// The rounds of key derivation each member's decoding costs with a password: a RAR5
+/// member's own count, RAR 3's fixed 2^18 (RAR 1.5 and 2's keys cost nothing); of a
+/// set, each volume's members but the parts of one begun in a volume before.
+fn key_costs(set: &[rars::Archive], members: &[ArchiveMember]) -> Vec<u64> {
+    let mut rar50: Option<Vec<u8>> = Some(Vec::new());
+    for archive in set {
+        let counts: Option<Vec<u8>> = archive.as_rar50().map(|a| {
+            a.files()
+                .map(|f| f.encryption.as_ref().map_or(0, |e| e.kdf_count))
+                .collect()
+        });
+        match (&mut rar50, counts) {
+            (Some(all), Some(counts)) => all.extend(
+                archive
+                    .members()
+                    .zip(counts)
+                    .filter(|(m, _)| set.len() == 1 || !m.meta.is_split_before)
+                    .map(|(_, c)| c),
+            ),
+            _ => rar50 = None,
+        }
+    }
+    members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| match (&rar50, m.meta.is_encrypted) {
+            (_, false) => 0,
+            (Some(counts), true) => 1u64 << counts.get(i).copied().unwrap_or(24).min(24),
+            (None, true) => 1 << 18,
+        })
+        .collect()
+}
+
 /// What every pass over one archive shares.
 struct Ctx<'a> {
     /// The archive, or the volumes of a multi-volume set in order.
@@ -520,6 +525,8 @@ struct Ctx<'a> {
     members: &'a [ArchiveMember],
     /// Whether its members' streams are one.
     solid: bool,
+    /// What the stream is, in rows: `solid RAR` or `multi-volume RAR`.
+    what: &'static str,
     /// The rounds of key derivation each member costs with a password.
     rounds: &'a [u64],
     /// The rounds spent so far, of `key_rounds` ([`RAR_KEY_ROUNDS`]).
@@ -573,33 +580,59 @@ fn pass(
         let f = fate.borrow()[i].clone();
         let wanted = matches!(f, Fate::Pending) || (retry && matches!(f, Fate::Locked));
         let no_bytes = m.meta.is_directory || m.meta.is_redirection;
+        // the rounds its key costs, or `None` when they are past the budget
+        let charge = || {
+            if password.is_none() || ctx.rounds[i] == 0 {
+                return Some(());
+            }
+            let spent = ctx.spent.get() + ctx.rounds[i];
+            (spent <= ctx.key_rounds).then(|| ctx.spent.set(spent))
+        };
         if !wanted || no_bytes {
-            // a solid stream is decoded through every member, kept or not
-            return Ok(if ctx.solid && !no_bytes {
-                ExtractionDecision::Extract(Box::new(io::sink()))
+            if !ctx.solid || no_bytes {
+                return Ok(ExtractionDecision::Skip);
+            }
+            // a solid stream is decoded through every member, kept or not: a member
+            // decoded again only to carry it (read on an earlier pass, or named) costs
+            // its key as any other
+            if charge().is_some() {
+                return Ok(ExtractionDecision::Extract(Box::new(io::sink())));
+            }
+            let mut fate = fate.borrow_mut();
+            let after: Vec<usize> = (i + 1..fate.len())
+                .filter(|&k| {
+                    matches!(fate[k], Fate::Pending) || (retry && matches!(fate[k], Fate::Locked))
+                })
+                .collect();
+            for &k in &after {
+                fate[k] = Fate::Failed;
+            }
+            problems.borrow_mut().push(format!(
+                "archive entries not read: the {}'s stream runs through entry {i} ({}), whose key asks for {} rounds of key derivation more, over the {} rounds this reader spends on one archive; {} of its entries not read",
+                ctx.what,
+                quoted(&name_of(m)),
+                ctx.rounds[i],
+                ctx.key_rounds,
+                after.len()
+            ));
+            ctx.stopped.set(true);
+            return Ok(ExtractionDecision::Stop);
+        }
+        if charge().is_none() {
+            problems.borrow_mut().push(format!(
+                "archive entry {i} not read: its key asks for {} rounds of key derivation more, over the {} rounds this reader spends on one archive: {}",
+                ctx.rounds[i],
+                ctx.key_rounds,
+                quoted(&name_of(m))
+            ));
+            fate.borrow_mut()[i] = Fate::Failed;
+            // the rest of a solid stream cannot be decoded without it
+            ctx.stopped.set(ctx.solid);
+            return Ok(if ctx.solid {
+                ExtractionDecision::Stop
             } else {
                 ExtractionDecision::Skip
             });
-        }
-        if password.is_some() && ctx.rounds[i] > 0 {
-            let spent = ctx.spent.get() + ctx.rounds[i];
-            if spent > ctx.key_rounds {
-                problems.borrow_mut().push(format!(
-                    "archive entry {i} not read: its key asks for {} rounds of key derivation more, over the {} rounds this reader spends on one archive: {}",
-                    ctx.rounds[i],
-                    ctx.key_rounds,
-                    quoted(&name_of(m))
-                ));
-                fate.borrow_mut()[i] = Fate::Failed;
-                // the rest of a solid stream cannot be decoded without it
-                ctx.stopped.set(ctx.solid);
-                return Ok(if ctx.solid {
-                    ExtractionDecision::Stop
-                } else {
-                    ExtractionDecision::Skip
-                });
-            }
-            ctx.spent.set(spent);
         }
         *current.borrow_mut() = Some((i, out.borrow().len()));
         Ok(ExtractionDecision::Extract(Box::new(Shared(out.clone()))))
@@ -1038,5 +1071,86 @@ mod tests {
             read("locked/solid.rar", &["hunter2"], RAR_KEY_ROUNDS).0,
             Vec::<String>::new()
         );
+    }
+
+    /// A solid stream's member decoded again only to carry the stream to the members
+    /// still locked (read on an earlier pass) costs its key as any other: past the
+    /// budget, the stream stops there and the members after it are named together.
+    #[test]
+    fn a_member_decoded_only_to_carry_a_stream_costs_its_key() {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/archives/rar/locked/solid.rar");
+        let bytes = std::fs::read(&path).unwrap();
+        let file = Arc::new(RangedFile::in_memory(Arc::from(bytes)));
+        let bounds = Bounds::new(1 << 30, file.len());
+        let archive =
+            ArchiveReader::read_reader_with_options(Cursor { file, pos: 0 }, bounds.options(None))
+                .unwrap();
+        let set = vec![archive];
+        let members: Vec<ArchiveMember> = set[0].members().collect();
+        let rounds = key_costs(&set, &members);
+        let keyed: Vec<usize> = (0..members.len()).filter(|&i| rounds[i] > 0).collect();
+        assert_eq!(keyed.len(), 10, "{rounds:?}");
+        assert!(keyed.iter().all(|&i| rounds[i] == 1 << 15), "{rounds:?}");
+        // a pass with the right password after the first file was read on an earlier
+        // one: decoding the stream to the others costs all ten keys
+        let run = |budget: u64| {
+            let ctx = Ctx {
+                set: &set,
+                members: &members,
+                solid: true,
+                what: "solid RAR",
+                rounds: &rounds,
+                spent: std::cell::Cell::new(0),
+                key_rounds: budget,
+                stopped: std::cell::Cell::new(false),
+                bounds,
+            };
+            let mut fate: Vec<Fate> = members
+                .iter()
+                .map(|m| {
+                    if m.meta.is_directory {
+                        Fate::NoBytes
+                    } else {
+                        Fate::Locked
+                    }
+                })
+                .collect();
+            fate[keyed[0]] = Fate::Read(0, 0);
+            let out = Rc::new(RefCell::new(Decoded::new(None).unwrap()));
+            let root = PathBuf::from("/case/h.rar");
+            let mut tree = Tree::new(&root);
+            let ended = pass(&ctx, &mut fate, &out, Some(b"hunter2"), true, &mut tree);
+            assert!(ended.is_none());
+            let problems: Vec<String> = tree.problems.iter().map(|(_, w)| w.clone()).collect();
+            let read = fate.iter().filter(|f| matches!(f, Fate::Read(..))).count();
+            (problems, read, ctx.spent.get(), ctx.stopped.get())
+        };
+        // the ten keys fit: the nine locked files are read (ten with the first)
+        assert_eq!(run(10 << 15), (Vec::new(), 10, 10 << 15, false));
+        // nine keys (what the nine locked files alone would cost): the first file's key
+        // is spent carrying the stream, and the last file's is past the budget
+        let (problems, read, spent, stopped) = run(9 << 15);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].starts_with(&format!(
+                "archive entry {} not read: its key asks for 32768 rounds of key derivation more, over the 294912 rounds this reader spends on one archive: ",
+                keyed[9]
+            )),
+            "{problems:?}"
+        );
+        assert_eq!((read, spent, stopped), (9, 9 << 15, true));
+        // no key at all: the stream stops at the file read before, and the nine after it
+        // are named with it
+        let (problems, read, spent, stopped) = run(0);
+        assert_eq!(
+            problems,
+            [format!(
+                "archive entries not read: the solid RAR's stream runs through entry {} ({}), whose key asks for 32768 rounds of key derivation more, over the 0 rounds this reader spends on one archive; 9 of its entries not read",
+                keyed[0],
+                quoted(&name_of(&members[keyed[0]]))
+            )]
+        );
+        assert_eq!((read, spent, stopped), (1, 0, true));
     }
 }
