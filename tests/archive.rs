@@ -1237,7 +1237,8 @@ fn rar_rows(root: &Path, passwords: &[&str]) -> (usize, Vec<String>) {
 /// two passwords of which one or none is given, files split across the volumes of a
 /// multi-volume set, a member of a decompression bomb's shape (refused by its header,
 /// before it is decoded; a 7z's too, as 7-Zip writes it), a member whose CRC does not
-/// match (the others read), a solid stream damaged (the members before it read), and
+/// match (the others read), a solid stream damaged (the members before it read), a
+/// multi-volume set damaged (the members each later volume holds whole read), and
 /// an archive cut short (read as the tree of the files it holds whole).
 #[test]
 fn what_a_rar_holds_that_cannot_be_read_is_named() {
@@ -1383,6 +1384,64 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
                 format!("parser: archive entry 0 not read: it continues from another volume of a multi-volume RAR, not read with this one: {transcript}"),
             ]
         )
+    );
+
+    // a set damaged in its second volume (inside the transcript, which runs from the
+    // first volume to the third): the entries the third volume holds whole are read
+    // from it alone, as the tree of the files the set still gives (field for field);
+    // the transcript and the session file split across the last two volumes are named
+    let damaged = tmp.path().join("damaged");
+    std::fs::create_dir_all(&damaged).unwrap();
+    for n in 1..=4 {
+        let mut bytes = std::fs::read(part(n)).unwrap();
+        if n == 2 {
+            bytes[5000] ^= 0xff;
+        }
+        std::fs::write(damaged.join(format!("lin-ws01.part{n}.rar")), bytes).unwrap();
+    }
+    let first = damaged.join("lin-ws01.part1.rar");
+    let from_set = Scanner::new().root(&first).run().unwrap();
+    let damage = [
+        "parser: archive entries not read: the multi-volume RAR could not be decoded past entry 1, and the entries after it that run from one volume into the next cannot be read without it (those a volume holds whole were read from that volume alone); 1 of its entries not read".to_string(),
+        format!("parser: archive entry 1 not read: while extracting: in volume 2: checksum mismatch: expected 0x35e6e8ee, got 0x1f3f5268: {transcript}"),
+    ];
+    let set_rows: Vec<String> = from_set
+        .rows
+        .iter()
+        .filter(|r| !damage.contains(&r.text))
+        .map(|r| serde_json::to_string(r).unwrap())
+        .collect();
+    assert_eq!(
+        rar_rows(&first, &[]),
+        (
+            39,
+            vec![damage[0].clone(), damage[1].clone(), tree_parser[0].clone()]
+        )
+    );
+    assert_eq!(set_rows.len(), 37);
+    // (the host is the set's name, so the tree is under a folder of that name)
+    let held = tmp.path().join("held").join("lin-ws01.part1");
+    common::copy_tree(&alice, &held.join("home/alice/.claude"));
+    for f in common::files_under(&held) {
+        let name = f.to_string_lossy().replace('\\', "/");
+        if name.ends_with("/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl")
+            || name.ends_with("/sessions/48213.json")
+        {
+            std::fs::remove_file(&f).unwrap();
+            continue;
+        }
+        let file = std::fs::File::options().write(true).open(&f).unwrap();
+        file.set_modified(
+            std::time::UNIX_EPOCH + std::time::Duration::from_secs(RAR_FIXTURES_DATED),
+        )
+        .unwrap();
+    }
+    assert_eq!(common::files_under(&held).len(), 8);
+    let from_held = Scanner::new().root(&held).run().unwrap();
+    common::same_rows(
+        &rows_of(&from_held.rows, &display_path(&held), &display_path(&first)),
+        &set_rows,
+        "the damaged set",
     );
 
     // a decompression bomb's shape (100 MiB of zeros packed in 12 KB): refused by its

@@ -307,7 +307,8 @@ fn entries_within(
     // one run of decoding: a solid stream, each member's continuing the one before;
     // and a multi-volume set, which the reader decodes whole (its volume extraction
     // has no choice of members and stops at the first error)
-    let solid = members.iter().any(|m| m.is_solid()) || set.len() > 1;
+    let stream = members.iter().any(|m| m.is_solid());
+    let solid = stream || set.len() > 1;
     let what = if set.len() > 1 {
         "multi-volume RAR"
     } else {
@@ -399,6 +400,59 @@ fn entries_within(
                 ));
                 fate[i] = Fate::Failed;
                 reruns += 1;
+            }
+            // a multi-volume set that is not solid, past the member that ended its
+            // decoding: each later member a volume holds whole is read from that
+            // volume alone (its stream begins there)
+            _ if set.len() > 1 && !stream => {
+                if let Some(i) = at {
+                    let name = name_of(&members[i]);
+                    tree.problem(format!(
+                        "archive entry {i} not read: {}: {}",
+                        bounds.words(&e, Some(&name)),
+                        quoted(&name)
+                    ));
+                    fate[i] = Fate::Failed;
+                }
+                let past = at.or_else(|| (0..fate.len()).find(|&i| wanted(&fate[i])));
+                for whole in whole_in_volumes(&set, &members) {
+                    let (j, held) = whole;
+                    if !held.iter().any(|&k| wanted(&fate[k])) {
+                        continue;
+                    }
+                    // the pass sees only the members this volume holds whole
+                    let mut sub: Vec<Fate> = fate.clone();
+                    for (k, f) in sub.iter_mut().enumerate() {
+                        if !held.contains(&k) {
+                            *f = Fate::Failed;
+                        }
+                    }
+                    let alone = Ctx {
+                        set: std::slice::from_ref(&set[j]),
+                        solid: false,
+                        spent: std::cell::Cell::new(ctx.spent.get()),
+                        stopped: std::cell::Cell::new(false),
+                        ..ctx
+                    };
+                    let _ = pass(&alone, &mut sub, &out, password, retry, tree);
+                    ctx.spent.set(alone.spent.get());
+                    for k in held {
+                        fate[k] = sub[k].clone();
+                    }
+                }
+                let left: Vec<usize> = (0..fate.len()).filter(|&i| wanted(&fate[i])).collect();
+                if let (Some(past), false) = (past, left.is_empty()) {
+                    tree.problem(format!(
+                        "archive entries not read: the multi-volume RAR could not be decoded past entry {past}, and the entries after it that run from one volume into the next cannot be read without it (those a volume holds whole were read from that volume alone); {} of its entries not read",
+                        left.len()
+                    ));
+                    for i in left {
+                        fate[i] = Fate::Failed;
+                    }
+                }
+                // what is still locked is tried with the next password (the set is
+                // decoded anew, the damaged member to nothing)
+                attempt += 1;
             }
             _ => {
                 let left: Vec<usize> = (0..fate.len()).filter(|&i| wanted(&fate[i])).collect();
@@ -516,6 +570,34 @@ fn key_costs(set: &[rars::Archive], members: &[ArchiveMember]) -> Vec<u64> {
             (None, true) => 1 << 18,
         })
         .collect()
+}
+
+/// The members each volume of a set holds whole (begun and ended in it), by their
+/// index among the set's members: `(volume, indices)` for each volume with any. A
+/// set's members are its volumes' members in order, each counted in the volume it
+/// begins in; a volume whose listing does not match the set's is left out.
+fn whole_in_volumes(set: &[rars::Archive], members: &[ArchiveMember]) -> Vec<(usize, Vec<usize>)> {
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    for (j, archive) in set.iter().enumerate() {
+        let mut held = Vec::new();
+        for m in archive.members() {
+            if m.meta.is_split_before {
+                continue;
+            }
+            if members.get(at).is_none_or(|x| x.meta.name != m.meta.name) {
+                return out;
+            }
+            if !m.meta.is_split_after {
+                held.push(at);
+            }
+            at += 1;
+        }
+        if !held.is_empty() {
+            out.push((j, held));
+        }
+    }
+    out
 }
 
 /// What every pass over one archive shares.
