@@ -1629,3 +1629,182 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
         "parser: archive entries not read: the RAR is cut short at byte 59870, inside a header at byte 59859; any entries from there on are not in the file"
     );
 }
+
+/// The `rars` crate's own test archives, where cargo unpacked the version this
+/// workspace locks (`$CARGO_HOME/registry/src/*/rars-<version>/tests/fixtures/rar15_40`):
+/// real RAR 1.5 to 4 sets, which no writer this project can run makes (rar 7 writes
+/// RAR5 only). Read in place, never copied into the repository.
+fn rars_fixtures() -> Option<PathBuf> {
+    let lock =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.lock")).ok()?;
+    let version = lock
+        .split("[[package]]")
+        .find(|p| p.contains("\nname = \"rars\"\n"))?
+        .lines()
+        .find_map(|l| l.strip_prefix("version = \""))?
+        .trim_end_matches('"')
+        .to_string();
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
+    std::fs::read_dir(home.join("registry/src"))
+        .ok()?
+        .flatten()
+        .map(|d| {
+            d.path()
+                .join(format!("rars-{version}/tests/fixtures/rar15_40"))
+        })
+        .find(|d| d.join("rar300/multivol_oldnaming_rar300.rar").is_file())
+}
+
+/// RAR 1.5 to 4 multi-volume sets, as WinRAR 3.00 and RAR 1.54 wrote them, in the
+/// older naming (`x.rar`, `x.r00`, `x.r01` ...) and the newer (`x.part01.rar` ...),
+/// stored, compressed and encrypted, are read whole from their first volume, each
+/// volume in the manifest; a set without its last volume, and a RAR that is no volume
+/// with a file named as its next beside it, are named.
+#[test]
+fn old_rar_sets_are_read_whole() {
+    let Some(fixtures) = rars_fixtures() else {
+        eprintln!(
+            "SKIPPED old_rar_sets_are_read_whole: the rars crate's test archives are not where cargo unpacks it"
+        );
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let bigtext = std::fs::read(fixtures.join("rar300/bigtext_64k.bin")).unwrap();
+    assert_eq!(crc32fast::hash(&bigtext), 0xddc9_5682);
+    // (first volume, later volumes, member, its length and CRC-32, password)
+    type Set<'a> = (&'a str, &'a [&'a str], &'a str, usize, u32, Option<&'a str>);
+    let sets: [Set; 7] = [
+        (
+            "rar300/multivol_oldnaming_rar300.rar",
+            &["r00"],
+            "bigtext_64k.bin",
+            65_536,
+            0xddc9_5682,
+            None,
+        ),
+        (
+            "rar300/stored_multivol_rar300.rar",
+            &["r00", "r01", "r02"],
+            "stored-volume.txt",
+            3_360,
+            0x4a83_2ebd,
+            None,
+        ),
+        (
+            "rar300/compressed_multivol_prng_rar300.rar",
+            &["r00", "r01", "r02", "r03"],
+            "cvolume.bin",
+            4_096,
+            0x96de_2bef,
+            None,
+        ),
+        (
+            "rar300/encrypted_multivol_rar300.rar",
+            &["r00"],
+            "bigtext_64k.bin",
+            65_536,
+            0xddc9_5682,
+            Some("password"),
+        ),
+        (
+            "rar300/multivol_newnaming_rar300.part01.rar",
+            &["part02.rar"],
+            "bigtext_64k.bin",
+            65_536,
+            0xddc9_5682,
+            None,
+        ),
+        (
+            "rar300/encrypted_newnaming_rar300.part01.rar",
+            &["part02.rar"],
+            "bigtext_64k.bin",
+            65_536,
+            0xddc9_5682,
+            Some("password"),
+        ),
+        (
+            "rar154/random.rar",
+            &["r00", "r01"],
+            "random.bin",
+            2_097_152,
+            0,
+            None,
+        ),
+    ];
+    for (first, later, member, len, crc, password) in sets {
+        let name = Path::new(first).file_name().unwrap().to_str().unwrap();
+        let stem = name
+            .strip_suffix(".part01.rar")
+            .or_else(|| name.strip_suffix(".rar"))
+            .unwrap();
+        let dir = tmp.path().join(stem);
+        std::fs::create_dir_all(&dir).unwrap();
+        let from = fixtures.join(first).parent().unwrap().to_path_buf();
+        std::fs::copy(fixtures.join(first), dir.join(name)).unwrap();
+        let mut volumes = vec![dir.join(name)];
+        for ext in later {
+            let volume = format!("{stem}.{ext}");
+            std::fs::copy(from.join(&volume), dir.join(&volume)).unwrap();
+            volumes.push(dir.join(volume));
+        }
+        let mut ev = Evidence::new().roots([&dir]);
+        if let Some(p) = password {
+            ev = ev.archive_password(ai_chat_forensics::chat_rows::ArchivePassword::any_of([p]));
+        }
+        let archive = dir.join(name);
+        assert_eq!(ev.open_archive(&archive).unwrap(), Vec::new(), "{first}");
+        let bytes = ev.read(&archive.join(member)).unwrap();
+        assert_eq!(bytes.len(), len, "{first}");
+        if member == "bigtext_64k.bin" {
+            assert_eq!(bytes, bigtext, "{first}");
+        }
+        if crc != 0 {
+            assert_eq!(crc32fast::hash(&bytes), crc, "{first}");
+        }
+        let manifest: Vec<String> = ev.manifest().into_iter().map(|e| e.path).collect();
+        for v in &volumes {
+            assert!(manifest.contains(&display_path(v)), "{first}: {manifest:?}");
+        }
+        // without its last volume: what is read is named, with the volume not there
+        if later.len() > 1 {
+            std::fs::remove_file(volumes.last().unwrap()).unwrap();
+            let ev = Evidence::new().roots([&dir]);
+            let n = volumes.len();
+            assert_eq!(
+                ev.open_archive(&archive).unwrap(),
+                vec![
+                    (
+                        archive.clone(),
+                        format!(
+                            "archive entries not read: the multi-volume RAR goes on past volume {}, and volume {n} is not there: the entries it and the volumes after it hold are not read",
+                            n - 1
+                        )
+                    ),
+                    (
+                        archive.clone(),
+                        format!(
+                            "archive entry 0 not read: it continues into volume {n} of the multi-volume RAR, which is not there: \"{member}\""
+                        )
+                    ),
+                ],
+                "{first}"
+            );
+        }
+    }
+    // a RAR that is no volume, with a file named as its next volume beside it
+    let lone = tmp.path().join("lone");
+    std::fs::create_dir_all(&lone).unwrap();
+    std::fs::copy(
+        fixtures.join("rar300/compressed_text_rar300.rar"),
+        lone.join("t.rar"),
+    )
+    .unwrap();
+    std::fs::write(lone.join("t.r00"), b"not a volume").unwrap();
+    let ev = Evidence::new().roots([&lone]);
+    assert_eq!(
+        ev.open_archive(&lone.join("t.rar")).unwrap(),
+        vec![(lone.join("t.rar"), "the file beside it named as its next volume not read with it: the RAR is not a volume of a multi-volume set".to_string())]
+    );
+}

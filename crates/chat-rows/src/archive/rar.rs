@@ -259,8 +259,22 @@ fn entries_within(
             (archive, None)
         }
     };
-    // a multi-volume set's later volumes (`x.part2.rar` ...), each opened with the
-    // password that opened the first, to the first that cannot be
+    // a multi-volume set's later volumes (`x.part2.rar` ..., `x.r00` ...), each opened
+    // with the password that opened the first, to the first that cannot be; files so
+    // named beside a RAR that is no volume are not its
+    let volumes = if volumes.is_empty() || is_volume(&archive) {
+        volumes
+    } else {
+        tree.problem(format!(
+            "the {} beside it named as its next volume not read with it: the RAR is not a volume of a multi-volume set",
+            if volumes.len() == 1 {
+                "file".to_string()
+            } else {
+                format!("{} files", volumes.len())
+            }
+        ));
+        &[]
+    };
     let mut set = vec![archive];
     for (k, volume) in volumes.iter().enumerate() {
         match open_of(volume, opened_with) {
@@ -274,14 +288,9 @@ fn entries_within(
             }
         }
     }
-    // the last volume read says whether the set goes on (RAR5's end block): the
-    // volumes after it, and what they hold, are not there (or not read with it)
-    let goes_on = set.last().and_then(|a| a.as_rar50()).is_some_and(|a| {
-        a.blocks.iter().rev().any(|b| match b {
-            rars::rar50::Block::End(end) => end.has_next_volume(),
-            _ => false,
-        })
-    });
+    // the last volume read says whether the set goes on: the volumes after it, and
+    // what they hold, are not there (or not read with it)
+    let goes_on = set.last().is_some_and(goes_on);
     if goes_on {
         tree.problem(match set.len() {
             1 => "archive entries not read: the RAR is one volume of a multi-volume set, read alone: what its other volumes hold is not read".to_string(),
@@ -572,6 +581,48 @@ fn key_costs(set: &[rars::Archive], members: &[ArchiveMember]) -> Vec<u64> {
         .collect()
 }
 
+/// Whether `archive` says it is a volume of a multi-volume set (its main header).
+fn is_volume(archive: &rars::Archive) -> bool {
+    if let Some(a) = archive.as_rar50() {
+        a.main.is_volume()
+    } else if let Some(a) = archive.as_rar15_40() {
+        a.main.is_volume()
+    } else if let Some(a) = archive.as_rar13() {
+        a.main.is_volume()
+    } else {
+        false
+    }
+}
+
+/// Whether `archive`, a volume, says the set goes on past it: RAR5's end block, or
+/// RAR 1.5 to 4's (`EARC_NEXT_VOLUME`, from RAR 3); a volume of those with no end block
+/// (RAR 2 wrote none) or of RAR 1.3 goes on when its last member runs on past it.
+fn goes_on(archive: &rars::Archive) -> bool {
+    /// RAR 1.5 to 4's end block's flag: a volume follows.
+    const EARC_NEXT_VOLUME: u16 = 0x0001;
+    if let Some(a) = archive.as_rar50() {
+        return a.blocks.iter().rev().any(|b| match b {
+            rars::rar50::Block::End(end) => end.has_next_volume(),
+            _ => false,
+        });
+    }
+    if !is_volume(archive) {
+        return false;
+    }
+    let end = archive.as_rar15_40().and_then(|a| {
+        a.blocks.iter().rev().find_map(|b| match b {
+            rars::rar15_40::Block::End(end) => Some(end.flags & EARC_NEXT_VOLUME != 0),
+            _ => None,
+        })
+    });
+    end.unwrap_or_else(|| {
+        archive
+            .members()
+            .last()
+            .is_some_and(|m| m.meta.is_split_after)
+    })
+}
+
 /// The members each volume of a set holds whole (begun and ended in it), by their
 /// index among the set's members: `(volume, indices)` for each volume with any. A
 /// set's members are its volumes' members in order, each counted in the volume it
@@ -799,39 +850,122 @@ fn pass(
     fatal.map(|e| (e, at))
 }
 
-/// A volume's name in WinRAR's naming since RAR 3, `<head>.part<number>.rar`: its
-/// head (to `.part`, included), its number as written, and its extension.
-fn volume_parts(name: &str) -> Option<(&str, &str, &str)> {
+/// How the volumes of a set are named, read from one volume's name.
+#[derive(Debug, PartialEq)]
+enum Naming<'a> {
+    /// WinRAR's naming since RAR 3, `<head>.part<number>.rar`: its head (to `.part`,
+    /// included), its number as written, and its extension.
+    Parts {
+        head: &'a str,
+        number: &'a str,
+        ext: &'a str,
+    },
+    /// The older naming (RAR 1.5 to 4, and `-vn`): `<stem>.rar`, then `<stem>.r00` to
+    /// `.r99`, `.s00` ... `.z99`. The stem; the volume's place after the first (`None`
+    /// for the first); and whether its extension is written in capitals.
+    Old {
+        stem: &'a str,
+        later: Option<u32>,
+        upper: bool,
+    },
+}
+
+/// The volumes after the first that the older naming can name (`.r00` to `.z99`).
+const OLD_NAMES: u32 = 900;
+
+/// How `name` names a volume of a set, if it is one a set could hold.
+fn naming(name: &str) -> Option<Naming<'_>> {
     // (compared as bytes: a name's characters before the end may be of any width)
     let at = name.len().checked_sub(4)?;
-    if !name.as_bytes()[at..].eq_ignore_ascii_case(b".rar") {
+    let tail = &name.as_bytes()[at..];
+    if !name.is_char_boundary(at) || tail[0] != b'.' {
         return None;
     }
-    let (stem, ext) = name.split_at(at);
-    let digits = stem.len() - stem.bytes().rev().take_while(u8::is_ascii_digit).count();
-    let (head, number) = stem.split_at(digits);
-    let is_part = head
-        .len()
-        .checked_sub(5)
-        .is_some_and(|at| head.as_bytes()[at..].eq_ignore_ascii_case(b".part"));
-    (is_part && !number.is_empty()).then_some((head, number, ext))
+    let stem = &name[..at];
+    if tail.eq_ignore_ascii_case(b".rar") {
+        let digits = stem.len() - stem.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let (head, number) = stem.split_at(digits);
+        let is_part = head
+            .len()
+            .checked_sub(5)
+            .is_some_and(|at| head.as_bytes()[at..].eq_ignore_ascii_case(b".part"));
+        if is_part && !number.is_empty() {
+            return Some(Naming::Parts {
+                head,
+                number,
+                ext: &name[at..],
+            });
+        }
+        return (!stem.is_empty()).then_some(Naming::Old {
+            stem,
+            later: None,
+            upper: tail[1..].iter().all(u8::is_ascii_uppercase),
+        });
+    }
+    // `.r00` ... `.z99`
+    let letter = tail[1].to_ascii_lowercase();
+    if !(b'r'..=b'z').contains(&letter)
+        || !tail[2..].iter().all(u8::is_ascii_digit)
+        || stem.is_empty()
+    {
+        return None;
+    }
+    let place =
+        u32::from(letter - b'r') * 100 + u32::from(tail[2] - b'0') * 10 + u32::from(tail[3] - b'0');
+    Some(Naming::Old {
+        stem,
+        later: Some(place),
+        upper: tail[1].is_ascii_uppercase(),
+    })
 }
 
 /// The name of volume `n` (from 2) of the multi-volume set whose first volume is named
-/// `first` (`x.part1.rar`, `x.part01.rar`, ... as WinRAR names them: the number padded
-/// to the width of the first's), or `None` when `first` is no first volume so named.
+/// `first`, or `None` when `first` is no first volume so named: `x.part1.rar`,
+/// `x.part01.rar` ... (the number padded to the width of the first's), or, in the
+/// older naming, `x.rar`, `x.r00`, `x.r01` ... (whose first is any `.rar` not named as
+/// a part: a set only when the volume after it is there, and the first says it is a
+/// volume).
 pub(crate) fn volume_name(first: &str, n: u32) -> Option<String> {
-    let (head, number, ext) = volume_parts(first)?;
-    (number.trim_start_matches('0') == "1" && n >= 2)
-        .then(|| format!("{head}{n:0width$}{ext}", width = number.len()))
+    if n < 2 {
+        return None;
+    }
+    match naming(first)? {
+        Naming::Parts { head, number, ext } => (number.trim_start_matches('0') == "1")
+            .then(|| format!("{head}{n:0width$}{ext}", width = number.len())),
+        Naming::Old {
+            stem,
+            later: None,
+            upper,
+        } => {
+            let place = n - 2;
+            (place < OLD_NAMES).then(|| {
+                let letter = char::from(b'r' + (place / 100) as u8);
+                let letter = if upper {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                };
+                format!("{stem}.{letter}{:02}", place % 100)
+            })
+        }
+        Naming::Old { later: Some(_), .. } => None,
+    }
 }
 
 /// The name of the first volume of the set whose later volume is named `name`
-/// (`x.part1.rar` for `x.part2.rar`), or `None` when `name` is no later volume.
+/// (`x.part1.rar` for `x.part2.rar`, `x.rar` for `x.r00`), or `None` when `name` is no
+/// later volume.
 pub(crate) fn first_volume_of(name: &str) -> Option<String> {
-    let (head, number, ext) = volume_parts(name)?;
-    (number.trim_start_matches('0') != "1")
-        .then(|| format!("{head}{:0width$}{ext}", 1, width = number.len()))
+    match naming(name)? {
+        Naming::Parts { head, number, ext } => (number.trim_start_matches('0') != "1")
+            .then(|| format!("{head}{:0width$}{ext}", 1, width = number.len())),
+        Naming::Old {
+            stem,
+            later: Some(_),
+            upper,
+        } => Some(format!("{stem}.{}", if upper { "RAR" } else { "rar" })),
+        Naming::Old { later: None, .. } => None,
+    }
 }
 
 /// Where a RAR5 archive cut short stops being whole: found by walking its block
@@ -1019,25 +1153,54 @@ mod tests {
             ("x.part01.rar", 12, "x.part12.rar"),
             ("X.PART001.RAR", 3, "X.PART003.RAR"),
             ("a.b.part1.rar", 10, "a.b.part10.rar"),
+            // the older naming: `.r00` after the `.rar`, `.s00` after `.r99`
+            ("x.rar", 2, "x.r00"),
+            ("x.rar", 12, "x.r10"),
+            ("a.b.rar", 101, "a.b.r99"),
+            ("a.b.rar", 102, "a.b.s00"),
+            ("X.RAR", 3, "X.R01"),
+            ("x.Rar", 3, "x.r01"),
+            ("x.rar", 901, "x.z99"),
+            // a RAR named as part 1 is read as a part, not the first of `.r00` ...
+            ("x.part1.rar", 3, "x.part3.rar"),
+            // (and one named as a part but not the first names none: below)
         ] {
             assert_eq!(volume_name(first, n).as_deref(), Some(want), "{first} {n}");
         }
         for not_first in [
             "x.part2.rar",
-            "x.rar",
-            "part1.rar",
-            "x.part.rar",
+            "x.r00",
+            ".rar",
             "x.part1.zip",
             "x.part1.rar.gz",
+            "x.rar.gz",
         ] {
             assert_eq!(volume_name(not_first, 2), None, "{not_first}");
         }
+        // past `.z99` the older naming names no more
+        assert_eq!(volume_name("x.rar", 902), None);
         assert_eq!(volume_name("x.part1.rar", 1), None);
-        assert_eq!(
-            first_volume_of("x.part02.rar").as_deref(),
-            Some("x.part01.rar")
-        );
-        assert_eq!(first_volume_of("x.part1.rar"), None);
+        assert_eq!(volume_name("x.rar", 1), None);
+        for (later, first) in [
+            ("x.part02.rar", "x.part01.rar"),
+            ("x.r00", "x.rar"),
+            ("x.s17", "x.rar"),
+            ("X.R05", "X.RAR"),
+            ("a.b.z99", "a.b.rar"),
+        ] {
+            assert_eq!(first_volume_of(later).as_deref(), Some(first), "{later}");
+        }
+        for not_later in [
+            "x.part1.rar",
+            "x.rar",
+            "x.q00",
+            "x.r0",
+            "x.r0a",
+            ".r00",
+            "x.r000",
+        ] {
+            assert_eq!(first_volume_of(not_later), None, "{not_later}");
+        }
         // characters of any width before the number: no cut inside one
         for name in [
             "\u{20ac}1.rar",
