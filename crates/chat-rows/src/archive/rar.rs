@@ -220,7 +220,14 @@ fn entries_within(
         .unwrap_or_else(|_| Err(rars::Error::InvalidHeader("the reader failed (a panic)")))
     };
     let (archive, opened_with): (rars::Archive, Option<&[u8]>) = match open_of(file, None) {
-        Ok(a) => (a, None),
+        Ok(a) => {
+            // the reader takes a tail shorter than a block header for the end: a cut
+            // there loses what that header began, and is named
+            if let Some(cut) = cut_short(file) {
+                tree.problem(cut.words(file.len()));
+            }
+            (a, None)
+        }
         Err(e) if e.kind() == ErrorKind::PasswordRequired && candidates.is_empty() => {
             return Err(not_read(
                 "not read as a RAR archive: its headers are encrypted, and no password was given"
@@ -1021,7 +1028,11 @@ fn vint(b: &[u8], at: usize) -> Option<(u64, usize)> {
 fn cut_short(file: &RangedFile) -> Option<Cut> {
     let len = file.len();
     let mut head = [0u8; 8];
-    if file.read_at(0, &mut head).ok()? != 8 || head != RAR5_SIGNATURE {
+    let got = read_full(file, 0, &mut head)?;
+    if got >= 7 && head[..7] == *RAR15_SIGNATURE {
+        return cut_short_rar15(file);
+    }
+    if got != 8 || head != RAR5_SIGNATURE {
         return None;
     }
     let mut at = 8u64;
@@ -1080,6 +1091,89 @@ fn cut_short(file: &RangedFile) -> Option<Cut> {
         at = end;
     }
     None
+}
+
+/// The signature of RAR 1.5 to 4 (its marker block).
+const RAR15_SIGNATURE: &[u8] = b"Rar!\x1a\x07\x00";
+
+/// [`cut_short`] for RAR 1.5 to 4 (no SFX, no encrypted headers): its blocks walked from
+/// the marker, each header checked by its CRC (the low 16 bits of a CRC-32) and at most
+/// 64 KiB (its size is 16 bits), each block's data skipped by its size (a file's packed
+/// size, with the high 32 bits of a large one).
+fn cut_short_rar15(file: &RangedFile) -> Option<Cut> {
+    /// The block types: a file, and the archive's end.
+    const FILE_HEAD: u8 = 0x74;
+    const MAIN_HEAD: u8 = 0x73;
+    const ENDARC_HEAD: u8 = 0x7b;
+    /// The main header's flag: the headers after it are encrypted.
+    const MHD_PASSWORD: u16 = 0x0080;
+    /// A block's flag: a data area follows its header (its size in the header).
+    const LONG_BLOCK: u16 = 0x8000;
+    /// A file header's flags: its sizes have high 32 bits; its name has a Unicode form.
+    const LHD_LARGE: u16 = 0x0100;
+    let len = file.len();
+    let mut at = RAR15_SIGNATURE.len() as u64;
+    let mut files = 0usize;
+    let cut = |at: u64, entry| Some(Cut { at, entry });
+    while at < len {
+        let mut base = [0u8; 7];
+        if read_full(file, at, &mut base)? < base.len() {
+            return cut(at, None);
+        }
+        let kind = base[2];
+        let flags = u16::from_le_bytes([base[3], base[4]]);
+        let size = usize::from(u16::from_le_bytes([base[5], base[6]]));
+        if size < base.len() {
+            return None;
+        }
+        let end_of_header = at + size as u64;
+        if end_of_header > len {
+            return cut(at, None);
+        }
+        let mut header = vec![0u8; size];
+        if read_full(file, at, &mut header)? != size {
+            return cut(at, None);
+        }
+        let crc = u16::from_le_bytes([header[0], header[1]]);
+        if crc32fast::hash(&header[2..]) as u16 != crc {
+            return None;
+        }
+        let word = |i: usize| -> Option<u64> {
+            Some(u64::from(u32::from_le_bytes(
+                header.get(i..i + 4)?.try_into().ok()?,
+            )))
+        };
+        let mut data = if flags & LONG_BLOCK != 0 { word(7)? } else { 0 };
+        if kind == FILE_HEAD && flags & LHD_LARGE != 0 {
+            data |= word(32)? << 32;
+        }
+        let end = end_of_header.checked_add(data)?;
+        if end > len {
+            // a file's header whole and its data cut: named
+            let name = (kind == FILE_HEAD)
+                .then(|| rar15_name(&header, flags))
+                .flatten();
+            return cut(at, name.map(|n| (files, n)));
+        }
+        match kind {
+            FILE_HEAD => files += 1,
+            MAIN_HEAD if flags & MHD_PASSWORD != 0 => return None,
+            ENDARC_HEAD => return None,
+            _ => {}
+        }
+        at = end;
+    }
+    None
+}
+
+/// A RAR 1.5 to 4 file header's name: the bytes before a NUL (a name with a Unicode
+/// form gives its OEM form first, then a NUL and the encoded Unicode form).
+fn rar15_name(header: &[u8], flags: u16) -> Option<String> {
+    let n = usize::from(u16::from_le_bytes(header.get(26..28)?.try_into().ok()?));
+    let from: usize = if flags & 0x0100 != 0 { 40 } else { 32 };
+    let name = header.get(from..from.checked_add(n)?)?;
+    let name = name.split(|&b| b == 0).next().unwrap_or_default();
+    Some(String::from_utf8_lossy(name).into_owned())
 }
 
 /// A RAR5 file header's name, its fields from index `i` of `header` (after the data
