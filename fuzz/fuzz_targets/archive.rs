@@ -1,6 +1,6 @@
 #![no_main]
 //! An archive given as evidence (a zip, a tar, a tar compressed with gzip, bzip2, xz
-//! or zstd, a 7z, a RAR or a two-volume RAR set, a VHDX or VHD virtual disk, or an EWF
+//! or zstd, a 7z, a RAR or a two-volume RAR set (in either naming), a VHDX or VHD virtual disk, or an EWF
 //! or raw disk image, some under a compression of their own, or a store file
 //! compressed on its own, chosen by the
 //! first byte, read with a password or not) must never panic
@@ -94,22 +94,29 @@ fuzz_target!(|data: &[u8]| {
         17 => "/case/c.vhd.zst",
         18 => "/case/c.7z.bz2",
         19 => "/case/c.rar",
-        // a multi-volume RAR: the next two bytes say where the first volume ends
-        _ => "/case/c.part1.rar",
+        // a multi-volume RAR: the next two bytes say where the first volume ends, and
+        // (their top bit) whether the volumes are named `c.part1.rar`, `c.part2.rar`
+        // or in the older naming, `c.rar`, `c.r00`
+        _ => match data.get(1) {
+            Some(b) if b & 0x80 != 0 => "/case/c.rar",
+            _ => "/case/c.part1.rar",
+        },
     });
     let mut files = vec![(zip.clone(), data.to_vec(), None)];
     if kind == 20 {
         let Some((cut, rest)) = data.split_first_chunk::<2>() else {
             return;
         };
-        let cut = usize::from(u16::from_le_bytes(*cut)).min(rest.len());
+        let cut = u16::from_le_bytes(*cut);
+        let second = if cut & 0x8000 != 0 {
+            "c.r00"
+        } else {
+            "c.part2.rar"
+        };
+        let cut = usize::from(cut & 0x7fff).min(rest.len());
         files = vec![
             (zip.clone(), rest[..cut].to_vec(), None),
-            (
-                zip.with_file_name("c.part2.rar"),
-                rest[cut..].to_vec(),
-                None,
-            ),
+            (zip.with_file_name(second), rest[cut..].to_vec(), None),
         ];
     }
     let mut ev = Evidence::in_memory(files).max_size(1 << 20);
