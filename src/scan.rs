@@ -2132,7 +2132,11 @@ impl Scanner {
         };
         let store = self.stores.iter().find(|s| s.name() == f.store);
         if let Some(problem) = &f.problem {
-            sink.push(Row::system(SCANNER_AGENT, system::parser(problem)).file(&ctx.display_path));
+            sink.push(
+                Row::system(SCANNER_AGENT, system::parser(problem))
+                    .file(&ctx.display_path)
+                    .locator("path"),
+            );
         } else if let Some(store) = store {
             if f.len == Some(0) {
                 sink.push(
@@ -2140,7 +2144,8 @@ impl Scanner {
                         store.agent(&ctx),
                         system::parser(format!("{} is empty (0 bytes); nothing to read", f.kind)),
                     )
-                    .file(&ctx.display_path),
+                    .file(&ctx.display_path)
+                    .locator("whole file"),
                 );
             } else {
                 let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {

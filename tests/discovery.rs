@@ -245,3 +245,23 @@ fn a_copilot_home_of_any_name_is_read_like_dot_copilot() {
         found.iter().map(|f| &f.path).collect::<Vec<_>>()
     );
 }
+
+/// Every row of the evidence tree, the secondary copies kept, names the file it came
+/// from and its place in it (a line, a byte, a key, a page, or the whole file or its
+/// path for a row about the file itself): none is left without.
+#[test]
+fn every_row_names_its_file_and_its_place() {
+    let run = Scanner::new()
+        .root(evidence())
+        .keep_copies(true)
+        .run()
+        .unwrap();
+    assert_eq!(run.rows.len(), 917);
+    let unplaced: Vec<String> = run
+        .rows
+        .iter()
+        .filter(|r| r.source_file.is_empty() || r.source_locator.is_empty())
+        .map(|r| format!("{} | {} | {}", r.source_file, r.source_locator, r.text))
+        .collect();
+    assert_eq!(unplaced, Vec::<String>::new());
+}

@@ -461,6 +461,10 @@ fn read_file(
                     &|c| c.offset.map(|o| format!("byte {o}")).unwrap_or_default(),
                     &src,
                 );
+                // the leading row counts the file's commands
+                if let Some(first) = out.first_mut() {
+                    first.source_locator = "whole file".into();
+                }
             }
             if let Some(e) = &h.damage {
                 let mut r = Row::system(AGENT, system::not_readable_xml(e))

@@ -585,6 +585,7 @@ pub fn backup_row(file_name: &str, db: &ServerDb, src: &Source<'_>) -> Row {
         TurnType::System,
         format!("pre-migration backup: {file_name} schema level {level} (a copy of the live database taken before a migration)"),
     )
+    .locator("whole file")
 }
 
 /// The rows of an event log: each entry's rows, and a `parser:` row per bad line.

@@ -221,7 +221,7 @@ fn a_cut_intellij_history_keeps_the_commands_before_the_cut() {
         got,
         [
             format!(
-                "|{s}|system|secondary|true|||inline edit command history: 2 commands, newest first (from intellij-tabby-command-history.xml, no times)"
+                "|{s}|system|secondary|true||whole file|inline edit command history: 2 commands, newest first (from intellij-tabby-command-history.xml, no times)"
             ),
             format!("|{s}|user|secondary|true|1|byte 136|add docstrings"),
             format!("|{s}|user|secondary|true|2|byte 178|refactor the payment module"),

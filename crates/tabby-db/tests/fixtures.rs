@@ -394,7 +394,7 @@ fn intellij_history_rows() {
     assert_eq!(
         render(&rows),
         concat!(
-            " | command-history:intellij:IntelliJIdea2024.2 | system | secondary* | intellij-tabby-command-history.xml |  |  |  | \"inline edit command history: 3 commands, newest first (from intellij-tabby-command-history.xml, no times)\"\n",
+            " | command-history:intellij:IntelliJIdea2024.2 | system | secondary* | intellij-tabby-command-history.xml |  | whole file |  | \"inline edit command history: 3 commands, newest first (from intellij-tabby-command-history.xml, no times)\"\n",
             " | command-history:intellij:IntelliJIdea2024.2 | user | secondary* | intellij-tabby-command-history.xml | 1 | byte 136 |  | \"add docstrings\"\n",
             " | command-history:intellij:IntelliJIdea2024.2 | user | secondary* | intellij-tabby-command-history.xml | 2 | byte 178 |  | \"convert to a data class\"\n",
             " | command-history:intellij:IntelliJIdea2024.2 | user | secondary* | intellij-tabby-command-history.xml | 3 | byte 229 |  | \"handle the \\\"null\\\" case\"\n",
