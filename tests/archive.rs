@@ -1657,8 +1657,8 @@ fn rars_fixtures() -> Option<PathBuf> {
         .find(|d| d.join("rar300/multivol_oldnaming_rar300.rar").is_file())
 }
 
-/// RAR 1.5 to 4 multi-volume sets, as WinRAR 3.00 and RAR 1.54 wrote them, in the
-/// older naming (`x.rar`, `x.r00`, `x.r01` ...) and the newer (`x.part01.rar` ...),
+/// RAR 1.3 to 4 multi-volume sets, as WinRAR 3.00, RAR 1.54 and RAR 1.402 wrote them,
+/// in the older naming (`x.rar`, `x.r00`, `x.r01` ...) and the newer (`x.part01.rar` ...),
 /// stored, compressed and encrypted, are read whole from their first volume, each
 /// volume in the manifest; a set without its last volume, and a RAR that is no volume
 /// with a file named as its next beside it, are named.
@@ -1675,7 +1675,7 @@ fn old_rar_sets_are_read_whole() {
     assert_eq!(crc32fast::hash(&bigtext), 0xddc9_5682);
     // (first volume, later volumes, member, its length and CRC-32, password)
     type Set<'a> = (&'a str, &'a [&'a str], &'a str, usize, u32, Option<&'a str>);
-    let sets: [Set; 7] = [
+    let sets: [Set; 9] = [
         (
             "rar300/multivol_oldnaming_rar300.rar",
             &["r00"],
@@ -1732,13 +1732,29 @@ fn old_rar_sets_are_read_whole() {
             0,
             None,
         ),
+        // RAR 1.402's (the RAR 1.3 block layout), named in capitals
+        (
+            "../rar13/MULTIVOL.RAR",
+            &["R00", "R01", "R02"],
+            "RANDOM.BIN",
+            65_536,
+            0,
+            None,
+        ),
+        (
+            "../rar13/CMULTIV.RAR",
+            &["R00", "R01", "R02", "R03", "R04", "R05", "R06"],
+            "CMULTI.TXT",
+            98_304,
+            0,
+            None,
+        ),
     ];
     for (first, later, member, len, crc, password) in sets {
         let name = Path::new(first).file_name().unwrap().to_str().unwrap();
         let stem = name
             .strip_suffix(".part01.rar")
-            .or_else(|| name.strip_suffix(".rar"))
-            .unwrap();
+            .unwrap_or(&name[..name.len() - ".rar".len()]);
         let dir = tmp.path().join(stem);
         std::fs::create_dir_all(&dir).unwrap();
         let from = fixtures.join(first).parent().unwrap().to_path_buf();
@@ -1759,6 +1775,10 @@ fn old_rar_sets_are_read_whole() {
         assert_eq!(bytes.len(), len, "{first}");
         if member == "bigtext_64k.bin" {
             assert_eq!(bytes, bigtext, "{first}");
+        }
+        if member == "CMULTI.TXT" {
+            let text = std::fs::read(fixtures.join("../rar13/CMULTI.TXT")).unwrap();
+            assert_eq!(bytes, text, "{first}");
         }
         if crc != 0 {
             assert_eq!(crc32fast::hash(&bytes), crc, "{first}");
