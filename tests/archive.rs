@@ -1657,6 +1657,15 @@ fn rars_fixtures() -> Option<PathBuf> {
         .find(|d| d.join("rar300/multivol_oldnaming_rar300.rar").is_file())
 }
 
+/// [`rars_fixtures`], or `None` after saying on standard error that `test` is skipped.
+fn rars_fixtures_or_skip(test: &str) -> Option<PathBuf> {
+    let found = rars_fixtures();
+    if found.is_none() {
+        eprintln!("SKIPPED {test}: the rars crate's test archives are not where cargo unpacks it");
+    }
+    found
+}
+
 /// RAR 1.3 to 4 multi-volume sets, as WinRAR 3.00, RAR 1.54 and RAR 1.402 wrote them,
 /// in the older naming (`x.rar`, `x.r00`, `x.r01` ...) and the newer (`x.part01.rar` ...),
 /// stored, compressed and encrypted, are read whole from their first volume, each
@@ -1664,10 +1673,7 @@ fn rars_fixtures() -> Option<PathBuf> {
 /// with a file named as its next beside it, are named.
 #[test]
 fn old_rar_sets_are_read_whole() {
-    let Some(fixtures) = rars_fixtures() else {
-        eprintln!(
-            "SKIPPED old_rar_sets_are_read_whole: the rars crate's test archives are not where cargo unpacks it"
-        );
+    let Some(fixtures) = rars_fixtures_or_skip("old_rar_sets_are_read_whole") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -1858,10 +1864,9 @@ fn members_of(ev: &Evidence, archive: &Path) -> std::collections::BTreeMap<Strin
 /// whole archive's file byte for byte, more the later the cut.
 #[test]
 fn old_rars_cut_short_are_read_as_far_as_they_are_whole() {
-    let Some(fixtures) = rars_fixtures() else {
-        eprintln!(
-            "SKIPPED old_rars_cut_short_are_read_as_far_as_they_are_whole: the rars crate's test archives are not where cargo unpacks it"
-        );
+    let Some(fixtures) =
+        rars_fixtures_or_skip("old_rars_cut_short_are_read_as_far_as_they_are_whole")
+    else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();

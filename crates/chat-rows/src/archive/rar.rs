@@ -408,13 +408,13 @@ fn entries_within(
             // dictionary over the bound, say) is named, and the pass runs again for
             // the members after it, a bounded number of times
             Some(i) if !solid && reruns < MAX_RERUNS => {
-                let name = name_of(&members[i]);
-                tree.problem(format!(
-                    "archive entry {i} not read: {}: {}",
-                    bounds.words(&e, Some(&name)),
-                    quoted(&name)
-                ));
-                fate[i] = Fate::Failed;
+                fail(
+                    tree,
+                    &mut fate,
+                    &members[i],
+                    i,
+                    &bounds.words(&e, Some(&name_of(&members[i]))),
+                );
                 reruns += 1;
             }
             // a multi-volume set that is not solid, past the member that ended its
@@ -422,13 +422,13 @@ fn entries_within(
             // volume alone (its stream begins there)
             _ if set.len() > 1 && !stream => {
                 if let Some(i) = at {
-                    let name = name_of(&members[i]);
-                    tree.problem(format!(
-                        "archive entry {i} not read: {}: {}",
-                        bounds.words(&e, Some(&name)),
-                        quoted(&name)
-                    ));
-                    fate[i] = Fate::Failed;
+                    fail(
+                        tree,
+                        &mut fate,
+                        &members[i],
+                        i,
+                        &bounds.words(&e, Some(&name_of(&members[i]))),
+                    );
                 }
                 let past = at.or_else(|| (0..fate.len()).find(|&i| wanted(&fate[i])));
                 for whole in whole_in_volumes(&set, &members) {
@@ -586,6 +586,15 @@ fn key_costs(set: &[rars::Archive], members: &[ArchiveMember]) -> Vec<u64> {
             (None, true) => 1 << 18,
         })
         .collect()
+}
+
+/// Names entry `i` (`member`) not read, for `why`, and marks it failed.
+fn fail(tree: &mut Tree<'_>, fate: &mut [Fate], member: &ArchiveMember, i: usize, why: &str) {
+    tree.problem(format!(
+        "archive entry {i} not read: {why}: {}",
+        quoted(&name_of(member))
+    ));
+    fate[i] = Fate::Failed;
 }
 
 /// Whether `archive` says it is a volume of a multi-volume set (its main header).
