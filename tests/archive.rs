@@ -1564,23 +1564,10 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
                 )
             )]
         );
-        let mut held = std::collections::HashSet::new();
-        let mut pending = vec![cut.clone()];
-        while let Some(dir) = pending.pop() {
-            for (p, kind) in ev.list(&dir, false).unwrap().entries {
-                match kind {
-                    EntryKind::Folder => pending.push(p),
-                    _ => {
-                        held.insert(
-                            p.strip_prefix(&cut)
-                                .unwrap()
-                                .to_string_lossy()
-                                .replace('\\', "/"),
-                        );
-                    }
-                }
-            }
-        }
+        let held: std::collections::HashSet<String> = members_of(&ev, &cut)
+            .into_keys()
+            .map(|p| p.replace('\\', "/"))
+            .collect();
         assert_eq!(held.len(), files, "{name}: {held:?}");
         let tree = tmp.path().join("held").join(name);
         tree_in(&tree, Some(RAR_FIXTURES_DATED));
