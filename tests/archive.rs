@@ -1806,6 +1806,19 @@ fn old_rar_sets_are_read_whole() {
             );
         }
     }
+    // a later volume without its first, given alone: its whole members read (none
+    // here), what the others hold named
+    let alone = tmp.path().join("alone");
+    std::fs::create_dir_all(&alone).unwrap();
+    let r00 = alone.join("stored_multivol_rar300.r00");
+    std::fs::copy(fixtures.join("rar300/stored_multivol_rar300.r00"), &r00).unwrap();
+    assert_eq!(
+        Evidence::new().roots([&alone]).open_archive(&r00).unwrap(),
+        vec![
+            (r00.clone(), "archive entries not read: the RAR is one volume of a multi-volume set, read alone: what its other volumes hold is not read".to_string()),
+            (r00.clone(), "archive entry 0 not read: it continues from another volume of a multi-volume RAR, not read with this one: \"stored-volume.txt\"".to_string()),
+        ]
+    );
     // a RAR that is no volume, with a file named as its next volume beside it
     let lone = tmp.path().join("lone");
     std::fs::create_dir_all(&lone).unwrap();

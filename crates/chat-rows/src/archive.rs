@@ -1101,6 +1101,16 @@ impl ArchiveKind {
                     && name[name.len() - e.len()..].eq_ignore_ascii_case(e.as_bytes())
             })
             .map(|&(_, kind)| kind)
+            .or_else(|| Self::is_old_rar_volume(name).then_some(ArchiveKind::Rar))
+    }
+
+    /// A later volume of a RAR set in the older naming, `.r00` to `.r99` (any case): a
+    /// RAR, opened as one when it is met without the first of its set. (`.s00` and
+    /// after, past a hundred volumes, are read only with their first: `.z01` is also a
+    /// split zip's part.)
+    fn is_old_rar_volume(name: &[u8]) -> bool {
+        matches!(name, [.., b'.', b'r' | b'R', a, b] if a.is_ascii_digit() && b.is_ascii_digit())
+            && name.len() > 4
     }
 
     /// The name without a last extension of [`Compressed::EXTENSIONS`].
@@ -2399,6 +2409,21 @@ impl Archive {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A RAR's later volume in the older naming is a RAR by its name (`.r00` to `.r99`
+    /// only: `.z01` is also a split zip's part); compressed, it is one too.
+    #[test]
+    fn an_old_rar_volume_is_named_a_rar() {
+        let kind = |n: &str| ArchiveKind::of_name(std::ffi::OsStr::new(n));
+        for name in ["x.r00", "X.R42", "a.b.r99", "x.r00.gz"] {
+            assert_eq!(kind(name), Some(ArchiveKind::Rar), "{name}");
+        }
+        for name in [
+            ".r00", "x.r0", "x.r000", "x.s00", "x.z01", "x.rar0", "x.r0a",
+        ] {
+            assert_eq!(kind(name), None, "{name}");
+        }
+    }
 
     #[test]
     fn a_7z_spends_a_bounded_work_on_its_keys() {
