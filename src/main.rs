@@ -19,7 +19,7 @@ use clap::Parser;
 struct Args {
     /// Evidence roots: a home, a folder of homes, a collection tree (KAPE,
     /// Velociraptor, UAC) or a folder of collections, on disk or archived (`*.zip`,
-    /// `*.7z`, `*.rar`, `*.tar`, `*.tar.gz`, `*.tgz`, `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, KAPE's `*.vhdx`, `*.vhd`, or a disk image `*.E01` (with its `.E02` ...), `*.dd`, `*.raw`, `*.img`, `*.001` (with its `.002` ...), read without extracting; an archive met under a
+    /// `*.7z`, `*.rar` (a multi-volume set from its first volume, `*.part1.rar` or `*.rar` with its `.r00` ...), `*.tar`, `*.tar.gz`, `*.tgz`, `*.tar.bz2`, `*.tar.xz`, `*.tar.zst`, KAPE's `*.vhdx`, `*.vhd`, or a disk image `*.E01` (with its `.E02` ...), `*.dd`, `*.raw`, `*.img`, `*.001` (with its `.002` ...), read without extracting; an archive met under a
     /// root is read when UAC or Velociraptor named it or it lies at the top of an
     /// opened archive: see --open-archives). Any of these under a compression of its
     /// own (`*.dd.gz`, `*.img.xz`, `*.zip.zst`, `.bz2`; a split image's parts each
