@@ -340,6 +340,7 @@ fn entries_within(
         spent: std::cell::Cell::new(0),
         key_rounds,
         stopped: std::cell::Cell::new(false),
+        from: 0,
         bounds,
     };
     let out = Rc::new(RefCell::new(Decoded::new(spill)?));
@@ -431,29 +432,31 @@ fn entries_within(
                     );
                 }
                 let past = at.or_else(|| (0..fate.len()).find(|&i| wanted(&fate[i])));
-                for whole in whole_in_volumes(&set, &members) {
-                    let (j, held) = whole;
+                // each pass sees only the members its volume holds whole (the others
+                // stand as failed in `sub`, which each volume sets and resets for its
+                // own members only: linear in the set's members)
+                let mut sub = vec![Fate::Failed; fate.len()];
+                for (j, held) in whole_in_volumes(&set, &members) {
                     if !held.iter().any(|&k| wanted(&fate[k])) {
                         continue;
                     }
-                    // the pass sees only the members this volume holds whole
-                    let mut sub: Vec<Fate> = fate.clone();
-                    for (k, f) in sub.iter_mut().enumerate() {
-                        if !held.contains(&k) {
-                            *f = Fate::Failed;
-                        }
+                    for &k in &held {
+                        sub[k] = fate[k].clone();
                     }
                     let alone = Ctx {
                         set: std::slice::from_ref(&set[j]),
                         solid: false,
                         spent: std::cell::Cell::new(ctx.spent.get()),
                         stopped: std::cell::Cell::new(false),
+                        // the names are matched from the member the volume begins
+                        // with (the part of one begun before it, or its first whole)
+                        from: held[0].saturating_sub(1),
                         ..ctx
                     };
                     let _ = pass(&alone, &mut sub, &out, password, retry, tree);
                     ctx.spent.set(alone.spent.get());
-                    for k in held {
-                        fate[k] = sub[k].clone();
+                    for &k in &held {
+                        fate[k] = std::mem::replace(&mut sub[k], Fate::Failed);
                     }
                 }
                 let left: Vec<usize> = (0..fate.len()).filter(|&i| wanted(&fate[i])).collect();
@@ -683,6 +686,9 @@ struct Ctx<'a> {
     key_rounds: u64,
     /// Set when a solid stream was stopped at a member whose key is past the budget.
     stopped: std::cell::Cell<bool>,
+    /// The member whose name a pass matches first (0; a later volume read alone
+    /// begins further on), so that matching each member's name costs a step or two.
+    from: usize,
     bounds: Bounds,
 }
 
@@ -700,7 +706,7 @@ fn pass(
     let members = ctx.members;
     // (index, start) of the member being decoded, and the next index to match
     let current: RefCell<Option<(usize, u64)>> = RefCell::new(None);
-    let next = RefCell::new(0usize);
+    let next = RefCell::new(ctx.from);
     let fate = RefCell::new(fate);
     let problems: RefCell<Vec<String>> = RefCell::new(Vec::new());
     // the member just decoded, if it met no error, is read
@@ -1452,6 +1458,7 @@ mod tests {
                 spent: std::cell::Cell::new(0),
                 key_rounds: budget,
                 stopped: std::cell::Cell::new(false),
+                from: 0,
                 bounds,
             };
             let mut fate: Vec<Fate> = members
