@@ -1857,8 +1857,8 @@ fn members_of(ev: &Evidence, archive: &Path) -> std::collections::BTreeMap<Strin
     out
 }
 
-/// A RAR 1.5 to 4 archive cut short (RAR 1.54's, 2.50's, and WinRAR 3.00's solid, from
-/// the `rars` crate's test files) is read as far as it is whole: cut anywhere past its
+/// A RAR 1.3 to 4 archive cut short (RAR 1.54's, 2.50's, WinRAR 3.00's solid, and
+/// RAR 1.402's, from the `rars` crate's test files) is read as far as it is whole: cut anywhere past its
 /// main header, it gives one row naming the cut (none when the cut falls between two
 /// blocks) and every file before it, each the
 /// whole archive's file byte for byte, more the later the cut.
@@ -1874,6 +1874,11 @@ fn old_rars_cut_short_are_read_as_far_as_they_are_whole() {
         ("rar154/doc_154_best.rar", 17, 1_999),
         ("rar250/unpack20_keep_tables.rar", 2, 97),
         ("rar300/solid_rar300.rar", 3, 7),
+        // RAR 1.3 (RAR 1.402's format, `RE~^`): no header CRC, no end block
+        ("../rar13/SOLID.RAR", 3, 5),
+        ("../rar13/MULTIFIL.RAR", 2, 1),
+        ("../rar13/WITHDIR.RAR", 1, 1),
+        ("../rar13/COMMENT.RAR", 1, 1),
     ] {
         let bytes = std::fs::read(fixtures.join(name)).unwrap();
         let whole_path = tmp.path().join("whole.rar");
@@ -1882,8 +1887,13 @@ fn old_rars_cut_short_are_read_as_far_as_they_are_whole() {
         assert_eq!(ev.open_archive(&whole_path).unwrap(), Vec::new(), "{name}");
         let whole = members_of(&ev, &whole_path);
         assert_eq!(whole.len(), files, "{name}");
-        // from the end of the main header (its size at bytes 12 and 13)
-        let from = 7 + usize::from(u16::from_le_bytes([bytes[12], bytes[13]]));
+        // from the end of the main header (its size at bytes 12 and 13 after the
+        // marker; RAR 1.3's at bytes 4 and 5)
+        let from = if bytes.starts_with(b"RE~^") {
+            usize::from(u16::from_le_bytes([bytes[4], bytes[5]]))
+        } else {
+            7 + usize::from(u16::from_le_bytes([bytes[12], bytes[13]]))
+        };
         let mut before = 0;
         let mut entries_named = 0;
         for at in (from..bytes.len()).step_by(stride) {
@@ -1937,6 +1947,24 @@ fn old_rars_cut_short_are_read_as_far_as_they_are_whole() {
             5_000,
             2,
             "inside entry 2 (its header at byte 149): \"bigtext_64k.bin\"; that entry and any after it are not in the file",
+        ),
+        (
+            "../rar13/SOLID.RAR",
+            12_730,
+            1,
+            "inside entry 1 (its header at byte 12688): \"HELLO.TXT\"; that entry and any after it are not in the file",
+        ),
+        (
+            "../rar13/SOLID.RAR",
+            12_690,
+            1,
+            "inside a header at byte 12688; any entries from there on are not in the file",
+        ),
+        (
+            "../rar13/WITHDIR.RAR",
+            80,
+            0,
+            "inside entry 1 (its header at byte 34): \"SUBDIR\\\\INNER.TXT\"; that entry and any after it are not in the file",
         ),
     ] {
         let cut = tmp.path().join("cut.rar");

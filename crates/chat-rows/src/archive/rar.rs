@@ -1039,13 +1039,18 @@ fn vint(b: &[u8], at: usize) -> Option<(u64, usize)> {
 
 /// Where `file`, a RAR5 archive (with no encrypted headers), is cut short, if it is:
 /// `None` when its blocks are whole to its end, or a header is damaged, or it is no
-/// RAR5. One read a block, each block moving forward: linear in the blocks.
+/// RAR5 (RAR 1.5 to 4 and RAR 1.3 are walked by [`cut_short_rar15`] and
+/// [`cut_short_rar13`]). One read a block, each block moving forward: linear in the
+/// blocks.
 fn cut_short(file: &RangedFile) -> Option<Cut> {
     let len = file.len();
     let mut head = [0u8; 8];
     let got = read_full(file, 0, &mut head)?;
     if got >= 7 && head[..7] == *RAR15_SIGNATURE {
         return cut_short_rar15(file);
+    }
+    if got >= 4 && head[..4] == *RAR13_SIGNATURE {
+        return cut_short_rar13(file);
     }
     if got != 8 || head != RAR5_SIGNATURE {
         return None;
@@ -1176,6 +1181,62 @@ fn cut_short_rar15(file: &RangedFile) -> Option<Cut> {
             ENDARC_HEAD => return None,
             _ => {}
         }
+        at = end;
+    }
+    None
+}
+
+/// The signature of RAR 1.3 (the format of RAR 1.402 and before): its main header's
+/// first four bytes.
+const RAR13_SIGNATURE: &[u8] = b"RE~^";
+
+/// [`cut_short`] for RAR 1.3: the main header (its size at bytes 4 and 5, a comment
+/// included), then a file header of 21 bytes and its name, and the file's packed data,
+/// for each file in turn, to the end (the format has no end block). Its headers carry no
+/// CRC, so a header is taken as one only when its size holds its fixed part and its
+/// name; one that does not ends the walk with no row (the archive is named by the
+/// reader's error, as a damaged one is).
+fn cut_short_rar13(file: &RangedFile) -> Option<Cut> {
+    /// A file header's fixed part: packed and unpacked sizes, CRC, header size, time,
+    /// attributes, flags, version, name size, method.
+    const FILE_HEAD: usize = 21;
+    let len = file.len();
+    let mut main = [0u8; 7];
+    if read_full(file, 0, &mut main)? < main.len() {
+        return None;
+    }
+    let mut at = u64::from(u16::from_le_bytes([main[4], main[5]]));
+    if at < main.len() as u64 || at > len {
+        return None;
+    }
+    let mut files = 0usize;
+    let cut = |at: u64, entry| Some(Cut { at, entry });
+    while at < len {
+        let mut head = [0u8; FILE_HEAD];
+        if read_full(file, at, &mut head)? < head.len() {
+            return cut(at, None);
+        }
+        let packed = u64::from(u32::from_le_bytes([head[0], head[1], head[2], head[3]]));
+        let size = usize::from(u16::from_le_bytes([head[10], head[11]]));
+        let name_size = usize::from(head[19]);
+        if size < FILE_HEAD + name_size {
+            return None;
+        }
+        let end_of_header = at + size as u64;
+        if end_of_header > len {
+            return cut(at, None);
+        }
+        let end = end_of_header + packed;
+        if end > len {
+            // a file's header whole and its data cut: named
+            let mut name = vec![0u8; name_size];
+            if read_full(file, at + FILE_HEAD as u64, &mut name)? != name_size {
+                return cut(at, None);
+            }
+            let name = String::from_utf8_lossy(&name).into_owned();
+            return cut(at, Some((files, name)));
+        }
+        files += 1;
         at = end;
     }
     None
