@@ -33,8 +33,10 @@
 //!   it decodes a member, and fails on a cut one: a RAR5 archive's block headers are
 //!   walked here, each checked by its CRC-32, to the block the cut falls in, and the
 //!   archive before that block is read (a solid stream's members before the cut
-//!   decode). The cut is named with the entry it falls in. RAR 1.5 to 4 cut short
-//!   are not walked: their layout could not be checked against a real writer.
+//!   decode). The cut is named with the entry it falls in. RAR 1.5 to 4 are walked
+//!   the same way (each header by its 16-bit CRC), and RAR 1.3 by its headers' sizes
+//!   alone (it has no CRC), each checked against real archives of those versions.
+//!   Encrypted headers cut short are not walked (not without the key).
 //! * **A panic of the reader** (a young crate, on hostile bytes) is caught: the
 //!   archive, or the members not yet decoded, are named not read, never the scan.
 
