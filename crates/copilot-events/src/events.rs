@@ -262,6 +262,9 @@ pub struct EventReader<'o> {
     project: String,
     branch: String,
     turn_model: String,
+    /// The model auto mode last chose (`session.auto_mode_resolved`'s `chosenModel`),
+    /// until the next model change: the model of the replies after it that name none.
+    auto_model: String,
     model_tracker: ChangeTracker<ModelSpec>,
     mode: ChangeTracker<String>,
     level: ChangeTracker<String>,
@@ -361,12 +364,27 @@ fn s<'c>(c: &'c Option<Str<'_>>) -> &'c str {
 }
 
 /// The `model` column of an assistant message's rows: the message's model, else its
-/// turn's, never the route `auto` (empty when `auto` is the only model known).
-fn response_model<'c>(own: &'c Option<Str<'_>>, turn: &'c str) -> &'c str {
-    match own.as_deref().filter(|m| !m.is_empty() && *m != "auto") {
-        Some(m) => m,
-        None if turn != "auto" => turn,
-        None => "",
+/// turn's, else the model auto mode last chose (`resolved`), never the route `auto`
+/// (empty when `auto` is the only model known).
+fn response_model<'c>(own: &'c Option<Str<'_>>, turn: &'c str, resolved: &'c str) -> &'c str {
+    let named = |m: &&str| !m.is_empty() && *m != "auto";
+    own.as_deref()
+        .filter(named)
+        .or(Some(turn).filter(named))
+        .unwrap_or(resolved)
+}
+
+/// The model auto mode chose, from a `session.auto_mode_resolved` event's `data`
+/// (`chosenModel`; none when it is missing or not a text).
+fn chosen_model(data: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Resolved {
+        #[serde(rename = "chosenModel")]
+        chosen_model: Option<Value>,
+    }
+    match serde_json::from_str::<Resolved>(data).ok()?.chosen_model? {
+        Value::String(m) if !m.is_empty() && m != "auto" => Some(m),
+        _ => None,
     }
 }
 
@@ -465,6 +483,7 @@ impl<'o> EventReader<'o> {
             project: opts.project.to_string(),
             branch: opts.branch.to_string(),
             turn_model: String::new(),
+            auto_model: String::new(),
             model_tracker: ChangeTracker::model(),
             mode: system::permission_mode_tracker(),
             level: system::permission_level_tracker(),
@@ -891,7 +910,8 @@ impl<'o> EventReader<'o> {
                 match d.reasoning_text.as_deref().filter(|r| !r.is_empty()) {
                     Some(r) => {
                         if self.new_reasoning(r) {
-                            let model = response_model(&d.model, &self.turn_model);
+                            let model =
+                                response_model(&d.model, &self.turn_model, &self.auto_model);
                             emit!(&self.line_session, TurnType::Thinking, r, model, "", "");
                         }
                     }
@@ -902,7 +922,8 @@ impl<'o> EventReader<'o> {
                             .as_deref()
                             .filter(|e| !e.is_empty() && self.reasoning.is_empty())
                         {
-                            let model = response_model(&d.model, &self.turn_model);
+                            let model =
+                                response_model(&d.model, &self.turn_model, &self.auto_model);
                             texts::encrypted_reasoning_into(&mut self.text, enc.len());
                             emit!(
                                 &self.line_session,
@@ -915,7 +936,7 @@ impl<'o> EventReader<'o> {
                         }
                     }
                 }
-                let model = response_model(&d.model, &self.turn_model);
+                let model = response_model(&d.model, &self.turn_model, &self.auto_model);
                 if let Some(c) = d.content.as_deref().filter(|c| !c.is_empty()) {
                     emit!(&self.line_session, TurnType::Assistant, c, model, "", "");
                 }
@@ -1149,6 +1170,7 @@ impl<'o> EventReader<'o> {
                 }
                 let spec = ModelSpec::with_options(new, opts);
                 self.any_model = true;
+                self.auto_model.clear();
                 // system::model_change's (or system::model's) text, written in place: the
                 // old model as the event names it, else the tracker's last
                 let old = d
@@ -1571,6 +1593,12 @@ impl<'o> EventReader<'o> {
                 if kind == "assistant.turn_end" {
                 } else if known(kind) {
                     raw_data_into(&mut self.scratch, line);
+                    if kind == "session.auto_mode_resolved"
+                        && let Some(m) = chosen_model(&self.scratch)
+                    {
+                        self.any_model = true;
+                        self.auto_model = m;
+                    }
                     texts::session_event_into(&mut self.text, kind, &self.scratch);
                     emit!(&self.line_session, TurnType::System, &self.text);
                 } else {
@@ -1735,6 +1763,94 @@ mod tests {
         }
         let (y, n) = (true, false);
         assert_eq!(left, [y, y, y, y, n, n, n, n, y]);
+    }
+
+    /// In auto mode (`--model auto`) the model named is the route `auto`; the model it
+    /// chose is in `session.auto_mode_resolved` (`chosenModel`), the shape Copilot CLI
+    /// 1.0.77 wrote as other readers captured it. The replies after it that name no
+    /// model take that one, until the next model change; its own row stays the generic
+    /// `session event:` row, and no model family is inferred.
+    #[test]
+    fn a_reply_in_auto_mode_takes_the_model_auto_mode_chose() {
+        let log = concat!(
+            r#"{"type":"session.start","timestamp":"2026-08-02T17:20:00.000Z","data":{"sessionId":"s1","copilotVersion":"1.0.77","context":{"cwd":"/p"}}}"#,
+            "\n",
+            r#"{"type":"session.model_change","timestamp":"2026-08-02T17:20:00.100Z","data":{"newModel":"auto"}}"#,
+            "\n",
+            r#"{"type":"assistant.message","timestamp":"2026-08-02T17:20:00.150Z","data":{"content":"before"}}"#,
+            "\n",
+            r#"{"type":"session.auto_mode_resolved","timestamp":"2026-08-02T17:20:00.200Z","data":{"chosenModel":"claude-haiku-4.5","candidateModels":["gpt-5-mini","claude-haiku-4.5"]}}"#,
+            "\n",
+            r#"{"type":"assistant.turn_start","timestamp":"2026-08-02T17:20:01.100Z","data":{"turnId":"0","model":"auto"}}"#,
+            "\n",
+            r#"{"type":"assistant.message","timestamp":"2026-08-02T17:20:08.000Z","data":{"content":"one","reasoningText":"why","toolRequests":[{"toolCallId":"toolu_vrtx_01","name":"bash","arguments":{"command":"ls"}}]}}"#,
+            "\n",
+            r#"{"type":"assistant.message","timestamp":"2026-08-02T17:20:09.000Z","data":{"content":"two","model":"gpt-5-mini"}}"#,
+            "\n",
+            r#"{"type":"session.auto_mode_resolved","timestamp":"2026-08-02T17:20:09.500Z","data":{"chosenModel":7}}"#,
+            "\n",
+            r#"{"type":"assistant.message","timestamp":"2026-08-02T17:20:10.000Z","data":{"content":"three"}}"#,
+            "\n",
+            r#"{"type":"session.model_change","timestamp":"2026-08-02T17:20:11.000Z","data":{"newModel":"auto"}}"#,
+            "\n",
+            r#"{"type":"assistant.message","timestamp":"2026-08-02T17:20:12.000Z","data":{"content":"four"}}"#,
+            "\n",
+        );
+        let opts = super::Options {
+            agent: "copilot",
+            fallback_session: "f",
+            ..super::Options::default()
+        };
+        let mut rows: Vec<chat_rows::Row> = Vec::new();
+        super::read_events(log.as_bytes(), &opts, &mut rows);
+        let got: Vec<(String, &str, &str)> = rows
+            .iter()
+            .map(|r| (r.turn_type.to_string(), r.model.as_str(), r.text.as_str()))
+            .collect();
+        let row = |t: &str, m: &'static str, x: &'static str| (t.to_string(), m, x);
+        assert_eq!(
+            got,
+            [
+                row("system", "", "session start: copilot=1.0.77 cwd=/p"),
+                row("system", "", "model: auto"),
+                row("assistant", "", "before"),
+                row(
+                    "system",
+                    "",
+                    r#"session event: session.auto_mode_resolved {"chosenModel":"claude-haiku-4.5","candidateModels":["gpt-5-mini","claude-haiku-4.5"]}"#
+                ),
+                row("thinking", "claude-haiku-4.5", "why"),
+                row("assistant", "claude-haiku-4.5", "one"),
+                row("assistant", "gpt-5-mini", "two"),
+                row(
+                    "system",
+                    "",
+                    r#"session event: session.auto_mode_resolved {"chosenModel":7}"#
+                ),
+                row("assistant", "claude-haiku-4.5", "three"),
+                row("assistant", "", "four"),
+                // a request never started: at the end
+                row("tool_use", "", r#"{"command":"ls"}"#),
+                row(
+                    "system",
+                    "",
+                    "link: tool call toolu_vrtx_01 was requested but never started in this file"
+                ),
+            ]
+        );
+        // the chosen model is a model named: no family is inferred from the call's id
+        // (one is, without the resolution)
+        let inferred = |log: &str| {
+            let mut rows: Vec<chat_rows::Row> = Vec::new();
+            super::read_events(log.as_bytes(), &opts, &mut rows);
+            rows.iter()
+                .filter(|r| r.text.starts_with("model family inferred:"))
+                .count()
+        };
+        let lines: Vec<&str> = log.lines().collect();
+        let request = lines[5];
+        assert_eq!(inferred(&format!("{}\n{request}\n", lines[3])), 0);
+        assert_eq!(inferred(&format!("{request}\n")), 1);
     }
 
     /// A call's state stays as small as a started call's tool name and two indexes:
