@@ -1982,3 +1982,111 @@ fn old_rars_cut_short_are_read_as_far_as_they_are_whole() {
         std::fs::remove_file(&cut).unwrap();
     }
 }
+
+/// The entries under an archive (or folder) `archive`, by their paths below it, without
+/// reading them (an encrypted member's content cannot be).
+fn names_of(ev: &Evidence, archive: &Path) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut pending = vec![archive.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for (p, kind) in ev.list(&dir, false).unwrap().entries {
+            if kind == EntryKind::Folder {
+                pending.push(p.clone());
+            }
+            out.insert(
+                p.strip_prefix(archive)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+        }
+    }
+    out
+}
+
+/// A RAR 3 or 4 archive cut short inside a file whose name has a Unicode form names
+/// that file by it, as the reader names it in the whole archive (`新建文本文档.txt`,
+/// not its OEM form in GBK bytes): three real archives with Unicode names, from the
+/// `rars` crate's test files (written by WinRAR for junrar, SharpCompress and the
+/// crate), each cut at every stride inside its data.
+#[test]
+fn a_rar_cut_short_names_an_entry_by_its_unicode_name() {
+    let Some(fixtures) =
+        rars_fixtures_or_skip("a_rar_cut_short_names_an_entry_by_its_unicode_name")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, stride, at, row) in [
+        (
+            "encrypted/rar4_junrar_file_content_encrypted_unicode.rar",
+            1,
+            104,
+            "inside entry 0 (its header at byte 20): \"新建文本文档.txt\"",
+        ),
+        (
+            "encrypted/rar4_mixed_visible_names_password.rar",
+            1,
+            141,
+            "inside entry 1 (its header at byte 71): \"2中文.txt\"",
+        ),
+        (
+            "encrypted/rar4_sharpcompress_files_only.rar",
+            37,
+            58_000,
+            "inside entry 2 (its header at byte 57142): \"тест.txt\"",
+        ),
+    ] {
+        let bytes = std::fs::read(fixtures.join(name)).unwrap();
+        let whole_path = tmp.path().join("whole.rar");
+        std::fs::write(&whole_path, &bytes).unwrap();
+        let ev = Evidence::new().roots([tmp.path()]);
+        // the names the reader gives: of the entries read, and of those named not read
+        // (a file encrypted, no password given)
+        let problems = ev.open_archive(&whole_path).unwrap();
+        let mut names = names_of(&ev, &whole_path);
+        for (_, why) in problems {
+            let quoted = why.rsplit_once(": \"").unwrap().1;
+            names.insert(quoted.strip_suffix('"').unwrap().to_string());
+        }
+        let mut named = std::collections::BTreeSet::new();
+        for cut_at in (20..bytes.len()).step_by(stride) {
+            let cut = tmp.path().join(format!("cut-{cut_at}.rar"));
+            std::fs::write(&cut, &bytes[..cut_at]).unwrap();
+            let ev = Evidence::new().roots([&cut]);
+            for (_, why) in ev.open_archive(&cut).unwrap() {
+                if let Some(entry) = why
+                    .split_once("): \"")
+                    .and_then(|(_, n)| n.split_once("\"; that entry"))
+                {
+                    assert!(
+                        names.contains(entry.0),
+                        "{name} cut at {cut_at}: {entry:?} is not among {names:?}"
+                    );
+                    named.insert(entry.0.to_string());
+                }
+            }
+            std::fs::remove_file(&cut).unwrap();
+        }
+        assert!(named.iter().any(|n| !n.is_ascii()), "{name}: {named:?}");
+        let cut = tmp.path().join("cut.rar");
+        std::fs::write(&cut, &bytes[..at]).unwrap();
+        let ev = Evidence::new().roots([&cut]);
+        let cuts: Vec<_> = ev
+            .open_archive(&cut)
+            .unwrap()
+            .into_iter()
+            .filter(|(_, why)| why.contains(" is cut short "))
+            .collect();
+        assert_eq!(
+            cuts,
+            vec![(
+                cut.clone(),
+                format!(
+                    "archive entries not read: the RAR is cut short at byte {at}, {row}; that entry and any after it are not in the file"
+                )
+            )],
+            "{name}"
+        );
+    }
+}

@@ -1244,14 +1244,87 @@ fn cut_short_rar13(file: &RangedFile) -> Option<Cut> {
     None
 }
 
-/// A RAR 1.5 to 4 file header's name: the bytes before a NUL (a name with a Unicode
-/// form gives its OEM form first, then a NUL and the encoded Unicode form).
+/// A RAR 1.5 to 4 file header's name, as the reader names the entry: with the Unicode
+/// flag, the Unicode form (after the OEM form and a NUL, in RAR's own encoding, see
+/// [`rar15_unicode_name`]; or, with no NUL, the whole field as UTF-8, as RAR 3 and 4
+/// write it); else the OEM form (its bytes read as UTF-8 where they are, the code page
+/// unknown).
 fn rar15_name(header: &[u8], flags: u16) -> Option<String> {
+    /// The file header's flag: its name has a Unicode form.
+    const LHD_UNICODE: u16 = 0x0200;
     let n = usize::from(u16::from_le_bytes(header.get(26..28)?.try_into().ok()?));
     let from: usize = if flags & 0x0100 != 0 { 40 } else { 32 };
     let name = header.get(from..from.checked_add(n)?)?;
-    let name = name.split(|&b| b == 0).next().unwrap_or_default();
+    let nul = name.iter().position(|&b| b == 0);
+    if flags & LHD_UNICODE != 0 {
+        match nul {
+            Some(at) => return Some(rar15_unicode_name(&name[..at], &name[at + 1..])),
+            None => return Some(String::from_utf8_lossy(name).into_owned()),
+        }
+    }
+    let name = &name[..nul.unwrap_or(name.len())];
     Some(String::from_utf8_lossy(name).into_owned())
+}
+
+/// The Unicode form of a RAR 1.5 to 4 name: UTF-16 code units, each given by a two-bit
+/// code of a flags byte (four codes a byte, high bits first): 0, a low byte; 1, a low
+/// byte under the high byte the form begins with; 2, both bytes; 3, a run of the OEM
+/// form's bytes from the same place, copied (a length byte under 0x80, the run 2 more)
+/// or each moved by a correction byte under that high byte (a length byte of 0x80 and
+/// more). Every step reads forward, and a run stops at the OEM form's end: linear, and
+/// never more code units than the encoded bytes allow.
+fn rar15_unicode_name(oem: &[u8], encoded: &[u8]) -> String {
+    let Some((&high, mut rest)) = encoded.split_first() else {
+        return String::from_utf8_lossy(oem).into_owned();
+    };
+    let high = u16::from(high) << 8;
+    let mut units: Vec<u16> = Vec::with_capacity(oem.len());
+    let (mut flags, mut codes) = (0u8, 0u32);
+    fn next(rest: &mut &[u8]) -> Option<u8> {
+        let (&b, tail) = rest.split_first()?;
+        *rest = tail;
+        Some(b)
+    }
+    while !rest.is_empty() {
+        if codes == 0 {
+            let Some(f) = next(&mut rest) else { break };
+            (flags, codes) = (f, 4);
+        }
+        let code = flags >> 6;
+        flags <<= 2;
+        codes -= 1;
+        let unit = match code {
+            0 => next(&mut rest).map(u16::from),
+            1 => next(&mut rest).map(|b| u16::from(b) | high),
+            2 => next(&mut rest)
+                .zip(next(&mut rest))
+                .map(|(lo, hi)| u16::from_le_bytes([lo, hi])),
+            _ => {
+                let Some(len) = next(&mut rest) else { break };
+                let moved = if len & 0x80 != 0 {
+                    let Some(c) = next(&mut rest) else { break };
+                    Some(c)
+                } else {
+                    None
+                };
+                for _ in 0..usize::from(len & 0x7f) + 2 {
+                    let Some(&b) = oem.get(units.len()) else {
+                        break;
+                    };
+                    units.push(match moved {
+                        Some(c) => u16::from(b.wrapping_add(c)) | high,
+                        None => u16::from(b),
+                    });
+                }
+                continue;
+            }
+        };
+        let Some(unit) = unit else { break };
+        units.push(unit);
+    }
+    char::decode_utf16(units)
+        .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect()
 }
 
 /// A RAR5 file header's name, its fields from index `i` of `header` (after the data
