@@ -2090,3 +2090,75 @@ fn a_rar_cut_short_names_an_entry_by_its_unicode_name() {
         );
     }
 }
+
+/// A RAR whose headers are encrypted (`rar -hp`), cut short, is read as far as it is
+/// whole with the password (its headers decrypted and walked to the block the cut
+/// falls in): one row naming the cut (none at a block's end), every file before it
+/// the whole archive's byte for byte, more the later the cut. Without the password, or
+/// with a wrong one, it is named not read, as before.
+#[test]
+fn a_rar_with_encrypted_headers_cut_short_is_read_as_far_as_it_is_whole() {
+    use ai_chat_forensics::chat_rows::ArchivePassword;
+    let bytes = std::fs::read(rar_fixture("locked/lin-ws01.rar")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let with = |path: &Path, passwords: &[&str]| {
+        Evidence::new()
+            .roots([path])
+            .archive_password(ArchivePassword::any_of(passwords))
+    };
+    let whole_path = tmp.path().join("whole.rar");
+    std::fs::write(&whole_path, &bytes).unwrap();
+    let ev = with(&whole_path, &["not it", "hunter2"]);
+    assert_eq!(ev.open_archive(&whole_path).unwrap(), Vec::new());
+    let whole = members_of(&ev, &whole_path);
+    assert_eq!(whole.len(), 10);
+    let mut before = 0;
+    let mut entries_named = 0;
+    for at in (200..bytes.len()).step_by(131) {
+        let cut = tmp.path().join(format!("cut-{at}.rar"));
+        std::fs::write(&cut, &bytes[..at]).unwrap();
+        let ev = with(&cut, &["hunter2"]);
+        let problems = ev.open_archive(&cut).unwrap();
+        let prefix =
+            format!("archive entries not read: the RAR is cut short at byte {at}, inside ");
+        assert!(
+            problems.is_empty() || problems.len() == 1 && problems[0].1.starts_with(&prefix),
+            "cut at {at}: {problems:?}"
+        );
+        entries_named += problems
+            .iter()
+            .filter(|p| p.1.contains("inside entry "))
+            .count();
+        let got = members_of(&ev, &cut);
+        for (path, data) in &got {
+            assert_eq!(Some(data), whole.get(path), "cut at {at}: {path}");
+        }
+        assert!(got.len() >= before, "cut at {at}");
+        before = got.len();
+        std::fs::remove_file(&cut).unwrap();
+    }
+    assert!(before >= 9);
+    assert_eq!(entries_named, 45);
+    // one pinned, and the same cut without the password, and with a wrong one
+    let cut = tmp.path().join("cut.rar");
+    std::fs::write(&cut, &bytes[..7000]).unwrap();
+    let ev = with(&cut, &["not it", "hunter2"]);
+    assert_eq!(
+        ev.open_archive(&cut).unwrap(),
+        vec![(
+            cut.clone(),
+            "archive entries not read: the RAR is cut short at byte 7000, inside entry 7 (its header at byte 6510): \"home/alice/.claude/settings.json\"; that entry and any after it are not in the file".to_string()
+        )]
+    );
+    assert_eq!(members_of(&ev, &cut).len(), 7);
+    for (passwords, why) in [
+        (&[][..], "no password was given"),
+        (&["not it"][..], "none of the passwords given opens them"),
+    ] {
+        let ev = with(&cut, passwords);
+        assert_eq!(
+            ev.open_archive(&cut).unwrap_err().to_string(),
+            format!("not read as a RAR archive: its headers are encrypted, and {why}")
+        );
+    }
+}

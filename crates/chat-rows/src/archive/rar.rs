@@ -36,7 +36,8 @@
 //!   decode). The cut is named with the entry it falls in. RAR 1.5 to 4 are walked
 //!   the same way (each header by its 16-bit CRC), and RAR 1.3 by its headers' sizes
 //!   alone (it has no CRC), each checked against real archives of those versions.
-//!   Encrypted headers cut short are not walked (not without the key).
+//!   RAR5's encrypted headers (`rar -hp`) cut short are walked with the password
+//!   that opens them, each decrypted; without it, or RAR 3 and 4's, they are not.
 //! * **A panic of the reader** (a young crate, on hostile bytes) is caught: the
 //!   archive, or the members not yet decoded, are named not read, never the scan.
 
@@ -236,15 +237,38 @@ fn entries_within(
                     .into(),
             ));
         }
-        Err(e) if e.kind() == ErrorKind::PasswordRequired => candidates
-            .iter()
-            .find_map(|p| open_of(file, Some(p)).ok().map(|a| (a, Some(*p))))
-            .ok_or_else(|| {
-                not_read(
-                    "not read as a RAR archive: its headers are encrypted, and none of the passwords given opens them"
-                        .into(),
-                )
-            })?,
+        Err(e) if e.kind() == ErrorKind::PasswordRequired => {
+            match candidates
+                .iter()
+                .find_map(|p| open_of(file, Some(p)).ok().map(|a| (a, *p)))
+            {
+                Some((archive, p)) => {
+                    // a tail shorter than a header, taken for the end, is named
+                    if let Some((cut, _)) = cut_short_encrypted(file, &[p], key_rounds) {
+                        tree.problem(cut.words(file.len()));
+                    }
+                    (archive, Some(p))
+                }
+                // a RAR cut short, its headers encrypted: its whole blocks are read,
+                // walked with the password that decrypts them
+                None => {
+                    let Some((archive, why, p)) =
+                        cut_short_encrypted(file, &candidates, key_rounds).and_then(|(cut, p)| {
+                            let whole = Arc::new(RangedFile::within(file.clone(), 0, cut.at));
+                            let archive = open_of(&whole, Some(p)).ok()?;
+                            Some((archive, cut.words(file.len()), p))
+                        })
+                    else {
+                        return Err(not_read(
+                            "not read as a RAR archive: its headers are encrypted, and none of the passwords given opens them"
+                                .into(),
+                        ));
+                    };
+                    tree.problem(why);
+                    (archive, Some(p))
+                }
+            }
+        }
         Err(e) => {
             // a RAR cut short (a copy that stopped early): its whole blocks are read
             let Some((archive, why)) = cut_short(file).and_then(|cut| {
@@ -1108,6 +1132,136 @@ fn cut_short(file: &RangedFile) -> Option<Cut> {
             2 => files += 1,
             // the archive's end, or headers encrypted from here on
             4 | 5 => return None,
+            _ => {}
+        }
+        at = end;
+    }
+    None
+}
+
+/// [`cut_short`] for a RAR5 archive whose headers are encrypted (`rar -hp`): its archive
+/// encryption header read (the key's salt, rounds and password check), the key derived
+/// for the first of `passwords` the check accepts (its rounds counted against
+/// `key_rounds`: none is derived past it), and the blocks walked as [`cut_short`] walks
+/// them, each header behind its 16-byte IV decrypted (AES-256-CBC, padded to 16 bytes)
+/// and checked by its CRC-32. `None` when the archive is whole, a header is damaged, no
+/// password fits, or its headers are not so encrypted; else the cut and the password.
+fn cut_short_encrypted<'p>(
+    file: &RangedFile,
+    passwords: &[&'p [u8]],
+    key_rounds: u64,
+) -> Option<(Cut, &'p [u8])> {
+    use rars::crypto::rar50::{Rar50Cipher, Rar50Keys};
+    /// RAR 5's most rounds of key derivation (2^24).
+    const MAX_KDF_COUNT_LOG: u8 = 24;
+    let len = file.len();
+    let mut head = [0u8; 8];
+    if read_full(file, 0, &mut head)? != 8 || head != RAR5_SIGNATURE {
+        return None;
+    }
+    // the archive encryption header, in the clear: CRC-32, size, type 4, flags, then
+    // the version, its flags, the rounds' log, the salt and the password check
+    let mut start = [0u8; 7];
+    let got = read_full(file, 8, &mut start)?;
+    let (size, body) = vint(&start[..got], 4)?;
+    if size == 0 || size > 256 {
+        return None;
+    }
+    let mut header = vec![0u8; body + size as usize];
+    if read_full(file, 8, &mut header)? != header.len()
+        || crc32fast::hash(&header[4..]) != u32::from_le_bytes(header[..4].try_into().ok()?)
+    {
+        return None;
+    }
+    let (kind, i) = vint(&header, body)?;
+    let (_, i) = vint(&header, i)?; // the block's flags
+    let (version, i) = vint(&header, i)?;
+    let (flags, i) = vint(&header, i)?;
+    if kind != 4 || version != 0 {
+        return None;
+    }
+    let count = *header.get(i)?;
+    let salt: [u8; 16] = header.get(i + 1..i + 17)?.try_into().ok()?;
+    let check: Option<[u8; 12]> = if flags & 1 != 0 {
+        Some(header.get(i + 17..i + 29)?.try_into().ok()?)
+    } else {
+        None
+    };
+    if count > MAX_KDF_COUNT_LOG {
+        return None;
+    }
+    let mut spent = 0u64;
+    let mut keyed = None;
+    for &p in passwords {
+        spent = spent.saturating_add(1 << count);
+        if spent > key_rounds {
+            return None;
+        }
+        let Ok(keys) = Rar50Keys::derive(p, salt, count) else {
+            return None;
+        };
+        if check.is_none_or(|c| keys.check_password(&c).is_ok()) {
+            keyed = Some((keys.key, p));
+            break;
+        }
+    }
+    let (key, password) = keyed?;
+    let mut at = 8 + header.len() as u64;
+    let mut files = 0usize;
+    let cut = |at: u64, entry| Some((Cut { at, entry }, password));
+    while at < len {
+        // the IV and the first block: the header's CRC-32 and size
+        let mut first = [0u8; 32];
+        if read_full(file, at, &mut first)? < first.len() {
+            return cut(at, None);
+        }
+        let iv: [u8; 16] = first[..16].try_into().ok()?;
+        let mut block = [0u8; 16];
+        block.copy_from_slice(&first[16..]);
+        Rar50Cipher::new(key, iv)
+            .decrypt_in_place(&mut block)
+            .ok()?;
+        let (size, body) = vint(&block, 4)?;
+        if size == 0 || size > RAR5_MAX_HEADER {
+            return None;
+        }
+        let padded = (body as u64 + size).div_ceil(16) * 16;
+        let end_of_header = at + 16 + padded;
+        if end_of_header > len {
+            return cut(at, None);
+        }
+        let mut header = vec![0u8; padded as usize];
+        if read_full(file, at + 16, &mut header)? != header.len() {
+            return cut(at, None);
+        }
+        Rar50Cipher::new(key, iv)
+            .decrypt_in_place(&mut header)
+            .ok()?;
+        header.truncate(body + size as usize);
+        let crc = u32::from_le_bytes(header[..4].try_into().ok()?);
+        if crc32fast::hash(&header[4..]) != crc {
+            return None;
+        }
+        let (kind, i) = vint(&header, body)?;
+        let (flags, mut i) = vint(&header, i)?;
+        if flags & 1 != 0 {
+            i = vint(&header, i)?.1;
+        }
+        let data = if flags & 2 != 0 {
+            let (data, next) = vint(&header, i)?;
+            i = next;
+            data
+        } else {
+            0
+        };
+        let end = end_of_header.checked_add(data)?;
+        if end > len {
+            let name = (kind == 2).then(|| file_name(&header, i)).flatten();
+            return cut(at, name.map(|n| (files, n)));
+        }
+        match kind {
+            2 => files += 1,
+            5 => return None,
             _ => {}
         }
         at = end;
