@@ -2162,3 +2162,111 @@ fn a_rar_with_encrypted_headers_cut_short_is_read_as_far_as_it_is_whole() {
         );
     }
 }
+
+/// RAR 3 and 4 archives whose headers are encrypted (`rar -hp`; WinRAR 3.00's, 4.20's
+/// and junrar's, from the `rars` crate's test files, each one file), cut short, are read
+/// as far as they are whole with the password: each cut gives one row (none at a
+/// block's end), and the file, once its data is whole, is read as in the whole archive.
+#[test]
+fn old_rars_with_encrypted_headers_cut_short_are_read_as_far_as_they_are_whole() {
+    use ai_chat_forensics::chat_rows::ArchivePassword;
+    let Some(fixtures) = rars_fixtures_or_skip(
+        "old_rars_with_encrypted_headers_cut_short_are_read_as_far_as_they_are_whole",
+    ) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let with = |path: &Path, passwords: &[&str]| {
+        Evidence::new()
+            .roots([path])
+            .archive_password(ArchivePassword::any_of(passwords))
+    };
+    let mut rows = Vec::new();
+    for (name, password, file, crc) in [
+        (
+            "encrypted/header_rar300_password.rar",
+            "password",
+            "hello.txt",
+            0xa538_535e,
+        ),
+        (
+            "encrypted/header_rar420_password.rar",
+            "password",
+            "hello.txt",
+            0xa538_535e,
+        ),
+        (
+            "encrypted/rar4_junrar_header_encrypted.rar",
+            "junrar",
+            "file1.txt",
+            0xe229_f704,
+        ),
+    ] {
+        let bytes = std::fs::read(fixtures.join(name)).unwrap();
+        let whole_path = tmp.path().join("whole.rar");
+        std::fs::write(&whole_path, &bytes).unwrap();
+        let ev = with(&whole_path, &["not it", password]);
+        assert_eq!(ev.open_archive(&whole_path).unwrap(), Vec::new(), "{name}");
+        let whole = members_of(&ev, &whole_path);
+        assert_eq!(whole.keys().collect::<Vec<_>>(), [file], "{name}");
+        assert_eq!(crc32fast::hash(&whole[file]), crc, "{name}");
+        let mut read_from = None;
+        let named_before = rows.len();
+        for at in (20..bytes.len()).step_by(5) {
+            let cut = tmp.path().join(format!("cut-{at}.rar"));
+            std::fs::write(&cut, &bytes[..at]).unwrap();
+            let ev = with(&cut, &["not it", password]);
+            // a cut inside the first header: no header passed its CRC, so a wrong
+            // password cannot be told from the right one (there is no password check
+            // before RAR5): the archive is named not read, as it was before; it held
+            // nothing whole
+            let problems = match ev.open_archive(&cut) {
+                Ok(problems) => problems,
+                Err(e) => {
+                    assert_eq!(
+                        e.to_string(),
+                        "not read as a RAR archive: its headers are encrypted, and none of the passwords given opens them"
+                    );
+                    assert!(rows.len() == named_before && at < 100, "{name} cut at {at}");
+                    continue;
+                }
+            };
+            let prefix =
+                format!("archive entries not read: the RAR is cut short at byte {at}, inside ");
+            assert!(
+                problems.is_empty() || problems.len() == 1 && problems[0].1.starts_with(&prefix),
+                "{name} cut at {at}: {problems:?}"
+            );
+            let got = members_of(&ev, &cut);
+            rows.extend(problems.into_iter().map(|p| p.1));
+            if got.is_empty() {
+                assert!(read_from.is_none(), "{name} cut at {at}");
+            } else {
+                assert_eq!(got, whole, "{name} cut at {at}");
+                read_from.get_or_insert(at);
+            }
+            std::fs::remove_file(&cut).unwrap();
+        }
+        // the file is read from a cut in the end block on
+        assert!(
+            read_from.is_some_and(|at| at + 32 >= bytes.len()),
+            "{name}: {read_from:?}"
+        );
+    }
+    // each cut's row without its byte: the file's data cut (its header whole, at byte
+    // 20 after the clear main header), or the end block's header cut
+    let mut kinds = std::collections::BTreeMap::new();
+    for r in &rows {
+        let (_, inside) = r.split_once(", inside ").unwrap();
+        *kinds.entry(inside.split_once(';').unwrap().0).or_insert(0) += 1;
+    }
+    assert_eq!(
+        kinds.into_iter().collect::<Vec<_>>(),
+        [
+            ("a header at byte 124", 5),
+            ("a header at byte 140", 8),
+            ("entry 0 (its header at byte 20): \"file1.txt\"", 6),
+            ("entry 0 (its header at byte 20): \"hello.txt\"", 18),
+        ]
+    );
+}

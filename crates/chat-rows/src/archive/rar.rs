@@ -36,8 +36,8 @@
 //!   decode). The cut is named with the entry it falls in. RAR 1.5 to 4 are walked
 //!   the same way (each header by its 16-bit CRC), and RAR 1.3 by its headers' sizes
 //!   alone (it has no CRC), each checked against real archives of those versions.
-//!   RAR5's encrypted headers (`rar -hp`) cut short are walked with the password
-//!   that opens them, each decrypted; without it, or RAR 3 and 4's, they are not.
+//!   Encrypted headers (`rar -hp`) cut short are walked with the password that opens
+//!   them, each decrypted (RAR5's and RAR 3 and 4's); without it they are not.
 //! * **A panic of the reader** (a young crate, on hostile bytes) is caught: the
 //!   archive, or the members not yet decoded, are named not read, never the scan.
 
@@ -244,7 +244,7 @@ fn entries_within(
             {
                 Some((archive, p)) => {
                     // a tail shorter than a header, taken for the end, is named
-                    if let Some((cut, _)) = cut_short_encrypted(file, &[p], key_rounds) {
+                    if let Some((cut, _)) = cut_short_locked(file, &[p], key_rounds) {
                         tree.problem(cut.words(file.len()));
                     }
                     (archive, Some(p))
@@ -252,8 +252,8 @@ fn entries_within(
                 // a RAR cut short, its headers encrypted: its whole blocks are read,
                 // walked with the password that decrypts them
                 None => {
-                    let Some((archive, why, p)) =
-                        cut_short_encrypted(file, &candidates, key_rounds).and_then(|(cut, p)| {
+                    let Some((archive, why, p)) = cut_short_locked(file, &candidates, key_rounds)
+                        .and_then(|(cut, p)| {
                             let whole = Arc::new(RangedFile::within(file.clone(), 0, cut.at));
                             let archive = open_of(&whole, Some(p)).ok()?;
                             Some((archive, cut.words(file.len()), p))
@@ -1139,13 +1139,29 @@ fn cut_short(file: &RangedFile) -> Option<Cut> {
     None
 }
 
+/// [`cut_short`] for an archive whose headers are encrypted (`rar -hp`), walked with the
+/// first of `passwords` that decrypts them: RAR5's ([`cut_short_encrypted`]) and RAR 3
+/// and 4's ([`cut_short_rar15_encrypted`]).
+fn cut_short_locked<'p>(
+    file: &RangedFile,
+    passwords: &[&'p [u8]],
+    key_rounds: u64,
+) -> Option<(Cut, &'p [u8])> {
+    let mut head = [0u8; 7];
+    if read_full(file, 0, &mut head)? == 7 && head == *RAR15_SIGNATURE {
+        return cut_short_rar15_encrypted(file, passwords, key_rounds);
+    }
+    cut_short_encrypted(file, passwords, key_rounds)
+}
+
 /// [`cut_short`] for a RAR5 archive whose headers are encrypted (`rar -hp`): its archive
 /// encryption header read (the key's salt, rounds and password check), the key derived
-/// for the first of `passwords` the check accepts (its rounds counted against
-/// `key_rounds`: none is derived past it), and the blocks walked as [`cut_short`] walks
-/// them, each header behind its 16-byte IV decrypted (AES-256-CBC, padded to 16 bytes)
-/// and checked by its CRC-32. `None` when the archive is whole, a header is damaged, no
-/// password fits, or its headers are not so encrypted; else the cut and the password.
+/// for each of `passwords` in turn (its rounds counted against `key_rounds`: none is
+/// derived past it) until one passes the check and its walk, and the blocks walked as
+/// [`cut_short`] walks them, each header behind its 16-byte IV decrypted (AES-256-CBC,
+/// padded to 16 bytes) and checked by its CRC-32. `None` when the archive is whole, a
+/// header is damaged, no password fits, or its headers are not so encrypted; else the
+/// cut and the password.
 fn cut_short_encrypted<'p>(
     file: &RangedFile,
     passwords: &[&'p [u8]],
@@ -1191,7 +1207,103 @@ fn cut_short_encrypted<'p>(
         return None;
     }
     let mut spent = 0u64;
-    let mut keyed = None;
+    let walk = |key: [u8; 32], checked: bool| -> Walk {
+        let mut at = 8 + header.len() as u64;
+        let mut files = 0usize;
+        // as in RAR 3 and 4 (see `cut_short_rar15_encrypted`): without the check
+        // value (or with WinRAR 5.21's zeros) no cut is named before a header passed
+        let mut verified = checked;
+        let cut = |at: u64, entry, verified: bool| {
+            if verified {
+                Walk::Cut(Cut { at, entry })
+            } else {
+                Walk::WrongKey
+            }
+        };
+        while at < len {
+            // the IV and the first block: the header's CRC-32 and size
+            let mut first = [0u8; 32];
+            match read_full(file, at, &mut first) {
+                Some(32) => {}
+                Some(_) => return cut(at, None, verified),
+                None => return Walk::Nothing,
+            }
+            let mut iv = [0u8; 16];
+            iv.copy_from_slice(&first[..16]);
+            let mut block = [0u8; 16];
+            block.copy_from_slice(&first[16..]);
+            if Rar50Cipher::new(key, iv)
+                .decrypt_in_place(&mut block)
+                .is_err()
+            {
+                return Walk::Nothing;
+            }
+            let wrong = if verified {
+                Walk::Nothing
+            } else {
+                Walk::WrongKey
+            };
+            let Some((size, body)) = vint(&block, 4) else {
+                return wrong;
+            };
+            if size == 0 || size > RAR5_MAX_HEADER {
+                return wrong;
+            }
+            let padded = (body as u64 + size).div_ceil(16) * 16;
+            let end_of_header = at + 16 + padded;
+            if end_of_header > len {
+                return cut(at, None, verified);
+            }
+            let mut header = vec![0u8; padded as usize];
+            match read_full(file, at + 16, &mut header) {
+                Some(n) if n == header.len() => {}
+                Some(_) => return cut(at, None, verified),
+                None => return Walk::Nothing,
+            }
+            if Rar50Cipher::new(key, iv)
+                .decrypt_in_place(&mut header)
+                .is_err()
+            {
+                return Walk::Nothing;
+            }
+            header.truncate(body + size as usize);
+            if crc32fast::hash(&header[4..])
+                != u32::from_le_bytes([header[0], header[1], header[2], header[3]])
+            {
+                return wrong;
+            }
+            verified = true;
+            let fields = || -> Option<(u64, usize, u64)> {
+                let (kind, i) = vint(&header, body)?;
+                let (flags, mut i) = vint(&header, i)?;
+                if flags & 1 != 0 {
+                    i = vint(&header, i)?.1;
+                }
+                if flags & 2 == 0 {
+                    return Some((kind, i, 0));
+                }
+                let (data, next) = vint(&header, i)?;
+                Some((kind, next, data))
+            };
+            let Some((kind, i, data)) = fields() else {
+                return Walk::Nothing;
+            };
+            let Some(end) = end_of_header.checked_add(data) else {
+                return Walk::Nothing;
+            };
+            if end > len {
+                let name = (kind == 2).then(|| file_name(&header, i)).flatten();
+                return cut(at, name.map(|n| (files, n)), verified);
+            }
+            match kind {
+                2 => files += 1,
+                5 => return Walk::Nothing,
+                _ => {}
+            }
+            at = end;
+        }
+        Walk::Nothing
+    };
     for &p in passwords {
         spent = spent.saturating_add(1 << count);
         if spent > key_rounds {
@@ -1200,71 +1312,191 @@ fn cut_short_encrypted<'p>(
         let Ok(keys) = Rar50Keys::derive(p, salt, count) else {
             return None;
         };
-        if check.is_none_or(|c| keys.check_password(&c).is_ok()) {
-            keyed = Some((keys.key, p));
-            break;
+        // WinRAR 5.21 and before wrote the check's flag and left it zero
+        let checked = check.is_some_and(|c| c[..8] != [0u8; 8]);
+        if checked && check.is_some_and(|c| keys.check_password(&c).is_err()) {
+            continue;
+        }
+        match walk(keys.key, checked) {
+            Walk::Cut(cut) => return Some((cut, p)),
+            Walk::WrongKey => {}
+            Walk::Nothing => return None,
         }
     }
-    let (key, password) = keyed?;
-    let mut at = 8 + header.len() as u64;
-    let mut files = 0usize;
-    let cut = |at: u64, entry| Some((Cut { at, entry }, password));
-    while at < len {
-        // the IV and the first block: the header's CRC-32 and size
-        let mut first = [0u8; 32];
-        if read_full(file, at, &mut first)? < first.len() {
-            return cut(at, None);
-        }
-        let iv: [u8; 16] = first[..16].try_into().ok()?;
-        let mut block = [0u8; 16];
-        block.copy_from_slice(&first[16..]);
-        Rar50Cipher::new(key, iv)
-            .decrypt_in_place(&mut block)
-            .ok()?;
-        let (size, body) = vint(&block, 4)?;
-        if size == 0 || size > RAR5_MAX_HEADER {
-            return None;
-        }
-        let padded = (body as u64 + size).div_ceil(16) * 16;
-        let end_of_header = at + 16 + padded;
-        if end_of_header > len {
-            return cut(at, None);
-        }
-        let mut header = vec![0u8; padded as usize];
-        if read_full(file, at + 16, &mut header)? != header.len() {
-            return cut(at, None);
-        }
-        Rar50Cipher::new(key, iv)
-            .decrypt_in_place(&mut header)
-            .ok()?;
-        header.truncate(body + size as usize);
-        let crc = u32::from_le_bytes(header[..4].try_into().ok()?);
-        if crc32fast::hash(&header[4..]) != crc {
-            return None;
-        }
-        let (kind, i) = vint(&header, body)?;
-        let (flags, mut i) = vint(&header, i)?;
-        if flags & 1 != 0 {
-            i = vint(&header, i)?.1;
-        }
-        let data = if flags & 2 != 0 {
-            let (data, next) = vint(&header, i)?;
-            i = next;
-            data
-        } else {
-            0
+    None
+}
+
+/// How a walk of encrypted headers with one password ended.
+enum Walk {
+    /// The archive is cut short there.
+    Cut(Cut),
+    /// The first header it decrypted failed its CRC, or it was cut before any passed:
+    /// not this password, or not known to be.
+    WrongKey,
+    /// Whole, damaged, or past the key budget: nothing to name.
+    Nothing,
+}
+
+/// [`cut_short_rar15`] for RAR 3 and 4 archives whose headers are encrypted (`rar -hp`):
+/// the main header in the clear, then each block's header behind an 8-byte salt,
+/// AES-128-CBC encrypted under a key and IV derived from the password and that salt
+/// (2^18 rounds of SHA-1, counted against `key_rounds`; one derivation per salt, as
+/// WinRAR writes one salt for all of an archive's headers) and padded to 16 bytes, its
+/// data after it. A password is taken when the first header it decrypts passes its
+/// CRC; the next is tried when it does not. RAR 3 and 4 keep no password check, so a
+/// cut inside the first header cannot be told from a wrong password's garbage: no cut
+/// is named before a header has passed its CRC (the archive is then named not read,
+/// and it held nothing whole).
+fn cut_short_rar15_encrypted<'p>(
+    file: &RangedFile,
+    passwords: &[&'p [u8]],
+    key_rounds: u64,
+) -> Option<(Cut, &'p [u8])> {
+    use rars::crypto::rar30::Rar30Cipher;
+    const ROUNDS: u64 = 1 << 18;
+    const FILE_HEAD: u8 = 0x74;
+    const MAIN_HEAD: u8 = 0x73;
+    const ENDARC_HEAD: u8 = 0x7b;
+    const MHD_PASSWORD: u16 = 0x0080;
+    const LONG_BLOCK: u16 = 0x8000;
+    const LHD_LARGE: u16 = 0x0100;
+    let len = file.len();
+    let at0 = RAR15_SIGNATURE.len() as u64;
+    let mut main = [0u8; 7];
+    if read_full(file, at0, &mut main)? != main.len() {
+        return None;
+    }
+    let flags = u16::from_le_bytes([main[3], main[4]]);
+    let size = u64::from(u16::from_le_bytes([main[5], main[6]]));
+    if main[2] != MAIN_HEAD || flags & MHD_PASSWORD == 0 || size < 7 || at0 + size > len {
+        return None;
+    }
+    let mut header = vec![0u8; size as usize];
+    if read_full(file, at0, &mut header)? != header.len()
+        || crc32fast::hash(&header[2..]) as u16 != u16::from_le_bytes([header[0], header[1]])
+    {
+        return None;
+    }
+    let first = at0 + size;
+    let mut spent = 0u64;
+    let mut keys: std::collections::HashMap<[u8; 8], Rar30Cipher> = Default::default();
+    let mut walk = |password: &[u8], keys: &mut std::collections::HashMap<[u8; 8], Rar30Cipher>| {
+        keys.clear();
+        let mut at = first;
+        let mut files = 0usize;
+        // whether a header this password decrypted has passed its CRC: a cut before
+        // one has cannot tell a wrong password's garbage from a header cut short
+        let mut verified = false;
+        let cut = |at: u64, entry, verified: bool| {
+            if verified {
+                Walk::Cut(Cut { at, entry })
+            } else {
+                Walk::WrongKey
+            }
         };
-        let end = end_of_header.checked_add(data)?;
-        if end > len {
-            let name = (kind == 2).then(|| file_name(&header, i)).flatten();
-            return cut(at, name.map(|n| (files, n)));
+        while at < len {
+            let mut salt = [0u8; 8];
+            let Some(got) = read_full(file, at, &mut salt) else {
+                return Walk::Nothing;
+            };
+            if got < salt.len() {
+                return cut(at, None, verified);
+            }
+            let cipher = match keys.get(&salt) {
+                Some(c) => c.clone(),
+                None => {
+                    spent = spent.saturating_add(ROUNDS);
+                    if spent > key_rounds {
+                        return Walk::Nothing;
+                    }
+                    let Ok(c) = Rar30Cipher::new(password, Some(salt)) else {
+                        return Walk::WrongKey;
+                    };
+                    keys.insert(salt, c.clone());
+                    c
+                }
+            };
+            let mut block = [0u8; 16];
+            match read_full(file, at + 8, &mut block) {
+                Some(16) => {}
+                Some(_) => return cut(at, None, verified),
+                None => return Walk::Nothing,
+            }
+            if cipher.clone().decrypt_in_place(&mut block).is_err() {
+                return Walk::Nothing;
+            }
+            let size = usize::from(u16::from_le_bytes([block[5], block[6]]));
+            let wrong = if verified {
+                Walk::Nothing
+            } else {
+                Walk::WrongKey
+            };
+            if size < 7 {
+                return wrong;
+            }
+            let padded = size.div_ceil(16) * 16;
+            let end_of_header = at + 8 + padded as u64;
+            if end_of_header > len {
+                return cut(at, None, verified);
+            }
+            let mut header = vec![0u8; padded];
+            match read_full(file, at + 8, &mut header) {
+                Some(n) if n == padded => {}
+                Some(_) => return cut(at, None, verified),
+                None => return Walk::Nothing,
+            }
+            if cipher.clone().decrypt_in_place(&mut header).is_err() {
+                return Walk::Nothing;
+            }
+            header.truncate(size);
+            if crc32fast::hash(&header[2..]) as u16 != u16::from_le_bytes([header[0], header[1]]) {
+                return wrong;
+            }
+            verified = true;
+            let (kind, flags) = (header[2], u16::from_le_bytes([header[3], header[4]]));
+            let word = |i: usize| -> Option<u64> {
+                Some(u64::from(u32::from_le_bytes(
+                    header.get(i..i + 4)?.try_into().ok()?,
+                )))
+            };
+            let mut data = if flags & LONG_BLOCK != 0 {
+                match word(7) {
+                    Some(d) => d,
+                    None => return Walk::Nothing,
+                }
+            } else {
+                0
+            };
+            if kind == FILE_HEAD && flags & LHD_LARGE != 0 {
+                match word(32) {
+                    Some(high) => data |= high << 32,
+                    None => return Walk::Nothing,
+                }
+            }
+            let Some(end) = end_of_header.checked_add(data) else {
+                return Walk::Nothing;
+            };
+            if end > len {
+                let name = (kind == FILE_HEAD)
+                    .then(|| rar15_name(&header, flags))
+                    .flatten();
+                return cut(at, name.map(|n| (files, n)), verified);
+            }
+            match kind {
+                FILE_HEAD => files += 1,
+                ENDARC_HEAD => return Walk::Nothing,
+                _ => {}
+            }
+            at = end;
         }
-        match kind {
-            2 => files += 1,
-            5 => return None,
-            _ => {}
+        Walk::Nothing
+    };
+    for &p in passwords {
+        match walk(p, &mut keys) {
+            Walk::Cut(cut) => return Some((cut, p)),
+            Walk::WrongKey => {}
+            Walk::Nothing => return None,
         }
-        at = end;
     }
     None
 }
