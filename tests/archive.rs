@@ -1857,6 +1857,34 @@ fn members_of(ev: &Evidence, archive: &Path) -> std::collections::BTreeMap<Strin
     out
 }
 
+/// Opens `cut`, a copy of the archive `whole` holds cut short at byte `at`, through
+/// `ev`: it gives no problem (a cut at a block's end) or one naming the cut, and every
+/// file read from it is the whole archive's, byte for byte. How many rows name the
+/// entry the cut falls in (0 or 1), and how many files are read.
+fn read_cut(
+    ev: &Evidence,
+    cut: &Path,
+    at: usize,
+    whole: &std::collections::BTreeMap<String, Vec<u8>>,
+    name: &str,
+) -> (usize, usize) {
+    let problems = ev.open_archive(cut).unwrap();
+    let prefix = format!("archive entries not read: the RAR is cut short at byte {at}, inside ");
+    assert!(
+        problems.is_empty() || problems.len() == 1 && problems[0].1.starts_with(&prefix),
+        "{name} cut at {at}: {problems:?}"
+    );
+    let got = members_of(ev, cut);
+    for (path, data) in &got {
+        assert_eq!(Some(data), whole.get(path), "{name} cut at {at}: {path}");
+    }
+    let named = problems
+        .iter()
+        .filter(|p| p.1.contains("inside entry "))
+        .count();
+    (named, got.len())
+}
+
 /// A RAR 1.3 to 4 archive cut short (RAR 1.54's, 2.50's, WinRAR 3.00's solid, and
 /// RAR 1.402's, from the `rars` crate's test files) is read as far as it is whole: cut anywhere past its
 /// main header, it gives one row naming the cut (none when the cut falls between two
@@ -1899,29 +1927,12 @@ fn old_rars_cut_short_are_read_as_far_as_they_are_whole() {
         for at in (from..bytes.len()).step_by(stride) {
             let cut = tmp.path().join(format!("cut-{at}.rar"));
             std::fs::write(&cut, &bytes[..at]).unwrap();
-            let ev = Evidence::new().roots([&cut]);
-            let problems = ev.open_archive(&cut).unwrap();
-            let prefix =
-                format!("archive entries not read: the RAR is cut short at byte {at}, inside ");
             // (one cut at a block's start is an archive whole to there: RAR 1.5 and 2
             // wrote no end block to miss)
-            assert!(
-                problems.is_empty() || problems.len() == 1 && problems[0].1.starts_with(&prefix),
-                "{name} cut at {at}: {problems:?}"
-            );
-            entries_named += problems
-                .iter()
-                .filter(|p| p.1.contains("inside entry "))
-                .count();
-            let got = members_of(&ev, &cut);
-            for (path, data) in &got {
-                assert_eq!(Some(data), whole.get(path), "{name} cut at {at}: {path}");
-            }
-            assert!(
-                got.len() >= before && got.len() <= files,
-                "{name} cut at {at}"
-            );
-            before = got.len();
+            let (named, got) = read_cut(&Evidence::new().roots([&cut]), &cut, at, &whole, name);
+            entries_named += named;
+            assert!(got >= before && got <= files, "{name} cut at {at}");
+            before = got;
             std::fs::remove_file(&cut).unwrap();
         }
         // the last cut falls in the last file (or in the end block after it)
@@ -2117,24 +2128,10 @@ fn a_rar_with_encrypted_headers_cut_short_is_read_as_far_as_it_is_whole() {
     for at in (200..bytes.len()).step_by(131) {
         let cut = tmp.path().join(format!("cut-{at}.rar"));
         std::fs::write(&cut, &bytes[..at]).unwrap();
-        let ev = with(&cut, &["hunter2"]);
-        let problems = ev.open_archive(&cut).unwrap();
-        let prefix =
-            format!("archive entries not read: the RAR is cut short at byte {at}, inside ");
-        assert!(
-            problems.is_empty() || problems.len() == 1 && problems[0].1.starts_with(&prefix),
-            "cut at {at}: {problems:?}"
-        );
-        entries_named += problems
-            .iter()
-            .filter(|p| p.1.contains("inside entry "))
-            .count();
-        let got = members_of(&ev, &cut);
-        for (path, data) in &got {
-            assert_eq!(Some(data), whole.get(path), "cut at {at}: {path}");
-        }
-        assert!(got.len() >= before, "cut at {at}");
-        before = got.len();
+        let (named, got) = read_cut(&with(&cut, &["hunter2"]), &cut, at, &whole, "locked");
+        entries_named += named;
+        assert!(got >= before, "cut at {at}");
+        before = got;
         std::fs::remove_file(&cut).unwrap();
     }
     assert!(before >= 9);

@@ -1213,13 +1213,7 @@ fn cut_short_encrypted<'p>(
         // as in RAR 3 and 4 (see `cut_short_rar15_encrypted`): without the check
         // value (or with WinRAR 5.21's zeros) no cut is named before a header passed
         let mut verified = checked;
-        let cut = |at: u64, entry, verified: bool| {
-            if verified {
-                Walk::Cut(Cut { at, entry })
-            } else {
-                Walk::WrongKey
-            }
-        };
+        let cut = Walk::cut;
         while at < len {
             // the IV and the first block: the header's CRC-32 and size
             let mut first = [0u8; 32];
@@ -1337,6 +1331,18 @@ enum Walk {
     Nothing,
 }
 
+impl Walk {
+    /// A cut at `at`, in `entry`: named once a header has passed its CRC (`verified`)
+    /// under the password, else not known to be this password's.
+    fn cut(at: u64, entry: Option<(usize, String)>, verified: bool) -> Walk {
+        if verified {
+            Walk::Cut(Cut { at, entry })
+        } else {
+            Walk::WrongKey
+        }
+    }
+}
+
 /// [`cut_short_rar15`] for RAR 3 and 4 archives whose headers are encrypted (`rar -hp`):
 /// the main header in the clear, then each block's header behind an 8-byte salt,
 /// AES-128-CBC encrypted under a key and IV derived from the password and that salt
@@ -1354,12 +1360,6 @@ fn cut_short_rar15_encrypted<'p>(
 ) -> Option<(Cut, &'p [u8])> {
     use rars::crypto::rar30::Rar30Cipher;
     const ROUNDS: u64 = 1 << 18;
-    const FILE_HEAD: u8 = 0x74;
-    const MAIN_HEAD: u8 = 0x73;
-    const ENDARC_HEAD: u8 = 0x7b;
-    const MHD_PASSWORD: u16 = 0x0080;
-    const LONG_BLOCK: u16 = 0x8000;
-    const LHD_LARGE: u16 = 0x0100;
     let len = file.len();
     let at0 = RAR15_SIGNATURE.len() as u64;
     let mut main = [0u8; 7];
@@ -1387,13 +1387,7 @@ fn cut_short_rar15_encrypted<'p>(
         // whether a header this password decrypted has passed its CRC: a cut before
         // one has cannot tell a wrong password's garbage from a header cut short
         let mut verified = false;
-        let cut = |at: u64, entry, verified: bool| {
-            if verified {
-                Walk::Cut(Cut { at, entry })
-            } else {
-                Walk::WrongKey
-            }
-        };
+        let cut = Walk::cut;
         while at < len {
             let mut salt = [0u8; 8];
             let Some(got) = read_full(file, at, &mut salt) else {
@@ -1454,25 +1448,9 @@ fn cut_short_rar15_encrypted<'p>(
             }
             verified = true;
             let (kind, flags) = (header[2], u16::from_le_bytes([header[3], header[4]]));
-            let word = |i: usize| -> Option<u64> {
-                Some(u64::from(u32::from_le_bytes(
-                    header.get(i..i + 4)?.try_into().ok()?,
-                )))
+            let Some(data) = rar15_data_size(&header, kind, flags) else {
+                return Walk::Nothing;
             };
-            let mut data = if flags & LONG_BLOCK != 0 {
-                match word(7) {
-                    Some(d) => d,
-                    None => return Walk::Nothing,
-                }
-            } else {
-                0
-            };
-            if kind == FILE_HEAD && flags & LHD_LARGE != 0 {
-                match word(32) {
-                    Some(high) => data |= high << 32,
-                    None => return Walk::Nothing,
-                }
-            }
             let Some(end) = end_of_header.checked_add(data) else {
                 return Walk::Nothing;
             };
@@ -1504,21 +1482,38 @@ fn cut_short_rar15_encrypted<'p>(
 /// The signature of RAR 1.5 to 4 (its marker block).
 const RAR15_SIGNATURE: &[u8] = b"Rar!\x1a\x07\x00";
 
+/// RAR 1.5 to 4 block types: a file, the main header, and the archive's end.
+const FILE_HEAD: u8 = 0x74;
+const MAIN_HEAD: u8 = 0x73;
+const ENDARC_HEAD: u8 = 0x7b;
+/// The main header's flag: the headers after it are encrypted.
+const MHD_PASSWORD: u16 = 0x0080;
+
+/// The size of the data area after a RAR 1.5 to 4 block's `header` (of type `kind`,
+/// with `flags`): the 32-bit size of a block that has one, with a large file's high 32
+/// bits; `None` when the header is too short to hold them.
+fn rar15_data_size(header: &[u8], kind: u8, flags: u16) -> Option<u64> {
+    /// A block's flag: a data area follows its header (its size in the header).
+    const LONG_BLOCK: u16 = 0x8000;
+    /// A file header's flag: its sizes have high 32 bits.
+    const LHD_LARGE: u16 = 0x0100;
+    let word = |i: usize| -> Option<u64> {
+        Some(u64::from(u32::from_le_bytes(
+            header.get(i..i + 4)?.try_into().ok()?,
+        )))
+    };
+    let mut data = if flags & LONG_BLOCK != 0 { word(7)? } else { 0 };
+    if kind == FILE_HEAD && flags & LHD_LARGE != 0 {
+        data |= word(32)? << 32;
+    }
+    Some(data)
+}
+
 /// [`cut_short`] for RAR 1.5 to 4 (no SFX, no encrypted headers): its blocks walked from
 /// the marker, each header checked by its CRC (the low 16 bits of a CRC-32) and at most
 /// 64 KiB (its size is 16 bits), each block's data skipped by its size (a file's packed
 /// size, with the high 32 bits of a large one).
 fn cut_short_rar15(file: &RangedFile) -> Option<Cut> {
-    /// The block types: a file, and the archive's end.
-    const FILE_HEAD: u8 = 0x74;
-    const MAIN_HEAD: u8 = 0x73;
-    const ENDARC_HEAD: u8 = 0x7b;
-    /// The main header's flag: the headers after it are encrypted.
-    const MHD_PASSWORD: u16 = 0x0080;
-    /// A block's flag: a data area follows its header (its size in the header).
-    const LONG_BLOCK: u16 = 0x8000;
-    /// A file header's flags: its sizes have high 32 bits; its name has a Unicode form.
-    const LHD_LARGE: u16 = 0x0100;
     let len = file.len();
     let mut at = RAR15_SIGNATURE.len() as u64;
     let mut files = 0usize;
@@ -1546,16 +1541,7 @@ fn cut_short_rar15(file: &RangedFile) -> Option<Cut> {
         if crc32fast::hash(&header[2..]) as u16 != crc {
             return None;
         }
-        let word = |i: usize| -> Option<u64> {
-            Some(u64::from(u32::from_le_bytes(
-                header.get(i..i + 4)?.try_into().ok()?,
-            )))
-        };
-        let mut data = if flags & LONG_BLOCK != 0 { word(7)? } else { 0 };
-        if kind == FILE_HEAD && flags & LHD_LARGE != 0 {
-            data |= word(32)? << 32;
-        }
-        let end = end_of_header.checked_add(data)?;
+        let end = end_of_header.checked_add(rar15_data_size(&header, kind, flags)?)?;
         if end > len {
             // a file's header whole and its data cut: named
             let name = (kind == FILE_HEAD)
