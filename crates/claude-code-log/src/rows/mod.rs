@@ -64,6 +64,31 @@ const SILENT: &[&str] = &[
     "summary",
 ];
 
+/// The `session meta:` row of a `worktree-state` record (Claude Code 2.1, as other
+/// readers captured it): the worktree the session works in (`worktreeSession`'s
+/// `worktreePath`, `worktreeName`, `originalCwd`; the record's own when it has no
+/// `worktreeSession` but a `worktreePath`), `worktree=none` when there is none (`null`:
+/// the session left it), or another value as written.
+fn worktree_text(raw: &Map<String, Value>) -> String {
+    let of = |w: &Map<String, Value>| {
+        let s = |k: &str| w.get(k).and_then(Value::as_str).unwrap_or("");
+        let fields = [
+            ("worktree", s("worktreePath")),
+            ("name", s("worktreeName")),
+            ("original_cwd", s("originalCwd")),
+        ];
+        format!("session meta: {}", system::key_values(&fields))
+            .trim_end()
+            .to_string()
+    };
+    match raw.get("worktreeSession") {
+        Some(Value::Object(w)) => of(w),
+        None if raw.get("worktreePath").is_some_and(Value::is_string) => of(raw),
+        None | Some(Value::Null) => "session meta: worktree=none".to_string(),
+        Some(other) => format!("session meta: worktree={}", compact(other)),
+    }
+}
+
 /// Envelope fields, left out of `system message:` JSON.
 const ENVELOPE: &[&str] = &[
     "type",
@@ -858,6 +883,35 @@ impl<'a, 's> Mapper<'a, 's> {
                 }
             }
             "queue-operation" => self.queue(e, rec),
+            "worktree-state" => {
+                let text = worktree_text(&rec.raw);
+                if self.first_time(text.clone()) {
+                    self.system(e, rec, text);
+                }
+            }
+            "marble-origami-commit" => {
+                let id = rec.str("collapseId").unwrap_or("");
+                if id.is_empty() || self.first_time(format!("collapse {id}")) {
+                    let s = |k: &str| rec.str(k).unwrap_or("");
+                    let fields = [
+                        ("collapse_id", id),
+                        ("first_archived", s("firstArchivedUuid")),
+                        ("last_archived", s("lastArchivedUuid")),
+                        ("summary_uuid", s("summaryUuid")),
+                    ];
+                    let text = format!(
+                        "compaction: context collapse {}",
+                        system::key_values(&fields)
+                    );
+                    self.system(e, rec, text.trim_end().to_string());
+                    let summary = [s("summary"), s("summaryContent")]
+                        .into_iter()
+                        .find(|t| !t.is_empty());
+                    if let Some(summary) = summary {
+                        self.system(e, rec, format!("compaction summary: {summary}"));
+                    }
+                }
+            }
             k if SILENT.contains(&k) => {}
             other => {
                 let name = if other.is_empty() { "(none)" } else { other };
@@ -1676,6 +1730,44 @@ mod tests {
                 "live|s1|system||session meta: agentName=builder",
                 "live|s1|system||session end: ended by model",
                 r#"live|s1|system||system message: informational: {"level":"info","retry":3}"#,
+            ]
+        );
+    }
+
+    /// Two record types of Claude Code 2.1 the spec does not name, in the shapes other
+    /// readers captured: `worktree-state` (the worktree the session entered, `null` when
+    /// it left) and `marble-origami-commit` (a context collapse: the messages it archived
+    /// and their summary), each written again at every flush and given once; the
+    /// collapse's snapshot, whose meaning is not known, stays an unknown record.
+    #[test]
+    fn worktrees_and_context_collapses() {
+        let worktree = r#"{"type":"worktree-state","sessionId":"s1","worktreeSession":{"originalCwd":"/home/u/api","preEnterOriginalCwd":"/home/u","worktreePath":"/home/u/api/.claude/worktrees/fix login","worktreeName":"fix-login"}}"#;
+        let commit = r#"{"type":"marble-origami-commit","sessionId":"s1","collapseId":"0000000000000001","summaryUuid":"sum1","summaryContent":"<collapsed id=\"1\">read the limiter</collapsed>","summary":"read the limiter","firstArchivedUuid":"u1","lastArchivedUuid":"a1"}"#;
+        let snapshot = r#"{"type":"marble-origami-snapshot","sessionId":"s1","armed":true}"#;
+        let rows = map(
+            &[
+                worktree,
+                worktree,
+                r#"{"type":"worktree-state","sessionId":"s1","worktreeSession":null}"#,
+                commit,
+                snapshot,
+                commit,
+                r#"{"type":"marble-origami-commit","sessionId":"s1","collapseId":"2","summaryContent":"<collapsed id=\"2\">x</collapsed>"}"#,
+            ]
+            .join("\n"),
+            None,
+            false,
+        );
+        assert_eq!(
+            rows,
+            vec![
+                r#"live|s1|system||session meta: worktree="/home/u/api/.claude/worktrees/fix login" name=fix-login original_cwd=/home/u/api"#,
+                "live|s1|system||session meta: worktree=none",
+                "live|s1|system||compaction: context collapse collapse_id=0000000000000001 first_archived=u1 last_archived=a1 summary_uuid=sum1",
+                "live|s1|system||compaction summary: read the limiter",
+                r#"live|s1|system||unknown record type marble-origami-snapshot: {"type":"marble-origami-snapshot","sessionId":"s1","armed":true}"#,
+                "live|s1|system||compaction: context collapse collapse_id=2",
+                r#"live|s1|system||compaction summary: <collapsed id="2">x</collapsed>"#,
             ]
         );
     }
