@@ -2018,8 +2018,8 @@ fn names_of(ev: &Evidence, archive: &Path) -> std::collections::BTreeSet<String>
 /// A RAR 3 or 4 archive cut short inside a file whose name has a Unicode form names
 /// that file by it, as the reader names it in the whole archive (`新建文本文档.txt`,
 /// not its OEM form in GBK bytes): three real archives with Unicode names, from the
-/// `rars` crate's test files (written by WinRAR for junrar, SharpCompress and the
-/// crate), each cut at every stride inside its data.
+/// `rars` crate's test files (junrar's, SharpCompress's, and one WinRAR 4.20 wrote for
+/// the crate), each cut at every stride inside its data.
 #[test]
 fn a_rar_cut_short_names_an_entry_by_its_unicode_name() {
     let Some(fixtures) =
