@@ -830,9 +830,14 @@ impl<'a, 's> Mapper<'a, 's> {
                 let mode = rec.str("permissionMode").unwrap_or("").to_string();
                 self.mode(e, rec, mode);
             }
-            "mode" | "agent-name" => {
+            "mode" | "agent-name" | "agent-setting" | "agent-color" => {
+                // (`agent-setting`, the agent a session runs as (`--agent`, a
+                // teammate), and `agent-color`, its `/color`: Claude Code 2.1, in the
+                // shapes other readers captured; not in the spec)
                 let (key, value) = match rec.kind.as_str() {
                     "mode" => ("mode", rec.str("mode")),
+                    "agent-setting" => ("agentSetting", rec.str("agentSetting")),
+                    "agent-color" => ("agentColor", rec.str("agentColor")),
                     _ => (
                         "agentName",
                         rec.str("agentName").or_else(|| rec.str("name")),
@@ -1734,11 +1739,12 @@ mod tests {
         );
     }
 
-    /// Two record types of Claude Code 2.1 the spec does not name, in the shapes other
-    /// readers captured: `worktree-state` (the worktree the session entered, `null` when
-    /// it left) and `marble-origami-commit` (a context collapse: the messages it archived
-    /// and their summary), each written again at every flush and given once; the
-    /// collapse's snapshot, whose meaning is not known, stays an unknown record.
+    /// Record types of Claude Code 2.1 the spec does not name, in the shapes other
+    /// readers captured: `agent-setting` and `agent-color` (the agent a session runs as,
+    /// its colour), `worktree-state` (the worktree the session entered, `null` when it
+    /// left) and `marble-origami-commit` (a context collapse: the messages it archived
+    /// and their summary), each written again at every flush or turn and given once;
+    /// the collapse's snapshot, whose meaning is not known, stays an unknown record.
     #[test]
     fn worktrees_and_context_collapses() {
         let worktree = r#"{"type":"worktree-state","sessionId":"s1","worktreeSession":{"originalCwd":"/home/u/api","preEnterOriginalCwd":"/home/u","worktreePath":"/home/u/api/.claude/worktrees/fix login","worktreeName":"fix-login"}}"#;
@@ -1746,6 +1752,9 @@ mod tests {
         let snapshot = r#"{"type":"marble-origami-snapshot","sessionId":"s1","armed":true}"#;
         let rows = map(
             &[
+                r#"{"type":"agent-setting","agentSetting":"code-reviewer","sessionId":"s1"}"#,
+                r#"{"type":"agent-color","agentColor":"purple","sessionId":"s1"}"#,
+                r#"{"type":"agent-color","agentColor":"purple","sessionId":"s1"}"#,
                 worktree,
                 worktree,
                 r#"{"type":"worktree-state","sessionId":"s1","worktreeSession":null}"#,
@@ -1761,6 +1770,8 @@ mod tests {
         assert_eq!(
             rows,
             vec![
+                "live|s1|system||session meta: agentSetting=code-reviewer",
+                "live|s1|system||session meta: agentColor=purple",
                 r#"live|s1|system||session meta: worktree="/home/u/api/.claude/worktrees/fix login" name=fix-login original_cwd=/home/u/api"#,
                 "live|s1|system||session meta: worktree=none",
                 "live|s1|system||compaction: context collapse collapse_id=0000000000000001 first_archived=u1 last_archived=a1 summary_uuid=sum1",
