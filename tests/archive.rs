@@ -97,7 +97,7 @@ fn a_zipped_collection_reads_as_the_tree_it_holds() {
     let tree = tmp.path().join("tree");
     tree_in(&tree, None);
     let from_tree = Scanner::new().root(&tree).hash_files(true).run().unwrap();
-    assert_eq!(from_tree.rows.len(), 847);
+    assert_eq!(from_tree.rows.len(), 850);
     // databases stored (read by ranges in place), or everything deflated
     let kinds: [(&str, Stored); 2] = [
         ("mixed", |p| {
@@ -915,7 +915,7 @@ fn store_files_compressed_one_by_one_read_as_the_files_they_hold() {
             .unwrap();
     }
     let from_tree = Scanner::new().root(&tree).hash_files(true).run().unwrap();
-    assert_eq!(from_tree.rows.len(), 847);
+    assert_eq!(from_tree.rows.len(), 850);
     // every line store file a store claims, each with one of the four compressions
     let logs: Vec<PathBuf> = Scanner::new()
         .root(&packed)
@@ -961,14 +961,14 @@ fn store_files_compressed_one_by_one_read_as_the_files_they_hold() {
         plain(&from_packed.rows, true),
     );
     common::same_rows(&want, &got, "compressed files");
-    assert_eq!(got.len(), 847);
+    assert_eq!(got.len(), 850);
     // the rows of a compressed file name it: `.../<name>.<ext>/<name>`
     let named = from_packed
         .rows
         .iter()
         .filter(|r| shown.iter().any(|(s, _)| *s == r.source_file))
         .count();
-    assert_eq!(named, 357);
+    assert_eq!(named, 360);
     // the manifest: each compressed file as read, then the file it holds, whose bytes
     // are the plain file's
     let entries = |m: &[ai_chat_forensics::chat_rows::ManifestEntry]| -> std::collections::BTreeMap<String, (u64, String)> {
@@ -1148,7 +1148,7 @@ fn a_compressed_store_file_that_cannot_be_read_whole_is_named() {
             ),
             (
                 "/ws1/home/dana/.claude/projects/-home-dana-src/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl.gz".to_string(),
-                "compressed store file read in part (decompressed as gzip only to byte 9538: incomplete deflate stream); the file it holds is read to there".to_string()
+                "compressed store file read in part (decompressed as gzip only to byte 10805: incomplete deflate stream); the file it holds is read to there".to_string()
             ),
         ]
     );
@@ -1159,7 +1159,7 @@ fn a_compressed_store_file_that_cannot_be_read_whole_is_named() {
         .iter()
         .filter(|r| r.source_file == member)
         .collect();
-    assert_eq!(rows.len(), 24);
+    assert_eq!(rows.len(), 29);
     assert_eq!(
         rows.last()
             .map(|r| r.text.split(':').take(2).collect::<Vec<_>>().join(":")),
@@ -1181,7 +1181,7 @@ fn a_compressed_store_file_that_cannot_be_read_whole_is_named() {
         .open_archives(ai_chat_forensics::ArchivesMet::None)
         .run()
         .unwrap();
-    assert_eq!((root.rows.len(), root.archives_not_opened.len()), (25, 0));
+    assert_eq!((root.rows.len(), root.archives_not_opened.len()), (30, 0));
 }
 
 /// The RAR fixtures, written by RARLAB's `rar` 7.01 (`fixtures/generators/rar_archives.sh`).
@@ -1203,7 +1203,7 @@ fn a_rar_collection_reads_as_the_tree_it_holds() {
     let tree = tmp.path().join("tree");
     tree_in(&tree, Some(RAR_FIXTURES_DATED));
     let from_tree = Scanner::new().root(&tree).hash_files(true).run().unwrap();
-    assert_eq!(from_tree.rows.len(), 847);
+    assert_eq!(from_tree.rows.len(), 850);
     for name in ["collection.rar", "solid/collection.rar"] {
         let rar = tmp.path().join(name);
         std::fs::create_dir_all(rar.parent().unwrap()).unwrap();
@@ -1231,9 +1231,39 @@ fn rar_rows(root: &Path, passwords: &[&str]) -> (usize, Vec<String>) {
     (result.rows.len(), parser)
 }
 
+/// The names of the entries named each on a row of their own, not read for `why`,
+/// sorted.
+fn each_named(parser: &[String], why: &str) -> Vec<String> {
+    let mut names: Vec<String> = parser
+        .iter()
+        .filter_map(|p| p.strip_prefix("parser: archive entry "))
+        .filter_map(|p| p.split_once(&format!(" not read: {why}: ")))
+        .map(|(_, name)| name.to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The files under `.claude`, as an archive of the folder names them: quoted, sorted.
+fn claude_names(claude: &Path) -> Vec<String> {
+    let mut names: Vec<String> = common::files_under(claude)
+        .iter()
+        .map(|f| {
+            let rel = f
+                .strip_prefix(claude)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            format!("\"home/alice/.claude/{rel}\"")
+        })
+        .collect();
+    names.sort();
+    names
+}
+
 /// What a RAR holds that cannot be read is named, one `parser:` row each, and the rest
 /// is read: headers encrypted (`rar -hp`) without the password, a solid stream
-/// encrypted (one row for it), members encrypted with
+/// encrypted (one row for it, then one for each entry), members encrypted with
 /// two passwords of which one or none is given, files split across the volumes of a
 /// multi-volume set, a member of a decompression bomb's shape (refused by its header,
 /// before it is decoded; a 7z's too, as 7-Zip writes it), a member whose CRC does not
@@ -1257,27 +1287,31 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
             vec!["parser: archive not read (not read as a RAR archive: its headers are encrypted, and none of the passwords given opens them)".to_string()]
         )
     );
-    // the folder's 92 rows, the same as from the tree
+    // the folder's 95 rows, the same as from the tree
     let alice = fixture_tree().join("lin-ws01/home/alice/.claude");
     let (from_tree, tree_parser) = rar_rows(&alice, &[]);
-    assert_eq!(from_tree, 92);
+    assert_eq!(from_tree, 95);
     assert_eq!(
         rar_rows(&locked, &["not it", "hunter2"]),
-        (92, tree_parser.clone())
+        (95, tree_parser.clone())
     );
 
-    // a solid stream encrypted: named once, all of it read with the password
+    // a solid stream encrypted: said once, each entry named, all of it read with the
+    // password
     let solid = rar_fixture("locked/solid.rar");
+    let (n, parser) = rar_rows(&solid, &[]);
+    assert_eq!(n, 11);
     assert_eq!(
-        rar_rows(&solid, &[]),
-        (
-            1,
-            vec!["parser: archive entries not read: the solid RAR is encrypted, and no password was given; 10 of its entries not read".to_string()]
-        )
+        parser[0],
+        "parser: archive entries not read: the solid RAR is encrypted, and no password was given; 10 of its entries not read"
+    );
+    assert_eq!(
+        each_named(&parser[1..], "encrypted, and no password was given"),
+        claude_names(&alice)
     );
     assert_eq!(
         rar_rows(&solid, &["not it", "hunter2"]),
-        (92, tree_parser.clone())
+        (95, tree_parser.clone())
     );
 
     let mixed = rar_fixture("mixed/lin-ws01.rar");
@@ -1311,13 +1345,13 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
     );
     assert_eq!(
         rar_rows(&mixed, &["beta", "wrong", "alpha"]),
-        (92, tree_parser.clone())
+        (95, tree_parser.clone())
     );
 
     // a multi-volume set given by its first volume: read whole, the folder's rows, each
     // volume in the manifest; met in a walk, its later volumes are not read alone
     let part = |n: u32| rar_fixture(&format!("split/lin-ws01.part{n}.rar"));
-    assert_eq!(rar_rows(&part(1), &[]), (92, tree_parser.clone()));
+    assert_eq!(rar_rows(&part(1), &[]), (95, tree_parser.clone()));
     let run = Scanner::new().root(part(1)).run().unwrap();
     let volumes: Vec<String> = run
         .report
@@ -1335,7 +1369,7 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
         .open_archives(ai_chat_forensics::ArchivesMet::All)
         .run()
         .unwrap();
-    assert_eq!(walked.rows.len(), 92);
+    assert_eq!(walked.rows.len(), 95);
     // its later volumes are evidence given: no output goes to one
     let tmp = tempfile::tempdir().unwrap();
     let set = tmp.path().join("set");
@@ -1387,9 +1421,10 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
     );
 
     // a set damaged in its second volume (inside the transcript, which runs from the
-    // first volume to the third): the entries the third volume holds whole are read
-    // from it alone, as the tree of the files the set still gives (field for field);
-    // the transcript and the session file split across the last two volumes are named
+    // first volume to the third): the entries the third and fourth volumes hold whole
+    // are read from each alone, as the tree of the files the set still gives (field
+    // for field); the transcript and the history split across the last two volumes
+    // are named, each
     let damaged = tmp.path().join("damaged");
     std::fs::create_dir_all(&damaged).unwrap();
     for n in 1..=4 {
@@ -1404,6 +1439,7 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
     let damage = [
         "parser: archive entries not read: the multi-volume RAR could not be decoded past entry 1, and the entries after it that run from one volume into the next cannot be read without it (those a volume holds whole were read from that volume alone); 1 of its entries not read".to_string(),
         format!("parser: archive entry 1 not read: while extracting: in volume 2: checksum mismatch: expected 0x35e6e8ee, got 0x1f3f5268: {transcript}"),
+        "parser: archive entry 8 not read: it runs from one volume of the multi-volume RAR into the next, past entry 1, which could not be decoded: \"home/alice/.claude/history.jsonl\"".to_string(),
     ];
     let set_rows: Vec<String> = from_set
         .rows
@@ -1411,21 +1447,15 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
         .filter(|r| !damage.contains(&r.text))
         .map(|r| serde_json::to_string(r).unwrap())
         .collect();
-    assert_eq!(
-        rar_rows(&first, &[]),
-        (
-            39,
-            vec![damage[0].clone(), damage[1].clone(), tree_parser[0].clone()]
-        )
-    );
-    assert_eq!(set_rows.len(), 37);
+    assert_eq!(rar_rows(&first, &[]), (33, damage.to_vec()));
+    assert_eq!(set_rows.len(), 30);
     // (the host is the set's name, so the tree is under a folder of that name)
     let held = tmp.path().join("held").join("lin-ws01.part1");
     common::copy_tree(&alice, &held.join("home/alice/.claude"));
     for f in common::files_under(&held) {
         let name = f.to_string_lossy().replace('\\', "/");
         if name.ends_with("/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl")
-            || name.ends_with("/sessions/48213.json")
+            || name.ends_with("/.claude/history.jsonl")
         {
             std::fs::remove_file(&f).unwrap();
             continue;
@@ -1455,25 +1485,38 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
     assert_eq!(
         rar_rows(&rar_fixture("bomb/lin-ws01.rar"), &[]),
         (
-            93,
+            96,
             vec![
                 format!(
                     "parser: archive entry 1 not read: {}: {zeros}",
-                    bomb(12_439)
+                    bomb(12_591)
                 ),
                 tree_parser[0].clone()
             ]
         )
     );
+    // (of a solid stream, each entry after it is named too)
+    let (n, parser) = rar_rows(&rar_fixture("bomb/solid.rar"), &[]);
+    assert_eq!(n, 12);
     assert_eq!(
-        rar_rows(&rar_fixture("bomb/solid.rar"), &[]),
-        (
-            1,
-            vec![format!(
+        parser[..2],
+        [
+            format!(
                 "parser: archive entries not read: the RAR could not be decoded past entry 0 ({zeros}: {}); 11 of its entries not read",
-                bomb(10_732)
-            )]
-        )
+                bomb(10_877)
+            ),
+            format!(
+                "parser: archive entry 0 not read: {}: {zeros}",
+                bomb(10_877)
+            )
+        ]
+    );
+    assert_eq!(
+        each_named(
+            &parser[2..],
+            "it follows entry 0 in the RAR's stream, which could not be decoded"
+        ),
+        claude_names(&alice)
     );
 
     // the same shape as 7-Zip writes it (`fixtures/generators/seven_z_archives.sh`):
@@ -1485,7 +1528,7 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
             .join(name)
     };
     let (n, parser) = rar_rows(&seven_z("bomb/lin-ws01.7z"), &[]);
-    assert_eq!(n, 93);
+    assert_eq!(n, 94);
     assert_eq!(
         parser,
         vec![
@@ -1493,21 +1536,39 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
                 "parser: archive entries not read: block 1 of the 7z could not be decoded past entry 12 ({}): {zeros}; 1 of its entries not read",
                 bomb(21_848)
             ),
+            format!(
+                "parser: archive entry 12 not read: {} (block 1 of the 7z): {zeros}",
+                bomb(21_848)
+            ),
             tree_parser[0].clone()
         ]
     );
+    let (n, parser) = rar_rows(&seven_z("bomb/solid.7z"), &[]);
+    assert_eq!(n, 19);
     assert_eq!(
-        rar_rows(&seven_z("bomb/solid.7z"), &[]),
-        (
-            9,
-            vec![
-                format!(
-                    "parser: archive entries not read: block 0 of the 7z could not be decoded past entry 12 ({}): {zeros}; 10 of its entries not read",
-                    bomb(20_271)
-                ),
-                tree_parser[0].clone()
-            ]
-        )
+        [&parser[..2], &parser[parser.len() - 1..]].concat(),
+        [
+            format!(
+                "parser: archive entries not read: block 0 of the 7z could not be decoded past entry 12 ({}): {zeros}; 10 of its entries not read",
+                bomb(20_271)
+            ),
+            format!(
+                "parser: archive entry 12 not read: {} (block 0 of the 7z): {zeros}",
+                bomb(20_271)
+            ),
+            tree_parser[0].clone()
+        ]
+    );
+    // the nine after it (the history, before it, read)
+    assert_eq!(
+        each_named(
+            &parser[2..],
+            "its block could not be decoded past entry 12 (block 0 of the 7z)"
+        ),
+        claude_names(&alice)
+            .into_iter()
+            .filter(|n| !n.ends_with("/history.jsonl\""))
+            .collect::<Vec<_>>()
     );
 
     // damaged: a byte turned in the middle of each, and one cut short
@@ -1521,11 +1582,20 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
         path
     };
     let (n, parser) = rar_rows(&turned("collection.rar"), &[]);
-    assert_eq!(n, 821);
+    assert_eq!(n, 824);
     assert_eq!(parser.len(), 21);
-    assert!(parser.contains(&"parser: archive entry 66 not read: while verifying: checksum mismatch: expected 0xfc816957, got 0x50ada7a2: \"lin-ws01/home/alice/.config/Code/User/workspaceStorage/5f3c0a1e/chatSessions/9ab.jsonl\"".to_string()), "{parser:?}");
+    assert!(parser.contains(&"parser: archive entry 66 not read: while decoding: RAR 5 match exceeds output limit: \"lin-ws01/home/alice/.config/Code/User/workspaceStorage/5f3c0a1e/chatSessions/9ab.jsonl\"".to_string()), "{parser:?}");
     let (n, parser) = rar_rows(&turned("solid/collection.rar"), &[]);
-    assert_eq!(n, 383);
+    assert_eq!(n, 436);
+    assert_eq!(
+        parser
+            .iter()
+            .filter(|p| p.contains(
+                " not read: it follows entry 84 in the RAR's stream, which could not be decoded: "
+            ))
+            .count(),
+        52
+    );
     assert!(parser.contains(&"parser: archive entries not read: the RAR could not be decoded past entry 84 (\"lin-ws01/home/alice/.claude/projects/-home-alice-src-api/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl\": while decoding: RAR 5 match exceeds output limit); 53 of its entries not read".to_string()), "{parser:?}");
 
     // cut short (a copy that stopped at 60,000 bytes), each file its own stream or
@@ -1542,8 +1612,8 @@ fn what_a_rar_holds_that_cannot_be_read_is_named() {
         (
             "solid/collection.rar",
             115,
-            690,
-            "inside entry 115 (its header at byte 59750): \"tabby-srv/home/tabby/.tabby/ee/db.sqlite\"".to_string(),
+            693,
+            "inside entry 115 (its header at byte 59882): \"tabby-srv/home/tabby/.tabby/ee/db.sqlite\"".to_string(),
         ),
     ];
     for (name, files, rows, inside) in cuts {
@@ -2144,7 +2214,7 @@ fn a_rar_with_encrypted_headers_cut_short_is_read_as_far_as_it_is_whole() {
         ev.open_archive(&cut).unwrap(),
         vec![(
             cut.clone(),
-            "archive entries not read: the RAR is cut short at byte 7000, inside entry 7 (its header at byte 6510): \"home/alice/.claude/settings.json\"; that entry and any after it are not in the file".to_string()
+            "archive entries not read: the RAR is cut short at byte 7000, inside entry 7 (its header at byte 6654): \"home/alice/.claude/settings.json\"; that entry and any after it are not in the file".to_string()
         )]
     );
     assert_eq!(members_of(&ev, &cut).len(), 7);

@@ -1800,7 +1800,17 @@ impl Archive {
                 .iter()
                 .enumerate()
                 .filter(|(i, b)| **b == Some(block) && !named.contains(i))
-                .count()
+                .map(|(i, _)| i)
+                .collect::<Vec<usize>>()
+        };
+        // each entry of a block not read, named (after the row that says why)
+        let name_each = |tree: &mut Tree<'_>, block: usize, unread: &[usize], why: &str| {
+            for &i in unread {
+                tree.problem(format!(
+                    "archive entry {i} not read: {why} (block {block} of the 7z): {}",
+                    serde_json::to_string(&archive.files[i].name).unwrap_or_default()
+                ));
+            }
         };
         // the AES keys a password costs (see [`KeyBudget`])
         let mut budget = KeyBudget::default();
@@ -1809,8 +1819,10 @@ impl Archive {
                 .stream_map
                 .file_block_index
                 .iter()
-                .filter(|b| **b == Some(block))
-                .count()
+                .enumerate()
+                .filter(|(_, b)| **b == Some(block))
+                .map(|(i, _)| i)
+                .collect::<Vec<usize>>()
         };
         for block in 0..archive.blocks.len() {
             let encrypted = archive.blocks[block]
@@ -1832,10 +1844,17 @@ impl Archive {
                         .filter_map(|c| aes_key_of(c.properties()))
                         .map(|(power, salt)| (*id, power, salt));
                     if let Err(more) = budget.admit(keys) {
+                        let unread = entries_of(block);
                         tree.problem(format!(
                         "archive entries not read: block {block} of the 7z asks for AES keys of {more} SHA-256 rounds more, over the {SEVEN_Z_KEY_ROUNDS} rounds this reader spends on one archive; {} of its entries not read",
-                        entries_of(block)
+                        unread.len()
                     ));
+                        name_each(
+                            tree,
+                            block,
+                            &unread,
+                            "its block's AES keys are past the rounds this reader spends",
+                        );
                         break;
                     }
                 }
@@ -1897,9 +1916,14 @@ impl Archive {
                     // are not
                     let missed = unread_in(block, &decoded[before..]);
                     tree.problem(format!(
-                        "archive entries not read: block {block} of the 7z could not be decoded past entry {index} ({why}): {}; {missed} of its entries not read",
-                        serde_json::to_string(&archive.files[index].name).unwrap_or_default()
+                        "archive entries not read: block {block} of the 7z could not be decoded past entry {index} ({why}): {}; {} of its entries not read",
+                        serde_json::to_string(&archive.files[index].name).unwrap_or_default(),
+                        missed.len()
                     ));
+                    name_each(tree, block, &[index], &why);
+                    let after: Vec<usize> = missed.into_iter().filter(|&i| i != index).collect();
+                    let past = format!("its block could not be decoded past entry {index}");
+                    name_each(tree, block, &after, &past);
                     worked = Some(attempt);
                     break;
                 }
@@ -1925,9 +1949,11 @@ impl Archive {
                     }
                     let missed = unread_in(block, &decoded[before..]);
                     tree.problem(format!(
-                    "archive entries not read: block {block} of the 7z could not be decoded ({}); {missed} of its entries not read",
-                    seven_z_words(&e)
+                    "archive entries not read: block {block} of the 7z could not be decoded ({}); {} of its entries not read",
+                    seven_z_words(&e),
+                    missed.len()
                 ));
+                    name_each(tree, block, &missed, "its block could not be decoded");
                 }
             }
             if let Some(attempt) = worked {

@@ -3796,7 +3796,7 @@ mod tests {
             ev_of(&tmp).archive_password(crate::ArchivePassword::any_of(["wrong", "nope"])),
         ] {
             let problems = ev.open_archive(&locked).unwrap();
-            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert_eq!(problems.len(), 4, "{problems:?}");
             assert_eq!(problems[0].0, locked);
             assert!(
                 problems[0].1.starts_with(
@@ -3809,11 +3809,27 @@ mod tests {
                 problems[0].1.ends_with("); 3 of its entries not read"),
                 "{problems:?}"
             );
+            // and each of the three by its name
+            let named: Vec<&str> = problems[1..]
+                .iter()
+                .filter_map(|(_, p)| {
+                    p.split_once(" not read: its block could not be decoded (block 0 of the 7z): ")
+                })
+                .map(|(_, name)| name)
+                .collect();
+            assert_eq!(
+                named,
+                [
+                    "\"home/alice/a.txt\"",
+                    "\"home/alice/.claude/history.jsonl\"",
+                    "\"home/alice/empty.txt\""
+                ]
+            );
             assert!(ev.read(&locked.join("home/alice/a.txt")).is_err());
             assert!(ev.read(&locked.join("home/alice/empty.txt")).is_err());
         }
         // a damaged block (a byte of a.txt changed where LZMA2 stored it as it is): its
-        // entry named, the other blocks read
+        // entries named, together and each, the other blocks read
         let mut bytes = seven_z_bytes(files, false, None);
         let at = memchr::memmem::find(&bytes, b"hello seven").unwrap();
         bytes[at] = b'j';
@@ -3826,6 +3842,9 @@ mod tests {
             [(
                 damaged.clone(),
                 "archive entries not read: block 0 of the 7z could not be decoded (a CRC-32 does not match its contents); 1 of its entries not read".to_string()
+            ), (
+                damaged.clone(),
+                "archive entry 0 not read: its block could not be decoded (block 0 of the 7z): \"home/alice/a.txt\"".to_string()
             )]
         );
         assert!(ev.read(&damaged.join("home/alice/a.txt")).is_err());

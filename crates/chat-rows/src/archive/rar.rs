@@ -491,8 +491,14 @@ fn entries_within(
                         "archive entries not read: the multi-volume RAR could not be decoded past entry {past}, and the entries after it that run from one volume into the next cannot be read without it (those a volume holds whole were read from that volume alone); {} of its entries not read",
                         left.len()
                     ));
+                    // each named, as every entry not read is (the reader cannot
+                    // begin a set at a volume that opens with the rest of an
+                    // entry: "split entry is missing its first part")
+                    let why = format!(
+                        "it runs from one volume of the multi-volume RAR into the next, past entry {past}, which could not be decoded"
+                    );
                     for i in left {
-                        fate[i] = Fate::Failed;
+                        fail(tree, &mut fate, &members[i], i, &why);
                     }
                 }
                 // what is still locked is tried with the next password (the set is
@@ -512,8 +518,16 @@ fn entries_within(
                         bounds.words(&e, name.as_deref()),
                         left.len()
                     ));
+                    // and each, by its name: the first with the reason
+                    let after = format!(
+                        "it follows entry {first} in the RAR's stream, which could not be decoded"
+                    );
                     for i in left {
-                        fate[i] = Fate::Failed;
+                        let why = match i == first {
+                            true => bounds.words(&e, Some(&name_of(&members[i]))),
+                            false => after.clone(),
+                        };
+                        fail(tree, &mut fate, &members[i], i, &why);
                     }
                 }
                 break;
@@ -521,11 +535,18 @@ fn entries_within(
         }
     }
     // what a solid stream left undecoded when a member before it was not read
-    let left = fate.iter().filter(|f| matches!(f, Fate::Pending)).count();
-    if left > 0 {
+    let left: Vec<usize> = (0..fate.len())
+        .filter(|&i| matches!(fate[i], Fate::Pending))
+        .collect();
+    if !left.is_empty() {
         tree.problem(format!(
-            "archive entries not read: the {what}'s stream cannot be decoded past an entry not read; {left} of its entries not read"
+            "archive entries not read: the {what}'s stream cannot be decoded past an entry not read; {} of its entries not read",
+            left.len()
         ));
+        let why = format!("the {what}'s stream runs through an entry before it that was not read");
+        for i in left {
+            fail(tree, &mut fate, &members[i], i, &why);
+        }
     }
     let locked: Vec<usize> = (0..fate.len())
         .filter(|&i| matches!(fate[i], Fate::Locked))
@@ -536,18 +557,17 @@ fn entries_within(
         "encrypted, and none of the passwords given reads it"
     };
     if solid && !locked.is_empty() {
-        // one stream, one password: named once
+        // one stream, one password: said once, and each entry named
         tree.problem(format!(
             "archive entries not read: the {what} is {why}; {} of its entries not read",
             locked.len()
         ));
-    } else {
-        for i in locked {
-            tree.problem(format!(
-                "archive entry {i} not read: {why}: {}",
-                quoted(&name_of(&members[i]))
-            ));
-        }
+    }
+    for i in locked {
+        tree.problem(format!(
+            "archive entry {i} not read: {why}: {}",
+            quoted(&name_of(&members[i]))
+        ));
     }
     for (i, m) in members.iter().enumerate() {
         let name = name_of(m);
@@ -788,7 +808,8 @@ fn pass(
             for &k in &after {
                 fate[k] = Fate::Failed;
             }
-            problems.borrow_mut().push(format!(
+            let mut problems = problems.borrow_mut();
+            problems.push(format!(
                 "archive entries not read: the {}'s stream runs through entry {i} ({}), whose key asks for {} rounds of key derivation more, over the {} rounds this reader spends on one archive; {} of its entries not read",
                 ctx.what,
                 quoted(&name_of(m)),
@@ -796,6 +817,13 @@ fn pass(
                 ctx.key_rounds,
                 after.len()
             ));
+            for &k in &after {
+                problems.push(format!(
+                    "archive entry {k} not read: the {}'s stream runs through entry {i}, whose key is past the rounds this reader spends: {}",
+                    ctx.what,
+                    quoted(&name_of(&members[k]))
+                ));
+            }
             ctx.stopped.set(true);
             return Ok(ExtractionDecision::Stop);
         }
@@ -1868,7 +1896,7 @@ mod tests {
                 None => assert!(opens(len as u64), "{len}"),
             }
         }
-        assert_eq!(cuts, 199);
+        assert_eq!(cuts, 200);
         // the data of entry 2 cut: its name, from its whole header
         assert_eq!(
             of(&bytes[..3000]),
@@ -1923,11 +1951,23 @@ mod tests {
         // a solid stream: its first file's key is past the budget, so none is read
         let (problems, len) = read("locked/solid.rar", &["hunter2"], 0);
         assert_eq!(len, 0);
-        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert_eq!(problems.len(), 11, "{problems:?}");
         assert!(problems[0].starts_with("archive entry 0 not read: its key asks for 32768 rounds of key derivation more, over the 0 rounds this reader spends on one archive: "), "{problems:?}");
         assert_eq!(
             problems[1],
             "archive entries not read: the solid RAR's stream cannot be decoded past an entry not read; 9 of its entries not read"
+        );
+        // and each of the nine by its name
+        let named: Vec<&str> = problems[2..]
+            .iter()
+            .filter_map(|p| p.split_once(" not read: the solid RAR's stream runs through an entry before it that was not read: \"home/alice/.claude/"))
+            .map(|(entry, _)| entry)
+            .collect();
+        assert_eq!(
+            named,
+            (1..10)
+                .map(|i| format!("archive entry {i}"))
+                .collect::<Vec<_>>()
         );
         assert_eq!(
             read("locked/solid.rar", &["hunter2"], RAR_KEY_ROUNDS).0,
@@ -1937,7 +1977,8 @@ mod tests {
 
     /// A solid stream's member decoded again only to carry the stream to the members
     /// still locked (read on an earlier pass) costs its key as any other: past the
-    /// budget, the stream stops there and the members after it are named together.
+    /// budget, the stream stops there and the members after it are named, together and
+    /// each.
     #[test]
     fn a_member_decoded_only_to_carry_a_stream_costs_its_key() {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -2006,14 +2047,19 @@ mod tests {
         // no key at all: the stream stops at the file read before, and the nine after it
         // are named with it
         let (problems, read, spent, stopped) = run(0);
-        assert_eq!(
-            problems,
-            [format!(
-                "archive entries not read: the solid RAR's stream runs through entry {} ({}), whose key asks for 32768 rounds of key derivation more, over the 0 rounds this reader spends on one archive; 9 of its entries not read",
+        let mut want = vec![format!(
+            "archive entries not read: the solid RAR's stream runs through entry {} ({}), whose key asks for 32768 rounds of key derivation more, over the 0 rounds this reader spends on one archive; 9 of its entries not read",
+            keyed[0],
+            quoted(&name_of(&members[keyed[0]]))
+        )];
+        for &k in &keyed[1..] {
+            want.push(format!(
+                "archive entry {k} not read: the solid RAR's stream runs through entry {}, whose key is past the rounds this reader spends: {}",
                 keyed[0],
-                quoted(&name_of(&members[keyed[0]]))
-            )]
-        );
+                quoted(&name_of(&members[k]))
+            ));
+        }
+        assert_eq!(problems, want);
         assert_eq!((read, spent, stopped), (1, 0, true));
     }
 }

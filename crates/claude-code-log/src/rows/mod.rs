@@ -62,7 +62,18 @@ const SILENT: &[&str] = &[
     "custom-title",
     "ai-title",
     "summary",
+    "marble-origami-snapshot",
 ];
+
+/// A field as a `key=value` value: a string as it is, a number or flag as JSON writes
+/// it, nothing for `null` or a missing field, anything else as compact JSON.
+fn scalar(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => compact(other),
+    }
+}
 
 /// The `session meta:` row of a `worktree-state` record (Claude Code 2.1, as other
 /// readers captured it): the worktree the session works in (`worktreeSession`'s
@@ -830,14 +841,16 @@ impl<'a, 's> Mapper<'a, 's> {
                 let mode = rec.str("permissionMode").unwrap_or("").to_string();
                 self.mode(e, rec, mode);
             }
-            "mode" | "agent-name" | "agent-setting" | "agent-color" => {
+            "mode" | "agent-name" | "agent-setting" | "agent-color" | "isolation-latch" => {
                 // (`agent-setting`, the agent a session runs as (`--agent`, a
-                // teammate), and `agent-color`, its `/color`: Claude Code 2.1, in the
+                // teammate), `agent-color`, its `/color`, and `isolation-latch`, a
+                // `side` whose meaning no reader has found: Claude Code 2.1, in the
                 // shapes other readers captured; not in the spec)
                 let (key, value) = match rec.kind.as_str() {
                     "mode" => ("mode", rec.str("mode")),
                     "agent-setting" => ("agentSetting", rec.str("agentSetting")),
                     "agent-color" => ("agentColor", rec.str("agentColor")),
+                    "isolation-latch" => ("isolationLatch", rec.str("side")),
                     _ => (
                         "agentName",
                         rec.str("agentName").or_else(|| rec.str("name")),
@@ -917,6 +930,59 @@ impl<'a, 's> Mapper<'a, 's> {
                     }
                 }
             }
+            "attribution-snapshot" => self.attribution(e, rec),
+            "task-summary" => {
+                let summary = scalar(rec.raw.get("summary"));
+                self.system(e, rec, format!("task summary: {summary}"));
+            }
+            "speculation-accept" => {
+                let saved = scalar(rec.raw.get("timeSavedMs"));
+                let text = format!(
+                    "speculation accepted: {}",
+                    system::key_values(&[("time_saved_ms", &saved)])
+                );
+                self.system(e, rec, text.trim_end().to_string());
+            }
+            "history-suppression" | "fork-context-ref" | "observer-ref" => {
+                let v = |k: &str| scalar(rec.raw.get(k));
+                let (head, fields) = match rec.kind.as_str() {
+                    "history-suppression" => (
+                        "session meta: history suppressed",
+                        vec![
+                            ("cause", v("cause")),
+                            ("vetoed_account", v("vetoedAgainstAccountUuid")),
+                        ],
+                    ),
+                    "fork-context-ref" => (
+                        "session origin: fork",
+                        vec![
+                            ("parent_session", v("parentSessionId")),
+                            ("parent_last", v("parentLastUuid")),
+                            ("context_length", v("contextLength")),
+                            ("agent", v("agentId")),
+                        ],
+                    ),
+                    _ => (
+                        "session meta: observer",
+                        vec![
+                            ("task", v("observerTaskId")),
+                            ("agent_type", v("observerAgentType")),
+                        ],
+                    ),
+                };
+                let fields: Vec<(&str, &str)> =
+                    fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                let text = format!("{head} {}", system::key_values(&fields));
+                let text = text.trim_end().to_string();
+                if self.first_time(text.clone()) {
+                    // (`history-suppression` is timed by `ts`, not `timestamp`)
+                    let at = rec
+                        .timestamp
+                        .or_else(|| rec.raw.get("ts").and_then(decode::parse_time));
+                    let row = self.place.row(e.line, e.offset, at, TurnType::System, text);
+                    self.sink.push(row);
+                }
+            }
             k if SILENT.contains(&k) => {}
             other => {
                 let name = if other.is_empty() { "(none)" } else { other };
@@ -929,6 +995,62 @@ impl<'a, 's> Mapper<'a, 's> {
             ("logicalParentUuid", rec.logical_parent_uuid()),
         ] {
             if let Some(text) = target.and_then(|t| self.ix.ids.check(what, t)) {
+                self.system(e, rec, text);
+            }
+        }
+    }
+
+    /// An `attribution-snapshot` (Claude Code's commit attribution, re-appended after
+    /// every reply, in the shape other readers captured from Claude Code 2.1; not in the
+    /// spec): a `file attribution:` row for each file of `fileStates` (in path order) whose share
+    /// written by Claude (`claudeContribution`, characters) or content hash is new, and
+    /// an `attribution counts:` row when the session's counters change. A file's
+    /// `mtime` is left out: peers show it in seconds and in milliseconds.
+    fn attribution(&mut self, e: &Entry, rec: &Record) {
+        let mut texts = Vec::new();
+        if let Some(Value::Object(files)) = rec.raw.get("fileStates") {
+            for (path, state) in files {
+                let text = match state {
+                    Value::Object(st) => {
+                        let chars = scalar(st.get("claudeContribution"));
+                        let hash = scalar(st.get("contentHash"));
+                        let fields = [
+                            ("file", path.as_str()),
+                            ("claude_chars", &chars),
+                            ("content_hash", &hash),
+                        ];
+                        format!("file attribution: {}", system::key_values(&fields))
+                    }
+                    other => format!(
+                        "file attribution: {} {}",
+                        system::key_values(&[("file", path)]),
+                        compact(other)
+                    ),
+                };
+                texts.push(text.trim_end().to_string());
+            }
+        }
+        let v = |k: &str| scalar(rec.raw.get(k));
+        let counts = [
+            ("prompts", v("promptCount")),
+            ("prompts_at_last_commit", v("promptCountAtLastCommit")),
+            ("permission_prompts", v("permissionPromptCount")),
+            (
+                "permission_prompts_at_last_commit",
+                v("permissionPromptCountAtLastCommit"),
+            ),
+            ("escapes", v("escapeCount")),
+            ("escapes_at_last_commit", v("escapeCountAtLastCommit")),
+            ("surface", v("surface")),
+        ];
+        let fields: Vec<(&str, &str)> = counts.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let counts = system::key_values(&fields);
+        if !counts.is_empty() {
+            texts.push(format!("attribution counts: {counts}"));
+        }
+        for text in texts {
+            let text = text.trim_end().to_string();
+            if self.first_time(text.clone()) {
                 self.system(e, rec, text);
             }
         }
@@ -1776,9 +1898,82 @@ mod tests {
                 "live|s1|system||session meta: worktree=none",
                 "live|s1|system||compaction: context collapse collapse_id=0000000000000001 first_archived=u1 last_archived=a1 summary_uuid=sum1",
                 "live|s1|system||compaction summary: read the limiter",
-                r#"live|s1|system||unknown record type marble-origami-snapshot: {"type":"marble-origami-snapshot","sessionId":"s1","armed":true}"#,
                 "live|s1|system||compaction: context collapse collapse_id=2",
                 r#"live|s1|system||compaction summary: <collapsed id="2">x</collapsed>"#,
+            ]
+        );
+    }
+
+    /// Claude Code 2.1's state records in the shapes other readers captured: commit
+    /// attribution, task summaries, speculation, history suppression, a fork's context
+    /// reference, an observer and the isolation latch (a `marble-origami-snapshot` is
+    /// scheduler state and gives no row, above).
+    #[test]
+    fn claude_code_2_1_state_records() {
+        let snap = |n: u32, chars: u32| {
+            format!(
+                r#"{{"type":"attribution-snapshot","messageId":"a{n}","surface":"cli","fileStates":{{"/home/u/api/src/auth.ts":{{"contentHash":"h{chars}","claudeContribution":{chars},"mtime":1775144056}},"/home/u/api/README.md":{{"contentHash":"r1","claudeContribution":0,"mtime":1775144000}}}},"promptCount":{n},"promptCountAtLastCommit":0,"permissionPromptCount":1,"permissionPromptCountAtLastCommit":0,"escapeCount":0,"escapeCountAtLastCommit":0}}"#
+            )
+        };
+        let input = [
+            r#"{"type":"fork-context-ref","agentId":"a4396","parentSessionId":"p0","parentLastUuid":"u9","contextLength":17}"#.to_string(),
+            r#"{"type":"history-suppression","sessionId":"s1","cause":"restored_owner_mismatch","vetoedAgainstAccountUuid":"acct-9","ts":"2026-08-09T08:09:59.852Z"}"#.to_string(),
+            r#"{"type":"history-suppression","sessionId":"s1","cause":"fork_inherit","ts":1}"#.to_string(),
+            snap(1, 120),
+            snap(1, 120),
+            snap(2, 1842),
+            r#"{"type":"attribution-snapshot","messageId":"a3","fileStates":{"/tmp/x":7}}"#.to_string(),
+            r#"{"type":"task-summary","sessionId":"s1","summary":"running the auth tests","timestamp":"2026-04-11T09:00:00Z"}"#.to_string(),
+            r#"{"type":"speculation-accept","timestamp":"2026-04-02T15:34:16.250Z","timeSavedMs":432.5}"#.to_string(),
+            r#"{"type":"observer-ref","observerTaskId":"t-1","observerAgentType":"reviewer","timestamp":"2026-08-09T08:09:59.853Z"}"#.to_string(),
+            r#"{"type":"isolation-latch","side":"worktree","sessionId":"s1"}"#.to_string(),
+            r#"{"type":"isolation-latch","side":"worktree","sessionId":"s1"}"#.to_string(),
+            r#"{"type":"marble-origami-snapshot","sessionId":"s1","staged":[],"armed":false,"lastSpawnTokens":0}"#.to_string(),
+        ]
+        .join("\n");
+        assert_eq!(
+            map(&input, None, false),
+            vec![
+                "live|s1|system||session origin: fork parent_session=p0 parent_last=u9 context_length=17 agent=a4396",
+                "live|s1|system||session meta: history suppressed cause=restored_owner_mismatch vetoed_account=acct-9",
+                "live|s1|system||session meta: history suppressed cause=fork_inherit",
+                "live|s1|system||file attribution: file=/home/u/api/README.md claude_chars=0 content_hash=r1",
+                "live|s1|system||file attribution: file=/home/u/api/src/auth.ts claude_chars=120 content_hash=h120",
+                "live|s1|system||attribution counts: prompts=1 prompts_at_last_commit=0 permission_prompts=1 permission_prompts_at_last_commit=0 escapes=0 escapes_at_last_commit=0 surface=cli",
+                "live|s1|system||file attribution: file=/home/u/api/src/auth.ts claude_chars=1842 content_hash=h1842",
+                "live|s1|system||attribution counts: prompts=2 prompts_at_last_commit=0 permission_prompts=1 permission_prompts_at_last_commit=0 escapes=0 escapes_at_last_commit=0 surface=cli",
+                "live|s1|system||file attribution: file=/tmp/x 7",
+                "live|s1|system||task summary: running the auth tests",
+                "live|s1|system||speculation accepted: time_saved_ms=432.5",
+                "live|s1|system||session meta: observer task=t-1 agent_type=reviewer",
+                "live|s1|system||session meta: isolationLatch=worktree",
+            ]
+        );
+        // times: a record's `timestamp`, a suppression's `ts` (an ISO text; `1` is no
+        // time), none for the state records
+        let opts = MapOptions::new("s.jsonl", "s", &no_persisted_outputs);
+        let mut rows: Vec<chat_rows::Row> = Vec::new();
+        transcript_rows(&Transcript::from_bytes(input.as_bytes()), &opts, &mut rows);
+        let times: Vec<String> = rows
+            .iter()
+            .map(|r| r.timestamp.map(|t| t.to_string()).unwrap_or_default())
+            .collect();
+        assert_eq!(
+            times,
+            [
+                "",
+                "2026-08-09T08:09:59.852000Z",
+                "",
+                "",
+                "",
+                "",
+                "",
+                "",
+                "",
+                "2026-04-11T09:00:00.000000Z",
+                "2026-04-02T15:34:16.250000Z",
+                "2026-08-09T08:09:59.853000Z",
+                "",
             ]
         );
     }
