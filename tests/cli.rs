@@ -261,16 +261,16 @@ fn the_size_cap_is_the_users_to_set() {
         "home/alice/.claude/projects/-home-alice-src-api/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl",
     );
     assert!(capped.contains(&format!(
-        "parser: {}: cannot read (23076 bytes, over the 2048-byte cap of one evidence file)",
+        "parser: {}: cannot read (23744 bytes, over the 2048-byte cap of one evidence file)",
         ai_chat_forensics::chat_rows::display_path(&transcript)
     )));
     assert_eq!(over("4GiB"), Vec::<String>::new());
     // the cap is inclusive: a file of exactly the cap is read
     let names_transcript = |rows: &[String]| {
         rows.iter().any(|t| {
-            t.contains("7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl: cannot read (23076 bytes")
+            t.contains("7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl: cannot read (23744 bytes")
         })
     };
-    assert!(names_transcript(&over("23075")));
-    assert!(!names_transcript(&over("23076")));
+    assert!(names_transcript(&over("23743")));
+    assert!(!names_transcript(&over("23744")));
 }

@@ -179,7 +179,7 @@ fn a_claude_home_of_any_name_is_read_like_dot_claude() {
     };
     let (dot_kinds, dot_rows) = rows_under(&dot, ".claude");
     let dot_rows = texts(&dot, ".claude", dot_rows);
-    assert_eq!(dot_rows.len(), 95);
+    assert_eq!(dot_rows.len(), 98);
     assert_eq!(dot_kinds.len(), 10, "{dot_kinds:?}");
     assert!(
         dot_kinds.contains(&"claude-code prompt history\thome/alice/HOME/history.jsonl".into()),
@@ -256,7 +256,7 @@ fn every_row_names_its_file_and_its_place() {
         .keep_copies(true)
         .run()
         .unwrap();
-    assert_eq!(run.rows.len(), 920);
+    assert_eq!(run.rows.len(), 923);
     let unplaced: Vec<String> = run
         .rows
         .iter()

@@ -56,7 +56,6 @@ const SILENT: &[&str] = &[
     "atis-latch",
     "content-replacement",
     "tag",
-    "cost-state",
     "frame-link",
     "progress",
     "custom-title",
@@ -931,6 +930,7 @@ impl<'a, 's> Mapper<'a, 's> {
                 }
             }
             "attribution-snapshot" => self.attribution(e, rec),
+            "cost-state" => self.cost_state(e, rec),
             "task-summary" => {
                 let summary = scalar(rec.raw.get("summary"));
                 self.system(e, rec, format!("task summary: {summary}"));
@@ -1052,6 +1052,87 @@ impl<'a, 's> Mapper<'a, 's> {
             let text = text.trim_end().to_string();
             if self.first_time(text.clone()) {
                 self.system(e, rec, text);
+            }
+        }
+    }
+
+    /// A `cost-state`: the session's running totals, re-appended without a time at
+    /// each flush (the spec leaves its shape open; real Claude Code 2.1 records that
+    /// other readers printed show `modelUsage{<model>: {inputTokens, outputTokens,
+    /// cacheReadInputTokens, cacheCreationInputTokens, thinkingTokens,
+    /// webSearchRequests, costUSD}}`, `totalCostUSD`, `totalDuration`,
+    /// `totalAPIDuration`, `totalToolDuration`, `totalLinesAdded`,
+    /// `totalLinesRemoved`, `startTime` in epoch ms and `hasUnknownModelCost`). One
+    /// `usage: ... scope=session` row per model (the spec's plan for it, the
+    /// `model` column the usage model) and one `session totals:` row, each once per
+    /// text: a flush that changed nothing gives nothing.
+    fn cost_state(&mut self, e: &Entry, rec: &Record) {
+        let mut rows = Vec::new();
+        if let Some(Value::Object(models)) = rec.raw.get("modelUsage") {
+            const KEYS: [&str; 5] = [
+                "inputTokens",
+                "outputTokens",
+                "cacheReadInputTokens",
+                "cacheCreationInputTokens",
+                "thinkingTokens",
+            ];
+            for (model, usage) in models {
+                let text = match usage {
+                    Value::Object(u) if KEYS.iter().any(|k| u.contains_key(*k)) => {
+                        chat_rows::system::usage(&chat_rows::system::Usage {
+                            model,
+                            input: num(u.get(KEYS[0])),
+                            output: num(u.get(KEYS[1])),
+                            cache_read: num(u.get(KEYS[2])),
+                            cache_write: num(u.get(KEYS[3])),
+                            reasoning: num(u.get(KEYS[4])),
+                            nano_aiu: None,
+                            requests: None,
+                            duration_ms: None,
+                            finish: None,
+                            turn: None,
+                            scope: "session",
+                        })
+                    }
+                    // another shape: as written, never lost
+                    other => format!(
+                        "session totals: {} usage={}",
+                        system::key_values(&[("model", model)]),
+                        compact(other)
+                    ),
+                };
+                rows.push((model.as_str(), text));
+            }
+        }
+        let v = |k: &str| scalar(rec.raw.get(k));
+        let started = rec
+            .raw
+            .get("startTime")
+            .and_then(decode::parse_time)
+            .map(|t| t.to_string())
+            .unwrap_or_else(|| v("startTime"));
+        let totals = [
+            ("cost_usd", v("totalCostUSD")),
+            ("duration_ms", v("totalDuration")),
+            ("api_duration_ms", v("totalAPIDuration")),
+            ("tool_duration_ms", v("totalToolDuration")),
+            ("lines_added", v("totalLinesAdded")),
+            ("lines_removed", v("totalLinesRemoved")),
+            ("started", started),
+            ("unknown_model_cost", v("hasUnknownModelCost")),
+        ];
+        let fields: Vec<(&str, &str)> = totals.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let totals = system::key_values(&fields);
+        if !totals.is_empty() {
+            rows.push(("", format!("session totals: {totals}")));
+        }
+        for (model, text) in rows {
+            if self.first_time(text.clone()) {
+                let row = self
+                    .place
+                    .row(e.line, e.offset, rec.timestamp, TurnType::System, text)
+                    .model(model);
+                self.sink.push(row);
             }
         }
     }
@@ -1974,6 +2055,57 @@ mod tests {
                 "2026-04-02T15:34:16.250000Z",
                 "2026-08-09T08:09:59.853000Z",
                 "",
+            ]
+        );
+    }
+
+    /// `cost-state`, in the shape real Claude Code 2.1 records show: a session `usage:`
+    /// row per model (the model column the usage model) and a `session totals:` row,
+    /// each once per text, so a flush that only moved the durations gives one row.
+    #[test]
+    fn cost_state_gives_session_usage_and_totals() {
+        let state = |duration: u32, haiku_out: u32| {
+            format!(
+                r#"{{"type":"cost-state","sessionId":"s1","totalCostUSD":0.0425,"totalAPIDuration":8100,"totalAPIDurationWithoutRetries":8000,"totalToolDuration":20000,"totalLinesAdded":12,"totalLinesRemoved":3,"totalDuration":{duration},"startTime":1789398960924,"modelUsage":{{"claude-haiku-4-5-20251001":{{"inputTokens":400,"outputTokens":{haiku_out},"thinkingTokens":120,"cacheReadInputTokens":100000,"cacheCreationInputTokens":9000,"webSearchRequests":0,"costUSD":0.03}},"claude-opus-4-1-20250805":{{"inputTokens":12,"outputTokens":0,"cacheReadInputTokens":0,"cacheCreationInputTokens":0,"costUSD":0.0125}}}},"hasUnknownModelCost":false}}"#
+            )
+        };
+        let input = [
+            state(50000, 500),
+            state(51000, 500),
+            state(51000, 640),
+            r#"{"type":"cost-state","sessionId":"s1","modelUsage":{"m9":7}}"#.to_string(),
+            r#"{"type":"cost-state","sessionId":"s1"}"#.to_string(),
+        ]
+        .join("\n");
+        let opts = MapOptions::new("s.jsonl", "s", &no_persisted_outputs);
+        let mut rows: Vec<chat_rows::Row> = Vec::new();
+        transcript_rows(&Transcript::from_bytes(input.as_bytes()), &opts, &mut rows);
+        let got: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}|{}|{}|{}",
+                    r.source_line.unwrap_or(0),
+                    r.timestamp.is_some(),
+                    r.model,
+                    r.text
+                )
+            })
+            .collect();
+        let totals = |d: u32| {
+            format!(
+                "session totals: cost_usd=0.0425 duration_ms={d} api_duration_ms=8100 tool_duration_ms=20000 lines_added=12 lines_removed=3 started=2026-09-14T15:16:00.924000Z unknown_model_cost=false"
+            )
+        };
+        assert_eq!(
+            got,
+            vec![
+                "1|false|claude-haiku-4-5-20251001|usage: model=claude-haiku-4-5-20251001 input=400 output=500 cache_read=100000 cache_write=9000 reasoning=120 scope=session".to_string(),
+                "1|false|claude-opus-4-1-20250805|usage: model=claude-opus-4-1-20250805 input=12 output=0 cache_read=0 cache_write=0 reasoning=- scope=session".to_string(),
+                format!("1|false||{}", totals(50000)),
+                format!("2|false||{}", totals(51000)),
+                "3|false|claude-haiku-4-5-20251001|usage: model=claude-haiku-4-5-20251001 input=400 output=640 cache_read=100000 cache_write=9000 reasoning=120 scope=session".to_string(),
+                "4|false|m9|session totals: model=m9 usage=7".to_string(),
             ]
         );
     }
