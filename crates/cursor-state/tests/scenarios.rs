@@ -745,7 +745,9 @@ fn a_tool_message_with_plain_text_content_is_a_tool_result() {
 /// permissions.allow[1]`, `key approvalMode`, `key model.modelId`, `key gh.tools[0]`;
 /// `.workspace-trusted` (a marker) and a file that is not JSON have `whole file`. An
 /// empty list or object in `mcp-approvals.json` is a leaf, its value as written (`[]`,
-/// `{}`); it gave no row. The audit's files (JSONC, `authInfo`, project files); no secret.
+/// `{}`); it gave no row. A `mcp-approvals.json` that is a list of approval keys (the
+/// form another reader's harness writes for `cursor-agent`) gives a row per key. The
+/// audit's files (JSONC, `authInfo`, project files); no secret.
 #[test]
 fn settings_rows_name_their_key() {
     let dir = tempfile::tempdir().unwrap();
@@ -771,6 +773,13 @@ fn settings_rows_name_their_key() {
         r#"{"gh":{"tools":["get_issue","create_pr"],"approvedAt":1767225600000},"empty":[],"none":{}}"#,
     );
     write(&format!("{p}/.workspace-trusted"), "");
+    // the form another reader's harness writes for `cursor-agent` to find its servers
+    // approved: a list of `<server>-<first 16 hex of a SHA-256>` keys
+    let q = "home/u/.cursor/projects/home-u-src-q-def5678";
+    write(
+        &format!("{q}/mcp-approvals.json"),
+        r#"["github-1f2e3d4c5b6a7988","playwright-0a1b2c3d4e5f6071"]"#,
+    );
     write(
         "home/u/src/p/.cursor/permissions.json",
         r#"{"terminalAllowlist":["make"]}"#,
@@ -870,6 +879,23 @@ fn settings_rows_name_their_key() {
             ),
             &perm(&format!("mcp-approvals.empty=[] {at}"), mcp, "key empty"),
             &perm(&format!("mcp-approvals.none={{}} {at}"), mcp, "key none"),
+        ],
+    );
+    let listed = "projects/home-u-src-q-def5678/mcp-approvals.json";
+    let at_q = "location=home-u-src-q-def5678";
+    assert_lines(
+        &all(&format!("{q}/mcp-approvals.json")),
+        &[
+            &perm(
+                &format!("mcp-approvals=github-1f2e3d4c5b6a7988 {at_q}"),
+                listed,
+                "key [0]",
+            ),
+            &perm(
+                &format!("mcp-approvals=playwright-0a1b2c3d4e5f6071 {at_q}"),
+                listed,
+                "key [1]",
+            ),
         ],
     );
     assert_lines(
