@@ -1605,6 +1605,14 @@ mod tests {
         );
     }
 
+    /// The rows of a transcript mapped with the default options.
+    pub(super) fn rows_of(input: &str) -> Vec<chat_rows::Row> {
+        let opts = MapOptions::new("s.jsonl", "s", &no_persisted_outputs);
+        let mut rows: Vec<chat_rows::Row> = Vec::new();
+        transcript_rows(&Transcript::from_bytes(input.as_bytes()), &opts, &mut rows);
+        rows
+    }
+
     fn map(input: &str, agent_file: Option<&str>, fork: bool) -> Vec<String> {
         let opts = MapOptions {
             agent_file,
@@ -2032,9 +2040,7 @@ mod tests {
         );
         // times: a record's `timestamp`, a suppression's `ts` (an ISO text; `1` is no
         // time), none for the state records
-        let opts = MapOptions::new("s.jsonl", "s", &no_persisted_outputs);
-        let mut rows: Vec<chat_rows::Row> = Vec::new();
-        transcript_rows(&Transcript::from_bytes(input.as_bytes()), &opts, &mut rows);
+        let rows = rows_of(&input);
         let times: Vec<String> = rows
             .iter()
             .map(|r| r.timestamp.map(|t| t.to_string()).unwrap_or_default())
@@ -2077,9 +2083,7 @@ mod tests {
             r#"{"type":"cost-state","sessionId":"s1"}"#.to_string(),
         ]
         .join("\n");
-        let opts = MapOptions::new("s.jsonl", "s", &no_persisted_outputs);
-        let mut rows: Vec<chat_rows::Row> = Vec::new();
-        transcript_rows(&Transcript::from_bytes(input.as_bytes()), &opts, &mut rows);
+        let rows = rows_of(&input);
         let got: Vec<String> = rows
             .iter()
             .map(|r| {
@@ -2165,12 +2169,11 @@ mod tests {
 
 #[cfg(test)]
 mod document_tests {
+    use super::tests::rows_of;
     use super::*;
 
     fn rows(input: &str) -> Vec<String> {
-        let opts = MapOptions::new("s.jsonl", "s", &no_persisted_outputs);
-        let mut rows: Vec<chat_rows::Row> = Vec::new();
-        transcript_rows(&Transcript::from_bytes(input.as_bytes()), &opts, &mut rows);
+        let rows = rows_of(input);
         rows.into_iter()
             .map(|r| {
                 let line = r.source_line.map_or_else(String::new, |l| l.to_string());
