@@ -256,7 +256,7 @@ fn every_row_names_its_file_and_its_place() {
         .keep_copies(true)
         .run()
         .unwrap();
-    assert_eq!(run.rows.len(), 923);
+    assert_eq!(run.rows.len(), 925);
     let unplaced: Vec<String> = run
         .rows
         .iter()

@@ -9,8 +9,8 @@
 //!   in freed pages, standing grants, trusted folders, command history, settings, and
 //!   planted secrets (`config.json` token, `mcp-config.json` env, a proxy password).
 //! * `lin-ws01/home/alice/.config/Code/User/`: a VS Code 1.137-style workspace with a
-//!   transcript, a debug log and no `chatSessions/`, and an `agent-traces.db` with a
-//!   purged span.
+//!   transcript, a debug log, a tool result written to `chat-session-resources/` and no
+//!   `chatSessions/`, and an `agent-traces.db` with a purged span.
 //! * `mac-lt02/Users/bob/Library/Application Support/Code/User/workspaceStorage/b0b7c0de/`:
 //!   a workspace holding both a transcript and the `chatSessions` log of the same session.
 //! * `WIN-DESK03/C/Users/carol/.copilot/`: a short CLI session with a Windows cwd.
@@ -662,6 +662,13 @@ fn main() -> R<()> {
             "GitHub.copilot-chat/memory-tool/memories/{T1}/checkout.md"
         )),
         b"Checkout is slow because of N+1 queries.\n",
+    )?;
+    // the read_file result written to disk whole (the transcript keeps a cut of it)
+    write(
+        &ws.join(format!(
+            "GitHub.copilot-chat/chat-session-resources/{T1}/toolu_01K__vscode-1791194400123/content.txt"
+        )),
+        b"def checkout():\n    total = 0\n    for item in cart:\n        row = db.query(item)\n        total += row.price\n    return total\n",
     )?;
     build_traces(&user.join("globalStorage/github.copilot-chat"))?;
     // macOS: a workspace with both logs of the same session

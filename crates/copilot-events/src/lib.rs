@@ -974,6 +974,17 @@ fn read_side(
             side::memory(&bytes, &rel, &side, sink)
         }
         FileKind::LegacySession => side::legacy_session(&bytes, &side, sink),
+        FileKind::ToolResource => {
+            // <workspace>/GitHub.copilot-chat/chat-session-resources/<sid>/<call>/<file>
+            let call = path.parent().map(name_of).unwrap_or_default();
+            let ws = up(path, 5);
+            let project = if name_of(up(path, 6).as_path()) == "workspaceStorage" {
+                workspace_folder(&ws, evidence)
+            } else {
+                String::new()
+            };
+            side::spilled_tool_result(&bytes, &call, &project, &side, sink)
+        }
         FileKind::CliEvents
         | FileKind::Transcript
         | FileKind::SessionStore

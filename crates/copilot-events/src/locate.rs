@@ -68,6 +68,10 @@ pub enum FileKind {
     SessionDb,
     /// `.copilot/data.db`: the Copilot desktop app's SQLite (schema unverified).
     AppDb,
+    /// `GitHub.copilot-chat/chat-session-resources/<sessionId>/<toolCallId>/content.txt`
+    /// (or `content.json`): a large tool result the extension wrote to disk in place of
+    /// the prompt's copy.
+    ToolResource,
 }
 
 impl FileKind {
@@ -92,6 +96,7 @@ impl FileKind {
             FileKind::LegacySession => "copilot cli legacy session",
             FileKind::SessionDb => "copilot cli session db",
             FileKind::AppDb => "copilot app data db",
+            FileKind::ToolResource => "copilot chat spilled tool result",
         }
     }
 
@@ -106,6 +111,7 @@ impl FileKind {
                 | FileKind::LegacySession
                 | FileKind::SessionDb
                 | FileKind::AppDb
+                | FileKind::ToolResource
         )
     }
 }
@@ -175,6 +181,13 @@ pub fn locate(path: &Path) -> Option<Location> {
             loc(FileKind::Transcript, f.strip_suffix(".jsonl").unwrap_or(f))
         }
         ["debug-logs", sid, f] if component_matches(f, "*.jsonl") => loc(FileKind::DebugLog, sid),
+        // (the writer's `schema.json` beside a `content.json` is derived from it)
+        [
+            "chat-session-resources",
+            sid,
+            _call,
+            "content.txt" | "content.json",
+        ] if under_user => loc(FileKind::ToolResource, sid),
         ["memory-tool", "memories", ..] if rest.len() >= 3 => {
             // `memories/<sessionId>/x.md` names a session, `memories/repo/` does not
             let sid = if rest.len() >= 4 && rest[2] != "repo" {

@@ -684,6 +684,54 @@ pub fn debug_log(
     Ok(())
 }
 
+/// A large tool result Copilot Chat wrote to disk instead of putting it in the prompt
+/// (`chat-session-resources/<sessionId>/<toolCallId>/content.txt`, or `content.json`,
+/// the result pretty-printed, when it was JSON; the writer's source, vscode-copilot-chat
+/// `chatDiskSessionResources.ts` and the tool-result renderer: the model is told
+/// `Large tool result (<n>KB) written to file. Use the read_file tool to access the
+/// content at: <path>`, and the folder is deleted 8 hours after its last use). Often
+/// the only whole copy of a terminal's output or a file read: a `tool_result` row with
+/// the content (no time: the file says only when it was written, given on the next
+/// row; the call id without its `__vscode-<n>`, as the transcripts name it), then
+/// `spilled tool result: call=<folder> file=<name> bytes=<n>` at the file's
+/// modification time. Neither is a copy to merge away.
+pub fn spilled_tool_result(
+    bytes: &[u8],
+    call_dir: &str,
+    project: &str,
+    side: &Side<'_>,
+    sink: &mut dyn FnMut(Row),
+) {
+    let call = crate::twins::strip_vscode_suffix(call_dir);
+    sink(
+        Row::new(
+            side.agent,
+            TurnType::ToolResult,
+            String::from_utf8_lossy(bytes).into_owned(),
+        )
+        .tool("", call)
+        .session(side.session)
+        .project(project)
+        .locator("whole file"),
+    );
+    let n = bytes.len().to_string();
+    let fields = [("call", call_dir), ("file", side.file_name), ("bytes", &n)];
+    sink(
+        Row::system(
+            side.agent,
+            format!(
+                "spilled tool result: {} (written by Copilot Chat for a result too large for the prompt; time: file mtime)",
+                key_values(&fields)
+            ),
+        )
+        .at(side.mtime)
+        .tool("", call)
+        .session(side.session)
+        .project(project)
+        .locator("whole file"),
+    );
+}
+
 /// A memory note: `memory note: <path under memories/>: <content>`, no time.
 pub fn memory(bytes: &[u8], rel: &str, side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
     sink(

@@ -939,3 +939,87 @@ fn a_session_log_of_any_folder_name_beside_a_store_is_claimed() {
         ["also-not-uuid|session index: id=also-not-uuid cwd=/p"]
     );
 }
+
+/// A large tool result Copilot Chat wrote to disk instead of the prompt
+/// (`chat-session-resources/<session>/<call>/content.txt`, or `content.json` beside a
+/// derived `schema.json`, which is not claimed): a `tool_result` row with the whole
+/// content, its call id as the transcript names it, then the row that says what the file
+/// is, at its modification time. Only under a `User` folder, as transcripts.
+#[test]
+fn large_tool_results_written_to_disk_are_read() {
+    use copilot_events::{FileKind, locate};
+    let dir = tempfile::tempdir().unwrap();
+    let ws = "home/u/.config/Code/User/workspaceStorage/w1";
+    write(
+        dir.path(),
+        &format!("{ws}/workspace.json"),
+        br#"{"folder":"file:///home/u/proj"}"#,
+    );
+    let res = format!("{ws}/GitHub.copilot-chat/chat-session-resources/{T}");
+    let output = "total 24\ndrwxr-xr-x  5 u u 4096 Oct  5 10:00 .\n-rw-r--r--  1 u u  812 Oct  5 09:58 .env\n";
+    let txt = write(
+        dir.path(),
+        &format!("{res}/call_Xy12__vscode-1780118350599/content.txt"),
+        output.as_bytes(),
+    );
+    let json = write(
+        dir.path(),
+        &format!("{res}/toolu_01Ab__vscode-1780118350601/content.json"),
+        b"{\n  \"issues\": [\n    1,\n    2\n  ]\n}",
+    );
+    let schema = write(
+        dir.path(),
+        &format!("{res}/toolu_01Ab__vscode-1780118350601/schema.json"),
+        br#"{"type":"object"}"#,
+    );
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_791_194_400);
+    for p in [&txt, &json] {
+        std::fs::File::options()
+            .write(true)
+            .open(p)
+            .unwrap()
+            .set_modified(at)
+            .unwrap();
+    }
+    assert_eq!(
+        locate(&txt).map(|l| (l.kind, l.session_id)),
+        Some((FileKind::ToolResource, T.to_string()))
+    );
+    assert_eq!(locate(&schema), None);
+    let elsewhere = write(
+        dir.path(),
+        &format!("x/GitHub.copilot-chat/chat-session-resources/{T}/call_1/content.txt"),
+        b"x",
+    );
+    assert_eq!(locate(&elsewhere), None);
+    let rows: Vec<Row> = [&txt, &json]
+        .iter()
+        .flat_map(|p| read(p, Some("vscode")))
+        .collect();
+    let got: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{}|{}|{}",
+                r.session_id,
+                r.project_path,
+                full(std::slice::from_ref(r))[0]
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            format!("{T}|/home/u/proj|tool_result|live|||whole file|||call_Xy12|{output}"),
+            format!(
+                "{T}|/home/u/proj|system|live|2026-10-05T10:00:00.000000Z||whole file|||call_Xy12|spilled tool result: call=call_Xy12__vscode-1780118350599 file=content.txt bytes=88 (written by Copilot Chat for a result too large for the prompt; time: file mtime)"
+            ),
+            format!(
+                "{T}|/home/u/proj|tool_result|live|||whole file|||toolu_01Ab|{{\n  \"issues\": [\n    1,\n    2\n  ]\n}}"
+            ),
+            format!(
+                "{T}|/home/u/proj|system|live|2026-10-05T10:00:00.000000Z||whole file|||toolu_01Ab|spilled tool result: call=toolu_01Ab__vscode-1780118350601 file=content.json bytes=34 (written by Copilot Chat for a result too large for the prompt; time: file mtime)"
+            ),
+        ]
+    );
+}
