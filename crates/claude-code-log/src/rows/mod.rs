@@ -64,14 +64,10 @@ const SILENT: &[&str] = &[
     "marble-origami-snapshot",
 ];
 
-/// A field as a `key=value` value: a string as it is, a number or flag as JSON writes
-/// it, nothing for `null` or a missing field, anything else as compact JSON.
+/// A field as a `key=value` value: the session tree's row text of it, nothing when
+/// it is missing.
 fn scalar(v: Option<&Value>) -> String {
-    match v {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => compact(other),
-    }
+    v.map(session_tree::log::scalar).unwrap_or_default()
 }
 
 /// The `session meta:` row of a `worktree-state` record (Claude Code 2.1, as other
