@@ -28,8 +28,16 @@ pub fn quote_cut(head: &str, len: usize) -> String {
     if head.len() >= len {
         head.to_string()
     } else {
-        format!("{head}… [{len} bytes in all]")
+        cut_quote(head, len)
     }
+}
+
+/// `head… [<len> bytes in all]`, a quote said to be cut whatever the lengths: for a
+/// quote of a text rewritten before quoting (a line with a binary asset's data replaced
+/// by a note that may be longer than the data), whose cut head can be longer than the
+/// line itself.
+pub fn cut_quote(head: &str, len: usize) -> String {
+    format!("{head}… [{len} bytes in all]")
 }
 
 /// The start of `bytes` as text (invalid UTF-8 replaced), to [`MAX_QUOTED`]

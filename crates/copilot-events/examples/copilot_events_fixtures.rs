@@ -171,6 +171,8 @@ fn session_a() -> String {
     .ev("session.binary_asset", "2026-10-05T09:02:14.000Z", json!({"mimeType": "image/png", "data": "iVBORw0KGgoAAAANSUhEUg=="}))
     .ev("session.shutdown", "2026-10-05T09:03:00.000Z", json!({
         "shutdownType": "routine", "currentModel": "gpt-5",
+        "totalPremiumRequests": 4, "totalNanoAiu": 1200000, "totalApiDurationMs": 15400,
+        "sessionStartTime": 1791190800000_i64,
         "codeChanges": {"linesAdded": 3, "linesRemoved": 1, "filesModified": ["test/users.test.js"]},
         "modelMetrics": {
             "claude-sonnet-4.5": {"requests": {"count": 3, "cost": 3}, "usage": {"inputTokens": 42000, "outputTokens": 1800, "cacheReadTokens": 30000, "cacheWriteTokens": 0, "reasoningTokens": 400}, "totalNanoAiu": 1200000},

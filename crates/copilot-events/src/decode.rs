@@ -1121,6 +1121,28 @@ pub struct ShutdownData<'a> {
     pub code_changes: Option<CodeChanges>,
     #[serde(borrow)]
     pub current_model: Option<Str<'a>>,
+    /// The session's totals, each kept as written (the SDK types most as doubles:
+    /// premium requests count fractions of a request), for the `session totals:` row.
+    #[serde(borrow)]
+    pub total_premium_requests: Option<Raw<'a>>,
+    #[serde(borrow)]
+    pub total_nano_aiu: Option<Raw<'a>>,
+    #[serde(borrow)]
+    pub total_api_duration_ms: Option<Raw<'a>>,
+    #[serde(borrow)]
+    pub session_start_time: Option<Raw<'a>>,
+    #[serde(borrow)]
+    pub current_tokens: Option<Raw<'a>>,
+    #[serde(borrow)]
+    pub system_tokens: Option<Raw<'a>>,
+    #[serde(borrow)]
+    pub conversation_tokens: Option<Raw<'a>>,
+    #[serde(borrow)]
+    pub tool_definitions_tokens: Option<Raw<'a>>,
+    #[serde(borrow)]
+    pub events_file_size_bytes: Option<Raw<'a>>,
+    #[serde(borrow)]
+    pub token_details: Option<Raw<'a>>,
 }
 
 /// `assistant.usage`.

@@ -636,7 +636,14 @@ impl<'o> EventReader<'o> {
             match left.char_indices().nth(chat_rows::system::MAX_QUOTED) {
                 // short enough to quote whole: as it reads with the asset left out
                 None => bad.len = left.len(),
-                Some((cut, _)) => left.truncate(cut),
+                Some((cut, _)) => {
+                    // the cut said with the whole line's length, even when the line
+                    // is shorter than its quote (the asset's short data replaced by a
+                    // longer note): `quote_cut` says a cut only of a longer line
+                    left.truncate(cut);
+                    left = chat_rows::system::cut_quote(&left, bad.len);
+                    bad.len = left.len();
+                }
             }
             bad.text = left;
         }
@@ -1547,6 +1554,9 @@ impl<'o> EventReader<'o> {
                         "",
                         ""
                     );
+                }
+                if texts::session_totals_into(&mut self.text, d) {
+                    emit!(&self.line_session, TurnType::System, &self.text);
                 }
             }
             Data::Usage(d) => {

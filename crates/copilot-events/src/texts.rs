@@ -225,6 +225,80 @@ pub fn memory_note(path: &str, content: &str) -> String {
     format!("memory note: {path}: {content}")
 }
 
+/// `session totals: premium_requests=<n> nano_aiu=<n> api_duration_ms=<n> started=<UTC>
+/// current_tokens=<n> system_tokens=<n> conversation_tokens=<n>
+/// tool_definitions_tokens=<n> events_file_bytes=<n> token_details=<kind>:<n>,...`, what
+/// a `session.shutdown` says of the whole session beside its `session end:` and
+/// per-model `usage:` rows (the SDK's `SessionShutdownEventData`: `totalPremiumRequests`,
+/// `totalNanoAiu`, `totalApiDurationMs`, `sessionStartTime` in epoch ms, the context's
+/// token counts at shutdown; `eventsFileSizeBytes` and the session-wide `tokenDetails`
+/// of CLI 1.0.75, from a real capture). Values as written; a start that is no plausible
+/// time in epoch ms is kept as written as `session_start_time=<v>`; `tokenDetails` of another shape than
+/// `{<kind>: {"tokenCount": n}}` as compact JSON. Written into `out` (cleared first);
+/// false, and nothing written, when the event holds none of them.
+pub fn session_totals_into(out: &mut String, d: &crate::decode::ShutdownData<'_>) -> bool {
+    use crate::decode::{Raw, raw_text};
+    let text = |r: &Option<Raw<'_>>| r.map(raw_text).unwrap_or_default();
+    // a start that is no plausible time (0, seconds, text) is kept under its own name
+    let (started, start_raw) = match d.session_start_time {
+        Some(r) => match r
+            .0
+            .parse::<f64>()
+            .ok()
+            .and_then(Timestamp::from_epoch_millis_f64)
+        {
+            Some(t) => (t.to_string(), String::new()),
+            None => (String::new(), raw_text(r)),
+        },
+        None => Default::default(),
+    };
+    let details = d.token_details.map(token_details).unwrap_or_default();
+    let fields = [
+        ("premium_requests", text(&d.total_premium_requests)),
+        ("nano_aiu", text(&d.total_nano_aiu)),
+        ("api_duration_ms", text(&d.total_api_duration_ms)),
+        ("started", started),
+        ("session_start_time", start_raw),
+        ("current_tokens", text(&d.current_tokens)),
+        ("system_tokens", text(&d.system_tokens)),
+        ("conversation_tokens", text(&d.conversation_tokens)),
+        ("tool_definitions_tokens", text(&d.tool_definitions_tokens)),
+        ("events_file_bytes", text(&d.events_file_size_bytes)),
+        ("token_details", details),
+    ];
+    out.clear();
+    if fields.iter().all(|(_, v)| v.is_empty()) {
+        return false;
+    }
+    out.push_str("session totals: ");
+    let pairs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    chat_rows::system::key_values_into(out, &pairs);
+    true
+}
+
+/// `tokenDetails` `{"input": {"tokenCount": 2}, ...}` as `cache_read:0,...,input:2`
+/// (keys sorted), or as compact JSON when it has another shape.
+fn token_details(raw: crate::decode::Raw<'_>) -> String {
+    use serde_json::Value;
+    let parsed: Option<Vec<String>> = match serde_json::from_str::<Value>(raw.0) {
+        Ok(Value::Object(kinds)) => kinds
+            .iter()
+            .map(|(kind, v)| match v {
+                Value::Object(o) if o.len() == 1 => match o.get("tokenCount") {
+                    Some(Value::Number(n)) => Some(format!("{kind}:{n}")),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    };
+    match parsed {
+        Some(parts) if !parts.is_empty() => parts.join(","),
+        _ => crate::decode::raw_text(raw),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

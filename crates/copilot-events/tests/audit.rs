@@ -1023,3 +1023,53 @@ fn large_tool_results_written_to_disk_are_read() {
         ]
     );
 }
+
+/// `session.shutdown`'s totals beside its `session end:` and `usage:` rows: premium
+/// requests, nano AIU, API time, the start, the context's token counts at shutdown,
+/// the events file's size and CLI 1.0.75's session-wide `tokenDetails` (the line's
+/// fields as a real 1.0.75 capture has them, values made up). A start that is no time
+/// in epoch ms and `tokenDetails` of another shape are kept as written; a shutdown with
+/// none of them gives no `session totals:` row.
+#[test]
+fn a_shutdown_gives_the_sessions_totals() {
+    let rows = events(&[
+        r#"{"type":"session.shutdown","data":{"shutdownType":"routine","totalPremiumRequests":1.5,"totalNanoAiu":6056400000,"tokenDetails":{"input":{"tokenCount":2},"cache_read":{"tokenCount":0},"cache_write":{"tokenCount":24208},"output":{"tokenCount":4}},"totalApiDurationMs":1288,"sessionStartTime":1785353186397,"eventsFileSizeBytes":30642,"codeChanges":{"linesAdded":0,"linesRemoved":0,"filesModified":[]},"modelMetrics":{"claude-sonnet-5":{"requests":{"count":1,"cost":1},"usage":{"inputTokens":24210,"outputTokens":4,"cacheReadTokens":0,"cacheWriteTokens":24208}}},"currentModel":"claude-sonnet-5","currentTokens":24214,"systemTokens":9000,"conversationTokens":214,"toolDefinitionsTokens":15000},"id":"e9","timestamp":"2026-07-29T19:30:00.000Z","parentId":"e8"}"#,
+        r#"{"type":"session.shutdown","data":{"shutdownType":"error","errorReason":"crash","sessionStartTime":1,"tokenDetails":{"input":7},"totalPremiumRequests":null},"timestamp":"2026-07-29T19:31:00.000Z"}"#,
+        r#"{"type":"session.shutdown","data":{"shutdownType":"routine","sessionStartTime":"soon"},"timestamp":"2026-07-29T19:32:00.000Z"}"#,
+        r#"{"type":"session.shutdown","data":{"shutdownType":"routine","totalPremiumRequests":null},"timestamp":"2026-07-29T19:33:00.000Z"}"#,
+    ]);
+    assert_eq!(
+        full(&rows),
+        [
+            "system|live|2026-07-29T19:30:00.000000Z|1|byte 0||||session end: type=routine current_model=claude-sonnet-5 files_modified=0 lines_added=0 lines_removed=0",
+            "system|live|2026-07-29T19:30:00.000000Z|1|byte 0|claude-sonnet-5|||usage: model=claude-sonnet-5 input=24210 output=4 cache_read=0 cache_write=24208 reasoning=- requests=1 scope=session",
+            "system|live|2026-07-29T19:30:00.000000Z|1|byte 0||||session totals: premium_requests=1.5 nano_aiu=6056400000 api_duration_ms=1288 started=2026-07-29T19:26:26.397000Z current_tokens=24214 system_tokens=9000 conversation_tokens=214 tool_definitions_tokens=15000 events_file_bytes=30642 token_details=cache_read:0,cache_write:24208,input:2,output:4",
+            "system|live|2026-07-29T19:31:00.000000Z|2|byte 758||||session end: type=error error=\"crash\"",
+            "system|live|2026-07-29T19:31:00.000000Z|2|byte 758||||session totals: session_start_time=1 token_details=\"{\\\"input\\\":7}\"",
+            "system|live|2026-07-29T19:32:00.000000Z|3|byte 955||||session end: type=routine",
+            "system|live|2026-07-29T19:32:00.000000Z|3|byte 955||||session totals: session_start_time=soon",
+            "system|live|2026-07-29T19:33:00.000000Z|4|byte 1082||||session end: type=routine",
+        ]
+    );
+}
+
+/// A broken `session.binary_asset` line shorter than 400 bytes whose quote, its short
+/// data replaced by the longer `[binary asset data left out, ...]` note, is cut at 400
+/// characters says the cut with the line's own length (it said nothing: a cut only
+/// shows when the line is longer than its quote).
+#[test]
+fn a_cut_quote_of_an_asset_line_says_so_though_the_line_is_short() {
+    let head =
+        r#"{"type":"session.binary_asset","data":{"mimeType":"image/png","data":"QQ=="},"id":""#;
+    let line = format!("{head}{}\"XX", "p".repeat(390 - head.len() - 3));
+    assert_eq!(line.len(), 390);
+    let rows = events(&[&line]);
+    let left_out = line.replace("QQ==", "[binary asset data left out, 4 characters]");
+    let quoted: String = left_out.chars().take(400).collect();
+    assert_eq!(
+        full(&rows),
+        [format!(
+            "system|live||1|byte 0||||parser: unparseable line (expected `,` or `}}` at line 1 column 389): {quoted}… [390 bytes in all]"
+        )]
+    );
+}

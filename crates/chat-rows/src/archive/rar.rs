@@ -1896,7 +1896,7 @@ mod tests {
                 None => assert!(opens(len as u64), "{len}"),
             }
         }
-        assert_eq!(cuts, 201);
+        assert_eq!(cuts, 202);
         // the data of entry 2 cut: its name, from its whole header
         assert_eq!(
             of(&bytes[..3000]),

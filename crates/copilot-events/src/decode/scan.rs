@@ -1251,6 +1251,16 @@ impl<'a> P<'a> {
                         &["modelMetrics"],
                         &["codeChanges"],
                         &["currentModel"],
+                        &["totalPremiumRequests"],
+                        &["totalNanoAiu"],
+                        &["totalApiDurationMs"],
+                        &["sessionStartTime"],
+                        &["currentTokens"],
+                        &["systemTokens"],
+                        &["conversationTokens"],
+                        &["toolDefinitionsTokens"],
+                        &["eventsFileSizeBytes"],
+                        &["tokenDetails"],
                     ],
                     |p, n| {
                         match n {
@@ -1258,7 +1268,17 @@ impl<'a> P<'a> {
                             1 => d.error_reason = p.opt_str()?,
                             2 => d.model_metrics = p.model_metrics()?,
                             3 => d.code_changes = p.code_changes()?,
-                            _ => d.current_model = p.opt_str()?,
+                            4 => d.current_model = p.opt_str()?,
+                            5 => d.total_premium_requests = p.opt_raw()?,
+                            6 => d.total_nano_aiu = p.opt_raw()?,
+                            7 => d.total_api_duration_ms = p.opt_raw()?,
+                            8 => d.session_start_time = p.opt_raw()?,
+                            9 => d.current_tokens = p.opt_raw()?,
+                            10 => d.system_tokens = p.opt_raw()?,
+                            11 => d.conversation_tokens = p.opt_raw()?,
+                            12 => d.tool_definitions_tokens = p.opt_raw()?,
+                            13 => d.events_file_size_bytes = p.opt_raw()?,
+                            _ => d.token_details = p.opt_raw()?,
                         }
                         Some(())
                     },
@@ -1602,6 +1622,55 @@ mod tests {
         // the first seven metrics (the rest hold a float, `-0`, a duplicate field, a
         // value of another type, or are not JSON) with the first five changes
         assert_eq!(read, 35, "{} lines", lines.len());
+    }
+
+    /// The shutdown's totals (`session totals:`), kept as written by the scanner: the
+    /// event serde_json gives on every variant, none where serde_json refuses.
+    #[test]
+    fn shutdown_totals_are_serde_json() {
+        let values = [
+            r#"1"#,
+            r#"1.5"#,
+            r#"null"#,
+            r#""text""#,
+            r#"{"input":{"tokenCount":2}}"#,
+            r#"[1, {"a": null}]"#,
+            r#"-0"#,
+            r#"1e400"#,
+            r#"{"a":}"#,
+        ];
+        let names = [
+            "totalPremiumRequests",
+            "totalNanoAiu",
+            "totalApiDurationMs",
+            "sessionStartTime",
+            "currentTokens",
+            "systemTokens",
+            "conversationTokens",
+            "toolDefinitionsTokens",
+            "eventsFileSizeBytes",
+            "tokenDetails",
+        ];
+        let (mut read, mut lines) = (0, 0);
+        for name in names {
+            for v in values {
+                lines += 1;
+                let text = format!(
+                    r#"{{"type":"session.shutdown","data":{{"shutdownType":"routine","{name}":{v},"currentModel":"m"}}}}"#
+                );
+                match (event(&text), crate::decode::serde_event(text.as_bytes())) {
+                    (Some(ev), Ok(old)) => {
+                        read += 1;
+                        assert_eq!(format!("{ev:?}"), format!("{old:?}"), "{text}");
+                    }
+                    (Some(ev), Err(e)) => panic!("read {ev:?} where serde_json says {e}: {text}"),
+                    (None, Ok(old)) => panic!("gave up on {old:?}: {text}"),
+                    (None, Err(_)) => {}
+                }
+            }
+        }
+        // every value but `{"a":}`, which is not JSON (`1e400` is kept as written)
+        assert_eq!((read, lines), (80, 90));
     }
     /// `data_raw` gives the `data` serde_json gives, on every line it reads, and reads
     /// nearly every line of the fixtures and of their damaged copies that serde_json reads.
