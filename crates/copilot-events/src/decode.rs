@@ -219,7 +219,7 @@ pub enum Data<'a> {
     #[default]
     Other,
     Start(StartData<'a>),
-    Resume(ResumeData),
+    Resume(ResumeData<'a>),
     User(UserData<'a>),
     TurnStart(ModelData<'a>),
     Reasoning(ContentData<'a>),
@@ -663,6 +663,18 @@ pub struct StartData<'a> {
     pub selected_model: Option<Str<'a>>,
     #[serde(borrow)]
     pub context: Option<Context<'a>>,
+    /// What the SDK's `SessionStartEventData` names beside the spec's fields, printed
+    /// after them: the writer (`copilot-agent`), the reasoning effort, and whether
+    /// another client had the session open (`alreadyInUse`) or Mission Control may
+    /// steer it (`remoteSteerable`).
+    #[serde(borrow)]
+    pub producer: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub reasoning_effort: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub already_in_use: Option<Text<'a>>,
+    #[serde(borrow)]
+    pub remote_steerable: Option<Text<'a>>,
 }
 
 /// `session.resume`.
@@ -674,8 +686,22 @@ pub struct StartData<'a> {
     rename_all = "camelCase",
     default
 )]
-pub struct ResumeData {
+pub struct ResumeData<'a> {
     pub event_count: Option<i64>,
+    /// The SDK's `SessionResumeEventData` beside the spec's `eventCount`: when, with
+    /// which model and effort, in which folder and git state the session was resumed.
+    #[serde(borrow)]
+    pub resume_time: Option<Text<'a>>,
+    #[serde(borrow)]
+    pub selected_model: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub reasoning_effort: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub context: Option<Context<'a>>,
+    #[serde(borrow)]
+    pub already_in_use: Option<Text<'a>>,
+    #[serde(borrow)]
+    pub remote_steerable: Option<Text<'a>>,
 }
 
 /// `user.message`.
@@ -951,6 +977,17 @@ pub struct ContextChangedData<'a> {
     pub branch: Option<Str<'a>>,
     #[serde(borrow)]
     pub context: Option<Context<'a>>,
+    /// The rest of the SDK's `SessionContextChangedEventData`, printed after the spec's
+    /// text.
+    #[serde(borrow)]
+    pub git_root: Option<Str<'a>>,
+    pub repository: Option<Value>,
+    #[serde(borrow)]
+    pub host_type: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub head_commit: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub base_commit: Option<Str<'a>>,
 }
 
 /// `session.context_cleared`.
@@ -1195,6 +1232,14 @@ pub struct Context<'a> {
     #[serde(borrow)]
     pub branch: Option<Str<'a>>,
     pub repository: Option<Value>,
+    /// `github` or `ado` (the SDK's `hostType`).
+    #[serde(borrow)]
+    pub host_type: Option<Str<'a>>,
+    /// The branch's head and base commits when the session started or resumed.
+    #[serde(borrow)]
+    pub head_commit: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub base_commit: Option<Str<'a>>,
 }
 
 /// One attachment of a user message.

@@ -465,6 +465,11 @@ fn push_count(out: &mut String, n: Option<i64>) {
     }
 }
 
+/// A [`decode::Text`] field's text, or empty.
+fn text<'c>(t: &'c Option<decode::Text<'_>>) -> &'c str {
+    t.as_ref().map(|t| t.0.as_ref()).unwrap_or("")
+}
+
 fn num(v: Option<i64>) -> String {
     v.map(|n| n.to_string()).unwrap_or_default()
 }
@@ -832,6 +837,14 @@ impl<'o> EventReader<'o> {
                             "started",
                             d.start_time.as_ref().map(|t| t.0.as_ref()).unwrap_or(""),
                         ),
+                        // the SDK's fields the spec's text leaves out, after it
+                        ("producer", s(&d.producer)),
+                        ("host_type", c.map(|c| s(&c.host_type)).unwrap_or("")),
+                        ("head_commit", c.map(|c| s(&c.head_commit)).unwrap_or("")),
+                        ("base_commit", c.map(|c| s(&c.base_commit)).unwrap_or("")),
+                        ("reasoning_effort", s(&d.reasoning_effort)),
+                        ("already_in_use", text(&d.already_in_use)),
+                        ("remote_steerable", text(&d.remote_steerable)),
                     ],
                 );
                 emit!(&self.session, TurnType::System, &self.text);
@@ -850,9 +863,54 @@ impl<'o> EventReader<'o> {
             }
             Data::Resume(d) => {
                 self.start_time = at;
+                let c = d.context.as_ref();
+                // the folder and branch it resumed in hold from here on
+                if let Some(cwd) = c.and_then(|c| c.cwd.as_deref()).filter(|x| !x.is_empty()) {
+                    set(&mut self.project, cwd);
+                }
+                if let Some(b) = c
+                    .and_then(|c| c.branch.as_deref())
+                    .filter(|x| !x.is_empty())
+                {
+                    set(&mut self.branch, b);
+                }
                 let n = num(d.event_count);
-                let t = system::session_start(&[("resumed", "true"), ("events", &n)]);
+                let repo: std::borrow::Cow<'_, str> = match c.and_then(|c| c.repository.as_ref()) {
+                    Some(Value::String(r)) => r.as_str().into(),
+                    Some(v) => scalar(v).into(),
+                    None => "".into(),
+                };
+                // the spec's `resumed=true events=<n>`, then what the SDK's resume names
+                let t = system::session_start(&[
+                    ("resumed", "true"),
+                    ("events", &n),
+                    ("resumed_at", text(&d.resume_time)),
+                    ("cwd", c.map(|c| s(&c.cwd)).unwrap_or("")),
+                    ("git_root", c.map(|c| s(&c.git_root)).unwrap_or("")),
+                    ("repository", &repo),
+                    ("host_type", c.map(|c| s(&c.host_type)).unwrap_or("")),
+                    ("branch", c.map(|c| s(&c.branch)).unwrap_or("")),
+                    ("head_commit", c.map(|c| s(&c.head_commit)).unwrap_or("")),
+                    ("base_commit", c.map(|c| s(&c.base_commit)).unwrap_or("")),
+                    ("selected_model", s(&d.selected_model)),
+                    ("reasoning_effort", s(&d.reasoning_effort)),
+                    ("already_in_use", text(&d.already_in_use)),
+                    ("remote_steerable", text(&d.remote_steerable)),
+                ]);
                 emit!(&self.line_session, TurnType::System, &t);
+                // the model in force at resume: a `model:` row when it is another
+                if let Some(m) = d.selected_model.as_deref().filter(|m| !m.is_empty()) {
+                    self.any_model = true;
+                    if m != "auto" {
+                        self.text.clear();
+                        if self
+                            .model_tracker
+                            .observe_into(ModelSpec::new(m), &mut self.text)
+                        {
+                            emit!(&self.line_session, TurnType::System, &self.text);
+                        }
+                    }
+                }
             }
             Data::User(d) => {
                 self.reasoning.clear();
@@ -1407,11 +1465,44 @@ impl<'o> EventReader<'o> {
                 if !branch.is_empty() {
                     set(&mut self.branch, branch);
                 }
+                // the rest of the SDK's fields, each at the top or in `context`
+                let c = d.context.as_ref();
+                let either = |top: &Option<Str<'_>>, inner: Option<&Option<Str<'_>>>| {
+                    top.as_deref()
+                        .or(inner.and_then(|i| i.as_deref()))
+                        .unwrap_or("")
+                        .to_string()
+                };
+                let repo = match d
+                    .repository
+                    .as_ref()
+                    .or(c.and_then(|c| c.repository.as_ref()))
+                {
+                    Some(Value::String(r)) => r.clone(),
+                    Some(v) => scalar(v),
+                    None => String::new(),
+                };
+                let rest = [
+                    ("git_root", either(&d.git_root, c.map(|c| &c.git_root))),
+                    ("repository", repo),
+                    ("host_type", either(&d.host_type, c.map(|c| &c.host_type))),
+                    (
+                        "head_commit",
+                        either(&d.head_commit, c.map(|c| &c.head_commit)),
+                    ),
+                    (
+                        "base_commit",
+                        either(&d.base_commit, c.map(|c| &c.base_commit)),
+                    ),
+                ];
                 let t = &mut self.text;
                 t.clear();
                 t.push_str("cwd changed: ");
                 t.push_str(cwd);
                 kv(t, "branch", branch, false);
+                for (k, v) in &rest {
+                    kv(t, k, v, false);
+                }
                 emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::ContextCleared(d) => {

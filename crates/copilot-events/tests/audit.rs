@@ -1073,3 +1073,42 @@ fn a_cut_quote_of_an_asset_line_says_so_though_the_line_is_short() {
         )]
     );
 }
+
+/// `session.start` and `session.resume` keep what the SDK's `SessionStartEventData` and
+/// `SessionResumeEventData` name beyond the spec's text (the producer, the host type,
+/// the branch's head and base commits, the reasoning effort, whether another client had
+/// the session open, whether Mission Control may steer it; a resume's time, folder, git
+/// state and model), each after the spec's pairs; and `session.context_changed` its git
+/// root, repository, host type and commits after `cwd changed: <cwd> branch=<b>`. A
+/// resume's folder and branch hold for the rows after it, and its model gives a
+/// `model:` row when it is another.
+#[test]
+fn a_start_and_a_resume_keep_what_the_sdk_names() {
+    let rows = events(&[
+        r#"{"type":"session.start","data":{"sessionId":"s1","version":1,"producer":"copilot-agent","copilotVersion":"1.0.91","startTime":"2026-10-05T09:00:00.000Z","selectedModel":"gpt-5","reasoningEffort":"high","context":{"cwd":"/w/api","gitRoot":"/w/api","repository":"acme/api","hostType":"github","branch":"main","headCommit":"4f2a9c1","baseCommit":"0b1c2d3"},"alreadyInUse":false,"remoteSteerable":true},"timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"user.message","data":{"content":"hi"},"timestamp":"2026-10-05T09:00:01.000Z"}"#,
+        r#"{"type":"session.resume","data":{"resumeTime":"2026-10-06T08:00:00.000Z","eventCount":2,"selectedModel":"claude-sonnet-4.5","reasoningEffort":"low","context":{"cwd":"/w/web","branch":"fix/x","hostType":"ado","headCommit":"9e9e9e9"},"alreadyInUse":true},"timestamp":"2026-10-06T08:00:00.000Z"}"#,
+        r#"{"type":"user.message","data":{"content":"again"},"timestamp":"2026-10-06T08:00:01.000Z"}"#,
+        r#"{"type":"session.resume","data":{"eventCount":4,"selectedModel":"claude-sonnet-4.5"},"timestamp":"2026-10-07T08:00:00.000Z"}"#,
+        r#"{"type":"session.context_changed","data":{"cwd":"/w/lib","gitRoot":"/w/lib","repository":"acme/lib","hostType":"github","branch":"dev","headCommit":"abc1234","baseCommit":"def5678"},"timestamp":"2026-10-07T08:00:01.000Z"}"#,
+        r#"{"type":"session.context_changed","data":{"context":{"cwd":"/w/doc","headCommit":"1111111"}},"timestamp":"2026-10-07T08:00:02.000Z"}"#,
+    ]);
+    let place: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{}|{}|{}", r.project_path, r.git_branch, r.text))
+        .collect();
+    assert_eq!(
+        place,
+        [
+            "/w/api|main|session start: copilot=1.0.91 cwd=/w/api git_root=/w/api repository=acme/api branch=main selected_model=gpt-5 started=2026-10-05T09:00:00.000Z producer=copilot-agent host_type=github head_commit=4f2a9c1 base_commit=0b1c2d3 reasoning_effort=high already_in_use=false remote_steerable=true",
+            "/w/api|main|model: gpt-5",
+            "/w/api|main|hi",
+            "/w/web|fix/x|session start: resumed=true events=2 resumed_at=2026-10-06T08:00:00.000Z cwd=/w/web host_type=ado branch=fix/x head_commit=9e9e9e9 selected_model=claude-sonnet-4.5 reasoning_effort=low already_in_use=true",
+            "/w/web|fix/x|model: gpt-5 -> claude-sonnet-4.5",
+            "/w/web|fix/x|again",
+            "/w/web|fix/x|session start: resumed=true events=4 selected_model=claude-sonnet-4.5",
+            "/w/lib|dev|cwd changed: /w/lib branch=dev git_root=/w/lib repository=acme/lib host_type=github head_commit=abc1234 base_commit=def5678",
+            "/w/doc|dev|cwd changed: /w/doc head_commit=1111111",
+        ]
+    );
+}

@@ -52,7 +52,7 @@ fn cli_session_rows() {
     assert!(rows.iter().all(|r| r.agent == "copilot"));
     let r = render(&rows);
     let expected_prefix = [
-        "system|live||||byte 0|session start: copilot=1.0.91 cwd=/home/alice/src/api git_root=/home/alice/src/api repository=acme/api branch=main selected_model=claude-sonnet-4.5 started=2026-10-05T09:00:00.000Z",
+        "system|live||||byte 0|session start: copilot=1.0.91 cwd=/home/alice/src/api git_root=/home/alice/src/api repository=acme/api branch=main selected_model=claude-sonnet-4.5 started=2026-10-05T09:00:00.000Z producer=copilot-agent",
         "system|live||||byte 0|model: claude-sonnet-4.5",
         "system|live||||byte 406|permission decision: folder trust: Folder /home/alice/src/api trusted for this session",
         "system|live||||byte 602|permission mode: interactive",
@@ -174,7 +174,7 @@ fn resumed_session_replay_is_secondary() {
             "system|live||||byte 0|session start: copilot=1.0.91 cwd=/home/alice/src/api selected_model=auto",
             "user|live||||byte 243|What does the cache layer do?",
             "assistant|live|gpt-5|||byte 391|It memoises user lookups.",
-            "system|live||||byte 556|session start: resumed=true events=3",
+            "system|live||||byte 556|session start: resumed=true events=3 resumed_at=2026-10-07T10:00:00.000Z",
             "user|secondary||||byte 719|What does the cache layer do?",
             "assistant|secondary|gpt-5|||byte 867|It memoises user lookups.",
             "system|live||||byte 719|transcript replay: 2 lines rewritten at 2026-10-07T10:00:00.000000Z with their original times",

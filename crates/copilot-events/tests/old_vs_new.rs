@@ -49,7 +49,12 @@
 //! totals:` row after its `usage:` rows, where the old reader dropped them.
 //! [`new_compared`] leaves those rows out of the new reader's rows; `audit.rs`
 //! (`a_shutdown_gives_the_sessions_totals`) and `fixtures.rs` (`cli_session_rows`) pin
-//! them.
+//! them. Likewise `session start:` texts gain the SDK's fields the spec's text leaves
+//! out (`producer`, `hostType`, `headCommit`, `baseCommit`, `reasoningEffort`,
+//! `alreadyInUse`, `remoteSteerable`; a resume's time, context and model), after the
+//! spec's pairs, and `cwd changed:` its `gitRoot`, `repository`, `hostType`,
+//! `headCommit` and `baseCommit`; [`new_compared`] cuts them off, and `audit.rs`
+//! (`a_start_and_a_resume_keep_what_the_sdk_names`) pins them.
 use std::path::{Path, PathBuf};
 
 use chat_rows::dirty::Harness;
@@ -114,10 +119,44 @@ fn new(bytes: &[u8], opts: &Options<'_>) -> Vec<Row> {
 }
 
 /// The new reader's rows without its `session totals:` rows, which the old reader had
-/// no counterpart for (see the module docs).
+/// no counterpart for, and its `session start:` texts without the pairs it adds after
+/// the spec's (see the module docs).
 fn new_compared(bytes: &[u8], opts: &Options<'_>) -> Vec<Row> {
+    const ADDED: [&str; 7] = [
+        " producer=",
+        " host_type=",
+        " head_commit=",
+        " base_commit=",
+        " reasoning_effort=",
+        " already_in_use=",
+        " remote_steerable=",
+    ];
     let mut rows = new(bytes, opts);
     rows.retain(|r| !r.text.starts_with("session totals: "));
+    for r in &mut rows {
+        if r.text.starts_with("session start: resumed=true ") {
+            // the spec's `resumed=true events=<n>`: the two pairs
+            let end = r.text.match_indices(' ').nth(3).map(|(i, _)| i);
+            if let Some(end) = end {
+                r.text.truncate(end);
+            }
+        } else if r.text.starts_with("session start: ") {
+            if let Some(end) = ADDED.iter().filter_map(|k| r.text.find(k)).min() {
+                r.text.truncate(end);
+            }
+        } else if r.text.starts_with("cwd changed: ") {
+            let added = [
+                " git_root=",
+                " repository=",
+                " host_type=",
+                " head_commit=",
+                " base_commit=",
+            ];
+            if let Some(end) = added.iter().filter_map(|k| r.text.find(k)).min() {
+                r.text.truncate(end);
+            }
+        }
+    }
     rows
 }
 

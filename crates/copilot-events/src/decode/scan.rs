@@ -628,13 +628,24 @@ impl<'a> P<'a> {
 
     fn context(&mut self) -> Option<Option<Context<'a>>> {
         self.obj(
-            &[&["cwd"], &["gitRoot"], &["branch"], &["repository"]],
+            &[
+                &["cwd"],
+                &["gitRoot"],
+                &["branch"],
+                &["repository"],
+                &["hostType"],
+                &["headCommit"],
+                &["baseCommit"],
+            ],
             |p, n, c: &mut Context<'a>| {
                 match n {
                     0 => c.cwd = p.opt_str()?,
                     1 => c.git_root = p.opt_str()?,
                     2 => c.branch = p.opt_str()?,
-                    _ => c.repository = p.sub()?,
+                    3 => c.repository = p.sub()?,
+                    4 => c.host_type = p.opt_str()?,
+                    5 => c.head_commit = p.opt_str()?,
+                    _ => c.base_commit = p.opt_str()?,
                 }
                 Some(())
             },
@@ -915,6 +926,10 @@ impl<'a> P<'a> {
                         &["startTime"],
                         &["selectedModel"],
                         &["context"],
+                        &["producer"],
+                        &["reasoningEffort"],
+                        &["alreadyInUse"],
+                        &["remoteSteerable"],
                     ],
                     |p, n| {
                         match n {
@@ -923,17 +938,40 @@ impl<'a> P<'a> {
                             2 => d.vscode_version = p.opt_str()?,
                             3 => d.start_time = p.opt_text()?,
                             4 => d.selected_model = p.opt_str()?,
-                            _ => d.context = p.context()?,
+                            5 => d.context = p.context()?,
+                            6 => d.producer = p.opt_str()?,
+                            7 => d.reasoning_effort = p.opt_str()?,
+                            8 => d.already_in_use = p.opt_text()?,
+                            _ => d.remote_steerable = p.opt_text()?,
                         }
                         Some(())
                     },
                 )?;
             }
             Data::Resume(d) => {
-                self.fields(&[&["eventCount"]], |p, _| {
-                    d.event_count = p.opt_int()?;
-                    Some(())
-                })?;
+                self.fields(
+                    &[
+                        &["eventCount"],
+                        &["resumeTime"],
+                        &["selectedModel"],
+                        &["reasoningEffort"],
+                        &["context"],
+                        &["alreadyInUse"],
+                        &["remoteSteerable"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.event_count = p.opt_int()?,
+                            1 => d.resume_time = p.opt_text()?,
+                            2 => d.selected_model = p.opt_str()?,
+                            3 => d.reasoning_effort = p.opt_str()?,
+                            4 => d.context = p.context()?,
+                            5 => d.already_in_use = p.opt_text()?,
+                            _ => d.remote_steerable = p.opt_text()?,
+                        }
+                        Some(())
+                    },
+                )?;
             }
             Data::User(d) => {
                 self.fields(
@@ -1153,14 +1191,31 @@ impl<'a> P<'a> {
                 )?;
             }
             Data::ContextChanged(d) => {
-                self.fields(&[&["cwd"], &["branch"], &["context"]], |p, n| {
-                    match n {
-                        0 => d.cwd = p.opt_str()?,
-                        1 => d.branch = p.opt_str()?,
-                        _ => d.context = p.context()?,
-                    }
-                    Some(())
-                })?;
+                self.fields(
+                    &[
+                        &["cwd"],
+                        &["branch"],
+                        &["context"],
+                        &["gitRoot"],
+                        &["repository"],
+                        &["hostType"],
+                        &["headCommit"],
+                        &["baseCommit"],
+                    ],
+                    |p, n| {
+                        match n {
+                            0 => d.cwd = p.opt_str()?,
+                            1 => d.branch = p.opt_str()?,
+                            2 => d.context = p.context()?,
+                            3 => d.git_root = p.opt_str()?,
+                            4 => d.repository = p.sub()?,
+                            5 => d.host_type = p.opt_str()?,
+                            6 => d.head_commit = p.opt_str()?,
+                            _ => d.base_commit = p.opt_str()?,
+                        }
+                        Some(())
+                    },
+                )?;
             }
             Data::ContextCleared(d) => {
                 self.fields(&[&["messageCount", "messagesCleared"]], |p, _| {
@@ -1672,6 +1727,74 @@ mod tests {
         // every value but `{"a":}`, which is not JSON (`1e400` is kept as written)
         assert_eq!((read, lines), (80, 90));
     }
+    /// The SDK's fields of `session.start` and `session.resume` beside the spec's, and
+    /// the context's `hostType`, `headCommit` and `baseCommit`: the event serde_json
+    /// gives on every variant read, none where serde_json refuses.
+    #[test]
+    fn start_and_resume_fields_are_serde_json() {
+        let values = [
+            r#""x""#,
+            r#"true"#,
+            r#"1"#,
+            r#"null"#,
+            r#""a\u00e9\n""#,
+            r#"[1]"#,
+            r#"{"a":1}"#,
+        ];
+        let (mut read, mut lines) = (0, 0);
+        for (kind, names) in [
+            (
+                "session.start",
+                &[
+                    "producer",
+                    "reasoningEffort",
+                    "alreadyInUse",
+                    "remoteSteerable",
+                ][..],
+            ),
+            (
+                "session.resume",
+                &[
+                    "resumeTime",
+                    "selectedModel",
+                    "reasoningEffort",
+                    "alreadyInUse",
+                    "remoteSteerable",
+                ][..],
+            ),
+        ] {
+            for name in names
+                .iter()
+                .copied()
+                .chain(["hostType", "headCommit", "baseCommit"])
+            {
+                for v in values {
+                    lines += 1;
+                    let field = format!(r#""{name}":{v}"#);
+                    let field = if ["hostType", "headCommit", "baseCommit"].contains(&name) {
+                        format!(r#""context":{{"cwd":"/w",{field}}}"#)
+                    } else {
+                        field
+                    };
+                    let text = format!(r#"{{"type":"{kind}","data":{{"eventCount":1,{field}}}}}"#);
+                    match (event(&text), crate::decode::serde_event(text.as_bytes())) {
+                        (Some(ev), Ok(old)) => {
+                            read += 1;
+                            assert_eq!(format!("{ev:?}"), format!("{old:?}"), "{text}");
+                        }
+                        (Some(ev), Err(e)) => {
+                            panic!("read {ev:?} where serde_json says {e}: {text}")
+                        }
+                        (None, _) => {}
+                    }
+                }
+            }
+        }
+        // strings (and `null`) everywhere; true and 1 too where the field is a `Text`
+        // (the flags and the resume's time); never an array or an object
+        assert_eq!((read, lines), (55, 105));
+    }
+
     /// `data_raw` gives the `data` serde_json gives, on every line it reads, and reads
     /// nearly every line of the fixtures and of their damaged copies that serde_json reads.
     #[test]
