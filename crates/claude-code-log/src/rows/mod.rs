@@ -925,6 +925,30 @@ impl<'a, 's> Mapper<'a, 's> {
                     }
                 }
             }
+            "marble-origami-reset" => {
+                // a context collapse undone (`{sessionId, reason}`, the tombstone other
+                // readers write and read; Claude Code 2.1, not in the spec)
+                let reason = scalar(rec.raw.get("reason"));
+                let text = format!(
+                    "compaction: context collapse reset {}",
+                    system::key_values(&[("reason", &reason)])
+                );
+                self.system(e, rec, text.trim_end().to_string());
+            }
+            "artifact-comment-monitor" | "artifact-autoreact-ledger" => self.artifacts(e, rec),
+            "teleport-skipped-branch" => {
+                // a branch `--teleport` could not check out (`{branch, failed}`, as
+                // other tools write it beside Claude Code's own; not in the spec)
+                let v = |k: &str| scalar(rec.raw.get(k));
+                let fields = [("branch", v("branch")), ("failed", v("failed"))];
+                let fields: Vec<(&str, &str)> =
+                    fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                let text = format!(
+                    "session meta: teleport skipped branch {}",
+                    system::key_values(&fields)
+                );
+                self.system(e, rec, text.trim_end().to_string());
+            }
             "attribution-snapshot" => self.attribution(e, rec),
             "cost-state" => self.cost_state(e, rec),
             "task-summary" => {
@@ -991,6 +1015,79 @@ impl<'a, 's> Mapper<'a, 's> {
             ("logicalParentUuid", rec.logical_parent_uuid()),
         ] {
             if let Some(text) = target.and_then(|t| self.ix.ids.check(what, t)) {
+                self.system(e, rec, text);
+            }
+        }
+    }
+
+    /// `artifact-comment-monitor` and `artifact-autoreact-ledger` (Claude Code 2.1's
+    /// published Artifacts, in the shapes other readers captured: `{v, sessionId,
+    /// artifacts: {<id>: {state, writtenAtMs, title}}}`, the ledger also with the
+    /// `accountUuid` it acts for; not in the spec). One row per artifact and state
+    /// (`session meta: artifact <id> monitor state=armed title=".." written=<UTC>`,
+    /// an artifact of another shape as compact JSON), and for a ledger one
+    /// `session meta: artifact autoreact ledger account=<uuid> artifacts=<n>` row;
+    /// each once per text, since the records are rewritten as the session goes on.
+    fn artifacts(&mut self, e: &Entry, rec: &Record) {
+        let ledger = rec.kind == "artifact-autoreact-ledger";
+        let role = if ledger { "autoreact" } else { "monitor" };
+        let mut texts = Vec::new();
+        let artifacts = rec.raw.get("artifacts");
+        if let Some(Value::Object(all)) = artifacts {
+            for (id, a) in all {
+                let text = match a {
+                    Value::Object(o) => {
+                        let v = |k: &str| scalar(o.get(k));
+                        let written = o
+                            .get("writtenAtMs")
+                            .and_then(decode::parse_time)
+                            .map(|t| t.to_string())
+                            .unwrap_or_else(|| v("writtenAtMs"));
+                        let known = ["state", "title", "writtenAtMs"];
+                        let rest: serde_json::Map<String, Value> = o
+                            .iter()
+                            .filter(|(k, _)| !known.contains(&k.as_str()))
+                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .collect();
+                        let rest = if rest.is_empty() {
+                            String::new()
+                        } else {
+                            compact(&Value::Object(rest))
+                        };
+                        let fields = [
+                            ("state", v("state")),
+                            ("title", v("title")),
+                            ("written", written),
+                            ("other", rest),
+                        ];
+                        let fields: Vec<(&str, &str)> =
+                            fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                        format!(
+                            "session meta: artifact {id} {role} {}",
+                            system::key_values(&fields)
+                        )
+                    }
+                    other => format!("session meta: artifact {id} {role} {}", compact(other)),
+                };
+                texts.push(text.trim_end().to_string());
+            }
+        } else if let Some(other) = artifacts {
+            texts.push(format!("session meta: artifacts {role} {}", compact(other)));
+        }
+        if ledger {
+            let n = match artifacts {
+                Some(Value::Object(all)) => all.len().to_string(),
+                _ => String::new(),
+            };
+            let account = scalar(rec.raw.get("accountUuid"));
+            let text = format!(
+                "session meta: artifact autoreact ledger {}",
+                system::key_values(&[("account", &account), ("artifacts", &n)])
+            );
+            texts.insert(0, text.trim_end().to_string());
+        }
+        for text in texts {
+            if self.first_time(text.clone()) {
                 self.system(e, rec, text);
             }
         }
@@ -2057,6 +2154,43 @@ mod tests {
                 "2026-04-02T15:34:16.250000Z",
                 "2026-08-09T08:09:59.853000Z",
                 "",
+            ]
+        );
+    }
+
+    /// Claude Code 2.1's artifact records, a context collapse undone and a branch
+    /// `--teleport` skipped, in the shapes other readers captured (not in the spec):
+    /// each artifact and state once, the ledger's account and count once per text.
+    #[test]
+    fn artifacts_collapse_resets_and_skipped_branches() {
+        let monitor = |state: &str| {
+            format!(
+                r#"{{"type":"artifact-comment-monitor","v":1,"sessionId":"s1","artifacts":{{"aaaa-1":{{"state":"{state}","writtenAtMs":1787376269019,"title":"Q3 Payroll Review"}}}}}}"#
+            )
+        };
+        let input = [
+            monitor("armed"),
+            monitor("armed"),
+            monitor("disarmed"),
+            r#"{"type":"artifact-comment-monitor","v":1,"sessionId":"s1","artifacts":{"b-2":{"state":"armed","url":"https://claude.ai/a/b-2"},"c-3":7}}"#.to_string(),
+            r#"{"type":"artifact-autoreact-ledger","v":1,"sessionId":"s1","accountUuid":"7594939e-0000-4000-8000-000000000000","artifacts":{}}"#.to_string(),
+            r#"{"type":"artifact-autoreact-ledger","v":1,"sessionId":"s1","accountUuid":"7594939e-0000-4000-8000-000000000000","artifacts":{}}"#.to_string(),
+            r#"{"type":"marble-origami-reset","sessionId":"s1","reason":"user cleared"}"#.to_string(),
+            r#"{"type":"marble-origami-reset","sessionId":"s1"}"#.to_string(),
+            r#"{"type":"teleport-skipped-branch","branch":"feat/x","failed":true,"timestamp":"2026-08-09T08:10:00.000Z"}"#.to_string(),
+        ]
+        .join("\n");
+        assert_eq!(
+            map(&input, None, false),
+            vec![
+                "live|s1|system||session meta: artifact aaaa-1 monitor state=armed title=\"Q3 Payroll Review\" written=2026-08-22T05:24:29.019000Z",
+                "live|s1|system||session meta: artifact aaaa-1 monitor state=disarmed title=\"Q3 Payroll Review\" written=2026-08-22T05:24:29.019000Z",
+                "live|s1|system||session meta: artifact b-2 monitor state=armed other=\"{\\\"url\\\":\\\"https://claude.ai/a/b-2\\\"}\"",
+                "live|s1|system||session meta: artifact c-3 monitor 7",
+                "live|s1|system||session meta: artifact autoreact ledger account=7594939e-0000-4000-8000-000000000000 artifacts=0",
+                "live|s1|system||compaction: context collapse reset reason=\"user cleared\"",
+                "live|s1|system||compaction: context collapse reset",
+                "live|s1|system||session meta: teleport skipped branch branch=feat/x failed=true",
             ]
         );
     }
