@@ -557,17 +557,18 @@ impl<'o> EventReader<'o> {
             None => simdutf8::basic::from_utf8(line.bytes).ok(),
         };
         if let Some(text) = text {
-            if decode::scan::with(text, |ev| self.event(ev, line, sink)).is_some() {
+            if decode::scan::with(text, |ev, unread| self.event(ev, line, unread, sink)).is_some() {
                 return;
             }
         }
         match decode::serde_event(line.bytes) {
-            Ok(ev) => self.event(&ev, line, sink),
+            // (serde_json says nothing of keys it skipped: any may have been)
+            Ok(ev) => self.event(&ev, line, true, sink),
             Err(e) => {
                 let repaired = chat_rows::json::repair_lone_surrogates(line.bytes);
                 if let std::borrow::Cow::Owned(fixed) = &repaired {
                     if let Ok(ev) = decode::event(fixed) {
-                        self.event(&ev, line, sink);
+                        self.event(&ev, line, true, sink);
                         return;
                     }
                 }
@@ -737,7 +738,7 @@ impl<'o> EventReader<'o> {
         }
     }
 
-    fn event(&mut self, ev: &Event<'_>, line: &Line<'_>, sink: &mut dyn RowSink) {
+    fn event(&mut self, ev: &Event<'_>, line: &Line<'_>, unread: bool, sink: &mut dyn RowSink) {
         let at = ev
             .timestamp
             .as_deref()
@@ -1708,6 +1709,17 @@ impl<'o> EventReader<'o> {
                 }
             }
         }
+        // what a system row's type holds beyond what its rows print: one more row,
+        // only when the line held a key its type does not read
+        if unread {
+            if let Some(printed) = printed_fields(&ev.data) {
+                let rest = unprinted(line, printed);
+                if !rest.is_empty() {
+                    texts::event_detail_into(&mut self.text, kind, &rest);
+                    emit!(&self.line_session, TurnType::System, &self.text);
+                }
+            }
+        }
     }
 
     fn new_reasoning(&mut self, text: &str) -> bool {
@@ -1805,6 +1817,171 @@ fn asset_left_out(line: &Line<'_>, known: fn(&str) -> bool) -> Option<String> {
     owned(decode::asset_line::leave_out(&probe, known))?;
     drop(probe);
     owned(decode::asset_line::leave_out(&line.text_lossy(), known))
+}
+
+/// The `data` fields (key paths) that the rows of a system-row type print, for
+/// [`unprinted`]; `None` for the types whose rows are turns (a prompt, a reply, a
+/// tool call or result: their other fields are ids and envelopes, left as they were)
+/// and for those printed whole or not at all (`session event:`, `usage:`, shutdown,
+/// start and resume, whose texts name every field the SDK defines).
+fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]> {
+    const PR: &str = "permissionRequest";
+    Some(match data {
+        Data::PermissionRequested(_) => &[
+            &["toolCallId"],
+            &["requestId"],
+            &[PR, "kind"],
+            &[PR, "toolCallId"],
+            &[PR, "intention"],
+            &[PR, "fullCommandText"],
+            &[PR, "fileName"],
+            &[PR, "path"],
+            &[PR, "url"],
+            &[PR, "serverName"],
+            &[PR, "toolName"],
+        ],
+        Data::PermissionCompleted(_) => &[
+            &["toolCallId"],
+            &["requestId"],
+            &["result", "kind"],
+            &["result", "locationKey"],
+            &["result", "rules"],
+            &["result", "feedback"],
+        ],
+        Data::ModelChange(_) => &[
+            &["previousModel"],
+            &["newModel"],
+            &["reasoningEffort"],
+            &["source"],
+        ],
+        Data::ModeChanged(_) | Data::PermissionsChanged(_) => {
+            &[&["newMode"], &["previousMode"], &["mode"]]
+        }
+        Data::Info(_) => &[&["infoType"], &["message"]],
+        Data::Warning(_) => &[&["warningType"], &["message"]],
+        Data::Error(_) => &[&["errorType"], &["statusCode"], &["message"]],
+        Data::Abort(_) => &[&["reason"]],
+        Data::Compaction(_) => &[
+            &["success"],
+            &["summaryContent"],
+            &["checkpointNumber"],
+            &["trigger"],
+        ],
+        Data::Truncation(_) => &[
+            &["removedMessages"],
+            &["messagesRemovedDuringTruncation"],
+            &["messagesRemoved"],
+            &["removedTokens"],
+            &["tokensRemovedDuringTruncation"],
+            &["tokensRemoved"],
+        ],
+        Data::ContextChanged(_) => &[
+            &["cwd"],
+            &["branch"],
+            &["context", "cwd"],
+            &["context", "branch"],
+            &["context", "gitRoot"],
+            &["context", "repository"],
+            &["context", "hostType"],
+            &["context", "headCommit"],
+            &["context", "baseCommit"],
+            &["gitRoot"],
+            &["repository"],
+            &["hostType"],
+            &["headCommit"],
+            &["baseCommit"],
+        ],
+        Data::ContextCleared(_) => &[&["messageCount"], &["messagesCleared"]],
+        Data::Handoff(_) => &[&["sourceType"], &["remoteSessionId"], &["repository"]],
+        Data::Subagent(_) => &[
+            &["agentName"],
+            &["toolCallId"],
+            &["model"],
+            &["durationMs"],
+            &["totalTokens"],
+            &["error", "message"],
+        ],
+        Data::HookEnd(_) => &[
+            &["hookType"],
+            &["hookInvocationId"],
+            &["success"],
+            &["error", "message"],
+        ],
+        Data::Skill(_) => &[&["name"], &["path"], &["source"]],
+        Data::SystemMessage(_) => &[&["role"], &["content"]],
+        Data::SystemNotification(_) => &[&["kind", "type"], &["content"]],
+        _ => return None,
+    })
+}
+
+/// The fields of a line's `data` that its row did not print (`printed`: key paths; a
+/// value that is no object where a path goes on was printed whole), as compact JSON
+/// (the keys of `data` and of an object a path went into sorted), or empty when there
+/// are none. Values are kept as written: only a
+/// value a path goes into is read as a tree, and only when at most 1 MiB (a larger
+/// one is kept whole, as written), so that a 50 MB `error` costs no tree.
+fn unprinted(line: &Line<'_>, printed: &[&[&str]]) -> String {
+    use serde_json::value::RawValue;
+    use std::collections::BTreeMap;
+    /// Removes each path from `v`, and an object a removal left empty.
+    fn remove(v: &mut Value, paths: &[&[&str]]) {
+        let Value::Object(m) = v else { return };
+        for path in paths {
+            let Some((first, rest)) = path.split_first() else {
+                continue;
+            };
+            if rest.is_empty() || !matches!(m.get(*first), Some(Value::Object(_))) {
+                m.remove(*first);
+                continue;
+            }
+            if let Some(inner) = m.get_mut(*first) {
+                remove(inner, &[rest]);
+                if matches!(inner, Value::Object(o) if o.is_empty()) {
+                    m.remove(*first);
+                }
+            }
+        }
+    }
+    let mut data = String::new();
+    raw_data_into(&mut data, line);
+    let Ok(fields) = serde_json::from_str::<BTreeMap<String, &RawValue>>(&data) else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for (key, raw) in fields {
+        let paths: Vec<&[&str]> = printed
+            .iter()
+            .filter(|p| p.first() == Some(&key.as_str()))
+            .map(|p| &p[1..])
+            .collect();
+        if paths.iter().any(|p| p.is_empty()) {
+            continue;
+        }
+        let text = if paths.is_empty() || raw.get().len() > 1 << 20 {
+            raw.get().to_string()
+        } else {
+            match serde_json::from_str::<Value>(raw.get()) {
+                Ok(mut v @ Value::Object(_)) => {
+                    remove(&mut v, &paths);
+                    match &v {
+                        Value::Object(o) if o.is_empty() => continue,
+                        _ => v.to_string(),
+                    }
+                }
+                // no object where a path goes on: printed whole
+                Ok(_) => continue,
+                Err(_) => raw.get().to_string(),
+            }
+        };
+        out.push(if out.is_empty() { '{' } else { ',' });
+        out.push_str(&serde_json::to_string(&key).unwrap_or_default());
+        out.push(':');
+        out.push_str(&text);
+    }
+    if !out.is_empty() {
+        out.push('}');
+    }
+    out
 }
 
 /// The `data` of a line in file order, compact, written into `out` (cleared first; for

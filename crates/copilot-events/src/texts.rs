@@ -225,6 +225,22 @@ pub fn memory_note(path: &str, content: &str) -> String {
     format!("memory note: {path}: {content}")
 }
 
+/// `session event detail: <type> <JSON>`: the `data` fields of a system row's event
+/// that its rows do not print (the SDK's fields beyond the spec's text: a permission
+/// request's possible paths and the assisted approval's verdict, a completed
+/// permission's standing approval, a model change's cause, a sub-agent's type ...), as
+/// compact JSON whole (never cut: it is the only place they are shown): the keys of
+/// `data` and of an object a printed field was taken from sorted, every other value as
+/// written.
+/// Written into `out` (cleared first).
+pub fn event_detail_into(out: &mut String, kind: &str, rest: &str) {
+    out.clear();
+    out.push_str("session event detail: ");
+    out.push_str(kind);
+    out.push(' ');
+    out.push_str(rest);
+}
+
 /// `session totals: premium_requests=<n> nano_aiu=<n> api_duration_ms=<n> started=<UTC>
 /// current_tokens=<n> system_tokens=<n> conversation_tokens=<n>
 /// tool_definitions_tokens=<n> events_file_bytes=<n> token_details=<kind>:<n>,...`, what

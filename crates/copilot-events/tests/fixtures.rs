@@ -78,6 +78,7 @@ fn cli_session_rows() {
         "assistant|live|gpt-5|||byte 5295|Fixed the test's expected error message.",
         "tool_use|live||bash|call_Q1|byte 5626|{\"command\":\"npm test\"}",
         "system|live||||byte 5816|subagent started: agent=explore tool_call=call_Q2 model=gpt-5-mini",
+        "system|live||||byte 5816|session event detail: subagent.started {\"agentDisplayName\":\"Explore\"}",
         "system|live||||byte 6021|session start: parent=0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70 agent_id=explore-1",
         "user|live||||byte 6021|Find where duplicate emails are checked",
         "assistant|live|gpt-5-mini|||byte 6201|In src/users.js:42.",

@@ -47,6 +47,8 @@
 //! And one addition (2026-12-05): a `session.shutdown` that holds the session's totals
 //! (`totalPremiumRequests`, `totalNanoAiu`, `sessionStartTime` ...) gives a `session
 //! totals:` row after its `usage:` rows, where the old reader dropped them.
+//! So does `session event detail: <type> <JSON>` (2026-12-05), the fields of a
+//! system row's event that its rows do not print, where the old reader dropped them.
 //! [`new_compared`] leaves those rows out of the new reader's rows; `audit.rs`
 //! (`a_shutdown_gives_the_sessions_totals`) and `fixtures.rs` (`cli_session_rows`) pin
 //! them. Likewise `session start:` texts gain the SDK's fields the spec's text leaves
@@ -132,7 +134,9 @@ fn new_compared(bytes: &[u8], opts: &Options<'_>) -> Vec<Row> {
         " remote_steerable=",
     ];
     let mut rows = new(bytes, opts);
-    rows.retain(|r| !r.text.starts_with("session totals: "));
+    rows.retain(|r| {
+        !r.text.starts_with("session totals: ") && !r.text.starts_with("session event detail: ")
+    });
     for r in &mut rows {
         if r.text.starts_with("session start: resumed=true ") {
             // the spec's `resumed=true events=<n>`: the two pairs

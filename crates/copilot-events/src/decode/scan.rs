@@ -104,14 +104,16 @@ fn stop_at(b: &[u8], mut i: usize) -> usize {
 /// Decodes one line, or `None` when serde_json must (see the module docs).
 pub(crate) fn event(line: &str) -> Option<Event<'_>> {
     let mut ev = Event::default();
-    into(line, &mut ev).then_some(ev)
+    into(line, &mut ev).map(|_| ev)
 }
 
 /// Decodes one line and hands its event to `f` (the event is not moved out: it is
-/// large), or `None` when serde_json must (see the module docs).
-pub(crate) fn with<R>(line: &str, f: impl FnOnce(&Event<'_>) -> R) -> Option<R> {
+/// large) with whether its `data` held a key its type does not read (at any depth:
+/// what a row may print as `other=`), or `None` when serde_json must (see the module
+/// docs).
+pub(crate) fn with<R>(line: &str, f: impl FnOnce(&Event<'_>, bool) -> R) -> Option<R> {
     let mut ev = Event::default();
-    into(line, &mut ev).then(|| f(&ev))
+    into(line, &mut ev).map(|unread| f(&ev, unread))
 }
 
 /// The `data` of a line as serde_json's `Option<&RawValue>` field of a struct gives it
@@ -124,6 +126,7 @@ pub(crate) fn data_raw(line: &str) -> Option<Option<&str>> {
         i: 0,
         depth: 0,
         scratch: Vec::new(),
+        unread: false,
     };
     let mut data = None;
     p.fields(&[&["data"]], |p, _| {
@@ -134,20 +137,20 @@ pub(crate) fn data_raw(line: &str) -> Option<Option<&str>> {
     (p.i == p.b.len()).then_some(data)
 }
 
-/// Decodes one line into `ev`; false when serde_json must.
-fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> bool {
+/// Decodes one line into `ev`, with whether its `data` held a key its type does not
+/// read; `None` when serde_json must.
+fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> Option<bool> {
     let mut p = P {
         s: line,
         b: line.as_bytes(),
         i: 0,
         depth: 0,
         scratch: Vec::new(),
+        unread: false,
     };
-    if p.envelope(ev).is_none() {
-        return false;
-    }
+    p.envelope(ev)?;
     p.ws();
-    p.i == p.b.len()
+    (p.i == p.b.len()).then_some(p.unread)
 }
 
 struct P<'a> {
@@ -157,6 +160,8 @@ struct P<'a> {
     depth: u32,
     /// Where escaped strings are decoded (sized for the rest of the line once).
     scratch: Vec<u8>,
+    /// True once a key inside `data` was skipped as one its type does not read.
+    unread: bool,
 }
 
 /// The fields of a struct as (name, aliases), in the order of the struct's bits.
@@ -550,6 +555,10 @@ impl<'a> P<'a> {
                         read(self, n)?;
                     }
                     None => {
+                        // (the envelope is depth 1, `data` 2)
+                        if self.depth >= 2 {
+                            self.unread = true;
+                        }
                         self.skip()?;
                     }
                 }
