@@ -1197,10 +1197,26 @@ pub struct UsageData<'a> {
     pub input_tokens: Option<i64>,
     pub output_tokens: Option<i64>,
     pub cache_read_tokens: Option<i64>,
+    /// `cacheCreationInputTokens` (the VS Code transcript writer's name), or the SDK's
+    /// `cacheWriteTokens`.
+    #[serde(alias = "cacheWriteTokens")]
     pub cache_creation_input_tokens: Option<i64>,
     pub copilot_usage_nano_aiu: Option<i64>,
     #[serde(borrow)]
     pub parent_tool_call_id: Option<Str<'a>>,
+    /// The SDK's `reasoningTokens` and `copilotUsage.totalNanoAiu` (its
+    /// `AssistantUsageEventData`; the rest of it, `duration`, `cost`, `initiator`,
+    /// `quotaSnapshots` ..., shows in the `session event detail:` row).
+    pub reasoning_tokens: Option<i64>,
+    pub copilot_usage: Option<CopilotUsage>,
+}
+
+/// `assistant.usage.data.copilotUsage` (the SDK's).
+#[allow(missing_docs)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CopilotUsage {
+    pub total_nano_aiu: Option<i64>,
 }
 
 /// `session.binary_asset`.

@@ -1662,7 +1662,10 @@ impl<'o> EventReader<'o> {
                     output: d.output_tokens,
                     cache_read: d.cache_read_tokens,
                     cache_write: d.cache_creation_input_tokens,
-                    nano_aiu: d.copilot_usage_nano_aiu,
+                    reasoning: d.reasoning_tokens,
+                    nano_aiu: d
+                        .copilot_usage_nano_aiu
+                        .or(d.copilot_usage.as_ref().and_then(|u| u.total_nano_aiu)),
                     scope: "call",
                     ..Usage::default()
                 };
@@ -1822,8 +1825,8 @@ fn asset_left_out(line: &Line<'_>, known: fn(&str) -> bool) -> Option<String> {
 /// The `data` fields (key paths) that the rows of a system-row type print, for
 /// [`unprinted`]; `None` for the types whose rows are turns (a prompt, a reply, a
 /// tool call or result: their other fields are ids and envelopes, left as they were)
-/// and for those printed whole or not at all (`session event:`, `usage:`, shutdown,
-/// start and resume, whose texts name every field the SDK defines).
+/// and for those printed whole or not at all (`session event:`, the binary asset's),
+/// or whose texts name every field the SDK defines (shutdown, start and resume).
 fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]> {
     const PR: &str = "permissionRequest";
     Some(match data {
@@ -1910,14 +1913,28 @@ fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]>
         Data::Skill(_) => &[&["name"], &["path"], &["source"]],
         Data::SystemMessage(_) => &[&["role"], &["content"]],
         Data::SystemNotification(_) => &[&["kind", "type"], &["content"]],
+        Data::Usage(_) => &[
+            &["model"],
+            &["inputTokens"],
+            &["outputTokens"],
+            &["cacheReadTokens"],
+            &["cacheCreationInputTokens"],
+            &["cacheWriteTokens"],
+            &["copilotUsageNanoAiu"],
+            &["parentToolCallId"],
+            &["reasoningTokens"],
+            &["copilotUsage", "totalNanoAiu"],
+            // the VS Code writer's `inputTokens + outputTokens`, left out of the text
+            &["totalTokens"],
+        ],
         _ => return None,
     })
 }
 
 /// The fields of a line's `data` that its row did not print (`printed`: key paths; a
 /// value that is no object where a path goes on was printed whole), as compact JSON
-/// (the keys of `data` and of an object a path went into sorted), or empty when there
-/// are none. Values are kept as written: only a
+/// (the keys of `data` sorted, and those of an object a path went into, all the way
+/// down), or empty when there are none. Values are kept as written: only a
 /// value a path goes into is read as a tree, and only when at most 1 MiB (a larger
 /// one is kept whole, as written), so that a 50 MB `error` costs no tree.
 fn unprinted(line: &Line<'_>, printed: &[&[&str]]) -> String {

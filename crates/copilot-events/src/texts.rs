@@ -230,8 +230,8 @@ pub fn memory_note(path: &str, content: &str) -> String {
 /// request's possible paths and the assisted approval's verdict, a completed
 /// permission's standing approval, a model change's cause, a sub-agent's type ...), as
 /// compact JSON whole (never cut: it is the only place they are shown): the keys of
-/// `data` and of an object a printed field was taken from sorted, every other value as
-/// written.
+/// `data` sorted, an object a printed field was taken from written again with its
+/// keys sorted all the way down, every other value as written.
 /// Written into `out` (cleared first).
 pub fn event_detail_into(out: &mut String, kind: &str, rest: &str) {
     out.clear();

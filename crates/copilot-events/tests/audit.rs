@@ -1154,3 +1154,23 @@ fn a_system_rows_unprinted_fields_give_a_detail_row() {
         ]
     );
 }
+
+/// `assistant.usage` in the SDK's shape (`AssistantUsageEventData`: `cacheWriteTokens`,
+/// `reasoningTokens`, `copilotUsage.totalNanoAiu`) gives the same `usage:` row as the
+/// VS Code transcript writer's (`cacheCreationInputTokens`, `copilotUsageNanoAiu`), and
+/// the rest of it (duration, cost, initiator, quota snapshots ...) its detail row.
+#[test]
+fn assistant_usage_in_the_sdks_shape() {
+    let rows = events(&[
+        r#"{"type":"assistant.usage","data":{"model":"gpt-5","inputTokens":900,"outputTokens":70,"cacheReadTokens":600,"cacheWriteTokens":100,"reasoningTokens":20,"cost":1,"duration":812.5,"initiator":"sub-agent","apiCallId":"chatcmpl-1","copilotUsage":{"totalNanoAiu":5000,"tokenDetails":[{"tokenType":"input","tokenCount":900}]},"quotaSnapshots":{"premium":{"usedRequests":12,"entitlementRequests":300}}},"timestamp":"2026-10-05T09:00:01.000Z"}"#,
+        r#"{"type":"assistant.usage","data":{"model":"gpt-5","inputTokens":900,"outputTokens":70,"cacheReadTokens":600,"cacheCreationInputTokens":100,"copilotUsageNanoAiu":5000},"timestamp":"2026-10-05T09:00:02.000Z"}"#,
+    ]);
+    assert_eq!(
+        brief(&rows),
+        [
+            "system|gpt-5|usage: model=gpt-5 input=900 output=70 cache_read=600 cache_write=100 reasoning=20 nano_aiu=5000 scope=call",
+            "system||session event detail: assistant.usage {\"apiCallId\":\"chatcmpl-1\",\"copilotUsage\":{\"tokenDetails\":[{\"tokenCount\":900,\"tokenType\":\"input\"}]},\"cost\":1,\"duration\":812.5,\"initiator\":\"sub-agent\",\"quotaSnapshots\":{\"premium\":{\"usedRequests\":12,\"entitlementRequests\":300}}}",
+            "system|gpt-5|usage: model=gpt-5 input=900 output=70 cache_read=600 cache_write=100 reasoning=- nano_aiu=5000 scope=call",
+        ]
+    );
+}

@@ -35,7 +35,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::{
-    Attachment, CodeChanges, Context, Data, Event, Kind, MetricRequests, ModelMetric,
+    Attachment, CodeChanges, Context, CopilotUsage, Data, Event, Kind, MetricRequests, ModelMetric,
     PermissionRequest, Raw, ResultData, ResultItem, Shape, ShellExecution, ShellToolInfo, Str,
     Text, ToolRequest, shape,
 };
@@ -1355,9 +1355,11 @@ impl<'a> P<'a> {
                         &["inputTokens"],
                         &["outputTokens"],
                         &["cacheReadTokens"],
-                        &["cacheCreationInputTokens"],
+                        &["cacheCreationInputTokens", "cacheWriteTokens"],
                         &["copilotUsageNanoAiu"],
                         &["parentToolCallId"],
+                        &["reasoningTokens"],
+                        &["copilotUsage"],
                     ],
                     |p, n| {
                         match n {
@@ -1367,7 +1369,15 @@ impl<'a> P<'a> {
                             3 => d.cache_read_tokens = p.opt_int()?,
                             4 => d.cache_creation_input_tokens = p.opt_int()?,
                             5 => d.copilot_usage_nano_aiu = p.opt_int()?,
-                            _ => d.parent_tool_call_id = p.opt_str()?,
+                            6 => d.parent_tool_call_id = p.opt_str()?,
+                            7 => d.reasoning_tokens = p.opt_int()?,
+                            _ => {
+                                d.copilot_usage =
+                                    p.obj(&[&["totalNanoAiu"]], |p, _, u: &mut CopilotUsage| {
+                                        u.total_nano_aiu = p.opt_int()?;
+                                        Some(())
+                                    })?
+                            }
                         }
                         Some(())
                     },
