@@ -465,6 +465,16 @@ fn push_count(out: &mut String, n: Option<i64>) {
     }
 }
 
+/// A `repository` as a `k=v` value: a text as it is, anything else as `scalar` writes
+/// it.
+fn repository(v: Option<&Value>) -> std::borrow::Cow<'_, str> {
+    match v {
+        Some(Value::String(r)) => r.as_str().into(),
+        Some(v) => scalar(v).into(),
+        None => "".into(),
+    }
+}
+
 /// A [`decode::Text`] field's text, or empty.
 fn text<'c>(t: &'c Option<decode::Text<'_>>) -> &'c str {
     t.as_ref().map(|t| t.0.as_ref()).unwrap_or("")
@@ -818,12 +828,7 @@ impl<'o> EventReader<'o> {
                 }
                 self.start_time = at;
                 let c = d.context.as_ref();
-                // a text as it is, anything else as `scalar` writes it
-                let repo: std::borrow::Cow<'_, str> = match c.and_then(|c| c.repository.as_ref()) {
-                    Some(Value::String(r)) => r.as_str().into(),
-                    Some(v) => scalar(v).into(),
-                    None => "".into(),
-                };
+                let repo = repository(c.and_then(|c| c.repository.as_ref()));
                 system::session_start_into(
                     &mut self.text,
                     &[
@@ -849,17 +854,8 @@ impl<'o> EventReader<'o> {
                     ],
                 );
                 emit!(&self.session, TurnType::System, &self.text);
-                if let Some(m) = d.selected_model.as_deref().filter(|m| !m.is_empty()) {
-                    self.any_model = true;
-                    if m != "auto" {
-                        self.text.clear();
-                        if self
-                            .model_tracker
-                            .observe_into(ModelSpec::new(m), &mut self.text)
-                        {
-                            emit!(&self.session, TurnType::System, &self.text);
-                        }
-                    }
+                if self.selected_model(d.selected_model.as_deref()) {
+                    emit!(&self.session, TurnType::System, &self.text);
                 }
             }
             Data::Resume(d) => {
@@ -876,11 +872,7 @@ impl<'o> EventReader<'o> {
                     set(&mut self.branch, b);
                 }
                 let n = num(d.event_count);
-                let repo: std::borrow::Cow<'_, str> = match c.and_then(|c| c.repository.as_ref()) {
-                    Some(Value::String(r)) => r.as_str().into(),
-                    Some(v) => scalar(v).into(),
-                    None => "".into(),
-                };
+                let repo = repository(c.and_then(|c| c.repository.as_ref()));
                 // the spec's `resumed=true events=<n>`, then what the SDK's resume names
                 let t = system::session_start(&[
                     ("resumed", "true"),
@@ -900,17 +892,8 @@ impl<'o> EventReader<'o> {
                 ]);
                 emit!(&self.line_session, TurnType::System, &t);
                 // the model in force at resume: a `model:` row when it is another
-                if let Some(m) = d.selected_model.as_deref().filter(|m| !m.is_empty()) {
-                    self.any_model = true;
-                    if m != "auto" {
-                        self.text.clear();
-                        if self
-                            .model_tracker
-                            .observe_into(ModelSpec::new(m), &mut self.text)
-                        {
-                            emit!(&self.line_session, TurnType::System, &self.text);
-                        }
-                    }
+                if self.selected_model(d.selected_model.as_deref()) {
+                    emit!(&self.line_session, TurnType::System, &self.text);
                 }
             }
             Data::User(d) => {
@@ -1474,15 +1457,12 @@ impl<'o> EventReader<'o> {
                         .unwrap_or("")
                         .to_string()
                 };
-                let repo = match d
-                    .repository
-                    .as_ref()
-                    .or(c.and_then(|c| c.repository.as_ref()))
-                {
-                    Some(Value::String(r)) => r.clone(),
-                    Some(v) => scalar(v),
-                    None => String::new(),
-                };
+                let repo = repository(
+                    d.repository
+                        .as_ref()
+                        .or(c.and_then(|c| c.repository.as_ref())),
+                )
+                .into_owned();
                 let rest = [
                     ("git_root", either(&d.git_root, c.map(|c| &c.git_root))),
                     ("repository", repo),
@@ -1723,6 +1703,22 @@ impl<'o> EventReader<'o> {
                 }
             }
         }
+    }
+
+    /// A start's or resume's `selectedModel`: counts as a model named, and writes the
+    /// `model:` row's text into `self.text` when the tracker sees another model (true:
+    /// the caller gives the row); the route `auto` gives none.
+    fn selected_model(&mut self, model: Option<&str>) -> bool {
+        let Some(m) = model.filter(|m| !m.is_empty()) else {
+            return false;
+        };
+        self.any_model = true;
+        if m == "auto" {
+            return false;
+        }
+        self.text.clear();
+        self.model_tracker
+            .observe_into(ModelSpec::new(m), &mut self.text)
     }
 
     fn new_reasoning(&mut self, text: &str) -> bool {
