@@ -795,6 +795,9 @@ pub struct ToolStartData<'a> {
     pub mcp_tool_name: Option<Str<'a>>,
     #[serde(borrow)]
     pub shell_tool_info: Option<ShellToolInfo<'a>>,
+    /// The model that called the tool (the SDK's `model`), for the row's `model` column.
+    #[serde(borrow)]
+    pub model: Option<Str<'a>>,
 }
 
 /// `tool.execution_complete`.
@@ -815,6 +818,9 @@ pub struct ToolCompleteData<'a> {
     #[serde(borrow)]
     pub error: Option<Raw<'a>>,
     pub shell_execution: Option<ShellExecution>,
+    /// The model that called the tool (the SDK's `model`), for the row's `model` column.
+    #[serde(borrow)]
+    pub model: Option<Str<'a>>,
 }
 
 /// `session.model_change`.

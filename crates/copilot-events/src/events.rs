@@ -1067,7 +1067,18 @@ impl<'o> EventReader<'o> {
                             &args
                         }
                     };
-                    emit!(&self.line_session, TurnType::ToolUse, text, "", &name, id);
+                    let model = s(&d.model);
+                    if !model.is_empty() {
+                        self.any_model = true;
+                    }
+                    emit!(
+                        &self.line_session,
+                        TurnType::ToolUse,
+                        text,
+                        model,
+                        &name,
+                        id
+                    );
                     if kind == "tool.user_requested" {
                         let t = texts::tool_requested_by_user(&name);
                         emit!(&self.line_session, TurnType::System, &t, "", &name, id);
@@ -1146,7 +1157,18 @@ impl<'o> EventReader<'o> {
                         }
                         (None, None) => "",
                     };
-                    emit!(&self.line_session, TurnType::ToolResult, text, "", name, id);
+                    let model = s(&d.model);
+                    if !model.is_empty() {
+                        self.any_model = true;
+                    }
+                    emit!(
+                        &self.line_session,
+                        TurnType::ToolResult,
+                        text,
+                        model,
+                        name,
+                        id
+                    );
                     let exit = result
                         .and_then(|r| {
                             r.contents.iter().flatten().find_map(|c| {

@@ -1174,3 +1174,26 @@ fn assistant_usage_in_the_sdks_shape() {
         ]
     );
 }
+
+/// The model the SDK names on `tool.execution_start` and `tool.execution_complete`
+/// (its `model`) is the `model` column of the call's `tool_use` and `tool_result`
+/// rows, and counts as a model named (no family is inferred from the call's id); a
+/// call without one keeps an empty column.
+#[test]
+fn a_tool_calls_model_is_its_rows_model() {
+    let rows = events(&[
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"toolu_01","toolName":"bash","arguments":{"command":"ls"},"model":"claude-sonnet-4.5"},"timestamp":"2026-10-05T09:00:01.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"toolu_01","success":true,"result":{"content":"a b"},"model":"claude-sonnet-4.5"},"timestamp":"2026-10-05T09:00:02.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"toolu_02","toolName":"view","arguments":{"path":"x"}},"timestamp":"2026-10-05T09:00:03.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"toolu_02","success":true,"result":{"content":"x"}},"timestamp":"2026-10-05T09:00:04.000Z"}"#,
+    ]);
+    assert_eq!(
+        brief(&rows),
+        [
+            "tool_use|claude-sonnet-4.5|{\"command\":\"ls\"}",
+            "tool_result|claude-sonnet-4.5|a b",
+            "tool_use||{\"path\":\"x\"}",
+            "tool_result||x",
+        ]
+    );
+}

@@ -1043,6 +1043,7 @@ impl<'a> P<'a> {
                         &["mcpServerName"],
                         &["mcpToolName"],
                         &["shellToolInfo"],
+                        &["model"],
                     ],
                     |p, n| {
                         match n {
@@ -1051,7 +1052,8 @@ impl<'a> P<'a> {
                             2 => d.arguments = p.opt_raw()?,
                             3 => d.mcp_server_name = p.opt_str()?,
                             4 => d.mcp_tool_name = p.opt_str()?,
-                            _ => d.shell_tool_info = p.shell_tool_info()?,
+                            5 => d.shell_tool_info = p.shell_tool_info()?,
+                            _ => d.model = p.opt_str()?,
                         }
                         Some(())
                     },
@@ -1065,6 +1067,7 @@ impl<'a> P<'a> {
                         &["result"],
                         &["error"],
                         &["shellExecution"],
+                        &["model"],
                     ],
                     |p, n| {
                         match n {
@@ -1072,7 +1075,8 @@ impl<'a> P<'a> {
                             1 => d.success = p.opt_bool()?,
                             2 => d.result = p.result()?,
                             3 => d.error = p.opt_raw()?,
-                            _ => d.shell_execution = p.shell_execution()?,
+                            4 => d.shell_execution = p.shell_execution()?,
+                            _ => d.model = p.opt_str()?,
                         }
                         Some(())
                     },
