@@ -721,6 +721,10 @@ pub struct UserData<'a> {
     #[serde(borrow)]
     pub agent_mode: Option<Str<'a>>,
     pub is_autopilot_continuation: Option<bool>,
+    /// The SDK's "origin of this message, used for timeline filtering (e.g.
+    /// `skill-pdf` for skill-injected messages that should be hidden from the user)".
+    #[serde(borrow)]
+    pub source: Option<Str<'a>>,
 }
 
 /// `assistant.turn_start`.

@@ -929,9 +929,18 @@ impl<'o> EventReader<'o> {
                     }
                     _ => content,
                 };
+                // a message the app injected (a skill's, the SDK's `source` other than
+                // the user's) is not the person's words either
+                let injected = d
+                    .source
+                    .as_deref()
+                    .filter(|x| !x.is_empty() && *x != "user");
                 if d.is_autopilot_continuation == Some(true) {
                     // (`text` may be the text buffer)
                     texts::autopilot_continuation_into(&mut self.scratch, text);
+                    emit!(&self.line_session, TurnType::System, &self.scratch);
+                } else if let Some(source) = injected {
+                    texts::hidden_message_into(&mut self.scratch, source, text);
                     emit!(&self.line_session, TurnType::System, &self.scratch);
                 } else {
                     emit!(&self.line_session, TurnType::User, text);

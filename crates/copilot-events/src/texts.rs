@@ -91,6 +91,19 @@ pub fn unknown_record_into(out: &mut String, kind: &str, line: &[u8]) {
     }
 }
 
+/// `hidden message (source=<source>): <content>`, written into `out` (cleared first): a
+/// `user.message` whose `source` is not the user's (the SDK: "origin of this message,
+/// used for timeline filtering (e.g. `skill-pdf` for skill-injected messages that should
+/// be hidden from the user)"), which the person did not type. The source is quoted when
+/// it needs it, as a `k=v` value is.
+pub fn hidden_message_into(out: &mut String, source: &str, content: &str) {
+    out.clear();
+    out.push_str("hidden message (");
+    chat_rows::system::key_values_into(out, &[("source", source)]);
+    out.push_str("): ");
+    out.push_str(content);
+}
+
 /// `hidden autopilot continuation (isAutopilotContinuation): <content>`, written into `out`
 /// (cleared first: a reader's reused buffer).
 pub fn autopilot_continuation_into(out: &mut String, content: &str) {

@@ -1197,3 +1197,27 @@ fn a_tool_calls_model_is_its_rows_model() {
         ]
     );
 }
+
+/// A `user.message` whose `source` is not the user's (the SDK: "e.g. `skill-pdf` for
+/// skill-injected messages that should be hidden from the user") is no prompt the
+/// person typed: a `hidden message (source=<s>): <content>` system row, with its
+/// attachments, as an autopilot continuation is. `source: "user"` (a shape another
+/// reader tests) and none are the user's.
+#[test]
+fn a_message_the_app_injected_is_not_a_prompt() {
+    let rows = events(&[
+        r#"{"type":"user.message","data":{"content":"hello copilot","source":"user"},"timestamp":"2026-07-20T12:00:01Z"}"#,
+        r#"{"type":"user.message","data":{"content":"Use the PDF skill.","source":"skill-pdf","attachments":[{"type":"file","path":"/w/a.pdf"}]},"timestamp":"2026-07-20T12:00:02Z"}"#,
+        r#"{"type":"user.message","data":{"content":"plain"},"timestamp":"2026-07-20T12:00:03Z"}"#,
+        r#"{"type":"user.message","data":{"content":"x","source":"agent one"},"timestamp":"2026-07-20T12:00:04Z"}"#,
+    ]);
+    assert_eq!(
+        brief(&rows),
+        [
+            "user||hello copilot",
+            "system||hidden message (source=skill-pdf): Use the PDF skill.\n[attachment file /w/a.pdf]",
+            "user||plain",
+            "system||hidden message (source=\"agent one\"): x",
+        ]
+    );
+}

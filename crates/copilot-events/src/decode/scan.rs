@@ -989,13 +989,15 @@ impl<'a> P<'a> {
                         &["attachments"],
                         &["agentMode"],
                         &["isAutopilotContinuation"],
+                        &["source"],
                     ],
                     |p, n| {
                         match n {
                             0 => d.content = p.opt_str()?,
                             1 => d.attachments = p.attachments()?,
                             2 => d.agent_mode = p.opt_str()?,
-                            _ => d.is_autopilot_continuation = p.opt_bool()?,
+                            3 => d.is_autopilot_continuation = p.opt_bool()?,
+                            _ => d.source = p.opt_str()?,
                         }
                         Some(())
                     },
