@@ -1219,6 +1219,11 @@ pub struct UsageData<'a> {
     /// `quotaSnapshots` ..., shows in the `session event detail:` row).
     pub reasoning_tokens: Option<i64>,
     pub copilot_usage: Option<CopilotUsage>,
+    /// The VS Code writer's `totalTokens` (`inputTokens + outputTokens`), left out of
+    /// the text; read (as written) only so that it is no unread key, which would cost
+    /// every such line a second parse for its detail row.
+    #[serde(borrow)]
+    pub total_tokens: Option<Raw<'a>>,
 }
 
 /// `assistant.usage.data.copilotUsage` (the SDK's).

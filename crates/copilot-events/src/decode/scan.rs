@@ -1366,6 +1366,7 @@ impl<'a> P<'a> {
                         &["parentToolCallId"],
                         &["reasoningTokens"],
                         &["copilotUsage"],
+                        &["totalTokens"],
                     ],
                     |p, n| {
                         match n {
@@ -1377,6 +1378,7 @@ impl<'a> P<'a> {
                             5 => d.copilot_usage_nano_aiu = p.opt_int()?,
                             6 => d.parent_tool_call_id = p.opt_str()?,
                             7 => d.reasoning_tokens = p.opt_int()?,
+                            9 => d.total_tokens = p.opt_raw()?,
                             _ => {
                                 d.copilot_usage =
                                     p.obj(&[&["totalNanoAiu"]], |p, _, u: &mut CopilotUsage| {
