@@ -13,6 +13,12 @@
 //!   outputs and assistant messages are long (4-8 KB) and escape-dense (`\n`, `\"`,
 //!   `\\`, `\t`, `\r\n` every few characters, with raw `é` and `😀` between), so that
 //!   every text the reader keeps must be unescaped;
+//! * `sdk`: the `escapes` sessions with what a real CLI writes beside the spec's
+//!   fields: a prompt's `transformedContent` (the prompt again, with the time), a
+//!   tool result's `toolTelemetry`, its terminal item's copy of the output and `cwd`,
+//!   and the ids that join lines (`interactionId`): every prompt and result gives a
+//!   `session event detail:` row, whose fields are looked for in a second read of the
+//!   line's `data` (the output read twice, the cost of those rows);
 //! * `arrays`: a hostile shape, lines of another shape than their type's (a `message`
 //!   that is an array of 25 million zeros, 50 MB a line) whose rows print their
 //!   `data`: peak RSS shows that such a line is not read as a tree (a 50 MB line took
@@ -131,7 +137,7 @@ fn dense(seed: u64, len: usize) -> String {
     s
 }
 
-fn escapes_log(mb: usize) -> String {
+fn escapes_log(mb: usize, sdk: bool) -> String {
     let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
     let mut out = String::with_capacity((mb << 20) + (64 << 10));
     let mut n = 0u64;
@@ -154,10 +160,19 @@ fn escapes_log(mb: usize) -> String {
             let output = dense(n + 1, 8000);
             let detail = dense(n + 2, 4000);
             let answer = dense(n + 3, 4000);
-            out.push_str(&format!(
-                "{{\"type\":\"user.message\",\"data\":{{\"content\":{},\"agentMode\":\"interactive\"}},\"id\":\"u{n}\",\"timestamp\":\"{ts}\"}}\n",
-                q(&prompt)
-            ));
+            if sdk {
+                // what a real CLI writes beside: the prompt as sent, ids, telemetry
+                out.push_str(&format!(
+                    "{{\"type\":\"user.message\",\"data\":{{\"content\":{},\"transformedContent\":{},\"attachments\":[],\"supportedNativeDocumentMimeTypes\":[],\"interactionId\":\"i{n}\",\"agentMode\":\"interactive\"}},\"id\":\"u{n}\",\"timestamp\":\"{ts}\"}}\n",
+                    q(&prompt),
+                    q(&format!("<current_datetime>{ts}</current_datetime>\n\n{prompt}"))
+                ));
+            } else {
+                out.push_str(&format!(
+                    "{{\"type\":\"user.message\",\"data\":{{\"content\":{},\"agentMode\":\"interactive\"}},\"id\":\"u{n}\",\"timestamp\":\"{ts}\"}}\n",
+                    q(&prompt)
+                ));
+            }
             out.push_str(&format!(
                 "{{\"type\":\"assistant.turn_start\",\"data\":{{\"model\":\"claude-sonnet-4.5\",\"turnId\":\"{turn}\"}},\"id\":\"t{n}\",\"timestamp\":\"{ts}\"}}\n"
             ));
@@ -165,11 +180,21 @@ fn escapes_log(mb: usize) -> String {
                 "{{\"type\":\"tool.execution_start\",\"data\":{{\"toolCallId\":\"{id}\",\"toolName\":\"bash\",\"arguments\":{{\"command\":{}}}}},\"id\":\"a{n}\",\"timestamp\":\"{ts}\"}}\n",
                 q(&prompt)
             ));
-            out.push_str(&format!(
-                "{{\"type\":\"tool.execution_complete\",\"data\":{{\"toolCallId\":\"{id}\",\"success\":true,\"result\":{{\"content\":{},\"detailedContent\":{},\"contents\":[{{\"type\":\"terminal\",\"exitCode\":0}}]}}}},\"id\":\"c{n}\",\"timestamp\":\"{ts}\"}}\n",
-                q(&output),
-                q(&detail)
-            ));
+            if sdk {
+                out.push_str(&format!(
+                    "{{\"type\":\"tool.execution_complete\",\"data\":{{\"toolCallId\":\"{id}\",\"model\":\"claude-sonnet-4.5\",\"interactionId\":\"i{n}\",\"success\":true,\"result\":{{\"content\":{},\"detailedContent\":{},\"contents\":[{{\"type\":\"terminal\",\"text\":{},\"exitCode\":0,\"cwd\":\"/home/alice/src/api\"}}]}},\"toolTelemetry\":{{\"properties\":{{\"command\":\"bash\"}},\"metrics\":{{\"resultLength\":{}}}}}}},\"id\":\"c{n}\",\"timestamp\":\"{ts}\"}}\n",
+                    q(&output),
+                    q(&detail),
+                    q(&output),
+                    output.len()
+                ));
+            } else {
+                out.push_str(&format!(
+                    "{{\"type\":\"tool.execution_complete\",\"data\":{{\"toolCallId\":\"{id}\",\"success\":true,\"result\":{{\"content\":{},\"detailedContent\":{},\"contents\":[{{\"type\":\"terminal\",\"exitCode\":0}}]}}}},\"id\":\"c{n}\",\"timestamp\":\"{ts}\"}}\n",
+                    q(&output),
+                    q(&detail)
+                ));
+            }
             out.push_str(&format!(
                 "{{\"type\":\"assistant.message\",\"data\":{{\"content\":{},\"model\":\"claude-sonnet-4.5\"}},\"id\":\"m{n}\",\"timestamp\":\"{ts}\"}}\n",
                 q(&answer)
@@ -269,12 +294,13 @@ fn main() {
                 Err(e) => return eprintln!("{e}"),
             }
         }
-        "escapes" => escapes_log(mb),
+        "escapes" => escapes_log(mb, false),
+        "sdk" => escapes_log(mb, true),
         "arrays" => arrays_log(mb),
         "errors" => errors_log(mb),
         other => {
             return eprintln!(
-                "unknown shape {other} (fixture, transcript, escapes, arrays, errors)"
+                "unknown shape {other} (fixture, transcript, escapes, sdk, arrays, errors)"
             );
         }
     };

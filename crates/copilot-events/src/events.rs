@@ -34,6 +34,9 @@ use serde_json::Value;
 use crate::decode::{self, Data, Event, Str, compact_json_into, raw_text, scalar};
 use crate::texts;
 
+mod detail;
+pub(crate) use detail::BOOKKEEPING;
+
 /// How a log is read: what the path and side files say.
 #[derive(Clone, Debug, Default)]
 pub struct Options<'a> {
@@ -294,6 +297,8 @@ pub struct EventReader<'o> {
     text: String,
     /// Where the trackers write the texts of values recorded without a row.
     scratch: String,
+    /// The tool of the line's call, for its detail row.
+    tool_col: String,
     /// The day of the last event time read.
     day: decode::DayCache,
     /// Lines read, bad lines, rows given.
@@ -519,6 +524,7 @@ impl<'o> EventReader<'o> {
             },
             text: String::new(),
             scratch: String::new(),
+            tool_col: String::new(),
             day: decode::DayCache::default(),
             counts: Counts::default(),
         }
@@ -812,6 +818,9 @@ impl<'o> EventReader<'o> {
                 emit!(&self.line_session, TurnType::System, &self.text);
             }
         }
+        // a tool call's line that repeats one already given (no rows, no detail row)
+        let mut repeat = false;
+        self.tool_col.clear();
         match &ev.data {
             Data::Start(d) => {
                 // into the buffers they had (a resumed log starts again and again)
@@ -1058,10 +1067,12 @@ impl<'o> EventReader<'o> {
                         .or_else(|| requested.map(|r| r.name))
                         .unwrap_or_default(),
                 };
+                self.tool_col.push_str(&name);
                 if let Some(call) = again {
                     // the same call written again: it appears once (its state is kept)
                     self.calls
                         .insert(key.unwrap_or_else(|| id.to_string()), call);
+                    repeat = true;
                 } else {
                     let args;
                     let text: &str = match d
@@ -1150,8 +1161,10 @@ impl<'o> EventReader<'o> {
                     }
                     _ => None,
                 };
-                if id.is_empty() || fresh || tool.is_some() {
+                repeat = !(id.is_empty() || fresh || tool.is_some());
+                if !repeat {
                     let name = tool.as_deref().unwrap_or("");
+                    self.tool_col.push_str(name);
                     let result = d.result.as_ref();
                     let content = result
                         .and_then(|r| r.content.as_ref())
@@ -1723,14 +1736,36 @@ impl<'o> EventReader<'o> {
                 }
             }
         }
-        // what a system row's type holds beyond what its rows print: one more row,
-        // only when the line held a key its type does not read
-        if unread {
+        // what a type holds beyond what its rows print: one more row, only when the
+        // line held a key its type does not read (a tool call's joins its call)
+        if unread && !repeat {
             if let Some(printed) = printed_fields(&ev.data) {
-                let rest = unprinted(line, printed);
+                let (id, same) = match &ev.data {
+                    Data::ToolStart(d) => (s(&d.tool_call_id), None),
+                    Data::ToolComplete(d) => {
+                        let r = d.result.as_ref();
+                        let content = r.and_then(|r| r.content.as_ref()).map(|c| c.0.as_ref());
+                        let detail = r.and_then(|r| r.detailed_content.as_deref());
+                        (s(&d.tool_call_id), Some([content, detail]))
+                    }
+                    _ => ("", None),
+                };
+                let same: Vec<&str> = same.into_iter().flatten().flatten().collect();
+                let same = detail::Same {
+                    path: SAME_TEXT,
+                    texts: &same,
+                };
+                let rest = unprinted(line, printed, same);
                 if !rest.is_empty() {
                     texts::event_detail_into(&mut self.text, kind, &rest);
-                    emit!(&self.line_session, TurnType::System, &self.text);
+                    emit!(
+                        &self.line_session,
+                        TurnType::System,
+                        &self.text,
+                        "",
+                        &self.tool_col,
+                        id
+                    );
                 }
             }
         }
@@ -1849,14 +1884,69 @@ fn asset_left_out(line: &Line<'_>, known: fn(&str) -> bool) -> Option<String> {
     owned(decode::asset_line::leave_out(&line.text_lossy(), known))
 }
 
-/// The `data` fields (key paths) that the rows of a system-row type print, for
-/// [`unprinted`]; `None` for the types whose rows are turns (a prompt, a reply, a
-/// tool call or result: their other fields are ids and envelopes, left as they were)
-/// and for those printed whole or not at all (`session event:`, the binary asset's),
-/// or whose texts name every field the SDK defines (shutdown, start and resume).
+/// A tool result's `contents[]` text, left out of its detail row when it repeats the
+/// result's content or detailed content.
+const SAME_TEXT: &[&str] = &["result", "contents", "[]", "text"];
+
+/// The `data` fields (key paths; `[]` goes into every item of an array) that the rows
+/// of a type print, for [`unprinted`]: system rows' and turns' (a prompt, a reply, a
+/// tool call or result) alike; `None` for the types printed whole or not at all
+/// (`session event:`, the binary asset's), or whose texts name every field the SDK
+/// defines (shutdown, start and resume).
 fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]> {
     const PR: &str = "permissionRequest";
+    const TR: &str = "toolRequests";
     Some(match data {
+        // a prompt prints its content and attachments (the first of an attachment's
+        // path, file path and display name); the mode tracker its agentMode
+        Data::User(_) => &[
+            &["content"],
+            &["attachments", "[]", "type"],
+            &["attachments", "[]", "path"],
+            &["attachments", "[]", "filePath"],
+            &["attachments", "[]", "displayName"],
+            &["agentMode"],
+            &["isAutopilotContinuation"],
+            &["source"],
+        ],
+        Data::TurnStart(_) => &[&["model"]],
+        Data::Reasoning(_) => &[&["content"]],
+        // a request's call is printed by its start, else by the request's own rows;
+        // its `type` is the SDK's `function` (or `custom`) kind of call
+        Data::Message(_) => &[
+            &["content"],
+            &["model"],
+            &["reasoningText"],
+            &["encryptedContent"],
+            &[TR, "[]", "toolCallId"],
+            &[TR, "[]", "name"],
+            &[TR, "[]", "arguments"],
+            &[TR, "[]", "type"],
+        ],
+        Data::ToolStart(_) => &[
+            &["toolCallId"],
+            &["toolName"],
+            &["arguments"],
+            &["mcpServerName"],
+            &["mcpToolName"],
+            &["shellToolInfo", "displayCommand"],
+            &["model"],
+        ],
+        // a `contents[]` item's `text` equal to the content is left out too (see
+        // `unprinted`'s `same`)
+        Data::ToolComplete(_) => &[
+            &["toolCallId"],
+            &["success"],
+            &["result", "content"],
+            &["result", "detailedContent"],
+            &["result", "contents", "[]", "type"],
+            &["result", "contents", "[]", "exitCode"],
+            &["result", "shellExecution", "exitCode"],
+            &["shellExecution", "exitCode"],
+            &["error", "message"],
+            &["error", "code"],
+            &["model"],
+        ],
         Data::PermissionRequested(_) => &[
             &["toolCallId"],
             &["requestId"],
@@ -1958,74 +2048,30 @@ fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]>
     })
 }
 
-/// The fields of a line's `data` that its row did not print (`printed`: key paths; a
-/// value that is no object where a path goes on was printed whole), as compact JSON
-/// (the keys of `data` sorted, and those of an object a path went into, all the way
-/// down), or empty when there are none. Values are kept as written: only a
-/// value a path goes into is read as a tree, and only when at most 1 MiB (a larger
-/// one is kept whole, as written), so that a 50 MB `error` costs no tree.
-fn unprinted(line: &Line<'_>, printed: &[&[&str]]) -> String {
-    use serde_json::value::RawValue;
-    use std::collections::BTreeMap;
-    /// Removes each path from `v`, and an object a removal left empty.
-    fn remove(v: &mut Value, paths: &[&[&str]]) {
-        let Value::Object(m) = v else { return };
-        for path in paths {
-            let Some((first, rest)) = path.split_first() else {
-                continue;
-            };
-            if rest.is_empty() || !matches!(m.get(*first), Some(Value::Object(_))) {
-                m.remove(*first);
-                continue;
-            }
-            if let Some(inner) = m.get_mut(*first) {
-                remove(inner, &[rest]);
-                if matches!(inner, Value::Object(o) if o.is_empty()) {
-                    m.remove(*first);
-                }
-            }
-        }
+/// The fields of a line's `data` that its rows did not print, as compact JSON (see
+/// [`detail::unprinted`]), or empty when there are none.
+fn unprinted(line: &Line<'_>, printed: &[&[&str]], same: detail::Same<'_>) -> String {
+    #[derive(serde::Deserialize)]
+    struct Only<'a> {
+        #[serde(borrow)]
+        data: Option<&'a serde_json::value::RawValue>,
     }
-    let mut data = String::new();
-    raw_data_into(&mut data, line);
-    let Ok(fields) = serde_json::from_str::<BTreeMap<String, &RawValue>>(&data) else {
-        return String::new();
+    let from_serde;
+    let data = match simdutf8::basic::from_utf8(line.bytes)
+        .ok()
+        .and_then(decode::scan::data_raw)
+    {
+        // the scanner finds it (serde_json reads the whole line again)
+        Some(d) => d,
+        None => {
+            from_serde = serde_json::from_slice::<Only<'_>>(line.bytes).ok();
+            from_serde.as_ref().and_then(|o| o.data).map(|r| r.get())
+        }
     };
-    let mut out = String::new();
-    for (key, raw) in fields {
-        let paths: Vec<&[&str]> = printed
-            .iter()
-            .filter(|p| p.first() == Some(&key.as_str()))
-            .map(|p| &p[1..])
-            .collect();
-        if paths.iter().any(|p| p.is_empty()) {
-            continue;
-        }
-        let text = if paths.is_empty() || raw.get().len() > 1 << 20 {
-            raw.get().to_string()
-        } else {
-            match serde_json::from_str::<Value>(raw.get()) {
-                Ok(mut v @ Value::Object(_)) => {
-                    remove(&mut v, &paths);
-                    match &v {
-                        Value::Object(o) if o.is_empty() => continue,
-                        _ => v.to_string(),
-                    }
-                }
-                // no object where a path goes on: printed whole
-                Ok(_) => continue,
-                Err(_) => raw.get().to_string(),
-            }
-        };
-        out.push(if out.is_empty() { '{' } else { ',' });
-        out.push_str(&serde_json::to_string(&key).unwrap_or_default());
-        out.push(':');
-        out.push_str(&text);
+    match data {
+        Some(d) => detail::unprinted(d, printed, same),
+        None => String::new(),
     }
-    if !out.is_empty() {
-        out.push('}');
-    }
-    out
 }
 
 /// The `data` of a line in file order, compact, written into `out` (cleared first; for

@@ -238,13 +238,14 @@ pub fn memory_note(path: &str, content: &str) -> String {
     format!("memory note: {path}: {content}")
 }
 
-/// `session event detail: <type> <JSON>`: the `data` fields of a system row's event
-/// that its rows do not print (the SDK's fields beyond the spec's text: a permission
-/// request's possible paths and the assisted approval's verdict, a completed
-/// permission's standing approval, a model change's cause, a sub-agent's type ...), as
-/// compact JSON whole (never cut: it is the only place they are shown): the keys of
-/// `data` sorted, an object a printed field was taken from written again with its
-/// keys sorted all the way down, every other value as written.
+/// `session event detail: <type> <JSON>`: the `data` fields of an event that its rows
+/// do not print (the SDK's fields beyond the spec's text: a permission request's
+/// possible paths and the assisted approval's verdict, a completed permission's
+/// standing approval, a model change's cause, a sub-agent's type; a prompt as the model
+/// got it, the sub-agent call a reply or tool call belongs to, whether a call was
+/// sandboxed, the folder a command ran in ...), as compact JSON whole (never cut: it is
+/// the only place they are shown): the keys of `data`, and of an object a printed field
+/// was taken from, sorted; every other value as written.
 /// Written into `out` (cleared first).
 pub fn event_detail_into(out: &mut String, kind: &str, rest: &str) {
     out.clear();

@@ -532,6 +532,7 @@ impl<'a> P<'a> {
                         }
                     }
                 }
+                let mut key = (0, 0);
                 let found = match found {
                     Some((n, len)) => {
                         self.i = at + len + 1;
@@ -539,9 +540,11 @@ impl<'a> P<'a> {
                     }
                     None => {
                         // another key (none of the names, unless escaped: given up)
-                        if self.raw_str()?.2 {
+                        let (from, to, escaped) = self.raw_str()?;
+                        if escaped {
                             return None;
                         }
+                        key = (from, to);
                         None
                     }
                 };
@@ -555,8 +558,15 @@ impl<'a> P<'a> {
                         read(self, n)?;
                     }
                     None => {
-                        // (the envelope is depth 1, `data` 2)
-                        if self.depth >= 2 {
+                        // (the envelope is depth 1, `data` 2; `data`'s bookkeeping ids
+                        // are no evidence a detail row would print)
+                        if self.depth > 2
+                            || (self.depth == 2
+                                && !self
+                                    .s
+                                    .get(key.0..key.1)
+                                    .is_some_and(|k| crate::events::BOOKKEEPING.contains(&k)))
+                        {
                             self.unread = true;
                         }
                         self.skip()?;
@@ -678,12 +688,17 @@ impl<'a> P<'a> {
 
     fn tool_requests(&mut self) -> Option<Option<Vec<ToolRequest<'a>>>> {
         self.objs(
-            &[&["toolCallId"], &["name"], &["arguments"]],
+            &[&["toolCallId"], &["name"], &["arguments"], &["type"]],
             |p, n, t: &mut ToolRequest<'a>| {
                 match n {
                     0 => t.tool_call_id = p.opt_str()?,
                     1 => t.name = p.opt_str()?,
-                    _ => t.arguments = p.opt_raw()?,
+                    2 => t.arguments = p.opt_raw()?,
+                    // the SDK's kind of call (`function`, `custom`): not kept, but no
+                    // unread key (a detail row's second parse on nearly every message)
+                    _ => {
+                        p.skip()?;
+                    }
                 }
                 Some(())
             },
@@ -1863,5 +1878,55 @@ mod tests {
             }
         }
         assert!(read * 10 > serde_read * 9, "{read} of {serde_read}");
+    }
+
+    /// Whether a line's `data` held a key its type does not read: `data`'s own
+    /// bookkeeping ids (`events::BOOKKEEPING`) are not such keys, the same names
+    /// deeper down are, and so is any other key at any depth; the envelope's own keys
+    /// never are.
+    #[test]
+    fn unread_keys_but_bookkeeping() {
+        let unread = |l: &str| with(l, |_, u| u);
+        assert_eq!(
+            unread(r#"{"type":"user.message","data":{"content":"a"},"parentId":"p"}"#),
+            Some(false)
+        );
+        assert_eq!(
+            unread(
+                r#"{"type":"user.message","data":{"content":"a","interactionId":"i","supportedNativeDocumentMimeTypes":[],"chunkIndex":0}}"#
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            unread(r#"{"type":"assistant.turn_start","data":{"turnId":"0"}}"#),
+            Some(false)
+        );
+        assert_eq!(
+            unread(
+                r#"{"type":"assistant.message","data":{"content":"","toolRequests":[{"toolCallId":"t","name":"bash","arguments":{},"type":"function"}]}}"#
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            unread(r#"{"type":"user.message","data":{"content":"a","transformedContent":"b"}}"#),
+            Some(true)
+        );
+        assert_eq!(
+            unread(
+                r#"{"type":"tool.execution_complete","data":{"result":{"content":"a","messageId":"m"}}}"#
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            unread(
+                r#"{"type":"tool.execution_complete","data":{"result":{"contents":[{"type":"terminal","cwd":"/w"}]}}}"#
+            ),
+            Some(true)
+        );
+        // a key with an escape: serde_json's to read
+        assert_eq!(
+            unread(r#"{"type":"assistant.turn_start","data":{"turn\u0049d":"0"}}"#),
+            None
+        );
     }
 }
