@@ -958,9 +958,7 @@ impl<'o> EventReader<'o> {
             Data::TurnStart(d) => {
                 self.reasoning.clear();
                 set(&mut self.turn_model, s(&d.model));
-                if !self.turn_model.is_empty() {
-                    self.any_model = true;
-                }
+                self.any_model |= !self.turn_model.is_empty();
             }
             Data::Reasoning(d) => {
                 if let Some(c) = d.content.as_deref().filter(|c| !c.is_empty()) {
@@ -1088,9 +1086,7 @@ impl<'o> EventReader<'o> {
                         }
                     };
                     let model = s(&d.model);
-                    if !model.is_empty() {
-                        self.any_model = true;
-                    }
+                    self.note_model(model);
                     emit!(
                         &self.line_session,
                         TurnType::ToolUse,
@@ -1180,9 +1176,7 @@ impl<'o> EventReader<'o> {
                         (None, None) => "",
                     };
                     let model = s(&d.model);
-                    if !model.is_empty() {
-                        self.any_model = true;
-                    }
+                    self.note_model(model);
                     emit!(
                         &self.line_session,
                         TurnType::ToolResult,
@@ -1556,9 +1550,7 @@ impl<'o> EventReader<'o> {
                 }
                 match phase {
                     "started" => {
-                        if !s(&d.model).is_empty() {
-                            self.any_model = true;
-                        }
+                        self.any_model |= !s(&d.model).is_empty();
                         kv(t, "tool_call", s(&d.tool_call_id), false);
                         kv(t, "model", s(&d.model), false);
                     }
@@ -1677,9 +1669,7 @@ impl<'o> EventReader<'o> {
             }
             Data::Usage(d) => {
                 let model = s(&d.model);
-                if !model.is_empty() {
-                    self.any_model = true;
-                }
+                self.note_model(model);
                 let u = Usage {
                     model,
                     input: d.input_tokens,
@@ -1785,6 +1775,12 @@ impl<'o> EventReader<'o> {
         self.text.clear();
         self.model_tracker
             .observe_into(ModelSpec::new(m), &mut self.text)
+    }
+
+    /// A model named on the line (an empty one is none): the log names a model, so no
+    /// family is inferred from its calls' ids.
+    fn note_model(&mut self, model: &str) {
+        self.any_model |= !model.is_empty();
     }
 
     fn new_reasoning(&mut self, text: &str) -> bool {
