@@ -573,18 +573,22 @@ impl<'o> EventReader<'o> {
             None => simdutf8::basic::from_utf8(line.bytes).ok(),
         };
         if let Some(text) = text {
-            if decode::scan::with(text, |ev, unread| self.event(ev, line, unread, sink)).is_some() {
+            let read = decode::scan::with(text, |ev, data| {
+                let unread = data.map_or(Unread::No, Unread::In);
+                self.event(ev, line, unread, sink)
+            });
+            if read.is_some() {
                 return;
             }
         }
         match decode::serde_event(line.bytes) {
             // (serde_json says nothing of keys it skipped: any may have been)
-            Ok(ev) => self.event(&ev, line, true, sink),
+            Ok(ev) => self.event(&ev, line, Unread::Maybe, sink),
             Err(e) => {
                 let repaired = chat_rows::json::repair_lone_surrogates(line.bytes);
                 if let std::borrow::Cow::Owned(fixed) = &repaired {
                     if let Ok(ev) = decode::event(fixed) {
-                        self.event(&ev, line, true, sink);
+                        self.event(&ev, line, Unread::Maybe, sink);
                         return;
                     }
                 }
@@ -754,7 +758,13 @@ impl<'o> EventReader<'o> {
         }
     }
 
-    fn event(&mut self, ev: &Event<'_>, line: &Line<'_>, unread: bool, sink: &mut dyn RowSink) {
+    fn event(
+        &mut self,
+        ev: &Event<'_>,
+        line: &Line<'_>,
+        unread: Unread<'_>,
+        sink: &mut dyn RowSink,
+    ) {
         let at = ev
             .timestamp
             .as_deref()
@@ -1728,7 +1738,7 @@ impl<'o> EventReader<'o> {
         }
         // what a type holds beyond what its rows print: one more row, only when the
         // line held a key its type does not read (a tool call's joins its call)
-        if unread && !repeat {
+        if !matches!(unread, Unread::No) && !repeat {
             if let Some(printed) = printed_fields(&ev.data) {
                 let (id, same) = match &ev.data {
                     Data::ToolStart(d) => (s(&d.tool_call_id), None),
@@ -1745,7 +1755,7 @@ impl<'o> EventReader<'o> {
                     path: SAME_TEXT,
                     texts: &same,
                 };
-                let rest = unprinted(line, printed, same);
+                let rest = unprinted(line, unread, printed, same);
                 if !rest.is_empty() {
                     texts::event_detail_into(&mut self.text, kind, &rest);
                     emit!(
@@ -2044,9 +2054,28 @@ fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]>
     })
 }
 
+/// What a line's first read says of the keys its type does not read.
+#[derive(Clone, Copy)]
+enum Unread<'a> {
+    /// None: the scanner read every key but its bookkeeping ids.
+    No,
+    /// Some, in this `data` (as written, from the scanner).
+    In(&'a str),
+    /// Perhaps: serde_json read the line and says nothing of the keys it skipped.
+    Maybe,
+}
+
 /// The fields of a line's `data` that its rows did not print, as compact JSON (see
 /// [`detail::unprinted`]), or empty when there are none.
-fn unprinted(line: &Line<'_>, printed: &[&[&str]], same: detail::Same<'_>) -> String {
+fn unprinted(
+    line: &Line<'_>,
+    unread: Unread<'_>,
+    printed: &[&[&str]],
+    same: detail::Same<'_>,
+) -> String {
+    if let Unread::In(data) = unread {
+        return detail::unprinted(data, printed, same);
+    }
     #[derive(serde::Deserialize)]
     struct Only<'a> {
         #[serde(borrow)]

@@ -108,10 +108,13 @@ pub(crate) fn event(line: &str) -> Option<Event<'_>> {
 }
 
 /// Decodes one line and hands its event to `f` (the event is not moved out: it is
-/// large) with whether its `data` held a key its type does not read (at any depth:
-/// what a row may print as `other=`), or `None` when serde_json must (see the module
-/// docs).
-pub(crate) fn with<R>(line: &str, f: impl FnOnce(&Event<'_>, bool) -> R) -> Option<R> {
+/// large) with its `data` as written when that held a key its type does not read (at
+/// any depth, but the bookkeeping ids at its top: what a detail row prints), or `None`
+/// when serde_json must (see the module docs).
+pub(crate) fn with<'a, R>(
+    line: &'a str,
+    f: impl FnOnce(&Event<'a>, Option<&'a str>) -> R,
+) -> Option<R> {
     let mut ev = Event::default();
     into(line, &mut ev).map(|unread| f(&ev, unread))
 }
@@ -127,6 +130,7 @@ pub(crate) fn data_raw(line: &str) -> Option<Option<&str>> {
         depth: 0,
         scratch: Vec::new(),
         unread: false,
+        data_at: (0, 0),
     };
     let mut data = None;
     p.fields(&[&["data"]], |p, _| {
@@ -137,9 +141,105 @@ pub(crate) fn data_raw(line: &str) -> Option<Option<&str>> {
     (p.i == p.b.len()).then_some(data)
 }
 
-/// Decodes one line into `ev`, with whether its `data` held a key its type does not
-/// read; `None` when serde_json must.
-fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> Option<bool> {
+/// A JSON value walked with the scanner's own steps, for the detail row's second read
+/// of a line's `data` (`events::detail`): objects and arrays are entered where the
+/// caller asks, every other value is skipped and given as written. `None` from any
+/// step where the scanner gives up (see the module docs): the caller falls back.
+pub(crate) struct Walk<'a>(P<'a>);
+
+impl<'a> Walk<'a> {
+    /// A walk over `text`, one value.
+    pub(crate) fn new(text: &'a str) -> Walk<'a> {
+        Walk(P {
+            s: text,
+            b: text.as_bytes(),
+            i: 0,
+            depth: 0,
+            scratch: Vec::new(),
+            unread: false,
+            data_at: (0, 0),
+        })
+    }
+
+    /// The first byte of the next value.
+    pub(crate) fn peek(&mut self) -> Option<u8> {
+        self.0.peek()
+    }
+
+    /// The next value, skipped: its text as written.
+    pub(crate) fn value(&mut self) -> Option<&'a str> {
+        self.0.skip()
+    }
+
+    /// The entries of the object at the cursor: `f` is given each key (decoded) and
+    /// must take its value (with [`Walk::value`], [`Walk::object`] or
+    /// [`Walk::array`]).
+    pub(crate) fn object(
+        &mut self,
+        mut f: impl FnMut(&mut Self, Cow<'a, str>) -> Option<()>,
+    ) -> Option<()> {
+        self.0.eat(b'{')?;
+        self.enter()?;
+        if self.0.peek()? == b'}' {
+            self.0.i += 1;
+        } else {
+            loop {
+                self.0.ws();
+                let key = self.0.string()?;
+                self.0.eat(b':')?;
+                f(self, key)?;
+                match self.0.peek()? {
+                    b',' => self.0.i += 1,
+                    b'}' => {
+                        self.0.i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.0.depth -= 1;
+        Some(())
+    }
+
+    /// The items of the array at the cursor: `f` must take each.
+    pub(crate) fn array(&mut self, mut f: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.0.eat(b'[')?;
+        self.enter()?;
+        if self.0.peek()? == b']' {
+            self.0.i += 1;
+        } else {
+            loop {
+                f(self)?;
+                match self.0.peek()? {
+                    b',' => self.0.i += 1,
+                    b']' => {
+                        self.0.i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.0.depth -= 1;
+        Some(())
+    }
+
+    /// True when nothing but blanks is left.
+    pub(crate) fn done(&mut self) -> bool {
+        self.0.ws();
+        self.0.i == self.0.b.len()
+    }
+
+    fn enter(&mut self) -> Option<()> {
+        self.0.depth += 1;
+        (self.0.depth <= MAX_DEPTH).then_some(())
+    }
+}
+
+/// Decodes one line into `ev`, with its `data` as written when it held a key its type
+/// does not read (`Some(None)` when nothing is unread); `None` when serde_json must.
+fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> Option<Option<&'a str>> {
     let mut p = P {
         s: line,
         b: line.as_bytes(),
@@ -147,10 +247,17 @@ fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> Option<bool> {
         depth: 0,
         scratch: Vec::new(),
         unread: false,
+        data_at: (0, 0),
     };
     p.envelope(ev)?;
     p.ws();
-    (p.i == p.b.len()).then_some(p.unread)
+    if p.i != p.b.len() {
+        return None;
+    }
+    Some(match p.unread {
+        true => line.get(p.data_at.0..p.data_at.1),
+        false => None,
+    })
 }
 
 struct P<'a> {
@@ -162,6 +269,8 @@ struct P<'a> {
     scratch: Vec<u8>,
     /// True once a key inside `data` was skipped as one its type does not read.
     unread: bool,
+    /// Where `data` is in the line (start, end), once read.
+    data_at: (usize, usize),
 }
 
 /// The fields of a struct as (name, aliases), in the order of the struct's bits.
@@ -913,7 +1022,10 @@ impl<'a> P<'a> {
                 0 => kind = Some(p.string()?),
                 // `data` before `type` is serde_json's (it reads the line twice)
                 1 => {
+                    p.ws();
+                    let from = p.i;
                     p.data(shape(kind.as_deref()?), &mut ev.data)?;
+                    p.data_at = (from, p.i);
                     data = true;
                 }
                 2 => ev.id = p.opt_str()?,
@@ -1886,7 +1998,7 @@ mod tests {
     /// never are.
     #[test]
     fn unread_keys_but_bookkeeping() {
-        let unread = |l: &str| with(l, |_, u| u);
+        let unread = |l: &str| with(l, |_, u| u.is_some());
         assert_eq!(
             unread(r#"{"type":"user.message","data":{"content":"a"},"parentId":"p"}"#),
             Some(false)
@@ -1922,6 +2034,14 @@ mod tests {
                 r#"{"type":"tool.execution_complete","data":{"result":{"contents":[{"type":"terminal","cwd":"/w"}]}}}"#
             ),
             Some(true)
+        );
+        // the `data` handed on with an unread key: as written, blanks around it left out
+        assert_eq!(
+            with(
+                r#"{"type":"user.message","data": {"content":"a", "x":1} ,"id":"i"}"#,
+                |_, d| d
+            ),
+            Some(Some(r#"{"content":"a", "x":1}"#))
         );
         // a key with an escape: serde_json's to read
         assert_eq!(
