@@ -573,8 +573,11 @@ impl<'o> EventReader<'o> {
             None => simdutf8::basic::from_utf8(line.bytes).ok(),
         };
         if let Some(text) = text {
-            let read = decode::scan::with(text, |ev, data| {
-                let unread = data.map_or(Unread::No, Unread::In);
+            let read = decode::scan::with(text, |ev, data, unread| {
+                let unread = match (data, unread) {
+                    (Some(d), true) => Unread::In(d),
+                    (d, _) => Unread::No(d),
+                };
                 self.event(ev, line, unread, sink)
             });
             if read.is_some() {
@@ -1738,7 +1741,11 @@ impl<'o> EventReader<'o> {
         }
         // what a type holds beyond what its rows print: one more row, only when the
         // line held a key its type does not read (a tool call's joins its call)
-        if !matches!(unread, Unread::No) && !repeat {
+        let look = match unread {
+            Unread::No(_) => reads_unprinted(&ev.data),
+            Unread::In(_) | Unread::Maybe => true,
+        };
+        if look && !repeat {
             if let Some(printed) = printed_fields(&ev.data) {
                 let (id, same) = match &ev.data {
                     Data::ToolStart(d) => (s(&d.tool_call_id), None),
@@ -1890,6 +1897,115 @@ fn asset_left_out(line: &Line<'_>, known: fn(&str) -> bool) -> Option<String> {
     owned(decode::asset_line::leave_out(&line.text_lossy(), known))
 }
 
+/// A tool result's printed fields; the last two are its `error`'s (see
+/// [`printed_fields`]).
+const TOOL_COMPLETE: &[&[&str]] = &[
+    &["toolCallId"],
+    &["success"],
+    &["result", "content"],
+    &["result", "detailedContent"],
+    &["result", "contents", "[]", "type"],
+    &["result", "contents", "[]", "exitCode"],
+    &["result", "shellExecution", "exitCode"],
+    &["shellExecution", "exitCode"],
+    &["model"],
+    &["error", "code"],
+    &["error", "message"],
+];
+
+/// [`TOOL_COMPLETE`] with its `error`'s code and not its message.
+const TOOL_COMPLETE_CODE: &[&[&str]] = &[
+    &["toolCallId"],
+    &["success"],
+    &["result", "content"],
+    &["result", "detailedContent"],
+    &["result", "contents", "[]", "type"],
+    &["result", "contents", "[]", "exitCode"],
+    &["result", "shellExecution", "exitCode"],
+    &["shellExecution", "exitCode"],
+    &["model"],
+    &["error", "code"],
+];
+
+/// A shutdown's printed fields (`*`: every key of the object, a model's name); the
+/// first is `codeChanges.filesModified`, printed as a count.
+const SHUTDOWN: &[&[&str]] = &[
+    &["codeChanges", "filesModified"],
+    &["codeChanges", "linesAdded"],
+    &["codeChanges", "linesRemoved"],
+    &["shutdownType"],
+    &["errorReason"],
+    &["currentModel"],
+    &["modelMetrics", "*", "usage", "inputTokens"],
+    &["modelMetrics", "*", "usage", "outputTokens"],
+    &["modelMetrics", "*", "usage", "cacheReadTokens"],
+    &["modelMetrics", "*", "usage", "cacheWriteTokens"],
+    &["modelMetrics", "*", "usage", "reasoningTokens"],
+    &["modelMetrics", "*", "requests", "count"],
+    &["modelMetrics", "*", "totalNanoAiu"],
+    &["totalPremiumRequests"],
+    &["totalNanoAiu"],
+    &["totalApiDurationMs"],
+    &["sessionStartTime"],
+    &["currentTokens"],
+    &["systemTokens"],
+    &["conversationTokens"],
+    &["toolDefinitionsTokens"],
+    &["eventsFileSizeBytes"],
+    &["tokenDetails"],
+];
+
+/// True when the event's decoded fields hold a value its rows do not print (a key the
+/// type reads for another type or prints only in part), so that the detail row is
+/// looked for though the scanner skipped no key: a tool result's or a decision's
+/// fields of the other's shape, an `error`'s other fields, a list of the files a
+/// session changed (printed as a count), an attachment's second name, a notice's
+/// fields of another notice's type, a system message's kind.
+fn reads_unprinted(data: &Data<'_>) -> bool {
+    let object = |e: &Option<decode::Raw<'_>>| e.is_some_and(|e| e.0.trim_start().starts_with('{'));
+    match data {
+        Data::ToolComplete(d) => {
+            object(&d.error)
+                || d.result.as_ref().is_some_and(|r| {
+                    r.kind.is_some()
+                        || r.location_key.is_some()
+                        || r.rules.is_some()
+                        || r.feedback.is_some()
+                })
+        }
+        Data::PermissionCompleted(d) => d.result.as_ref().is_some_and(|r| {
+            r.content.is_some()
+                || r.detailed_content.is_some()
+                || r.contents.is_some()
+                || r.shell_execution.is_some()
+        }),
+        Data::Subagent(d) => object(&d.error),
+        Data::HookEnd(d) => object(&d.error),
+        Data::Shutdown(d) => d
+            .code_changes
+            .as_ref()
+            .is_some_and(|c| matches!(&c.files_modified, Some(Value::Array(a)) if !a.is_empty())),
+        Data::User(d) => d.attachments.iter().flatten().any(|a| {
+            let names = [
+                a.path.is_some(),
+                a.file_path.is_some(),
+                a.display_name.is_some(),
+            ];
+            names.iter().filter(|n| **n).count() > 1
+        }),
+        Data::Info(d) => {
+            d.warning_type.is_some() || d.error_type.is_some() || d.status_code.is_some()
+        }
+        Data::Warning(d) => {
+            d.info_type.is_some() || d.error_type.is_some() || d.status_code.is_some()
+        }
+        Data::Error(d) => d.info_type.is_some() || d.warning_type.is_some(),
+        Data::SystemMessage(d) => d.kind.is_some(),
+        Data::SystemNotification(d) => d.role.is_some(),
+        _ => false,
+    }
+}
+
 /// A tool result's `contents[]` text, left out of its detail row when it repeats the
 /// result's content or detailed content.
 const SAME_TEXT: &[&str] = &["result", "contents", "[]", "text"];
@@ -1897,20 +2013,19 @@ const SAME_TEXT: &[&str] = &["result", "contents", "[]", "text"];
 /// The `data` fields (key paths; `[]` goes into every item of an array) that the rows
 /// of a type print, for [`unprinted`]: system rows' and turns' (a prompt, a reply, a
 /// tool call or result) alike; `None` for the types printed whole or not at all
-/// (`session event:`, the binary asset's), or whose texts name every field the SDK
-/// defines (shutdown, start and resume).
+/// (`session event:`, the binary asset's).
 fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]> {
     const PR: &str = "permissionRequest";
     const TR: &str = "toolRequests";
     Some(match data {
         // a prompt prints its content and attachments (the first of an attachment's
-        // path, file path and display name); the mode tracker its agentMode
+        // path, file path and display name: a display name is the detail row's, though
+        // printed when alone); the mode tracker its agentMode
         Data::User(_) => &[
             &["content"],
             &["attachments", "[]", "type"],
             &["attachments", "[]", "path"],
             &["attachments", "[]", "filePath"],
-            &["attachments", "[]", "displayName"],
             &["agentMode"],
             &["isAutopilotContinuation"],
             &["source"],
@@ -1940,19 +2055,65 @@ fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]>
         ],
         // a `contents[]` item's `text` equal to the content is left out too (see
         // `unprinted`'s `same`)
-        Data::ToolComplete(_) => &[
-            &["toolCallId"],
-            &["success"],
-            &["result", "content"],
-            &["result", "detailedContent"],
-            &["result", "contents", "[]", "type"],
-            &["result", "contents", "[]", "exitCode"],
-            &["result", "shellExecution", "exitCode"],
-            &["shellExecution", "exitCode"],
-            &["error", "message"],
-            &["error", "code"],
-            &["model"],
+        // `error`'s message is printed when the result has no content, its code when
+        // the call failed
+        Data::ToolComplete(d) => {
+            let content = d
+                .result
+                .as_ref()
+                .and_then(|r| r.content.as_ref())
+                .is_some_and(|c| !c.0.is_empty());
+            match (content, d.success == Some(false)) {
+                (false, true) => TOOL_COMPLETE,
+                (false, false) => &TOOL_COMPLETE[..TOOL_COMPLETE.len() - 1],
+                (true, true) => TOOL_COMPLETE_CODE,
+                (true, false) => &TOOL_COMPLETE[..TOOL_COMPLETE.len() - 2],
+            }
+        }
+        Data::Start(_) => &[
+            &["sessionId"],
+            &["copilotVersion"],
+            &["vscodeVersion"],
+            &["startTime"],
+            &["selectedModel"],
+            &["producer"],
+            &["reasoningEffort"],
+            &["alreadyInUse"],
+            &["remoteSteerable"],
+            &["context", "cwd"],
+            &["context", "gitRoot"],
+            &["context", "branch"],
+            &["context", "repository"],
+            &["context", "hostType"],
+            &["context", "headCommit"],
+            &["context", "baseCommit"],
         ],
+        Data::Resume(_) => &[
+            &["eventCount"],
+            &["resumeTime"],
+            &["selectedModel"],
+            &["reasoningEffort"],
+            &["alreadyInUse"],
+            &["remoteSteerable"],
+            &["context", "cwd"],
+            &["context", "gitRoot"],
+            &["context", "branch"],
+            &["context", "repository"],
+            &["context", "hostType"],
+            &["context", "headCommit"],
+            &["context", "baseCommit"],
+        ],
+        // a list of the files changed is printed as its count: the files are the
+        // detail row's (`reads_unprinted`)
+        Data::Shutdown(d) => {
+            let listed = d.code_changes.as_ref().is_some_and(
+                |c| matches!(&c.files_modified, Some(Value::Array(a)) if !a.is_empty()),
+            );
+            match listed {
+                true => &SHUTDOWN[1..],
+                false => SHUTDOWN,
+            }
+        }
         Data::PermissionRequested(_) => &[
             &["toolCallId"],
             &["requestId"],
@@ -2057,8 +2218,8 @@ fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]>
 /// What a line's first read says of the keys its type does not read.
 #[derive(Clone, Copy)]
 enum Unread<'a> {
-    /// None: the scanner read every key but its bookkeeping ids.
-    No,
+    /// None: the scanner read every key but its bookkeeping ids (and found this `data`).
+    No(Option<&'a str>),
     /// Some, in this `data` (as written, from the scanner).
     In(&'a str),
     /// Perhaps: serde_json read the line and says nothing of the keys it skipped.
@@ -2073,7 +2234,7 @@ fn unprinted(
     printed: &[&[&str]],
     same: detail::Same<'_>,
 ) -> String {
-    if let Unread::In(data) = unread {
+    if let Unread::In(data) | Unread::No(Some(data)) = unread {
         return detail::unprinted(data, printed, same);
     }
     #[derive(serde::Deserialize)]

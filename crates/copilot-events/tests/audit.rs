@@ -1047,6 +1047,7 @@ fn a_shutdown_gives_the_sessions_totals() {
             "system|live|2026-07-29T19:30:00.000000Z|1|byte 0||||session end: type=routine current_model=claude-sonnet-5 files_modified=0 lines_added=0 lines_removed=0",
             "system|live|2026-07-29T19:30:00.000000Z|1|byte 0|claude-sonnet-5|||usage: model=claude-sonnet-5 input=24210 output=4 cache_read=0 cache_write=24208 reasoning=- requests=1 scope=session",
             "system|live|2026-07-29T19:30:00.000000Z|1|byte 0||||session totals: premium_requests=1.5 nano_aiu=6056400000 api_duration_ms=1288 started=2026-07-29T19:26:26.397000Z current_tokens=24214 system_tokens=9000 conversation_tokens=214 tool_definitions_tokens=15000 events_file_bytes=30642 token_details=cache_read:0,cache_write:24208,input:2,output:4",
+            "system|live|2026-07-29T19:30:00.000000Z|1|byte 0||||session event detail: session.shutdown {\"modelMetrics\":{\"claude-sonnet-5\":{\"requests\":{\"cost\":1}}}}",
             "system|live|2026-07-29T19:31:00.000000Z|2|byte 758||||session end: type=error error=\"crash\"",
             "system|live|2026-07-29T19:31:00.000000Z|2|byte 758||||session totals: session_start_time=1 token_details=\"{\\\"input\\\":7}\"",
             "system|live|2026-07-29T19:32:00.000000Z|3|byte 955||||session end: type=routine",
@@ -1105,6 +1106,7 @@ fn a_start_and_a_resume_keep_what_the_sdk_names() {
         [
             "/w/api|main|session start: copilot=1.0.91 cwd=/w/api git_root=/w/api repository=acme/api branch=main selected_model=gpt-5 started=2026-10-05T09:00:00.000Z producer=copilot-agent host_type=github head_commit=4f2a9c1 base_commit=0b1c2d3 reasoning_effort=high already_in_use=false remote_steerable=true",
             "/w/api|main|model: gpt-5",
+            "/w/api|main|session event detail: session.start {\"version\":1}",
             "/w/api|main|hi",
             "/w/web|fix/x|session start: resumed=true events=2 resumed_at=2026-10-06T08:00:00.000Z cwd=/w/web host_type=ado branch=fix/x head_commit=9e9e9e9 selected_model=claude-sonnet-4.5 reasoning_effort=low already_in_use=true",
             "/w/web|fix/x|model: gpt-5 -> claude-sonnet-4.5",
@@ -1204,6 +1206,50 @@ fn a_turns_unprinted_fields_give_a_detail_row() {
             "system|bash|c1|session event detail: tool.execution_complete {\"isUserRequested\":false,\"result\":{\"contents\":[{\"cwd\":\"/w\",\"outputFilePath\":\"/tmp/out-1.txt\"}]},\"sandboxed\":true,\"toolTelemetry\":{\"properties\":{\"command\":\"ls\"}}}",
             "tool_use|view|c2|{\"path\":\"x\"}",
             "tool_result|view|c2|x!",
+        ]
+    );
+}
+
+/// A field the type reads but its rows do not print (in full) gives the detail row
+/// too, though the line holds no key the type does not read: a system message's
+/// kind, a notice's status code, a failed call's `error` stack beside the message its
+/// result prints, a decision's result of a tool result's shape, an attachment's second
+/// name, the files a session changed (printed as a count). A line whose read fields
+/// are all printed gives none.
+#[test]
+fn read_but_unprinted_fields_give_a_detail_row() {
+    let rows = events(&[
+        r#"{"type":"system.message","data":{"role":"system","content":"Be brief.","kind":"instructions"},"timestamp":"2026-10-05T09:00:01.000Z"}"#,
+        r#"{"type":"session.info","data":{"infoType":"mcp","message":"connected","statusCode":200},"timestamp":"2026-10-05T09:00:02.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash","arguments":{"command":"make"}},"timestamp":"2026-10-05T09:00:03.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":false,"error":{"message":"exit 2","code":"failure","stack":"at run (make.js:1)"}},"timestamp":"2026-10-05T09:00:04.000Z"}"#,
+        r#"{"type":"permission.completed","data":{"requestId":"r1","result":{"kind":"approved","content":"ok"}},"timestamp":"2026-10-05T09:00:05.000Z"}"#,
+        r#"{"type":"user.message","data":{"content":"see","attachments":[{"type":"file","path":"/w/a.rs","displayName":"a.rs"}]},"timestamp":"2026-10-05T09:00:06.000Z"}"#,
+        r#"{"type":"session.shutdown","data":{"shutdownType":"routine","codeChanges":{"linesAdded":1,"linesRemoved":0,"filesModified":["/w/a.rs"]}},"timestamp":"2026-10-05T09:00:07.000Z"}"#,
+        r#"{"type":"session.shutdown","data":{"shutdownType":"routine","codeChanges":{"linesAdded":1,"linesRemoved":0,"filesModified":1}},"timestamp":"2026-10-05T09:00:08.000Z"}"#,
+    ]);
+    let got: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{}|{}|{}", r.turn_type, r.tool_use_id, r.text))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "system||system message: system: Be brief.",
+            "system||session event detail: system.message {\"kind\":\"instructions\"}",
+            "system||session info: mcp: connected",
+            "system||session event detail: session.info {\"statusCode\":200}",
+            "tool_use|c1|{\"command\":\"make\"}",
+            "tool_result|c1|[error] exit 2",
+            "system|c1|tool status: failed code=failure",
+            "system|c1|session event detail: tool.execution_complete {\"error\":{\"stack\":\"at run (make.js:1)\"}}",
+            "system||permission decision: approved request=r1",
+            "system||session event detail: permission.completed {\"result\":{\"content\":\"ok\"}}",
+            "user||see\n[attachment file /w/a.rs]",
+            "system||session event detail: user.message {\"attachments\":[{\"displayName\":\"a.rs\"}]}",
+            "system||session end: type=routine files_modified=1 lines_added=1 lines_removed=0",
+            "system||session event detail: session.shutdown {\"codeChanges\":{\"filesModified\":[\"/w/a.rs\"]}}",
+            "system||session end: type=routine files_modified=1 lines_added=1 lines_removed=0",
         ]
     );
 }

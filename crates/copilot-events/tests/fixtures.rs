@@ -54,10 +54,11 @@ fn cli_session_rows() {
     let expected_prefix = [
         "system|live||||byte 0|session start: copilot=1.0.91 cwd=/home/alice/src/api git_root=/home/alice/src/api repository=acme/api branch=main selected_model=claude-sonnet-4.5 started=2026-10-05T09:00:00.000Z producer=copilot-agent",
         "system|live||||byte 0|model: claude-sonnet-4.5",
+        "system|live||||byte 0|session event detail: session.start {\"version\":1}",
         "system|live||||byte 406|permission decision: folder trust: Folder /home/alice/src/api trusted for this session",
         "system|live||||byte 602|permission mode: interactive",
         "user|live||||byte 602|Run the tests and fix the failing one\n[attachment file /home/alice/src/api/test/users.test.js]",
-        "system|live||||byte 602|session event detail: user.message {\"transformedContent\":\"<context>expanded</context> Run the tests and fix the failing one\"}",
+        "system|live||||byte 602|session event detail: user.message {\"attachments\":[{\"displayName\":\"users.test.js\"}],\"transformedContent\":\"<context>expanded</context> Run the tests and fix the failing one\"}",
         "thinking|live||||byte 1138|I should run npm test first.",
         "assistant|live|claude-sonnet-4.5|||byte 1311|I'll run the test suite.",
         "system|live|||toolu_vrtx_01A|byte 1675|permission decision: requested kind=shell request=perm-1 intention=\"Run the test suite\" command=\"npm test\"",
@@ -103,6 +104,7 @@ fn cli_session_rows() {
         "system|live|claude-sonnet-4.5|||byte 8809|usage: model=claude-sonnet-4.5 input=42000 output=1800 cache_read=30000 cache_write=0 reasoning=400 nano_aiu=1200000 requests=3 scope=session",
         "system|live|gpt-5|||byte 8809|usage: model=gpt-5 input=9000 output=700 cache_read=0 cache_write=- reasoning=- requests=1 scope=session",
         "system|live||||byte 8809|session totals: premium_requests=4 nano_aiu=1200000 api_duration_ms=15400 started=2026-10-05T09:00:00.000000Z",
+        "system|live||||byte 8809|session event detail: session.shutdown {\"codeChanges\":{\"filesModified\":[\"test/users.test.js\"]},\"modelMetrics\":{\"claude-sonnet-4.5\":{\"requests\":{\"cost\":3}}}}",
         "system|live||||byte 9474|parser: unparseable line (torn last line: EOF while parsing a string at line 1 column 53): {\"type\":\"user.message\",\"data\":{\"content\":\"one more th",
         "tool_use|live||view|toolu_vrtx_03C|byte 2781|{\"path\":\"README.md\"}",
         "system|live||view|toolu_vrtx_03C|byte 2781|link: tool call toolu_vrtx_03C was requested but never started in this file",
@@ -199,8 +201,13 @@ fn transcript_without_chat_sessions_is_primary() {
         rows.iter()
             .all(|r| r.agent == "vscode" && r.record_state == RecordState::Live)
     );
-    assert_eq!(rows.len(), 7);
-    assert_eq!(rows[1].project_path, "/home/alice/src/shop");
+    // the start, its event-log `version` (a detail row), the prompt ...
+    assert_eq!(rows.len(), 8);
+    assert_eq!(
+        rows[1].text,
+        "session event detail: session.start {\"version\":1}"
+    );
+    assert_eq!(rows[2].project_path, "/home/alice/src/shop");
     let usage = rows.iter().find(|r| r.text.starts_with("usage:")).unwrap();
     assert_eq!(
         usage.text,
@@ -214,9 +221,13 @@ fn transcript_beside_chat_log_is_secondary_and_proven() {
     let rows = read(MAC_T2, Some("vscode"));
     assert!(rows.iter().all(|r| r.secondary));
     let r = render(&rows);
-    assert_eq!(r[1], "user|secondary||||byte 326|Add a health endpoint");
     assert_eq!(
-        r[3],
+        r[1],
+        "system|secondary||||byte 0|session event detail: session.start {\"version\":1}"
+    );
+    assert_eq!(r[2], "user|secondary||||byte 326|Add a health endpoint");
+    assert_eq!(
+        r[4],
         "assistant|secondary||||byte 774|Only in the transcript: remember to add a test."
     );
 }

@@ -108,15 +108,15 @@ pub(crate) fn event(line: &str) -> Option<Event<'_>> {
 }
 
 /// Decodes one line and hands its event to `f` (the event is not moved out: it is
-/// large) with its `data` as written when that held a key its type does not read (at
-/// any depth, but the bookkeeping ids at its top: what a detail row prints), or `None`
-/// when serde_json must (see the module docs).
+/// large) with its `data` as written and whether that held a key its type does not
+/// read (at any depth, but the bookkeeping ids at its top: what a detail row prints),
+/// or `None` when serde_json must (see the module docs).
 pub(crate) fn with<'a, R>(
     line: &'a str,
-    f: impl FnOnce(&Event<'a>, Option<&'a str>) -> R,
+    f: impl FnOnce(&Event<'a>, Option<&'a str>, bool) -> R,
 ) -> Option<R> {
     let mut ev = Event::default();
-    into(line, &mut ev).map(|unread| f(&ev, unread))
+    into(line, &mut ev).map(|(data, unread)| f(&ev, data, unread))
 }
 
 /// The `data` of a line as serde_json's `Option<&RawValue>` field of a struct gives it
@@ -237,9 +237,9 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// Decodes one line into `ev`, with its `data` as written when it held a key its type
-/// does not read (`Some(None)` when nothing is unread); `None` when serde_json must.
-fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> Option<Option<&'a str>> {
+/// Decodes one line into `ev`, with its `data` as written (when the line has one) and
+/// whether that held a key its type does not read; `None` when serde_json must.
+fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> Option<(Option<&'a str>, bool)> {
     let mut p = P {
         s: line,
         b: line.as_bytes(),
@@ -254,10 +254,8 @@ fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> Option<Option<&'a str>> {
     if p.i != p.b.len() {
         return None;
     }
-    Some(match p.unread {
-        true => line.get(p.data_at.0..p.data_at.1),
-        false => None,
-    })
+    let data = (p.data_at.1 > 0).then(|| line.get(p.data_at.0..p.data_at.1));
+    Some((data.flatten(), p.unread))
 }
 
 struct P<'a> {
@@ -1998,7 +1996,7 @@ mod tests {
     /// never are.
     #[test]
     fn unread_keys_but_bookkeeping() {
-        let unread = |l: &str| with(l, |_, u| u.is_some());
+        let unread = |l: &str| with(l, |_, _, u| u);
         assert_eq!(
             unread(r#"{"type":"user.message","data":{"content":"a"},"parentId":"p"}"#),
             Some(false)
@@ -2035,13 +2033,13 @@ mod tests {
             ),
             Some(true)
         );
-        // the `data` handed on with an unread key: as written, blanks around it left out
+        // the `data` handed on: as written, blanks around it left out
         assert_eq!(
             with(
                 r#"{"type":"user.message","data": {"content":"a", "x":1} ,"id":"i"}"#,
-                |_, d| d
+                |_, d, u| (d, u)
             ),
-            Some(Some(r#"{"content":"a", "x":1}"#))
+            Some((Some(r#"{"content":"a", "x":1}"#), true))
         );
         // a key with an escape: serde_json's to read
         assert_eq!(

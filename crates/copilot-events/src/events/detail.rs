@@ -136,9 +136,10 @@ fn rest<'a>(
             walk.value()?;
             return Some(());
         }
+        // (`*`: any key, a map's)
         let sub: Vec<&[&str]> = paths
             .iter()
-            .filter(|p| p.first() == Some(&key.as_ref()))
+            .filter(|p| p.first().is_some_and(|k| *k == key || *k == "*"))
             .map(|p| &p[1..])
             .collect();
         if sub.iter().any(|p| p.is_empty()) {
@@ -247,6 +248,7 @@ mod tests {
 
     const P: &[&[&str]] = &[
         &["content"],
+        &["map", "*", "a"],
         &["result", "content"],
         &["result", "contents", "[]", "type"],
         &["list", "[]", "a"],
@@ -313,5 +315,10 @@ mod tests {
         let deep = format!(r#"{{"list":[{}1{}]}}"#, "[".repeat(200), "]".repeat(200));
         assert_eq!(rest(&deep), deep);
         assert_eq!(rest(r#"{"k\u0065y":1}"#), r#"{"key":1}"#);
+        // `*`: every key of a map
+        assert_eq!(
+            rest(r#"{"map":{"m1":{"a":1,"b":2},"m2":{"a":3}}}"#),
+            r#"{"map":{"m1":{"b":2}}}"#
+        );
     }
 }
