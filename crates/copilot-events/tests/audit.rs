@@ -170,6 +170,36 @@ fn secrets_in_arrays_never_reach_any_format() {
     }
 }
 
+/// The detail row's fields never carry a secret: a key that names one (at any depth,
+/// in an array too) prints `[withheld]`, and so does a text that starts like a token,
+/// in every output format; a count of tokens is kept.
+#[test]
+fn secrets_in_detail_rows_never_reach_any_format() {
+    let rows = events(&[
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"gh","arguments":{},"mcpServer":{"env":{"GITHUB_TOKEN":"SECRET9"},"headers":{"Authorization":"SECRET10"}},"outputTokens":3},"timestamp":"2026-10-05T09:00:01.000Z"}"#,
+        r#"{"type":"session.info","data":{"infoType":"auth","message":"signed in","login":{"apiKey":"SECRET11"},"hint":"ghp_SECRET12"},"timestamp":"2026-10-05T09:00:02.000Z"}"#,
+    ]);
+    let details: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.text.starts_with("session event detail:"))
+        .map(|r| r.text.as_str())
+        .collect();
+    assert_eq!(
+        details,
+        [
+            "session event detail: tool.execution_start {\"mcpServer\":{\"env\":\"[withheld]\",\"headers\":\"[withheld]\"},\"outputTokens\":3}",
+            "session event detail: session.info {\"hint\":\"[withheld]\",\"login\":{\"apiKey\":\"[withheld]\"}}",
+        ]
+    );
+    for format in [Format::Jsonl, Format::Csv, Format::Timesketch] {
+        let (bytes, _) = to_bytes(format, &rows).unwrap();
+        let out = String::from_utf8_lossy(&bytes);
+        for secret in ["SECRET9", "SECRET10", "SECRET11", "SECRET12"] {
+            assert!(!out.contains(secret), "{secret} in {format:?}");
+        }
+    }
+}
+
 /// Item 4: every FTS content cell no turn holds is kept, however short; the index's
 /// session id, source type and source id columns are not content.
 #[test]

@@ -16,7 +16,8 @@
 
 use std::borrow::Cow;
 
-use crate::decode::compact_json_into;
+use chat_rows::secrets::{looks_like_token, names_secret};
+
 use crate::decode::scan::Walk;
 
 /// Keys of `data` that only join lines of the same file to each other (a message's,
@@ -92,8 +93,10 @@ impl<'p> Same<'p> {
 /// printed whole), as compact JSON: the keys of `data`, and of an object a path went
 /// into, sorted; an array a path went into keeps an item whose fields were all printed
 /// as `{}`, so that the others keep their places; every other value as written
-/// (compacted). Empty when there is none, or when `data` is no object; all of `data`
-/// as written where the scanner gives up (a lone surrogate's escape, nesting past 100).
+/// (compacted). A key that names a secret, and a text that starts like a token, print
+/// `[withheld]` (see [`secret_key`]). Empty when there is none, or when `data` is no
+/// object; all of `data` as written where the scanner gives up (a lone surrogate's
+/// escape, read as U+FFFD; nesting past 100), its secret-named keys left out.
 pub(crate) fn unprinted(data: &str, printed: &[&[&str]], same: Same<'_>) -> String {
     if !data.trim_start().starts_with('{') {
         return String::new();
@@ -106,11 +109,100 @@ pub(crate) fn unprinted(data: &str, printed: &[&[&str]], same: Same<'_>) -> Stri
         Some(false) if walk.done() => String::new(),
         // where the scanner gives up: all of `data`, as written, rather than none
         _ => {
-            out.clear();
-            compact_json_into(&mut out, data);
-            out
+            chat_rows::json::compact_object_without(data.as_bytes(), secret_key).unwrap_or_default()
         }
     }
+}
+
+/// `chat_rows::secrets::WITHHELD` as a JSON string.
+const WITHHELD_JSON: &str = "\"[withheld]\"";
+
+/// True when a key names a secret (`chat_rows::secrets::names_secret`: a token, a key,
+/// a password, `env`, `headers` ...), unless it only names a count of the model's
+/// tokens (`outputTokens`, `tokenDetails`, `responseTokenLimit` ...).
+fn secret_key(key: &str) -> bool {
+    if !names_secret(key) {
+        return false;
+    }
+    let mut rest = key.to_ascii_lowercase();
+    for stat in [
+        "tokens",
+        "tokencount",
+        "tokendetails",
+        "tokenlimit",
+        "tokentype",
+        "token_count",
+    ] {
+        rest = rest.replace(stat, "");
+    }
+    names_secret(&rest)
+}
+
+/// `raw` (one JSON value as written) compacted into `out`, with the value of every key
+/// that names a secret ([`secret_key`]) and every string that starts like a token
+/// (`chat_rows::secrets::looks_like_token`) written as `[withheld]`, at any depth; as
+/// written, compacted, where the scanner gives up.
+fn scrubbed_into(out: &mut String, raw: &str) {
+    // a string (a prompt as sent, a tool's output) is not passed again
+    if let Some(text) = raw.strip_prefix('"') {
+        match looks_like_token(text) {
+            true => out.push_str(WITHHELD_JSON),
+            false => out.push_str(raw),
+        }
+        return;
+    }
+    let from = out.len();
+    let mut walk = Walk::new(raw);
+    if scrub(&mut walk, out).is_none() || !walk.done() {
+        out.truncate(from);
+        crate::decode::compact_json_into(out, raw);
+    }
+}
+
+fn scrub(walk: &mut Walk<'_>, out: &mut String) -> Option<()> {
+    match walk.peek()? {
+        b'{' => {
+            out.push('{');
+            let mut first = true;
+            walk.object(|walk, key| {
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                out.push_str(&serde_json::to_string(key.as_ref()).ok()?);
+                out.push(':');
+                if secret_key(&key) {
+                    walk.value()?;
+                    out.push_str(WITHHELD_JSON);
+                    Some(())
+                } else {
+                    scrub(walk, out)
+                }
+            })?;
+            out.push('}');
+        }
+        b'[' => {
+            out.push('[');
+            let mut first = true;
+            walk.array(|walk| {
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                scrub(walk, out)
+            })?;
+            out.push(']');
+        }
+        b'"' => {
+            let raw = walk.value()?;
+            match looks_like_token(raw.trim_start_matches('"')) {
+                true => out.push_str(WITHHELD_JSON),
+                false => out.push_str(raw),
+            }
+        }
+        _ => out.push_str(walk.value()?),
+    }
+    Some(())
 }
 
 /// An object's kept value: as written, or its rest already written.
@@ -150,6 +242,11 @@ fn rest<'a>(
             }
             return Some(());
         }
+        if secret_key(&key) {
+            walk.value()?;
+            kept.push((key, Kept::Raw(WITHHELD_JSON)));
+            return Some(());
+        }
         let same_here = same.under(&key);
         if sub.is_empty() && same_here.path.is_empty() {
             let raw = walk.value()?;
@@ -184,7 +281,7 @@ fn rest<'a>(
         }
         out.push(':');
         match value {
-            Kept::Raw(raw) => compact_json_into(out, raw),
+            Kept::Raw(raw) => scrubbed_into(out, raw),
             Kept::Written(t) => out.push_str(t),
         }
     }
@@ -229,7 +326,7 @@ fn items<'a>(
                 out.push_str("{}");
             }
         } else {
-            compact_json_into(out, walk.value()?);
+            scrubbed_into(out, walk.value()?);
             any = true;
         }
         Some(())
@@ -307,14 +404,26 @@ mod tests {
             r#"{"list":[1e400]}"#
         );
         // where the scanner gives up (a lone surrogate's escape, nesting past 100): all
-        // of `data`, as written
+        // of `data`, as written (a lone surrogate as U+FFFD) but a secret-named key's
         assert_eq!(
-            rest(r#"{"a":"\ud800", "content":"x"}"#),
-            r#"{"a":"\ud800","content":"x"}"#
+            rest(r#"{"a":"\ud800", "content":"x","token":"t"}"#),
+            r#"{"a":"\ufffd","content":"x"}"#
         );
         let deep = format!(r#"{{"list":[{}1{}]}}"#, "[".repeat(200), "]".repeat(200));
         assert_eq!(rest(&deep), deep);
-        assert_eq!(rest(r#"{"k\u0065y":1}"#), r#"{"key":1}"#);
+        assert_eq!(rest(r#"{"n\u0061me":1}"#), r#"{"name":1}"#);
+        // secrets: a key that names one, at any depth, and a text that starts like a
+        // token are withheld; a count of tokens is not a secret
+        assert_eq!(
+            rest(
+                r#"{"apiKey":"sk-1","env":{"GITHUB_TOKEN":"x"},"outputTokens":3,"tokenDetails":[{"tokenType":"input"}],"note":"ghp_abc","telemetry":{"headers":{"a":"b"},"ok":"Bearer gho_x","n":1}}"#
+            ),
+            r#"{"apiKey":"[withheld]","env":"[withheld]","note":"[withheld]","outputTokens":3,"telemetry":{"headers":"[withheld]","ok":"[withheld]","n":1},"tokenDetails":[{"tokenType":"input"}]}"#
+        );
+        assert_eq!(
+            rest(r#"{"list":[{"a":1,"password":"p"},"ghp_x",{"a":2,"b":{"token":"t"}}]}"#),
+            r#"{"list":[{"password":"[withheld]"},"[withheld]",{"b":{"token":"[withheld]"}}]}"#
+        );
         // `*`: every key of a map
         assert_eq!(
             rest(r#"{"map":{"m1":{"a":1,"b":2},"m2":{"a":3}}}"#),
