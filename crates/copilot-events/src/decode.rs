@@ -675,6 +675,10 @@ pub struct StartData<'a> {
     pub already_in_use: Option<Text<'a>>,
     #[serde(borrow)]
     pub remote_steerable: Option<Text<'a>>,
+    /// The event log's format version (`1` in every capture), printed last as
+    /// `events_version`.
+    #[serde(borrow)]
+    pub version: Option<Text<'a>>,
 }
 
 /// `session.resume`.

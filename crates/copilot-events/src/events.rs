@@ -873,6 +873,7 @@ impl<'o> EventReader<'o> {
                         ("reasoning_effort", s(&d.reasoning_effort)),
                         ("already_in_use", text(&d.already_in_use)),
                         ("remote_steerable", text(&d.remote_steerable)),
+                        ("events_version", text(&d.version)),
                     ],
                 );
                 emit!(&self.session, TurnType::System, &self.text);
@@ -1962,7 +1963,10 @@ const SHUTDOWN: &[&[&str]] = &[
 /// session changed (printed as a count), an attachment's second name, a notice's
 /// fields of another notice's type, a system message's kind.
 fn reads_unprinted(data: &Data<'_>) -> bool {
-    let object = |e: &Option<decode::Raw<'_>>| e.is_some_and(|e| e.0.trim_start().starts_with('{'));
+    // an `error` object with a key besides the message and code the rows print
+    let object = |e: &Option<decode::Raw<'_>>| {
+        e.is_some_and(|e| detail::has_key_but(e.0, &["message", "code"]))
+    };
     match data {
         Data::ToolComplete(d) => {
             object(&d.error)
@@ -2071,6 +2075,7 @@ fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]>
             }
         }
         Data::Start(_) => &[
+            &["version"],
             &["sessionId"],
             &["copilotVersion"],
             &["vscodeVersion"],

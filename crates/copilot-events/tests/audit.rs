@@ -1134,9 +1134,8 @@ fn a_start_and_a_resume_keep_what_the_sdk_names() {
     assert_eq!(
         place,
         [
-            "/w/api|main|session start: copilot=1.0.91 cwd=/w/api git_root=/w/api repository=acme/api branch=main selected_model=gpt-5 started=2026-10-05T09:00:00.000Z producer=copilot-agent host_type=github head_commit=4f2a9c1 base_commit=0b1c2d3 reasoning_effort=high already_in_use=false remote_steerable=true",
+            "/w/api|main|session start: copilot=1.0.91 cwd=/w/api git_root=/w/api repository=acme/api branch=main selected_model=gpt-5 started=2026-10-05T09:00:00.000Z producer=copilot-agent host_type=github head_commit=4f2a9c1 base_commit=0b1c2d3 reasoning_effort=high already_in_use=false remote_steerable=true events_version=1",
             "/w/api|main|model: gpt-5",
-            "/w/api|main|session event detail: session.start {\"version\":1}",
             "/w/api|main|hi",
             "/w/web|fix/x|session start: resumed=true events=2 resumed_at=2026-10-06T08:00:00.000Z cwd=/w/web host_type=ado branch=fix/x head_commit=9e9e9e9 selected_model=claude-sonnet-4.5 reasoning_effort=low already_in_use=true",
             "/w/web|fix/x|model: gpt-5 -> claude-sonnet-4.5",

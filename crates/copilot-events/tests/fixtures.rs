@@ -52,9 +52,8 @@ fn cli_session_rows() {
     assert!(rows.iter().all(|r| r.agent == "copilot"));
     let r = render(&rows);
     let expected_prefix = [
-        "system|live||||byte 0|session start: copilot=1.0.91 cwd=/home/alice/src/api git_root=/home/alice/src/api repository=acme/api branch=main selected_model=claude-sonnet-4.5 started=2026-10-05T09:00:00.000Z producer=copilot-agent",
+        "system|live||||byte 0|session start: copilot=1.0.91 cwd=/home/alice/src/api git_root=/home/alice/src/api repository=acme/api branch=main selected_model=claude-sonnet-4.5 started=2026-10-05T09:00:00.000Z producer=copilot-agent events_version=1",
         "system|live||||byte 0|model: claude-sonnet-4.5",
-        "system|live||||byte 0|session event detail: session.start {\"version\":1}",
         "system|live||||byte 406|permission decision: folder trust: Folder /home/alice/src/api trusted for this session",
         "system|live||||byte 602|permission mode: interactive",
         "user|live||||byte 602|Run the tests and fix the failing one\n[attachment file /home/alice/src/api/test/users.test.js]",
@@ -201,13 +200,13 @@ fn transcript_without_chat_sessions_is_primary() {
         rows.iter()
             .all(|r| r.agent == "vscode" && r.record_state == RecordState::Live)
     );
-    // the start, its event-log `version` (a detail row), the prompt ...
-    assert_eq!(rows.len(), 8);
-    assert_eq!(
-        rows[1].text,
-        "session event detail: session.start {\"version\":1}"
+    assert_eq!(rows.len(), 7);
+    assert!(
+        rows[0].text.ends_with(" events_version=1"),
+        "{}",
+        rows[0].text
     );
-    assert_eq!(rows[2].project_path, "/home/alice/src/shop");
+    assert_eq!(rows[1].project_path, "/home/alice/src/shop");
     let usage = rows.iter().find(|r| r.text.starts_with("usage:")).unwrap();
     assert_eq!(
         usage.text,
@@ -221,13 +220,9 @@ fn transcript_beside_chat_log_is_secondary_and_proven() {
     let rows = read(MAC_T2, Some("vscode"));
     assert!(rows.iter().all(|r| r.secondary));
     let r = render(&rows);
+    assert_eq!(r[1], "user|secondary||||byte 326|Add a health endpoint");
     assert_eq!(
-        r[1],
-        "system|secondary||||byte 0|session event detail: session.start {\"version\":1}"
-    );
-    assert_eq!(r[2], "user|secondary||||byte 326|Add a health endpoint");
-    assert_eq!(
-        r[4],
+        r[3],
         "assistant|secondary||||byte 774|Only in the transcript: remember to add a test."
     );
 }

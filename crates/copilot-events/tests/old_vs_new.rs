@@ -124,8 +124,9 @@ fn new(bytes: &[u8], opts: &Options<'_>) -> Vec<Row> {
 /// no counterpart for, and its `session start:` texts without the pairs it adds after
 /// the spec's (see the module docs).
 fn new_compared(bytes: &[u8], opts: &Options<'_>) -> Vec<Row> {
-    const ADDED: [&str; 7] = [
+    const ADDED: [&str; 8] = [
         " producer=",
+        " events_version=",
         " host_type=",
         " head_commit=",
         " base_commit=",

@@ -1064,6 +1064,7 @@ impl<'a> P<'a> {
                         &["reasoningEffort"],
                         &["alreadyInUse"],
                         &["remoteSteerable"],
+                        &["version"],
                     ],
                     |p, n| {
                         match n {
@@ -1076,7 +1077,8 @@ impl<'a> P<'a> {
                             6 => d.producer = p.opt_str()?,
                             7 => d.reasoning_effort = p.opt_str()?,
                             8 => d.already_in_use = p.opt_text()?,
-                            _ => d.remote_steerable = p.opt_text()?,
+                            9 => d.remote_steerable = p.opt_text()?,
+                            _ => d.version = p.opt_text()?,
                         }
                         Some(())
                     },
@@ -1902,6 +1904,7 @@ mod tests {
                     "reasoningEffort",
                     "alreadyInUse",
                     "remoteSteerable",
+                    "version",
                 ][..],
             ),
             (
@@ -1944,7 +1947,7 @@ mod tests {
         }
         // strings (and `null`) everywhere; true and 1 too where the field is a `Text`
         // (the flags and the resume's time); never an array or an object
-        assert_eq!((read, lines), (55, 105));
+        assert_eq!((read, lines), (60, 112));
     }
 
     /// `data_raw` gives the `data` serde_json gives, on every line it reads, and reads

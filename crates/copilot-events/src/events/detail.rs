@@ -205,6 +205,21 @@ fn scrub(walk: &mut Walk<'_>, out: &mut String) -> Option<()> {
     Some(())
 }
 
+/// True when `raw` is an object with a key other than those named (`false` where the
+/// scanner gives up: the line's own read gave it whole).
+pub(crate) fn has_key_but(raw: &str, named: &[&str]) -> bool {
+    let mut walk = Walk::new(raw);
+    if walk.peek() != Some(b'{') {
+        return false;
+    }
+    let mut other = false;
+    let read = walk.object(|walk, key| {
+        other |= !named.contains(&key.as_ref());
+        walk.value().map(|_| ())
+    });
+    read.is_some() && other
+}
+
 /// An object's kept value: as written, or its rest already written.
 enum Kept<'a> {
     Raw(&'a str),
@@ -242,15 +257,13 @@ fn rest<'a>(
             }
             return Some(());
         }
-        if secret_key(&key) {
-            walk.value()?;
-            kept.push((key, Kept::Raw(WITHHELD_JSON)));
-            return Some(());
-        }
         let same_here = same.under(&key);
         if sub.is_empty() && same_here.path.is_empty() {
             let raw = walk.value()?;
-            if !same.repeats(&key, raw, printed) {
+            // (a key a path goes into is a field of the rows', never a secret's name)
+            if secret_key(&key) {
+                kept.push((key, Kept::Raw(WITHHELD_JSON)));
+            } else if !same.repeats(&key, raw, printed) {
                 kept.push((key, Kept::Raw(raw)));
             }
             return Some(());
