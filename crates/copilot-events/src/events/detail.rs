@@ -238,17 +238,21 @@ fn rest<'a>(
     out: &mut String,
 ) -> Option<bool> {
     let mut kept: Vec<(Cow<'a, str>, Kept<'a>)> = Vec::new();
+    // the paths under the key at hand (one buffer for the object's keys)
+    let mut sub: Vec<&[&str]> = Vec::new();
     walk.object(|walk, key| {
         if top && BOOKKEEPING.contains(&key.as_ref()) {
             walk.value()?;
             return Some(());
         }
         // (`*`: any key, a map's)
-        let sub: Vec<&[&str]> = paths
-            .iter()
-            .filter(|p| p.first().is_some_and(|k| *k == key || *k == "*"))
-            .map(|p| &p[1..])
-            .collect();
+        sub.clear();
+        sub.extend(
+            paths
+                .iter()
+                .filter(|p| p.first().is_some_and(|k| *k == key || *k == "*"))
+                .map(|p| &p[1..]),
+        );
         if sub.iter().any(|p| p.is_empty()) {
             // printed whole
             let raw = walk.value()?;
