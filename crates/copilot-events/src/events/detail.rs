@@ -151,6 +151,12 @@ fn scrubbed_into(out: &mut String, raw: &str) {
         }
         return;
     }
+    // no string in it, so no key and no token: as written (a 50 MB array of numbers
+    // is copied, not walked)
+    if memchr::memchr(b'"', raw.as_bytes()).is_none() {
+        crate::decode::compact_json_into(out, raw);
+        return;
+    }
     let from = out.len();
     let mut walk = Walk::new(raw);
     if scrub(&mut walk, out).is_none() || !walk.done() {
@@ -212,12 +218,16 @@ pub(crate) fn has_key_but(raw: &str, named: &[&str]) -> bool {
     if walk.peek() != Some(b'{') {
         return false;
     }
+    // (the walk stops at the first other key: a 50 MB `stack` is not passed)
     let mut other = false;
-    let read = walk.object(|walk, key| {
-        other |= !named.contains(&key.as_ref());
+    let _ = walk.object(|walk, key| {
+        if !named.contains(&key.as_ref()) {
+            other = true;
+            return None;
+        }
         walk.value().map(|_| ())
     });
-    read.is_some() && other
+    other
 }
 
 /// An object's kept value: as written, or its rest already written.
