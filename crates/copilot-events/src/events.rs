@@ -1898,9 +1898,25 @@ fn asset_left_out(line: &Line<'_>, known: fn(&str) -> bool) -> Option<String> {
     owned(decode::asset_line::leave_out(&line.text_lossy(), known))
 }
 
-/// A tool result's printed fields; the last two are its `error`'s (see
-/// [`printed_fields`]).
+/// Whether a tool result's rows print its `error`'s message (when the result has no
+/// content) and its code (when the call failed and the error is an object: one that is
+/// not is its message alone).
+fn error_printed(d: &decode::ToolCompleteData<'_>) -> (bool, bool) {
+    let content = d
+        .result
+        .as_ref()
+        .and_then(|r| r.content.as_ref())
+        .is_some_and(|c| !c.0.is_empty());
+    let code =
+        d.success == Some(false) && d.error.is_some_and(|e| e.0.trim_start().starts_with('{'));
+    (!content, code)
+}
+
+/// A tool result's printed fields, between its `error`'s code (first: printed when the
+/// call failed) and message (last: printed when the result has no content), so that
+/// each of the four cases is a slice (see [`printed_fields`]).
 const TOOL_COMPLETE: &[&[&str]] = &[
+    &["error", "code"],
     &["toolCallId"],
     &["success"],
     &["result", "content"],
@@ -1910,22 +1926,31 @@ const TOOL_COMPLETE: &[&[&str]] = &[
     &["result", "shellExecution", "exitCode"],
     &["shellExecution", "exitCode"],
     &["model"],
-    &["error", "code"],
     &["error", "message"],
 ];
 
-/// [`TOOL_COMPLETE`] with its `error`'s code and not its message.
-const TOOL_COMPLETE_CODE: &[&[&str]] = &[
-    &["toolCallId"],
-    &["success"],
-    &["result", "content"],
-    &["result", "detailedContent"],
-    &["result", "contents", "[]", "type"],
-    &["result", "contents", "[]", "exitCode"],
-    &["result", "shellExecution", "exitCode"],
-    &["shellExecution", "exitCode"],
-    &["model"],
-    &["error", "code"],
+/// A start's printed fields (the first 6 its own), then those it shares with a resume,
+/// then a resume's own (the last 2).
+const START_RESUME: &[&[&str]] = &[
+    &["version"],
+    &["sessionId"],
+    &["copilotVersion"],
+    &["vscodeVersion"],
+    &["startTime"],
+    &["producer"],
+    &["selectedModel"],
+    &["reasoningEffort"],
+    &["alreadyInUse"],
+    &["remoteSteerable"],
+    &["context", "cwd"],
+    &["context", "gitRoot"],
+    &["context", "branch"],
+    &["context", "repository"],
+    &["context", "hostType"],
+    &["context", "headCommit"],
+    &["context", "baseCommit"],
+    &["eventCount"],
+    &["resumeTime"],
 ];
 
 /// A shutdown's printed fields (`*`: every key of the object, a model's name); the
@@ -1969,7 +1994,19 @@ fn reads_unprinted(data: &Data<'_>) -> bool {
     };
     match data {
         Data::ToolComplete(d) => {
-            object(&d.error)
+            let (message, code) = error_printed(d);
+            let named: &[&str] = match (message, code) {
+                (true, true) => &["message", "code"],
+                (true, false) => &["message"],
+                (false, true) => &["code"],
+                (false, false) => &[],
+            };
+            d.error
+                .is_some_and(|e| match e.0.trim_start().starts_with('{') {
+                    true => detail::has_key_but(e.0, named),
+                    // a string or other value: its message, printed when the result has none
+                    false => !message,
+                })
                 || d.result.as_ref().is_some_and(|r| {
                     r.kind.is_some()
                         || r.location_key.is_some()
@@ -2059,55 +2096,17 @@ fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]>
         ],
         // a `contents[]` item's `text` equal to the content is left out too (see
         // `unprinted`'s `same`)
-        // `error`'s message is printed when the result has no content, its code when
-        // the call failed
         Data::ToolComplete(d) => {
-            let content = d
-                .result
-                .as_ref()
-                .and_then(|r| r.content.as_ref())
-                .is_some_and(|c| !c.0.is_empty());
-            match (content, d.success == Some(false)) {
-                (false, true) => TOOL_COMPLETE,
-                (false, false) => &TOOL_COMPLETE[..TOOL_COMPLETE.len() - 1],
-                (true, true) => TOOL_COMPLETE_CODE,
-                (true, false) => &TOOL_COMPLETE[..TOOL_COMPLETE.len() - 2],
+            let all = TOOL_COMPLETE.len();
+            match error_printed(d) {
+                (true, true) => TOOL_COMPLETE,
+                (true, false) => &TOOL_COMPLETE[1..],
+                (false, true) => &TOOL_COMPLETE[..all - 1],
+                (false, false) => &TOOL_COMPLETE[1..all - 1],
             }
         }
-        Data::Start(_) => &[
-            &["version"],
-            &["sessionId"],
-            &["copilotVersion"],
-            &["vscodeVersion"],
-            &["startTime"],
-            &["selectedModel"],
-            &["producer"],
-            &["reasoningEffort"],
-            &["alreadyInUse"],
-            &["remoteSteerable"],
-            &["context", "cwd"],
-            &["context", "gitRoot"],
-            &["context", "branch"],
-            &["context", "repository"],
-            &["context", "hostType"],
-            &["context", "headCommit"],
-            &["context", "baseCommit"],
-        ],
-        Data::Resume(_) => &[
-            &["eventCount"],
-            &["resumeTime"],
-            &["selectedModel"],
-            &["reasoningEffort"],
-            &["alreadyInUse"],
-            &["remoteSteerable"],
-            &["context", "cwd"],
-            &["context", "gitRoot"],
-            &["context", "branch"],
-            &["context", "repository"],
-            &["context", "hostType"],
-            &["context", "headCommit"],
-            &["context", "baseCommit"],
-        ],
+        Data::Start(_) => &START_RESUME[..START_RESUME.len() - 2],
+        Data::Resume(_) => &START_RESUME[6..],
         // a list of the files changed is printed as its count: the files are the
         // detail row's (`reads_unprinted`)
         Data::Shutdown(d) => {

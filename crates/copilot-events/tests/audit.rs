@@ -1242,7 +1242,8 @@ fn a_turns_unprinted_fields_give_a_detail_row() {
 /// A field the type reads but its rows do not print (in full) gives the detail row
 /// too, though the line holds no key the type does not read: a system message's
 /// kind, a notice's status code, a failed call's `error` stack beside the message its
-/// result prints, a decision's result of a tool result's shape, an attachment's second
+/// result prints (and an error's code when the call did not fail, its message when the
+/// result has content), a decision's result of a tool result's shape, an attachment's second
 /// name, the files a session changed (printed as a count). A line whose read fields
 /// are all printed gives none.
 #[test]
@@ -1252,6 +1253,9 @@ fn read_but_unprinted_fields_give_a_detail_row() {
         r#"{"type":"session.info","data":{"infoType":"mcp","message":"connected","statusCode":200},"timestamp":"2026-10-05T09:00:02.000Z"}"#,
         r#"{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash","arguments":{"command":"make"}},"timestamp":"2026-10-05T09:00:03.000Z"}"#,
         r#"{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":false,"error":{"message":"exit 2","code":"failure","stack":"at run (make.js:1)"}},"timestamp":"2026-10-05T09:00:04.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c2","success":true,"error":{"message":"warned","code":"W1"}},"timestamp":"2026-10-05T09:00:04.500Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c3","success":false,"result":{"content":"partial"},"error":{"message":"exit 1","code":"failure"}},"timestamp":"2026-10-05T09:00:04.600Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c4","success":false,"result":{"content":"partial"},"error":"exit 3"},"timestamp":"2026-10-05T09:00:04.700Z"}"#,
         r#"{"type":"permission.completed","data":{"requestId":"r1","result":{"kind":"approved","content":"ok"}},"timestamp":"2026-10-05T09:00:05.000Z"}"#,
         r#"{"type":"user.message","data":{"content":"see","attachments":[{"type":"file","path":"/w/a.rs","displayName":"a.rs"}]},"timestamp":"2026-10-05T09:00:06.000Z"}"#,
         r#"{"type":"session.shutdown","data":{"shutdownType":"routine","codeChanges":{"linesAdded":1,"linesRemoved":0,"filesModified":["/w/a.rs"]}},"timestamp":"2026-10-05T09:00:07.000Z"}"#,
@@ -1272,6 +1276,17 @@ fn read_but_unprinted_fields_give_a_detail_row() {
             "tool_result|c1|[error] exit 2",
             "system|c1|tool status: failed code=failure",
             "system|c1|session event detail: tool.execution_complete {\"error\":{\"stack\":\"at run (make.js:1)\"}}",
+            "tool_result|c2|[error] warned",
+            "system|c2|link: tool result c2 has no tool call in this file",
+            "system|c2|session event detail: tool.execution_complete {\"error\":{\"code\":\"W1\"}}",
+            "tool_result|c3|partial",
+            "system|c3|tool status: failed code=failure",
+            "system|c3|link: tool result c3 has no tool call in this file",
+            "system|c3|session event detail: tool.execution_complete {\"error\":{\"message\":\"exit 1\"}}",
+            "tool_result|c4|partial",
+            "system|c4|tool status: failed",
+            "system|c4|link: tool result c4 has no tool call in this file",
+            "system|c4|session event detail: tool.execution_complete {\"error\":\"exit 3\"}",
             "system||permission decision: approved request=r1",
             "system||session event detail: permission.completed {\"result\":{\"content\":\"ok\"}}",
             "user||see\n[attachment file /w/a.rs]",
