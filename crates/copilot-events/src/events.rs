@@ -1743,11 +1743,11 @@ impl<'o> EventReader<'o> {
         // what a type holds beyond what its rows print: one more row, only when the
         // line held a key its type does not read (a tool call's joins its call)
         let look = match unread {
-            Unread::No(_) => reads_unprinted(&ev.data),
+            Unread::No(_) => reads_unprinted(&ev.data, kind),
             Unread::In(_) | Unread::Maybe => true,
         };
         if look && !repeat {
-            if let Some(printed) = printed_fields(&ev.data) {
+            if let Some(printed) = printed_fields(&ev.data, kind) {
                 let (id, same) = match &ev.data {
                     Data::ToolStart(d) => (s(&d.tool_call_id), None),
                     Data::ToolComplete(d) => {
@@ -1987,7 +1987,7 @@ const SHUTDOWN: &[&[&str]] = &[
 /// fields of the other's shape, an `error`'s other fields, a list of the files a
 /// session changed (printed as a count), an attachment's second name, a notice's
 /// fields of another notice's type, a system message's kind.
-fn reads_unprinted(data: &Data<'_>) -> bool {
+fn reads_unprinted(data: &Data<'_>, kind: &str) -> bool {
     // an `error` object with a key besides the message and code the rows print
     let object = |e: &Option<decode::Raw<'_>>| {
         e.is_some_and(|e| detail::has_key_but(e.0, &["message", "code"]))
@@ -2020,7 +2020,20 @@ fn reads_unprinted(data: &Data<'_>) -> bool {
                 || r.contents.is_some()
                 || r.shell_execution.is_some()
         }),
-        Data::Subagent(d) => object(&d.error),
+        // a phase's fields that its row does not name (a completion's model ...)
+        Data::Subagent(d) => match kind {
+            "subagent.started" => {
+                d.duration_ms.is_some() || d.total_tokens.is_some() || d.error.is_some()
+            }
+            "subagent.completed" => d.model.is_some() || d.error.is_some(),
+            "subagent.failed" => {
+                d.model.is_some()
+                    || d.duration_ms.is_some()
+                    || d.total_tokens.is_some()
+                    || object(&d.error)
+            }
+            _ => false,
+        },
         Data::HookEnd(d) => object(&d.error),
         Data::Shutdown(d) => d
             .code_changes
@@ -2055,7 +2068,7 @@ const SAME_TEXT: &[&str] = &["result", "contents", "[]", "text"];
 /// of a type print, for [`unprinted`]: system rows' and turns' (a prompt, a reply, a
 /// tool call or result) alike; `None` for the types printed whole or not at all
 /// (`session event:`, the binary asset's).
-fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]> {
+fn printed_fields(data: &Data<'_>, kind: &str) -> Option<&'static [&'static [&'static str]]> {
     const PR: &str = "permissionRequest";
     const TR: &str = "toolRequests";
     Some(match data {
@@ -2184,14 +2197,19 @@ fn printed_fields(data: &Data<'_>) -> Option<&'static [&'static [&'static str]]>
         ],
         Data::ContextCleared(_) => &[&["messageCount"], &["messagesCleared"]],
         Data::Handoff(_) => &[&["sourceType"], &["remoteSessionId"], &["repository"]],
-        Data::Subagent(_) => &[
-            &["agentName"],
-            &["toolCallId"],
-            &["model"],
-            &["durationMs"],
-            &["totalTokens"],
-            &["error", "message"],
-        ],
+        // each phase's row names its own fields (the call's id joins the phases); a
+        // sub-agent event of another phase is printed whole
+        Data::Subagent(_) => match kind {
+            "subagent.started" => &[&["agentName"], &["toolCallId"], &["model"]],
+            "subagent.completed" => &[
+                &["agentName"],
+                &["toolCallId"],
+                &["durationMs"],
+                &["totalTokens"],
+            ],
+            "subagent.failed" => &[&["agentName"], &["toolCallId"], &["error", "message"]],
+            _ => return None,
+        },
         Data::HookEnd(_) => &[
             &["hookType"],
             &["hookInvocationId"],

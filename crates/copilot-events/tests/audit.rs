@@ -1244,7 +1244,9 @@ fn a_turns_unprinted_fields_give_a_detail_row() {
 /// kind, a notice's status code, a failed call's `error` stack beside the message its
 /// result prints (and an error's code when the call did not fail, its message when the
 /// result has content), a decision's result of a tool result's shape, an attachment's second
-/// name, the files a session changed (printed as a count). A line whose read fields
+/// name, the files a session changed (printed as a count), a sub-agent phase's field
+/// its row does not name (a completion's model); a sub-agent event of another phase is
+/// printed whole and gets none. A line whose read fields
 /// are all printed gives none.
 #[test]
 fn read_but_unprinted_fields_give_a_detail_row() {
@@ -1258,6 +1260,8 @@ fn read_but_unprinted_fields_give_a_detail_row() {
         r#"{"type":"tool.execution_complete","data":{"toolCallId":"c4","success":false,"result":{"content":"partial"},"error":"exit 3"},"timestamp":"2026-10-05T09:00:04.700Z"}"#,
         r#"{"type":"permission.completed","data":{"requestId":"r1","result":{"kind":"approved","content":"ok"}},"timestamp":"2026-10-05T09:00:05.000Z"}"#,
         r#"{"type":"user.message","data":{"content":"see","attachments":[{"type":"file","path":"/w/a.rs","displayName":"a.rs"}]},"timestamp":"2026-10-05T09:00:06.000Z"}"#,
+        r#"{"type":"subagent.completed","data":{"agentName":"explore","toolCallId":"c9","model":"gpt-5-mini","durationMs":10,"totalTokens":5},"timestamp":"2026-10-05T09:00:06.500Z"}"#,
+        r#"{"type":"subagent.selected","data":{"agentName":"explore","x":1},"timestamp":"2026-10-05T09:00:06.600Z"}"#,
         r#"{"type":"session.shutdown","data":{"shutdownType":"routine","codeChanges":{"linesAdded":1,"linesRemoved":0,"filesModified":["/w/a.rs"]}},"timestamp":"2026-10-05T09:00:07.000Z"}"#,
         r#"{"type":"session.shutdown","data":{"shutdownType":"routine","codeChanges":{"linesAdded":1,"linesRemoved":0,"filesModified":1}},"timestamp":"2026-10-05T09:00:08.000Z"}"#,
     ]);
@@ -1291,6 +1295,9 @@ fn read_but_unprinted_fields_give_a_detail_row() {
             "system||session event detail: permission.completed {\"result\":{\"content\":\"ok\"}}",
             "user||see\n[attachment file /w/a.rs]",
             "system||session event detail: user.message {\"attachments\":[{\"displayName\":\"a.rs\"}]}",
+            "system||subagent completed: agent=explore duration_ms=10 tokens=5",
+            "system||session event detail: subagent.completed {\"model\":\"gpt-5-mini\"}",
+            "system||session event: subagent.selected {\"agentName\":\"explore\",\"x\":1}",
             "system||session end: type=routine files_modified=1 lines_added=1 lines_removed=0",
             "system||session event detail: session.shutdown {\"codeChanges\":{\"filesModified\":[\"/w/a.rs\"]}}",
             "system||session end: type=routine files_modified=1 lines_added=1 lines_removed=0",
