@@ -133,7 +133,9 @@ fn secret_key(key: &str) -> bool {
         "tokentype",
         "token_count",
     ] {
-        rest = rest.replace(stat, "");
+        if rest.contains(stat) {
+            rest = rest.replace(stat, "");
+        }
     }
     names_secret(&rest)
 }
