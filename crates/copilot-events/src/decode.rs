@@ -1303,6 +1303,9 @@ pub struct ToolRequest<'a> {
     pub name: Option<Str<'a>>,
     #[serde(borrow)]
     pub arguments: Option<Raw<'a>>,
+    /// The SDK's kind of call (`function`, `custom`), as written.
+    #[serde(borrow, rename = "type")]
+    pub kind: Option<Raw<'a>>,
 }
 
 /// `tool.execution_start.data.shellToolInfo`.

@@ -1199,21 +1199,7 @@ impl<'o> EventReader<'o> {
                         name,
                         id
                     );
-                    let exit = result
-                        .and_then(|r| {
-                            r.contents.iter().flatten().find_map(|c| {
-                                matches!(c.kind.as_deref(), Some("terminal" | "shell_exit"))
-                                    .then_some(c.exit_code)
-                                    .flatten()
-                            })
-                        })
-                        .or_else(|| {
-                            result
-                                .and_then(|r| r.shell_execution.as_ref())
-                                .and_then(|x| x.exit_code)
-                        })
-                        .or_else(|| d.shell_execution.as_ref().and_then(|x| x.exit_code));
-                    if let Some(code) = exit {
+                    if let (Some(code), _) = exit_code(d) {
                         texts::tool_exit_code_into(&mut self.text, code);
                         emit!(
                             &self.line_session,
@@ -1912,6 +1898,33 @@ fn error_printed(d: &decode::ToolCompleteData<'_>) -> (bool, bool) {
     (!content, code)
 }
 
+/// A tool result's exit code, the first found of: a `terminal` or `shell_exit` item's
+/// (`result.contents[]`), the result's `shellExecution`'s, the event's
+/// `shellExecution`'s (by CLI version); and whether the result holds another exit code
+/// (a second item's, an item's of another kind, a second place's), so that the detail
+/// row gives every exit code as found ([`TOOL_COMPLETE_EXITS`]).
+fn exit_code(d: &decode::ToolCompleteData<'_>) -> (Option<i64>, bool) {
+    let result = d.result.as_ref();
+    let items = result.and_then(|r| r.contents.as_deref()).unwrap_or(&[]);
+    let of = |x: Option<&decode::ShellExecution>| x.and_then(|x| x.exit_code);
+    let places = [
+        of(result.and_then(|r| r.shell_execution.as_ref())),
+        of(d.shell_execution.as_ref()),
+    ];
+    let code = items
+        .iter()
+        .find_map(|c| {
+            matches!(c.kind.as_deref(), Some("terminal" | "shell_exit"))
+                .then_some(c.exit_code)
+                .flatten()
+        })
+        .or(places[0])
+        .or(places[1]);
+    let found =
+        items.iter().filter(|c| c.exit_code.is_some()).count() + places.iter().flatten().count();
+    (code, found > usize::from(code.is_some()))
+}
+
 /// A tool result's printed fields, between its `error`'s code (first: printed when the
 /// call failed) and message (last: printed when the result has no content), so that
 /// each of the four cases is a slice (see [`printed_fields`]).
@@ -1925,6 +1938,19 @@ const TOOL_COMPLETE: &[&[&str]] = &[
     &["result", "contents", "[]", "exitCode"],
     &["result", "shellExecution", "exitCode"],
     &["shellExecution", "exitCode"],
+    &["model"],
+    &["error", "message"],
+];
+
+/// [`TOOL_COMPLETE`] without the exit codes, for a result that holds more than the one
+/// its row prints (see [`exit_code`]): the detail row gives them all, as found.
+const TOOL_COMPLETE_EXITS: &[&[&str]] = &[
+    &["error", "code"],
+    &["toolCallId"],
+    &["success"],
+    &["result", "content"],
+    &["result", "detailedContent"],
+    &["result", "contents", "[]", "type"],
     &["model"],
     &["error", "message"],
 ];
@@ -2007,6 +2033,7 @@ fn reads_unprinted(data: &Data<'_>, kind: &str) -> bool {
                     // a string or other value: its message, printed when the result has none
                     false => !message,
                 })
+                || exit_code(d).1
                 || d.result.as_ref().is_some_and(|r| {
                     r.kind.is_some()
                         || r.location_key.is_some()
@@ -2035,6 +2062,8 @@ fn reads_unprinted(data: &Data<'_>, kind: &str) -> bool {
             _ => false,
         },
         Data::HookEnd(d) => object(&d.error),
+        // a requested call's kind (`function`, `custom`), which no row prints
+        Data::Message(d) => d.tool_requests.iter().flatten().any(|t| t.kind.is_some()),
         Data::Shutdown(d) => d
             .code_changes
             .as_ref()
@@ -2087,7 +2116,7 @@ fn printed_fields(data: &Data<'_>, kind: &str) -> Option<&'static [&'static [&'s
         Data::TurnStart(_) => &[&["model"]],
         Data::Reasoning(_) => &[&["content"]],
         // a request's call is printed by its start, else by the request's own rows;
-        // its `type` is the SDK's `function` (or `custom`) kind of call
+        // its `type` (the SDK's `function` or `custom` kind of call) is the detail row's
         Data::Message(_) => &[
             &["content"],
             &["model"],
@@ -2096,7 +2125,6 @@ fn printed_fields(data: &Data<'_>, kind: &str) -> Option<&'static [&'static [&'s
             &[TR, "[]", "toolCallId"],
             &[TR, "[]", "name"],
             &[TR, "[]", "arguments"],
-            &[TR, "[]", "type"],
         ],
         Data::ToolStart(_) => &[
             &["toolCallId"],
@@ -2110,12 +2138,16 @@ fn printed_fields(data: &Data<'_>, kind: &str) -> Option<&'static [&'static [&'s
         // a `contents[]` item's `text` equal to the content is left out too (see
         // `unprinted`'s `same`)
         Data::ToolComplete(d) => {
-            let all = TOOL_COMPLETE.len();
+            let list = match exit_code(d).1 {
+                true => TOOL_COMPLETE_EXITS,
+                false => TOOL_COMPLETE,
+            };
+            let all = list.len();
             match error_printed(d) {
-                (true, true) => TOOL_COMPLETE,
-                (true, false) => &TOOL_COMPLETE[1..],
-                (false, true) => &TOOL_COMPLETE[..all - 1],
-                (false, false) => &TOOL_COMPLETE[1..all - 1],
+                (true, true) => list,
+                (true, false) => &list[1..],
+                (false, true) => &list[..all - 1],
+                (false, false) => &list[1..all - 1],
             }
         }
         Data::Start(_) => &START_RESUME[..START_RESUME.len() - 2],
@@ -2308,6 +2340,24 @@ fn raw_data_into(out: &mut String, line: &Line<'_>) {
 
 #[cfg(test)]
 mod tests {
+    /// The tool result's list for a result with more exit codes than it prints is its
+    /// list without the exit codes, in the same order, with the error's code first and
+    /// message last (so that `printed_fields` slices both alike).
+    #[test]
+    fn the_tool_result_lists_differ_only_by_the_exit_codes() {
+        let without: Vec<_> = super::TOOL_COMPLETE
+            .iter()
+            .filter(|p| !p.contains(&"exitCode"))
+            .collect();
+        assert_eq!(without.len(), 8);
+        assert_eq!(
+            without,
+            super::TOOL_COMPLETE_EXITS.iter().collect::<Vec<_>>()
+        );
+        assert_eq!(super::TOOL_COMPLETE_EXITS[0], ["error", "code"]);
+        assert_eq!(super::TOOL_COMPLETE_EXITS[7], ["error", "message"]);
+    }
+
     /// A line that is not UTF-8 has left out what the whole line with U+FFFD has left
     /// out, though it is first read with `?`: asset lines torn or broken with invalid
     /// bytes in their data, in a key, in the type, before any structure, and lines of

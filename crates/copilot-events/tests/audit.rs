@@ -1193,7 +1193,7 @@ fn a_system_rows_unprinted_fields_give_a_detail_row() {
 /// attachments; the sub-agent call a reply or call belongs to (`parentToolCallId`) and
 /// the request's id; a request's intention; whether a call was the user's, sandboxed,
 /// its telemetry and a terminal item's folder and output file (its text left out when
-/// it repeats the result). A tool call's detail row joins the call (tool and id). The
+/// it repeats the result); a requested call's kind (`type`). A tool call's detail row joins the call (tool and id). The
 /// ids that only join lines of the file (`interactionId`, `messageId`, `turnId`,
 /// `reasoningId`, chunk numbers) and the model's accepted document types give none,
 /// however the line is spelled (the second line's escaped key is read by serde_json,
@@ -1227,7 +1227,7 @@ fn a_turns_unprinted_fields_give_a_detail_row() {
             "system|||session event detail: user.message {\"attachments\":[{},{\"selection\":{\"start\":{\"line\":3}},\"text\":\"let x = 1;\"}],\"parentAgentTaskId\":\"task-9\",\"transformedContent\":\"<current_datetime>2026-10-05T02:00:00-07:00</current_datetime>\\n\\nfix it\\n<reminder>never ask</reminder>\"}",
             "thinking|||look first",
             "assistant|||Looking.",
-            "system|||session event detail: assistant.message {\"outputTokens\":42,\"parentToolCallId\":\"call_P\",\"requestId\":\"req-7\",\"toolRequests\":[{},{\"intentionSummary\":\"read x\"}]}",
+            "system|||session event detail: assistant.message {\"outputTokens\":42,\"parentToolCallId\":\"call_P\",\"requestId\":\"req-7\",\"toolRequests\":[{\"type\":\"function\"},{\"intentionSummary\":\"read x\",\"type\":\"function\"}]}",
             "tool_use|bash|c1|{\"command\":\"ls\"}",
             "system|bash|c1|session event detail: tool.execution_start {\"mcpConfigSource\":\"user\",\"parentToolCallId\":\"call_P\"}",
             "tool_result|bash|c1|a.rs b.rs",
@@ -1243,7 +1243,9 @@ fn a_turns_unprinted_fields_give_a_detail_row() {
 /// too, though the line holds no key the type does not read: a system message's
 /// kind, a notice's status code, a failed call's `error` stack beside the message its
 /// result prints (and an error's code when the call did not fail, its message when the
-/// result has content), a decision's result of a tool result's shape, an attachment's second
+/// result has content), every exit code of a result that holds more than the one its
+/// row prints (a second terminal item's, an item's of another kind, a `shellExecution`
+/// beside them), a decision's result of a tool result's shape, an attachment's second
 /// name, the files a session changed (printed as a count), a sub-agent phase's field
 /// its row does not name (a completion's model); a sub-agent event of another phase is
 /// printed whole and gets none. A line whose read fields
@@ -1258,6 +1260,9 @@ fn read_but_unprinted_fields_give_a_detail_row() {
         r#"{"type":"tool.execution_complete","data":{"toolCallId":"c2","success":true,"error":{"message":"warned","code":"W1"}},"timestamp":"2026-10-05T09:00:04.500Z"}"#,
         r#"{"type":"tool.execution_complete","data":{"toolCallId":"c3","success":false,"result":{"content":"partial"},"error":{"message":"exit 1","code":"failure"}},"timestamp":"2026-10-05T09:00:04.600Z"}"#,
         r#"{"type":"tool.execution_complete","data":{"toolCallId":"c4","success":false,"result":{"content":"partial"},"error":"exit 3"},"timestamp":"2026-10-05T09:00:04.700Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c5","success":true,"result":{"content":"ab","contents":[{"type":"terminal","text":"ab","exitCode":0},{"type":"terminal","text":"ab","exitCode":1}]}},"timestamp":"2026-10-05T09:00:04.800Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c6","success":true,"result":{"content":"ok","contents":[{"type":"text","exitCode":4}],"shellExecution":{"exitCode":0}}},"timestamp":"2026-10-05T09:00:04.900Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c7","success":true,"result":{"content":"ok","contents":[{"type":"terminal","exitCode":0}]}},"timestamp":"2026-10-05T09:00:04.950Z"}"#,
         r#"{"type":"permission.completed","data":{"requestId":"r1","result":{"kind":"approved","content":"ok"}},"timestamp":"2026-10-05T09:00:05.000Z"}"#,
         r#"{"type":"user.message","data":{"content":"see","attachments":[{"type":"file","path":"/w/a.rs","displayName":"a.rs"}]},"timestamp":"2026-10-05T09:00:06.000Z"}"#,
         r#"{"type":"subagent.completed","data":{"agentName":"explore","toolCallId":"c9","model":"gpt-5-mini","durationMs":10,"totalTokens":5},"timestamp":"2026-10-05T09:00:06.500Z"}"#,
@@ -1291,6 +1296,17 @@ fn read_but_unprinted_fields_give_a_detail_row() {
             "system|c4|tool status: failed",
             "system|c4|link: tool result c4 has no tool call in this file",
             "system|c4|session event detail: tool.execution_complete {\"error\":\"exit 3\"}",
+            "tool_result|c5|ab",
+            "system|c5|tool exit code: 0",
+            "system|c5|link: tool result c5 has no tool call in this file",
+            "system|c5|session event detail: tool.execution_complete {\"result\":{\"contents\":[{\"exitCode\":0},{\"exitCode\":1}]}}",
+            "tool_result|c6|ok",
+            "system|c6|tool exit code: 0",
+            "system|c6|link: tool result c6 has no tool call in this file",
+            "system|c6|session event detail: tool.execution_complete {\"result\":{\"contents\":[{\"exitCode\":4}],\"shellExecution\":{\"exitCode\":0}}}",
+            "tool_result|c7|ok",
+            "system|c7|tool exit code: 0",
+            "system|c7|link: tool result c7 has no tool call in this file",
             "system||permission decision: approved request=r1",
             "system||session event detail: permission.completed {\"result\":{\"content\":\"ok\"}}",
             "user||see\n[attachment file /w/a.rs]",

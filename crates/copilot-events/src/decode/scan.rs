@@ -801,11 +801,8 @@ impl<'a> P<'a> {
                     0 => t.tool_call_id = p.opt_str()?,
                     1 => t.name = p.opt_str()?,
                     2 => t.arguments = p.opt_raw()?,
-                    // the SDK's kind of call (`function`, `custom`): not kept, but no
-                    // unread key (a detail row's second parse on nearly every message)
-                    _ => {
-                        p.skip()?;
-                    }
+                    // the SDK's kind of call (`function`, `custom`), for the detail row
+                    _ => t.kind = p.opt_raw()?,
                 }
                 Some(())
             },
