@@ -268,7 +268,18 @@ pub fn event_detail_into(out: &mut String, kind: &str, rest: &str) {
 /// false, and nothing written, when the event holds none of them.
 pub fn session_totals_into(out: &mut String, d: &crate::decode::ShutdownData<'_>) -> bool {
     use crate::decode::{Raw, raw_text};
-    let text = |r: &Option<Raw<'_>>| r.map(raw_text).unwrap_or_default();
+    use std::borrow::Cow;
+    // a number as written is its own text: borrowed (a value with a blank, or a
+    // string, is compacted or decoded as before)
+    fn text<'a>(r: &Option<Raw<'a>>) -> Cow<'a, str> {
+        match *r {
+            None => Cow::Borrowed(""),
+            Some(Raw(v)) if !v.starts_with('"') && v.bytes().all(|b| b.is_ascii_graphic()) => {
+                Cow::Borrowed(v)
+            }
+            Some(r) => Cow::Owned(raw_text(r)),
+        }
+    }
     // a start that is no plausible time (0, seconds, text) is kept under its own name
     let (started, start_raw) = match d.session_start_time {
         Some(r) => match r
@@ -277,12 +288,12 @@ pub fn session_totals_into(out: &mut String, d: &crate::decode::ShutdownData<'_>
             .ok()
             .and_then(Timestamp::from_epoch_millis_f64)
         {
-            Some(t) => (t.to_string(), String::new()),
-            None => (String::new(), raw_text(r)),
+            Some(t) => (Cow::Owned(t.to_string()), Cow::Borrowed("")),
+            None => (Cow::Borrowed(""), text(&Some(r))),
         },
         None => Default::default(),
     };
-    let details = d.token_details.map(token_details).unwrap_or_default();
+    let details = Cow::Owned(d.token_details.map(token_details).unwrap_or_default());
     let fields = [
         ("premium_requests", text(&d.total_premium_requests)),
         ("nano_aiu", text(&d.total_nano_aiu)),
@@ -301,8 +312,7 @@ pub fn session_totals_into(out: &mut String, d: &crate::decode::ShutdownData<'_>
         return false;
     }
     out.push_str("session totals: ");
-    let pairs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    chat_rows::system::key_values_into(out, &pairs);
+    chat_rows::system::key_values_into(out, &fields.each_ref().map(|(k, v)| (*k, v.as_ref())));
     true
 }
 

@@ -258,23 +258,22 @@ fn rest<'a>(
             return Some(());
         }
         // (`*`: any key, a map's)
-        sub.clear();
-        sub.extend(
-            paths
-                .iter()
-                .filter(|p| p.first().is_some_and(|k| *k == key || *k == "*"))
-                .map(|p| &p[1..]),
-        );
-        if sub.iter().any(|p| p.is_empty()) {
-            // printed whole
-            let raw = walk.value()?;
-            if raw.starts_with('"') {
-                printed.push(raw);
+        let here = |p: &&&[&str]| p.first().is_some_and(|k| *k == key || *k == "*");
+        // whether a path ends here (printed whole) or goes on, without a list of the
+        // paths under the key: most keys are neither, and most objects have no path
+        let mut deeper = false;
+        for p in paths.iter().filter(here) {
+            if p.len() == 1 {
+                let raw = walk.value()?;
+                if raw.starts_with('"') {
+                    printed.push(raw);
+                }
+                return Some(());
             }
-            return Some(());
+            deeper = true;
         }
         let same_here = same.under(&key);
-        if sub.is_empty() && same_here.path.is_empty() {
+        if !deeper && same_here.path.is_empty() {
             let raw = walk.value()?;
             // (a key a path goes into is a field of the rows', never a secret's name)
             if secret_key(&key) {
@@ -284,6 +283,8 @@ fn rest<'a>(
             }
             return Some(());
         }
+        sub.clear();
+        sub.extend(paths.iter().filter(here).map(|p| &p[1..]));
         let mut text = String::new();
         let wrote = match walk.peek()? {
             b'{' => rest(walk, &sub, same_here, false, printed, &mut text)?,
