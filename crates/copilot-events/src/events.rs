@@ -2269,13 +2269,29 @@ fn printed_fields(data: &Data<'_>, kind: &str) -> Option<&'static [&'static [&'s
     })
 }
 
+/// True when the detail row's walk over a line's `data` gives the same with the long
+/// strings the line's first read passed jumped over as with them passed again (for
+/// the fuzz target, through `decode::scanner_agrees`).
+pub(crate) fn detail_jumps_agree(line: &str) -> bool {
+    decode::scan::with(line, |ev, data, _| {
+        let Some(d) = data else {
+            return true;
+        };
+        let printed = printed_fields(&ev.data, &ev.kind).unwrap_or(&[]);
+        let plain = decode::scan::Found::plain(d.text);
+        detail::unprinted(d, printed, detail::Same::NONE)
+            == detail::unprinted(plain, printed, detail::Same::NONE)
+    })
+    .unwrap_or(true)
+}
+
 /// What a line's first read says of the keys its type does not read.
 #[derive(Clone, Copy)]
 enum Unread<'a> {
     /// None: the scanner read every key but its bookkeeping ids (and found this `data`).
-    No(Option<&'a str>),
+    No(Option<decode::scan::Found<'a>>),
     /// Some, in this `data` (as written, from the scanner).
-    In(&'a str),
+    In(decode::scan::Found<'a>),
     /// Perhaps: serde_json read the line and says nothing of the keys it skipped.
     Maybe,
 }
@@ -2309,7 +2325,7 @@ fn unprinted(
         }
     };
     match data {
-        Some(d) => detail::unprinted(d, printed, same),
+        Some(d) => detail::unprinted(decode::scan::Found::plain(d), printed, same),
         None => String::new(),
     }
 }

@@ -113,10 +113,56 @@ pub(crate) fn event(line: &str) -> Option<Event<'_>> {
 /// or `None` when serde_json must (see the module docs).
 pub(crate) fn with<'a, R>(
     line: &'a str,
-    f: impl FnOnce(&Event<'a>, Option<&'a str>, bool) -> R,
+    f: impl for<'k> FnOnce(&Event<'a>, Option<Found<'k>>, bool) -> R,
 ) -> Option<R> {
     let mut ev = Event::default();
-    into(line, &mut ev).map(|(data, unread)| f(&ev, data, unread))
+    into(line, &mut ev).map(|(data, unread, long)| {
+        let found = data.map(|(at, text)| Found {
+            text,
+            at,
+            long: &long,
+        });
+        f(&ev, found, unread)
+    })
+}
+
+/// Strings at least this long (in bytes, as written) that the first read of a line
+/// passes are noted ([`Found::long`]), for a second walk to jump over.
+const LONG: usize = 256;
+
+/// A string of a line as written: from its opening quote to past its closing quote,
+/// and whether it holds an escape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Span {
+    start: usize,
+    end: usize,
+    escaped: bool,
+}
+
+/// A line's `data` as its first read found it: its text, where it starts in the line,
+/// and the long strings that read passed in it, so that the detail row's second walk
+/// ([`Walk::found`]) jumps over them rather than pass a tool's output again (a string
+/// starts where the first read found one only if it is that string: the line is the
+/// same).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Found<'k> {
+    /// `data` as written.
+    pub text: &'k str,
+    /// Where `text` starts in the line.
+    pub at: usize,
+    /// The long strings ([`LONG`]) the first read passed, in the line's offsets.
+    pub long: &'k [Span],
+}
+
+impl<'k> Found<'k> {
+    /// A `data` found otherwise (by serde_json): no strings noted.
+    pub(crate) fn plain(text: &'k str) -> Found<'k> {
+        Found {
+            text,
+            at: 0,
+            long: &[],
+        }
+    }
 }
 
 /// The `data` of a line as serde_json's `Option<&RawValue>` field of a struct gives it
@@ -131,6 +177,11 @@ pub(crate) fn data_raw(line: &str) -> Option<Option<&str>> {
         scratch: Vec::new(),
         unread: false,
         data_at: (0, 0),
+        long: Vec::new(),
+        noting: false,
+        known: &[],
+        known_at: 0,
+        base: 0,
     };
     let mut data = None;
     p.fields(&[&["data"]], |p, _| {
@@ -150,14 +201,25 @@ pub(crate) struct Walk<'a>(P<'a>);
 impl<'a> Walk<'a> {
     /// A walk over `text`, one value.
     pub(crate) fn new(text: &'a str) -> Walk<'a> {
+        Walk::found(Found::plain(text))
+    }
+
+    /// A walk over a line's `data` that jumps over the long strings its first read
+    /// passed.
+    pub(crate) fn found(data: Found<'a>) -> Walk<'a> {
         Walk(P {
-            s: text,
-            b: text.as_bytes(),
+            s: data.text,
+            b: data.text.as_bytes(),
             i: 0,
             depth: 0,
             scratch: Vec::new(),
             unread: false,
             data_at: (0, 0),
+            long: Vec::new(),
+            noting: false,
+            known: data.long,
+            known_at: 0,
+            base: data.at,
         })
     }
 
@@ -237,9 +299,14 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// Decodes one line into `ev`, with its `data` as written (when the line has one) and
-/// whether that held a key its type does not read; `None` when serde_json must.
-fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> Option<(Option<&'a str>, bool)> {
+/// Decodes one line into `ev`, with its `data` as written and where it starts (when
+/// the line has one), whether that held a key its type does not read, and the long
+/// strings passed; `None` when serde_json must.
+#[allow(clippy::type_complexity)]
+fn into<'a>(
+    line: &'a str,
+    ev: &mut Event<'a>,
+) -> Option<(Option<(usize, &'a str)>, bool, Vec<Span>)> {
     let mut p = P {
         s: line,
         b: line.as_bytes(),
@@ -248,14 +315,20 @@ fn into<'a>(line: &'a str, ev: &mut Event<'a>) -> Option<(Option<&'a str>, bool)
         scratch: Vec::new(),
         unread: false,
         data_at: (0, 0),
+        long: Vec::new(),
+        noting: true,
+        known: &[],
+        known_at: 0,
+        base: 0,
     };
     p.envelope(ev)?;
     p.ws();
     if p.i != p.b.len() {
         return None;
     }
-    let data = (p.data_at.1 > 0).then(|| line.get(p.data_at.0..p.data_at.1));
-    Some((data.flatten(), p.unread))
+    let (from, to) = p.data_at;
+    let data = (to > 0).then(|| line.get(from..to).map(|d| (from, d)));
+    Some((data.flatten(), p.unread, p.long))
 }
 
 struct P<'a> {
@@ -269,6 +342,14 @@ struct P<'a> {
     unread: bool,
     /// Where `data` is in the line (start, end), once read.
     data_at: (usize, usize),
+    /// The long strings passed ([`LONG`]), noted by a line's first read (`noting`).
+    long: Vec<Span>,
+    noting: bool,
+    /// The long strings a first read noted, for a second walk to jump over (offsets in
+    /// the line; `base` is where `s` starts in it), and the next one that may be ahead.
+    known: &'a [Span],
+    known_at: usize,
+    base: usize,
 }
 
 /// The fields of a struct as (name, aliases), in the order of the struct's bits.
@@ -308,11 +389,55 @@ impl<'a> P<'a> {
         (self.b.get(self.i..end)? == word).then(|| self.i = end)
     }
 
+    /// Notes a string passed (its text from `start` to `end`, the quotes outside) when
+    /// it is long, in a line's first read.
+    #[inline]
+    fn note(&mut self, start: usize, end: usize, escaped: bool) {
+        if self.noting && end - start >= LONG {
+            self.push_long(start, end, escaped);
+        }
+    }
+
+    // (kept out of the string loops it ends, which it slowed by a tenth when inlined)
+    #[inline(never)]
+    fn push_long(&mut self, start: usize, end: usize, escaped: bool) {
+        self.long.push(Span {
+            start: start - 1,
+            end: end + 1,
+            escaped,
+        });
+    }
+
+    /// The noted long string that starts at the cursor, if one does (the cursor only
+    /// moves on, so the noted strings before it are passed for good).
+    #[inline]
+    fn known_here(&mut self) -> Option<Span> {
+        let at = self.i + self.base;
+        while let Some(&span) = self.known.get(self.known_at) {
+            if span.start >= at {
+                return (span.start == at).then(|| {
+                    self.known_at += 1;
+                    span
+                });
+            }
+            self.known_at += 1;
+        }
+        None
+    }
+
     /// A string at the cursor (its opening quote): the range of its raw text and
     /// whether it has escapes; the cursor after its closing quote.
     fn raw_str(&mut self) -> Option<(usize, usize, bool)> {
         if self.b.get(self.i) != Some(&b'"') {
             return None;
+        }
+        if let Some(span) = self.known_here() {
+            self.i = span.end - self.base;
+            return Some((
+                span.start + 1 - self.base,
+                span.end - 1 - self.base,
+                span.escaped,
+            ));
         }
         let start = self.i + 1;
         let mut i = start;
@@ -323,6 +448,7 @@ impl<'a> P<'a> {
             match *b.get(i)? {
                 b'"' => {
                     self.i = i + 1;
+                    self.note(start, i, escaped);
                     return Some((start, i, escaped));
                 }
                 b'\\' => {
@@ -359,6 +485,7 @@ impl<'a> P<'a> {
         match *b.get(i)? {
             b'"' => {
                 self.i = i + 1;
+                self.note(start, i, false);
                 return self.s.get(start..i).map(Cow::Borrowed);
             }
             b'\\' => {}
@@ -426,9 +553,11 @@ impl<'a> P<'a> {
         self.i = i + 1;
         // valid by construction, checked rather than trusted (simdutf8: std's check is
         // slow on text with a non-ASCII character every few words)
-        simdutf8::basic::from_utf8(out.get(..o)?)
+        let text = simdutf8::basic::from_utf8(out.get(..o)?)
             .ok()
-            .map(|t| Cow::Owned(t.to_owned()))
+            .map(|t| Cow::Owned(t.to_owned()));
+        self.note(start, i, true);
+        text
     }
 
     /// True (and the cursor past it) when the value is `null`.
@@ -2037,9 +2166,48 @@ mod tests {
         assert_eq!(
             with(
                 r#"{"type":"user.message","data": {"content":"a", "x":1} ,"id":"i"}"#,
-                |_, d, u| (d, u)
+                |_, d, u| (d.map(|d| (d.text.to_string(), d.at, d.long.len())), u)
             ),
-            Some((Some(r#"{"content":"a", "x":1}"#), true))
+            Some((Some((r#"{"content":"a", "x":1}"#.to_string(), 31, 0)), true))
+        );
+        // the long strings passed (read or skipped, escaped or not, in `data` or out
+        // of it, a key of `data`'s; not one a byte short): quote to quote, in the
+        // line's offsets
+        let long = "y".repeat(LONG);
+        let line = format!(
+            r#"{{"id":"{long}","type":"user.message","data":{{"content":"{long}\n","x":["{long}"],"{long}":1,"z":"{}"}}}}"#,
+            &long[1..]
+        );
+        let mut ev = Event::default();
+        let spans = into(&line, &mut ev).map(|(_, _, l)| l);
+        let at = |from: usize, needle: &str| from + line[from..].find(needle).unwrap_or(0);
+        let content = at(0, r#""content":""#) + 10;
+        let x = at(content, r#"["y"#) + 1;
+        let key = at(x + LONG, &format!(r#""{long}":1"#));
+        assert_eq!(
+            spans,
+            Some(vec![
+                Span {
+                    start: 6,
+                    end: 6 + LONG + 2,
+                    escaped: false
+                },
+                Span {
+                    start: content,
+                    end: content + LONG + 4,
+                    escaped: true
+                },
+                Span {
+                    start: x,
+                    end: x + LONG + 2,
+                    escaped: false
+                },
+                Span {
+                    start: key,
+                    end: key + LONG + 2,
+                    escaped: false
+                },
+            ])
         );
         // a key with an escape: serde_json's to read
         assert_eq!(

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 
 use chat_rows::secrets::{looks_like_token, names_secret};
 
-use crate::decode::scan::Walk;
+use crate::decode::scan::{Found, Walk};
 
 /// Keys of `data` that only join lines of the same file to each other (a message's,
 /// an interaction's, a turn's, a reasoning's id, a streamed message's chunk numbers)
@@ -97,13 +97,15 @@ impl<'p> Same<'p> {
 /// `[withheld]` (see [`secret_key`]). Empty when there is none, or when `data` is no
 /// object; all of `data` as written where the scanner gives up (a lone surrogate's
 /// escape, read as U+FFFD; nesting past 100), its secret-named keys left out.
-pub(crate) fn unprinted(data: &str, printed: &[&[&str]], same: Same<'_>) -> String {
+pub(crate) fn unprinted(found: Found<'_>, printed: &[&[&str]], same: Same<'_>) -> String {
+    let data = found.text;
     if !data.trim_start().starts_with('{') {
         return String::new();
     }
     let mut out = String::new();
     let mut strings = Vec::new();
-    let mut walk = Walk::new(data);
+    // (the long strings the line's first read passed are jumped over, not passed again)
+    let mut walk = Walk::found(found);
     match rest(&mut walk, printed, same, true, &mut strings, &mut out) {
         Some(true) if walk.done() => out,
         Some(false) if walk.done() => String::new(),
@@ -386,13 +388,47 @@ mod tests {
             path: &["result", "contents", "[]", "text"],
             texts: &["out\nput", "plain"],
         };
-        unprinted(data, P, same)
+        unprinted(Found::plain(data), P, same)
     }
 
     /// Keys sorted where a path went in, other values as written (compacted), items
     /// kept in their places, repeated texts left out however they are escaped, scalars
     /// where a path goes on printed whole, what is not an object gives nothing, and
     /// what the scanner gives up on gives all of `data`.
+    /// A walk that jumps over the long strings a line's first read passed gives what a
+    /// walk that passes them again gives: a printed one (and a repeat of it) left out,
+    /// a kept one (at the top, in an object kept whole, in an item) as written.
+    #[test]
+    fn jumping_over_long_strings_changes_nothing() {
+        let long = "y\\n".repeat(100);
+        let line = format!(
+            r#"{{"type":"tool.execution_complete","data":{{"toolCallId":"c1","success":true,"result":{{"content":"{long}","contents":[{{"type":"terminal","text":"{long}","cwd":"{long}"}}]}},"toolTelemetry":{{"a":"{long}","b":1}},"note":"{long}"}}}}"#
+        );
+        let paths: &[&[&str]] = &[
+            &["toolCallId"],
+            &["success"],
+            &["result", "content"],
+            &["result", "contents", "[]", "type"],
+        ];
+        let same = Same {
+            path: &["result", "contents", "[]", "text"],
+            texts: &[],
+        };
+        let got = crate::decode::scan::with(&line, |_, data, _| {
+            data.map(|d| {
+                (
+                    d.long.len(),
+                    unprinted(d, paths, same),
+                    unprinted(Found::plain(d.text), paths, same),
+                )
+            })
+        });
+        let want = format!(
+            r#"{{"note":"{long}","result":{{"contents":[{{"cwd":"{long}"}}]}},"toolTelemetry":{{"a":"{long}","b":1}}}}"#
+        );
+        assert_eq!(got, Some(Some((5, want.clone(), want))));
+    }
+
     #[test]
     fn rest_of_data() {
         assert_eq!(rest(r#"{"content":"x","interactionId":"i"}"#), "");
