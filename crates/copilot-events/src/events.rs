@@ -22,6 +22,7 @@
 //! * tool-call id prefixes are remembered by family, for the `model family inferred:`
 //!   rows of a log that names no model at all.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
@@ -1749,7 +1750,7 @@ impl<'o> EventReader<'o> {
                     path: SAME_TEXT,
                     texts: &same,
                 };
-                let rest = unprinted(line, unread, printed, same);
+                let rest = unprinted(line, unread, &printed, same);
                 if !rest.is_empty() {
                     texts::event_detail_into(&mut self.text, kind, &rest);
                     emit!(
@@ -1864,7 +1865,6 @@ impl<'o> EventReader<'o> {
 /// other, and only a line with something left out is read again with U+FFFD (a 1 GiB
 /// line of invalid bytes cost a 3 GiB copy).
 fn asset_left_out(line: &Line<'_>, known: fn(&str) -> bool) -> Option<String> {
-    use std::borrow::Cow;
     let owned = |c: Cow<'_, str>| match c {
         Cow::Owned(s) => Some(s),
         Cow::Borrowed(_) => None,
@@ -1898,11 +1898,56 @@ fn error_printed(d: &decode::ToolCompleteData<'_>) -> (bool, bool) {
     (!content, code)
 }
 
+/// A key path of `data` (`[]`: every item of an array, `*`: every key of a map).
+type Path = &'static [&'static str];
+
+/// A tool result's printed fields ([`TOOL_COMPLETE`], sliced by [`error_printed`]);
+/// without the exit codes when it holds more than its row prints ([`exit_code`]), and
+/// without the `contents[]` items' `type` when an item is of another kind than
+/// `terminal` or `shell_exit` (the kinds whose exit code the row prints), so that the
+/// detail row gives them all, as found. A `contents[]` item's `text` equal to the
+/// content is left out too (see `unprinted`'s `same`).
+fn tool_complete_printed(d: &decode::ToolCompleteData<'_>) -> Cow<'static, [Path]> {
+    let all = TOOL_COMPLETE.len();
+    let list = match error_printed(d) {
+        (true, true) => TOOL_COMPLETE,
+        (true, false) => &TOOL_COMPLETE[1..],
+        (false, true) => &TOOL_COMPLETE[..all - 1],
+        (false, false) => &TOOL_COMPLETE[1..all - 1],
+    };
+    let exits = !exit_code(d).1;
+    let kinds = !other_kinds(d);
+    if exits && kinds {
+        return Cow::Borrowed(list);
+    }
+    Cow::Owned(
+        list.iter()
+            .copied()
+            .filter(|p| match *p {
+                [.., "exitCode"] => exits,
+                ["result", "contents", "[]", "type"] => kinds,
+                _ => true,
+            })
+            .collect(),
+    )
+}
+
+/// True when a tool result's `contents[]` holds an item of another kind than
+/// `terminal` or `shell_exit` (`text`, `image` ...): its `type` is the detail row's.
+fn other_kinds(d: &decode::ToolCompleteData<'_>) -> bool {
+    let items = d.result.as_ref().and_then(|r| r.contents.as_deref());
+    items.unwrap_or(&[]).iter().any(|c| {
+        c.kind
+            .as_deref()
+            .is_some_and(|k| !matches!(k, "terminal" | "shell_exit"))
+    })
+}
+
 /// A tool result's exit code, the first found of: a `terminal` or `shell_exit` item's
 /// (`result.contents[]`), the result's `shellExecution`'s, the event's
 /// `shellExecution`'s (by CLI version); and whether the result holds another exit code
 /// (a second item's, an item's of another kind, a second place's), so that the detail
-/// row gives every exit code as found ([`TOOL_COMPLETE_EXITS`]).
+/// row gives every exit code as found ([`tool_complete_printed`]).
 fn exit_code(d: &decode::ToolCompleteData<'_>) -> (Option<i64>, bool) {
     let result = d.result.as_ref();
     let items = result.and_then(|r| r.contents.as_deref()).unwrap_or(&[]);
@@ -1938,19 +1983,6 @@ const TOOL_COMPLETE: &[&[&str]] = &[
     &["result", "contents", "[]", "exitCode"],
     &["result", "shellExecution", "exitCode"],
     &["shellExecution", "exitCode"],
-    &["model"],
-    &["error", "message"],
-];
-
-/// [`TOOL_COMPLETE`] without the exit codes, for a result that holds more than the one
-/// its row prints (see [`exit_code`]): the detail row gives them all, as found.
-const TOOL_COMPLETE_EXITS: &[&[&str]] = &[
-    &["error", "code"],
-    &["toolCallId"],
-    &["success"],
-    &["result", "content"],
-    &["result", "detailedContent"],
-    &["result", "contents", "[]", "type"],
     &["model"],
     &["error", "message"],
 ];
@@ -2034,6 +2066,7 @@ fn reads_unprinted(data: &Data<'_>, kind: &str) -> bool {
                     false => !message,
                 })
                 || exit_code(d).1
+                || other_kinds(d)
                 || d.result.as_ref().is_some_and(|r| {
                     r.kind.is_some()
                         || r.location_key.is_some()
@@ -2097,10 +2130,13 @@ const SAME_TEXT: &[&str] = &["result", "contents", "[]", "text"];
 /// of a type print, for [`unprinted`]: system rows' and turns' (a prompt, a reply, a
 /// tool call or result) alike; `None` for the types printed whole or not at all
 /// (`session event:`, the binary asset's).
-fn printed_fields(data: &Data<'_>, kind: &str) -> Option<&'static [&'static [&'static str]]> {
+fn printed_fields(data: &Data<'_>, kind: &str) -> Option<Cow<'static, [Path]>> {
     const PR: &str = "permissionRequest";
     const TR: &str = "toolRequests";
-    Some(match data {
+    if let Data::ToolComplete(d) = data {
+        return Some(tool_complete_printed(d));
+    }
+    Some(Cow::Borrowed(match data {
         // a prompt prints its content and attachments (the first of an attachment's
         // path, file path and display name: a display name is the detail row's, though
         // printed when alone); the mode tracker its agentMode
@@ -2135,21 +2171,6 @@ fn printed_fields(data: &Data<'_>, kind: &str) -> Option<&'static [&'static [&'s
             &["shellToolInfo", "displayCommand"],
             &["model"],
         ],
-        // a `contents[]` item's `text` equal to the content is left out too (see
-        // `unprinted`'s `same`)
-        Data::ToolComplete(d) => {
-            let list = match exit_code(d).1 {
-                true => TOOL_COMPLETE_EXITS,
-                false => TOOL_COMPLETE,
-            };
-            let all = list.len();
-            match error_printed(d) {
-                (true, true) => list,
-                (true, false) => &list[1..],
-                (false, true) => &list[..all - 1],
-                (false, false) => &list[1..all - 1],
-            }
-        }
         Data::Start(_) => &START_RESUME[..START_RESUME.len() - 2],
         Data::Resume(_) => &START_RESUME[6..],
         // a list of the files changed is printed as its count: the files are the
@@ -2266,7 +2287,7 @@ fn printed_fields(data: &Data<'_>, kind: &str) -> Option<&'static [&'static [&'s
             &["totalTokens"],
         ],
         _ => return None,
-    })
+    }))
 }
 
 /// True when the detail row's walk over a line's `data` gives the same with the long
@@ -2277,10 +2298,10 @@ pub(crate) fn detail_jumps_agree(line: &str) -> bool {
         let Some(d) = data else {
             return true;
         };
-        let printed = printed_fields(&ev.data, &ev.kind).unwrap_or(&[]);
+        let printed = printed_fields(&ev.data, &ev.kind).unwrap_or_default();
         let plain = decode::scan::Found::plain(d.text);
-        detail::unprinted(d, printed, detail::Same::NONE)
-            == detail::unprinted(plain, printed, detail::Same::NONE)
+        detail::unprinted(d, &printed, detail::Same::NONE)
+            == detail::unprinted(plain, &printed, detail::Same::NONE)
     })
     .unwrap_or(true)
 }
@@ -2356,24 +2377,6 @@ fn raw_data_into(out: &mut String, line: &Line<'_>) {
 
 #[cfg(test)]
 mod tests {
-    /// The tool result's list for a result with more exit codes than it prints is its
-    /// list without the exit codes, in the same order, with the error's code first and
-    /// message last (so that `printed_fields` slices both alike).
-    #[test]
-    fn the_tool_result_lists_differ_only_by_the_exit_codes() {
-        let without: Vec<_> = super::TOOL_COMPLETE
-            .iter()
-            .filter(|p| !p.contains(&"exitCode"))
-            .collect();
-        assert_eq!(without.len(), 8);
-        assert_eq!(
-            without,
-            super::TOOL_COMPLETE_EXITS.iter().collect::<Vec<_>>()
-        );
-        assert_eq!(super::TOOL_COMPLETE_EXITS[0], ["error", "code"]);
-        assert_eq!(super::TOOL_COMPLETE_EXITS[7], ["error", "message"]);
-    }
-
     /// A line that is not UTF-8 has left out what the whole line with U+FFFD has left
     /// out, though it is first read with `?`: asset lines torn or broken with invalid
     /// bytes in their data, in a key, in the type, before any structure, and lines of

@@ -1245,7 +1245,8 @@ fn a_turns_unprinted_fields_give_a_detail_row() {
 /// result prints (and an error's code when the call did not fail, its message when the
 /// result has content), every exit code of a result that holds more than the one its
 /// row prints (a second terminal item's, an item's of another kind, a `shellExecution`
-/// beside them), a decision's result of a tool result's shape, an attachment's second
+/// beside them), the kind of every `contents[]` item when one is of another kind than
+/// those whose exit code is printed (`text`, `image`), a decision's result of a tool result's shape, an attachment's second
 /// name, the files a session changed (printed as a count), a sub-agent phase's field
 /// its row does not name (a completion's model); a sub-agent event of another phase is
 /// printed whole and gets none. A line whose read fields
@@ -1263,6 +1264,7 @@ fn read_but_unprinted_fields_give_a_detail_row() {
         r#"{"type":"tool.execution_complete","data":{"toolCallId":"c5","success":true,"result":{"content":"ab","contents":[{"type":"terminal","text":"ab","exitCode":0},{"type":"terminal","text":"ab","exitCode":1}]}},"timestamp":"2026-10-05T09:00:04.800Z"}"#,
         r#"{"type":"tool.execution_complete","data":{"toolCallId":"c6","success":true,"result":{"content":"ok","contents":[{"type":"text","exitCode":4}],"shellExecution":{"exitCode":0}}},"timestamp":"2026-10-05T09:00:04.900Z"}"#,
         r#"{"type":"tool.execution_complete","data":{"toolCallId":"c7","success":true,"result":{"content":"ok","contents":[{"type":"terminal","exitCode":0}]}},"timestamp":"2026-10-05T09:00:04.950Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c8","success":true,"result":{"content":"ok","contents":[{"type":"text","text":"ok"},{"type":"image","data":"iVBOR","mimeType":"image/png"}]}},"timestamp":"2026-10-05T09:00:04.960Z"}"#,
         r#"{"type":"permission.completed","data":{"requestId":"r1","result":{"kind":"approved","content":"ok"}},"timestamp":"2026-10-05T09:00:05.000Z"}"#,
         r#"{"type":"user.message","data":{"content":"see","attachments":[{"type":"file","path":"/w/a.rs","displayName":"a.rs"}]},"timestamp":"2026-10-05T09:00:06.000Z"}"#,
         r#"{"type":"subagent.completed","data":{"agentName":"explore","toolCallId":"c9","model":"gpt-5-mini","durationMs":10,"totalTokens":5},"timestamp":"2026-10-05T09:00:06.500Z"}"#,
@@ -1303,10 +1305,13 @@ fn read_but_unprinted_fields_give_a_detail_row() {
             "tool_result|c6|ok",
             "system|c6|tool exit code: 0",
             "system|c6|link: tool result c6 has no tool call in this file",
-            "system|c6|session event detail: tool.execution_complete {\"result\":{\"contents\":[{\"exitCode\":4}],\"shellExecution\":{\"exitCode\":0}}}",
+            "system|c6|session event detail: tool.execution_complete {\"result\":{\"contents\":[{\"exitCode\":4,\"type\":\"text\"}],\"shellExecution\":{\"exitCode\":0}}}",
             "tool_result|c7|ok",
             "system|c7|tool exit code: 0",
             "system|c7|link: tool result c7 has no tool call in this file",
+            "tool_result|c8|ok",
+            "system|c8|link: tool result c8 has no tool call in this file",
+            "system|c8|session event detail: tool.execution_complete {\"result\":{\"contents\":[{\"type\":\"text\"},{\"data\":\"iVBOR\",\"mimeType\":\"image/png\",\"type\":\"image\"}]}}",
             "system||permission decision: approved request=r1",
             "system||session event detail: permission.completed {\"result\":{\"content\":\"ok\"}}",
             "user||see\n[attachment file /w/a.rs]",
