@@ -23,27 +23,19 @@ pub const WITHHELD: &str = "[withheld]";
 pub fn names_secret(name: &str) -> bool {
     // it runs on every key a store prints that it does not know in advance (a Copilot
     // detail row's kept keys, every column of an unknown table): nothing is allocated
-    const PARTS: [&[u8]; 13] = [
-        b"token",
-        b"secret",
-        b"passw",
-        b"oauth",
-        b"cookie",
-        b"credential",
-        b"apikey",
-        b"api_key",
-        b"api-key",
-        b"authoriz",
-        b"private_key",
-        b"privatekey",
-        b"private-key",
-    ];
+    // the secret parts by their first letter
     let b = name.as_bytes();
     for i in 0..b.len() {
-        if matches!(
-            b[i].to_ascii_lowercase(),
-            b't' | b's' | b'p' | b'o' | b'c' | b'a'
-        ) && PARTS.iter().any(|p| {
+        let parts: &[&[u8]] = match b[i].to_ascii_lowercase() {
+            b't' => &[b"token"],
+            b's' => &[b"secret"],
+            b'p' => &[b"passw", b"private_key", b"privatekey", b"private-key"],
+            b'o' => &[b"oauth"],
+            b'c' => &[b"cookie", b"credential"],
+            b'a' => &[b"apikey", b"api_key", b"api-key", b"authoriz"],
+            _ => continue,
+        };
+        if parts.iter().any(|p| {
             b.get(i..i + p.len())
                 .is_some_and(|w| w.eq_ignore_ascii_case(p))
         }) {
@@ -80,6 +72,17 @@ pub fn names_secret(name: &str) -> bool {
 /// One word of a name, compared lowercased (`char::to_lowercase`, so that a Kelvin
 /// sign's `K` is a `k`, as it was when the words were lowercased copies).
 fn secret_word(word: &str) -> bool {
+    if word.is_ascii() {
+        // (an ASCII letter's lowercase is its ASCII lowercase)
+        let w = word.as_bytes();
+        let starts = |p: &[u8]| w.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p));
+        return [&b"key"[..], b"keys", b"pwd"]
+            .iter()
+            .any(|k| w.eq_ignore_ascii_case(k))
+            || starts(b"env")
+            || starts(b"header")
+            || (starts(b"auth") && !starts(b"author"));
+    }
     let starts = |prefix: &str| {
         let mut lower = word.chars().flat_map(char::to_lowercase);
         prefix.chars().all(|c| lower.next() == Some(c))
