@@ -1181,11 +1181,13 @@ impl<'o> EventReader<'o> {
                         .and_then(|r| r.content.as_ref())
                         .map(|c| c.0.as_ref())
                         .filter(|c| !c.is_empty());
+                    // the error read once, for the text and the failed call's code
+                    let parts = d.error.map(decode::error_parts);
                     let err;
-                    let text: &str = match (content, &d.error) {
+                    let text: &str = match (content, &parts) {
                         (Some(c), _) => c,
                         (None, Some(e)) => {
-                            err = format!("[error] {}", error_message(e));
+                            err = format!("[error] {}", e.message);
                             &err
                         }
                         (None, None) => "",
@@ -1212,7 +1214,7 @@ impl<'o> EventReader<'o> {
                         );
                     }
                     if d.success == Some(false) {
-                        let code = d.error.and_then(|e| decode::error_parts(e).code);
+                        let code = parts.and_then(|e| e.code);
                         texts::tool_failed_into(&mut self.text, code.as_deref().unwrap_or(""));
                         emit!(
                             &self.line_session,

@@ -126,12 +126,14 @@ pub(crate) fn with<'a, R>(
     })
 }
 
-/// Strings at least this long (in bytes, as written) that the first read of a line
-/// passes are noted ([`Found::long`]), for a second walk to jump over.
+/// Strings, arrays and objects at least this long (in bytes, as written) that the first
+/// read of a line passes whole are noted ([`Found::long`]), for a second walk to jump
+/// over.
 const LONG: usize = 256;
 
-/// A string of a line as written: from its opening quote to past its closing quote,
-/// and whether it holds an escape.
+/// A string of a line as written, from its opening quote to past its closing quote,
+/// and whether it holds an escape; or an array or object passed whole, from its
+/// opening bracket to past its closing one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Span {
     start: usize,
@@ -140,17 +142,19 @@ pub(crate) struct Span {
 }
 
 /// A line's `data` as its first read found it: its text, where it starts in the line,
-/// and the long strings that read passed in it, so that the detail row's second walk
-/// ([`Walk::found`]) jumps over them rather than pass a tool's output again (a string
-/// starts where the first read found one only if it is that string: the line is the
-/// same).
+/// and the long strings (and arrays and objects) that read passed whole in it, so that
+/// the detail row's second walk ([`Walk::found`]) jumps over them rather than pass a
+/// tool's output again (a value starts where the first read found one only if it is
+/// that value: the line is the same; and the walk is never deeper there than the first
+/// read was, so the first read's depth check holds for it).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Found<'k> {
     /// `data` as written.
     pub text: &'k str,
     /// Where `text` starts in the line.
     pub at: usize,
-    /// The long strings ([`LONG`]) the first read passed, in the line's offsets.
+    /// The long values ([`LONG`]) the first read passed, in the line's offsets, in
+    /// order.
     pub long: &'k [Span],
 }
 
@@ -328,6 +332,8 @@ fn into<'a>(
     }
     let (from, to) = p.data_at;
     let data = (to > 0).then(|| line.get(from..to).map(|d| (from, d)));
+    // in the order a walk meets them (an array is noted after the strings in it)
+    p.long.sort_unstable_by_key(|s| s.start);
     Some((data.flatten(), p.unread, p.long))
 }
 
@@ -589,6 +595,25 @@ impl<'a> P<'a> {
     /// A number at the cursor, validated: its value when it is an integer serde_json
     /// reads as one of `i64` (not `-0`, not past the range), else `None` inside.
     fn number(&mut self) -> Option<Option<i64>> {
+        let start = self.i;
+        let integer = self.number_end()?;
+        if !integer {
+            return Some(None);
+        }
+        let text = self.s.get(start..self.i)?;
+        match text.parse::<i64>() {
+            // serde_json reads `-0` as a float
+            Ok(0) if text.starts_with('-') => Some(None),
+            Ok(n) => Some(Some(n)),
+            Err(_) => Some(None),
+        }
+    }
+
+    /// Passes a number at the cursor as JSON writes one (the grammar serde_json
+    /// accepts), without reading its value (`skip`: an array of 25 million numbers is
+    /// passed twice, by the first read and the detail row's); true for an integer.
+    #[inline]
+    fn number_end(&mut self) -> Option<bool> {
         let b = self.b;
         let start = self.i;
         let mut i = start;
@@ -629,16 +654,7 @@ impl<'a> P<'a> {
             integer = false;
         }
         self.i = i;
-        if !integer {
-            return Some(None);
-        }
-        let text = self.s.get(start..i)?;
-        match text.parse::<i64>() {
-            // serde_json reads `-0` as a float
-            Ok(0) if text.starts_with('-') => Some(None),
-            Ok(n) => Some(Some(n)),
-            Err(_) => Some(None),
-        }
+        Some(integer)
     }
 
     fn opt_int(&mut self) -> Option<Option<i64>> {
@@ -676,6 +692,11 @@ impl<'a> P<'a> {
                 self.raw_str()?;
             }
             b'{' | b'[' => {
+                // (an array or object the first read passed whole is jumped over)
+                if let Some(span) = self.known_here() {
+                    self.i = span.end - self.base;
+                    return self.s.get(start..self.i);
+                }
                 self.depth += 1;
                 if self.depth > MAX_DEPTH {
                     return None;
@@ -703,12 +724,13 @@ impl<'a> P<'a> {
                     }
                 }
                 self.depth -= 1;
+                self.note(start + 1, self.i - 1, false);
             }
             b't' => self.literal(b"true")?,
             b'f' => self.literal(b"false")?,
             b'n' => self.literal(b"null")?,
             b'-' | b'0'..=b'9' => {
-                self.number()?;
+                self.number_end()?;
             }
             _ => return None,
         }
@@ -2171,8 +2193,8 @@ mod tests {
             Some((Some((r#"{"content":"a", "x":1}"#.to_string(), 31, 0)), true))
         );
         // the long strings passed (read or skipped, escaped or not, in `data` or out
-        // of it, a key of `data`'s; not one a byte short): quote to quote, in the
-        // line's offsets
+        // of it, a key of `data`'s; not one a byte short) and arrays passed whole: quote
+        // to quote, bracket to bracket, in the line's offsets, in order
         let long = "y".repeat(LONG);
         let line = format!(
             r#"{{"id":"{long}","type":"user.message","data":{{"content":"{long}\n","x":["{long}"],"{long}":1,"z":"{}"}}}}"#,
@@ -2196,6 +2218,11 @@ mod tests {
                     start: content,
                     end: content + LONG + 4,
                     escaped: true
+                },
+                Span {
+                    start: x - 1,
+                    end: x + LONG + 3,
+                    escaped: false
                 },
                 Span {
                     start: x,

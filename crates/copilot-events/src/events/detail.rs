@@ -395,9 +395,10 @@ mod tests {
     /// kept in their places, repeated texts left out however they are escaped, scalars
     /// where a path goes on printed whole, what is not an object gives nothing, and
     /// what the scanner gives up on gives all of `data`.
-    /// A walk that jumps over the long strings a line's first read passed gives what a
-    /// walk that passes them again gives: a printed one (and a repeat of it) left out,
-    /// a kept one (at the top, in an object kept whole, in an item) as written.
+    /// A walk that jumps over the long values a line's first read passed gives what a
+    /// walk that passes them again gives: a printed string (and a repeat of it) left
+    /// out, a kept one (at the top, in an object kept whole, in an item) and an object
+    /// kept whole as written.
     #[test]
     fn jumping_over_long_strings_changes_nothing() {
         let long = "y\\n".repeat(100);
@@ -426,7 +427,8 @@ mod tests {
         let want = format!(
             r#"{{"note":"{long}","result":{{"contents":[{{"cwd":"{long}"}}]}},"toolTelemetry":{{"a":"{long}","b":1}}}}"#
         );
-        assert_eq!(got, Some(Some((5, want.clone(), want))));
+        // (the content, the item's text and folder, the telemetry and its string, the note)
+        assert_eq!(got, Some(Some((6, want.clone(), want))));
     }
 
     #[test]
