@@ -159,7 +159,7 @@ pub(crate) struct Found<'k> {
 }
 
 impl<'k> Found<'k> {
-    /// A `data` found otherwise (by serde_json): no strings noted.
+    /// A `data` found otherwise (by serde_json): no values noted.
     pub(crate) fn plain(text: &'k str) -> Found<'k> {
         Found {
             text,
@@ -208,8 +208,8 @@ impl<'a> Walk<'a> {
         Walk::found(Found::plain(text))
     }
 
-    /// A walk over a line's `data` that jumps over the long strings its first read
-    /// passed.
+    /// A walk over a line's `data` that jumps over the long values its first read
+    /// passed ([`Found`]).
     pub(crate) fn found(data: Found<'a>) -> Walk<'a> {
         Walk(P {
             s: data.text,
@@ -305,7 +305,7 @@ impl<'a> Walk<'a> {
 
 /// Decodes one line into `ev`, with its `data` as written and where it starts (when
 /// the line has one), whether that held a key its type does not read, and the long
-/// strings passed; `None` when serde_json must.
+/// values passed; `None` when serde_json must.
 #[allow(clippy::type_complexity)]
 fn into<'a>(
     line: &'a str,
@@ -348,10 +348,10 @@ struct P<'a> {
     unread: bool,
     /// Where `data` is in the line (start, end), once read.
     data_at: (usize, usize),
-    /// The long strings passed ([`LONG`]), noted by a line's first read (`noting`).
+    /// The long values passed ([`LONG`]), noted by a line's first read (`noting`).
     long: Vec<Span>,
     noting: bool,
-    /// The long strings a first read noted, for a second walk to jump over (offsets in
+    /// The long values a first read noted, for a second walk to jump over (offsets in
     /// the line; `base` is where `s` starts in it), and the next one that may be ahead.
     known: &'a [Span],
     known_at: usize,
@@ -395,8 +395,9 @@ impl<'a> P<'a> {
         (self.b.get(self.i..end)? == word).then(|| self.i = end)
     }
 
-    /// Notes a string passed (its text from `start` to `end`, the quotes outside) when
-    /// it is long, in a line's first read.
+    /// Notes a value passed (a string's text or an array's or object's inside, from
+    /// `start` to `end`: the quotes or brackets are outside) when it is long, in a
+    /// line's first read.
     #[inline]
     fn note(&mut self, start: usize, end: usize, escaped: bool) {
         if self.noting && end - start >= LONG {
@@ -414,8 +415,8 @@ impl<'a> P<'a> {
         });
     }
 
-    /// The noted long string that starts at the cursor, if one does (the cursor only
-    /// moves on, so the noted strings before it are passed for good).
+    /// The noted long value that starts at the cursor, if one does (the cursor only
+    /// moves on, so the noted values before it are passed for good).
     #[inline]
     fn known_here(&mut self) -> Option<Span> {
         let at = self.i + self.base;

@@ -11,8 +11,11 @@
 //! scanner's skip (eight bytes at a time): a value a path goes into is walked in
 //! place, one printed whole is skipped, and every other is kept as written (a span of
 //! the line). Only the keys of one object at a time are held, to sort them; nothing is
-//! built whose size grows with a value's. Where the scanner gives up (a lone
-//! surrogate's escape, nesting past 100), all of `data` is given as written.
+//! built whose size grows with a value's. A string, array or object of 256 bytes or
+//! more that the line's first read passed whole is not passed again: the first read
+//! noted where it ends, and the walk jumps there (`decode::scan::Found`; the `sdk`
+//! bench shape 0.245 → 0.162 s). Where the scanner gives up (a lone surrogate's
+//! escape, nesting past 100), all of `data` is given as written.
 
 use std::borrow::Cow;
 
@@ -104,7 +107,7 @@ pub(crate) fn unprinted(found: Found<'_>, printed: &[&[&str]], same: Same<'_>) -
     }
     let mut out = String::new();
     let mut strings = Vec::new();
-    // (the long strings the line's first read passed are jumped over, not passed again)
+    // (the long values the line's first read passed are jumped over, not passed again)
     let mut walk = Walk::found(found);
     match rest(&mut walk, printed, same, true, &mut strings, &mut out) {
         Some(true) if walk.done() => out,
