@@ -298,6 +298,10 @@ pub struct EventReader<'o> {
     text: String,
     /// Where the trackers write the texts of values recorded without a row.
     scratch: String,
+    /// A mode or level change's printed fields when the line's own previous value or
+    /// second name for the new one is not what its row shows: the rest goes to its
+    /// detail row (set by the line's mapping, taken by its detail step).
+    shown_only: Option<&'static [&'static [&'static str]]>,
     /// The tool of the line's call, for its detail row.
     tool_col: String,
     /// The day of the last event time read.
@@ -525,6 +529,7 @@ impl<'o> EventReader<'o> {
             },
             text: String::new(),
             scratch: String::new(),
+            shown_only: None,
             tool_col: String::new(),
             day: decode::DayCache::default(),
             counts: Counts::default(),
@@ -769,6 +774,7 @@ impl<'o> EventReader<'o> {
         unread: Unread<'_>,
         sink: &mut dyn RowSink,
     ) {
+        self.shown_only = None;
         let at = ev
             .timestamp
             .as_deref()
@@ -1296,6 +1302,21 @@ impl<'o> EventReader<'o> {
                 }
             }
             Data::ModeChanged(d) => {
+                // the row shows the tracker's value before as the old one (seeded by the
+                // line's own previous value when there is none), and `newMode`
+                let new = s(&d.new_mode);
+                let before = self
+                    .mode
+                    .last()
+                    .map(String::as_str)
+                    .or(d.previous_mode.as_deref());
+                if d.previous_mode
+                    .as_deref()
+                    .is_some_and(|p| Some(p) != before)
+                    || d.mode.as_deref().is_some_and(|m| m != new)
+                {
+                    self.shown_only = Some(&[&["newMode"]]);
+                }
                 if self.mode.last().is_none() {
                     if let Some(p) = d.previous_mode.as_deref().filter(|p| !p.is_empty()) {
                         self.scratch.clear();
@@ -1311,6 +1332,23 @@ impl<'o> EventReader<'o> {
                 }
             }
             Data::PermissionsChanged(d) => {
+                // the row shows `mode` (else `newMode`) as the new value
+                let new = d.mode.as_deref().or(d.new_mode.as_deref()).unwrap_or("");
+                let before = self
+                    .level
+                    .last()
+                    .map(String::as_str)
+                    .or(d.previous_mode.as_deref());
+                if d.previous_mode
+                    .as_deref()
+                    .is_some_and(|p| Some(p) != before)
+                    || d.mode.is_some() && d.new_mode.as_deref().is_some_and(|n| n != new)
+                {
+                    self.shown_only = Some(match d.mode.is_some() {
+                        true => &[&["mode"]],
+                        false => &[&["newMode"]],
+                    });
+                }
                 if self.level.last().is_none() {
                     if let Some(p) = d.previous_mode.as_deref().filter(|p| !p.is_empty()) {
                         self.scratch.clear();
@@ -1572,7 +1610,17 @@ impl<'o> EventReader<'o> {
                     texts::session_event_into(&mut self.text, kind, &self.scratch);
                     emit!(&self.line_session, TurnType::System, &self.text);
                 } else {
-                    emit!(&self.line_session, TurnType::System, &self.text);
+                    // the call that ran the sub-agent joins its phases (a completion's and
+                    // a failure's text do not name it)
+                    let call = s(&d.tool_call_id);
+                    emit!(
+                        &self.line_session,
+                        TurnType::System,
+                        &self.text,
+                        "",
+                        "",
+                        call
+                    );
                 }
             }
             Data::HookEnd(d) => {
@@ -1735,8 +1783,13 @@ impl<'o> EventReader<'o> {
             Unread::No(_) => reads_unprinted(&ev.data, kind),
             Unread::In(_) | Unread::Maybe => true,
         };
-        if look && !repeat {
-            if let Some(printed) = printed_fields(&ev.data, kind) {
+        let shown_only = self.shown_only.take();
+        if (look || shown_only.is_some()) && !repeat {
+            let printed = match shown_only {
+                Some(only) => Some(Cow::Borrowed(only)),
+                None => printed_fields(&ev.data, kind),
+            };
+            if let Some(printed) = printed {
                 let (id, same) = match &ev.data {
                     Data::ToolStart(d) => (s(&d.tool_call_id), None),
                     Data::ToolComplete(d) => {
@@ -1898,6 +1951,60 @@ fn error_printed(d: &decode::ToolCompleteData<'_>) -> (bool, bool) {
     let code =
         d.success == Some(false) && d.error.is_some_and(|e| e.0.trim_start().starts_with('{'));
     (!content, code)
+}
+
+/// A permission request's printed fields, the event's `toolCallId` first (see
+/// [`request_call_differs`]).
+const PERMISSION_REQUESTED: &[&[&str]] = &[
+    &["toolCallId"],
+    &["requestId"],
+    &["permissionRequest", "kind"],
+    &["permissionRequest", "toolCallId"],
+    &["permissionRequest", "intention"],
+    &["permissionRequest", "fullCommandText"],
+    &["permissionRequest", "fileName"],
+    &["permissionRequest", "path"],
+    &["permissionRequest", "url"],
+    &["permissionRequest", "serverName"],
+    &["permissionRequest", "toolName"],
+];
+
+/// True when a permission request names its call twice, differently: the row's
+/// column is the request's (`permissionRequest.toolCallId`), the event's is not
+/// printed.
+fn request_call_differs(d: &decode::PermissionRequestedData<'_>) -> bool {
+    let inner = d
+        .permission_request
+        .as_ref()
+        .and_then(|p| p.tool_call_id.as_deref());
+    matches!((inner, d.tool_call_id.as_deref()), (Some(a), Some(b)) if a != b)
+}
+
+/// A tool call's printed fields, its `toolName` first (see [`mcp_renamed`]).
+const TOOL_START: &[&[&str]] = &[
+    &["toolName"],
+    &["toolCallId"],
+    &["arguments"],
+    &["mcpServerName"],
+    &["mcpToolName"],
+    &["shellToolInfo", "displayCommand"],
+    &["model"],
+];
+
+/// True when a tool call's tool column is `<mcpServerName>/<mcpToolName>` (the spec's
+/// name of an MCP call) and its `toolName` says something else than the CLI's
+/// `<mcpServerName>-<mcpToolName>` (which the column says in other words): the
+/// `toolName` is then the detail row's.
+fn mcp_renamed(d: &decode::ToolStartData<'_>) -> bool {
+    let (Some(srv), Some(tool)) = (d.mcp_server_name.as_deref(), d.mcp_tool_name.as_deref()) else {
+        return false;
+    };
+    let said = d.tool_name.as_deref().unwrap_or("");
+    let dashed = said.len() == srv.len() + 1 + tool.len()
+        && said.starts_with(srv)
+        && said.ends_with(tool)
+        && said.as_bytes().get(srv.len()) == Some(&b'-');
+    !srv.is_empty() && d.tool_name.is_some() && !dashed
 }
 
 /// A key path of `data` (`[]`: every item of an array, `*`: every key of a map).
@@ -2081,7 +2188,12 @@ fn reads_unprinted(data: &Data<'_>, kind: &str) -> bool {
                 || r.detailed_content.is_some()
                 || r.contents.is_some()
                 || r.shell_execution.is_some()
+                || r.rules.iter().flatten().any(|rule| {
+                    matches!(rule, Value::Object(m)
+                        if m.keys().any(|k| k != "kind" && k != "argument"))
+                })
         }),
+        Data::PermissionRequested(d) => request_call_differs(d),
         // a phase's fields that its row does not name (a completion's model ...)
         Data::Subagent(d) => match kind {
             "subagent.started" => {
@@ -2097,6 +2209,7 @@ fn reads_unprinted(data: &Data<'_>, kind: &str) -> bool {
             _ => false,
         },
         Data::HookEnd(d) => object(&d.error),
+        Data::ToolStart(d) => mcp_renamed(d),
         // a requested call's kind (`function`, `custom`), which no row prints
         Data::Message(d) => d.tool_requests.iter().flatten().any(|t| t.kind.is_some()),
         Data::Shutdown(d) => d
@@ -2133,7 +2246,6 @@ const SAME_TEXT: &[&str] = &["result", "contents", "[]", "text"];
 /// tool call or result) alike; `None` for the types printed whole or not at all
 /// (`session event:`, the binary asset's).
 fn printed_fields(data: &Data<'_>, kind: &str) -> Option<Cow<'static, [Path]>> {
-    const PR: &str = "permissionRequest";
     const TR: &str = "toolRequests";
     if let Data::ToolComplete(d) = data {
         return Some(tool_complete_printed(d));
@@ -2164,15 +2276,12 @@ fn printed_fields(data: &Data<'_>, kind: &str) -> Option<Cow<'static, [Path]>> {
             &[TR, "[]", "name"],
             &[TR, "[]", "arguments"],
         ],
-        Data::ToolStart(_) => &[
-            &["toolCallId"],
-            &["toolName"],
-            &["arguments"],
-            &["mcpServerName"],
-            &["mcpToolName"],
-            &["shellToolInfo", "displayCommand"],
-            &["model"],
-        ],
+        // an MCP call's tool column is `<mcpServerName>/<mcpToolName>`: its `toolName`
+        // (first) is the detail row's when it is not `<mcpServerName>-<mcpToolName>`
+        Data::ToolStart(d) => match mcp_renamed(d) {
+            true => &TOOL_START[1..],
+            false => TOOL_START,
+        },
         Data::Start(_) => &START_RESUME[..START_RESUME.len() - 2],
         Data::Resume(_) => &START_RESUME[6..],
         // a list of the files changed is printed as its count: the files are the
@@ -2186,25 +2295,21 @@ fn printed_fields(data: &Data<'_>, kind: &str) -> Option<Cow<'static, [Path]>> {
                 false => SHUTDOWN,
             }
         }
-        Data::PermissionRequested(_) => &[
-            &["toolCallId"],
-            &["requestId"],
-            &[PR, "kind"],
-            &[PR, "toolCallId"],
-            &[PR, "intention"],
-            &[PR, "fullCommandText"],
-            &[PR, "fileName"],
-            &[PR, "path"],
-            &[PR, "url"],
-            &[PR, "serverName"],
-            &[PR, "toolName"],
-        ],
+        // the call's column is the request's `toolCallId`, else the event's: the
+        // event's (first) is the detail row's when they differ
+        Data::PermissionRequested(d) => match request_call_differs(d) {
+            true => &PERMISSION_REQUESTED[1..],
+            false => PERMISSION_REQUESTED,
+        },
+        // a standing rule prints as `kind(argument)`: its other fields are the detail
+        // row's (and a rule that is no object, printed whole, is there again with them)
         Data::PermissionCompleted(_) => &[
             &["toolCallId"],
             &["requestId"],
             &["result", "kind"],
             &["result", "locationKey"],
-            &["result", "rules"],
+            &["result", "rules", "[]", "kind"],
+            &["result", "rules", "[]", "argument"],
             &["result", "feedback"],
         ],
         Data::ModelChange(_) => &[

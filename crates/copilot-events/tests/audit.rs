@@ -523,7 +523,7 @@ fn a_model_named_at_shutdown_or_by_a_subagent_counts() {
         [
             shared[0],
             shared[1],
-            "system|live|2026-10-04T10:00:03.000000Z|3|byte 255||||subagent started: agent=a tool_call=toolu_x model=claude-haiku-4.5",
+            "system|live|2026-10-04T10:00:03.000000Z|3|byte 255|||toolu_x|subagent started: agent=a tool_call=toolu_x model=claude-haiku-4.5",
         ]
     );
     // no model anywhere: the family, at the first id's line
@@ -614,6 +614,8 @@ fn a_requested_permission_leaves_an_empty_kind_out() {
 
 /// Second audit, item 5: a sub-agent's name is a `k=v` pair like the others in every
 /// `subagent` row: quoted when it holds a blank, `=` or a quote, left out when empty.
+/// The call that ran the sub-agent is every phase's `tool_use_id` (since 2026-12-05: a
+/// completion's and a failure's text do not name it).
 #[test]
 fn a_subagent_name_is_quoted_when_it_needs_it() {
     let rows = events(&[
@@ -626,11 +628,11 @@ fn a_subagent_name_is_quoted_when_it_needs_it() {
     assert_eq!(
         full(&rows),
         [
-            r#"system|live|2026-10-04T11:00:04.000000Z|1|byte 0||||subagent started: agent="my agent" tool_call=tc"#,
+            r#"system|live|2026-10-04T11:00:04.000000Z|1|byte 0|||tc|subagent started: agent="my agent" tool_call=tc"#,
             r#"system|live|2026-10-04T11:00:05.000000Z|2|byte 117||||subagent completed: agent="my agent" duration_ms=10 tokens=5"#,
             r#"system|live|2026-10-04T11:00:06.000000Z|3|byte 250||||subagent failed: agent="say \"hi\"" error="x y""#,
             r#"system|live|2026-10-04T11:00:07.000000Z|4|byte 364||||subagent failed: error="no name""#,
-            "system|live|2026-10-04T11:00:08.000000Z|5|byte 469||||subagent started: agent=explore tool_call=tc2 model=m1",
+            "system|live|2026-10-04T11:00:08.000000Z|5|byte 469|||tc2|subagent started: agent=explore tool_call=tc2 model=m1",
         ]
     );
 }
@@ -1248,8 +1250,12 @@ fn a_turns_unprinted_fields_give_a_detail_row() {
 /// beside them), the kind of every `contents[]` item when one is of another kind than
 /// those whose exit code is printed (`text`, `image`), a decision's result of a tool result's shape, an attachment's second
 /// name, the files a session changed (printed as a count), a sub-agent phase's field
-/// its row does not name (a completion's model); a sub-agent event of another phase is
-/// printed whole and gets none. A line whose read fields
+/// its row does not name (a completion's model); a mode or level change's own previous
+/// value and second name for the new one when they are not what its row shows (the
+/// tracker's value before, the name it prints); an MCP call's `toolName` when it is not
+/// the CLI's `<server>-<tool>` (its column is `<server>/<tool>`); a permission request's event-level call id when the request
+/// names another; a standing rule's fields beside its kind and argument. A sub-agent
+/// event of another phase is printed whole and gets none. A line whose read fields
 /// are all printed gives none.
 #[test]
 fn read_but_unprinted_fields_give_a_detail_row() {
@@ -1271,6 +1277,13 @@ fn read_but_unprinted_fields_give_a_detail_row() {
         r#"{"type":"subagent.selected","data":{"agentName":"explore","x":1},"timestamp":"2026-10-05T09:00:06.600Z"}"#,
         r#"{"type":"session.shutdown","data":{"shutdownType":"routine","codeChanges":{"linesAdded":1,"linesRemoved":0,"filesModified":["/w/a.rs"]}},"timestamp":"2026-10-05T09:00:07.000Z"}"#,
         r#"{"type":"session.shutdown","data":{"shutdownType":"routine","codeChanges":{"linesAdded":1,"linesRemoved":0,"filesModified":1}},"timestamp":"2026-10-05T09:00:08.000Z"}"#,
+        r#"{"type":"session.mode_changed","data":{"newMode":"plan","previousMode":"interactive"},"timestamp":"2026-10-05T09:00:09.000Z"}"#,
+        r#"{"type":"session.mode_changed","data":{"newMode":"autopilot","previousMode":"interactive","mode":"autopilot"},"timestamp":"2026-10-05T09:00:10.000Z"}"#,
+        r#"{"type":"session.permissions_changed","data":{"mode":"allow-all","newMode":"manual"},"timestamp":"2026-10-05T09:00:11.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"c10","toolName":"search","mcpServerName":"gh","mcpToolName":"search_code","arguments":{}},"timestamp":"2026-10-05T09:00:12.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"c13","toolName":"gh-search_code","mcpServerName":"gh","mcpToolName":"search_code","arguments":{}},"timestamp":"2026-10-05T09:00:12.500Z"}"#,
+        r#"{"type":"permission.requested","data":{"requestId":"r2","toolCallId":"c11","permissionRequest":{"kind":"shell","toolCallId":"c12"}},"timestamp":"2026-10-05T09:00:13.000Z"}"#,
+        r#"{"type":"permission.completed","data":{"requestId":"r2","result":{"kind":"approved-for-location","rules":[{"kind":"commands","argument":"ls","scope":"repo"}]}},"timestamp":"2026-10-05T09:00:14.000Z"}"#,
     ]);
     let got: Vec<String> = rows
         .iter()
@@ -1316,12 +1329,26 @@ fn read_but_unprinted_fields_give_a_detail_row() {
             "system||session event detail: permission.completed {\"result\":{\"content\":\"ok\"}}",
             "user||see\n[attachment file /w/a.rs]",
             "system||session event detail: user.message {\"attachments\":[{\"displayName\":\"a.rs\"}]}",
-            "system||subagent completed: agent=explore duration_ms=10 tokens=5",
+            "system|c9|subagent completed: agent=explore duration_ms=10 tokens=5",
             "system||session event detail: subagent.completed {\"model\":\"gpt-5-mini\"}",
             "system||session event: subagent.selected {\"agentName\":\"explore\",\"x\":1}",
             "system||session end: type=routine files_modified=1 lines_added=1 lines_removed=0",
             "system||session event detail: session.shutdown {\"codeChanges\":{\"filesModified\":[\"/w/a.rs\"]}}",
             "system||session end: type=routine files_modified=1 lines_added=1 lines_removed=0",
+            "system||permission mode: interactive -> plan",
+            "system||permission mode: plan -> autopilot",
+            "system||session event detail: session.mode_changed {\"mode\":\"autopilot\",\"previousMode\":\"interactive\"}",
+            "system||permission level: allow-all",
+            "system||session event detail: session.permissions_changed {\"newMode\":\"manual\"}",
+            "tool_use|c10|{}",
+            "system|c10|session event detail: tool.execution_start {\"toolName\":\"search\"}",
+            "tool_use|c13|{}",
+            "system|c12|permission decision: requested kind=shell request=r2",
+            "system||session event detail: permission.requested {\"toolCallId\":\"c11\"}",
+            "system||permission decision: approved-for-location request=r2 rules=commands(ls)",
+            "system||session event detail: permission.completed {\"result\":{\"rules\":[{\"scope\":\"repo\"}]}}",
+            "system|c10|link: tool call c10 has no result in this file",
+            "system|c13|link: tool call c13 has no result in this file",
         ]
     );
 }

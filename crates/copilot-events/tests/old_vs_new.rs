@@ -37,12 +37,15 @@
 //!    `byte <offset>`, project, branch and record state (the call's `tool_use` row),
 //!    where the old row had no time and `end of file`.
 //!
-//! The third audit's (2026-12-02), likewise:
+//! The third audit's (2026-12-02), likewise (and one of 2026-12-05, numbered 9):
 //!
 //! 8. a `session.binary_asset` line that is not JSON is quoted by its `parser:` row
 //!    with its `data.data` string replaced by `[binary asset data left out, <n>
 //!    characters]` (as far as the line goes when it is cut inside it); a cut of the
 //!    quote still says the whole line's length.
+//!
+//! 9. every `subagent <started|completed|failed>:` row carries the call that ran the
+//!    sub-agent (`toolCallId`) as its `tool_use_id` (before, none did).
 //!
 //! And one addition (2026-12-05): a `session.shutdown` that holds the session's totals
 //! (`totalPremiumRequests`, `totalNanoAiu`, `sessionStartTime` ...) gives a `session
@@ -283,6 +286,21 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
             continue;
         };
         r.text = format!("subagent {phase}:{}{after}", pair("agent", &name));
+    }
+    // 9. every sub-agent phase's row carries the call that ran it
+    for r in &mut rows {
+        let phase = r
+            .text
+            .strip_prefix("subagent ")
+            .and_then(|t| t.split_once(':'));
+        if !phase.is_some_and(|(p, _)| matches!(p, "started" | "completed" | "failed")) {
+            continue;
+        }
+        if let Some(call) =
+            line_at(bytes, &r.source_locator).and_then(|l| string_at(l, "/data/toolCallId"))
+        {
+            r.tool_use_id = call;
+        }
     }
     // 6. model changes as the tracker sees them: (id, printed spec) of the last model
     let mut last: Option<(String, String)> = None;
@@ -723,6 +741,13 @@ fn intended_differences() {
                 r#"{"type":"subagent.completed","data":{"agentName":"a=b","durationMs":3}}"#,
                 r#"{"type":"subagent.failed","data":{"error":"x y"}}"#,
                 r#"{"type":"subagent.started","data":{"agentName":"explore","model":"m"}}"#,
+            ],
+        ),
+        (
+            "9. the call that ran a sub-agent, in every phase's row",
+            &[
+                r#"{"type":"subagent.started","data":{"agentName":"a","toolCallId":"tc9"}}"#,
+                r#"{"type":"subagent.completed","data":{"agentName":"a","toolCallId":"tc9","durationMs":3}}"#,
             ],
         ),
         (
