@@ -1419,3 +1419,108 @@ fn a_message_the_app_injected_is_not_a_prompt() {
         ]
     );
 }
+
+/// Nothing read is dropped: a line of every type the scanner reads fields of, with a
+/// distinct value in every field it reads (strings `zq<n>x`, counts `91<nnn>`; the
+/// nested fields of contexts, attachments, requests, decisions, results, shutdowns and
+/// notices `n<letters><n>`), and every value reaches a row (its text, or its session,
+/// project, branch, model, tool or call column), but the three the spec leaves out:
+/// the encrypted reasoning blob beside a reasoning text, `assistant.usage`'s
+/// `totalTokens` (input plus output) and a binary asset's data. It found five dropped
+/// on 2026-12-05 (a sub-agent completion's call, a mode or level change's own previous
+/// value and second name, an MCP call's other `toolName`, a request's second call id, a
+/// standing rule's other fields).
+#[test]
+fn every_field_read_reaches_a_row() {
+    let lines = [
+        r#"{"type":"session.start","data":{"sessionId":"zq1x","copilotVersion":"zq2x","vscodeVersion":"zq3x","startTime":"zq4x","selectedModel":"zq5x","producer":"zq7x","reasoningEffort":"zq8x","alreadyInUse":"zq9x","remoteSteerable":"zq10x","version":"zq11x"},"id":"e11","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"session.resume","data":{"eventCount":91012,"resumeTime":"zq13x","selectedModel":"zq14x","reasoningEffort":"zq15x","alreadyInUse":"zq17x","remoteSteerable":"zq18x"},"id":"e18","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"user.message","data":{"content":"zq19x","agentMode":"zq21x","source":"zq23x"},"id":"e23","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"assistant.message","data":{"content":"zq24x","model":"zq25x","reasoningText":"zq27x","encryptedContent":"zq28x"},"id":"e28","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"zq29x","toolName":"zq30x","arguments":"zq31x","mcpServerName":"zq32x","mcpToolName":"zq33x","model":"zq35x"},"id":"e35","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"zq36x","error":"zq39x","model":"zq41x"},"id":"e41","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"session.model_change","data":{"previousModel":"zq42x","newModel":"zq43x","reasoningEffort":"zq44x","source":"zq45x"},"id":"e45","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"session.mode_changed","data":{"newMode":"zq46x","previousMode":"zq47x","mode":"zq48x"},"id":"e48","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"session.permissions_changed","data":{"newMode":"zq49x","previousMode":"zq50x","mode":"zq51x"},"id":"e51","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"permission.requested","data":{"toolCallId":"zq52x","requestId":"zq53x"},"id":"e54","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"permission.completed","data":{"toolCallId":"zq55x","requestId":"zq56x"},"id":"e57","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"session.compaction_complete","data":{"summaryContent":"zq59x","checkpointNumber":"zq60x","trigger":"zq61x"},"id":"e61","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"session.truncation","data":{},"id":"e61","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"session.context_changed","data":{"cwd":"zq62x","branch":"zq63x","gitRoot":"zq65x","hostType":"zq67x","headCommit":"zq68x","baseCommit":"zq69x"},"id":"e69","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"session.handoff","data":{"sourceType":"zq70x","remoteSessionId":"zq71x"},"id":"e72","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"subagent.completed","data":{"agentName":"zq73x","toolCallId":"zq74x","model":"zq75x","durationMs":91076,"totalTokens":91077,"error":"zq78x"},"id":"e78","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"hook.end","data":{"hookType":"zq79x","hookInvocationId":"zq80x","error":"zq82x"},"id":"e82","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"skill.invoked","data":{"name":"zq83x","path":"zq84x","source":"zq85x"},"id":"e85","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"system.message","data":{"role":"zq86x","content":"zq88x"},"id":"e88","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"system.notification","data":{"role":"zq89x","content":"zq91x"},"id":"e91","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"session.shutdown","data":{"shutdownType":"zq92x","errorReason":"zq93x","currentModel":"zq96x","totalPremiumRequests":"zq97x","totalNanoAiu":"zq98x","totalApiDurationMs":"zq99x","sessionStartTime":"zq100x","currentTokens":"zq101x","systemTokens":"zq102x","conversationTokens":"zq103x","toolDefinitionsTokens":"zq104x","eventsFileSizeBytes":"zq105x","tokenDetails":"zq106x"},"id":"e106","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"assistant.usage","data":{"model":"zq107x","inputTokens":91108,"outputTokens":91109,"cacheReadTokens":91110,"cacheCreationInputTokens":91111,"copilotUsageNanoAiu":91112,"parentToolCallId":"zq113x","reasoningTokens":91114,"totalTokens":"zq116x"},"id":"e116","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"session.binary_asset","data":{"mimeType":"zq117x","data":"zq118x","size":91119},"id":"e119","timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"session.start","data":{"sessionId":"s1","context":{"branch":"nb1","cwd":"/nc2","gitRoot":"/ng3","repository":"nr4","hostType":"nh5","headCommit":"nhc6","baseCommit":"nbc7"}},"timestamp":"2026-10-05T09:00:00.000Z"}"#,
+        r#"{"type":"session.resume","data":{"context":{"branch":"nb11","cwd":"/nc12","gitRoot":"/ng13","repository":"nr14","hostType":"nh15","headCommit":"nhc16","baseCommit":"nbc17"},"cwd":"/nc18","branch":"nb19","gitRoot":"/ng20","repository":"nr21","hostType":"nh22","headCommit":"nhc23","baseCommit":"nbc24"},"timestamp":"2026-10-05T09:00:01.000Z"}"#,
+        r#"{"type":"user.message","data":{"content":"hi","attachments":[{"type":"file","path":"/na31"},{"type":"selection","filePath":"/na32","displayName":"na33"},{"type":"x","displayName":"na34"}]},"timestamp":"2026-10-05T09:00:02.000Z"}"#,
+        r#"{"type":"assistant.message","data":{"content":"ok","toolRequests":[{"toolCallId":"nt41","name":"nt42","arguments":{"a":"nt43"},"type":"nt44"}]},"timestamp":"2026-10-05T09:00:03.000Z"}"#,
+        r#"{"type":"permission.requested","data":{"requestId":"np50","toolCallId":"np51","permissionRequest":{"kind":"np52","toolCallId":"np53","intention":"np54","fullCommandText":"np55","fileName":"np56","path":"np57","url":"np58","serverName":"np59","toolName":"np60"}},"timestamp":"2026-10-05T09:00:04.000Z"}"#,
+        r#"{"type":"permission.completed","data":{"requestId":"np61","toolCallId":"np62","result":{"kind":"np63","locationKey":"np64","rules":[{"r":"np65"}],"feedback":"np66"}},"timestamp":"2026-10-05T09:00:05.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"nq70","success":true,"result":{"content":"nq71","detailedContent":"nq72","kind":"nq73","locationKey":"nq74","rules":[{"r":"nq75"}],"feedback":"nq76","shellExecution":{"exitCode":3}},"shellExecution":{"exitCode":4}},"timestamp":"2026-10-05T09:00:06.000Z"}"#,
+        r#"{"type":"session.shutdown","data":{"codeChanges":{"filesModified":["/nf80"],"linesAdded":81,"linesRemoved":82},"modelMetrics":{"nm83":{"requests":{"count":84,"cost":85},"totalNanoAiu":86,"usage":{"inputTokens":87,"outputTokens":88,"cacheReadTokens":89,"cacheWriteTokens":90,"reasoningTokens":91}}},"tokenDetails":{"input":{"tokenCount":92}}},"timestamp":"2026-10-05T09:00:07.000Z"}"#,
+        r#"{"type":"system.notification","data":{"kind":{"type":"nk95","agentId":"nk96"},"content":"nk97","role":"nk98"},"timestamp":"2026-10-05T09:00:08.000Z"}"#,
+    ];
+    let rows = events(&lines);
+    let shown: String = rows
+        .iter()
+        .flat_map(|r| {
+            [
+                &r.text,
+                &r.session_id,
+                &r.project_path,
+                &r.git_branch,
+                &r.model,
+                &r.tool_name,
+                &r.tool_use_id,
+            ]
+        })
+        .map(|c| format!("{c}\n"))
+        .collect();
+    fn values(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::String(s) => {
+                let t = s.trim_start_matches('/');
+                let n = t.trim_start_matches(|c: char| c.is_ascii_lowercase());
+                let named = (t.starts_with("zq") && t.ends_with('x'))
+                    || (t.starts_with('n')
+                        && (2..=4).contains(&(t.len() - n.len()))
+                        && !n.is_empty()
+                        && n.bytes().all(|b| b.is_ascii_digit()));
+                if named {
+                    out.push(t.to_string());
+                }
+            }
+            serde_json::Value::Number(n)
+                if n.as_u64().is_some_and(|n| (91_000..92_000).contains(&n)) =>
+            {
+                out.push(n.to_string());
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|v| values(v, out)),
+            serde_json::Value::Object(m) => m.values().for_each(|v| values(v, out)),
+            _ => {}
+        }
+    }
+    let mut planted = Vec::new();
+    for l in lines {
+        let v: serde_json::Value = serde_json::from_str(l).expect("a planted line is JSON");
+        values(&v["data"], &mut planted);
+    }
+    assert_eq!(planted.len(), 156);
+    // a whole value, not part of another (`nb1` in `nb11`)
+    let whole = |t: &str| {
+        shown.match_indices(t).any(|(i, _)| {
+            let before = shown[..i].bytes().next_back();
+            let after = shown[i + t.len()..].bytes().next();
+            !before.is_some_and(|b| b.is_ascii_alphanumeric())
+                && !after.is_some_and(|b| b.is_ascii_alphanumeric())
+        })
+    };
+    let missing: Vec<&String> = planted.iter().filter(|t| !whole(t)).collect();
+    assert_eq!(missing, ["zq28x", "zq116x", "zq118x"]);
+}
