@@ -1302,62 +1302,41 @@ impl<'o> EventReader<'o> {
                 }
             }
             Data::ModeChanged(d) => {
-                // the row shows the tracker's value before as the old one (seeded by the
-                // line's own previous value when there is none), and `newMode`
                 let new = s(&d.new_mode);
-                let before = self
-                    .mode
-                    .last()
-                    .map(String::as_str)
-                    .or(d.previous_mode.as_deref());
-                if d.previous_mode
-                    .as_deref()
-                    .is_some_and(|p| Some(p) != before)
-                    || d.mode.as_deref().is_some_and(|m| m != new)
-                {
+                let changed = observe_change(
+                    &mut self.mode,
+                    &mut self.scratch,
+                    &mut self.text,
+                    d.previous_mode.as_deref(),
+                    (new, d.mode.as_deref()),
+                );
+                if changed.aside {
                     self.shown_only = Some(&[&["newMode"]]);
                 }
-                if self.mode.last().is_none() {
-                    if let Some(p) = d.previous_mode.as_deref().filter(|p| !p.is_empty()) {
-                        self.scratch.clear();
-                        self.mode.observe_into(p.to_string(), &mut self.scratch);
-                    }
-                }
-                self.text.clear();
-                if self
-                    .mode
-                    .observe_into(s(&d.new_mode).to_string(), &mut self.text)
-                {
+                if changed.row {
                     emit!(&self.line_session, TurnType::System, &self.text);
                 }
             }
             Data::PermissionsChanged(d) => {
-                // the row shows `mode` (else `newMode`) as the new value
-                let new = d.mode.as_deref().or(d.new_mode.as_deref()).unwrap_or("");
-                let before = self
-                    .level
-                    .last()
-                    .map(String::as_str)
-                    .or(d.previous_mode.as_deref());
-                if d.previous_mode
-                    .as_deref()
-                    .is_some_and(|p| Some(p) != before)
-                    || d.mode.is_some() && d.new_mode.as_deref().is_some_and(|n| n != new)
-                {
+                // the row shows `mode`, else `newMode`, as the new value
+                let (new, second) = match d.mode.as_deref() {
+                    Some(m) => (m, d.new_mode.as_deref()),
+                    None => (s(&d.new_mode), None),
+                };
+                let changed = observe_change(
+                    &mut self.level,
+                    &mut self.scratch,
+                    &mut self.text,
+                    d.previous_mode.as_deref(),
+                    (new, second),
+                );
+                if changed.aside {
                     self.shown_only = Some(match d.mode.is_some() {
                         true => &[&["mode"]],
                         false => &[&["newMode"]],
                     });
                 }
-                if self.level.last().is_none() {
-                    if let Some(p) = d.previous_mode.as_deref().filter(|p| !p.is_empty()) {
-                        self.scratch.clear();
-                        self.level.observe_into(p.to_string(), &mut self.scratch);
-                    }
-                }
-                let new = d.mode.as_deref().or(d.new_mode.as_deref()).unwrap_or("");
-                self.text.clear();
-                if self.level.observe_into(new.to_string(), &mut self.text) {
+                if changed.row {
                     emit!(&self.line_session, TurnType::System, &self.text);
                 }
             }
@@ -1951,6 +1930,39 @@ fn error_printed(d: &decode::ToolCompleteData<'_>) -> (bool, bool) {
     let code =
         d.success == Some(false) && d.error.is_some_and(|e| e.0.trim_start().starts_with('{'));
     (!content, code)
+}
+
+/// What a mode or level change did: whether it wrote a row's text, and whether the
+/// line holds a value its row does not show (for the detail row).
+struct Change {
+    row: bool,
+    aside: bool,
+}
+
+/// A mode or level change observed by its tracker (the line's own previous value seeds
+/// a tracker that has none), its `<tracker>: <old> -> <new>` text written into `text`
+/// when the tracker sees a change. The row shows the tracker's value before as the old
+/// one and `new` (the name it prints, with the line's second name for it beside): the
+/// line's previous value when it is another, and a second name that says another
+/// value, are set aside for the detail row.
+fn observe_change(
+    tracker: &mut ChangeTracker<String>,
+    scratch: &mut String,
+    text: &mut String,
+    previous: Option<&str>,
+    (new, second): (&str, Option<&str>),
+) -> Change {
+    let before = tracker.last().map(String::as_str).or(previous);
+    let aside = previous.is_some_and(|p| Some(p) != before) || second.is_some_and(|m| m != new);
+    if tracker.last().is_none() {
+        if let Some(p) = previous.filter(|p| !p.is_empty()) {
+            scratch.clear();
+            tracker.observe_into(p.to_string(), scratch);
+        }
+    }
+    text.clear();
+    let row = tracker.observe_into(new.to_string(), text);
+    Change { row, aside }
 }
 
 /// A permission request's printed fields, the event's `toolCallId` first (see
