@@ -984,7 +984,9 @@ impl<'o> EventReader<'o> {
             Data::Reasoning(d) => {
                 if let Some(c) = d.content.as_deref().filter(|c| !c.is_empty()) {
                     if self.new_reasoning(c) {
-                        emit!(&self.line_session, TurnType::Thinking, c);
+                        // the turn's model, as a reply's reasoning text has it
+                        let model = response_model(&None, &self.turn_model, &self.auto_model);
+                        emit!(&self.line_session, TurnType::Thinking, c, model, "", "");
                     }
                 }
             }

@@ -320,7 +320,9 @@ fn other_hook_types_are_session_events() {
 }
 
 /// Item 8: `[encrypted reasoning ...]` only for a turn with no reasoning text, whether
-/// the text came from `assistant.reasoning` or a message's `reasoningText`.
+/// the text came from `assistant.reasoning` or a message's `reasoningText`. Either
+/// `thinking` row has the turn's model (since 2026-12-05; an `assistant.reasoning`
+/// row had none).
 #[test]
 fn encrypted_reasoning_only_when_the_turn_has_no_text() {
     let rows = events(&[
@@ -337,7 +339,7 @@ fn encrypted_reasoning_only_when_the_turn_has_no_text() {
         brief(&rows),
         [
             "user||u1",
-            "thinking||thinking text",
+            "thinking|m|thinking text",
             "thinking|m|more",
             "thinking|m|[encrypted reasoning, 6 bytes]",
             "assistant|m|a",

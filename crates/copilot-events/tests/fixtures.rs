@@ -58,7 +58,7 @@ fn cli_session_rows() {
         "system|live||||byte 602|permission mode: interactive",
         "user|live||||byte 602|Run the tests and fix the failing one\n[attachment file /home/alice/src/api/test/users.test.js]",
         "system|live||||byte 602|session event detail: user.message {\"attachments\":[{\"displayName\":\"users.test.js\"}],\"transformedContent\":\"<context>expanded</context> Run the tests and fix the failing one\"}",
-        "thinking|live||||byte 1138|I should run npm test first.",
+        "thinking|live|claude-sonnet-4.5|||byte 1138|I should run npm test first.",
         "assistant|live|claude-sonnet-4.5|||byte 1311|I'll run the test suite.",
         "system|live|||toolu_vrtx_01A|byte 1675|permission decision: requested kind=shell request=perm-1 intention=\"Run the test suite\" command=\"npm test\"",
         "system|live|||toolu_vrtx_01A|byte 1939|permission decision: approved request=perm-1",

@@ -46,6 +46,8 @@
 //!
 //! 9. every `subagent <started|completed|failed>:` row carries the call that ran the
 //!    sub-agent (`toolCallId`) as its `tool_use_id` (before, none did).
+//! 10. an `assistant.reasoning` line's `thinking` row has its turn's model, as a
+//!     reply's reasoning text's row always had (before, none).
 //!
 //! And one addition (2026-12-05): a `session.shutdown` that holds the session's totals
 //! (`totalPremiumRequests`, `totalNanoAiu`, `sessionStartTime` ...) gives a `session
@@ -286,6 +288,35 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
             continue;
         };
         r.text = format!("subagent {phase}:{}{after}", pair("agent", &name));
+    }
+    // 10. a reasoning line's `thinking` row has its turn's model (the last
+    //     `assistant.turn_start` before it that names one, as the reader keeps it)
+    for r in &mut rows {
+        if r.turn_type != TurnType::Thinking || !r.model.is_empty() {
+            continue;
+        }
+        let Some(at) = r
+            .source_locator
+            .strip_prefix("byte ")
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        if line_at(bytes, &r.source_locator)
+            .and_then(line_type)
+            .as_deref()
+            != Some("assistant.reasoning")
+        {
+            continue;
+        }
+        let turn = chat_rows::lines::lines(bytes)
+            .take_while(|l| l.offset < at)
+            .filter(|l| line_type(l.bytes).as_deref() == Some("assistant.turn_start"))
+            .last()
+            .and_then(|l| string_at(l.bytes, "/data/model"));
+        if let Some(m) = turn.filter(|m| !m.is_empty() && m != "auto") {
+            r.model = m;
+        }
     }
     // 9. every sub-agent phase's row carries the call that ran it
     for r in &mut rows {
@@ -741,6 +772,13 @@ fn intended_differences() {
                 r#"{"type":"subagent.completed","data":{"agentName":"a=b","durationMs":3}}"#,
                 r#"{"type":"subagent.failed","data":{"error":"x y"}}"#,
                 r#"{"type":"subagent.started","data":{"agentName":"explore","model":"m"}}"#,
+            ],
+        ),
+        (
+            "10. a reasoning line's turn model",
+            &[
+                r#"{"type":"assistant.turn_start","data":{"model":"m10","turnId":"0"}}"#,
+                r#"{"type":"assistant.reasoning","data":{"content":"hmm"}}"#,
             ],
         ),
         (
