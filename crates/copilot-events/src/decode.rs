@@ -222,6 +222,7 @@ pub enum Data<'a> {
     Resume(ResumeData<'a>),
     User(UserData<'a>),
     TurnStart(ModelData<'a>),
+    TurnEnd(ModelData<'a>),
     Reasoning(ContentData<'a>),
     Message(MessageData<'a>),
     ToolStart(ToolStartData<'a>),
@@ -258,6 +259,7 @@ enum Shape {
     Resume,
     User,
     TurnStart,
+    TurnEnd,
     Reasoning,
     Message,
     ToolStart,
@@ -292,6 +294,7 @@ fn shape(kind: &str) -> Shape {
         "session.resume" => Shape::Resume,
         "user.message" => Shape::User,
         "assistant.turn_start" => Shape::TurnStart,
+        "assistant.turn_end" => Shape::TurnEnd,
         "assistant.reasoning" => Shape::Reasoning,
         "assistant.message" => Shape::Message,
         "tool.execution_start" | "tool.user_requested" => Shape::ToolStart,
@@ -336,6 +339,7 @@ impl Shape {
             Shape::Resume => Data::Resume(Default::default()),
             Shape::User => Data::User(Default::default()),
             Shape::TurnStart => Data::TurnStart(Default::default()),
+            Shape::TurnEnd => Data::TurnEnd(Default::default()),
             Shape::Reasoning => Data::Reasoning(Default::default()),
             Shape::Message => Data::Message(Default::default()),
             Shape::ToolStart => Data::ToolStart(Default::default()),
@@ -378,6 +382,7 @@ impl<'de> DeserializeSeed<'de> for Shape {
             Shape::Resume => Data::Resume(Deserialize::deserialize(d)?),
             Shape::User => Data::User(Deserialize::deserialize(d)?),
             Shape::TurnStart => Data::TurnStart(Deserialize::deserialize(d)?),
+            Shape::TurnEnd => Data::TurnEnd(Deserialize::deserialize(d)?),
             Shape::Reasoning => Data::Reasoning(Deserialize::deserialize(d)?),
             Shape::Message => Data::Message(Deserialize::deserialize(d)?),
             Shape::ToolStart => Data::ToolStart(Deserialize::deserialize(d)?),
@@ -735,7 +740,7 @@ pub struct UserData<'a> {
     pub source: Option<Str<'a>>,
 }
 
-/// `assistant.turn_start`.
+/// `assistant.turn_start` and `assistant.turn_end`.
 #[allow(missing_docs)]
 #[derive(Debug, Default, Deserialize)]
 #[serde(

@@ -258,6 +258,24 @@ impl Out {
     }
 }
 
+/// A `turn_start` line that named a model no row of its turn has shown yet (the model
+/// column of a reply, a reasoning text, an abort or an error of the turn). A turn that
+/// ends with none of those (or whose replies name another model) would otherwise leave
+/// its model unread: the line gets its own `session event:` row when its turn ends,
+/// another turn starts, or the file ends.
+#[derive(Default)]
+struct HeldTurn {
+    /// Where the line is; `None` when no line is held.
+    cx: Option<Cx>,
+    session: String,
+    project: String,
+    branch: String,
+    /// The model the line named.
+    model: String,
+    /// The line's `data`, compact.
+    data: String,
+}
+
 /// The reader's state over one file. Feed it lines with [`EventReader::line`] and end
 /// with [`EventReader::finish`]; [`read_events`] does both.
 pub struct EventReader<'o> {
@@ -266,6 +284,8 @@ pub struct EventReader<'o> {
     project: String,
     branch: String,
     turn_model: String,
+    /// The turn's `turn_start` line while no row has shown its model.
+    held_turn: HeldTurn,
     /// The model auto mode last chose (`session.auto_mode_resolved`'s `chosenModel`),
     /// until the next model change: the model of the replies after it that name none.
     auto_model: String,
@@ -376,8 +396,33 @@ fn s<'c>(c: &'c Option<Str<'_>>) -> &'c str {
 /// The `model` column of an assistant message's rows: the message's model, else its
 /// turn's, else the model auto mode last chose (`resolved`), never the route `auto`
 /// (empty when `auto` is the only model known).
+/// A model's name, not the route `auto` or nothing.
+fn named_model(m: &str) -> bool {
+    !m.is_empty() && m != "auto"
+}
+
+/// The model of the turn being read, for a row of its own (an abort, an error): none
+/// between turns.
+fn open_turn_model<'c>(turn: &'c str, resolved: &'c str) -> &'c str {
+    if turn.is_empty() {
+        ""
+    } else {
+        response_model(&None, turn, resolved)
+    }
+}
+
+impl HeldTurn {
+    /// A row of the turn shows `model`: the line needs no row of its own if it named it.
+    #[inline]
+    fn shown(&mut self, model: &str) {
+        if self.cx.is_some() && self.model == model {
+            self.cx = None;
+        }
+    }
+}
+
 fn response_model<'c>(own: &'c Option<Str<'_>>, turn: &'c str, resolved: &'c str) -> &'c str {
-    let named = |m: &&str| !m.is_empty() && *m != "auto";
+    let named = |m: &&str| named_model(m);
     own.as_deref()
         .filter(named)
         .or(Some(turn).filter(named))
@@ -508,6 +553,7 @@ impl<'o> EventReader<'o> {
             project: opts.project.to_string(),
             branch: opts.branch.to_string(),
             turn_model: String::new(),
+            held_turn: HeldTurn::default(),
             auto_model: String::new(),
             model_tracker: ChangeTracker::model(),
             mode: system::permission_mode_tracker(),
@@ -840,6 +886,8 @@ impl<'o> EventReader<'o> {
         }
         // a tool call's line that repeats one already given (no rows, no detail row)
         let mut repeat = false;
+        // a line whose whole `data` its row printed (no detail row)
+        let mut whole = false;
         self.tool_col.clear();
         match &ev.data {
             Data::Start(d) => {
@@ -977,15 +1025,47 @@ impl<'o> EventReader<'o> {
                 }
             }
             Data::TurnStart(d) => {
+                // the turn before, if it never showed its model (no turn_end came)
+                self.release_turn(sink);
                 self.reasoning.clear();
                 set(&mut self.turn_model, s(&d.model));
                 self.any_model |= !self.turn_model.is_empty();
+                if named_model(&self.turn_model) {
+                    let h = &mut self.held_turn;
+                    h.cx = Some(cx);
+                    set(&mut h.session, &self.line_session);
+                    set(&mut h.project, &self.project);
+                    set(&mut h.branch, &self.branch);
+                    set(&mut h.model, &self.turn_model);
+                    raw_data_into(&mut h.data, line);
+                }
+            }
+            Data::TurnEnd(d) => {
+                self.release_turn(sink);
+                let own = s(&d.model);
+                if named_model(own) && own != self.turn_model {
+                    // the end names a model its start did not: the line's own row
+                    raw_data_into(&mut self.scratch, line);
+                    texts::session_event_into(&mut self.text, kind, &self.scratch);
+                    emit!(
+                        &self.line_session,
+                        TurnType::System,
+                        &self.text,
+                        own,
+                        "",
+                        ""
+                    );
+                    whole = true;
+                }
+                // a reply after the end is of no turn
+                self.turn_model.clear();
             }
             Data::Reasoning(d) => {
                 if let Some(c) = d.content.as_deref().filter(|c| !c.is_empty()) {
                     if self.new_reasoning(c) {
                         // the turn's model, as a reply's reasoning text has it
                         let model = response_model(&None, &self.turn_model, &self.auto_model);
+                        self.held_turn.shown(model);
                         emit!(&self.line_session, TurnType::Thinking, c, model, "", "");
                     }
                 }
@@ -1000,6 +1080,7 @@ impl<'o> EventReader<'o> {
                         if self.new_reasoning(r) {
                             let model =
                                 response_model(&d.model, &self.turn_model, &self.auto_model);
+                            self.held_turn.shown(model);
                             emit!(&self.line_session, TurnType::Thinking, r, model, "", "");
                         }
                     }
@@ -1012,6 +1093,7 @@ impl<'o> EventReader<'o> {
                         {
                             let model =
                                 response_model(&d.model, &self.turn_model, &self.auto_model);
+                            self.held_turn.shown(model);
                             texts::encrypted_reasoning_into(&mut self.text, enc.len());
                             emit!(
                                 &self.line_session,
@@ -1026,6 +1108,7 @@ impl<'o> EventReader<'o> {
                 }
                 let model = response_model(&d.model, &self.turn_model, &self.auto_model);
                 if let Some(c) = d.content.as_deref().filter(|c| !c.is_empty()) {
+                    self.held_turn.shown(model);
                     emit!(&self.line_session, TurnType::Assistant, c, model, "", "");
                 }
                 for tr in d.tool_requests.iter().flatten() {
@@ -1448,13 +1531,31 @@ impl<'o> EventReader<'o> {
                 }
                 t.push_str(": ");
                 t.push_str(s(&d.message));
-                emit!(&self.line_session, TurnType::System, &self.text);
+                let model = open_turn_model(&self.turn_model, &self.auto_model);
+                self.held_turn.shown(model);
+                emit!(
+                    &self.line_session,
+                    TurnType::System,
+                    &self.text,
+                    model,
+                    "",
+                    ""
+                );
             }
             Data::Abort(d) => {
                 self.text.clear();
                 self.text.push_str("turn aborted: ");
                 self.text.push_str(s(&d.reason));
-                emit!(&self.line_session, TurnType::System, &self.text);
+                let model = open_turn_model(&self.turn_model, &self.auto_model);
+                self.held_turn.shown(model);
+                emit!(
+                    &self.line_session,
+                    TurnType::System,
+                    &self.text,
+                    model,
+                    "",
+                    ""
+                );
             }
             Data::Compaction(d) => {
                 let phase = &kind["session.compaction_".len()..];
@@ -1741,8 +1842,7 @@ impl<'o> EventReader<'o> {
                 emit!(&self.line_session, TurnType::System, &t);
             }
             Data::Other => {
-                if kind == "assistant.turn_end" {
-                } else if known(kind) {
+                if known(kind) {
                     raw_data_into(&mut self.scratch, line);
                     if kind == "session.auto_mode_resolved"
                         && let Some(m) = chosen_model(&self.scratch)
@@ -1765,7 +1865,7 @@ impl<'o> EventReader<'o> {
             Unread::In(_) | Unread::Maybe => true,
         };
         let shown_only = self.shown_only.take();
-        if (look || shown_only.is_some()) && !repeat {
+        if (look || shown_only.is_some()) && !repeat && !whole {
             let printed = match shown_only {
                 Some(only) => Some(Cow::Borrowed(only)),
                 None => printed_fields(&ev.data, kind),
@@ -1824,6 +1924,25 @@ impl<'o> EventReader<'o> {
         self.any_model |= !model.is_empty();
     }
 
+    /// Gives the held `turn_start` line its row, if no row of its turn showed its model.
+    fn release_turn(&mut self, sink: &mut dyn RowSink) {
+        let h = &mut self.held_turn;
+        if let Some(cx) = h.cx.take() {
+            texts::session_event_into(&mut self.text, "assistant.turn_start", &h.data);
+            sink.lend(self.out.fill(
+                &h.project,
+                &h.branch,
+                &h.session,
+                &cx,
+                TurnType::System,
+                &self.text,
+                &h.model,
+                "",
+                "",
+            ));
+        }
+    }
+
     fn new_reasoning(&mut self, text: &str) -> bool {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         text.hash(&mut h);
@@ -1833,6 +1952,7 @@ impl<'o> EventReader<'o> {
     /// Ends the file: requests never started, calls without a result, the last replay
     /// run, and the inferred model families of a log that names no model.
     pub fn finish(&mut self, sink: &mut dyn RowSink) {
+        self.release_turn(sink);
         self.end_replay(sink);
         let mut pending: Vec<(String, PendingRequest)> = Vec::new();
         let mut open: Vec<(String, Started)> = Vec::new();
@@ -2277,7 +2397,7 @@ fn printed_fields(data: &Data<'_>, kind: &str) -> Option<Cow<'static, [Path]>> {
             &["isAutopilotContinuation"],
             &["source"],
         ],
-        Data::TurnStart(_) => &[&["model"]],
+        Data::TurnStart(_) | Data::TurnEnd(_) => &[&["model"]],
         Data::Reasoning(_) => &[&["content"]],
         // a request's call is printed by its start, else by the request's own rows;
         // its `type` (the SDK's `function` or `custom` kind of call) is the detail row's

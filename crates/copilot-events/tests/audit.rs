@@ -751,8 +751,9 @@ fn a_call_with_no_result_is_linked_where_it_started() {
 }
 
 /// Second audit, item 8 (documented, unchanged): `assistant.turn_start` and
-/// `assistant.turn_end` give no row of their own; the start's `model` is the model of
-/// the turn's `thinking` and `assistant` rows. A `data` that is no object is a line of
+/// `assistant.turn_end` give no row of their own when a row of the turn shows the
+/// start's `model` (the model of the turn's `thinking` and `assistant` rows; else see
+/// [`a_turn_whose_model_no_reply_shows_gives_its_start_a_row`]). A `data` that is no object is a line of
 /// another shape, as for any type: its `session event:` and `parser:` rows.
 #[test]
 fn turn_start_and_turn_end_give_no_row_of_their_own() {
@@ -769,6 +770,79 @@ fn turn_start_and_turn_end_give_no_row_of_their_own() {
             "assistant|live|2026-10-04T10:00:04.000000Z|2|byte 105|m|||a",
             "system|live|2026-10-04T10:00:06.000000Z|4|byte 307||||session event: assistant.turn_end \"unexpected\"",
             "system|live|2026-10-04T10:00:06.000000Z|4|byte 307||||parser: unexpected shape of assistant.turn_end at byte 307 (invalid type: string \"unexpected\", expected struct Data at line 1 column 48)",
+        ]
+    );
+}
+
+/// A turn's model reaches a row even when no reply of the turn shows it (2026-12-05):
+/// an abort or an error of the turn has it as its model; a `turn_start` whose model
+/// no row of its turn shows (no reply, or replies naming another model) gives its own
+/// `session event:` row, at its own time and place, when its turn ends, another turn
+/// starts, or the file ends; an end naming another model than its start gives its
+/// own. A turn on `auto` names no model and holds nothing.
+#[test]
+fn a_turn_whose_model_no_reply_shows_gives_its_start_a_row() {
+    let lines = [
+        // 1: no reply at all
+        r#"{"type":"assistant.turn_start","data":{"turnId":"1","model":"m1"},"timestamp":"2026-10-04T10:00:01.000Z"}"#,
+        r#"{"type":"assistant.turn_end","data":{"turnId":"1"},"timestamp":"2026-10-04T10:00:02.000Z"}"#,
+        // 2: the reply names another model; the end repeats the start's
+        r#"{"type":"assistant.turn_start","data":{"turnId":"2","model":"m2"},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+        r#"{"type":"assistant.message","data":{"content":"a2","model":"other"},"timestamp":"2026-10-04T10:00:04.000Z"}"#,
+        r#"{"type":"assistant.turn_end","data":{"turnId":"2","model":"m2"},"timestamp":"2026-10-04T10:00:05.000Z"}"#,
+        // 3: a start with no end, then another start whose reply shows its model
+        r#"{"type":"assistant.turn_start","data":{"turnId":"3","model":"m3"},"timestamp":"2026-10-04T10:00:06.000Z"}"#,
+        r#"{"type":"assistant.turn_start","data":{"turnId":"4","model":"m4"},"timestamp":"2026-10-04T10:00:07.000Z"}"#,
+        r#"{"type":"assistant.message","data":{"content":"a4"},"timestamp":"2026-10-04T10:00:08.000Z"}"#,
+        r#"{"type":"assistant.turn_end","data":{"turnId":"4"},"timestamp":"2026-10-04T10:00:09.000Z"}"#,
+        // 4: auto holds nothing; an end that names a model of its own
+        r#"{"type":"assistant.turn_start","data":{"turnId":"5","model":"auto"},"timestamp":"2026-10-04T10:00:10.000Z"}"#,
+        r#"{"type":"assistant.turn_end","data":{"turnId":"5","model":"m5"},"timestamp":"2026-10-04T10:00:11.000Z"}"#,
+        // 5: aborted: the abort shows the model
+        r#"{"type":"assistant.turn_start","data":{"turnId":"6","model":"m6"},"timestamp":"2026-10-04T10:00:12.000Z"}"#,
+        r#"{"type":"abort","data":{"reason":"user_initiated"},"timestamp":"2026-10-04T10:00:13.000Z"}"#,
+        r#"{"type":"assistant.turn_end","data":{"turnId":"6"},"timestamp":"2026-10-04T10:00:14.000Z"}"#,
+        // 6: a key of its own, and the file ends inside the turn
+        r#"{"type":"assistant.turn_start","data":{"turnId":"7","model":"m7","extra":1},"timestamp":"2026-10-04T10:00:15.000Z"}"#,
+    ];
+    let rows = events(&lines);
+    let offset = |n: usize| lines[..n].iter().map(|l| l.len() + 1).sum::<usize>();
+    assert_eq!(
+        full(&rows),
+        [
+            r#"system|live|2026-10-04T10:00:01.000000Z|1|byte 0|m1|||session event: assistant.turn_start {"turnId":"1","model":"m1"}"#.to_string(),
+            format!(
+                "assistant|live|2026-10-04T10:00:04.000000Z|4|byte {}|other|||a2",
+                offset(3)
+            ),
+            format!(
+                "system|live|2026-10-04T10:00:03.000000Z|3|byte {}|m2|||session event: assistant.turn_start {{\"turnId\":\"2\",\"model\":\"m2\"}}",
+                offset(2)
+            ),
+            format!(
+                "system|live|2026-10-04T10:00:06.000000Z|6|byte {}|m3|||session event: assistant.turn_start {{\"turnId\":\"3\",\"model\":\"m3\"}}",
+                offset(5)
+            ),
+            format!(
+                "assistant|live|2026-10-04T10:00:08.000000Z|8|byte {}|m4|||a4",
+                offset(7)
+            ),
+            format!(
+                "system|live|2026-10-04T10:00:11.000000Z|11|byte {}|m5|||session event: assistant.turn_end {{\"turnId\":\"5\",\"model\":\"m5\"}}",
+                offset(10)
+            ),
+            format!(
+                "system|live|2026-10-04T10:00:13.000000Z|13|byte {}|m6|||turn aborted: user_initiated",
+                offset(12)
+            ),
+            format!(
+                "system|live|2026-10-04T10:00:15.000000Z|15|byte {}||||session event detail: assistant.turn_start {{\"extra\":1}}",
+                offset(14)
+            ),
+            format!(
+                "system|live|2026-10-04T10:00:15.000000Z|15|byte {}|m7|||session event: assistant.turn_start {{\"turnId\":\"7\",\"model\":\"m7\",\"extra\":1}}",
+                offset(14)
+            ),
         ]
     );
 }

@@ -48,12 +48,22 @@
 //!    sub-agent (`toolCallId`) as its `tool_use_id` (before, none did).
 //! 10. an `assistant.reasoning` line's `thinking` row has its turn's model, as a
 //!     reply's reasoning text's row always had (before, none).
+//! 11. (2026-12-05) the turn's model is the model of its `turn aborted:` and `session
+//!     error:` rows, from its `turn_start` to its `turn_end` (before, none); and a
+//!     turn ends at its `turn_end`: a reply after it and before the next `turn_start`
+//!     has its own model, else the one auto mode chose, else none (before, the ended
+//!     turn's).
 //!
 //! And one addition (2026-12-05): a `session.shutdown` that holds the session's totals
 //! (`totalPremiumRequests`, `totalNanoAiu`, `sessionStartTime` ...) gives a `session
 //! totals:` row after its `usage:` rows, where the old reader dropped them.
 //! So does `session event detail: <type> <JSON>` (2026-12-05), the fields of a
-//! system row's event that its rows do not print, where the old reader dropped them.
+//! system row's event that its rows do not print, where the old reader dropped them,
+//! and (2026-12-05) the `session event: assistant.turn_start <JSON>` row of a turn whose
+//! start names a model no row of the turn shows (and `session event:
+//! assistant.turn_end <JSON>` for an end that names another model than its start),
+//! where the old reader dropped the model; these rows alone among `session event:`
+//! rows have a model.
 //! [`new_compared`] leaves those rows out of the new reader's rows; `audit.rs`
 //! (`a_shutdown_gives_the_sessions_totals`) and `fixtures.rs` (`cli_session_rows`) pin
 //! them. Likewise `session start:` texts gain the SDK's fields the spec's text leaves
@@ -141,7 +151,9 @@ fn new_compared(bytes: &[u8], opts: &Options<'_>) -> Vec<Row> {
     ];
     let mut rows = new(bytes, opts);
     rows.retain(|r| {
-        !r.text.starts_with("session totals: ") && !r.text.starts_with("session event detail: ")
+        !r.text.starts_with("session totals: ")
+            && !r.text.starts_with("session event detail: ")
+            && (r.model.is_empty() || !r.text.starts_with("session event: assistant.turn_"))
     });
     for r in &mut rows {
         if r.text.starts_with("session start: resumed=true ") {
@@ -400,6 +412,34 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
         r.record_state = start.record_state;
         r.secondary = start.secondary;
     }
+    // 11. the turn's model on its abort and error rows; no turn after its end
+    let state = turn_states(bytes);
+    for r in &mut rows {
+        let Some(st) = r
+            .source_locator
+            .strip_prefix("byte ")
+            .and_then(|o| o.parse::<u64>().ok())
+            .and_then(|o| state.get(&o))
+        else {
+            continue;
+        };
+        let open = match st.turn.as_str() {
+            "" => "",
+            "auto" => st.auto.as_str(),
+            m => m,
+        };
+        let own_text = |p: &str| r.text.starts_with(p);
+        if (st.kind == "abort" && own_text("turn aborted: "))
+            || (st.kind == "session.error" && own_text("session error: "))
+        {
+            r.model = open.to_string();
+        } else if matches!(r.turn_type, TurnType::Assistant | TurnType::Thinking)
+            && st.turn.is_empty()
+            && !st.own_named
+        {
+            r.model = st.auto.clone();
+        }
+    }
     // 8. a broken binary asset line quoted with its `data.data` string left out
     for r in &mut rows {
         let Some(rest) = r.text.strip_prefix("parser: unparseable line (") else {
@@ -426,6 +466,68 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
         r.text = format!("{head}{quoted}");
     }
     rows
+}
+
+/// The turn a line is read in, for difference 11.
+struct TurnState {
+    /// The line's type.
+    kind: String,
+    /// The open turn's `turn_start` model (empty between turns).
+    turn: String,
+    /// The model auto mode chose, in force.
+    auto: String,
+    /// The line's own `data.model` is a model's name.
+    own_named: bool,
+}
+
+/// Each line's [`TurnState`], by offset: what the reader knows of the turn when it
+/// reads the line (a `turn_start` or `turn_end` whose `data` is of another shape is
+/// not read as one).
+fn turn_states(bytes: &[u8]) -> std::collections::HashMap<u64, TurnState> {
+    use serde_json::Value;
+    let named = |m: &str| !m.is_empty() && m != "auto";
+    let (mut turn, mut auto) = (String::new(), String::new());
+    let mut out = std::collections::HashMap::new();
+    for l in chat_rows::lines::lines(bytes) {
+        let v: Option<Value> =
+            chat_rows::json::with_repaired(l.bytes, |b| serde_json::from_slice(b).ok());
+        let Some(v) = v else { continue };
+        let kind = v
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let data = v.get("data");
+        let model = data.and_then(|d| d.get("model"));
+        let own = model.and_then(Value::as_str).unwrap_or("");
+        let read = matches!(data, None | Some(Value::Null | Value::Object(_)))
+            && matches!(model, None | Some(Value::Null | Value::String(_)));
+        out.insert(
+            l.offset,
+            TurnState {
+                kind: kind.clone(),
+                turn: turn.clone(),
+                auto: auto.clone(),
+                own_named: named(own),
+            },
+        );
+        match kind.as_str() {
+            "assistant.turn_start" if read => turn = own.to_string(),
+            "assistant.turn_end" if read => turn.clear(),
+            "session.model_change" if matches!(data, Some(Value::Object(_))) => auto.clear(),
+            "session.auto_mode_resolved" => {
+                if let Some(m) = data
+                    .and_then(|d| d.get("chosenModel"))
+                    .and_then(Value::as_str)
+                    .filter(|m| named(m))
+                {
+                    auto = m.to_string();
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// A binary asset line with the string after its envelope's `"data":` object's own
@@ -779,6 +881,17 @@ fn intended_differences() {
             &[
                 r#"{"type":"assistant.turn_start","data":{"model":"m10","turnId":"0"}}"#,
                 r#"{"type":"assistant.reasoning","data":{"content":"hmm"}}"#,
+            ],
+        ),
+        (
+            "11. the turn's model on its abort and error; none after its end",
+            &[
+                r#"{"type":"assistant.turn_start","data":{"model":"m11","turnId":"0"}}"#,
+                r#"{"type":"session.error","data":{"errorType":"model_call","message":"x"}}"#,
+                r#"{"type":"abort","data":{"reason":"user"}}"#,
+                r#"{"type":"assistant.turn_end","data":{"turnId":"0"}}"#,
+                r#"{"type":"abort","data":{"reason":"late"}}"#,
+                r#"{"type":"assistant.message","data":{"content":"after"}}"#,
             ],
         ),
         (

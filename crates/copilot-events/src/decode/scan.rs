@@ -1279,7 +1279,7 @@ impl<'a> P<'a> {
                     },
                 )?;
             }
-            Data::TurnStart(d) => {
+            Data::TurnStart(d) | Data::TurnEnd(d) => {
                 self.fields(&[&["model"]], |p, _| {
                     d.model = p.opt_str()?;
                     Some(())
