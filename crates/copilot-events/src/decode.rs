@@ -1023,8 +1023,9 @@ pub struct ContextChangedData<'a> {
     default
 )]
 pub struct ClearedData {
-    #[serde(alias = "messagesCleared")]
     pub message_count: Option<i64>,
+    /// The other name of the count (a line may hold both).
+    pub messages_cleared: Option<i64>,
 }
 
 /// `session.handoff`.

@@ -1651,7 +1651,13 @@ impl<'o> EventReader<'o> {
                 let t = &mut self.text;
                 t.clear();
                 t.push_str("session cleared: messages=");
-                push_count(t, d.message_count);
+                push_count(t, d.message_count.or(d.messages_cleared));
+                if let (Some(a), Some(b)) = (d.message_count, d.messages_cleared) {
+                    if a != b {
+                        // both names, two counts: the second to the detail row
+                        self.shown_only = Some(&[&["messageCount"]]);
+                    }
+                }
                 emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::Handoff(d) => {

@@ -847,6 +847,35 @@ fn a_turn_whose_model_no_reply_shows_gives_its_start_a_row() {
     );
 }
 
+/// `session.context_cleared` counts the messages as `messageCount` or as
+/// `messagesCleared`; a line holding both is read (before 2026-12-05 it was a line of
+/// another shape: a `session event:` and a `parser:` row for the duplicate field). Its
+/// row prints `messageCount`; a `messagesCleared` that differs goes to the detail row.
+#[test]
+fn a_context_cleared_line_may_name_its_count_twice() {
+    let rows = events(&[
+        r#"{"type":"session.context_cleared","data":{"messageCount":4}}"#,
+        r#"{"type":"session.context_cleared","data":{"messagesCleared":5}}"#,
+        r#"{"type":"session.context_cleared","data":{"messageCount":6,"messagesCleared":6}}"#,
+        r#"{"type":"session.context_cleared","data":{"messagesCleared":8,"messageCount":7}}"#,
+        r#"{"type":"session.context_cleared","data":{}}"#,
+        r#"{"type":"session.context_cleared","data":{"messageCount":"9"}}"#,
+    ]);
+    assert_eq!(
+        brief(&rows),
+        [
+            "system||session cleared: messages=4",
+            "system||session cleared: messages=5",
+            "system||session cleared: messages=6",
+            "system||session cleared: messages=7",
+            "system||session event detail: session.context_cleared {\"messagesCleared\":8}",
+            "system||session cleared: messages=-",
+            "system||session event: session.context_cleared {\"messageCount\":\"9\"}",
+            "system||parser: unexpected shape of session.context_cleared at byte 332 (invalid type: string \"9\", expected i64 at line 1 column 60)",
+        ]
+    );
+}
+
 /// Third audit, t6: a binary asset line that is not JSON, in the middle of a log (line
 /// 8) or torn as its last line (line 9), is quoted by its `parser:` row with the
 /// asset's data left out, as far as the line goes; no format holds the base64. Nor

@@ -53,6 +53,10 @@
 //!     turn ends at its `turn_end`: a reply after it and before the next `turn_start`
 //!     has its own model, else the one auto mode chose, else none (before, the ended
 //!     turn's).
+//! 12. (2026-12-05) a `session.context_cleared` line that names its count both ways
+//!     (`messageCount` and `messagesCleared`) gives `session cleared: messages=<the
+//!     messageCount>` (before, the `session event:` and `parser:` rows of a line of
+//!     another shape, for the duplicate field).
 //!
 //! And one addition (2026-12-05): a `session.shutdown` that holds the session's totals
 //! (`totalPremiumRequests`, `totalNanoAiu`, `sessionStartTime` ...) gives a `session
@@ -438,6 +442,27 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
             && !st.own_named
         {
             r.model = st.auto.clone();
+        }
+    }
+    // 12. a count named both ways: read
+    let mut i = 0;
+    while i < rows.len() {
+        let both = line_at(bytes, &rows[i].source_locator).and_then(|l| {
+            let v: serde_json::Value = serde_json::from_slice(l).ok()?;
+            let d = v.get("data")?;
+            let n = d.get("messageCount")?.as_i64()?;
+            d.get("messagesCleared")?.as_i64()?;
+            (v.get("type")?.as_str()? == "session.context_cleared").then_some(n)
+        });
+        match both {
+            Some(n) if rows[i].text.starts_with("session event: ") => {
+                rows[i].text = format!("session cleared: messages={n}");
+                i += 1;
+            }
+            Some(_) if rows[i].text.starts_with("parser: ") => {
+                rows.remove(i);
+            }
+            _ => i += 1,
         }
     }
     // 8. a broken binary asset line quoted with its `data.data` string left out
@@ -892,6 +917,13 @@ fn intended_differences() {
                 r#"{"type":"assistant.turn_end","data":{"turnId":"0"}}"#,
                 r#"{"type":"abort","data":{"reason":"late"}}"#,
                 r#"{"type":"assistant.message","data":{"content":"after"}}"#,
+            ],
+        ),
+        (
+            "12. a count named both ways",
+            &[
+                r#"{"type":"session.context_cleared","data":{"messageCount":3,"messagesCleared":3}}"#,
+                r#"{"type":"session.context_cleared","data":{"messagesCleared":5,"messageCount":4}}"#,
             ],
         ),
         (

@@ -1509,8 +1509,11 @@ impl<'a> P<'a> {
                 )?;
             }
             Data::ContextCleared(d) => {
-                self.fields(&[&["messageCount", "messagesCleared"]], |p, _| {
-                    d.message_count = p.opt_int()?;
+                self.fields(&[&["messageCount"], &["messagesCleared"]], |p, n| {
+                    match n {
+                        0 => d.message_count = p.opt_int()?,
+                        _ => d.messages_cleared = p.opt_int()?,
+                    }
                     Some(())
                 })?;
             }
