@@ -978,10 +978,15 @@ pub struct CompactionData<'a> {
     default
 )]
 pub struct TruncationData {
-    #[serde(alias = "messagesRemovedDuringTruncation", alias = "messagesRemoved")]
+    /// The messages removed, under each of the names writers give the count (a line
+    /// may hold more than one).
     pub removed_messages: Option<i64>,
-    #[serde(alias = "tokensRemovedDuringTruncation", alias = "tokensRemoved")]
+    pub messages_removed_during_truncation: Option<i64>,
+    pub messages_removed: Option<i64>,
+    /// The tokens removed, likewise.
     pub removed_tokens: Option<i64>,
+    pub tokens_removed_during_truncation: Option<i64>,
+    pub tokens_removed: Option<i64>,
 }
 
 /// `session.context_changed`.
@@ -1221,10 +1226,10 @@ pub struct UsageData<'a> {
     pub input_tokens: Option<i64>,
     pub output_tokens: Option<i64>,
     pub cache_read_tokens: Option<i64>,
-    /// `cacheCreationInputTokens` (the VS Code transcript writer's name), or the SDK's
-    /// `cacheWriteTokens`.
-    #[serde(alias = "cacheWriteTokens")]
+    /// `cacheCreationInputTokens` (the VS Code transcript writer's name).
     pub cache_creation_input_tokens: Option<i64>,
+    /// The SDK's name of the same count (a line may hold both).
+    pub cache_write_tokens: Option<i64>,
     pub copilot_usage_nano_aiu: Option<i64>,
     #[serde(borrow)]
     pub parent_tool_call_id: Option<Str<'a>>,

@@ -322,6 +322,9 @@ pub struct EventReader<'o> {
     /// second name for the new one is not what its row shows: the rest goes to its
     /// detail row (set by the line's mapping, taken by its detail step).
     shown_only: Option<&'static [&'static [&'static str]]>,
+    /// Fields the type prints but the line's row did not: a count the line names in
+    /// two ways with two values (the row prints the first), for its detail row.
+    not_shown: Vec<Path>,
     /// The tool of the line's call, for its detail row.
     tool_col: String,
     /// The day of the last event time read.
@@ -576,6 +579,7 @@ impl<'o> EventReader<'o> {
             text: String::new(),
             scratch: String::new(),
             shown_only: None,
+            not_shown: Vec::new(),
             tool_col: String::new(),
             day: decode::DayCache::default(),
             counts: Counts::default(),
@@ -821,6 +825,7 @@ impl<'o> EventReader<'o> {
         sink: &mut dyn RowSink,
     ) {
         self.shown_only = None;
+        self.not_shown.clear();
         let at = ev
             .timestamp
             .as_deref()
@@ -1587,10 +1592,21 @@ impl<'o> EventReader<'o> {
             Data::Truncation(d) => {
                 let t = &mut self.text;
                 t.clear();
+                let ns = &mut self.not_shown;
+                let messages = [
+                    d.removed_messages,
+                    d.messages_removed_during_truncation,
+                    d.messages_removed,
+                ];
+                let tokens = [
+                    d.removed_tokens,
+                    d.tokens_removed_during_truncation,
+                    d.tokens_removed,
+                ];
                 t.push_str("context truncation: removed_messages=");
-                push_count(t, d.removed_messages);
+                push_count(t, first_count(&messages, TRUNCATED_MESSAGES, ns));
                 t.push_str(" removed_tokens=");
-                push_count(t, d.removed_tokens);
+                push_count(t, first_count(&tokens, TRUNCATED_TOKENS, ns));
                 emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::ContextChanged(d) => {
@@ -1651,13 +1667,8 @@ impl<'o> EventReader<'o> {
                 let t = &mut self.text;
                 t.clear();
                 t.push_str("session cleared: messages=");
-                push_count(t, d.message_count.or(d.messages_cleared));
-                if let (Some(a), Some(b)) = (d.message_count, d.messages_cleared) {
-                    if a != b {
-                        // both names, two counts: the second to the detail row
-                        self.shown_only = Some(&[&["messageCount"]]);
-                    }
-                }
+                let counts = [d.message_count, d.messages_cleared];
+                push_count(t, first_count(&counts, CLEARED, &mut self.not_shown));
                 emit!(&self.line_session, TurnType::System, &self.text);
             }
             Data::Handoff(d) => {
@@ -1814,11 +1825,20 @@ impl<'o> EventReader<'o> {
                     input: d.input_tokens,
                     output: d.output_tokens,
                     cache_read: d.cache_read_tokens,
-                    cache_write: d.cache_creation_input_tokens,
+                    cache_write: first_count(
+                        &[d.cache_creation_input_tokens, d.cache_write_tokens],
+                        CACHE_WRITE,
+                        &mut self.not_shown,
+                    ),
                     reasoning: d.reasoning_tokens,
-                    nano_aiu: d
-                        .copilot_usage_nano_aiu
-                        .or(d.copilot_usage.as_ref().and_then(|u| u.total_nano_aiu)),
+                    nano_aiu: first_count(
+                        &[
+                            d.copilot_usage_nano_aiu,
+                            d.copilot_usage.as_ref().and_then(|u| u.total_nano_aiu),
+                        ],
+                        NANO_AIU,
+                        &mut self.not_shown,
+                    ),
                     scope: "call",
                     ..Usage::default()
                 };
@@ -1871,11 +1891,15 @@ impl<'o> EventReader<'o> {
             Unread::In(_) | Unread::Maybe => true,
         };
         let shown_only = self.shown_only.take();
-        if (look || shown_only.is_some()) && !repeat && !whole {
-            let printed = match shown_only {
+        let some_not_shown = !self.not_shown.is_empty();
+        if (look || shown_only.is_some() || some_not_shown) && !repeat && !whole {
+            let mut printed = match shown_only {
                 Some(only) => Some(Cow::Borrowed(only)),
                 None => printed_fields(&ev.data, kind),
             };
+            if let (Some(p), true) = (&mut printed, some_not_shown) {
+                p.to_mut().retain(|f| !self.not_shown.contains(f));
+            }
             if let Some(printed) = printed {
                 let (id, same) = match &ev.data {
                     Data::ToolStart(d) => (s(&d.tool_call_id), None),
@@ -2149,6 +2173,35 @@ fn mcp_renamed(d: &decode::ToolStartData<'_>) -> bool {
 
 /// A key path of `data` (`[]`: every item of an array, `*`: every key of a map).
 type Path = &'static [&'static str];
+
+/// The names of a count some writers give under more than one name, in the order the
+/// row prefers them.
+const TRUNCATED_MESSAGES: &[Path] = &[
+    &["removedMessages"],
+    &["messagesRemovedDuringTruncation"],
+    &["messagesRemoved"],
+];
+const TRUNCATED_TOKENS: &[Path] = &[
+    &["removedTokens"],
+    &["tokensRemovedDuringTruncation"],
+    &["tokensRemoved"],
+];
+const CLEARED: &[Path] = &[&["messageCount"], &["messagesCleared"]];
+const CACHE_WRITE: &[Path] = &[&["cacheCreationInputTokens"], &["cacheWriteTokens"]];
+const NANO_AIU: &[Path] = &[&["copilotUsageNanoAiu"], &["copilotUsage", "totalNanoAiu"]];
+
+/// A count a line may name in more than one way (`values[i]` under `names[i]`): the
+/// first one named, which the row prints. A name that holds another value is pushed to
+/// `not_shown`, so that the detail row prints it (the same count twice is printed once).
+fn first_count(values: &[Option<i64>], names: &[Path], not_shown: &mut Vec<Path>) -> Option<i64> {
+    let first = values.iter().flatten().next().copied();
+    for (v, name) in values.iter().zip(names) {
+        if v.is_some() && *v != first {
+            not_shown.push(name);
+        }
+    }
+    first
+}
 
 /// A tool result's printed fields ([`TOOL_COMPLETE`], sliced by [`error_printed`]);
 /// without the exit codes when it holds more than its row prints ([`exit_code`]), and

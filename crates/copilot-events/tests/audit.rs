@@ -876,6 +876,32 @@ fn a_context_cleared_line_may_name_its_count_twice() {
     );
 }
 
+/// Likewise a truncation's counts (three names each) and a usage line's cache-write
+/// count (`cacheCreationInputTokens`, the SDK's `cacheWriteTokens`) and nano AIU
+/// (`copilotUsageNanoAiu`, `copilotUsage.totalNanoAiu`): the first name present is
+/// printed, another holding another value goes to the detail row.
+#[test]
+fn a_count_named_in_two_ways_is_read() {
+    let rows = events(&[
+        r#"{"type":"session.truncation","data":{"messagesRemoved":2,"tokensRemovedDuringTruncation":30}}"#,
+        r#"{"type":"session.truncation","data":{"tokensRemoved":31,"removedTokens":30,"messagesRemovedDuringTruncation":3,"messagesRemoved":3}}"#,
+        r#"{"type":"assistant.usage","data":{"model":"m","cacheWriteTokens":5,"cacheCreationInputTokens":4,"copilotUsage":{"totalNanoAiu":7},"copilotUsageNanoAiu":7}}"#,
+        r#"{"type":"assistant.usage","data":{"model":"m","cacheWriteTokens":5,"copilotUsage":{"totalNanoAiu":8},"copilotUsageNanoAiu":7}}"#,
+    ]);
+    assert_eq!(
+        brief(&rows),
+        [
+            "system||context truncation: removed_messages=2 removed_tokens=30",
+            "system||context truncation: removed_messages=3 removed_tokens=30",
+            "system||session event detail: session.truncation {\"tokensRemoved\":31}",
+            "system|m|usage: model=m input=- output=- cache_read=- cache_write=4 reasoning=- nano_aiu=7 scope=call",
+            "system||session event detail: assistant.usage {\"cacheWriteTokens\":5}",
+            "system|m|usage: model=m input=- output=- cache_read=- cache_write=5 reasoning=- nano_aiu=7 scope=call",
+            "system||session event detail: assistant.usage {\"copilotUsage\":{\"totalNanoAiu\":8}}",
+        ]
+    );
+}
+
 /// Third audit, t6: a binary asset line that is not JSON, in the middle of a log (line
 /// 8) or torn as its last line (line 9), is quoted by its `parser:` row with the
 /// asset's data left out, as far as the line goes; no format holds the base64. Nor

@@ -56,7 +56,9 @@
 //! 12. (2026-12-05) a `session.context_cleared` line that names its count both ways
 //!     (`messageCount` and `messagesCleared`) gives `session cleared: messages=<the
 //!     messageCount>` (before, the `session event:` and `parser:` rows of a line of
-//!     another shape, for the duplicate field).
+//!     another shape, for the duplicate field). A truncation's and a usage line's
+//!     counts named two ways are read too (`audit.rs`,
+//!     `a_count_named_in_two_ways_is_read`).
 //!
 //! And one addition (2026-12-05): a `session.shutdown` that holds the session's totals
 //! (`totalPremiumRequests`, `totalNanoAiu`, `sessionStartTime` ...) gives a `session

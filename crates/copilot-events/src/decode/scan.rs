@@ -1461,21 +1461,21 @@ impl<'a> P<'a> {
             Data::Truncation(d) => {
                 self.fields(
                     &[
-                        &[
-                            "removedMessages",
-                            "messagesRemovedDuringTruncation",
-                            "messagesRemoved",
-                        ],
-                        &[
-                            "removedTokens",
-                            "tokensRemovedDuringTruncation",
-                            "tokensRemoved",
-                        ],
+                        &["removedMessages"],
+                        &["messagesRemovedDuringTruncation"],
+                        &["messagesRemoved"],
+                        &["removedTokens"],
+                        &["tokensRemovedDuringTruncation"],
+                        &["tokensRemoved"],
                     ],
                     |p, n| {
                         match n {
                             0 => d.removed_messages = p.opt_int()?,
-                            _ => d.removed_tokens = p.opt_int()?,
+                            1 => d.messages_removed_during_truncation = p.opt_int()?,
+                            2 => d.messages_removed = p.opt_int()?,
+                            3 => d.removed_tokens = p.opt_int()?,
+                            4 => d.tokens_removed_during_truncation = p.opt_int()?,
+                            _ => d.tokens_removed = p.opt_int()?,
                         }
                         Some(())
                     },
@@ -1640,12 +1640,13 @@ impl<'a> P<'a> {
                         &["inputTokens"],
                         &["outputTokens"],
                         &["cacheReadTokens"],
-                        &["cacheCreationInputTokens", "cacheWriteTokens"],
+                        &["cacheCreationInputTokens"],
                         &["copilotUsageNanoAiu"],
                         &["parentToolCallId"],
                         &["reasoningTokens"],
                         &["copilotUsage"],
                         &["totalTokens"],
+                        &["cacheWriteTokens"],
                     ],
                     |p, n| {
                         match n {
@@ -1658,6 +1659,7 @@ impl<'a> P<'a> {
                             6 => d.parent_tool_call_id = p.opt_str()?,
                             7 => d.reasoning_tokens = p.opt_int()?,
                             9 => d.total_tokens = p.opt_raw()?,
+                            10 => d.cache_write_tokens = p.opt_int()?,
                             _ => {
                                 d.copilot_usage =
                                     p.obj(&[&["totalNanoAiu"]], |p, _, u: &mut CopilotUsage| {
