@@ -276,6 +276,21 @@ struct HeldTurn {
     data: String,
 }
 
+/// One agent's turn: its `turn_start` model, that line while no row has shown the
+/// model, and the reasoning texts given in the turn (each once).
+#[derive(Default)]
+struct Turn {
+    model: String,
+    held: HeldTurn,
+    reasoning: HashSet<u64>,
+}
+
+impl Turn {
+    fn is_empty(&self) -> bool {
+        self.model.is_empty() && self.held.cx.is_none() && self.reasoning.is_empty()
+    }
+}
+
 /// The reader's state over one file. Feed it lines with [`EventReader::line`] and end
 /// with [`EventReader::finish`]; [`read_events`] does both.
 pub struct EventReader<'o> {
@@ -283,9 +298,14 @@ pub struct EventReader<'o> {
     session: String,
     project: String,
     branch: String,
-    turn_model: String,
-    /// The turn's `turn_start` line while no row has shown its model.
-    held_turn: HeldTurn,
+    /// The turn of the agent whose line is being read.
+    turn: Turn,
+    /// That agent (empty for the main agent's lines).
+    turn_agent: String,
+    /// The turns of the other agents, while lines of another agent are read: a
+    /// sub-agent's lines come between its parent's (with the envelope's `agentId`),
+    /// and its turn is not its parent's.
+    parked: Ids<Turn>,
     /// The model auto mode last chose (`session.auto_mode_resolved`'s `chosenModel`),
     /// until the next model change: the model of the replies after it that name none.
     auto_model: String,
@@ -298,7 +318,6 @@ pub struct EventReader<'o> {
     /// per event, mostly) rather than a map each of requests, started calls and
     /// completed ids (an id is in one state at a time).
     calls: Ids<Call>,
-    reasoning: HashSet<u64>,
     subagents: HashSet<String>,
     /// The (session, project, branch) of the lines that gave held requests and calls,
     /// each kept once while it does not change (the last is the current one), so that a
@@ -415,6 +434,24 @@ fn open_turn_model<'c>(turn: &'c str, resolved: &'c str) -> &'c str {
 }
 
 impl HeldTurn {
+    /// Gives the line its row, if no row of its turn showed its model.
+    fn release(&mut self, text: &mut String, out: &mut Out, sink: &mut dyn RowSink) {
+        if let Some(cx) = self.cx.take() {
+            texts::session_event_into(text, "assistant.turn_start", &self.data);
+            sink.lend(out.fill(
+                &self.project,
+                &self.branch,
+                &self.session,
+                &cx,
+                TurnType::System,
+                text,
+                &self.model,
+                "",
+                "",
+            ));
+        }
+    }
+
     /// A row of the turn shows `model`: the line needs no row of its own if it named it.
     #[inline]
     fn shown(&mut self, model: &str) {
@@ -555,8 +592,9 @@ impl<'o> EventReader<'o> {
             session: opts.fallback_session.to_string(),
             project: opts.project.to_string(),
             branch: opts.branch.to_string(),
-            turn_model: String::new(),
-            held_turn: HeldTurn::default(),
+            turn: Turn::default(),
+            turn_agent: String::new(),
+            parked: Ids::default(),
             auto_model: String::new(),
             model_tracker: ChangeTracker::model(),
             mode: system::permission_mode_tracker(),
@@ -567,7 +605,6 @@ impl<'o> EventReader<'o> {
             places: Vec::new(),
             starts: Vec::new(),
             free_starts: Vec::new(),
-            reasoning: HashSet::new(),
             subagents: HashSet::new(),
             start_time: None,
             replay: None,
@@ -861,6 +898,10 @@ impl<'o> EventReader<'o> {
             self.line_session.push(':');
             self.line_session.push_str(a);
         }
+        let who = agent_id.unwrap_or("");
+        if !same(&self.turn_agent, who) {
+            self.switch_turn(who);
+        }
         // a row of this line, lent to the sink: (session, turn, text[, model, tool, id])
         macro_rules! emit {
             ($session:expr, $turn:expr, $text:expr) => {
@@ -980,7 +1021,7 @@ impl<'o> EventReader<'o> {
                 }
             }
             Data::User(d) => {
-                self.reasoning.clear();
+                self.turn.reasoning.clear();
                 if let Some(m) = d
                     .agent_mode
                     .as_deref()
@@ -1032,23 +1073,23 @@ impl<'o> EventReader<'o> {
             Data::TurnStart(d) => {
                 // the turn before, if it never showed its model (no turn_end came)
                 self.release_turn(sink);
-                self.reasoning.clear();
-                set(&mut self.turn_model, s(&d.model));
-                self.any_model |= !self.turn_model.is_empty();
-                if named_model(&self.turn_model) {
-                    let h = &mut self.held_turn;
+                self.turn.reasoning.clear();
+                set(&mut self.turn.model, s(&d.model));
+                self.any_model |= !self.turn.model.is_empty();
+                if named_model(&self.turn.model) {
+                    let h = &mut self.turn.held;
                     h.cx = Some(cx);
                     set(&mut h.session, &self.line_session);
                     set(&mut h.project, &self.project);
                     set(&mut h.branch, &self.branch);
-                    set(&mut h.model, &self.turn_model);
+                    set(&mut h.model, &self.turn.model);
                     raw_data_into(&mut h.data, line);
                 }
             }
             Data::TurnEnd(d) => {
                 self.release_turn(sink);
                 let own = s(&d.model);
-                if named_model(own) && own != self.turn_model {
+                if named_model(own) && own != self.turn.model {
                     // the end names a model its start did not: the line's own row
                     raw_data_into(&mut self.scratch, line);
                     texts::session_event_into(&mut self.text, kind, &self.scratch);
@@ -1063,20 +1104,20 @@ impl<'o> EventReader<'o> {
                     whole = true;
                 }
                 // a reply after the end is of no turn
-                self.turn_model.clear();
+                self.turn.model.clear();
             }
             Data::Reasoning(d) => {
                 if let Some(c) = d.content.as_deref().filter(|c| !c.is_empty()) {
                     if self.new_reasoning(c) {
                         // the turn's model, as a reply's reasoning text has it
-                        let model = response_model(&None, &self.turn_model, &self.auto_model);
-                        self.held_turn.shown(model);
+                        let model = response_model(&None, &self.turn.model, &self.auto_model);
+                        self.turn.held.shown(model);
                         emit!(&self.line_session, TurnType::Thinking, c, model, "", "");
                     }
                 }
             }
             Data::Message(d) => {
-                if d.model.as_deref().is_some_and(|m| !m.is_empty()) || !self.turn_model.is_empty()
+                if d.model.as_deref().is_some_and(|m| !m.is_empty()) || !self.turn.model.is_empty()
                 {
                     self.any_model = true;
                 }
@@ -1084,8 +1125,8 @@ impl<'o> EventReader<'o> {
                     Some(r) => {
                         if self.new_reasoning(r) {
                             let model =
-                                response_model(&d.model, &self.turn_model, &self.auto_model);
-                            self.held_turn.shown(model);
+                                response_model(&d.model, &self.turn.model, &self.auto_model);
+                            self.turn.held.shown(model);
                             emit!(&self.line_session, TurnType::Thinking, r, model, "", "");
                         }
                     }
@@ -1094,11 +1135,11 @@ impl<'o> EventReader<'o> {
                         if let Some(enc) = d
                             .encrypted_content
                             .as_deref()
-                            .filter(|e| !e.is_empty() && self.reasoning.is_empty())
+                            .filter(|e| !e.is_empty() && self.turn.reasoning.is_empty())
                         {
                             let model =
-                                response_model(&d.model, &self.turn_model, &self.auto_model);
-                            self.held_turn.shown(model);
+                                response_model(&d.model, &self.turn.model, &self.auto_model);
+                            self.turn.held.shown(model);
                             texts::encrypted_reasoning_into(&mut self.text, enc.len());
                             emit!(
                                 &self.line_session,
@@ -1111,9 +1152,9 @@ impl<'o> EventReader<'o> {
                         }
                     }
                 }
-                let model = response_model(&d.model, &self.turn_model, &self.auto_model);
+                let model = response_model(&d.model, &self.turn.model, &self.auto_model);
                 if let Some(c) = d.content.as_deref().filter(|c| !c.is_empty()) {
-                    self.held_turn.shown(model);
+                    self.turn.held.shown(model);
                     emit!(&self.line_session, TurnType::Assistant, c, model, "", "");
                 }
                 for tr in d.tool_requests.iter().flatten() {
@@ -1536,8 +1577,8 @@ impl<'o> EventReader<'o> {
                 }
                 t.push_str(": ");
                 t.push_str(s(&d.message));
-                let model = open_turn_model(&self.turn_model, &self.auto_model);
-                self.held_turn.shown(model);
+                let model = open_turn_model(&self.turn.model, &self.auto_model);
+                self.turn.held.shown(model);
                 emit!(
                     &self.line_session,
                     TurnType::System,
@@ -1551,8 +1592,8 @@ impl<'o> EventReader<'o> {
                 self.text.clear();
                 self.text.push_str("turn aborted: ");
                 self.text.push_str(s(&d.reason));
-                let model = open_turn_model(&self.turn_model, &self.auto_model);
-                self.held_turn.shown(model);
+                let model = open_turn_model(&self.turn.model, &self.auto_model);
+                self.turn.held.shown(model);
                 emit!(
                     &self.line_session,
                     TurnType::System,
@@ -1956,33 +1997,40 @@ impl<'o> EventReader<'o> {
 
     /// Gives the held `turn_start` line its row, if no row of its turn showed its model.
     fn release_turn(&mut self, sink: &mut dyn RowSink) {
-        let h = &mut self.held_turn;
-        if let Some(cx) = h.cx.take() {
-            texts::session_event_into(&mut self.text, "assistant.turn_start", &h.data);
-            sink.lend(self.out.fill(
-                &h.project,
-                &h.branch,
-                &h.session,
-                &cx,
-                TurnType::System,
-                &self.text,
-                &h.model,
-                "",
-                "",
-            ));
+        self.turn.held.release(&mut self.text, &mut self.out, sink);
+    }
+
+    /// Parks the turn read so far and takes out `who`'s (a new one for an agent not met
+    /// yet); a turn with nothing in it is not kept.
+    fn switch_turn(&mut self, who: &str) {
+        let theirs = self.parked.remove(who).unwrap_or_default();
+        let mine = std::mem::replace(&mut self.turn, theirs);
+        let me = std::mem::replace(&mut self.turn_agent, who.to_string());
+        if !mine.is_empty() {
+            self.parked.insert(me, mine);
         }
     }
 
     fn new_reasoning(&mut self, text: &str) -> bool {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         text.hash(&mut h);
-        self.reasoning.insert(h.finish())
+        self.turn.reasoning.insert(h.finish())
     }
 
     /// Ends the file: requests never started, calls without a result, the last replay
     /// run, and the inferred model families of a log that names no model.
     pub fn finish(&mut self, sink: &mut dyn RowSink) {
-        self.release_turn(sink);
+        // every agent's turn still held, in the order of their lines
+        let mut held: Vec<HeldTurn> = std::mem::take(&mut self.parked)
+            .into_values()
+            .map(|t| t.held)
+            .chain([std::mem::take(&mut self.turn.held)])
+            .filter(|h| h.cx.is_some())
+            .collect();
+        held.sort_by_key(|h| h.cx.map(|c| c.number));
+        for mut h in held {
+            h.release(&mut self.text, &mut self.out, sink);
+        }
         self.end_replay(sink);
         let mut pending: Vec<(String, PendingRequest)> = Vec::new();
         let mut open: Vec<(String, Started)> = Vec::new();

@@ -847,6 +847,47 @@ fn a_turn_whose_model_no_reply_shows_gives_its_start_a_row() {
     );
 }
 
+/// A sub-agent's lines come between its parent's (the envelope's `agentId`), and its
+/// turn is its own: its `turn_start` does not change the parent's turn model, its
+/// `turn_end` does not end the parent's turn, and a turn either leaves held is given
+/// at the end, in the order of the lines.
+#[test]
+fn each_agent_has_its_own_turn() {
+    let lines = [
+        r#"{"type":"assistant.turn_start","data":{"turnId":"0","model":"root-m"},"timestamp":"2026-10-04T10:00:01.000Z"}"#,
+        r#"{"type":"assistant.turn_start","data":{"turnId":"0","model":"sub-m"},"agentId":"a1","timestamp":"2026-10-04T10:00:02.000Z"}"#,
+        r#"{"type":"assistant.message","data":{"content":"sub says"},"agentId":"a1","timestamp":"2026-10-04T10:00:03.000Z"}"#,
+        r#"{"type":"assistant.turn_end","data":{"turnId":"0"},"agentId":"a1","timestamp":"2026-10-04T10:00:04.000Z"}"#,
+        r#"{"type":"abort","data":{"reason":"user"},"agentId":"a2","timestamp":"2026-10-04T10:00:05.000Z"}"#,
+        r#"{"type":"assistant.turn_start","data":{"turnId":"0","model":"a2-m"},"agentId":"a2","timestamp":"2026-10-04T10:00:06.000Z"}"#,
+        r#"{"type":"assistant.message","data":{"content":"root says"},"timestamp":"2026-10-04T10:00:07.000Z"}"#,
+        r#"{"type":"assistant.turn_end","data":{"turnId":"0"},"timestamp":"2026-10-04T10:00:08.000Z"}"#,
+        r#"{"type":"assistant.turn_start","data":{"turnId":"1","model":"root-m2"},"timestamp":"2026-10-04T10:00:09.000Z"}"#,
+    ];
+    let rows = events(&lines);
+    assert_eq!(
+        rows.iter()
+            .map(|r| format!(
+                "{}|{}|{}|{}|{}",
+                r.session_id,
+                r.source_line.unwrap_or_default(),
+                r.turn_type,
+                r.model,
+                r.text
+            ))
+            .collect::<Vec<_>>(),
+        [
+            "s:a1|2|system||session start: parent=s agent_id=a1",
+            "s:a1|3|assistant|sub-m|sub says",
+            "s:a2|5|system||session start: parent=s agent_id=a2",
+            "s:a2|5|system||turn aborted: user",
+            "s|7|assistant|root-m|root says",
+            "s:a2|6|system|a2-m|session event: assistant.turn_start {\"turnId\":\"0\",\"model\":\"a2-m\"}",
+            "s|9|system|root-m2|session event: assistant.turn_start {\"turnId\":\"1\",\"model\":\"root-m2\"}",
+        ]
+    );
+}
+
 /// `session.context_cleared` counts the messages as `messageCount` or as
 /// `messagesCleared`; a line holding both is read (before 2026-12-05 it was a line of
 /// another shape: a `session event:` and a `parser:` row for the duplicate field). Its

@@ -52,7 +52,9 @@
 //!     error:` rows, from its `turn_start` to its `turn_end` (before, none); and a
 //!     turn ends at its `turn_end`: a reply after it and before the next `turn_start`
 //!     has its own model, else the one auto mode chose, else none (before, the ended
-//!     turn's).
+//!     turn's). Each agent has its own turn (a line's envelope `agentId`): a
+//!     sub-agent's `turn_start` between its parent's lines does not change the
+//!     parent's turn (before, one turn for all).
 //! 12. (2026-12-05) a `session.context_cleared` line that names its count both ways
 //!     (`messageCount` and `messagesCleared`) gives `session cleared: messages=<the
 //!     messageCount>` (before, the `session event:` and `parser:` rows of a line of
@@ -439,11 +441,12 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
             || (st.kind == "session.error" && own_text("session error: "))
         {
             r.model = open.to_string();
-        } else if matches!(r.turn_type, TurnType::Assistant | TurnType::Thinking)
-            && st.turn.is_empty()
-            && !st.own_named
-        {
-            r.model = st.auto.clone();
+        } else if matches!(r.turn_type, TurnType::Assistant | TurnType::Thinking) && !st.own_named {
+            // the model of the line's own agent's turn, else the one auto mode chose
+            r.model = match st.turn.as_str() {
+                "" | "auto" => st.auto.clone(),
+                m => m.to_string(),
+            };
         }
     }
     // 12. a count named both ways: read
@@ -513,7 +516,9 @@ struct TurnState {
 fn turn_states(bytes: &[u8]) -> std::collections::HashMap<u64, TurnState> {
     use serde_json::Value;
     let named = |m: &str| !m.is_empty() && m != "auto";
-    let (mut turn, mut auto) = (String::new(), String::new());
+    // each agent's turn model, by `agentId` (the main agent's under "")
+    let mut turns: std::collections::HashMap<String, String> = Default::default();
+    let mut auto = String::new();
     let mut out = std::collections::HashMap::new();
     for l in chat_rows::lines::lines(bytes) {
         let v: Option<Value> =
@@ -529,6 +534,8 @@ fn turn_states(bytes: &[u8]) -> std::collections::HashMap<u64, TurnState> {
         let own = model.and_then(Value::as_str).unwrap_or("");
         let read = matches!(data, None | Some(Value::Null | Value::Object(_)))
             && matches!(model, None | Some(Value::Null | Value::String(_)));
+        let agent = v.get("agentId").and_then(Value::as_str).unwrap_or("");
+        let turn = turns.entry(agent.to_string()).or_default();
         out.insert(
             l.offset,
             TurnState {
@@ -539,7 +546,7 @@ fn turn_states(bytes: &[u8]) -> std::collections::HashMap<u64, TurnState> {
             },
         );
         match kind.as_str() {
-            "assistant.turn_start" if read => turn = own.to_string(),
+            "assistant.turn_start" if read => *turn = own.to_string(),
             "assistant.turn_end" if read => turn.clear(),
             "session.model_change" if matches!(data, Some(Value::Object(_))) => auto.clear(),
             "session.auto_mode_resolved" => {
@@ -919,6 +926,15 @@ fn intended_differences() {
                 r#"{"type":"assistant.turn_end","data":{"turnId":"0"}}"#,
                 r#"{"type":"abort","data":{"reason":"late"}}"#,
                 r#"{"type":"assistant.message","data":{"content":"after"}}"#,
+            ],
+        ),
+        (
+            "11. a sub-agent's turn is not its parent's",
+            &[
+                r#"{"type":"assistant.turn_start","data":{"model":"root","turnId":"0"}}"#,
+                r#"{"type":"assistant.turn_start","data":{"model":"sub","turnId":"0"},"agentId":"a1"}"#,
+                r#"{"type":"assistant.message","data":{"content":"from sub"},"agentId":"a1"}"#,
+                r#"{"type":"assistant.message","data":{"content":"from root"}}"#,
             ],
         ),
         (
