@@ -26,6 +26,11 @@
 //! * `errors`: hostile too, failed tool calls whose `error` holds a 50 MB `stack` of
 //!   zeros: peak RSS shows that an `error` is not read as a tree (909 MiB for 150 MB
 //!   before 2026-12-02, 431 MiB after).
+//! * `agents`: hostile for the reader's turns, each sub-agent's line a `turn_start`
+//!   of an agent of its own naming a model that no row shows, between replies of the
+//!   main agent: every agent's turn is kept (parked) and its start held to the end of
+//!   the file (2026-12-05), so the child's peak RSS grows with the file, as a log of
+//!   tool calls never started does.
 //!
 //! The log is generated at run time into a private temporary folder (removed
 //! afterwards), never committed. `COPILOT_EVENTS_BENCH_PHASE=reader` runs the reader
@@ -221,6 +226,21 @@ fn errors_log(mb: usize) -> String {
     out
 }
 
+fn agents_log(mb: usize) -> String {
+    let mut out = String::with_capacity((mb << 20) + 4096);
+    let mut n = 0u64;
+    while out.len() < mb << 20 {
+        n += 1;
+        out.push_str(&format!(
+            "{{\"type\":\"assistant.turn_start\",\"data\":{{\"turnId\":\"0\",\"model\":\"model-{n}\"}},\"agentId\":\"agent-{n}\",\"id\":\"a{n}\",\"timestamp\":\"2026-10-05T09:00:00.000Z\"}}\n"
+        ));
+        out.push_str(&format!(
+            "{{\"type\":\"assistant.message\",\"data\":{{\"content\":\"reply {n}\"}},\"id\":\"m{n}\",\"timestamp\":\"2026-10-05T09:00:01.000Z\"}}\n"
+        ));
+    }
+    out
+}
+
 fn arrays_log(mb: usize) -> String {
     let zeros = vec!["0"; 25_000_000].join(",");
     let mut out = String::with_capacity((mb << 20) + (51 << 20));
@@ -298,9 +318,10 @@ fn main() {
         "sdk" => escapes_log(mb, true),
         "arrays" => arrays_log(mb),
         "errors" => errors_log(mb),
+        "agents" => agents_log(mb),
         other => {
             return eprintln!(
-                "unknown shape {other} (fixture, transcript, escapes, sdk, arrays, errors)"
+                "unknown shape {other} (fixture, transcript, escapes, sdk, arrays, errors, agents)"
             );
         }
     };

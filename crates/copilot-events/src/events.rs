@@ -283,7 +283,15 @@ struct Turn {
     model: String,
     held: HeldTurn,
     reasoning: HashSet<u64>,
+    /// The agent's last line so far.
+    seen: u64,
 }
+
+/// How many other agents' turns are kept at least: when twice as many are parked, all
+/// but the ones whose lines came last are forgotten, their held starts given their rows
+/// then. A real session has a few sub-agents; a log of a new agent a line would
+/// otherwise keep a turn for each to its end (2.5 times the file in memory).
+const PARKED_KEPT: usize = 1024;
 
 impl Turn {
     fn is_empty(&self) -> bool {
@@ -299,13 +307,13 @@ pub struct EventReader<'o> {
     project: String,
     branch: String,
     /// The turn of the agent whose line is being read.
-    turn: Turn,
+    turn: Box<Turn>,
     /// That agent (empty for the main agent's lines).
     turn_agent: String,
     /// The turns of the other agents, while lines of another agent are read: a
     /// sub-agent's lines come between its parent's (with the envelope's `agentId`),
     /// and its turn is not its parent's.
-    parked: Ids<Turn>,
+    parked: Ids<Box<Turn>>,
     /// The model auto mode last chose (`session.auto_mode_resolved`'s `chosenModel`),
     /// until the next model change: the model of the replies after it that name none.
     auto_model: String,
@@ -318,7 +326,7 @@ pub struct EventReader<'o> {
     /// per event, mostly) rather than a map each of requests, started calls and
     /// completed ids (an id is in one state at a time).
     calls: Ids<Call>,
-    subagents: HashSet<String>,
+    subagents: HashSet<String, foldhash::fast::RandomState>,
     /// The (session, project, branch) of the lines that gave held requests and calls,
     /// each kept once while it does not change (the last is the current one), so that a
     /// held call costs no copies of them.
@@ -592,7 +600,7 @@ impl<'o> EventReader<'o> {
             session: opts.fallback_session.to_string(),
             project: opts.project.to_string(),
             branch: opts.branch.to_string(),
-            turn: Turn::default(),
+            turn: Box::default(),
             turn_agent: String::new(),
             parked: Ids::default(),
             auto_model: String::new(),
@@ -605,7 +613,7 @@ impl<'o> EventReader<'o> {
             places: Vec::new(),
             starts: Vec::new(),
             free_starts: Vec::new(),
-            subagents: HashSet::new(),
+            subagents: HashSet::default(),
             start_time: None,
             replay: None,
             line_session: String::new(),
@@ -901,7 +909,11 @@ impl<'o> EventReader<'o> {
         let who = agent_id.unwrap_or("");
         if !same(&self.turn_agent, who) {
             self.switch_turn(who);
+            if self.parked.len() >= 2 * PARKED_KEPT {
+                self.forget_turns(sink);
+            }
         }
+        self.turn.seen = line.number;
         // a row of this line, lent to the sink: (session, turn, text[, model, tool, id])
         macro_rules! emit {
             ($session:expr, $turn:expr, $text:expr) => {
@@ -2002,10 +2014,31 @@ impl<'o> EventReader<'o> {
 
     /// Parks the turn read so far and takes out `who`'s (a new one for an agent not met
     /// yet); a turn with nothing in it is not kept.
+    /// Keeps the [`PARKED_KEPT`] parked turns whose agents' lines came last; the others'
+    /// held starts get their rows now, in the order of their lines, and the turns are
+    /// forgotten (a later line of such an agent starts it a new turn: a reply of it
+    /// before its next `turn_start` has no turn model, which its start's row gave).
+    fn forget_turns(&mut self, sink: &mut dyn RowSink) {
+        let mut all: Vec<(String, Box<Turn>)> = self.parked.drain().collect();
+        all.sort_unstable_by_key(|(_, t)| std::cmp::Reverse(t.seen));
+        let mut gone = all.split_off(PARKED_KEPT.min(all.len()));
+        self.parked.extend(all);
+        gone.retain(|(_, t)| t.held.cx.is_some());
+        gone.sort_unstable_by_key(|(_, t)| t.held.cx.map(|c| c.number));
+        for (_, mut t) in gone {
+            t.held.release(&mut self.text, &mut self.out, sink);
+        }
+    }
+
     fn switch_turn(&mut self, who: &str) {
-        let theirs = self.parked.remove(who).unwrap_or_default();
-        let mine = std::mem::replace(&mut self.turn, theirs);
         let me = std::mem::replace(&mut self.turn_agent, who.to_string());
+        // (boxed: a switch moves pointers, and so does the map when it grows)
+        let mine = match self.parked.remove(who) {
+            Some(theirs) => std::mem::replace(&mut self.turn, theirs),
+            // an empty turn serves the agent met first as it is
+            None if self.turn.is_empty() => return,
+            None => std::mem::take(&mut self.turn),
+        };
         if !mine.is_empty() {
             self.parked.insert(me, mine);
         }
@@ -2021,15 +2054,14 @@ impl<'o> EventReader<'o> {
     /// run, and the inferred model families of a log that names no model.
     pub fn finish(&mut self, sink: &mut dyn RowSink) {
         // every agent's turn still held, in the order of their lines
-        let mut held: Vec<HeldTurn> = std::mem::take(&mut self.parked)
+        let mut held: Vec<Box<Turn>> = std::mem::take(&mut self.parked)
             .into_values()
-            .map(|t| t.held)
-            .chain([std::mem::take(&mut self.turn.held)])
-            .filter(|h| h.cx.is_some())
+            .chain([std::mem::take(&mut self.turn)])
+            .filter(|t| t.held.cx.is_some())
             .collect();
-        held.sort_by_key(|h| h.cx.map(|c| c.number));
-        for mut h in held {
-            h.release(&mut self.text, &mut self.out, sink);
+        held.sort_by_key(|t| t.held.cx.map(|c| c.number));
+        for mut t in held {
+            t.held.release(&mut self.text, &mut self.out, sink);
         }
         self.end_replay(sink);
         let mut pending: Vec<(String, PendingRequest)> = Vec::new();

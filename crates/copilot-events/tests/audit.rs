@@ -888,6 +888,48 @@ fn each_agent_has_its_own_turn() {
     );
 }
 
+/// A log of a new agent a line keeps no turn for each to its end: once 2,048 other
+/// agents' turns are kept, the 1,024 whose lines came longest ago give their held
+/// starts' rows there and are forgotten. Every start still gets its one row; a reply of
+/// a forgotten agent has no turn model (its start's row named it).
+#[test]
+fn the_turns_of_agents_long_gone_are_given_and_forgotten() {
+    let mut lines: Vec<String> = (1..=2100)
+        .map(|i| {
+            format!(
+                r#"{{"type":"assistant.turn_start","data":{{"model":"m-{i}"}},"agentId":"a{i}"}}"#
+            )
+        })
+        .collect();
+    lines.push(r#"{"type":"assistant.message","data":{"content":"late"},"agentId":"a1"}"#.into());
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let rows = events(&refs);
+    let held: Vec<(usize, &str)> = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.text.starts_with("session event: assistant.turn_start "))
+        .map(|(i, r)| (i, r.model.as_str()))
+        .collect();
+    // each start once, in the order of the lines
+    let models: Vec<String> = (1..=2100).map(|i| format!("m-{i}")).collect();
+    assert_eq!(held.iter().map(|h| h.1).collect::<Vec<_>>(), models);
+    let start_of = |agent: &str| {
+        let text = format!("session start: parent=s agent_id={agent}");
+        rows.iter().position(|r| r.text == text).unwrap()
+    };
+    // the first 1,024 given when the 2,049th agent's line came, before its own rows
+    assert_eq!(held[0].0, start_of("a2049") - 1024);
+    assert_eq!(held[1023].0, start_of("a2049") - 1);
+    // the rest at the end of the file
+    assert_eq!(held[1024].0, rows.len() - 1076);
+    let late = rows.iter().find(|r| r.text == "late").unwrap();
+    assert_eq!(
+        (late.session_id.as_str(), late.model.as_str()),
+        ("s:a1", "")
+    );
+    assert_eq!(rows.len(), 2100 + 2100 + 1);
+}
+
 /// `session.context_cleared` counts the messages as `messageCount` or as
 /// `messagesCleared`; a line holding both is read (before 2026-12-05 it was a line of
 /// another shape: a `session event:` and a `parser:` row for the duplicate field). Its
