@@ -443,6 +443,7 @@ fn open_turn_model<'c>(turn: &'c str, resolved: &'c str) -> &'c str {
 
 impl HeldTurn {
     /// Gives the line its row, if no row of its turn showed its model.
+    #[inline(never)]
     fn release(&mut self, text: &mut String, out: &mut Out, sink: &mut dyn RowSink) {
         if let Some(cx) = self.cx.take() {
             texts::session_event_into(text, "assistant.turn_start", &self.data);
@@ -1089,13 +1090,7 @@ impl<'o> EventReader<'o> {
                 set(&mut self.turn.model, s(&d.model));
                 self.any_model |= !self.turn.model.is_empty();
                 if named_model(&self.turn.model) {
-                    let h = &mut self.turn.held;
-                    h.cx = Some(cx);
-                    set(&mut h.session, &self.line_session);
-                    set(&mut h.project, &self.project);
-                    set(&mut h.branch, &self.branch);
-                    set(&mut h.model, &self.turn.model);
-                    raw_data_into(&mut h.data, line);
+                    self.hold_turn(cx, line);
                 }
             }
             Data::TurnEnd(d) => {
@@ -1103,16 +1098,7 @@ impl<'o> EventReader<'o> {
                 let own = s(&d.model);
                 if named_model(own) && own != self.turn.model {
                     // the end names a model its start did not: the line's own row
-                    raw_data_into(&mut self.scratch, line);
-                    texts::session_event_into(&mut self.text, kind, &self.scratch);
-                    emit!(
-                        &self.line_session,
-                        TurnType::System,
-                        &self.text,
-                        own,
-                        "",
-                        ""
-                    );
+                    self.end_names_model(&cx, line, own, sink);
                     whole = true;
                 }
                 // a reply after the end is of no turn
@@ -2008,16 +1994,50 @@ impl<'o> EventReader<'o> {
     }
 
     /// Gives the held `turn_start` line its row, if no row of its turn showed its model.
+    #[inline]
     fn release_turn(&mut self, sink: &mut dyn RowSink) {
-        self.turn.held.release(&mut self.text, &mut self.out, sink);
+        if self.turn.held.cx.is_some() {
+            self.turn.held.release(&mut self.text, &mut self.out, sink);
+        }
     }
 
-    /// Parks the turn read so far and takes out `who`'s (a new one for an agent not met
-    /// yet); a turn with nothing in it is not kept.
+    /// The row of a `turn_end` line that names another model than its turn's start.
+    #[cold]
+    #[inline(never)]
+    fn end_names_model(&mut self, cx: &Cx, line: &Line<'_>, model: &str, sink: &mut dyn RowSink) {
+        raw_data_into(&mut self.scratch, line);
+        texts::session_event_into(&mut self.text, "assistant.turn_end", &self.scratch);
+        sink.lend(self.out.fill(
+            &self.project,
+            &self.branch,
+            &self.line_session,
+            cx,
+            TurnType::System,
+            &self.text,
+            model,
+            "",
+            "",
+        ));
+    }
+
+    /// Holds a `turn_start` line that names a model until a row of its turn shows it.
+    #[inline(never)]
+    fn hold_turn(&mut self, cx: Cx, line: &Line<'_>) {
+        let h = &mut self.turn.held;
+        h.cx = Some(cx);
+        set(&mut h.session, &self.line_session);
+        set(&mut h.project, &self.project);
+        set(&mut h.branch, &self.branch);
+        set(&mut h.model, &self.turn.model);
+        raw_data_into(&mut h.data, line);
+    }
+
     /// Keeps the [`PARKED_KEPT`] parked turns whose agents' lines came last; the others'
     /// held starts get their rows now, in the order of their lines, and the turns are
     /// forgotten (a later line of such an agent starts it a new turn: a reply of it
     /// before its next `turn_start` has no turn model, which its start's row gave).
+    #[cold]
+    #[inline(never)]
     fn forget_turns(&mut self, sink: &mut dyn RowSink) {
         let mut all: Vec<(String, Box<Turn>)> = self.parked.drain().collect();
         all.sort_unstable_by_key(|(_, t)| std::cmp::Reverse(t.seen));
@@ -2030,17 +2050,23 @@ impl<'o> EventReader<'o> {
         }
     }
 
+    /// Parks the turn read so far and takes out `who`'s (a new one for an agent not met
+    /// yet); a turn with nothing in it is not kept.
+    #[inline(never)]
     fn switch_turn(&mut self, who: &str) {
-        let me = std::mem::replace(&mut self.turn_agent, who.to_string());
         // (boxed: a switch moves pointers, and so does the map when it grows)
         let mine = match self.parked.remove(who) {
-            Some(theirs) => std::mem::replace(&mut self.turn, theirs),
+            Some(theirs) => Some(std::mem::replace(&mut self.turn, theirs)),
             // an empty turn serves the agent met first as it is
-            None if self.turn.is_empty() => return,
-            None => std::mem::take(&mut self.turn),
+            None if self.turn.is_empty() => None,
+            None => Some(std::mem::take(&mut self.turn)),
         };
-        if !mine.is_empty() {
-            self.parked.insert(me, mine);
+        match mine.filter(|t| !t.is_empty()) {
+            Some(mine) => {
+                let me = std::mem::replace(&mut self.turn_agent, who.to_string());
+                self.parked.insert(me, mine);
+            }
+            None => set(&mut self.turn_agent, who),
         }
     }
 
