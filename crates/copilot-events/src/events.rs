@@ -423,9 +423,6 @@ fn s<'c>(c: &'c Option<Str<'_>>) -> &'c str {
     c.as_deref().unwrap_or("")
 }
 
-/// The `model` column of an assistant message's rows: the message's model, else its
-/// turn's, else the model auto mode last chose (`resolved`), never the route `auto`
-/// (empty when `auto` is the only model known).
 /// A model's name, not the route `auto` or nothing.
 fn named_model(m: &str) -> bool {
     !m.is_empty() && m != "auto"
@@ -470,6 +467,9 @@ impl HeldTurn {
     }
 }
 
+/// The `model` column of an assistant message's rows: the message's model, else its
+/// turn's, else the model auto mode last chose (`resolved`), never the route `auto`
+/// (empty when `auto` is the only model known).
 fn response_model<'c>(own: &'c Option<Str<'_>>, turn: &'c str, resolved: &'c str) -> &'c str {
     let named = |m: &&str| named_model(m);
     own.as_deref()
