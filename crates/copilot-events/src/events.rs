@@ -1575,31 +1575,13 @@ impl<'o> EventReader<'o> {
                 }
                 t.push_str(": ");
                 t.push_str(s(&d.message));
-                let model = open_turn_model(&self.turn.model, &self.auto_model);
-                self.turn.held.shown(model);
-                emit!(
-                    &self.line_session,
-                    TurnType::System,
-                    &self.text,
-                    model,
-                    "",
-                    ""
-                );
+                self.turn_row(&cx, sink);
             }
             Data::Abort(d) => {
                 self.text.clear();
                 self.text.push_str("turn aborted: ");
                 self.text.push_str(s(&d.reason));
-                let model = open_turn_model(&self.turn.model, &self.auto_model);
-                self.turn.held.shown(model);
-                emit!(
-                    &self.line_session,
-                    TurnType::System,
-                    &self.text,
-                    model,
-                    "",
-                    ""
-                );
+                self.turn_row(&cx, sink);
             }
             Data::Compaction(d) => {
                 let phase = &kind["session.compaction_".len()..];
@@ -1999,6 +1981,24 @@ impl<'o> EventReader<'o> {
         if self.turn.held.cx.is_some() {
             self.turn.held.release(&mut self.text, &mut self.out, sink);
         }
+    }
+
+    /// The line's system row in `self.text`, of the turn being read: with its model
+    /// (an abort's, an error's).
+    fn turn_row(&mut self, cx: &Cx, sink: &mut dyn RowSink) {
+        let model = open_turn_model(&self.turn.model, &self.auto_model);
+        self.turn.held.shown(model);
+        sink.lend(self.out.fill(
+            &self.project,
+            &self.branch,
+            &self.line_session,
+            cx,
+            TurnType::System,
+            &self.text,
+            model,
+            "",
+            "",
+        ));
     }
 
     /// The row of a `turn_end` line that names another model than its turn's start.
