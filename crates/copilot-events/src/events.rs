@@ -131,6 +131,9 @@ fn known(kind: &str) -> bool {
 struct PendingRequest {
     name: String,
     text: String,
+    /// The model of the reply that asked for it (its own, else its turn's), for the
+    /// call's `tool_use` row: the model that ran the command.
+    model: String,
     /// The session, project and branch of its line ([`EventReader::places`]).
     place: usize,
     at: Option<Timestamp>,
@@ -820,7 +823,7 @@ impl<'o> EventReader<'o> {
             &cx,
             TurnType::ToolUse,
             &p.text,
-            "",
+            &p.model,
             &p.name,
             id,
         ));
@@ -1155,6 +1158,11 @@ impl<'o> EventReader<'o> {
                     self.turn.held.shown(model);
                     emit!(&self.line_session, TurnType::Assistant, c, model, "", "");
                 }
+                // the model that asks for its calls (kept with each call until it starts)
+                let model = match &d.tool_requests {
+                    Some(t) if !t.is_empty() => model.to_string(),
+                    _ => String::new(),
+                };
                 for tr in d.tool_requests.iter().flatten() {
                     let id = s(&tr.tool_call_id);
                     self.note_family(id, at, line);
@@ -1162,11 +1170,12 @@ impl<'o> EventReader<'o> {
                         // started, completed or already requested: nothing to hold
                         if id.is_empty() {
                             let text = tr.arguments.map(raw_text).unwrap_or_default();
+                            self.turn.held.shown(&model);
                             emit!(
                                 &self.line_session,
                                 TurnType::ToolUse,
                                 &text,
-                                "",
+                                &model,
                                 s(&tr.name),
                                 ""
                             );
@@ -1180,6 +1189,7 @@ impl<'o> EventReader<'o> {
                         Call::Requested(Box::new(PendingRequest {
                             name: s(&tr.name).to_string(),
                             text,
+                            model: model.clone(),
                             place,
                             at,
                             number: line.number,
@@ -1200,11 +1210,16 @@ impl<'o> EventReader<'o> {
                 };
                 // (its key, its request, its state when started or completed before: the
                 // same call written again)
-                let (key, requested, again) = match entry {
+                let (key, mut requested, again) = match entry {
                     Some((k, Call::Requested(r))) => (Some(k), Some(r), None),
                     Some((k, other)) => (Some(k), None, Some(other)),
                     None => (None, None, None),
                 };
+                // the model that asked for the call: the requesting reply's
+                let asked = requested
+                    .as_mut()
+                    .map(|r| std::mem::take(&mut r.model))
+                    .unwrap_or_default();
                 let name = match (d.mcp_server_name.as_deref(), d.mcp_tool_name.as_deref()) {
                     (Some(srv), Some(t)) if !srv.is_empty() => format!("{srv}/{t}"),
                     _ => d
@@ -1235,8 +1250,17 @@ impl<'o> EventReader<'o> {
                             &args
                         }
                     };
-                    let model = s(&d.model);
-                    self.note_model(model);
+                    // its own, else the requesting reply's, else its turn's
+                    let own = s(&d.model);
+                    let model = if !own.is_empty() {
+                        own
+                    } else if !asked.is_empty() {
+                        &asked
+                    } else {
+                        response_model(&None, &self.turn.model, &self.auto_model)
+                    };
+                    self.any_model |= !model.is_empty();
+                    self.turn.held.shown(model);
                     emit!(
                         &self.line_session,
                         TurnType::ToolUse,
@@ -2881,7 +2905,7 @@ mod tests {
                 row("assistant", "claude-haiku-4.5", "three"),
                 row("assistant", "", "four"),
                 // a request never started: at the end
-                row("tool_use", "", r#"{"command":"ls"}"#),
+                row("tool_use", "claude-haiku-4.5", r#"{"command":"ls"}"#),
                 row(
                     "system",
                     "",

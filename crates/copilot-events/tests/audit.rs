@@ -1738,3 +1738,53 @@ fn every_field_read_reaches_a_row() {
     let missing: Vec<&String> = planted.iter().filter(|t| !whole(t)).collect();
     assert_eq!(missing, ["zq28x", "zq116x", "zq118x"]);
 }
+
+/// A call's `tool_use` row has the model that ran it: its start line's own `model`,
+/// else the model of the reply that asked for it (`toolRequests`: the reply's own
+/// model, else its turn's), else the turn of its start's own agent; a call asked for
+/// and never started, or with no id, has its reply's. A call asked for after its start
+/// keeps its start's. A turn whose model only its calls show gives its start no row of
+/// its own (here no `session event: assistant.turn_start` row at all).
+#[test]
+fn a_call_has_the_model_that_asked_for_it() {
+    let lines = [
+        r#"{"type":"assistant.turn_start","data":{"model":"turn-m","turnId":"0"}}"#,
+        r#"{"type":"assistant.message","data":{"content":"","model":"reply-m","toolRequests":[{"toolCallId":"A","name":"bash"},{"toolCallId":"B","name":"view"},{"toolCallId":"","name":"grep"}]}}"#,
+        r#"{"type":"assistant.message","data":{"content":"","toolRequests":[{"toolCallId":"C","name":"bash"}]}}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"A","toolName":"bash"}}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"C","toolName":"bash","model":"own-m"}}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"D","toolName":"bash"}}"#,
+        r#"{"type":"assistant.turn_start","data":{"model":"sub-m","turnId":"0"},"agentId":"a1"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"E","toolName":"bash"},"agentId":"a1"}"#,
+        r#"{"type":"assistant.message","data":{"content":"","model":"late-m","toolRequests":[{"toolCallId":"D","name":"bash"}]}}"#,
+        r#"{"type":"assistant.turn_end","data":{"turnId":"0"}}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"F","toolName":"bash"}}"#,
+        r#"{"type":"assistant.turn_start","data":{"model":"turn-2","turnId":"1"}}"#,
+        r#"{"type":"assistant.message","data":{"content":"","toolRequests":[{"toolCallId":"G","name":"bash"}]}}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"G","toolName":"bash"}}"#,
+        r#"{"type":"assistant.turn_end","data":{"turnId":"1"}}"#,
+    ];
+    let rows = events(&lines);
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r.turn_type == TurnType::ToolUse || r.text.starts_with("session event"))
+            .map(|r| format!(
+                "{}|{}|{}|{}",
+                r.source_line.unwrap_or_default(),
+                r.tool_use_id,
+                r.model,
+                r.text
+            ))
+            .collect::<Vec<_>>(),
+        [
+            "2||reply-m|",
+            "4|A|reply-m|",
+            "5|C|own-m|",
+            "6|D|turn-m|",
+            "8|E|sub-m|",
+            "11|F||",
+            "14|G|turn-2|",
+            "2|B|reply-m|",
+        ]
+    );
+}

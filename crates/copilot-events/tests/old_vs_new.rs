@@ -61,6 +61,10 @@
 //!     another shape, for the duplicate field). A truncation's and a usage line's
 //!     counts named two ways are read too (`audit.rs`,
 //!     `a_count_named_in_two_ways_is_read`).
+//! 13. (2026-12-05) a call's `tool_use` row has its start line's own `model` (the old
+//!     reader read none), else the model of the reply that asked for it (`toolRequests`: that reply's own model,
+//!     else its turn's, else the one auto mode chose), else its start line's turn's
+//!     (before, none): the model that ran the command.
 //!
 //! And one addition (2026-12-05): a `session.shutdown` that holds the session's totals
 //! (`totalPremiumRequests`, `totalNanoAiu`, `sessionStartTime` ...) gives a `session
@@ -449,6 +453,46 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
             };
         }
     }
+    // 13. a call's `tool_use` row with no model of its own line has the model of the
+    //     reply that asked for it, else its line's turn's (as that reply's rows have)
+    let asked = request_models(bytes, &state);
+    for r in &mut rows {
+        if r.turn_type != TurnType::ToolUse || !r.model.is_empty() {
+            continue;
+        }
+        let Some(st) = r
+            .source_locator
+            .strip_prefix("byte ")
+            .and_then(|o| o.parse::<u64>().ok())
+            .and_then(|o| state.get(&o))
+        else {
+            continue;
+        };
+        let of_turn = match st.turn.as_str() {
+            "" | "auto" => st.auto.as_str(),
+            m => m,
+        };
+        r.model = match st.kind.as_str() {
+            // a call requested and never started, or with no id: the reply's own row
+            "assistant.message" => {
+                match line_at(bytes, &r.source_locator).and_then(|l| string_at(l, "/data/model")) {
+                    Some(m) if st.own_named => m,
+                    _ => of_turn.to_string(),
+                }
+            }
+            // a start: its own model, else its request's, else its turn's
+            _ => match line_at(bytes, &r.source_locator)
+                .and_then(|l| string_at(l, "/data/model"))
+                .filter(|m| !m.is_empty())
+            {
+                Some(own) => own,
+                None => asked
+                    .get(&r.tool_use_id)
+                    .filter(|m| !m.is_empty())
+                    .map_or_else(|| of_turn.to_string(), String::clone),
+            },
+        };
+    }
     // 12. a count named both ways: read
     let mut i = 0;
     while i < rows.len() {
@@ -559,6 +603,53 @@ fn turn_states(bytes: &[u8]) -> std::collections::HashMap<u64, TurnState> {
                 }
             }
             _ => {}
+        }
+    }
+    out
+}
+
+/// For difference 13: each tool-call id whose first line is an `assistant.message`
+/// asking for it (`toolRequests`), the model of that reply's rows (its own `model`, else
+/// its turn's, else the one auto mode chose).
+fn request_models(
+    bytes: &[u8],
+    state: &std::collections::HashMap<u64, TurnState>,
+) -> std::collections::HashMap<String, String> {
+    use serde_json::Value;
+    let mut seen = std::collections::HashSet::new();
+    let mut out = std::collections::HashMap::new();
+    for l in chat_rows::lines::lines(bytes) {
+        let v: Option<Value> =
+            chat_rows::json::with_repaired(l.bytes, |b| serde_json::from_slice(b).ok());
+        let Some(v) = v else { continue };
+        let data = v.get("data");
+        let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
+        if kind != "assistant.message" {
+            if let Some(id) = data
+                .and_then(|d| d.get("toolCallId"))
+                .and_then(Value::as_str)
+            {
+                seen.insert(id.to_string());
+            }
+            continue;
+        }
+        let Some(st) = state.get(&l.offset) else {
+            continue;
+        };
+        let model = match data.and_then(|d| d.get("model")).and_then(Value::as_str) {
+            Some(m) if st.own_named => m.to_string(),
+            _ => match st.turn.as_str() {
+                "" | "auto" => st.auto.clone(),
+                m => m.to_string(),
+            },
+        };
+        let requests = data.and_then(|d| d.get("toolRequests"));
+        for id in requests.and_then(Value::as_array).into_iter().flatten() {
+            if let Some(id) = id.get("toolCallId").and_then(Value::as_str) {
+                if seen.insert(id.to_string()) {
+                    out.insert(id.to_string(), model.clone());
+                }
+            }
         }
     }
     out
@@ -942,6 +1033,22 @@ fn intended_differences() {
             &[
                 r#"{"type":"session.context_cleared","data":{"messageCount":3,"messagesCleared":3}}"#,
                 r#"{"type":"session.context_cleared","data":{"messagesCleared":5,"messageCount":4}}"#,
+            ],
+        ),
+        (
+            "13. a call's model: its request's, else its turn's",
+            &[
+                r#"{"type":"assistant.turn_start","data":{"model":"t13","turnId":"0"}}"#,
+                r#"{"type":"assistant.message","data":{"content":"","model":"m13","toolRequests":[{"toolCallId":"A","name":"bash"},{"toolCallId":"B","name":"view"},{"toolCallId":"","name":"grep"}]}}"#,
+                r#"{"type":"assistant.message","data":{"content":"","toolRequests":[{"toolCallId":"C","name":"bash"}]}}"#,
+                r#"{"type":"tool.execution_start","data":{"toolCallId":"A","toolName":"bash"}}"#,
+                r#"{"type":"tool.execution_start","data":{"toolCallId":"C","toolName":"bash","model":"own"}}"#,
+                r#"{"type":"tool.execution_start","data":{"toolCallId":"D","toolName":"bash"}}"#,
+                r#"{"type":"assistant.turn_start","data":{"model":"s13","turnId":"0"},"agentId":"a1"}"#,
+                r#"{"type":"tool.execution_start","data":{"toolCallId":"E","toolName":"bash"},"agentId":"a1"}"#,
+                r#"{"type":"assistant.message","data":{"content":"","model":"late","toolRequests":[{"toolCallId":"D","name":"bash"}]}}"#,
+                r#"{"type":"assistant.turn_end","data":{"turnId":"0"}}"#,
+                r#"{"type":"tool.execution_start","data":{"toolCallId":"F","toolName":"bash"}}"#,
             ],
         ),
         (
