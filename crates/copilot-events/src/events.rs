@@ -1091,7 +1091,7 @@ impl<'o> EventReader<'o> {
                 self.release_turn(sink);
                 self.turn.reasoning.clear();
                 set(&mut self.turn.model, s(&d.model));
-                self.any_model |= !self.turn.model.is_empty();
+                self.any_model |= named_model(&self.turn.model);
                 if named_model(&self.turn.model) {
                     self.hold_turn(cx, line);
                 }
@@ -1118,8 +1118,7 @@ impl<'o> EventReader<'o> {
                 }
             }
             Data::Message(d) => {
-                if d.model.as_deref().is_some_and(|m| !m.is_empty()) || !self.turn.model.is_empty()
-                {
+                if d.model.as_deref().is_some_and(named_model) || named_model(&self.turn.model) {
                     self.any_model = true;
                 }
                 match d.reasoning_text.as_deref().filter(|r| !r.is_empty()) {
@@ -1259,7 +1258,7 @@ impl<'o> EventReader<'o> {
                     } else {
                         response_model(&None, &self.turn.model, &self.auto_model)
                     };
-                    self.any_model |= !model.is_empty();
+                    self.any_model |= named_model(model);
                     self.turn.held.shown(model);
                     emit!(
                         &self.line_session,
@@ -1418,7 +1417,9 @@ impl<'o> EventReader<'o> {
                     opts.push(("source".to_string(), src.0.to_string()));
                 }
                 let spec = ModelSpec::with_options(new, opts);
-                self.any_model = true;
+                // a model named, old or new (the route `auto` is none)
+                self.any_model |=
+                    named_model(new) || d.previous_model.as_deref().is_some_and(named_model);
                 self.auto_model.clear();
                 // system::model_change's (or system::model's) text, written in place: the
                 // old model as the event names it, else the tracker's last
@@ -1735,7 +1736,7 @@ impl<'o> EventReader<'o> {
                 }
                 match phase {
                     "started" => {
-                        self.any_model |= !s(&d.model).is_empty();
+                        self.any_model |= named_model(s(&d.model));
                         kv(t, "tool_call", s(&d.tool_call_id), false);
                         kv(t, "model", s(&d.model), false);
                     }
@@ -1812,8 +1813,11 @@ impl<'o> EventReader<'o> {
             }
             Data::Shutdown(d) => {
                 // a model named here is a model field like any other: no inferred family
-                if !s(&d.current_model).is_empty()
-                    || d.model_metrics.iter().flatten().any(|(m, _)| !m.is_empty())
+                if named_model(s(&d.current_model))
+                    || d.model_metrics
+                        .iter()
+                        .flatten()
+                        .any(|(m, _)| named_model(m))
                 {
                     self.any_model = true;
                 }
@@ -1984,19 +1988,20 @@ impl<'o> EventReader<'o> {
         let Some(m) = model.filter(|m| !m.is_empty()) else {
             return false;
         };
-        self.any_model = true;
+        // the route `auto` names no model: the calls' ids may still tell its family
         if m == "auto" {
             return false;
         }
+        self.any_model = true;
         self.text.clear();
         self.model_tracker
             .observe_into(ModelSpec::new(m), &mut self.text)
     }
 
-    /// A model named on the line (an empty one is none): the log names a model, so no
-    /// family is inferred from its calls' ids.
+    /// A model named on the line (an empty one, or the route `auto`, is none): the log
+    /// names a model, so no family is inferred from its calls' ids.
     fn note_model(&mut self, model: &str) {
-        self.any_model |= !model.is_empty();
+        self.any_model |= named_model(model);
     }
 
     /// Gives the held `turn_start` line its row, if no row of its turn showed its model.

@@ -565,7 +565,15 @@ fn leaves(prefix: &str, v: &Node<'_>, out: &mut Vec<(String, String)>) {
         }
     } else {
         let text = v.compact(names_secret);
-        out.push((prefix.to_string(), text.trim_matches('"').to_string()));
+        // a string without its own two quotes only (one it ends with, escaped, stays)
+        let text = match v.as_str() {
+            Some(_) => text
+                .strip_prefix('"')
+                .and_then(|t| t.strip_suffix('"'))
+                .map_or_else(|| text.clone(), str::to_string),
+            None => text,
+        };
+        out.push((prefix.to_string(), text));
     }
 }
 

@@ -114,7 +114,7 @@ fn grants_and_settings_follow_the_file() {
     let settings = write(
         dir.path(),
         "home/u/.copilot/settings.json",
-        b"// user settings\n{\"model\": \"gpt-5\", \"permissions\": {\"zeta\": [\"shell(ls)\"], /* c */ \"alpha\": {\"y\": 1, \"x\": \"caf\\u00e9\"}, \"zeta\": [\"shell(rm)\"],},}",
+        b"// user settings\n{\"model\": \"gpt-5\", \"permissions\": {\"zeta\": [\"shell(ls)\"], /* c */ \"alpha\": {\"y\": 1, \"x\": \"caf\\u00e9\", \"q\": \"say \\\"hi\\\"\", \"e\": \"\\\"\"}, \"zeta\": [\"shell(rm)\"],},}",
     );
     let mut rows = read(&grants, None);
     rows.extend(read(&settings, None));
@@ -129,6 +129,8 @@ fn grants_and_settings_follow_the_file() {
             r#"permissions.zeta|permission setting: permissions.zeta=["shell(rm)"] (from settings.json, file mtime)"#,
             "permissions.alpha.y|permission setting: permissions.alpha.y=1 (from settings.json, file mtime)",
             r#"permissions.alpha.x|permission setting: permissions.alpha.x=caf\u00e9 (from settings.json, file mtime)"#,
+            r#"permissions.alpha.q|permission setting: permissions.alpha.q=say \"hi\" (from settings.json, file mtime)"#,
+            r#"permissions.alpha.e|permission setting: permissions.alpha.e=\" (from settings.json, file mtime)"#,
             "model|model setting: model=gpt-5 (from settings.json, file mtime)",
         ]
     );
@@ -1787,4 +1789,34 @@ fn a_call_has_the_model_that_asked_for_it() {
             "2|B|reply-m|",
         ]
     );
+}
+
+/// The route `auto` names no model: a log whose only model is `auto` (its start's
+/// `selectedModel`, a change to it, its turns' and replies' `model`) still has its
+/// calls' model family inferred; a change away from a named model names one.
+#[test]
+fn the_route_auto_leaves_the_family_to_be_inferred() {
+    let auto_only = [
+        r#"{"type":"session.start","data":{"sessionId":"s","selectedModel":"auto"},"timestamp":"2026-10-04T10:00:00.000Z"}"#,
+        r#"{"type":"session.model_change","data":{"newModel":"auto"},"timestamp":"2026-10-04T10:00:01.000Z"}"#,
+        r#"{"type":"assistant.turn_start","data":{"turnId":"0","model":"auto"},"timestamp":"2026-10-04T10:00:02.000Z"}"#,
+        r#"{"type":"assistant.message","data":{"content":"ok","model":"auto","toolRequests":[{"toolCallId":"toolu_vrtx_01","name":"bash"}]},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"toolu_vrtx_01","toolName":"bash","model":"auto"},"timestamp":"2026-10-04T10:00:04.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"toolu_vrtx_01","success":true,"result":{"content":"x"}},"timestamp":"2026-10-04T10:00:05.000Z"}"#,
+    ];
+    let families = |rows: &[Row]| -> Vec<String> {
+        rows.iter()
+            .filter(|r| r.text.starts_with("model family inferred: "))
+            .map(|r| format!("{}|{}|{}", r.model, r.source_locator, r.text))
+            .collect()
+    };
+    assert_eq!(
+        families(&events(&auto_only)),
+        [
+            "|byte 318|model family inferred: Anthropic (tool-call id prefix toolu_vrtx_; not recorded by the store)"
+        ]
+    );
+    let mut away = auto_only.to_vec();
+    away[1] = r#"{"type":"session.model_change","data":{"previousModel":"gpt-5","newModel":"auto"},"timestamp":"2026-10-04T10:00:01.000Z"}"#;
+    assert_eq!(families(&events(&away)), Vec::<String>::new());
 }
