@@ -189,8 +189,11 @@ pub fn locate(path: &Path) -> Option<Location> {
             "content.txt" | "content.json",
         ] if under_user => loc(FileKind::ToolResource, sid),
         ["memory-tool", "memories", ..] if rest.len() >= 3 => {
-            // `memories/<sessionId>/x.md` names a session, `memories/repo/` does not
-            let sid = if rest.len() >= 4 && rest[2] != "repo" {
+            // a workspace's `memories/<sessionId>/x.md` names a session, its
+            // `memories/repo/` does not, and nothing under global storage does (its
+            // folders are the user's own)
+            let in_workspace = c[..ext].iter().any(|x| x == "workspaceStorage");
+            let sid = if in_workspace && rest.len() >= 4 && rest[2] != "repo" {
                 rest[2]
             } else {
                 ""
@@ -455,6 +458,15 @@ mod tests {
             Some(Location {
                 kind: FileKind::Memory,
                 session_id: "s9".into()
+            })
+        );
+        assert_eq!(
+            locate(Path::new(
+                "h/x/User/globalStorage/github.copilot-chat/memory-tool/memories/topics/n.md"
+            )),
+            Some(Location {
+                kind: FileKind::Memory,
+                session_id: String::new()
             })
         );
         assert_eq!(
