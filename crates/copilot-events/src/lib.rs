@@ -973,6 +973,16 @@ fn read_side(
                 .unwrap_or(file_name.clone());
             side::memory(&bytes, &rel, &side, sink)
         }
+        FileKind::SessionFile => {
+            // its path under the session folder: files/<...> or research/<...>
+            let c = components(path);
+            let rel = c
+                .iter()
+                .rposition(|x| x == "files" || x == "research")
+                .map(|i| c[i..].join("/"))
+                .unwrap_or(file_name.clone());
+            side::session_file(&bytes, &rel, &side, sink)
+        }
         FileKind::LegacySession => side::legacy_session(&bytes, &side, sink),
         FileKind::ToolResource => {
             // <workspace>/GitHub.copilot-chat/chat-session-resources/<sid>/<call>/<file>

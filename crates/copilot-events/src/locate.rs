@@ -36,7 +36,8 @@ pub enum FileKind {
     Transcript,
     /// `.copilot/session-state/<id>/workspace.yaml`.
     WorkspaceYaml,
-    /// `.copilot/session-state/<id>/vscode.metadata.json`.
+    /// `.copilot/session-state/<id>/vscode.metadata.json` or
+    /// `vscode.requests.metadata.json`.
     VscodeMetadata,
     /// `rewind-file-snapshots/index.json` or the older `rewind-snapshots/index.json`.
     RewindIndex,
@@ -44,6 +45,9 @@ pub enum FileKind {
     Checkpoint,
     /// `.copilot/session-state/<id>/plan.md`.
     Plan,
+    /// A file under `.copilot/session-state/<id>/files/` or `research/`: what the
+    /// session kept beside its log (the CLI's `/session files`; research reports).
+    SessionFile,
     /// `.copilot/session-store.db`, `github.copilot-chat/session-store.db`,
     /// `copilot-session-store.db`: the cross-session SQLite index.
     SessionStore,
@@ -85,6 +89,7 @@ impl FileKind {
             FileKind::RewindIndex => "copilot rewind snapshot index",
             FileKind::Checkpoint => "copilot checkpoint",
             FileKind::Plan => "copilot plan",
+            FileKind::SessionFile => "copilot cli session file",
             FileKind::SessionStore => "copilot session store",
             FileKind::AgentTraces => "copilot otel trace store",
             FileKind::CommandHistory => "copilot cli command history",
@@ -112,6 +117,7 @@ impl FileKind {
                 | FileKind::SessionDb
                 | FileKind::AppDb
                 | FileKind::ToolResource
+                | FileKind::SessionFile
         )
     }
 }
@@ -378,7 +384,11 @@ fn in_home(rest: &[&str]) -> Option<Location> {
         ),
         ["session-state", id, "events.jsonl"] => loc(FileKind::CliEvents, id),
         ["session-state", id, "workspace.yaml"] => loc(FileKind::WorkspaceYaml, id),
-        ["session-state", id, "vscode.metadata.json"] => loc(FileKind::VscodeMetadata, id),
+        [
+            "session-state",
+            id,
+            "vscode.metadata.json" | "vscode.requests.metadata.json",
+        ] => loc(FileKind::VscodeMetadata, id),
         [
             "session-state",
             id,
@@ -389,6 +399,7 @@ fn in_home(rest: &[&str]) -> Option<Location> {
             loc(FileKind::Checkpoint, id)
         }
         ["session-state", id, "plan.md"] => loc(FileKind::Plan, id),
+        ["session-state", id, "files" | "research", _, ..] => loc(FileKind::SessionFile, id),
         ["session-state", id, "session.db"] => loc(FileKind::SessionDb, id),
         _ => None,
     }

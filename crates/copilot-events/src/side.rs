@@ -753,6 +753,18 @@ pub fn memory(bytes: &[u8], rel: &str, side: &Side<'_>, sink: &mut dyn FnMut(Row
     );
 }
 
+/// A file the session kept under `files/` or `research/` (`rel`, its path from there):
+/// one live `session file:` row at the file's mtime with its text, or its size when it
+/// is not UTF-8 text (its bytes are never printed).
+pub fn session_file(bytes: &[u8], rel: &str, side: &Side<'_>, sink: &mut dyn FnMut(Row)) {
+    sink(
+        Row::system(side.agent, texts::session_file(rel, bytes))
+            .at(side.mtime)
+            .session(side.session)
+            .locator("whole file"),
+    );
+}
+
 /// The legacy `history-session-state/<id>.json`: `chatMessages` as user and assistant
 /// rows, `timeline` tool items as tool rows (shapes unverified).
 pub fn legacy_session(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) {

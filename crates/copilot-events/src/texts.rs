@@ -238,6 +238,20 @@ pub fn memory_note(path: &str, content: &str) -> String {
     format!("memory note: {path}: {content}")
 }
 
+/// `session file: <path> (<n> bytes, file mtime): <text>` for a file the session kept
+/// (`files/`, `research/`), its text trimmed; `[not UTF-8 text]` in place of a text
+/// that is none.
+pub fn session_file(path: &str, bytes: &[u8]) -> String {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t.trim(),
+        Err(_) => "[not UTF-8 text]",
+    };
+    format!(
+        "session file: {path} ({} bytes, file mtime): {text}",
+        bytes.len()
+    )
+}
+
 /// `session event detail: <type> <JSON>`: the `data` fields of an event that its rows
 /// do not print (the SDK's fields beyond the spec's text: a permission request's
 /// possible paths and the assisted approval's verdict, a completed permission's

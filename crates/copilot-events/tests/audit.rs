@@ -1820,3 +1820,60 @@ fn the_route_auto_leaves_the_family_to_be_inferred() {
     away[1] = r#"{"type":"session.model_change","data":{"previousModel":"gpt-5","newModel":"auto"},"timestamp":"2026-10-04T10:00:01.000Z"}"#;
     assert_eq!(families(&events(&away)), Vec::<String>::new());
 }
+
+/// What a CLI session keeps beside its log under `files/` and `research/` (the spec's
+/// session-folder table; the CLI's `/session files`) gives one live `session file:` row
+/// each, with its path from the session folder, its size and its text (a file that is
+/// not UTF-8 text its size alone); `vscode.requests.metadata.json` is read as
+/// `vscode.metadata.json` is.
+#[test]
+fn a_sessions_files_and_research_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = "home/u/.copilot/session-state/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70";
+    let note = write(
+        dir.path(),
+        &format!("{s}/files/notes/todo.md"),
+        b"# Todo\n- rotate the key\n",
+    );
+    let report = write(
+        dir.path(),
+        &format!("{s}/research/report.md"),
+        b"Findings: none\n",
+    );
+    let blob = write(
+        dir.path(),
+        &format!("{s}/files/shot.png"),
+        b"\x89PNG\r\n\x1a\n\xff\x00",
+    );
+    let meta = write(
+        dir.path(),
+        &format!("{s}/vscode.requests.metadata.json"),
+        br#"{"req-1":{"origin":"vscode"}}"#,
+    );
+    let mut texts = Vec::new();
+    for p in [&note, &report, &blob, &meta] {
+        assert!(CopilotEventsStore.claim(p).is_some(), "{}", p.display());
+        for r in read(p, None) {
+            texts.push(format!(
+                "{}|{}|{}|{}|{}",
+                r.session_id,
+                r.record_state,
+                r.source_locator,
+                r.timestamp.is_some(),
+                r.text
+            ));
+        }
+    }
+    assert_eq!(
+        texts,
+        [
+            "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|live|whole file|true|session file: files/notes/todo.md (24 bytes, file mtime): # Todo\n- rotate the key",
+            "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|live|whole file|true|session file: research/report.md (15 bytes, file mtime): Findings: none",
+            "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|live|whole file|true|session file: files/shot.png (10 bytes, file mtime): [not UTF-8 text]",
+            "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|secondary|whole file|true|session index: req-1=\"{\\\"origin\\\":\\\"vscode\\\"}\"",
+        ]
+    );
+    // the folders themselves, and a file beside them, are not session files
+    let beside = dir.path().join(s).join("files.md");
+    assert!(CopilotEventsStore.claim(&beside).is_none());
+}
