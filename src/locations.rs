@@ -54,6 +54,8 @@ pub const SERVER_DIRS: &[(&str, &str)] = &[
     (".trae-server", "trae"),
     (".trae-cn-server", "trae-cn"),
     (".antigravity-server", "antigravity"),
+    // GitHub Codespaces and dev containers (`~/.vscode-remote/data/{User,Machine}`)
+    (".vscode-remote", "vscode"),
 ];
 
 /// Every known location, for documentation and `--list`. Editor user data directories
@@ -312,6 +314,10 @@ mod tests {
             Some("vscode")
         );
         assert_eq!(p("h/home/a/.cursor-server/data/User/x"), Some("cursor"));
+        assert_eq!(
+            p("h/home/codespace/.vscode-remote/data/User/workspaceStorage/w/chatSessions/1.jsonl"),
+            Some("vscode")
+        );
         assert_eq!(
             p("opt/VSCode-linux-x64/data/user-data/User/settings.json"),
             Some("vscode")

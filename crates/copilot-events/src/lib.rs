@@ -531,7 +531,7 @@ fn cli_logs_of_home(home: &Path, evidence: &Evidence) -> Vec<(PathBuf, String)> 
 
 /// The user's home above a VS Code user data folder, from the OS layouts:
 /// `<home>/.config/<product>`, `<home>/Library/Application Support/<product>`,
-/// `<home>/AppData/Roaming/<product>`, `<home>/.vscode-server/data` (any `.*-server`).
+/// `<home>/AppData/Roaming/<product>`, `<home>/.vscode-server/data` (any server folder: [`is_server_dir`]).
 /// `None` for a folder elsewhere (a `--user-data-dir`, a portable install).
 fn home_of_user_data(user_data: &Path) -> Option<PathBuf> {
     let name = |p: &Path| name_of(p);
@@ -543,16 +543,25 @@ fn home_of_user_data(user_data: &Path) -> Option<PathBuf> {
         n if n.eq_ignore_ascii_case("Roaming") && name(grand).eq_ignore_ascii_case("AppData") => {
             grand.parent().map(Path::to_path_buf)
         }
-        n if name(user_data) == "data" && n.starts_with('.') && n.ends_with("-server") => {
-            Some(grand.to_path_buf())
-        }
+        n if name(user_data) == "data" && is_server_dir(n) => Some(grand.to_path_buf()),
         _ => None,
     }
 }
 
+/// A remote server's data folder under a home: `.<product>-server` and its
+/// `-insiders` and `-oss` builds (`.vscode-server-insiders`, `.vscode-server-oss`,
+/// `.vscodium-server-insiders`), and `.vscode-remote` (Codespaces, dev containers).
+fn is_server_dir(n: &str) -> bool {
+    n.starts_with('.')
+        && (n.ends_with("-server")
+            || n.ends_with("-server-insiders")
+            || n.ends_with("-server-oss")
+            || n == ".vscode-remote")
+}
+
 /// Every editor `User` folder under a home, whatever the product (VS Code, its
 /// Insiders build, its forks): `<config folder>/<product>/User` for the three OS
-/// layouts' config folders, and `~/.<x>-server/data/User` of the remote servers.
+/// layouts' config folders, and `~/.<x>-server/data/User` of the remote servers ([`is_server_dir`]).
 fn editor_users_of_home(home: &Path, evidence: &Evidence) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for parent in [
@@ -569,7 +578,7 @@ fn editor_users_of_home(home: &Path, evidence: &Evidence) -> Vec<PathBuf> {
     }
     for d in evidence.read_dir(home).unwrap_or_default() {
         let n = name_of(&d);
-        if n.starts_with('.') && n.ends_with("-server") {
+        if is_server_dir(&n) {
             let user = d.join("data").join("User");
             if evidence.read_dir(&user).is_ok() {
                 out.push(user);
@@ -1021,6 +1030,20 @@ mod tests {
                 Some("/e/h/C/Users/u"),
             ),
             ("/e/h/home/u/.vscode-server/data", Some("/e/h/home/u")),
+            (
+                "/e/h/home/u/.vscode-server-insiders/data",
+                Some("/e/h/home/u"),
+            ),
+            ("/e/h/home/u/.vscode-server-oss/data", Some("/e/h/home/u")),
+            (
+                "/e/h/home/u/.vscodium-server-insiders/data",
+                Some("/e/h/home/u"),
+            ),
+            (
+                "/e/h/home/codespace/.vscode-remote/data",
+                Some("/e/h/home/codespace"),
+            ),
+            ("/e/h/home/u/.vscode-remote-x/data", None),
             ("/e/h/opt/portable/data", None),
             ("/e/h/srv/vscode-data", None),
         ] {
