@@ -27,6 +27,10 @@ pub enum Place {
         table: String,
         /// The rowid.
         rowid: i64,
+        /// Where the `-wal` holds it, when the row was read from a WAL frame:
+        /// `wal frame 12 (page 6) cell 3` ([`Database::wal_places`]); `None` for a row
+        /// the main file gave.
+        wal: Option<String>,
     },
     /// A deleted record, or an older version of a live row, found by `sqlite-evidence`.
     Carved {
@@ -45,7 +49,16 @@ impl Place {
     /// The row's `source_locator`.
     pub fn locator(&self) -> String {
         match self {
-            Place::Live { table, rowid } => format!("table {table} rowid {rowid}"),
+            Place::Live {
+                table,
+                rowid,
+                wal: None,
+            } => format!("table {table} rowid {rowid}"),
+            Place::Live {
+                table,
+                rowid,
+                wal: Some(w),
+            } => format!("table {table} rowid {rowid}, {w}"),
             Place::Carved {
                 table,
                 rowid,
@@ -150,6 +163,8 @@ pub fn read_table(db: &Database, table: &str, wanted: &[&str]) -> (Vec<Rec>, Vec
     // a WITHOUT ROWID table has no rowid: its rows are read in key order, numbered
     let without_rowid = format!("SELECT NULL, {} FROM {}", list.join(", "), ident(table));
     let mut live_ids: HashMap<i64, Option<SqlValue>> = HashMap::new();
+    // the rows read from the `-wal` (in fresh CLI captures, every row)
+    let mut in_wal = db.wal_places(table);
     let prepared = db
         .connection()
         .prepare(&sql)
@@ -178,6 +193,7 @@ pub fn read_table(db: &Database, table: &str, wanted: &[&str]) -> (Vec<Rec>, Vec
                             place: Place::Live {
                                 table: table.to_string(),
                                 rowid,
+                                wal: in_wal.remove(&rowid),
                             },
                             values,
                         });

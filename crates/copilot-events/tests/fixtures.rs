@@ -239,10 +239,33 @@ fn session_store_wal_only_and_deleted_session() {
         ),
         (2, 8, 9)
     );
-    // live rows come from the WAL only: the main file holds the deleted session
+    // live rows come from the WAL only: the main file holds the deleted session; each
+    // is located in the frame it was read from (frames 1-10 of the fixture's -wal: 3
+    // and 4 both write page 5, the later one is read; 8 and 10 page 9, 10 is read)
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r.record_state != RecordState::Deleted)
+            .map(|r| format!("{} {}", r.source_locator, r.turn_type))
+            .collect::<Vec<_>>(),
+        [
+            "table sessions rowid 1, wal frame 1 (page 3) cell 0 system",
+            "table turns rowid 1, wal frame 4 (page 5) cell 0 user",
+            "table turns rowid 1, wal frame 4 (page 5) cell 0 assistant",
+            "table turns rowid 2, wal frame 4 (page 5) cell 1 user",
+            "table turns rowid 2, wal frame 4 (page 5) cell 1 assistant",
+            "table checkpoints rowid 1, wal frame 5 (page 6) cell 0 system",
+            "table session_files rowid 1, wal frame 6 (page 7) cell 0 system",
+            "table session_refs rowid 1, wal frame 7 (page 8) cell 0 system",
+            "table assistant_usage_events rowid 1, wal frame 10 (page 9) cell 0 system",
+            "table assistant_usage_events rowid 2, wal frame 10 (page 9) cell 1 system",
+        ]
+    );
     let turn = rows
         .iter()
-        .find(|r| r.source_locator == "table turns rowid 1" && r.turn_type == TurnType::User)
+        .find(|r| {
+            r.source_locator == "table turns rowid 1, wal frame 4 (page 5) cell 0"
+                && r.turn_type == TurnType::User
+        })
         .unwrap();
     // the cut prompt (`Run the tests and fix...`) is proven against the log: full text, log time
     assert_eq!(

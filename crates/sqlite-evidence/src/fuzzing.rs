@@ -5,8 +5,8 @@ use crate::Database;
 use crate::decode::{DbHeader, scan_wal};
 
 /// Runs every decoder of the crate on `data`: the WAL scan, the header, the in-memory
-/// image with its recovery (tables, schema, dropped tables), the paged mode and
-/// `any::AnyDatabase`'s paged reading. The first byte splits the rest into a main file
+/// image with its recovery (tables, schema, dropped tables) and its rows' WAL places,
+/// the paged mode and `any::AnyDatabase`'s paged reading. The first byte splits the rest into a main file
 /// and a WAL. Never panics (that is what the fuzzer checks).
 pub fn exercise(data: &[u8]) {
     let _ = scan_wal(data, None);
@@ -25,6 +25,7 @@ pub fn exercise(data: &[u8]) {
             .unwrap_or_default();
         for t in tables {
             let _ = db.deleted_records(&t);
+            let _ = db.wal_places(&t);
         }
         let _ = db.schema_entries();
         let _ = db.deleted_records("sqlite_master");

@@ -434,6 +434,26 @@ impl Database {
         recover::deleted_records(self, table)
     }
 
+    /// Where the WAL holds the live rows of a rowid table: for each rowid whose leaf
+    /// page the image took from a committed WAL frame, that place as
+    /// `wal frame <n> (page <p>) cell <c>` (the frame 1-based, as in every other
+    /// location here; the cell's index on the leaf). A row not listed was read from
+    /// the main file. Such a row is not necessarily missing from the main file: the
+    /// WAL holds the whole page, so an unchanged neighbour of a changed row is listed
+    /// too; it says which file the row's bytes were read from. Empty for a table
+    /// without a WAL frame, a `WITHOUT ROWID` table and an unknown one.
+    pub fn wal_places(&self, table: &str) -> std::collections::HashMap<i64, String> {
+        recover::wal_places(self, table)
+            .into_iter()
+            .map(|(rowid, (i, page, cell))| {
+                (
+                    rowid,
+                    format!("wal frame {} (page {page}) cell {cell}", i + 1),
+                )
+            })
+            .collect()
+    }
+
     /// Whether SQLite could read the image's schema. When it cannot (a truncated or
     /// damaged file), [`Database::deleted_records`] still reads each table whose
     /// `CREATE TABLE` text survives ([`Database::schema_entries`]) page by page, and

@@ -3526,6 +3526,71 @@ impl Snapshots<'_> {
     }
 }
 
+/// Where a live row of a rowid table was read, when the WAL holds its leaf page: the
+/// 0-based index of the committed frame the image took the page from, the page, and the
+/// cell's index on it. See [`Database::wal_places`].
+pub(crate) fn wal_places(db: &Database, table: &str) -> HashMap<i64, (usize, u32, usize)> {
+    let mut out = HashMap::new();
+    // the image's version of each page: the last committed frame that wrote it
+    let mut current = Snapshot::new();
+    for (i, f) in db.wal_scan.frames.iter().enumerate() {
+        if f.status == FrameStatus::Committed {
+            current.insert(f.page, Version::Frame(i));
+        }
+    }
+    if current.is_empty() {
+        return out;
+    }
+    let root: Option<(i64, String)> = db
+        .connection()
+        .query_row(
+            "SELECT rootpage, sql FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+            [table],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get::<_, Option<String>>(1)?.unwrap_or_default(),
+                ))
+            },
+        )
+        .ok();
+    let Some((root, sql)) = root else {
+        return out;
+    };
+    if root <= 0 || root > i64::from(u32::MAX) || without_rowid(&sql) {
+        return out;
+    }
+    let pages = Pages::new(Src::Db(db));
+    let (mut leaves, mut interiors) = (Vec::new(), Vec::new());
+    let (mut seen, mut visited) = (HashSet::new(), HashSet::new());
+    walk(
+        &pages,
+        &current,
+        root as u32,
+        false,
+        &mut leaves,
+        &mut interiors,
+        &mut seen,
+        &mut visited,
+    );
+    for v in leaves {
+        let Version::Frame(i) = v else { continue };
+        let Some(b) = pages.bytes(v) else { continue };
+        let page = pages.page_of(v);
+        let h = if page == 1 { 100 } else { 0 };
+        let n = be16(&b, h + 3) as usize;
+        // a cell: its payload length, then its rowid (varints)
+        for c in 0..n.min(pages.usable / 2) {
+            let ptr = be16(&b, h + 8 + 2 * c) as usize;
+            let rowid = varint(&b, ptr).and_then(|(_, k)| varint(&b, ptr + k));
+            if let Some((rowid, _)) = rowid {
+                out.insert(rowid as i64, (i, page, c));
+            }
+        }
+    }
+    out
+}
+
 pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord> {
     deleted_records_by(db, table, Walker::Incremental)
 }
