@@ -13,6 +13,16 @@ use chat_rows::{Evidence, RecordState, Row, TurnType};
 use sqlite_evidence::Database;
 
 use crate::db::{Rec, read_table};
+
+/// The columns of `checkpoints` that are not sections: its keys and times.
+const CHECKPOINT_KEYS: [&str; 6] = [
+    "session_id",
+    "checkpoint_number",
+    "title",
+    "created_at",
+    "updated_at",
+    "id",
+];
 use crate::texts;
 use crate::twins::{CellTwins, Twins};
 
@@ -183,36 +193,40 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
             }
         }
     }
-    let (checkpoints, e) = read_table(
-        db,
-        "checkpoints",
-        &[
-            "session_id",
-            "checkpoint_number",
-            "title",
-            "overview",
-            "history",
-            "work_done",
-            "technical_details",
-            "important_files",
-            "next_steps",
-            "created_at",
-        ],
-    );
+    // the sections: the six the spec names, then any other column of the table (the
+    // spec's schema has `...` among them), in the table's order; never a secret-named one
+    let named = [
+        "overview",
+        "history",
+        "work_done",
+        "technical_details",
+        "important_files",
+        "next_steps",
+    ];
+    let others: Vec<String> = db
+        .table_columns("checkpoints")
+        .into_iter()
+        .filter(|c| {
+            !named.contains(&c.as_str())
+                && !CHECKPOINT_KEYS.contains(&c.as_str())
+                && !chat_rows::secrets::names_secret(c)
+        })
+        .collect();
+    let section_cols: Vec<&str> = named
+        .iter()
+        .copied()
+        .chain(others.iter().map(String::as_str))
+        .collect();
+    let wanted: Vec<&str> = CHECKPOINT_KEYS
+        .iter()
+        .copied()
+        .chain(section_cols.iter().copied())
+        .collect();
+    let (checkpoints, e) = read_table(db, "checkpoints", &wanted);
     errors.extend(e);
     for rec in &checkpoints {
         let sid = rec.str("session_id");
-        let sections: Vec<(&str, String)> = [
-            "overview",
-            "history",
-            "work_done",
-            "technical_details",
-            "important_files",
-            "next_steps",
-        ]
-        .iter()
-        .map(|k| (*k, rec.str(k)))
-        .collect();
+        let sections: Vec<(&str, String)> = section_cols.iter().map(|k| (*k, rec.str(k))).collect();
         for (_, v) in &sections {
             turn_texts.add_text(&sid, v);
         }

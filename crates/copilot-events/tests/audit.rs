@@ -1877,3 +1877,37 @@ fn a_sessions_files_and_research_are_read() {
     let beside = dir.path().join(s).join("files.md");
     assert!(CopilotEventsStore.claim(&beside).is_none());
 }
+
+/// A `checkpoints` row gives the six sections the spec names, then every other column
+/// the table has (the spec's schema has `...` among them), in the table's order: a
+/// section of another version is not lost. Its keys and times are no sections, and a
+/// secret-named column is never read.
+#[test]
+fn a_store_checkpoint_keeps_every_section() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("home/u/.copilot/session-store.db");
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute_batch(
+            "CREATE TABLE checkpoints(id INTEGER PRIMARY KEY, session_id TEXT,
+                 checkpoint_number INTEGER, title TEXT, risks TEXT, overview TEXT,
+                 api_token TEXT, next_steps TEXT, open_questions TEXT, created_at TEXT,
+                 updated_at TEXT);
+             INSERT INTO checkpoints VALUES (7, 's1', 2, 'Keys rotated', 'prod outage',
+                 'Rotated the keys', 'ghp_planted', 'deploy', 'who approved?',
+                 '2026-10-04T10:00:00.000Z', '2026-10-04T10:05:00.000Z');",
+        )
+        .unwrap();
+    }
+    let rows: Vec<String> = read(&db, None)
+        .into_iter()
+        .map(|r| format!("{}|{}|{}", r.session_id, r.source_locator, r.text))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "s1|table checkpoints rowid 7|checkpoint: 2 Keys rotated\n\noverview: Rotated the keys\n\nnext_steps: deploy\n\nrisks: prod outage\n\nopen_questions: who approved?"
+        ]
+    );
+}
