@@ -223,6 +223,15 @@ impl AnyDatabase {
         }
     }
 
+    /// Where the WAL holds the live rows of a rowid table, by rowid
+    /// ([`Database::wal_places`]; the same in both modes).
+    pub fn wal_places(&self, table: &str) -> std::collections::HashMap<i64, String> {
+        match self {
+            AnyDatabase::Memory(db) => db.wal_places(table),
+            AnyDatabase::Paged(db) => db.wal_places(table),
+        }
+    }
+
     /// Hands every deleted record of `table` to `each` (see
     /// [`Database::deleted_records`] and [`PagedDatabase::deleted_records`]); returns how
     /// many.

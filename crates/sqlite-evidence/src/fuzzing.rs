@@ -51,6 +51,7 @@ pub fn exercise(data: &[u8]) {
             );
             paged.deleted_records(&e.name, &mut |_| {});
             let _ = paged.table_columns(&e.name);
+            let _ = paged.wal_places(&e.name);
         }
         paged.deleted_records("sqlite_master", &mut |_| {});
         for d in paged.dropped_tables().to_vec() {
@@ -62,5 +63,6 @@ pub fn exercise(data: &[u8]) {
         let _ = any.sqlx_migrations();
         let _ = any.live_rows("ItemTable", &mut |_, _| {});
         let _ = any.has_table("ItemTable");
+        let _ = any.wal_places("ItemTable");
     }
 }

@@ -148,6 +148,21 @@ fn escape_start(bytes: &[u8]) -> String {
 /// The most zero bytes added for pages a truncated file lacks (beyond what the files hold).
 const MAX_PADDING: usize = 64 << 20;
 
+/// `wal frame <n> (page <p>) cell <c>` for each place `recover` found (frame 0-based).
+pub(crate) fn place_texts(
+    places: std::collections::HashMap<i64, (usize, u32, usize)>,
+) -> std::collections::HashMap<i64, String> {
+    places
+        .into_iter()
+        .map(|(rowid, (i, page, cell))| {
+            (
+                rowid,
+                format!("wal frame {} (page {page}) cell {cell}", i + 1),
+            )
+        })
+        .collect()
+}
+
 impl Database {
     /// Reads `path` and `path-wal` through `evidence` (read-only, recorded in its
     /// manifest) and opens the result. Never opens, locks or creates a file beside it.
@@ -443,15 +458,7 @@ impl Database {
     /// too; it says which file the row's bytes were read from. Empty for a table
     /// without a WAL frame, a `WITHOUT ROWID` table and an unknown one.
     pub fn wal_places(&self, table: &str) -> std::collections::HashMap<i64, String> {
-        recover::wal_places(self, table)
-            .into_iter()
-            .map(|(rowid, (i, page, cell))| {
-                (
-                    rowid,
-                    format!("wal frame {} (page {page}) cell {cell}", i + 1),
-                )
-            })
-            .collect()
+        place_texts(recover::wal_places(self, table))
     }
 
     /// Whether SQLite could read the image's schema. When it cannot (a truncated or

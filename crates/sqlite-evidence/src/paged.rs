@@ -453,6 +453,12 @@ impl PagedDatabase {
             .get_or_init(|| paged_recover::dropped_tables(&self.src, self.schema_readable()))
     }
 
+    /// Where the WAL holds the live rows of a rowid table, by rowid, as
+    /// [`crate::Database::wal_places`] gives them (the same walk of the same pages).
+    pub fn wal_places(&self, table: &str) -> std::collections::HashMap<i64, String> {
+        crate::place_texts(recover::paged_wal_places(&self.src, table))
+    }
+
     /// Hands every live record of `table` to `each` (its rowid and values, the rowid
     /// alias filled), walking the table's b-tree one page at a time; returns how many.
     /// A `WITHOUT ROWID` table (an index b-tree, whose interior pages hold rows too)

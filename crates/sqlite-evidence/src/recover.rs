@@ -3530,17 +3530,6 @@ impl Snapshots<'_> {
 /// 0-based index of the committed frame the image took the page from, the page, and the
 /// cell's index on it. See [`Database::wal_places`].
 pub(crate) fn wal_places(db: &Database, table: &str) -> HashMap<i64, (usize, u32, usize)> {
-    let mut out = HashMap::new();
-    // the image's version of each page: the last committed frame that wrote it
-    let mut current = Snapshot::new();
-    for (i, f) in db.wal_scan.frames.iter().enumerate() {
-        if f.status == FrameStatus::Committed {
-            current.insert(f.page, Version::Frame(i));
-        }
-    }
-    if current.is_empty() {
-        return out;
-    }
     let root: Option<(i64, String)> = db
         .connection()
         .query_row(
@@ -3555,18 +3544,49 @@ pub(crate) fn wal_places(db: &Database, table: &str) -> HashMap<i64, (usize, u32
         )
         .ok();
     let Some((root, sql)) = root else {
-        return out;
+        return HashMap::new();
     };
     if root <= 0 || root > i64::from(u32::MAX) || without_rowid(&sql) {
+        return HashMap::new();
+    }
+    // the image's version of each page: the last committed frame that wrote it
+    let mut current = Snapshot::new();
+    for (i, f) in db.wal_scan.frames.iter().enumerate() {
+        if f.status == FrameStatus::Committed {
+            current.insert(f.page, Version::Frame(i));
+        }
+    }
+    places_in(Pages::new(Src::Db(db)), &current, root as u32)
+}
+
+/// [`wal_places`] of a paged source (the table's root from the schema it reads).
+pub(crate) fn paged_wal_places(ps: &PageSource, table: &str) -> HashMap<i64, (usize, u32, usize)> {
+    match paged_shape(ps, table) {
+        Some(shape) if !shape.is_index() => {
+            // the version of each page the source reads: its latest committed frame
+            let current: Snapshot = (0..ps.wal().frames.len())
+                .filter(|&i| ps.is_latest(i))
+                .map(|i| (ps.wal().frames[i].page, Version::Frame(i)))
+                .collect();
+            places_in(Pages::new(Src::Paged(ps)), &current, shape.root)
+        }
+        _ => HashMap::new(),
+    }
+}
+
+/// The walk of both: the table b-tree at `root` in `current` (the image's version of
+/// each page the WAL rewrote), and the cells of each leaf a frame gave.
+fn places_in(pages: Pages<'_>, current: &Snapshot, root: u32) -> HashMap<i64, (usize, u32, usize)> {
+    let mut out = HashMap::new();
+    if current.is_empty() {
         return out;
     }
-    let pages = Pages::new(Src::Db(db));
     let (mut leaves, mut interiors) = (Vec::new(), Vec::new());
     let (mut seen, mut visited) = (HashSet::new(), HashSet::new());
     walk(
         &pages,
-        &current,
-        root as u32,
+        current,
+        root,
         false,
         &mut leaves,
         &mut interiors,

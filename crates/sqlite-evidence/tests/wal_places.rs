@@ -1,5 +1,6 @@
-//! `Database::wal_places`: which live rows were read from a WAL frame, with the frame,
-//! the page and the cell; the rows of pages the main file gave are not listed.
+//! `Database::wal_places` (and the paged mode's): which live rows were read from a WAL
+//! frame, with the frame, the page and the cell; the rows of pages the main file gave
+//! are not listed.
 
 mod common;
 
@@ -71,6 +72,16 @@ fn the_rows_of_a_leaf_the_wal_holds_are_placed_in_its_frame() {
     // no rowids in a WITHOUT ROWID table; an unknown table has none
     assert!(db.wal_places("k").is_empty());
     assert!(db.wal_places("nope").is_empty());
+    // the paged mode walks the same pages to the same places
+    let paged = sqlite_evidence::paged::PagedDatabase::from_readers(
+        Box::new(main.clone()),
+        wal.clone()
+            .map(|w| Box::new(w) as Box<dyn sqlite_evidence::paged::ReadAt>),
+    )
+    .unwrap();
+    for table in ["t", "u", "k", "nope"] {
+        assert_eq!(paged.wal_places(table), db.wal_places(table), "{table}");
+    }
     // the main file alone: nothing is the WAL's
     let alone = Database::from_bytes(&main, None).unwrap();
     assert!(alone.wal_places("t").is_empty());

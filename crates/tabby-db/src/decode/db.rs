@@ -37,6 +37,10 @@ pub enum Place {
         table: &'static str,
         /// Its rowid.
         rowid: i64,
+        /// Where the `-wal` holds it, when the row was read from a WAL frame
+        /// (`wal frame 12 (page 6) cell 3`, `sqlite_evidence`'s `wal_places`); `None`
+        /// for a row the main file gave.
+        wal: Option<String>,
     },
     /// A deleted record (its rowid is no longer in the table), found in freed space or
     /// an older page version.
@@ -63,7 +67,16 @@ impl Place {
     /// The row's `source_locator`.
     pub fn locator(&self) -> String {
         match self {
-            Place::Live { table, rowid } => format!("table {table} rowid {rowid}"),
+            Place::Live {
+                table,
+                rowid,
+                wal: None,
+            } => format!("table {table} rowid {rowid}"),
+            Place::Live {
+                table,
+                rowid,
+                wal: Some(w),
+            } => format!("table {table} rowid {rowid}, {w}"),
             Place::Deleted {
                 table,
                 rowid: Some(rowid),
@@ -421,6 +434,8 @@ fn read_table(
         .filter_map(|c| Some((present.iter().position(|p| p == c)?, *c)))
         .collect();
     let mut out = Vec::new();
+    // the rows read from the `-wal`
+    let mut in_wal = db.wal_places(table);
     let read = db.live_rows(table, &mut |rowid, mut row| {
         let mut values = HashMap::new();
         for &(i, c) in &at {
@@ -430,7 +445,11 @@ fn read_table(
             values.insert(c.to_string(), v);
         }
         out.push(Rec {
-            place: Place::Live { table, rowid },
+            place: Place::Live {
+                table,
+                rowid,
+                wal: in_wal.remove(&rowid),
+            },
             values,
         });
     });
