@@ -3574,41 +3574,78 @@ pub(crate) fn paged_wal_places(ps: &PageSource, table: &str) -> HashMap<i64, (us
     }
 }
 
-/// The walk of both: the table b-tree at `root` in `current` (the image's version of
-/// each page the WAL rewrote), and the cells of each leaf a frame gave.
+/// The search of both: each table leaf the image takes from a WAL frame (`current`:
+/// the image's version of each page the WAL rewrote) whose first rowid, searched from
+/// `root`, leads to it, with its cells. It reads the WAL's pages and one path from the
+/// root for each, never the rest of the table (a table of millions of rows costs what
+/// its WAL rewrote).
 fn places_in(pages: Pages<'_>, current: &Snapshot, root: u32) -> HashMap<i64, (usize, u32, usize)> {
     let mut out = HashMap::new();
-    if current.is_empty() {
-        return out;
-    }
-    let (mut leaves, mut interiors) = (Vec::new(), Vec::new());
-    let (mut seen, mut visited) = (HashSet::new(), HashSet::new());
-    walk(
-        &pages,
-        current,
-        root,
-        false,
-        &mut leaves,
-        &mut interiors,
-        &mut seen,
-        &mut visited,
-    );
-    for v in leaves {
-        let Version::Frame(i) = v else { continue };
-        let Some(b) = pages.bytes(v) else { continue };
-        let page = pages.page_of(v);
+    let mut from_wal: Vec<(u32, usize)> = current
+        .iter()
+        .filter_map(|(&p, v)| match v {
+            Version::Frame(i) => Some((p, *i)),
+            _ => None,
+        })
+        .collect();
+    from_wal.sort_unstable();
+    for (page, i) in from_wal {
+        let Some(b) = pages.bytes(Version::Frame(i)) else {
+            continue;
+        };
         let h = if page == 1 { 100 } else { 0 };
+        if b.get(h) != Some(&0x0d) {
+            continue;
+        }
         let n = be16(&b, h + 3) as usize;
         // a cell: its payload length, then its rowid (varints)
-        for c in 0..n.min(pages.usable / 2) {
-            let ptr = be16(&b, h + 8 + 2 * c) as usize;
-            let rowid = varint(&b, ptr).and_then(|(_, k)| varint(&b, ptr + k));
-            if let Some((rowid, _)) = rowid {
-                out.insert(rowid as i64, (i, page, c));
-            }
+        let cells: Vec<i64> = (0..n.min(pages.usable / 2))
+            .map_while(|c| {
+                let ptr = be16(&b, h + 8 + 2 * c) as usize;
+                let (_, k) = varint(&b, ptr)?;
+                varint(&b, ptr + k).map(|(r, _)| r as i64)
+            })
+            .collect();
+        let Some(&first) = cells.first() else {
+            continue;
+        };
+        if leaf_of(&pages, current, root, first) != Some(page) {
+            continue;
+        }
+        for (c, rowid) in cells.into_iter().enumerate() {
+            out.insert(rowid, (i, page, c));
         }
     }
     out
+}
+
+/// The leaf of the table b-tree at `root` (in `snap`) where `rowid` belongs: down the
+/// interior pages, to the first child whose key is at least `rowid`, else the right-most
+/// one. `None` for a page of another kind, or a path longer than any b-tree's.
+fn leaf_of(pages: &Pages<'_>, snap: &Snapshot, root: u32, rowid: i64) -> Option<u32> {
+    let mut p = root;
+    for _ in 0..64 {
+        let b = pages.bytes(resolve(snap, p))?;
+        let h = if p == 1 { 100 } else { 0 };
+        match b.get(h)? {
+            0x0d => return Some(p),
+            0x05 => {
+                let n = be16(&b, h + 3) as usize;
+                let mut next = be32(&b, h + 8);
+                for c in 0..n.min(pages.usable / 2) {
+                    let ptr = be16(&b, h + 12 + 2 * c) as usize;
+                    let (key, _) = varint(&b, ptr + 4)?;
+                    if rowid <= key as i64 {
+                        next = be32(&b, ptr);
+                        break;
+                    }
+                }
+                p = next;
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 pub(crate) fn deleted_records(db: &Database, table: &str) -> Vec<RecoveredRecord> {

@@ -17,6 +17,7 @@ fn the_rows_of_a_leaf_the_wal_holds_are_placed_in_its_frame() {
             "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT);
              CREATE TABLE u (id INTEGER PRIMARY KEY, v TEXT);
              CREATE TABLE k (a TEXT PRIMARY KEY, b TEXT) WITHOUT ROWID;
+             CREATE TABLE w (id INTEGER PRIMARY KEY, v TEXT);
              INSERT INTO t VALUES (1, 'one'), (2, 'two'), (3, 'three');
              INSERT INTO k VALUES ('a', 'b');
              BEGIN;",
@@ -27,6 +28,12 @@ fn the_rows_of_a_leaf_the_wal_holds_are_placed_in_its_frame() {
             .execute("INSERT INTO u VALUES (?1, ?2)", (i, "x".repeat(100)))
             .unwrap();
     }
+    // three levels on 1 KiB pages: 8 rows a leaf, about 90 children an interior page
+    for i in 1..=5000 {
+        s.conn
+            .execute("INSERT INTO w VALUES (?1, ?2)", (i, "w".repeat(100)))
+            .unwrap();
+    }
     s.conn
         .execute_batch("COMMIT; PRAGMA wal_checkpoint(TRUNCATE);")
         .unwrap();
@@ -34,7 +41,8 @@ fn the_rows_of_a_leaf_the_wal_holds_are_placed_in_its_frame() {
     s.conn
         .execute_batch(
             "BEGIN; INSERT INTO t VALUES (4, 'four'); UPDATE t SET v = 'TWO' WHERE id = 2;
-             UPDATE u SET v = 'y' WHERE id = 1; UPDATE k SET b = 'c'; COMMIT;",
+             UPDATE u SET v = 'y' WHERE id = 1; UPDATE k SET b = 'c';
+             UPDATE w SET v = 'z' WHERE id = 4000; COMMIT;",
         )
         .unwrap();
     let (main, wal) = s.files();
@@ -69,6 +77,32 @@ fn the_rows_of_a_leaf_the_wal_holds_are_placed_in_its_frame() {
     assert!(ids.len() > 1 && ids.len() < 20, "{ids:?}");
     assert_eq!(ids, (1..=ids.len() as i64).collect::<Vec<_>>());
     assert!(u[&1].starts_with("wal frame ") && u[&1].ends_with(" cell 0"));
+    // w is three levels deep: the one leaf the update rewrote, found by its rowids
+    let w = sorted("w");
+    let ids: Vec<i64> = w.keys().copied().collect();
+    assert!(
+        ids.contains(&4000) && ids.len() > 1 && ids.len() < 20,
+        "{ids:?}"
+    );
+    assert_eq!(
+        ids,
+        (ids[0]..=ids[ids.len() - 1]).collect::<Vec<_>>(),
+        "one leaf's rows"
+    );
+    // (three levels: w's root is an interior page whose children are interior pages)
+    let root_w: u32 = db
+        .connection()
+        .query_row(
+            "SELECT rootpage FROM sqlite_schema WHERE name = 'w'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let page = |n: u32| main[(n as usize - 1) * 1024..n as usize * 1024].to_vec();
+    let root_page = page(root_w);
+    assert_eq!(root_page[0], 0x05, "w's root is interior");
+    let child = u32::from_be_bytes(root_page[8..12].try_into().unwrap());
+    assert_eq!(page(child)[0], 0x05, "and so is its right-most child");
     // no rowids in a WITHOUT ROWID table; an unknown table has none
     assert!(db.wal_places("k").is_empty());
     assert!(db.wal_places("nope").is_empty());
@@ -79,7 +113,7 @@ fn the_rows_of_a_leaf_the_wal_holds_are_placed_in_its_frame() {
             .map(|w| Box::new(w) as Box<dyn sqlite_evidence::paged::ReadAt>),
     )
     .unwrap();
-    for table in ["t", "u", "k", "nope"] {
+    for table in ["t", "u", "w", "k", "nope"] {
         assert_eq!(paged.wal_places(table), db.wal_places(table), "{table}");
     }
     // the main file alone: nothing is the WAL's
