@@ -243,7 +243,7 @@ fn epoch_times_newer_than_the_main_file_are_kept() {
         &rows,
         &[
             &format!(
-                "2026-05-28T20:26:40.000000Z | {CT} | /home/u/src/app | system | secondary | true |  |   | session index: title=Recent created=2026-05-28T20:26:40.000000Z updated=2026-05-28T20:27:40.000000Z mode=agent workspace=/home/u/src/app | ItemTable key=composer.composerHeaders"
+                "2026-05-28T20:26:40.000000Z | {CT} | /home/u/src/app | system | secondary | true |  |   | session index: title=Recent created=2026-05-28T20:26:40.000000Z updated=2026-05-28T20:27:40.000000Z mode=agent workspace=/home/u/src/app | ItemTable key=composer.composerHeaders, wal frame 1 (page 2) cell 0"
             ),
             &format!(
                 "2026-05-28T20:26:40.000000Z | {CT} | /home/u/src/app | system | live | false |  |   | session start: title=Recent format=v13 updated=2026-05-28T20:27:40.000000Z | {}",

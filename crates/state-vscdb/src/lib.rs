@@ -100,6 +100,10 @@ pub struct Item {
     /// Where it was found: `ItemTable rowid 5` for a live item, `wal frame 12`,
     /// `freelist page 7`, `freeblock at page 3 offset 1200` ... for a deleted one.
     pub location: String,
+    /// For a live `ItemTable` item read from the `-wal`, where the WAL holds it:
+    /// `wal frame 12 (page 6) cell 3` (`sqlite_evidence`'s `wal_places`); `None` for
+    /// one the main file gave, and for a deleted one (its `location` says where).
+    pub wal: Option<String>,
 }
 
 impl Item {
@@ -110,10 +114,12 @@ impl Item {
     }
 
     /// The `source_locator` of rows built from this item: `ItemTable key=<key>`, with the
-    /// place it was found appended for a deleted item.
+    /// place it was found appended for a deleted item, and the WAL's place for a live
+    /// one read from the `-wal` ([`Item::wal`]).
     pub fn locator(&self) -> String {
-        match self.state {
-            RecordState::Live => format!("ItemTable key={}", self.key),
+        match (self.state, &self.wal) {
+            (RecordState::Live, Some(w)) => format!("ItemTable key={}, {w}", self.key),
+            (RecordState::Live, None) => format!("ItemTable key={}", self.key),
             _ => format!("ItemTable key={}, {}", self.key, self.location),
         }
     }
@@ -207,6 +213,8 @@ impl StateDb {
                 "ItemTable has no key or no value column".into(),
             ))
         } else {
+            // the items read from the `-wal`
+            let mut in_wal = db.wal_places("ItemTable");
             db.live_rows("ItemTable", &mut |rowid, mut values| {
                 let value = values
                     .get_mut(v)
@@ -230,6 +238,7 @@ impl StateDb {
                     rowid: Some(rowid),
                     state: RecordState::Live,
                     location: format!("ItemTable rowid {rowid}"),
+                    wal: in_wal.remove(&rowid),
                 });
             })
         };
@@ -412,6 +421,7 @@ impl<'a> KvTable<'a> {
             rowid: Some(rowid),
             state: RecordState::Live,
             location: format!("{} rowid {rowid}", self.table),
+            wal: None,
         }
     }
 
@@ -602,6 +612,7 @@ fn deleted_split(
             rowid: r.rowid,
             state: RecordState::Deleted,
             location: r.location,
+            wal: None,
         };
         if value_cut {
             cut.push((item, declared));

@@ -181,7 +181,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "",
             "",
             &format!("permission setting: chat/autoconfirm.fetch_webpage=Fetch Web Page {from}"),
-            "ItemTable key=chat/autoconfirm",
+            "ItemTable key=chat/autoconfirm, wal frame 11 (page 2) cell 5",
             "live",
         ]),
         s([
@@ -189,7 +189,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "",
             "",
             &format!("permission setting: chat/autoconfirm-post.read_file=Read File {from}"),
-            "ItemTable key=chat/autoconfirm-post",
+            "ItemTable key=chat/autoconfirm-post, wal frame 11 (page 2) cell 6",
             "live",
         ]),
         s([
@@ -197,7 +197,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "",
             "",
             &format!("permission setting: chat.tools.global.autoApprove.optIn=true {from}"),
-            "ItemTable key=chat.tools.global.autoApprove.optIn",
+            "ItemTable key=chat.tools.global.autoApprove.optIn, wal frame 11 (page 2) cell 7",
             "live",
         ]),
         s([
@@ -205,7 +205,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "",
             "",
             "source host: github.com account octocat extension=GitHub.copilot-chat scopes=read:user,user:email (from state.vscdb github-octocat-usages, lastUsed)",
-            "ItemTable key=github-octocat-usages",
+            "ItemTable key=github-octocat-usages, wal frame 11 (page 2) cell 1",
             "live",
         ]),
         s([
@@ -213,7 +213,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "",
             "",
             "source host: github.com account octocat mcp_server=github scopes=repo (from state.vscdb github-octocat-mcpserver-usages, lastUsed)",
-            "ItemTable key=github-octocat-mcpserver-usages",
+            "ItemTable key=github-octocat-mcpserver-usages, wal frame 11 (page 2) cell 2",
             "live",
         ]),
         s([
@@ -221,7 +221,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "",
             "",
             "source host: ghe.corp.example account mona extension=GitHub.copilot-chat scopes=repo (from state.vscdb github-enterprise-mona - ghe.corp.example-usages, lastUsed)",
-            "ItemTable key=github-enterprise-mona - ghe.corp.example-usages",
+            "ItemTable key=github-enterprise-mona - ghe.corp.example-usages, wal frame 11 (page 2) cell 3",
             "live",
         ]),
         s([
@@ -229,7 +229,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "legacy-1",
             "",
             "session start: responder=\"GitHub Copilot\"",
-            "ItemTable key=interactive.sessions [0] $",
+            "ItemTable key=interactive.sessions, wal frame 11 (page 2) cell 4 [0] $",
             "live",
         ]),
         s([
@@ -237,7 +237,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "legacy-1",
             "",
             "how do I list open ports",
-            "ItemTable key=interactive.sessions [0] $.requests[0].message",
+            "ItemTable key=interactive.sessions, wal frame 11 (page 2) cell 4 [0] $.requests[0].message",
             "live",
         ]),
         // no response time in the legacy blob: the reply takes its request's, marked
@@ -246,7 +246,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "legacy-1",
             "",
             "Use ss -tlnp.",
-            "ItemTable key=interactive.sessions [0] $.requests[0].response[0] (time of the request)",
+            "ItemTable key=interactive.sessions, wal frame 11 (page 2) cell 4 [0] $.requests[0].response[0] (time of the request)",
             "live",
         ]),
         s([
@@ -254,7 +254,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "",
             "",
             "source host repository: octocat/hello-world type=cloud agent selection (from state.vscdb GitHub.copilot-chat userSelectedRepositories, timestamp)",
-            "ItemTable key=GitHub.copilot-chat",
+            "ItemTable key=GitHub.copilot-chat, wal frame 11 (page 2) cell 8",
             "live",
         ]),
         s([
@@ -262,7 +262,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "copilot-cloud-agent:/task/1234567",
             "",
             &format!("session synced: cloud agent task 1234567 application=vscode {tasks}"),
-            "ItemTable key=GitHub.copilot-chat",
+            "ItemTable key=GitHub.copilot-chat, wal frame 11 (page 2) cell 8",
             "live",
         ]),
         s([
@@ -270,7 +270,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "copilot-cloud-agent:/task/1234567",
             "",
             &format!("session origin: remote GitHub cloud agent {tasks}"),
-            "ItemTable key=GitHub.copilot-chat",
+            "ItemTable key=GitHub.copilot-chat, wal frame 11 (page 2) cell 8",
             "live",
         ]),
         s([
@@ -278,7 +278,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "copilot-cloud-agent:/task/7654321",
             "",
             &format!("session synced: cloud agent task 7654321 application=- {tasks}"),
-            "ItemTable key=GitHub.copilot-chat",
+            "ItemTable key=GitHub.copilot-chat, wal frame 11 (page 2) cell 8",
             "live",
         ]),
         s([
@@ -286,7 +286,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "copilot-cloud-agent:/task/7654321",
             "",
             &format!("session origin: remote GitHub cloud agent {tasks}"),
-            "ItemTable key=GitHub.copilot-chat",
+            "ItemTable key=GitHub.copilot-chat, wal frame 11 (page 2) cell 8",
             "live",
         ]),
         s([
@@ -294,7 +294,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "copilot-cloud-agent:/task/1234567",
             "",
             "session index: title=\"Add CI workflow\" created=2026-10-03T11:03:20.000000Z last_message=2026-10-03T11:04:10.000000Z external=true",
-            "ItemTable key=chat.ChatSessionStore.index",
+            "ItemTable key=chat.ChatSessionStore.index, wal frame 11 (page 2) cell 9",
             "secondary",
         ]),
         s([
@@ -302,7 +302,7 @@ fn default_profile_grants_accounts_cloud_agent_index_legacy_and_deleted_keys() {
             "s-local-1",
             "/home/alice/src/proj",
             "session index: title=\"Fix the flaky test\" created=2026-10-03T11:05:50.000000Z last_message=2026-10-03T11:06:40.000000Z last_request_started=2026-10-03T11:06:30.000000Z last_request_ended=2026-10-03T11:06:40.000000Z",
-            "ItemTable key=chat.ChatSessionStore.index",
+            "ItemTable key=chat.ChatSessionStore.index, wal frame 11 (page 2) cell 9",
             "secondary",
         ]),
         // The grant revoked in the WAL, and the extension state cleared there: the
@@ -491,7 +491,7 @@ fn utf16_database_with_a_torn_wal() {
                 "",
                 "",
                 &format!("permission setting: chat/autoconfirm.run_in_terminal=true {from}"),
-                "ItemTable key=chat/autoconfirm",
+                "ItemTable key=chat/autoconfirm, wal frame 1 (page 2) cell 0",
                 "live"
             ]),
             // The bare-number form of ownedTasks, only in the WAL.
@@ -500,7 +500,7 @@ fn utf16_database_with_a_torn_wal() {
                 "copilot-cloud-agent:/task/9000001",
                 "",
                 &format!("session synced: cloud agent task 9000001 application=- {tasks}"),
-                "ItemTable key=GitHub.copilot-chat",
+                "ItemTable key=GitHub.copilot-chat, wal frame 1 (page 2) cell 1",
                 "live"
             ]),
             s([
@@ -508,7 +508,7 @@ fn utf16_database_with_a_torn_wal() {
                 "copilot-cloud-agent:/task/9000001",
                 "",
                 &format!("session origin: remote GitHub cloud agent {tasks}"),
-                "ItemTable key=GitHub.copilot-chat",
+                "ItemTable key=GitHub.copilot-chat, wal frame 1 (page 2) cell 1",
                 "live"
             ]),
             // The write the torn frame never committed, still read from the frame before it.

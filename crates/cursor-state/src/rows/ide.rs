@@ -485,6 +485,7 @@ pub(crate) fn carved(rec: sqlite_evidence::RecoveredRecord) -> Option<Carved> {
         rowid: rec.rowid,
         state: RecordState::Deleted,
         location: rec.location,
+        wal: None,
     }))
 }
 

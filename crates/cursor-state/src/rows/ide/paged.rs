@@ -137,6 +137,7 @@ fn live_item(table: &str, rowid: i64, values: Vec<SqlValue>) -> Option<Item> {
         rowid: Some(rowid),
         state: chat_rows::RecordState::Live,
         location: format!("{table} rowid {rowid}"),
+        wal: None,
     })
 }
 
@@ -242,10 +243,13 @@ pub(super) fn read_global_paged(
             let key = text(k);
             key == HEADERS_KEY || key == APP_STATE_KEY
         };
+        // the items read from the `-wal` (as `StateDb` places them in memory)
+        let mut in_wal = db.wal_places("ItemTable");
         db.live_records_where("ItemTable", &mut |k, _| wanted(k), &mut |rowid, values| {
-            let Some(item) = live_item("ItemTable", rowid, values) else {
+            let Some(mut item) = live_item("ItemTable", rowid, values) else {
                 return;
             };
+            item.wal = in_wal.remove(&rowid);
             if item.key == HEADERS_KEY {
                 headers = Some(item);
             } else if item.key == APP_STATE_KEY {
