@@ -101,9 +101,11 @@ fn a_deleted_legacy_composer_gives_its_inline_messages() {
         &got,
         &[
             &format!(
-                "2026-05-28T20:26:40.000000Z | {LV} |  | system | live | false |  |   | session start: title=\"Live renamed\" format=v1 | {lv}"
+                "2026-05-28T20:26:40.000000Z | {LV} |  | system | live | false |  |   | session start: title=\"Live renamed\" format=v1 | {lv}, wal frame 9 (page 4) cell 0"
             ),
-            &format!(" | {LV} |  | user | live | false |  |   | kept prompt | {lv}"),
+            &format!(
+                " | {LV} |  | user | live | false |  |   | kept prompt | {lv}, wal frame 9 (page 4) cell 0"
+            ),
             &format!(
                 "2026-05-28T20:26:40.000000Z | {LG} |  | system | deleted | false |  |   | session start: title=\"Old secret chat\" format=v1 updated=2026-05-28T20:26:41.000000Z | {lg}, wal frame 5 (page 4) cell 1"
             ),

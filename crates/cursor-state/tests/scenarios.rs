@@ -144,10 +144,10 @@ fn deleted_bubbles_whose_text_repeats_come_back() {
         &rows,
         &[
             &format!(
-                "2026-05-28T20:26:40.000000Z | {CD} |  | system | live | false |  |   | session start: title=Yes format=v13 | cursorDiskKV key=composerData:{CD}"
+                "2026-05-28T20:26:40.000000Z | {CD} |  | system | live | false |  |   | session start: title=Yes format=v13 | cursorDiskKV key=composerData:{CD}, wal frame 7 (page 4) cell 0"
             ),
             &format!(
-                " | {CD} |  | user | live | false |  |   | yes please do it | cursorDiskKV key=bubbleId:{CD}:d1"
+                " | {CD} |  | user | live | false |  |   | yes please do it | cursorDiskKV key=bubbleId:{CD}:d1, wal frame 7 (page 4) cell 1"
             ),
             &format!(
                 "2026-05-28T20:26:40.000000Z | {CC} |  | system | deleted | false |  |   | session start: title=Repeat format=v13 | cursorDiskKV key=composerData:{CC}, main file page 4 cell 0"
@@ -247,27 +247,27 @@ fn epoch_times_newer_than_the_main_file_are_kept() {
             ),
             &format!(
                 "2026-05-28T20:26:40.000000Z | {CT} | /home/u/src/app | system | live | false |  |   | session start: title=Recent format=v13 updated=2026-05-28T20:27:40.000000Z | {}",
-                kv(&format!("composerData:{CT}"))
+                kv(&format!("composerData:{CT}, wal frame 11 (page 4) cell 0"))
             ),
             &format!(
                 "2026-05-28T20:26:41.000000Z | {CT} | /home/u/src/app | user | live | false |  |   | prompt t1 | {}",
-                kv(&format!("bubbleId:{CT}:t1"))
+                kv(&format!("bubbleId:{CT}:t1, wal frame 11 (page 4) cell 1"))
             ),
             &format!(
                 "2026-05-28T20:26:42.000000Z | {CT} | /home/u/src/app | user | live | false |  |   | prompt t2 | {}",
-                kv(&format!("bubbleId:{CT}:t2"))
+                kv(&format!("bubbleId:{CT}:t2, wal frame 11 (page 4) cell 2"))
             ),
             &format!(
                 " | {CT} | /home/u/src/app | user | live | false |  |   | prompt t3 | {}",
-                kv(&format!("bubbleId:{CT}:t3"))
+                kv(&format!("bubbleId:{CT}:t3, wal frame 11 (page 4) cell 3"))
             ),
             &format!(
                 " | {CT} | /home/u/src/app | user | live | false |  |   | prompt t4 | {}",
-                kv(&format!("bubbleId:{CT}:t4"))
+                kv(&format!("bubbleId:{CT}:t4, wal frame 11 (page 4) cell 4"))
             ),
             &format!(
                 "2026-05-28T20:27:40.000000Z | {CT} | /home/u/src/app | system | live | false |  |   | context tokens: used=900 | {}",
-                kv(&format!("composerData:{CT}"))
+                kv(&format!("composerData:{CT}, wal frame 11 (page 4) cell 0"))
             ),
         ],
     );
@@ -1627,15 +1627,17 @@ fn deleted_checkpoints_take_the_time_of_the_bubble_naming_them() {
         &[
             &format!(
                 "2026-05-28T20:26:40.000000Z | {CV} |  | system | live | false |  |   | session start: title=Kept format=v13 | {}",
-                kv(&format!("composerData:{CV}"))
+                kv(&format!("composerData:{CV}, wal frame 5 (page 4) cell 0"))
             ),
             &format!(
                 "2026-05-28T20:26:40.700000Z | {CV} |  | user | live | false |  |   | keep me | {}",
-                kv(&format!("bubbleId:{CV}:v1"))
+                kv(&format!("bubbleId:{CV}:v1, wal frame 5 (page 4) cell 1"))
             ),
             &format!(
                 "2026-05-28T20:26:40.700000Z | {CV} |  | system | live | false |  |   | checkpoint file: /src/new.ts hunks=1 checkpoint=cp8 | {}",
-                kv(&format!("checkpointId:{CV}:cp8"))
+                kv(&format!(
+                    "checkpointId:{CV}:cp8, wal frame 5 (page 4) cell 2"
+                ))
             ),
             &format!(
                 "2026-05-28T20:26:40.000000Z | {CK} |  | system | deleted | false |  |   | session start: title=Gone format=v13 | {}",

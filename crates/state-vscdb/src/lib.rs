@@ -128,8 +128,9 @@ impl Item {
     /// ([`KvTable`]): `cursorDiskKV key=<key>`, with the place it was found appended for
     /// a deleted item.
     pub fn locator_in(&self, table: &str) -> String {
-        match self.state {
-            RecordState::Live => format!("{table} key={}", self.key),
+        match (self.state, &self.wal) {
+            (RecordState::Live, Some(w)) => format!("{table} key={}, {w}", self.key),
+            (RecordState::Live, None) => format!("{table} key={}", self.key),
             _ => format!("{table} key={}, {}", self.key, self.location),
         }
     }
@@ -362,6 +363,8 @@ pub struct KvTable<'a> {
     table: &'a str,
     /// The positions of the `key` and `value` columns.
     cols: (usize, usize),
+    /// Where the `-wal` holds its live rows, by rowid ([`KvTable::with_wal_places`]).
+    wal: Option<&'a HashMap<i64, String>>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -393,6 +396,7 @@ impl<'a> KvTable<'a> {
             db: KvSource::Memory(db),
             table,
             cols,
+            wal: None,
         })
     }
 
@@ -404,7 +408,18 @@ impl<'a> KvTable<'a> {
             db: KvSource::Paged(db),
             table,
             cols,
+            wal: None,
         })
+    }
+
+    /// The same view, its live items saying where the `-wal` holds them ([`Item::wal`]):
+    /// `places` is the database's `wal_places` of this table, computed once by the
+    /// caller (a lookup does not walk the WAL again).
+    pub fn with_wal_places(self, places: &'a HashMap<i64, String>) -> KvTable<'a> {
+        KvTable {
+            wal: Some(places),
+            ..self
+        }
     }
 
     /// The table's name.
@@ -421,7 +436,7 @@ impl<'a> KvTable<'a> {
             rowid: Some(rowid),
             state: RecordState::Live,
             location: format!("{} rowid {rowid}", self.table),
-            wal: None,
+            wal: self.wal.and_then(|m| m.get(&rowid).cloned()),
         }
     }
 

@@ -758,7 +758,9 @@ fn read_kv(
     _path: &Path,
     out: &mut Out<'_>,
 ) {
-    let Some(kv) = KvTable::new(db, KV) else {
+    // where the `-wal` holds the live records, found once for every lookup
+    let wal = db.wal_places(KV);
+    let Some(kv) = KvTable::new(db, KV).map(|kv| kv.with_wal_places(&wal)) else {
         return;
     };
     // cut values are told by size after the agentKv rows, as in the paged path

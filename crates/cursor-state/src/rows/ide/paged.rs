@@ -283,6 +283,9 @@ fn read_kv_paged(
     out: &mut Out<'_>,
     paging: Paging,
 ) {
+    // where the `-wal` holds the live records (as `KvTable::with_wal_places` in memory)
+    let wal = db.wal_places(KV);
+    let wal = &wal;
     // 1. census: per-composer bytes, composer keys, bubble composer ids
     let mut bytes: HashMap<String, u64> = HashMap::new();
     let mut composers: BTreeSet<String> = BTreeSet::new();
@@ -393,7 +396,7 @@ fn read_kv_paged(
     let mut deferred: Vec<((String, String, u64), String, u64)> = Vec::new();
     let mut calls = Some(calls);
     for (steps, cids) in batches(steps, budget) {
-        r.kv = Box::new(gather_live(db, |key| {
+        r.kv = Box::new(gather_live(db, wal, |key| {
             grouped_cid(key).is_some_and(|c| cids.contains(c))
         }));
         for step in steps {
@@ -439,7 +442,8 @@ fn read_kv_paged(
             KV,
             &mut |k, _| wanted.wants(&text(k)),
             &mut |rowid, values| {
-                if let Some(item) = live_item(KV, rowid, values) {
+                if let Some(mut item) = live_item(KV, rowid, values) {
+                    item.wal = wal.get(&rowid).cloned();
                     calls.note(&item);
                 }
             },
@@ -447,7 +451,7 @@ fn read_kv_paged(
         r.note_deferred_calls(calls);
     }
     for (batch, cids) in batches(deferred, budget) {
-        r.kv = Box::new(gather_live(db, |key| {
+        r.kv = Box::new(gather_live(db, wal, |key| {
             grouped_cid(key).is_some_and(|c| cids.contains(c))
         }));
         for u in batch {
@@ -459,7 +463,7 @@ fn read_kv_paged(
 
     // 3. agentKv blobs
     r.kv = Box::new(if agent_blobs {
-        gather_live(db, |key| key.starts_with("agentKv:blob:"))
+        gather_live(db, wal, |key| key.starts_with("agentKv:blob:"))
     } else {
         Batch::default()
     });
@@ -479,7 +483,7 @@ fn read_kv_paged(
             return;
         }
         let cids: HashSet<String> = units.into_iter().map(|u| u.1).collect();
-        r.kv = Box::new(live_for_deleted(db, &cids));
+        r.kv = Box::new(live_for_deleted(db, wal, &cids));
         r.deleted(Deleted::from(items), out);
         return;
     }
@@ -492,7 +496,7 @@ fn read_kv_paged(
                 }
             }
         });
-        r.kv = Box::new(live_for_deleted(db, &cids));
+        r.kv = Box::new(live_for_deleted(db, wal, &cids));
         r.deleted(Deleted::from(items), out);
     }
     if del_others {
@@ -511,19 +515,28 @@ fn read_kv_paged(
 
 /// What the deleted records of a batch look up: the live `composerData` of their
 /// composers (header order, model), as the key index answers in memory.
-fn live_for_deleted(db: &PagedDatabase, cids: &HashSet<String>) -> Batch {
-    gather_live(db, |key| {
+fn live_for_deleted(
+    db: &PagedDatabase,
+    wal: &HashMap<i64, String>,
+    cids: &HashSet<String>,
+) -> Batch {
+    gather_live(db, wal, |key| {
         split_key(key, "composerData").is_some_and(|(c, rest)| rest.is_empty() && cids.contains(c))
     })
 }
 
 /// One walk of the live records, keeping those whose key `keep` accepts.
-fn gather_live(db: &PagedDatabase, keep: impl Fn(&str) -> bool) -> Batch {
+fn gather_live(
+    db: &PagedDatabase,
+    wal: &HashMap<i64, String>,
+    keep: impl Fn(&str) -> bool,
+) -> Batch {
     let mut batch = Batch::default();
     // the key is asked before the value is read: the walk reads the table's leaf pages
     // and the overflow pages of the batch's records only
     db.live_records_where(KV, &mut |k, _| keep(&text(k)), &mut |rowid, values| {
-        if let Some(item) = live_item(KV, rowid, values) {
+        if let Some(mut item) = live_item(KV, rowid, values) {
+            item.wal = wal.get(&rowid).cloned();
             batch.0.insert(item.key.clone(), item);
         }
     });
