@@ -1911,3 +1911,80 @@ fn a_store_checkpoint_keeps_every_section() {
         ]
     );
 }
+
+/// The Parser plan's rows that no other test pinned by their exact text: a tool the
+/// user ran, a handoff, the model families of the other id prefixes, standing grants of
+/// the other kinds, `trustedFolders` under its newer name, a command history kept as a
+/// folder, a memory note.
+#[test]
+fn the_remaining_parser_plan_rows_are_pinned() {
+    let rows = events(&[
+        r#"{"type":"tool.user_requested","data":{"toolCallId":"tooluse_9","toolName":"bash","arguments":{"command":"make"}},"timestamp":"2026-10-04T10:00:01.000Z"}"#,
+        r#"{"type":"session.handoff","data":{"sourceType":"remote","remoteSessionId":"r-7","repository":"acme/api"},"timestamp":"2026-10-04T10:00:02.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"call_Z","toolName":"view"},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+    ]);
+    assert_eq!(
+        rows.iter()
+            .map(|r| format!(
+                "{}|{}|{}|{}",
+                r.turn_type, r.tool_name, r.tool_use_id, r.text
+            ))
+            .collect::<Vec<_>>(),
+        [
+            "tool_use|bash|tooluse_9|{\"command\":\"make\"}",
+            "system|bash|tooluse_9|tool requested by user: bash",
+            "system|||session origin: handoff from remote remote_session=r-7 repository=acme/api",
+            "tool_use|view|call_Z|",
+            "system|view|call_Z|link: tool call call_Z has no result in this file",
+            "system|bash|tooluse_9|link: tool call tooluse_9 has no result in this file",
+            "system|||model family inferred: Anthropic (tool-call id prefix tooluse_; not recorded by the store)",
+            "system|||model family inferred: OpenAI (tool-call id prefix call_; not recorded by the store)",
+        ]
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let h = "home/u/.copilot";
+    let files = [
+        write(
+            dir.path(),
+            &format!("{h}/permissions-config.json"),
+            br#"{"locations":{"/w":{"tool_approvals":[{"kind":"custom-tool","toolName":"deploy"},{"kind":"read"},{"kind":"memory"}]}}}"#,
+        ),
+        write(
+            dir.path(),
+            &format!("{h}/config.json"),
+            br#"{"trustedFolders":["/w"],"copilot_tokens":{"x":"ghu_planted"}}"#,
+        ),
+        write(
+            dir.path(),
+            &format!("{h}/command-history-state/history.json"),
+            br#"{"commandHistory":["/model","fix the build"]}"#,
+        ),
+        write(
+            dir.path(),
+            "home/u/.config/Code/User/workspaceStorage/w1/GitHub.copilot-chat/memory-tool/memories/repo/conventions.md",
+            b"Use tabs.\n",
+        ),
+    ];
+    let mut got = Vec::new();
+    for f in &files {
+        for r in read(f, None) {
+            got.push(format!(
+                "{}|{}|{}|{}|{}",
+                r.turn_type, r.record_state, r.project_path, r.source_locator, r.text
+            ));
+        }
+    }
+    assert_eq!(
+        got,
+        [
+            "system|live|/w|locations./w.tool_approvals[0]|permission setting: tool_approvals.custom-tool=deploy location=/w (from permissions-config.json, file mtime)",
+            "system|live|/w|locations./w.tool_approvals[1]|permission setting: tool_approvals.read=true location=/w (from permissions-config.json, file mtime)",
+            "system|live|/w|locations./w.tool_approvals[2]|permission setting: tool_approvals.memory=true location=/w (from permissions-config.json, file mtime)",
+            "system|live|/w|trustedFolders[0]|permission setting: trusted_folders=/w (from config.json, file mtime)",
+            "user|secondary||commandHistory[0]|/model",
+            "user|secondary||commandHistory[1]|fix the build",
+            "system|secondary||whole file|memory note: repo/conventions.md: Use tabs.",
+        ]
+    );
+    assert!(!got.iter().any(|l| l.contains("ghu_planted")));
+}

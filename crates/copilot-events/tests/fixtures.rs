@@ -950,3 +950,26 @@ fn a_compressed_log_that_cannot_be_read_is_named_as_a_member() {
         (X, "whole file")
     );
 }
+
+/// A session's plan and checkpoint files: one secondary row each, whole, at the file's
+/// mtime (a checkout sets it: not pinned here).
+#[test]
+fn plan_and_checkpoint_files() {
+    let mut got = Vec::new();
+    for f in ["plan.md", "checkpoints/001-tests-run.md"] {
+        for r in read(&format!("{A}/{f}"), None) {
+            assert!(r.timestamp.is_some(), "{f}");
+            got.push(format!(
+                "{}|{}|{}|{}",
+                r.session_id, r.record_state, r.source_locator, r.text
+            ));
+        }
+    }
+    assert_eq!(
+        got,
+        [
+            "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|secondary|whole file|plan: 1. Run tests\n2. Fix the expectation",
+            "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|secondary|whole file|checkpoint: 001 Tests run\n\ncontent: # Tests run\n\nRan the suite; one failure in users.test.js.",
+        ]
+    );
+}
