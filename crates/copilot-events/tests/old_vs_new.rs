@@ -427,12 +427,7 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
     // 11. the turn's model on its abort and error rows; no turn after its end
     let state = turn_states(bytes);
     for r in &mut rows {
-        let Some(st) = r
-            .source_locator
-            .strip_prefix("byte ")
-            .and_then(|o| o.parse::<u64>().ok())
-            .and_then(|o| state.get(&o))
-        else {
+        let Some(st) = state_at(&state, &r.source_locator) else {
             continue;
         };
         let open = match st.turn.as_str() {
@@ -447,10 +442,7 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
             r.model = open.to_string();
         } else if matches!(r.turn_type, TurnType::Assistant | TurnType::Thinking) && !st.own_named {
             // the model of the line's own agent's turn, else the one auto mode chose
-            r.model = match st.turn.as_str() {
-                "" | "auto" => st.auto.clone(),
-                m => m.to_string(),
-            };
+            r.model = st.turn_model().to_string();
         }
     }
     // 13. a call's `tool_use` row with no model of its own line has the model of the
@@ -460,18 +452,10 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
         if r.turn_type != TurnType::ToolUse || !r.model.is_empty() {
             continue;
         }
-        let Some(st) = r
-            .source_locator
-            .strip_prefix("byte ")
-            .and_then(|o| o.parse::<u64>().ok())
-            .and_then(|o| state.get(&o))
-        else {
+        let Some(st) = state_at(&state, &r.source_locator) else {
             continue;
         };
-        let of_turn = match st.turn.as_str() {
-            "" | "auto" => st.auto.as_str(),
-            m => m,
-        };
+        let of_turn = st.turn_model();
         r.model = match st.kind.as_str() {
             // a call requested and never started, or with no id: the reply's own row
             "assistant.message" => {
@@ -552,6 +536,25 @@ struct TurnState {
     auto: String,
     /// The line's own `data.model` is a model's name.
     own_named: bool,
+}
+
+impl TurnState {
+    /// The model of the line's own agent's turn, else the one auto mode chose.
+    fn turn_model(&self) -> &str {
+        match self.turn.as_str() {
+            "" | "auto" => self.auto.as_str(),
+            m => m,
+        }
+    }
+}
+
+/// The [`TurnState`] of the line a `byte <offset>` locator names.
+fn state_at<'a>(
+    state: &'a std::collections::HashMap<u64, TurnState>,
+    locator: &str,
+) -> Option<&'a TurnState> {
+    let offset = locator.strip_prefix("byte ")?.parse::<u64>().ok()?;
+    state.get(&offset)
 }
 
 /// Each line's [`TurnState`], by offset: what the reader knows of the turn when it
@@ -638,10 +641,7 @@ fn request_models(
         };
         let model = match data.and_then(|d| d.get("model")).and_then(Value::as_str) {
             Some(m) if st.own_named => m.to_string(),
-            _ => match st.turn.as_str() {
-                "" | "auto" => st.auto.clone(),
-                m => m.to_string(),
-            },
+            _ => st.turn_model().to_string(),
         };
         let requests = data.and_then(|d| d.get("toolRequests"));
         for id in requests.and_then(Value::as_array).into_iter().flatten() {

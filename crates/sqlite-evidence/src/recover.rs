@@ -204,18 +204,7 @@ impl TableShape {
             return Some(TableShape::master());
         }
         let conn = db.connection();
-        let live: Option<(i64, String)> = conn
-            .query_row(
-                "SELECT rootpage, sql FROM sqlite_schema WHERE type = 'table' AND name = ?1",
-                [table],
-                |r| {
-                    Ok((
-                        r.get(0)?,
-                        r.get::<_, Option<String>>(1)?.unwrap_or_default(),
-                    ))
-                },
-            )
-            .ok();
+        let live = schema_table(db, table);
         if let Some((root, sql)) = live {
             if root <= 0 {
                 return None;
@@ -1768,33 +1757,7 @@ impl<'a> Recoverer<'a> {
             0x05 => varint(b, be16(b, 12) as usize + 4)?.0,
             _ => return None,
         } as i64;
-        let mut at = self.shape.root;
-        // no b-tree is deeper than its pages allow; 64 levels is far past any real one
-        for _ in 0..64 {
-            if at == page {
-                return Some(true);
-            }
-            let p = self.pages.bytes(resolve(snap, at))?;
-            let h = if at == 1 { 100 } else { 0 };
-            match p.get(h)? {
-                0x0d => return Some(false),
-                0x05 => {
-                    let cells = be16(&p, h + 3) as usize;
-                    let mut next = be32(&p, h + 8);
-                    for c in 0..cells.min(p.len() / 2) {
-                        let ptr = be16(&p, h + 12 + 2 * c) as usize;
-                        let (key, _) = varint(&p, ptr + 4)?;
-                        if rowid <= key as i64 {
-                            next = be32(&p, ptr);
-                            break;
-                        }
-                    }
-                    at = next;
-                }
-                _ => return None,
-            }
-        }
-        None
+        meets(&self.pages, snap, self.shape.root, rowid, page)
     }
 
     /// Whether the overflow page number at `b[at..at + 4]` can begin a carved record's
@@ -3526,12 +3489,9 @@ impl Snapshots<'_> {
     }
 }
 
-/// Where a live row of a rowid table was read, when the WAL holds its leaf page: the
-/// 0-based index of the committed frame the image took the page from, the page, and the
-/// cell's index on it. See [`Database::wal_places`].
-pub(crate) fn wal_places(db: &Database, table: &str) -> HashMap<i64, (usize, u32, usize)> {
-    let root: Option<(i64, String)> = db
-        .connection()
+/// A live table's root page and `CREATE TABLE` text, as SQLite's schema has them.
+fn schema_table(db: &Database, table: &str) -> Option<(i64, String)> {
+    db.connection()
         .query_row(
             "SELECT rootpage, sql FROM sqlite_schema WHERE type = 'table' AND name = ?1",
             [table],
@@ -3542,8 +3502,14 @@ pub(crate) fn wal_places(db: &Database, table: &str) -> HashMap<i64, (usize, u32
                 ))
             },
         )
-        .ok();
-    let Some((root, sql)) = root else {
+        .ok()
+}
+
+/// Where a live row of a rowid table was read, when the WAL holds its leaf page: the
+/// 0-based index of the committed frame the image took the page from, the page, and the
+/// cell's index on it. See [`Database::wal_places`].
+pub(crate) fn wal_places(db: &Database, table: &str) -> HashMap<i64, (usize, u32, usize)> {
+    let Some((root, sql)) = schema_table(db, table) else {
         return HashMap::new();
     };
     if root <= 0 || root > i64::from(u32::MAX) || without_rowid(&sql) {
@@ -3609,7 +3575,7 @@ fn places_in(pages: Pages<'_>, current: &Snapshot, root: u32) -> HashMap<i64, (u
         let Some(&first) = cells.first() else {
             continue;
         };
-        if leaf_of(&pages, current, root, first) != Some(page) {
+        if meets(&pages, current, root, first, page) != Some(true) {
             continue;
         }
         for (c, rowid) in cells.into_iter().enumerate() {
@@ -3619,28 +3585,33 @@ fn places_in(pages: Pages<'_>, current: &Snapshot, root: u32) -> HashMap<i64, (u
     out
 }
 
-/// The leaf of the table b-tree at `root` (in `snap`) where `rowid` belongs: down the
-/// interior pages, to the first child whose key is at least `rowid`, else the right-most
-/// one. `None` for a page of another kind, or a path longer than any b-tree's.
-fn leaf_of(pages: &Pages<'_>, snap: &Snapshot, root: u32, rowid: i64) -> Option<u32> {
-    let mut p = root;
+/// Whether the search for `rowid` in the table b-tree at `root` (in `snap`), as SQLite
+/// searches (down the interior pages, to the first child whose key is at least `rowid`,
+/// else the right-most one), meets page `page`: `Some(false)` at a leaf that is not it,
+/// `None` for a page of another kind, one that cannot be read, or a path longer than any
+/// b-tree's (64 levels is far past any real one).
+fn meets(pages: &Pages<'_>, snap: &Snapshot, root: u32, rowid: i64, page: u32) -> Option<bool> {
+    let mut at = root;
     for _ in 0..64 {
-        let b = pages.bytes(resolve(snap, p))?;
-        let h = if p == 1 { 100 } else { 0 };
-        match b.get(h)? {
-            0x0d => return Some(p),
+        if at == page {
+            return Some(true);
+        }
+        let p = pages.bytes(resolve(snap, at))?;
+        let h = if at == 1 { 100 } else { 0 };
+        match p.get(h)? {
+            0x0d => return Some(false),
             0x05 => {
-                let n = be16(&b, h + 3) as usize;
-                let mut next = be32(&b, h + 8);
-                for c in 0..n.min(pages.usable / 2) {
-                    let ptr = be16(&b, h + 12 + 2 * c) as usize;
-                    let (key, _) = varint(&b, ptr + 4)?;
+                let cells = be16(&p, h + 3) as usize;
+                let mut next = be32(&p, h + 8);
+                for c in 0..cells.min(p.len() / 2) {
+                    let ptr = be16(&p, h + 12 + 2 * c) as usize;
+                    let (key, _) = varint(&p, ptr + 4)?;
                     if rowid <= key as i64 {
-                        next = be32(&b, ptr);
+                        next = be32(&p, ptr);
                         break;
                     }
                 }
-                p = next;
+                at = next;
             }
             _ => return None,
         }
