@@ -58,6 +58,7 @@ fuzz_target!(|data: &[u8]| {
         } else {
             "ItemTable rowid 7".into()
         },
+        wal: None,
     };
     let ctx = Context {
         agent: "vscode".into(),
