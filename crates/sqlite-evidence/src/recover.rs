@@ -2319,17 +2319,24 @@ impl<'a> Recoverer<'a> {
             types.push(t);
             pos += k;
         }
-        let sizes: Vec<usize> = types.iter().filter_map(|&t| serial_size(t)).collect();
-        let total: usize = sizes.iter().sum();
+        // (types near `u64::MAX` declare a body no sum of sizes can hold)
+        let Some(total) = body_size(&types) else {
+            return false;
+        };
+        let (Some(payload), Some(stop)) =
+            ((pos - at + 1).checked_add(total), pos.checked_add(total))
+        else {
+            return false;
+        };
         // Such a cell had a three-byte prefix before its header length byte.
-        if !self.prefix_ok(3, 1 + (pos - at) + total) {
+        if !self.prefix_ok(3, payload) {
             return false;
         }
-        if pos + total <= end {
+        if stop <= end {
             return false;
         }
         // The cell that took the tail.
-        self.leaf_cell_size(b, end) == Some(pos + total - end)
+        self.leaf_cell_size(b, end) == Some(stop - end)
     }
 
     /// Whether a page of unknown owner (a WAL frame outside the committed chain, a
