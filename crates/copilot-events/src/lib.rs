@@ -983,12 +983,13 @@ fn read_side(
             side::memory(&bytes, &rel, &side, sink)
         }
         FileKind::SessionFile => {
-            // its path under the session folder: files/<...> or research/<...>
+            // its path under the session folder: files/<...> or research/<...> (a
+            // folder of either name inside is part of it)
             let c = components(path);
             let rel = c
-                .iter()
-                .rposition(|x| x == "files" || x == "research")
-                .map(|i| c[i..].join("/"))
+                .windows(2)
+                .position(|w| w[0] == "session-state" && w[1] == loc.session_id)
+                .map(|i| c[i + 2..].join("/"))
                 .unwrap_or(file_name.clone());
             side::session_file(&bytes, &rel, &side, sink)
         }

@@ -1837,7 +1837,7 @@ fn a_sessions_files_and_research_are_read() {
     );
     let report = write(
         dir.path(),
-        &format!("{s}/research/report.md"),
+        &format!("{s}/research/files/report.md"),
         b"Findings: none\n",
     );
     let blob = write(
@@ -1868,7 +1868,7 @@ fn a_sessions_files_and_research_are_read() {
         texts,
         [
             "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|live|whole file|true|session file: files/notes/todo.md (24 bytes, file mtime): # Todo\n- rotate the key",
-            "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|live|whole file|true|session file: research/report.md (15 bytes, file mtime): Findings: none",
+            "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|live|whole file|true|session file: research/files/report.md (15 bytes, file mtime): Findings: none",
             "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|live|whole file|true|session file: files/shot.png (10 bytes, file mtime): [not UTF-8 text]",
             "0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|secondary|whole file|true|session index: req-1=\"{\\\"origin\\\":\\\"vscode\\\"}\"",
         ]
