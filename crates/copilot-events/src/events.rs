@@ -1249,15 +1249,17 @@ impl<'o> EventReader<'o> {
                             &args
                         }
                     };
-                    // its own, else the requesting reply's, else its turn's
+                    // its own, else the requesting reply's, else its turn's; never the
+                    // route `auto`
                     let own = s(&d.model);
-                    let model = if !own.is_empty() {
+                    let model = if named_model(own) {
                         own
                     } else if !asked.is_empty() {
                         &asked
                     } else {
                         response_model(&None, &self.turn.model, &self.auto_model)
                     };
+                    // (`note_model`, on the fields it reads: `model` borrows the turn's)
                     self.any_model |= named_model(model);
                     self.turn.held.shown(model);
                     emit!(
@@ -1350,7 +1352,8 @@ impl<'o> EventReader<'o> {
                         }
                         (None, None) => "",
                     };
-                    let model = s(&d.model);
+                    // never the route `auto` in the model column
+                    let model = Some(s(&d.model)).filter(|m| named_model(m)).unwrap_or("");
                     self.note_model(model);
                     emit!(
                         &self.line_session,

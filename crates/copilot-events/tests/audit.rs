@@ -1802,7 +1802,7 @@ fn the_route_auto_leaves_the_family_to_be_inferred() {
         r#"{"type":"assistant.turn_start","data":{"turnId":"0","model":"auto"},"timestamp":"2026-10-04T10:00:02.000Z"}"#,
         r#"{"type":"assistant.message","data":{"content":"ok","model":"auto","toolRequests":[{"toolCallId":"toolu_vrtx_01","name":"bash"}]},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
         r#"{"type":"tool.execution_start","data":{"toolCallId":"toolu_vrtx_01","toolName":"bash","model":"auto"},"timestamp":"2026-10-04T10:00:04.000Z"}"#,
-        r#"{"type":"tool.execution_complete","data":{"toolCallId":"toolu_vrtx_01","success":true,"result":{"content":"x"}},"timestamp":"2026-10-04T10:00:05.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"toolu_vrtx_01","model":"auto","success":true,"result":{"content":"x"}},"timestamp":"2026-10-04T10:00:05.000Z"}"#,
     ];
     let families = |rows: &[Row]| -> Vec<String> {
         rows.iter()
@@ -1810,6 +1810,16 @@ fn the_route_auto_leaves_the_family_to_be_inferred() {
             .map(|r| format!("{}|{}|{}", r.model, r.source_locator, r.text))
             .collect()
     };
+    // and the route is in no row's model column: the call's rows have none
+    let rows = events(&auto_only);
+    assert_eq!(
+        rows.iter()
+            .filter(|r| matches!(r.turn_type, TurnType::ToolUse | TurnType::ToolResult))
+            .map(|r| format!("{}|{}", r.turn_type, r.model))
+            .collect::<Vec<_>>(),
+        ["tool_use|", "tool_result|"]
+    );
+    assert!(rows.iter().all(|r| r.model != "auto"));
     assert_eq!(
         families(&events(&auto_only)),
         [
