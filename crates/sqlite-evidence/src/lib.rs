@@ -148,6 +148,16 @@ fn escape_start(bytes: &[u8]) -> String {
 /// The most zero bytes added for pages a truncated file lacks (beyond what the files hold).
 const MAX_PADDING: usize = 64 << 20;
 
+/// The `source_locator` of a live row of a rowid table: `table <t> rowid <n>`, and the
+/// place [`Database::wal_places`] gives when the `-wal` holds it (`table turns rowid 1,
+/// wal frame 4 (page 5) cell 0`). One form for every store that reads tables by rowid.
+pub fn live_locator(table: &str, rowid: i64, wal: Option<&str>) -> String {
+    match wal {
+        Some(w) => format!("table {table} rowid {rowid}, {w}"),
+        None => format!("table {table} rowid {rowid}"),
+    }
+}
+
 /// `wal frame <n> (page <p>) cell <c>` for each place `recover` found (frame 0-based).
 pub(crate) fn place_texts(
     places: std::collections::HashMap<i64, (usize, u32, usize)>,

@@ -67,16 +67,9 @@ impl Place {
     /// The row's `source_locator`.
     pub fn locator(&self) -> String {
         match self {
-            Place::Live {
-                table,
-                rowid,
-                wal: None,
-            } => format!("table {table} rowid {rowid}"),
-            Place::Live {
-                table,
-                rowid,
-                wal: Some(w),
-            } => format!("table {table} rowid {rowid}, {w}"),
+            Place::Live { table, rowid, wal } => {
+                sqlite_evidence::live_locator(table, *rowid, wal.as_deref())
+            }
             Place::Deleted {
                 table,
                 rowid: Some(rowid),
