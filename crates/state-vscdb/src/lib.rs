@@ -100,9 +100,10 @@ pub struct Item {
     /// Where it was found: `ItemTable rowid 5` for a live item, `wal frame 12`,
     /// `freelist page 7`, `freeblock at page 3 offset 1200` ... for a deleted one.
     pub location: String,
-    /// For a live `ItemTable` item read from the `-wal`, where the WAL holds it:
-    /// `wal frame 12 (page 6) cell 3` (`sqlite_evidence`'s `wal_places`); `None` for
-    /// one the main file gave, and for a deleted one (its `location` says where).
+    /// For a live item read from the `-wal`, where the WAL holds it: `wal frame 12
+    /// (page 6) cell 3` (`sqlite_evidence`'s `wal_places`; a [`KvTable`] item only when
+    /// the table was given its places, [`KvTable::with_wal_places`]); `None` for one the
+    /// main file gave, and for a deleted one (its `location` says where).
     pub wal: Option<String>,
 }
 
