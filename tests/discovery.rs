@@ -93,9 +93,9 @@ fn only_companions_and_secret_files_are_left_unclaimed() {
         .filter(|p| !claimed.contains(p))
         .collect();
     // left to the file that reads them: SQLite WALs (read with their database), a
-    // Copilot CLI session's lock
-    // file and rewind backups (listed, never opened, with its `events.jsonl` or rewind
-    // index); never read at all: the MCP configurations, which hold only server secrets
+    // Copilot CLI session's lock file and rewind backups (listed, never opened, with
+    // its `events.jsonl` or rewind index; claimed alone where neither is, see
+    // `a_deleted_sessions_lock_and_backups_are_still_listed`); never read at all: the MCP configurations, which hold only server secrets
     // (env, headers, auth)
     assert_eq!(
         unclaimed,
@@ -264,4 +264,95 @@ fn every_row_names_its_file_and_its_place() {
         .map(|r| format!("{} | {} | {}", r.source_file, r.source_locator, r.text))
         .collect();
     assert_eq!(unplaced, Vec::<String>::new());
+}
+
+/// A session whose `events.jsonl` was deleted keeps its folder's lock file and rewind
+/// backups: with no log (and, for a backup, no snapshot index) to list them, each is
+/// claimed on its own and gives its row, located in its own file.
+#[test]
+fn a_deleted_sessions_lock_and_backups_are_still_listed() {
+    let from = evidence().join("lin-ws01/home/alice/.copilot");
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home/alice/.copilot");
+    common::copy_tree(&from, &home);
+    let session = home.join("session-state/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70");
+    let companions = |root: &Path| {
+        let (kinds, rows) = rows_under(root, ".copilot");
+        let kinds: Vec<String> = kinds
+            .into_iter()
+            .filter(|k| k.starts_with("copilot cli session lock or backup"))
+            .map(|k| {
+                k.replace(
+                    "home/alice/HOME/session-state/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70/",
+                    "",
+                )
+            })
+            .collect();
+        let rows: Vec<String> = rows
+            .into_iter()
+            .filter(|r| r.contains("session lock:") || r.contains("edit snapshot backup:"))
+            .map(|r| {
+                r.replace(
+                    "home/alice/HOME/session-state/0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70/",
+                    "",
+                )
+            })
+            .collect();
+        (kinds, rows)
+    };
+    // with its log, the lock is listed by the log, the backups by the snapshot index
+    let (kinds, rows) = companions(dir.path());
+    assert_eq!(kinds, Vec::<String>::new());
+    assert_eq!(
+        rows,
+        [
+            "events.jsonl|inuse.4242.lock|live|system|0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|\"session lock: in use by pid 4242 (inuse.4242.lock present, file mtime)\"",
+            "rewind-file-snapshots/index.json|backups/4444444444444444444444444444444444444444444444444444444444444d04|live|system|0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|\"edit snapshot backup: 4444444444444444444444444444444444444444444444444444444444444d04, 33 bytes, named by no snapshot (contents not read)\""
+        ]
+    );
+    // the log deleted: the lock is claimed (empty, a marker) and listed from itself
+    std::fs::remove_file(session.join("events.jsonl")).unwrap();
+    let (kinds, rows) = companions(dir.path());
+    assert_eq!(
+        kinds,
+        ["copilot cli session lock or backup\tinuse.4242.lock"]
+    );
+    assert_eq!(
+        rows,
+        [
+            "inuse.4242.lock|inuse.4242.lock|live|system|0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|\"session lock: in use by pid 4242 (inuse.4242.lock present, file mtime)\"",
+            "rewind-file-snapshots/index.json|backups/4444444444444444444444444444444444444444444444444444444444444d04|live|system|0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|\"edit snapshot backup: 4444444444444444444444444444444444444444444444444444444444444d04, 33 bytes, named by no snapshot (contents not read)\""
+        ]
+    );
+    // the snapshot index deleted too: each backup is listed, its contents not read
+    std::fs::remove_file(session.join("rewind-file-snapshots/index.json")).unwrap();
+    let (kinds, rows) = companions(dir.path());
+    let b = "rewind-file-snapshots/backups/";
+    let sizes: Vec<u64> = [
+        "1111111111111111111111111111111111111111111111111111111111111a01",
+        "3333333333333333333333333333333333333333333333333333333333333c03",
+        "4444444444444444444444444444444444444444444444444444444444444d04",
+    ]
+    .iter()
+    .map(|n| std::fs::metadata(session.join(b).join(n)).unwrap().len())
+    .collect();
+    assert_eq!(kinds.len(), 4, "{kinds:?}");
+    assert_eq!(
+        kinds[0],
+        "copilot cli session lock or backup\tinuse.4242.lock"
+    );
+    assert_eq!(
+        kinds[3],
+        format!(
+            "copilot cli session lock or backup\t{b}4444444444444444444444444444444444444444444444444444444444444d04"
+        )
+    );
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert_eq!(
+        rows[1],
+        format!(
+            "{b}1111111111111111111111111111111111111111111111111111111111111a01|{b}1111111111111111111111111111111111111111111111111111111111111a01|live|system|0f3a9c1e-5b2d-4c7e-9a10-2b3c4d5e6f70|\"edit snapshot backup: 1111111111111111111111111111111111111111111111111111111111111a01, {} bytes, no snapshot index beside it (contents not read)\"",
+            sizes[0]
+        )
+    );
 }

@@ -80,6 +80,15 @@ impl Store for CopilotEventsStore {
     }
 
     fn claim_in(&self, path: &Path, walked: &Walked<'_>) -> Option<Claim> {
+        if let Some((l, folder)) = locate::locate_companion(path) {
+            // listed by the session's log, or a backup by its snapshot index: claimed
+            // alone only where neither was walked (a deleted session's folder)
+            let listed = |p: PathBuf| walked.under(&p).next().is_some();
+            let backup = up(path, 1) != folder;
+            let lister = listed(folder.join("events.jsonl"))
+                || (backup && listed(up(path, 2).join("index.json")));
+            return (!lister).then(|| claim_of(l.kind).marker());
+        }
         self.claim(path).or_else(|| {
             let (l, _) = locate::locate_beside_sessions(path, |home| {
                 // once per home: thousands of its files ask the same
@@ -261,6 +270,7 @@ fn stream_events(
 /// as a CLI event log.
 pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn RowSink) {
     let loc = locate(path)
+        .or_else(|| locate::locate_companion(path).map(|(l, _)| l))
         .or_else(|| beside_sessions(path, evidence).map(|(l, _)| l))
         .or_else(|| beside_store(path, evidence).map(|(l, _)| l))
         .unwrap_or(Location {
@@ -305,6 +315,14 @@ pub fn read_file(path: &Path, agent: &str, evidence: &Evidence, sink: &mut dyn R
         FileKind::SessionDb | FileKind::AppDb => {
             localdb::read_file(path, &loc, agent, evidence, &mut |r| sink.push(r))
         }
+        FileKind::SessionCompanion => {
+            if let Some((_, folder)) = locate::locate_companion(path)
+                && let Some(row) =
+                    localdb::companion_row(path, &folder, &loc.session_id, agent, evidence)
+            {
+                sink.push(row);
+            }
+        }
         _ => read_side(path, &loc, agent, evidence, &mut |r| sink.push(r)),
     }
 }
@@ -334,23 +352,24 @@ fn read_cli_log(
     evidence: &Evidence,
     sink: &mut dyn RowSink,
 ) {
-    let mut lines = match evidence.read_lines(path) {
-        Ok(l) => l,
-        Err(e) => {
-            return sink
-                .push(io_row(agent, evidence.shown(path), &e).session(loc.session_id.clone()));
+    match evidence.read_lines(path) {
+        Ok(mut lines) => {
+            let (cwd, branch) = workspace_yaml_columns(&up(path, 1), evidence);
+            let opts = Options {
+                agent,
+                fallback_session: &loc.session_id,
+                project: &cwd,
+                branch: &branch,
+                secondary: false,
+            };
+            stream_events(path, evidence, &mut lines, &opts, sink);
         }
-    };
-    let (cwd, branch) = workspace_yaml_columns(&up(path, 1), evidence);
-    let opts = Options {
-        agent,
-        fallback_session: &loc.session_id,
-        project: &cwd,
-        branch: &branch,
-        secondary: false,
-    };
-    stream_events(path, evidence, &mut lines, &opts, sink);
-    // the session folder's lock files and index-less backups, never opened
+        Err(e) => {
+            sink.push(io_row(agent, evidence.shown(path), &e).session(loc.session_id.clone()))
+        }
+    }
+    // the session folder's lock files and index-less backups, never opened (listed
+    // even when the log cannot be read: the scanner leaves them to the log)
     localdb::session_folder_rows(&up(path, 1), &loc.session_id, agent, evidence, &mut |r| {
         sink.push(r)
     });
@@ -1010,7 +1029,8 @@ fn read_side(
         | FileKind::SessionStore
         | FileKind::AgentTraces
         | FileKind::SessionDb
-        | FileKind::AppDb => {}
+        | FileKind::AppDb
+        | FileKind::SessionCompanion => {}
     }
 }
 

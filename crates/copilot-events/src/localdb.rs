@@ -15,10 +15,11 @@
 //! API tokens are left out: these stores belong to an app that signs in.
 //!
 //! The lock and the backups are never opened: their name, size and time are the
-//! evidence (a backup is a pre-edit copy of a user's file). They are not claimed as
-//! files of their own but listed from the session folder when its `events.jsonl` is
-//! read ([`session_folder_rows`]): both may be empty, which the scanner reports as
-//! nothing to read, and a backup beside an index is reported by the index.
+//! evidence (a backup is a pre-edit copy of a user's file). They are listed from the
+//! session folder when its `events.jsonl` is read ([`session_folder_rows`]), and a
+//! backup beside an index by the index. A folder whose log is gone (a deleted session)
+//! still holds them: there the scanner claims each as a marker (read even when empty,
+//! as a lock file is) and [`companion_row`] gives its row.
 
 use std::path::Path;
 
@@ -86,23 +87,11 @@ pub fn session_folder_rows(
             .unwrap_or_default()
     };
     for p in evidence.read_dir(dir).unwrap_or_default() {
-        let name = name_of(&p);
-        let Some(pid) = name
-            .strip_prefix("inuse.")
-            .and_then(|n| n.strip_suffix(".lock"))
-            .filter(|n| !n.is_empty())
-        else {
-            continue;
-        };
-        let Ok(checked) = evidence.check(&p) else {
-            continue;
-        };
-        sink(
-            Row::system(agent, lock_text(pid, &name))
-                .at(checked.modified.and_then(Timestamp::from_system_time))
-                .session(session)
-                .locator(name.clone()),
-        );
+        if crate::locate::lock_pid(&name_of(&p)).is_some()
+            && let Some(row) = companion_row(&p, dir, session, agent, evidence)
+        {
+            sink(row);
+        }
     }
     for folder in ["rewind-file-snapshots", "rewind-snapshots"] {
         let rewind = dir.join(folder);
@@ -113,18 +102,50 @@ pub fn session_folder_rows(
             .read_dir(&rewind.join("backups"))
             .unwrap_or_default()
         {
-            let Ok(checked) = evidence.check(&p) else {
-                continue;
-            };
-            let name = name_of(&p);
-            sink(
-                Row::system(agent, crate::side::lone_backup_text(&name, checked.size))
-                    .at(checked.modified.and_then(Timestamp::from_system_time))
-                    .session(session)
-                    .locator(format!("{folder}/backups/{name}")),
-            );
+            if let Some(row) = companion_row(&p, dir, session, agent, evidence) {
+                sink(row);
+            }
         }
     }
+}
+
+/// The row of one file of the session folder `dir` ([`session_folder_rows`]): a lock
+/// file's `session lock:` row, a backup's `edit snapshot backup:` row (none when a
+/// snapshot index stands beside its `backups/`, which lists it), at the file's mtime,
+/// located by its path under the folder. `None` for a file the evidence rules refuse
+/// (a link out of the root, no regular file) or of another name.
+pub fn companion_row(
+    path: &Path,
+    dir: &Path,
+    session: &str,
+    agent: &str,
+    evidence: &Evidence,
+) -> Option<Row> {
+    let name = path.file_name()?.to_string_lossy().into_owned();
+    let under = path.strip_prefix(dir).ok()?;
+    let text = match crate::locate::lock_pid(&name) {
+        Some(pid) if under.parent() == Some(Path::new("")) => lock_text(pid, &name),
+        _ => {
+            let rewind = path.parent()?.parent()?;
+            if evidence.check(&rewind.join("index.json")).is_ok() {
+                return None;
+            }
+            let size = evidence.check(path).ok()?.size;
+            crate::side::lone_backup_text(&name, size)
+        }
+    };
+    let checked = evidence.check(path).ok()?;
+    let locator = under
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/");
+    Some(
+        Row::system(agent, text)
+            .at(checked.modified.and_then(Timestamp::from_system_time))
+            .session(session)
+            .locator(locator),
+    )
 }
 
 /// `session lock: in use by pid <pid> (<file name> present, file mtime)`.

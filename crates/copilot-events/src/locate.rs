@@ -76,6 +76,10 @@ pub enum FileKind {
     /// (or `content.json`): a large tool result the extension wrote to disk in place of
     /// the prompt's copy.
     ToolResource,
+    /// A session folder's `inuse.<pid>.lock` or a file of a rewind folder's `backups/`,
+    /// claimed alone ([`locate_companion`]) only when its folder has no `events.jsonl`
+    /// (or, for a backup, no snapshot index) that would list it: listed, never opened.
+    SessionCompanion,
 }
 
 impl FileKind {
@@ -102,6 +106,7 @@ impl FileKind {
             FileKind::SessionDb => "copilot cli session db",
             FileKind::AppDb => "copilot app data db",
             FileKind::ToolResource => "copilot chat spilled tool result",
+            FileKind::SessionCompanion => "copilot cli session lock or backup",
         }
     }
 
@@ -118,6 +123,7 @@ impl FileKind {
                 | FileKind::AppDb
                 | FileKind::ToolResource
                 | FileKind::SessionFile
+                | FileKind::SessionCompanion
         )
     }
 }
@@ -365,6 +371,39 @@ pub fn cli_home(path: &Path) -> Option<std::path::PathBuf> {
     path.ancestors().nth(c.len() - 1 - h).map(Path::to_path_buf)
 }
 
+/// A session folder's lock file (`<home>/session-state/<id>/inuse.<pid>.lock`) or
+/// rewind backup (`<home>/session-state/<id>/rewind-file-snapshots/backups/<name>`,
+/// or under the older `rewind-snapshots/`), in a CLI home as [`cli_home_index`]
+/// knows one. [`locate`] leaves these out: the session's `events.jsonl` lists them
+/// when it is read, and a snapshot index its backups. A session folder whose log is
+/// gone (a deleted session) keeps them, so the scanner claims them one by one
+/// where nothing would list them. Gives the session folder too.
+pub fn locate_companion(path: &Path) -> Option<(Location, std::path::PathBuf)> {
+    let c = components(path);
+    let h = cli_home_index(&c)?;
+    let rest: Vec<&str> = c[h + 1..].iter().map(|s| &**s).collect();
+    let (id, depth) = match rest.as_slice() {
+        ["session-state", id, lock] if lock_pid(lock).is_some() => (*id, 1),
+        [
+            "session-state",
+            id,
+            "rewind-file-snapshots" | "rewind-snapshots",
+            "backups",
+            _,
+        ] => (*id, 3),
+        _ => return None,
+    };
+    let folder = path.ancestors().nth(depth)?.to_path_buf();
+    Some((loc(FileKind::SessionCompanion, id)?, folder))
+}
+
+/// The pid a lock file's name `inuse.<pid>.lock` gives (any non-empty text).
+pub fn lock_pid(name: &str) -> Option<&str> {
+    name.strip_prefix("inuse.")
+        .and_then(|n| n.strip_suffix(".lock"))
+        .filter(|n| !n.is_empty())
+}
+
 /// A file inside a CLI home, by its path under the home.
 fn in_home(rest: &[&str]) -> Option<Location> {
     match rest {
@@ -504,6 +543,35 @@ mod tests {
         );
         assert_eq!(kind(&format!("{h}/session-state/s1/session.db-wal")), None);
         assert_eq!(kind(&format!("{h}/session-state/s1/inuse.4242.lock")), None);
+        // ... and claimed alone only where no log lists them: what such a path says
+        let companion = |p: &str| {
+            locate_companion(Path::new(p)).map(|(l, f)| (l.session_id, f.display().to_string()))
+        };
+        assert_eq!(
+            companion(&format!("{h}/session-state/s1/inuse.4242.lock")),
+            Some(("s1".into(), format!("{h}/session-state/s1")))
+        );
+        assert_eq!(
+            companion(&format!(
+                "{h}/session-state/s1/rewind-snapshots/backups/ab12"
+            )),
+            Some(("s1".into(), format!("{h}/session-state/s1")))
+        );
+        assert_eq!(
+            companion(&format!("{h}/session-state/s1/inuse..lock")),
+            None
+        );
+        assert_eq!(
+            companion(&format!("{h}/session-state/s1/events.jsonl")),
+            None
+        );
+        assert_eq!(
+            companion(&format!(
+                "{h}/session-state/s1/rewind-file-snapshots/index.json"
+            )),
+            None
+        );
+        assert_eq!(companion("h/home/a/notes/s1/inuse.1.lock"), None);
         assert_eq!(kind(&format!("{h}/data.db")), Some(FileKind::AppDb));
         assert_eq!(
             kind("h/x/User/workspaceStorage/w/GitHub.copilot-chat/debug-logs/s/models.json"),
