@@ -1980,3 +1980,63 @@ fn values_nested_deeper_than_serde_json_reads_still_give_their_rows() {
         ],
     );
 }
+
+/// A CLI `store.db` the CLI has not checkpointed: the meta row and the first message
+/// are in the main file, the second message and the root only in the `-wal`. The rows
+/// read from the `-wal` say where it holds them (`blobs id=<id>, wal frame <n> (page
+/// <p>) cell <c>`), as the IDE's rows do; the first message too, as the page the WAL
+/// holds is read whole (its bytes come from the `-wal`); the meta row does not.
+#[test]
+fn cli_blobs_read_from_the_wal_say_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let c = Connection::open(work.join("store.db")).unwrap();
+    c.execute_batch(
+        "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;
+         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+         CREATE TABLE blobs (id TEXT PRIMARY KEY, data BLOB);",
+    )
+    .unwrap();
+    let first = serde_json::json!({"role": "user", "content": "checkpointed question"})
+        .to_string()
+        .into_bytes();
+    let second = serde_json::json!({"role": "assistant", "content": "answer only in the wal"})
+        .to_string()
+        .into_bytes();
+    let r = root(&[&first, &second]);
+    let meta = serde_json::json!({"agentId": "w1", "latestRootBlobId": sha(&r),
+        "name": "wal chat", "createdAt": T0, "blobEncryptionKey": "SECRET-BLOBKEY"});
+    c.execute(
+        "INSERT INTO meta VALUES ('0', ?1)",
+        [hex(meta.to_string().as_bytes())],
+    )
+    .unwrap();
+    c.execute(
+        "INSERT INTO blobs VALUES (?1, ?2)",
+        params![sha(&first), first],
+    )
+    .unwrap();
+    c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);").unwrap();
+    c.execute(
+        "INSERT INTO blobs VALUES (?1, ?2)",
+        params![sha(&second), second],
+    )
+    .unwrap();
+    c.execute("INSERT INTO blobs VALUES (?1, ?2)", params![sha(&r), r])
+        .unwrap();
+    let to = dir.path().join("home/u/.cursor/chats/h/w1");
+    std::fs::create_dir_all(&to).unwrap();
+    for f in ["store.db", "store.db-wal"] {
+        std::fs::copy(work.join(f), to.join(f)).unwrap();
+    }
+    drop(c);
+    let got = read_file(dir.path(), "home/u/.cursor/chats/h/w1/store.db");
+    let (a, b) = (sha(&first), sha(&second));
+    let want = [
+        "2026-05-28T20:26:40.000000Z | w1 |  | system | live | false |  |   | session start: title=\"wal chat\" created=2026-05-28T20:26:40.000000Z | table meta key=0".to_string(),
+        format!(" | w1 |  | user | live | false |  |   | checkpointed question | blobs id={a}, wal frame 3 (page 4) cell 0"),
+        format!(" | w1 |  | assistant | live | false |  |   | answer only in the wal | blobs id={b}, wal frame 3 (page 4) cell 1"),
+    ];
+    assert_lines(&got, &want.iter().map(String::as_str).collect::<Vec<_>>());
+}

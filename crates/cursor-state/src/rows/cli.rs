@@ -113,6 +113,18 @@ pub fn read_store(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
     ) {
         out.push(r.session(&session).project(&project));
     }
+    // the meta row's place, and where the `-wal` holds it
+    let meta_wal = db
+        .connection()
+        .query_row("SELECT rowid FROM meta WHERE key = '0'", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .ok()
+        .and_then(|rowid| db.wal_places("meta").remove(&rowid));
+    let meta_loc = match &meta_wal {
+        Some(w) => format!("table meta key=0, {w}"),
+        None => "table meta key=0".to_string(),
+    };
     // the meta row: hex-encoded JSON (its blobEncryptionKey is never output)
     let meta_row: Option<Value> = db
         .connection()
@@ -129,7 +141,7 @@ pub fn read_store(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
                     )))
                     .session(&session)
                     .project(&project)
-                    .locator("table meta key=0"),
+                    .locator(meta_loc.clone()),
                 );
                 None
             }
@@ -137,7 +149,7 @@ pub fn read_store(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
     // session start: meta.json, else the meta row
     let (src, loc): (Option<&Value>, String) = match (&meta_json, &meta_row) {
         (Some(m), _) => (Some(m), "meta.json".into()),
-        (None, Some(m)) => (Some(m), "table meta key=0".into()),
+        (None, Some(m)) => (Some(m), meta_loc.clone()),
         _ => (None, String::new()),
     };
     if let Some(m) = src {
@@ -158,10 +170,32 @@ pub fn read_store(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
             })
             .ok()
     };
+    // where the `-wal` holds the live blobs (every blob of a store the CLI has not yet
+    // checkpointed): by id, as the rows are looked up by id
+    let wal = db.wal_places("blobs");
+    let mut wal_of: HashMap<String, String> = HashMap::new();
+    if !wal.is_empty() {
+        let ids = (|| -> Result<(), sqlite_evidence::rusqlite::Error> {
+            let mut stmt = db.connection().prepare("SELECT rowid, id FROM blobs")?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                if let Some(w) = wal.get(&r.get::<_, i64>(0)?) {
+                    wal_of.insert(text_of(r.get_ref(1)?), w.clone());
+                }
+            }
+            Ok(())
+        })();
+        if let Err(e) = ids {
+            out.push(sys(system::parser(format!("store.db unreadable: {e}"))).session(&session));
+        }
+    }
     let place = |id: &str, state: RecordState| Place {
         session: session.clone(),
         project: project.clone(),
-        locator: format!("blobs id={id}"),
+        locator: match wal_of.get(id).filter(|_| state != RecordState::Deleted) {
+            Some(w) => format!("blobs id={id}, {w}"),
+            None => format!("blobs id={id}"),
+        },
         state,
         time: None,
     };
