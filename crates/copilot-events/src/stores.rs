@@ -293,26 +293,47 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
         );
         emit(input, row, sink);
     }
-    let (usage, e) = read_table(
-        db,
-        "assistant_usage_events",
-        &[
-            "created_at",
-            "session_id",
-            "turn_index",
-            "model",
-            "copilot_usage_model",
-            "input_tokens",
-            "output_tokens",
-            "cache_read_tokens",
-            "cache_write_tokens",
-            "reasoning_tokens",
-            "total_nano_aiu",
-            "duration_ms",
-            "finish_reason",
-            "parent_tool_call_id",
-        ],
-    );
+    // the columns the `usage:` row prints (or, `model`, may print), then every other
+    // the table has but secret-named ones, for the `usage detail:` row
+    let printed = [
+        "created_at",
+        "session_id",
+        "turn_index",
+        "model",
+        "copilot_usage_model",
+        "input_tokens",
+        "output_tokens",
+        "cache_read_tokens",
+        "cache_write_tokens",
+        "reasoning_tokens",
+        "total_nano_aiu",
+        "duration_ms",
+        "finish_reason",
+        "parent_tool_call_id",
+    ];
+    // the spec's other columns are counts and ids (`time_to_first_token_ms` and
+    // `token_details_json` name tokens counted, not held); a column it does not name is
+    // left out when its name names a secret
+    let named = [
+        "id",
+        "time_to_first_token_ms",
+        "agent_id",
+        "token_details_json",
+    ];
+    let others: Vec<String> = db
+        .table_columns("assistant_usage_events")
+        .into_iter()
+        .filter(|c| {
+            !printed.contains(&c.as_str())
+                && (named.contains(&c.as_str()) || !chat_rows::secrets::names_secret(c))
+        })
+        .collect();
+    let wanted: Vec<&str> = printed
+        .iter()
+        .copied()
+        .chain(others.iter().map(String::as_str))
+        .collect();
+    let (usage, e) = read_table(db, "assistant_usage_events", &wanted);
     errors.extend(e);
     for rec in &usage {
         let model = rec
@@ -336,10 +357,38 @@ pub fn session_store_rows(db: &Database, input: &StoreInput<'_>, sink: &mut dyn 
         };
         let sid = rec.str("session_id");
         let usage = base(input, rec, TurnType::System, system::usage(&u), false);
-        let row = place(usage, rec, sid, "created_at")
+        let row = place(usage, rec, sid.clone(), "created_at")
             .model(model.clone())
             .tool("", rec.str("parent_tool_call_id"));
         sink(row);
+        // what the row leaves out: the requested model when the billed one was printed,
+        // and every other column (the call's id, its agent, time to first token, token
+        // details ...) as written, since 2026-12-05
+        let requested = rec.str("model");
+        let mut extra: Vec<(&str, String)> = Vec::new();
+        if requested != model {
+            extra.push(("model", requested));
+        }
+        for c in &others {
+            let v = rec.str(c);
+            if v != "{}" && v != "[]" {
+                extra.push((c.as_str(), v));
+            }
+        }
+        let fields: Vec<(&str, &str)> = extra.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let detail = system::key_values(&fields);
+        if !detail.is_empty() {
+            let text = format!("usage detail: {detail}");
+            let row = place(
+                base(input, rec, TurnType::System, text, false),
+                rec,
+                sid,
+                "created_at",
+            )
+            .model(model.clone())
+            .tool("", rec.str("parent_tool_call_id"));
+            sink(row);
+        }
     }
     // FTS content cells that no turn (or checkpoint) holds: the index outlives a
     // rewind's turns. Only the indexed text columns are read; the others (the session

@@ -1998,3 +1998,49 @@ fn the_remaining_parser_plan_rows_are_pinned() {
     );
     assert!(!got.iter().any(|l| l.contains("ghu_planted")));
 }
+
+/// A CLI usage row's columns its text does not hold (the call's id, the sub-agent
+/// that made the call, time to first token, token details, a column of a later schema)
+/// are in a `usage detail:` row beside it, as written; a secret-named column the spec
+/// does not name is never printed, in any output format.
+#[test]
+fn a_usage_rows_other_columns_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("home/u/.copilot/session-store.db");
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute_batch(
+            "CREATE TABLE assistant_usage_events (id TEXT PRIMARY KEY, created_at TEXT,
+               session_id TEXT, turn_index INTEGER, model TEXT, copilot_usage_model TEXT,
+               input_tokens INTEGER, output_tokens INTEGER, cache_read_tokens INTEGER,
+               cache_write_tokens INTEGER, reasoning_tokens INTEGER, total_nano_aiu INTEGER,
+               duration_ms INTEGER, time_to_first_token_ms INTEGER, finish_reason TEXT,
+               agent_id TEXT, parent_tool_call_id TEXT, token_details_json TEXT,
+               region TEXT, api_key TEXT);
+             INSERT INTO assistant_usage_events VALUES ('call-1', '2026-10-05T09:00:07.000Z',
+               's1', 2, 'claude-haiku-4.5', NULL, 100, 20, 0, 0, NULL, NULL, 900, 310,
+               'stop', 'explore-1', 'toolu_task', '{\"input\":{\"cached\":5}}', 'us east',
+               'ghp_PLANTEDSECRET00000000000000000000000');",
+        )
+        .unwrap();
+    }
+    let rows = read(&db, None);
+    assert_eq!(
+        rows.iter()
+            .map(|r| format!("{}|{}|{}|{}", r.session_id, r.model, r.tool_use_id, r.text))
+            .collect::<Vec<_>>(),
+        [
+            "s1|claude-haiku-4.5|toolu_task|usage: model=claude-haiku-4.5 input=100 output=20 cache_read=0 cache_write=0 reasoning=- duration_ms=900 finish=stop turn=2 scope=call",
+            "s1|claude-haiku-4.5|toolu_task|usage detail: id=call-1 time_to_first_token_ms=310 agent_id=explore-1 token_details_json=\"{\\\"input\\\":{\\\"cached\\\":5}}\" region=\"us east\"",
+        ]
+    );
+    for format in [Format::Jsonl, Format::Csv, Format::Timesketch] {
+        let (bytes, _) = to_bytes(format, &rows).unwrap();
+        let out = String::from_utf8(bytes).unwrap();
+        assert!(
+            out.contains("explore-1") && !out.contains("PLANTEDSECRET"),
+            "{format:?}"
+        );
+    }
+}

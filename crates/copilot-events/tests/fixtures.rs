@@ -237,7 +237,8 @@ fn session_store_wal_only_and_deleted_session() {
             count(RecordState::Secondary),
             count(RecordState::Deleted)
         ),
-        (2, 8, 9)
+        // the two calls' usage rows and their detail rows
+        (4, 8, 9)
     );
     // live rows come from the WAL only: the main file holds the deleted session; each
     // is located in the frame it was read from (frames 1-10 of the fixture's -wal: 3
@@ -257,6 +258,8 @@ fn session_store_wal_only_and_deleted_session() {
             "table session_files rowid 1, wal frame 6 (page 7) cell 0 system",
             "table session_refs rowid 1, wal frame 7 (page 8) cell 0 system",
             "table assistant_usage_events rowid 1, wal frame 10 (page 9) cell 0 system",
+            "table assistant_usage_events rowid 1, wal frame 10 (page 9) cell 0 system",
+            "table assistant_usage_events rowid 2, wal frame 10 (page 9) cell 1 system",
             "table assistant_usage_events rowid 2, wal frame 10 (page 9) cell 1 system",
         ]
     );
@@ -306,6 +309,20 @@ fn session_store_wal_only_and_deleted_session() {
         vec![
             "usage: model=claude-sonnet-4.5 input=14000 output=600 cache_read=10000 cache_write=0 reasoning=120 nano_aiu=400000 duration_ms=2100 finish=tool_calls turn=0 scope=call",
             "usage: model=gpt-5 input=9000 output=700 cache_read=0 cache_write=0 reasoning=- duration_ms=1500 finish=stop turn=1 scope=call",
+        ]
+    );
+    // what the usage rows leave out: the call's id, its time to first token, the route
+    // asked for (`auto`) beside the model billed; an empty `token_details_json` is none
+    let detail: Vec<_> = rows
+        .iter()
+        .filter(|r| r.text.starts_with("usage detail:"))
+        .map(|r| format!("{}|{}|{}", r.model, r.source_locator, r.text))
+        .collect();
+    assert_eq!(
+        detail,
+        [
+            "claude-sonnet-4.5|table assistant_usage_events rowid 1, wal frame 10 (page 9) cell 0|usage detail: id=u1 time_to_first_token_ms=800",
+            "gpt-5|table assistant_usage_events rowid 2, wal frame 10 (page 9) cell 1|usage detail: model=auto id=u2",
         ]
     );
     assert!(
