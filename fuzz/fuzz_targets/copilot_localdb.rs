@@ -1,7 +1,8 @@
 #![no_main]
-//! Copilot's rewind index (with a backups listing) and the generic `session.db` /
-//! `data.db` reader must never panic, whatever the bytes: a rewind index from the
-//! input, and the input as a SQLite image read through `sqlite-evidence`.
+//! Copilot's rewind index (with a backups listing), the generic `session.db` /
+//! `data.db` reader and the `session-store.db` / `agent-traces.db` readers must never
+//! panic, whatever the bytes: a rewind index from the input, and the input as a SQLite
+//! image read through `sqlite-evidence`.
 use copilot_events::{localdb, side};
 use libfuzzer_sys::fuzz_target;
 
@@ -25,6 +26,14 @@ fuzz_target!(|data: &[u8]| {
         };
         localdb::session_db_rows(&db, &input, &mut |r| rows.push(r));
         let _ = localdb::generic_rows(&db, &input, &[], &mut |r| rows.push(r));
+        let twins = copilot_events::Twins::default();
+        let store = copilot_events::stores::StoreInput {
+            agent: "copilot",
+            file_name: "session-store.db",
+            twins: &twins,
+        };
+        copilot_events::stores::session_store_rows(&db, &store, &mut |r| rows.push(r));
+        copilot_events::stores::traces_rows(&db, &store, &mut |r| rows.push(r));
     }
     // a text never holds a value that starts like a token where a column is printed
     for r in rows.iter().filter(|r| r.text.starts_with("store record:")) {
