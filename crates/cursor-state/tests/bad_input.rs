@@ -89,3 +89,47 @@ fn evidence_is_unchanged() {
     }
     assert_eq!(chat_rows::snapshot_tree(&root).unwrap(), before);
 }
+
+/// A chat's `store.db` that cannot be opened still has its `meta.json` read: the
+/// `parser:` row, then the chat's `session start:` and `model:` rows (before, the title,
+/// times and model were lost with the store).
+#[test]
+fn an_unreadable_store_keeps_its_meta_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let chat = dir.path().join(".cursor/chats/abc/agent-7");
+    std::fs::create_dir_all(&chat).unwrap();
+    std::fs::write(chat.join("store.db"), b"not a database at all").unwrap();
+    std::fs::write(
+        chat.join("meta.json"),
+        br#"{"schemaVersion":2,"name":"Rename router","cwd":"/home/u/web","createdAtMs":1780000000000,"updatedAtMs":1780000060000,"isSubagent":false,"model":"gpt-5","blobEncryptionKey":"SECRET-KEY"}"#,
+    )
+    .unwrap();
+    let rows = CursorStore.read(
+        &chat.join("store.db"),
+        &FileContext::default(),
+        &Evidence::new(),
+    );
+    let got: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{}|{}|{}|{}|{}|{}",
+                r.timestamp.map(|t| t.to_string()).unwrap_or_default(),
+                r.session_id,
+                r.project_path,
+                r.model,
+                r.source_locator,
+                r.text
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "|agent-7|/home/u/web|||parser: store.db unreadable: not an SQLite database: the file starts with \"not a database a\"",
+            "2026-05-28T20:26:40.000000Z|agent-7|/home/u/web||meta.json|session start: title=\"Rename router\" cwd=/home/u/web created=2026-05-28T20:26:40.000000Z updated=2026-05-28T20:27:40.000000Z subagent=false schema=2",
+            "2026-05-28T20:26:40.000000Z|agent-7|/home/u/web|gpt-5|meta.json|model: gpt-5",
+        ]
+    );
+    assert!(!got.iter().any(|r| r.contains("SECRET")));
+}

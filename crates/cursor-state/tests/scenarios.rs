@@ -2040,3 +2040,108 @@ fn cli_blobs_read_from_the_wal_say_where() {
     ];
     assert_lines(&got, &want.iter().map(String::as_str).collect::<Vec<_>>());
 }
+
+/// A bubble the headers list twice is read once, at its first place, with one row
+/// saying where else they list it; a bubble listed once and missing is still told
+/// missing (before, the second listing of a stored bubble was told missing).
+#[test]
+fn a_bubble_listed_twice_is_read_once_and_told() {
+    let (_dir, path, c) = kv_db();
+    put_json(
+        &c,
+        &format!("composerData:{CC}"),
+        serde_json::json!({"_v": 13, "composerId": CC, "name": "Twice", "createdAt": T0,
+            "fullConversationHeadersOnly": [{"bubbleId": "b1"}, {"bubbleId": "b2"},
+                {"bubbleId": "b1"}, {"bubbleId": "b9"}]}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CC}:b1"),
+        serde_json::json!({"bubbleId": "b1", "type": 1, "text": "the question"}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CC}:b2"),
+        serde_json::json!({"bubbleId": "b2", "type": 2, "text": "the answer"}),
+    );
+    drop(c);
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CC} |  | system | live | false |  |   | session start: title=Twice format=v13 | cursorDiskKV key=composerData:{CC}"
+            ),
+            &format!(
+                " | {CC} |  | user | live | false |  |   | the question | cursorDiskKV key=bubbleId:{CC}:b1"
+            ),
+            &format!(
+                " | {CC} |  | system | live | false |  |   | link: bubble b1 is listed 2 times in composerData (places 1, 3 of 4); read once, at the first | cursorDiskKV key=composerData:{CC}"
+            ),
+            &format!(
+                " | {CC} |  | assistant | live | false |  |   | the answer | cursorDiskKV key=bubbleId:{CC}:b2"
+            ),
+            &format!(
+                " | {CC} |  | system | live | false |  |   | link: bubble b9 listed in composerData is missing | cursorDiskKV key=composerData:{CC}"
+            ),
+        ],
+    );
+}
+
+/// Fields written in other forms than the usual are not lost: a chat header's URI
+/// without `fsPath` still gives the project (from its `path`), a tool call's `rawArgs`
+/// written as JSON rather than text is printed as written, and an attached item with
+/// no path is printed itself (an empty one gives nothing).
+#[test]
+fn fields_in_other_forms_are_kept() {
+    let (_dir, path, c) = kv_db();
+    c.execute(
+        "INSERT INTO ItemTable VALUES ('composer.composerHeaders', ?1)",
+        [
+            serde_json::json!({"allComposers": [{"composerId": CC, "name": "Forms",
+            "createdAt": T0, "workspaceIdentifier": {"id": "w",
+                "uri": {"$mid": 1, "path": "/home/u/src/api", "scheme": "file"}}}]})
+            .to_string(),
+        ],
+    )
+    .unwrap();
+    put_json(
+        &c,
+        &format!("composerData:{CC}"),
+        serde_json::json!({"_v": 13, "composerId": CC, "name": "Forms", "createdAt": T0,
+            "fullConversationHeadersOnly": [{"bubbleId": "f1"}, {"bubbleId": "f2"}]}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CC}:f1"),
+        serde_json::json!({"bubbleId": "f1", "type": 1, "text": "look at these",
+            "context": {"externalLinks": [{"url": "https://evil.example/x"}],
+                "cursorRules": [{"filename": "sec.mdc"}],
+                "terminalSelections": [{"text": "rm -rf /"}, {}],
+                "fileSelections": [{"uri": {"fsPath": "/a.ts"}}]}}),
+    );
+    put_json(
+        &c,
+        &format!("bubbleId:{CC}:f2"),
+        serde_json::json!({"bubbleId": "f2", "type": 2, "text": "",
+            "toolFormerData": {"name": "edit_file", "toolCallId": "t1",
+                "rawArgs": {"path": "/etc/passwd"}}}),
+    );
+    drop(c);
+    assert_lines(
+        &global_rows(&path),
+        &[
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CC} | /home/u/src/api | system | secondary | true |  |   | session index: title=Forms created=2026-05-28T20:26:40.000000Z workspace=/home/u/src/api | ItemTable key=composer.composerHeaders"
+            ),
+            &format!(
+                "2026-05-28T20:26:40.000000Z | {CC} | /home/u/src/api | system | live | false |  |   | session start: title=Forms format=v13 | cursorDiskKV key=composerData:{CC}"
+            ),
+            &format!(
+                " | {CC} | /home/u/src/api | user | live | false |  |   | look at these\\n[context cursorRules sec.mdc]\\n[context externalLinks https://evil.example/x]\\n[context fileSelections /a.ts]\\n[context terminalSelections {{\"text\":\"rm -rf /\"}}] | cursorDiskKV key=bubbleId:{CC}:f1"
+            ),
+            &format!(
+                " | {CC} | /home/u/src/api | tool_use | live | false |  | edit_file t1 | {{\"path\":\"/etc/passwd\"}} | cursorDiskKV key=bubbleId:{CC}:f2"
+            ),
+        ],
+    );
+}

@@ -39,7 +39,7 @@ fn bytes_of(v: ValueRef<'_>) -> Vec<u8> {
 
 /// A root's children, each once, in the order of their first place, with every place
 /// (1-based) the root lists it at.
-fn by_first_place(children: Vec<String>) -> Vec<(String, Vec<usize>)> {
+pub(super) fn by_first_place(children: Vec<String>) -> Vec<(String, Vec<usize>)> {
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut out: Vec<(String, Vec<usize>)> = Vec::new();
     for (i, child) in children.into_iter().enumerate() {
@@ -102,6 +102,11 @@ pub fn read_store(path: &Path, evidence: &Evidence, out: &mut Out<'_>) {
                     .session(&session)
                     .project(&project),
             );
+            // the chat's `meta.json` is still read: `read_meta_json` leaves it to this
+            // store (since 2026-12-05; before, its title, times and model were lost)
+            if let Some(m) = &meta_json {
+                session_rows(m, None, &session, &project, "meta.json", out);
+            }
             return;
         }
     };

@@ -236,9 +236,15 @@ fn item_rows_global(
                 {
                     let cid = str_of(h, "composerId");
                     let ws = h.get("workspaceIdentifier");
+                    // `fsPath`, else the path the URI's other fields give (VS Code
+                    // writes `fsPath` only once it was computed; `path` always)
                     let fs = ws
                         .and_then(|w| w.pointer("/uri/fsPath"))
                         .map(as_written)
+                        .or_else(|| {
+                            ws.and_then(|w| w.get("uri"))
+                                .and_then(chat_rows::uri::value_to_path)
+                        })
                         .unwrap_or_default();
                     let ws_text = if fs.is_empty() {
                         ws.and_then(|w| w.get("id"))
@@ -1003,8 +1009,12 @@ impl Reader<'_> {
         if !found.is_empty() || !inline.is_empty() || !rest.is_empty() {
             self.with_bubbles.insert(cid.clone());
         }
-        for bid in &headers {
-            if let Some(b) = found.remove(bid) {
+        // a bubble the headers list again is read once, at its first place, and one row
+        // says where else they list it (before 2026-12-05, a second listing of a bubble
+        // stored on its own was told missing, an inline one read twice)
+        let count = headers.len();
+        for (bid, places) in super::cli::by_first_place(headers.clone()) {
+            if let Some(b) = found.remove(&bid) {
                 self.bubble_item(
                     &cid,
                     &b,
@@ -1020,6 +1030,9 @@ impl Reader<'_> {
                     "link: bubble {bid} listed in composerData is missing"
                 )));
                 out.push(row);
+            }
+            if places.len() > 1 {
+                out.push(place.apply(sys(bubble_listed_again(&bid, &places, count))));
             }
         }
         for b in rest {
@@ -1768,7 +1781,10 @@ fn context_tokens(v: &Value) -> Option<Row> {
     Some(sys(format!("context tokens: used={used}")))
 }
 
-/// The `[context <kind> <path>]` lines of a bubble's attached items.
+/// The `[context <kind> <path>]` lines of a bubble's attached items: the item's path
+/// (or name, URL, file name), else, since 2026-12-05, the item itself as compact JSON
+/// cut to 400 characters (`[context terminalSelections {"text":"rm -rf /"}]`; before, an
+/// item without one of those fields was dropped); an empty item gives none.
 fn context_lines(b: &Value) -> Vec<String> {
     let mut out = Vec::new();
     let Some(ctx) = b.get("context").and_then(Value::as_object) else {
@@ -1783,17 +1799,36 @@ fn context_lines(b: &Value) -> Vec<String> {
                 "/path",
                 "/name",
                 "/fileName",
+                "/filename",
+                "/url",
+                "/uri/external",
             ]
             .iter()
             .find_map(|p| it.pointer(p).and_then(Value::as_str))
             .map(str::to_string)
             .or_else(|| it.as_str().map(str::to_string));
-            if let Some(p) = path.filter(|p| !p.is_empty()) {
-                out.push(format!("[context {kind} {p}]"));
+            match path {
+                Some(p) if !p.is_empty() => out.push(format!("[context {kind} {p}]")),
+                _ if is_empty_item(it) => {}
+                _ => out.push(format!(
+                    "[context {kind} {}]",
+                    system::quote(&it.to_string())
+                )),
             }
         }
     }
     out
+}
+
+/// An attached item that holds nothing: null, an empty text, array or object.
+fn is_empty_item(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    }
 }
 
 /// The rows of one bubble, in the plan's order: user (with its attached context), or
@@ -1903,6 +1938,8 @@ pub fn bubble_rows_in(
         let id = str_of(tf, "toolCallId");
         let args = match tf.get("rawArgs") {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
+            // arguments written as JSON rather than its text: as written
+            Some(v) if !v.is_null() && !v.is_string() => written("rawArgs", v),
             _ => tf
                 .get("params")
                 .map(|p| match p {
@@ -2239,4 +2276,15 @@ fn workspace_item_rows(item: &Item, project: &str, rows: &mut Vec<Row>, out: &mu
             }
         }
     }
+}
+
+/// `link: bubble <id> is listed 2 times in composerData (places 1, 3 of 4); read once,
+/// at the first` (as the CLI's root listing a blob again).
+fn bubble_listed_again(bid: &str, places: &[usize], count: usize) -> String {
+    let at: Vec<String> = places.iter().map(usize::to_string).collect();
+    format!(
+        "link: bubble {bid} is listed {} times in composerData (places {} of {count}); read once, at the first",
+        places.len(),
+        at.join(", ")
+    )
 }
