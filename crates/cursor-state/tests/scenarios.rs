@@ -2145,3 +2145,50 @@ fn fields_in_other_forms_are_kept() {
         ],
     );
 }
+
+/// A deleted chat whose checkpoints or request contexts are still live: they are read
+/// by their keys, after a row saying the chat's composerData is missing (before, no
+/// row read them when the chat had no live bubble), in memory and page by page; the
+/// carved composer and bubble come back as before.
+#[test]
+fn a_deleted_chats_live_checkpoints_are_read() {
+    let (_dir, path, c) = kv_db();
+    put_json(
+        &c,
+        "composerData:gone",
+        serde_json::json!({"_v": 13, "composerId": "gone", "name": "Gone", "createdAt": T0,
+            "fullConversationHeadersOnly": [{"bubbleId": "b1"}]}),
+    );
+    put_json(
+        &c,
+        "bubbleId:gone:b1",
+        serde_json::json!({"bubbleId": "b1", "type": 1, "text": "edit prod", "checkpointId": "cp1"}),
+    );
+    put_json(
+        &c,
+        "checkpointId:gone:cp1",
+        serde_json::json!({"files": [{"uri": {"fsPath": "/etc/prod.conf"},
+            "originalModelDiffWrtV0": [{}, {}]}]}),
+    );
+    put_json(
+        &c,
+        "messageRequestContext:orph-1:m1",
+        serde_json::json!({"gitDiff": "diff --git a b", "terminal": "ls"}),
+    );
+    c.execute_batch(
+        "DELETE FROM cursorDiskKV WHERE key IN ('composerData:gone', 'bubbleId:gone:b1');",
+    )
+    .unwrap();
+    drop(c);
+    assert_lines(
+        &global_rows(&path),
+        &[
+            " | gone |  | system | live | false |  |   | session start: composerData missing; no bubbles, 1 checkpoint or request context records read by their keys | cursorDiskKV key=checkpointId:gone:",
+            " | gone |  | system | live | false |  |   | checkpoint file: /etc/prod.conf hunks=2 checkpoint=cp1 | cursorDiskKV key=checkpointId:gone:cp1",
+            " | orph-1 |  | system | live | false |  |   | session start: composerData missing; no bubbles, 1 checkpoint or request context records read by their keys | cursorDiskKV key=messageRequestContext:orph-1:",
+            " | orph-1 |  | system | live | false |  |   | request context: message=m1 gitDiff=14 terminal=2 | cursorDiskKV key=messageRequestContext:orph-1:m1",
+            "2026-05-28T20:26:40.000000Z | gone |  | system | deleted | false |  |   | session start: title=Gone format=v13 | cursorDiskKV key=composerData:gone, freeblock at page 4 offset 3956",
+            " | gone |  | system | deleted | false |  |   | link: bubble b1 listed in composerData is missing | cursorDiskKV key=composerData:gone, freeblock at page 4 offset 3956",
+        ],
+    );
+}

@@ -21,7 +21,7 @@
 //! is gone still comes back from its bubbles, ordered by the bubble headers of an older
 //! `composerData` when one survives, else by bubble time.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use chat_rows::system::{ChangeTracker, ModelSpec};
@@ -864,6 +864,26 @@ fn read_kv(
     for key in deferred {
         read(&mut r, &key, out);
     }
+    // checkpoints and request contexts of a composer with neither a composerData nor
+    // live bubbles: a deleted chat whose records of these kinds are still live (since
+    // 2026-12-05; before, nothing read them)
+    let mut lone: BTreeSet<String> = BTreeSet::new();
+    for prefix in ["checkpointId", "messageRequestContext"] {
+        let res = kv.for_each_prefix(&format!("{prefix}:"), |item: Item| {
+            if let Some((cid, _)) = split_key(&item.key, prefix)
+                && !r.live_cids.contains(cid)
+                && !r.orphan_bubbles.contains_key(cid)
+            {
+                lone.insert(cid.to_string());
+            }
+        });
+        if let Err(e) = res {
+            kv_error(&e, out, &format!("cursorDiskKV {prefix}:"));
+        }
+    }
+    for cid in lone {
+        r.lone_extras(&cid, out);
+    }
     r.agent_kv(out);
     for row in incomplete {
         out.push(row);
@@ -1306,6 +1326,37 @@ impl Reader<'_> {
 
     /// Checkpoints and request contexts of a composer that no bubble named.
     fn extras_live(&mut self, cid: &str, done: &HashSet<String>, out: &mut Out<'_>) {
+        let items = self.extra_items(cid, done, out);
+        self.extra_items_rows(cid, items, out);
+    }
+
+    /// The live checkpoints and request contexts of a composer that has neither a
+    /// `composerData` nor live bubbles (a deleted chat whose records of these kinds are
+    /// still live): `session start: composerData missing; no bubbles, <n> checkpoint
+    /// or request context records read by their keys`, then their rows.
+    fn lone_extras(&mut self, cid: &str, out: &mut Out<'_>) {
+        let items = self.extra_items(cid, &HashSet::new(), out);
+        let Some(first) = items.first() else {
+            return;
+        };
+        let prefix = split_key(&first.key, "checkpointId")
+            .map(|_| "checkpointId")
+            .unwrap_or("messageRequestContext");
+        out.push(
+            sys(format!(
+                "session start: composerData missing; no bubbles, {} checkpoint or request context records read by their keys",
+                items.len()
+            ))
+            .session(cid)
+            .project(self.project(cid))
+            .locator(format!("{KV} key={prefix}:{cid}:")),
+        );
+        self.extra_items_rows(cid, items, out);
+    }
+
+    /// The live `checkpointId:<cid>:` and `messageRequestContext:<cid>:` records not in
+    /// `done`.
+    fn extra_items(&mut self, cid: &str, done: &HashSet<String>, out: &mut Out<'_>) -> Vec<Item> {
         let mut items = Vec::new();
         for prefix in ["checkpointId", "messageRequestContext"] {
             let p = format!("{prefix}:{cid}:");
@@ -1317,6 +1368,10 @@ impl Reader<'_> {
                 kv_error(&e, out, &p);
             }
         }
+        items
+    }
+
+    fn extra_items_rows(&mut self, cid: &str, items: Vec<Item>, out: &mut Out<'_>) {
         for item in items {
             let place = Place {
                 session: cid.to_string(),

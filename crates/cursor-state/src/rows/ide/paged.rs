@@ -291,6 +291,8 @@ fn read_kv_paged(
     let mut composers: BTreeSet<String> = BTreeSet::new();
     let mut live_cids: HashSet<String> = HashSet::new();
     let mut bubble_cids: BTreeSet<String> = BTreeSet::new();
+    // composers that checkpoints or request contexts name
+    let mut extra_cids: BTreeSet<String> = BTreeSet::new();
     let mut agent_blobs = false;
     // keys and stored lengths only: every record is refused once its key is seen, so no
     // value and no overflow page is read (a table of 20 KB bubbles: four pages in five)
@@ -310,6 +312,12 @@ fn read_kv_paged(
             } else if let Some((cid, _)) = split_key(&key, "bubbleId") {
                 if !bubble_cids.contains(cid) {
                     bubble_cids.insert(cid.to_string());
+                }
+            } else if let Some((cid, _)) =
+                split_key(&key, "checkpointId").or_else(|| split_key(&key, "messageRequestContext"))
+            {
+                if !extra_cids.contains(cid) {
+                    extra_cids.insert(cid.to_string());
                 }
             } else if key.starts_with("agentKv:blob:") {
                 agent_blobs = true;
@@ -385,6 +393,12 @@ fn read_kv_paged(
         let b = size(&cid);
         steps.push((Step::Composer(key), cid, b));
     }
+    // the composers only checkpoints or request contexts name (as in memory)
+    let lone: Vec<(String, String, u64)> = extra_cids
+        .into_iter()
+        .filter(|c| !live_cids.contains(c) && !bubble_cids.contains(c))
+        .map(|c| (c.clone(), c.clone(), size(&c)))
+        .collect();
     for cid in bubble_cids {
         if !live_cids.contains(&cid) {
             let b = size(&cid);
@@ -458,6 +472,14 @@ fn read_kv_paged(
             if let Ok(Some(item)) = r.kv.get(&u.0) {
                 r.composer(&item, out);
             }
+        }
+    }
+    for (batch, cids) in batches(lone, budget) {
+        r.kv = Box::new(gather_live(db, wal, |key| {
+            grouped_cid(key).is_some_and(|c| cids.contains(c))
+        }));
+        for cid in batch {
+            r.lone_extras(&cid, out);
         }
     }
 
