@@ -2192,3 +2192,58 @@ fn a_deleted_chats_live_checkpoints_are_read() {
         ],
     );
 }
+
+/// A deleted chat's `agentKv` conversation, still live: its carved `composerData`
+/// names the root, so the messages carry that chat's session and project (before, a
+/// session of their own, `agentkv:<root>`, and no project), in memory and page by page.
+#[test]
+fn a_deleted_chats_agent_kv_conversation_keeps_its_session() {
+    let (_dir, path, c) = kv_db();
+    c.execute(
+        "INSERT INTO ItemTable VALUES ('composer.composerHeaders', ?1)",
+        [
+            serde_json::json!({"allComposers": [{"composerId": "dead-1", "name": "Dead",
+            "createdAt": T0, "workspaceIdentifier": {"id": "w",
+                "uri": {"fsPath": "/home/u/src/dead"}}}]})
+            .to_string(),
+        ],
+    )
+    .unwrap();
+    let q =
+        serde_json::json!({"role": "user", "content": [{"type": "text", "text": "dead question"}]})
+            .to_string()
+            .into_bytes();
+    let r = root(&[&q]);
+    put(&c, &format!("agentKv:blob:{}", sha(&q)), &hex(&q));
+    put(&c, &format!("agentKv:blob:{}", sha(&r)), &hex(&r));
+    put_json(
+        &c,
+        "composerData:dead-1",
+        serde_json::json!({"_v": 13, "composerId": "dead-1", "name": "Dead", "createdAt": T0,
+            "agentRoot": sha(&r), "fullConversationHeadersOnly": []}),
+    );
+    c.execute_batch("DELETE FROM cursorDiskKV WHERE key = 'composerData:dead-1';")
+        .unwrap();
+    drop(c);
+    let rows = global_rows(&path);
+    let kv: Vec<&String> = rows
+        .iter()
+        .filter(|l| l.contains("agentKv:blob:"))
+        .collect();
+    assert_eq!(
+        kv,
+        [&format!(
+            " | dead-1 | /home/u/src/dead | user | live | false |  |   | dead question | cursorDiskKV key=agentKv:blob:{}",
+            sha(&q)
+        )],
+        "{}",
+        rows.join("\n")
+    );
+    assert!(
+        rows.iter().any(|l| l.contains("| dead-1 |")
+            && l.contains("| deleted |")
+            && l.contains("session start: title=Dead")),
+        "{}",
+        rows.join("\n")
+    );
+}

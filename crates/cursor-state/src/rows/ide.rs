@@ -884,6 +884,7 @@ fn read_kv(
     for cid in lone {
         r.lone_extras(&cid, out);
     }
+    r.note_carved_roots(deleted.composers.values().flatten().flat_map(carved_roots));
     r.agent_kv(out);
     for row in incomplete {
         out.push(row);
@@ -892,6 +893,16 @@ fn read_kv(
 }
 
 impl Reader<'_> {
+    /// The `agentKv` root ids carved `composerData` values name ([`carved_roots`]), for
+    /// the conversations of deleted chats: after the live composers' (a live
+    /// composer's naming wins), before the `agentKv` rows (since 2026-12-05; before, such
+    /// a conversation had a session of its own, `agentkv:<root>`, and no project).
+    fn note_carved_roots(&mut self, roots: impl IntoIterator<Item = (String, String)>) {
+        for (root, cid) in roots {
+            self.root_refs.entry(root).or_insert(cid);
+        }
+    }
+
     /// Keys of carved `checkpointId:` / `messageRequestContext:` records, whose naming
     /// live bubbles' times are kept as the live bubbles are read.
     fn expect_deleted_extras<'k>(&mut self, keys: impl IntoIterator<Item = &'k str>) {
@@ -1680,6 +1691,18 @@ impl Reader<'_> {
                 .state(RecordState::Deleted),
             );
         }
+    }
+}
+
+/// The `agentKv` root ids a carved `composerData` record names, each with the
+/// record's composer id (none for another key).
+fn carved_roots(item: &Item) -> Vec<(String, String)> {
+    match split_key(&item.key, "composerData") {
+        Some((cid, _)) => hex_runs(&item.value)
+            .into_iter()
+            .map(|h| (h, cid.to_string()))
+            .collect(),
+        None => Vec::new(),
     }
 }
 

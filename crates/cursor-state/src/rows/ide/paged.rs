@@ -341,6 +341,8 @@ fn read_kv_paged(
     let mut del_extras: Vec<String> = Vec::new();
     // the calls of carved bubbles that name a live sub-agent
     let mut calls = super::CarvedCalls::default();
+    // the `agentKv` roots carved composers name (as in memory)
+    let mut carved_roots: Vec<(String, String)> = Vec::new();
     db.deleted_records(KV, &mut |rec| {
         let item = match super::carved(rec) {
             Some(super::Carved::Item(item)) => item,
@@ -348,6 +350,7 @@ fn read_kv_paged(
             None => return,
         };
         calls.note(&item, |k| composers.contains(k));
+        carved_roots.extend(super::carved_roots(&item));
         if split_key(&item.key, "checkpointId")
             .or_else(|| split_key(&item.key, "messageRequestContext"))
             .is_some()
@@ -489,6 +492,9 @@ fn read_kv_paged(
     } else {
         Batch::default()
     });
+    // in composer id order, as in memory
+    carved_roots.sort_by(|a, b| a.1.cmp(&b.1));
+    r.note_carved_roots(std::mem::take(&mut carved_roots));
     r.agent_kv(out);
     for row in incomplete {
         out.push(row);
