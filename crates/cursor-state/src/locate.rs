@@ -144,10 +144,20 @@ pub fn project_of_dot_cursor(path: &Path) -> Option<PathBuf> {
 }
 
 /// A folder as the user knew it: from the home's `home`/`Users` component on
-/// (`/Users/bob/src/web`, `C:/Users/carol/src/shop`), else the path as found.
+/// (`/Users/bob/src/web`, `C:/Users/carol/src/shop`), or from the super-user's home
+/// `root` (`/root/src/app`, since 2026-12-05: a server's projects often live there; a
+/// `root` inside `home` is a user's folder), else the path as found.
 pub fn as_on_host(path: &Path) -> String {
     let comps = components(path);
-    match comps.iter().position(|c| c == "home" || c == "Users") {
+    let home = comps
+        .iter()
+        .position(|c| c == "home" || c == "Users")
+        .or_else(|| {
+            comps.iter().enumerate().position(|(i, c)| {
+                c == "root" && (i == 0 || comps[i - 1] != "home") && i + 1 < comps.len()
+            })
+        });
+    match home {
         Some(i) => {
             let drive = i
                 .checked_sub(1)
@@ -189,6 +199,21 @@ pub fn short_path(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_project_as_on_its_host() {
+        let on = |p: &str| as_on_host(Path::new(p));
+        assert_eq!(on("cases/HOST1/home/alice/src/api"), "/home/alice/src/api");
+        assert_eq!(
+            on("cases/HOST1/C/Users/carol/src/shop"),
+            "C:/Users/carol/src/shop"
+        );
+        // the super-user's home (before 2026-12-05: the path as found)
+        assert_eq!(on("cases/HOST1/root/src/app"), "/root/src/app");
+        assert_eq!(on("cases/HOST1/home/root/src/app"), "/home/root/src/app");
+        // a project outside any home keeps the path as found
+        assert_eq!(on("cases/HOST1/srv/app"), "cases/HOST1/srv/app");
+    }
 
     #[test]
     fn kinds() {
