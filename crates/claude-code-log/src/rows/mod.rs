@@ -592,13 +592,23 @@ fn delivered_texts(rec: &Record) -> Vec<String> {
     out
 }
 
+/// A queued prompt's text: the string, or its blocks' texts with an image's or a
+/// document's marker in its place (`[image image/png, 8 bytes]`, as in a prompt's
+/// content; since 2026-12-05, before which they were dropped), joined by newlines.
 fn attachment_prompt(a: &Map<String, Value>) -> Option<String> {
     match a.get("prompt")? {
         Value::String(s) => Some(s.clone()),
         Value::Array(blocks) => Some(
             blocks
                 .iter()
-                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .filter_map(|b| {
+                    let o = b.as_object()?;
+                    match o.get("type").and_then(Value::as_str) {
+                        Some("image") => Some(image_text(o)),
+                        Some("document") => Some(document_text(o)),
+                        _ => o.get("text").and_then(Value::as_str).map(str::to_string),
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join("\n"),
         ),
@@ -1994,6 +2004,29 @@ mod tests {
         assert_eq!(
             title(&[summary, prompt, ai]),
             "live|s1|system||session title: Login limiter (from ai-title)"
+        );
+    }
+
+    /// A queued prompt's image and document blocks give their markers in the `user`
+    /// row, as a prompt's content does (before, dropped: an image-only queued prompt
+    /// gave an empty `user` row).
+    #[test]
+    fn a_queued_prompts_images_are_named() {
+        let rows = map(
+            concat!(
+                r#"{"type":"attachment","uuid":"q1","sessionId":"s1","attachment":{"type":"queued_command","prompt":[{"type":"text","text":"what is this?"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}}]}}"#,
+                "\n",
+                r#"{"type":"attachment","uuid":"q2","sessionId":"s1","attachment":{"type":"queued_command","prompt":[{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"AAAA"}}]}}"#,
+            ),
+            None,
+            false,
+        );
+        assert_eq!(
+            rows,
+            [
+                "live|s1|user||what is this?\n[image image/png, 8 bytes]",
+                "live|s1|user||[image image/jpeg, 3 bytes]",
+            ]
         );
     }
 
