@@ -108,9 +108,10 @@ pub fn locate(path: &Path) -> Option<ClaudeFile> {
         }
         ".claude.json" if n >= 2 => Some(ClaudeFile::GlobalState),
         ".claude.json.backup" if n >= 2 => Some(ClaudeFile::GlobalStateCopy),
-        _ if parent(1) == Some("backups") && home_at(2) && is_state_copy_name(name) => {
-            Some(ClaudeFile::GlobalStateCopy)
-        }
+        // wherever it lies, as `.claude.json`: in `~/.claude/backups/`, and, as Claude
+        // Code 2.0.x wrote them (anthropics/claude-code#10866), beside `.claude.json` in
+        // the home itself, or in a `backups/` folder there (since 2026-12-05)
+        _ if n >= 2 && is_state_copy_name(name) => Some(ClaudeFile::GlobalStateCopy),
         ".mcp.json" if n >= 2 => Some(ClaudeFile::McpServers(SettingsScope::Project)),
         "managed-mcp.json" if is_managed_dir(&comps[..n - 1]) => {
             Some(ClaudeFile::McpServers(SettingsScope::Managed))
@@ -142,7 +143,7 @@ pub fn locate(path: &Path) -> Option<ClaudeFile> {
 }
 
 /// `.claude.json.backup.<ts>` or `.claude.json.corrupted.<ts>`: a copy of the global
-/// state in `<home>/backups/`.
+/// state (in `<claude home>/backups/`, or in the home beside `.claude.json`).
 fn is_state_copy_name(name: &str) -> bool {
     [".claude.json.backup.", ".claude.json.corrupted."]
         .iter()
@@ -424,6 +425,12 @@ mod tests {
             "/e/home/a/.claude.json.backup",
             "/e/home/a/.claude/backups/.claude.json.backup.1780000000000",
             "/e/home/a/.claude/backups/.claude.json.corrupted.1780000000000",
+            // in the home itself, as Claude Code 2.0.31 wrote 44 of them (since
+            // 2026-12-05), and in a `backups/` folder there
+            "/e/home/a/.claude.json.corrupted.1760600454420",
+            "/e/home/a/.claude.json.backup.1772086898114",
+            "/e/home/a/backups/.claude.json.corrupted.1760600454420",
+            "/e/C/Users/a/.claude.json.corrupted.1760600454420",
         ] {
             assert_eq!(t(copy), Some(ClaudeFile::GlobalStateCopy), "{copy}");
         }
@@ -468,7 +475,6 @@ mod tests {
             "/e/home/a/.claudette/history.jsonl",
             "/e/home/a/.codebuddy/settings.json",
             "/e/home/a/.claude/backups/.claude.json.backup.",
-            "/e/home/a/backups/.claude.json.corrupted.1",
             "/e/home/a/.claude/backups/notes.json",
         ] {
             assert_eq!(t(p), None, "{p}");
