@@ -421,6 +421,61 @@ fn subagent_start_from_records(parent: &str, agent_file: &str) -> String {
     ])
 }
 
+/// A session file that cannot be opened: its `parser:` row, and what its side files
+/// hold all the same (since 2026-12-05; before, only the `parser:` row): a sub-agent's
+/// meta header (the session `<parent>:<agent file>` its path gives, as its records
+/// would), whether its parent's file is missing, and a main session's persisted
+/// outputs, none of which a readable line points to.
+fn unreadable_transcript(
+    files: &SessionFiles<'_>,
+    e: session_tree::Error,
+    secondary: bool,
+    collected_at: Option<Timestamp>,
+    sink: &mut dyn RowSink,
+) {
+    let loc = &files.loc;
+    let flat = is_flat_subagent(loc);
+    let subagent = loc.kind == FileKind::Subagent;
+    let session_id = if subagent {
+        format!("{}:{}", loc.session_id, loc.stem())
+    } else {
+        loc.session_id.clone()
+    };
+    sink.push(files.unreadable(e, &session_id).secondary(secondary));
+    if subagent {
+        match files.session_meta() {
+            Some(Ok(m)) => sink.push(
+                Row::system(AGENT, subagent_start(&m, &loc.session_id, loc.stem()))
+                    .session(session_id.clone())
+                    .file(files.meta_display())
+                    .locator("whole file"),
+            ),
+            Some(Err(row)) => sink.push(row.session(session_id.clone())),
+            None => {}
+        }
+        if !files.parent_session_exists() {
+            sink.push(
+                Row::system(
+                    AGENT,
+                    format!(
+                        "session file missing: {}.jsonl (only its sub-agent files remain)",
+                        loc.session_id
+                    ),
+                )
+                .session(session_id.clone())
+                .file(files.parent_display())
+                .locator("path"),
+            );
+        }
+    } else if !flat && !secondary {
+        let resolver = files.resolver();
+        files.unreferenced_outputs(&resolver, &session_id, "", &|_| None, &mut |r| sink.push(r));
+    }
+    if let Some(row) = retention(files, collected_at, &session_id, "") {
+        sink.push(row);
+    }
+}
+
 fn read_transcript(
     files: &SessionFiles<'_>,
     secondary: bool,
@@ -430,13 +485,7 @@ fn read_transcript(
     let loc = &files.loc;
     let log: Transcript<'_> = match Transcript::from_path(files.path, files.evidence) {
         Ok(log) => log,
-        Err(e) => {
-            sink.push(files.unreadable(e, &loc.session_id).secondary(secondary));
-            if let Some(row) = retention(files, collected_at, &loc.session_id, "") {
-                sink.push(row);
-            }
-            return;
-        }
+        Err(e) => return unreadable_transcript(files, e, secondary, collected_at, sink),
     };
     // the older layout's sub-agent file sits beside the sessions: its records name the
     // parent session, the file's name the agent

@@ -466,3 +466,66 @@ fn copies_of_the_global_state_are_read_as_secondary_rows() {
         ],
     );
 }
+
+/// A session file that cannot be opened (here: over the size cap) still has what its
+/// side files hold read: a main session's persisted outputs (no readable line points
+/// to them), a sub-agent's meta header with the session `<parent>:agent-<id>` (before,
+/// one `parser:` row, the sub-agent's with the parent's session, and nothing else).
+#[test]
+fn an_unreadable_session_file_keeps_its_side_files() {
+    let big = lines(&[&format!(
+        r#"{{"type":"user","uuid":"u1","sessionId":"s1","message":{{"content":"{}"}}}}"#,
+        "x".repeat(4000)
+    )]);
+    let sub = format!("{PROJECT}/s1/subagents");
+    let h = home(&[
+        (&format!("{PROJECT}/s1.jsonl"), big.clone()),
+        (
+            &format!("{PROJECT}/s1/tool-results/toolu_9.txt"),
+            "saved output".into(),
+        ),
+        (&format!("{sub}/agent-abc.jsonl"), big),
+        (
+            &format!("{sub}/agent-abc.meta.json"),
+            r#"{"agentType":"Explore","description":"look","toolUseId":"toolu_2","model":"m1"}"#
+                .into(),
+        ),
+    ]);
+    let read = |rel: &str| -> Vec<String> {
+        let ctx = FileContext {
+            display_path: rel.to_string(),
+            ..Default::default()
+        };
+        let evidence = Evidence::new().roots([&h.root]).max_size(1024);
+        ClaudeCodeStore
+            .read(&h.root.join(rel), &ctx, &evidence)
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}|{}|{}|{}|{}",
+                    r.session_id, r.turn_type, r.tool_use_id, r.source_locator, r.text
+                )
+            })
+            .collect()
+    };
+    let main = read(&format!("{PROJECT}/s1.jsonl"));
+    assert_eq!(main.len(), 3, "{main:#?}");
+    assert!(main[0].starts_with("s1|system|||parser: "), "{main:#?}");
+    assert_eq!(
+        main[1..],
+        [
+            "s1|tool_result|toolu_9|whole file|saved output",
+            "s1|system|toolu_9|path|persisted output s1/tool-results/toolu_9.txt is not pointed to by any readable line of the session file",
+        ]
+    );
+    let agent = read(&format!("{sub}/agent-abc.jsonl"));
+    assert_eq!(agent.len(), 2, "{agent:#?}");
+    assert!(
+        agent[0].starts_with("s1:agent-abc|system|||parser: "),
+        "{agent:#?}"
+    );
+    assert_eq!(
+        agent[1],
+        "s1:agent-abc|system||whole file|session start: parent=s1 agent=Explore description=look tool_use=toolu_2 model=m1 agent_file=agent-abc"
+    );
+}

@@ -119,15 +119,53 @@ pub fn read_file_into(path: &Path, display: &str, evidence: &Evidence, sink: &mu
     }
 }
 
+/// A session file that cannot be opened: its `parser:` row (the session its name gives,
+/// as when its records name none), then what its side files hold all the same (since
+/// 2026-12-05; before, only the `parser:` row): a sub-agent's meta header or a
+/// session's meta, and a session's persisted outputs, none of which a readable line
+/// points to.
+fn unreadable_session(
+    files: &SessionFiles<'_>,
+    e: session_tree::Error,
+    session_id: &str,
+    subagent: bool,
+    out: &mut dyn RowSink,
+) {
+    let loc = &files.loc;
+    out.push(files.unreadable(e, session_id));
+    let meta_display = files.meta_display();
+    match files.session_meta() {
+        Some(Err(row)) => out.push(row.session(session_id)),
+        Some(Ok(map)) => {
+            let text = if subagent {
+                subagent_start(&map, &loc.session_id, loc.agent_id.as_deref().unwrap_or(""))
+            } else {
+                format!("session meta: {}", flatten(&map))
+            };
+            out.push(
+                Row::system(AGENT, text)
+                    .session(session_id)
+                    .file(&meta_display)
+                    .locator("whole file"),
+            );
+        }
+        None => {}
+    }
+    if !subagent {
+        let resolver = files.resolver();
+        files.unreferenced_outputs(&resolver, session_id, "", &|_| None, &mut |r| out.push(r));
+    }
+}
+
 fn read_session(files: &SessionFiles<'_>, out: &mut dyn RowSink) {
     let loc = &files.loc;
     let display = files.display;
-    let log = match SessionLog::from_path(files.path, files.evidence) {
-        Ok(log) => log,
-        Err(e) => return out.push(files.unreadable(e, &loc.session_id)),
-    };
     let subagent = loc.kind == FileKind::Subagent;
     let fallback = loc.stem().to_string();
+    let log = match SessionLog::from_path(files.path, files.evidence) {
+        Ok(log) => log,
+        Err(e) => return unreadable_session(files, e, &fallback, subagent, out),
+    };
     let index = LogIndex::build(&log);
     let session_id = index.session_id(&fallback, subagent);
     let first_time = index.first_time();

@@ -192,3 +192,53 @@ fn dirty_input_harness_through_the_store_with_side_files() {
         |m| matches!(m, chat_rows::dirty::Mutation::Truncate(n) if *n < meta.len() - 1),
     );
 }
+
+/// A session file that cannot be opened (here: over a 1 KB size cap) still has what its
+/// side files hold read: the session's meta and both persisted outputs, which no
+/// readable line points to; a sub-agent's meta header (before, one `parser:` row each).
+#[test]
+fn an_unreadable_session_file_keeps_its_side_files() {
+    use chat_rows::{Evidence, FileContext, Store};
+    let root = evidence_root();
+    let read = |rel: &str| -> Vec<String> {
+        let evidence = Evidence::new().roots([&root]).max_size(1024);
+        codebuddy_log::CodeBuddyStore
+            .read(&root.join(rel), &FileContext::default(), &evidence)
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}|{}|{}|{}",
+                    r.session_id, r.turn_type, r.source_locator, r.text
+                )
+            })
+            .collect()
+    };
+    let main = read(&lin_session());
+    assert_eq!(main.len(), 6, "{main:#?}");
+    assert!(
+        main[0].starts_with(&format!("{LIN_SESSION}|system||parser: ")),
+        "{main:#?}"
+    );
+    assert!(
+        main[1].starts_with(&format!("{LIN_SESSION}|system|whole file|session meta: ")),
+        "{main:#?}"
+    );
+    assert_eq!(
+        main[2..]
+            .iter()
+            .filter(|r| r.contains("is not pointed to by any readable line"))
+            .count(),
+        2,
+        "{main:#?}"
+    );
+    let agent = read(&lin_subagent());
+    assert_eq!(agent.len(), 2, "{agent:#?}");
+    assert!(
+        agent[0].starts_with("agent-5e1f0c2a|system||parser: "),
+        "{agent:#?}"
+    );
+    assert!(
+        agent[1].contains("|system|whole file|session start: parent="),
+        "{agent:#?}"
+    );
+}
