@@ -178,6 +178,35 @@ pub fn read_file_at(
                 rows::settings::mcp_rows(b, scope, &file_name(path), display, mtime, s)
             })
         }
+        Some(ClaudeFile::FileHistoryBackup) => match evidence.check(path) {
+            Ok(checked) => {
+                let session = path.parent().map(file_name).unwrap_or_default();
+                sink.push(
+                    Row::system(
+                        AGENT,
+                        format!(
+                            "file history backup: {}, {} bytes (contents not read, file mtime)",
+                            file_name(path),
+                            checked.size
+                        ),
+                    )
+                    .at(checked.modified.and_then(Timestamp::from_system_time))
+                    .session(session)
+                    .file(display)
+                    .locator("path"),
+                )
+            }
+            Err(e) => sink.push(cannot_read(display, &e)),
+        },
+        Some(ClaudeFile::MemoryNote) => {
+            let mtime = evidence.modified(path);
+            whole(sink, &|b, s| {
+                rows::settings::memory_note_rows(b, &memory_note_name(path), display, mtime, s)
+            })
+        }
+        Some(ClaudeFile::SessionsIndex) => whole(sink, &|b, s| {
+            rows::settings::sessions_index_rows(b, &file_name(path), display, s)
+        }),
         Some(ClaudeFile::JobTranscript) => {
             let files = SessionFiles::new(path, None, display, evidence, AGENT);
             read_transcript(&files, true, None, sink);
@@ -216,6 +245,16 @@ pub fn read_file_at(
     }
 }
 
+/// `<key>/memory/<name>.md` of a memory note's path: the project key and the note.
+fn memory_note_name(path: &Path) -> String {
+    let key = path
+        .parent()
+        .and_then(Path::parent)
+        .map(file_name)
+        .unwrap_or_default();
+    format!("{key}/memory/{}", file_name(path))
+}
+
 /// The claim of a recognised file.
 fn claim_of(file: &ClaudeFile) -> Claim {
     match file {
@@ -234,6 +273,10 @@ fn claim_of(file: &ClaudeFile) -> Claim {
         ClaudeFile::GlobalState => Claim::new("claude-code global state").with_copies(),
         ClaudeFile::GlobalStateCopy => Claim::new("claude-code global state copy").with_copies(),
         ClaudeFile::McpServers(_) => Claim::new("claude-code mcp servers"),
+        // read even when empty: its presence is the evidence
+        ClaudeFile::FileHistoryBackup => Claim::new("claude-code file history backup").marker(),
+        ClaudeFile::MemoryNote => Claim::new("claude-code memory note"),
+        ClaudeFile::SessionsIndex => Claim::new("claude-code sessions index").with_copies(),
     }
 }
 

@@ -89,6 +89,15 @@ pub enum ClaudeFile {
     /// MCP servers: `<project>/.mcp.json` ([`SettingsScope::Project`]) or
     /// `managed-mcp.json` of a managed install ([`SettingsScope::Managed`]).
     McpServers(SettingsScope),
+    /// `<home>/file-history/<sessionId>/<name>`: a pre-edit backup of a file the
+    /// session edited, named by the transcript's `file-history-snapshot` records;
+    /// listed, never opened. It outlives a deleted transcript.
+    FileHistoryBackup,
+    /// `<home>/projects/<key>/memory/<name>.md`: a project memory note.
+    MemoryNote,
+    /// `<home>/projects/<key>/sessions-index.json`: the index of a project's sessions
+    /// older versions keep (peer: other readers list sessions from it).
+    SessionsIndex,
 }
 
 /// Recognises a Claude Code file by its path. Never touches the file system.
@@ -137,6 +146,17 @@ pub fn locate(path: &Path) -> Option<ClaudeFile> {
         }
         _ if parent(1) == Some("sessions") && home_at(2) && is_register_name(name) => {
             Some(ClaudeFile::SessionRegister)
+        }
+        _ if parent(2) == Some("file-history") && home_at(3) => Some(ClaudeFile::FileHistoryBackup),
+        _ if name.ends_with(".md")
+            && parent(1) == Some("memory")
+            && parent(3) == Some("projects")
+            && home_at(4) =>
+        {
+            Some(ClaudeFile::MemoryNote)
+        }
+        "sessions-index.json" if parent(2) == Some("projects") && home_at(3) => {
+            Some(ClaudeFile::SessionsIndex)
         }
         _ => None,
     }

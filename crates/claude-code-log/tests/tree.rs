@@ -529,3 +529,51 @@ fn an_unreadable_session_file_keeps_its_side_files() {
         "s1:agent-abc|system||whole file|session start: parent=s1 agent=Explore description=look tool_use=toolu_2 model=m1 agent_file=agent-abc"
     );
 }
+
+/// What outlives a deleted transcript, each claimed and read: a `file-history/` backup
+/// (listed, never opened, even empty), a project memory note (whole), and the sessions
+/// index of older versions (an entry per session, with its first prompt; a
+/// secret-named field withheld; an entry of another shape named).
+#[test]
+fn file_history_memory_notes_and_the_sessions_index_are_read() {
+    let h = home(&[
+        (
+            "home/u/.claude/file-history/s9/3f2a9c01@v2",
+            "password = hunter2\n".into(),
+        ),
+        ("home/u/.claude/file-history/s9/empty@v1", String::new()),
+        (
+            &format!("{PROJECT}/memory/deploy.md"),
+            "# Deploy\nuse the staging key\n".into(),
+        ),
+        (
+            &format!("{PROJECT}/sessions-index.json"),
+            r#"{"version":1,"originalPath":"/home/u/p","entries":[
+                {"sessionId":"s9","fullPath":"/home/u/.claude/projects/-home-u-p/s9.jsonl","fileMtime":1780000060000,"firstPrompt":"delete the audit log","summary":"Cleanup","messageCount":12,"created":"2026-05-28T20:26:40.000Z","modified":"2026-05-28T20:27:40.000Z","gitBranch":"main","projectPath":"/home/u/p","isSidechain":false,"apiKey":"sk-ant-PLANTED"},
+                {"sessionId":"s8","created":"2026-05-27T10:00:00Z"},
+                7
+            ]}"#
+            .into(),
+        ),
+    ]);
+    h.assert_rows(
+        "home/u/.claude/file-history/s9/3f2a9c01@v2",
+        &[r#"|mtime|system|s9||||||path|live|3f2a9c01@v2|"file history backup: 3f2a9c01@v2, 19 bytes (contents not read, file mtime)""#],
+    );
+    h.assert_rows(
+        "home/u/.claude/file-history/s9/empty@v1",
+        &[r#"|mtime|system|s9||||||path|live|empty@v1|"file history backup: empty@v1, 0 bytes (contents not read, file mtime)""#],
+    );
+    h.assert_rows(
+        &format!("{PROJECT}/memory/deploy.md"),
+        &[r#"|mtime|system|||||||whole file|live|deploy.md|"memory note: -home-u-p/memory/deploy.md (29 bytes, file mtime): # Deploy\nuse the staging key\n""#],
+    );
+    h.assert_rows(
+        &format!("{PROJECT}/sessions-index.json"),
+        &[
+            r#"|2026-05-28T20:26:40.000000Z|system|s9|/home/u/p|main||||entries[0]|secondary|sessions-index.json|"session index: title=Cleanup first_prompt=\"delete the audit log\" messages=12 created=2026-05-28T20:26:40.000Z modified=2026-05-28T20:27:40.000Z sidechain=false file_mtime=1780000060000 path=/home/u/.claude/projects/-home-u-p/s9.jsonl project=/home/u/p apiKey=[withheld]""#,
+            r#"|2026-05-27T10:00:00.000000Z|system|s8|/home/u/p|||||entries[1]|secondary|sessions-index.json|"session index: created=2026-05-27T10:00:00Z""#,
+            r#"||system|||||||entries[2]|live|sessions-index.json|"parser: sessions-index.json entries[2] is not a JSON object (it is a number)""#,
+        ],
+    );
+}

@@ -303,3 +303,112 @@ pub fn register_rows(bytes: &[u8], name: &str, display: &str, sink: &mut dyn Row
             .secondary(true),
     );
 }
+
+/// A project memory note (`projects/<key>/memory/<name>.md`): `memory note: <key>/memory/<name>
+/// (<n> bytes, file mtime): <text>` at the file's mtime, the text whole (`[not UTF-8 text]`
+/// in place of one that is none, its bytes never printed). The key is lossy, so no
+/// project is read from it.
+pub fn memory_note_rows(
+    bytes: &[u8],
+    name: &str,
+    display: &str,
+    mtime: Option<Timestamp>,
+    sink: &mut dyn RowSink,
+) {
+    let text = std::str::from_utf8(bytes).unwrap_or("[not UTF-8 text]");
+    sink.push(
+        Row::system(
+            AGENT,
+            format!(
+                "memory note: {name} ({} bytes, file mtime): {text}",
+                bytes.len()
+            ),
+        )
+        .at(mtime)
+        .file(display)
+        .locator("whole file"),
+    );
+}
+
+/// The fields of a `sessions-index.json` entry printed first, in this order, under
+/// these names; any other field follows under its own name.
+const INDEX_FIELDS: [(&str, &str); 9] = [
+    ("title", "summary"),
+    ("first_prompt", "firstPrompt"),
+    ("messages", "messageCount"),
+    ("created", "created"),
+    ("modified", "modified"),
+    ("sidechain", "isSidechain"),
+    ("file_mtime", "fileMtime"),
+    ("path", "fullPath"),
+    ("project", "projectPath"),
+];
+
+/// `projects/<key>/sessions-index.json`, the index older versions keep of a project's
+/// sessions (`{version, originalPath, entries: [{sessionId, fullPath, projectPath,
+/// gitBranch, firstPrompt, summary, messageCount, isSidechain, created, modified,
+/// fileMtime}]}`, peer): per entry, a secondary `session index: title=.. first_prompt=..
+/// messages=.. created=.. modified=.. ...` row at `created`, its session `sessionId`, its
+/// project `projectPath` (else the file's `originalPath`), its branch `gitBranch`,
+/// located `entries[<i>]`; every other field of the entry after those, a secret-named one
+/// withheld. An entry outlives its deleted transcript, with the session's first prompt.
+pub fn sessions_index_rows(bytes: &[u8], name: &str, display: &str, sink: &mut dyn RowSink) {
+    let obj = match object(bytes, name, false) {
+        Ok(o) => o,
+        Err(text) => {
+            return sink.push(Row::system(AGENT, text).file(display).locator("whole file"));
+        }
+    };
+    let original = obj.get("originalPath").map(scalar).unwrap_or_default();
+    let Some(entries) = obj.get("entries").and_then(Value::as_array) else {
+        let text = system::parser(format!("{name} has no entries list"));
+        return sink.push(Row::system(AGENT, text).file(display).locator("whole file"));
+    };
+    for (i, entry) in entries.iter().enumerate() {
+        let at = format!("entries[{i}]");
+        let Some(e) = entry.as_object() else {
+            let text = system::parser(format!(
+                "{name} {at} is not a JSON object (it is {})",
+                json_type(entry)
+            ));
+            sink.push(Row::system(AGENT, text).file(display).locator(at));
+            continue;
+        };
+        let s = |k: &str| e.get(k).map(scalar).unwrap_or_default();
+        let mut fields: Vec<(String, String)> = INDEX_FIELDS
+            .iter()
+            .map(|(shown, key)| (shown.to_string(), s(key)))
+            .collect();
+        let known = |k: &str| {
+            k == "sessionId" || k == "gitBranch" || INDEX_FIELDS.iter().any(|(_, key)| *key == k)
+        };
+        for (k, v) in e.iter().filter(|(k, _)| !known(k)) {
+            let value = if session_tree::secret::withholds(k) {
+                session_tree::secret::WITHHELD.to_string()
+            } else {
+                scalar(&session_tree::secret::withhold(v))
+            };
+            fields.push((session_tree::secret::shown_key(k).to_string(), value));
+        }
+        let refs: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let project = Some(s("projectPath"))
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| original.clone());
+        sink.push(
+            Row::system(AGENT, system::session_index(&refs))
+                .at(e
+                    .get("created")
+                    .and_then(Value::as_str)
+                    .and_then(|t| when::parse_iso8601(t, None)))
+                .session(s("sessionId"))
+                .project(project)
+                .branch(s("gitBranch"))
+                .file(display)
+                .locator(at)
+                .secondary(true),
+        );
+    }
+}
