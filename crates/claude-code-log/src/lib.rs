@@ -207,6 +207,22 @@ pub fn read_file_at(
         Some(ClaudeFile::SessionsIndex) => whole(sink, &|b, s| {
             rows::settings::sessions_index_rows(b, &file_name(path), display, s)
         }),
+        Some(ClaudeFile::SessionSidecar) => {
+            // `<sessionId>/<remote-agents|mcp-tasks>/<name>`
+            let folder = path.parent().map(file_name).unwrap_or_default();
+            let session = path
+                .parent()
+                .and_then(Path::parent)
+                .map(file_name)
+                .unwrap_or_default();
+            let what = format!("{folder}/{}", file_name(path));
+            whole(sink, &|b, s| {
+                rows::settings::sidecar_rows(b, &what, &session, display, s)
+            })
+        }
+        Some(ClaudeFile::DesktopRegister) => whole(sink, &|b, s| {
+            rows::settings::desktop_register_rows(b, &file_name(path), display, s)
+        }),
         Some(ClaudeFile::JobTranscript) => {
             let files = SessionFiles::new(path, None, display, evidence, AGENT);
             read_transcript(&files, true, None, sink);
@@ -277,6 +293,8 @@ fn claim_of(file: &ClaudeFile) -> Claim {
         ClaudeFile::FileHistoryBackup => Claim::new("claude-code file history backup").marker(),
         ClaudeFile::MemoryNote => Claim::new("claude-code memory note"),
         ClaudeFile::SessionsIndex => Claim::new("claude-code sessions index").with_copies(),
+        ClaudeFile::SessionSidecar => Claim::new("claude-code session sidecar"),
+        ClaudeFile::DesktopRegister => Claim::new("claude desktop session register"),
     }
 }
 

@@ -98,6 +98,12 @@ pub enum ClaudeFile {
     /// `<home>/projects/<key>/sessions-index.json`: the index of a project's sessions
     /// older versions keep (peer: other readers list sessions from it).
     SessionsIndex,
+    /// `<home>/projects/<key>/<sessionId>/remote-agents/*.meta.json` or
+    /// `mcp-tasks/*.meta.json`: a session's sidecar (shape unverified).
+    SessionSidecar,
+    /// Claude Desktop's register of the sessions it ran,
+    /// `claude-code-sessions/<uuid>/<uuid>/local_*.json` (shape unverified).
+    DesktopRegister,
 }
 
 /// Recognises a Claude Code file by its path. Never touches the file system.
@@ -157,6 +163,19 @@ pub fn locate(path: &Path) -> Option<ClaudeFile> {
         }
         "sessions-index.json" if parent(2) == Some("projects") && home_at(3) => {
             Some(ClaudeFile::SessionsIndex)
+        }
+        _ if name.ends_with(".meta.json")
+            && matches!(parent(1), Some("remote-agents" | "mcp-tasks"))
+            && parent(4) == Some("projects")
+            && home_at(5) =>
+        {
+            Some(ClaudeFile::SessionSidecar)
+        }
+        _ if name.starts_with("local_")
+            && name.ends_with(".json")
+            && parent(3) == Some("claude-code-sessions") =>
+        {
+            Some(ClaudeFile::DesktopRegister)
         }
         _ => None,
     }

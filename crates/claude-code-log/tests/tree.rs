@@ -573,7 +573,38 @@ fn file_history_memory_notes_and_the_sessions_index_are_read() {
         &[
             r#"|2026-05-28T20:26:40.000000Z|system|s9|/home/u/p|main||||entries[0]|secondary|sessions-index.json|"session index: title=Cleanup first_prompt=\"delete the audit log\" messages=12 created=2026-05-28T20:26:40.000Z modified=2026-05-28T20:27:40.000Z sidechain=false file_mtime=1780000060000 path=/home/u/.claude/projects/-home-u-p/s9.jsonl project=/home/u/p apiKey=[withheld]""#,
             r#"|2026-05-27T10:00:00.000000Z|system|s8|/home/u/p|||||entries[1]|secondary|sessions-index.json|"session index: created=2026-05-27T10:00:00Z""#,
-            r#"||system|||||||entries[2]|live|sessions-index.json|"parser: sessions-index.json entries[2] is not a JSON object (it is a number)""#,
+            r#"||system|||||||entries[2]|live|sessions-index.json|"parser: sessions-index.json entries[2] is not a JSON object (found a number)""#,
         ],
+    );
+}
+
+/// A session's sidecars and Claude Desktop's session register (shapes unverified): one
+/// row of every field each, a secret-named field withheld, a file that is no JSON
+/// object named.
+#[test]
+fn sidecars_and_the_desktop_register_are_read() {
+    let h = home(&[
+        (
+            &format!("{PROJECT}/s1/remote-agents/r1.meta.json"),
+            r#"{"agentId":"r1","status":"done","authToken":"PLANTED-TOKEN"}"#.into(),
+        ),
+        (&format!("{PROJECT}/s1/mcp-tasks/t1.meta.json"), "[1]".into()),
+        (
+            "home/u/Library/Application Support/Claude/claude-code-sessions/a1/b2/local_c3.json",
+            r#"{"sessionId":"local_c3","cliSessionId":"s1","cwd":"/home/u/p","transcriptUnavailable":true}"#
+                .into(),
+        ),
+    ]);
+    h.assert_rows(
+        &format!("{PROJECT}/s1/remote-agents/r1.meta.json"),
+        &[r#"||system|s1||||||whole file|live|r1.meta.json|"session sidecar: remote-agents/r1.meta.json: agentId=r1 authToken=[withheld] status=done""#],
+    );
+    h.assert_rows(
+        &format!("{PROJECT}/s1/mcp-tasks/t1.meta.json"),
+        &[r#"||system|s1||||||whole file|live|t1.meta.json|"parser: mcp-tasks/t1.meta.json is not a JSON object (found an array)""#],
+    );
+    h.assert_rows(
+        "home/u/Library/Application Support/Claude/claude-code-sessions/a1/b2/local_c3.json",
+        &[r#"||system|local_c3|/home/u/p|||||whole file|secondary|local_c3.json|"desktop session: cliSessionId=s1 cwd=/home/u/p sessionId=local_c3 transcriptUnavailable=true""#],
     );
 }

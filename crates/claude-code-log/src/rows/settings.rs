@@ -368,7 +368,7 @@ pub fn sessions_index_rows(bytes: &[u8], name: &str, display: &str, sink: &mut d
         let at = format!("entries[{i}]");
         let Some(e) = entry.as_object() else {
             let text = system::parser(format!(
-                "{name} {at} is not a JSON object (it is {})",
+                "{name} {at} is not a JSON object (found {})",
                 json_type(entry)
             ));
             sink.push(Row::system(AGENT, text).file(display).locator(at));
@@ -411,4 +411,55 @@ pub fn sessions_index_rows(bytes: &[u8], name: &str, display: &str, sink: &mut d
                 .secondary(true),
         );
     }
+}
+
+/// A session's sidecar (`<sessionId>/remote-agents/<name>.meta.json`,
+/// `mcp-tasks/<name>.meta.json`; shape unverified): `session sidecar: <folder>/<name>:
+/// <key>=<value> ...` (every field, a secret-named one withheld), session the folder's,
+/// no time.
+pub fn sidecar_rows(
+    bytes: &[u8],
+    what: &str,
+    session: &str,
+    display: &str,
+    sink: &mut dyn RowSink,
+) {
+    let text = match object(bytes, what, false) {
+        Ok(o) => format!(
+            "session sidecar: {what}: {}",
+            session_tree::tree::flatten(&o)
+        ),
+        Err(text) => text,
+    };
+    sink.push(
+        Row::system(AGENT, text)
+            .session(session)
+            .file(display)
+            .locator("whole file"),
+    );
+}
+
+/// Claude Desktop's register of a session it ran
+/// (`claude-code-sessions/<uuid>/<uuid>/local_*.json`; shape unverified, a capture
+/// shows `transcriptUnavailable: true` once the transcript is gone): one secondary
+/// `desktop session: <key>=<value> ...` row of every field (a secret-named one
+/// withheld), its session `sessionId` (else `cliSessionId`), its project `cwd`, no time.
+pub fn desktop_register_rows(bytes: &[u8], name: &str, display: &str, sink: &mut dyn RowSink) {
+    let row = match object(bytes, name, false) {
+        Ok(o) => {
+            let s = |k: &str| o.get(k).map(scalar).unwrap_or_default();
+            let session = Some(s("sessionId"))
+                .filter(|v| !v.is_empty())
+                .unwrap_or_else(|| s("cliSessionId"));
+            Row::system(
+                AGENT,
+                format!("desktop session: {}", session_tree::tree::flatten(&o)),
+            )
+            .session(session)
+            .project(s("cwd"))
+            .secondary(true)
+        }
+        Err(text) => Row::system(AGENT, text),
+    };
+    sink.push(row.file(display).locator("whole file"));
 }
