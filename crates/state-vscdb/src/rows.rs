@@ -272,7 +272,13 @@ pub fn item_rows(item: &Item, ctx: &Context) -> Vec<Row> {
             }
             _ => out.push(base(system::value_not_object_or_array(key)).project(&ctx.project_path)),
         }
-    } else if let Some((host, login, mcp)) = github_usage_key(key) {
+    } else if let Some((host, mut login, mut mcp)) = github_usage_key(key) {
+        // `-mcpserver-usages` names MCP servers' usages, unless its entries are
+        // extensions' only: then the login itself ends in `-mcpserver` (since 2026-12-05)
+        if mcp && extensions_only(&value) {
+            login.push_str("-mcpserver");
+            mcp = false;
+        }
         out.extend(account_rows(&value, key, &host, &login, mcp, base));
     } else if key.eq_ignore_ascii_case(COPILOT_CHAT_KEY) {
         out.extend(copilot_chat_rows(&value, &item.key, base));
@@ -307,25 +313,36 @@ fn grant(base: impl Fn(String) -> Row, ctx: &Context, text: String) -> Row {
 }
 
 /// `github-<login>-usages` → (`github.com`, login, false); `-mcpserver-usages` → true;
-/// `github-enterprise-<login> - <host>-usages` → (host, login, ..).
+/// `github-enterprise-<login> - <host>-usages` → (host, login, ..). An Enterprise
+/// account's label always names its host after ` - `: without one, `enterprise-<x>` is
+/// a github.com login that starts so (since 2026-12-05; before, read as an Enterprise
+/// account with no host and the login cut).
 fn github_usage_key(key: &str) -> Option<(String, String, bool)> {
     let (rest, mcp) = if let Some(r) = key.strip_suffix("-mcpserver-usages") {
         (r, true)
     } else {
         (key.strip_suffix("-usages")?, false)
     };
-    if let Some(label) = rest.strip_prefix("github-enterprise-") {
-        let (login, host) = match label.split_once(" - ") {
-            Some((l, h)) => (l.trim(), h.trim()),
-            None => (label, ""),
-        };
-        return Some((host.to_string(), login.to_string(), mcp));
+    if let Some((login, host)) = rest
+        .strip_prefix("github-enterprise-")
+        .and_then(|label| label.split_once(" - "))
+    {
+        return Some((host.trim().to_string(), login.trim().to_string(), mcp));
     }
     let login = rest.strip_prefix("github-")?;
     if login.is_empty() {
         return None;
     }
     Some(("github.com".to_string(), login.to_string(), mcp))
+}
+
+/// True for a usages list whose entries name extensions and no MCP server.
+fn extensions_only(value: &Value) -> bool {
+    let list = value.as_array().map(Vec::as_slice).unwrap_or_default();
+    !list.is_empty()
+        && list
+            .iter()
+            .all(|u| u.get("extensionId").is_some() && u.get("mcpServerId").is_none())
 }
 
 fn str_of<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
@@ -437,7 +454,18 @@ fn index_rows(value: &Value, base: impl Fn(String) -> Row) -> Vec<Row> {
     };
     let mut out = Vec::new();
     for (key, e) in entries {
-        let id = str_of(e, "sessionId").unwrap_or(key);
+        // an external session's entry is keyed by its resource URI
+        // (`copilot-cloud-agent:/task/<id>`), which its other rows carry: its session
+        // (since 2026-12-05; before, its `sessionId`, which no other row names), that
+        // `sessionId` kept in the text
+        let external = e.get("isExternal").and_then(Value::as_bool) == Some(true);
+        let own = str_of(e, "sessionId");
+        let id = if external {
+            key.as_str()
+        } else {
+            own.unwrap_or(key)
+        };
+        let other_id = own.filter(|o| *o != id).unwrap_or("");
         let ms = |v: Option<&Value>| v.and_then(chat_rows::when::from_json_millis);
         let timing = e.get("timing");
         let created = ms(timing.and_then(|t| t.get("created")));
@@ -460,6 +488,7 @@ fn index_rows(value: &Value, base: impl Fn(String) -> Row) -> Vec<Row> {
             ("last_request_ended", &show(ended)),
             ("external", flag("isExternal")),
             ("empty", flag("isEmpty")),
+            ("session_id", other_id),
         ]);
         let project = e
             .get("workingDirectory")

@@ -94,3 +94,40 @@ fn unreadable_databases() {
         "parser: state.vscdb unreadable: no ItemTable table in the database"
     );
 }
+
+/// Keys and entries read as VS Code writes them (each pinned against a defect of
+/// 2026-12-05): an external session's index entry takes the session of its key (the
+/// resource URI its cloud task rows carry), its own `sessionId` kept in the text; a
+/// github.com login that starts with `enterprise-` (no ` - <host>` in the label) is a
+/// github.com account; a `-mcpserver-usages` key whose entries are extensions' only is
+/// a login ending in `-mcpserver`.
+#[test]
+fn index_keys_and_account_labels_as_written() {
+    let sql = r#"
+        INSERT INTO ItemTable VALUES ('chat.ChatSessionStore.index', '{"version":1,"entries":{"copilot-cloud-agent:/task/123":{"sessionId":"5f0c2b7e-0000-4000-8000-000000000001","title":"Fix CI","lastMessageDate":1791025000000,"isExternal":true},"9a1b":{"sessionId":"9a1b","title":"Local","lastMessageDate":1791025000000}}}');
+        INSERT INTO ItemTable VALUES ('github-enterprise-dev-usages', '[{"extensionId":"GitHub.copilot-chat","scopes":["repo"],"lastUsed":1791025100000}]');
+        INSERT INTO ItemTable VALUES ('github-enterprise-ann - ghe.example.com-usages', '[{"extensionId":"GitHub.copilot-chat","scopes":["repo"],"lastUsed":1791025100000}]');
+        INSERT INTO ItemTable VALUES ('github-bot-mcpserver-usages', '[{"extensionId":"GitHub.copilot-chat","scopes":["repo"],"lastUsed":1791025100000}]');
+        INSERT INTO ItemTable VALUES ('github-octo-mcpserver-usages', '[{"mcpServerId":"github","scopes":["repo"],"lastUsed":1791025100000}]');
+    "#;
+    let db = StateDb::from_bytes(&build("UTF-8", sql), None).unwrap();
+    let ctx = state_vscdb::rows::Context {
+        agent: "vscode".into(),
+        ..Default::default()
+    };
+    let got: Vec<String> = state_vscdb::rows::rows(&db, &ctx)
+        .iter()
+        .map(|r| format!("{}|{}", r.session_id, r.text))
+        .collect();
+    let want = [
+        "copilot-cloud-agent:/task/123|session index: title=\"Fix CI\" last_message=2026-10-03T10:56:40.000000Z external=true session_id=5f0c2b7e-0000-4000-8000-000000000001",
+        "9a1b|session index: title=Local last_message=2026-10-03T10:56:40.000000Z",
+        "|source host: github.com account enterprise-dev extension=GitHub.copilot-chat scopes=repo (from state.vscdb github-enterprise-dev-usages, lastUsed)",
+        "|source host: ghe.example.com account ann extension=GitHub.copilot-chat scopes=repo (from state.vscdb github-enterprise-ann - ghe.example.com-usages, lastUsed)",
+        "|source host: github.com account bot-mcpserver extension=GitHub.copilot-chat scopes=repo (from state.vscdb github-bot-mcpserver-usages, lastUsed)",
+        "|source host: github.com account octo mcp_server=github scopes=repo (from state.vscdb github-octo-mcpserver-usages, lastUsed)",
+    ];
+    for w in want {
+        assert!(got.iter().any(|g| g == w), "{w}\n{got:#?}");
+    }
+}

@@ -220,3 +220,34 @@ fn inline_references_of_every_shape() {
         rows[0]
     );
 }
+
+/// A tool's output as VS Code writes it: an `embed` part is text only with `isText`
+/// (else base64, told by size: an image's data never printed; a value that is no
+/// base64 is text all the same), and the command the user edited before it ran
+/// follows the proposed one (both pinned against defects of 2026-12-05).
+#[test]
+fn embedded_output_and_an_edited_command() {
+    let rows = session(
+        json!([{"kind": "toolInvocationSerialized", "toolCallId": "c1", "toolId": "run_in_terminal",
+            "isComplete": true,
+            "toolSpecificData": {"kind": "terminal",
+                "commandLine": {"original": "ls", "userEdited": "rm -rf ~/proj"}},
+            "resultDetails": {"input": "{}", "output": [
+                {"type": "embed", "isText": true, "value": "Took screenshot"},
+                {"type": "embed", "mimeType": "image/png", "value": "iVBORw0KGgoAAAANSUhEUg=="},
+                {"type": "embed", "value": "3 passed"}]}}]),
+        json!({"responseTimestamp": 1_700_000_001_000u64}),
+    );
+    let brief: Vec<String> = rows
+        .iter()
+        .map(|r| r.split(" | ").nth(2).unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        brief,
+        [
+            "tool_use - [$.requests[0].response[0]] live <c1> ls",
+            "system - [$.requests[0].response[0]] live <c1> tool command edited by the user: rm -rf ~/proj",
+            "tool_result - [$.requests[0].response[0]] live <c1> Took screenshot\n[image/png data, 24 bytes of base64]\n3 passed",
+        ]
+    );
+}

@@ -213,7 +213,10 @@ fn remote_server_log_with_torn_line() {
             "system 1 [byte 0] live model: copilot/gpt-5",
             "user 1 [byte 0] live fix the login bug",
             "tool_use 1 [byte 0] live <c9> *** Begin Patch",
-            "tool_result 1 [byte 0] live <c9> ok\n[image/png data, 12 bytes of base64]",
+            // `{"type":"embed","value":"ok"}` without `isText`: base64, as VS Code's
+            // `ToolInputOutputEmbedded` says (its text parts carry `isText: true`); it
+            // was printed as the text `ok` before 2026-12-05
+            "tool_result 1 [byte 0] live <c9> [binary data, 2 bytes of base64]\n[image/png data, 12 bytes of base64]",
             "system 1 [byte 0] live <c9> permission decision: confirmed=Setting(2) id=chat.tools.edits.autoApprove tool_source=internal",
             "tool_use 1 [byte 0] live <c10> {\"title\":\"Login bug\"}",
             "tool_result 1 [byte 0] live <c10> error: created #12",

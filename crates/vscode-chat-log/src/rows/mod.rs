@@ -960,6 +960,8 @@ impl<'c, 'o> Mapper<'c, 'o> {
         let details = part.get("resultDetails").map(|s| s.node.view(s.origin));
         // the call: the terminal command, the raw input, the recorded input, else the message
         let mut call = None;
+        // the command as the user edited it before it ran, when it is not the proposed one
+        let mut edited = None;
         if let Some(sd) = specific.as_deref() {
             match get_str(sd, "kind").as_deref() {
                 Some("terminal") => {
@@ -967,6 +969,10 @@ impl<'c, 'o> Mapper<'c, 'o> {
                         .get("commandLine")
                         .and_then(|c| get_str(&c.node, "original").map(Cow::into_owned))
                         .or_else(|| get_str(sd, "command").map(Cow::into_owned));
+                    edited = sd
+                        .get("commandLine")
+                        .and_then(|c| get_str(&c.node, "userEdited").map(Cow::into_owned))
+                        .filter(|e| !e.is_empty() && Some(e) != call.as_ref());
                 }
                 Some("input") => call = sd.get("rawInput").map(|r| plain(&r.node.view(r.origin))),
                 _ => {}
@@ -991,6 +997,20 @@ impl<'c, 'o> Mapper<'c, 'o> {
             )
             .tool(name.clone(), id.clone());
         self.out.push(row);
+        // `commandLine.userEdited`: what ran when the user changed the proposed command
+        // (since 2026-12-05; before, never printed)
+        if let Some(e) = edited {
+            let row = self
+                .reply(
+                    TurnType::System,
+                    format!("tool command edited by the user: {e}"),
+                    origin,
+                    path,
+                    times,
+                )
+                .tool(name.clone(), id.clone());
+            self.out.push(row);
+        }
 
         // the result: the output, the error, else the past-tense message
         let mut result = String::new();
@@ -1452,7 +1472,20 @@ fn output_text(n: &Node<'_>) -> String {
             Node::Obj(_) => {
                 let mime = get_str(n, "mimeType").unwrap_or_default();
                 let ty = get_str(n, "type").unwrap_or_default();
-                if ty == "data" || n.get("base64Data").is_some() {
+                // an `embed` part's value is base64 unless `isText` says it is text
+                // (VS Code's `ToolInputOutputEmbedded`); one that is no base64 (a space,
+                // say) is text all the same (since 2026-12-05; before, every embedded
+                // value was printed, an image's base64 too)
+                let embedded_base64 = ty == "embed"
+                    && n.get("isText").and_then(|v| v.node.as_bool()) != Some(true)
+                    && n.get("value").and_then(|v| v.node.text()).is_some_and(|t| {
+                        !t.is_empty()
+                            && t.bytes().all(|b| {
+                                b.is_ascii_alphanumeric()
+                                    || matches!(b, b'+' | b'/' | b'=' | b'\r' | b'\n')
+                            })
+                    });
+                if ty == "data" || n.get("base64Data").is_some() || embedded_base64 {
                     let len = n
                         .get("base64Data")
                         .or_else(|| n.get("value"))
