@@ -134,14 +134,34 @@ pub fn rows(db: &StateDb, ctx: &Context) -> Vec<Row> {
 }
 
 /// What a row says, for comparing a deleted version's rows with the live ones: the key,
-/// session, turn type and text (for the session index: the key and session only).
-fn said(key: &str, r: &Row) -> (String, String, chat_rows::TurnType, String) {
-    let text = if key == INDEX_KEY {
-        String::new()
-    } else {
-        r.text.clone()
-    };
-    (key.to_string(), r.session_id.clone(), r.turn_type, text)
+/// session, turn type, text and place in its session (`$.requests[2].message` of a
+/// legacy session's row: two turns of one session that say the same, `continue` twice,
+/// are two rows, since 2026-12-05; before, the second was dropped as a repeat) (for the
+/// session index: the key and session only).
+fn said(key: &str, r: &Row) -> (String, String, chat_rows::TurnType, String, String) {
+    if key == INDEX_KEY {
+        return (
+            key.to_string(),
+            r.session_id.clone(),
+            r.turn_type,
+            String::new(),
+            String::new(),
+        );
+    }
+    // the path inside the session, the same in every version of the value (the
+    // session's own index in the list may shift, its requests' do not)
+    let within = r
+        .source_locator
+        .find(" $")
+        .map(|i| r.source_locator[i..].to_string())
+        .unwrap_or_default();
+    (
+        key.to_string(),
+        r.session_id.clone(),
+        r.turn_type,
+        r.text.clone(),
+        within,
+    )
 }
 
 fn order(key: &str) -> usize {

@@ -200,3 +200,50 @@ fn items_whose_value_was_cut_are_told_by_their_declared_size() {
     }
     assert_eq!(deleted, want);
 }
+
+/// A deleted legacy session whose turns say the same thing twice (`continue` at its
+/// first and third request): every turn comes back, each at its own place (before
+/// 2026-12-05 the second `continue` was dropped as a repeat of the first, and the reply
+/// after it stood without its prompt); a turn that two deleted versions hold at the
+/// same place is still given once.
+#[test]
+fn a_deleted_sessions_repeated_turns_are_each_given() {
+    let v1 = r#"[{"sessionId":"d","creationDate":1700000000000,"requests":[{"message":{"text":"continue"},"response":[{"value":"a"}],"timestamp":1700000001000},{"message":{"text":"delete the prod db"},"response":[{"value":"done"}],"timestamp":1700000002000}]}]"#;
+    let v2 = r#"[{"sessionId":"d","creationDate":1700000000000,"requests":[{"message":{"text":"continue"},"response":[{"value":"a"}],"timestamp":1700000001000},{"message":{"text":"delete the prod db"},"response":[{"value":"done"}],"timestamp":1700000002000},{"message":{"text":"continue"},"response":[{"value":"b"}],"timestamp":1700000003000}]}]"#;
+    let (main, wal) = build(
+        &[("interactive.sessions", v1)],
+        &[
+            ("interactive.sessions", Some(v2)),
+            ("interactive.sessions", None),
+        ],
+    );
+    let db = StateDb::from_bytes(&main, Some(&wal)).unwrap();
+    let ctx = Context {
+        agent: "vscode".into(),
+        ..Context::default()
+    };
+    let turns: Vec<String> = rows(&db, &ctx)
+        .iter()
+        .filter(|r| {
+            r.record_state == RecordState::Deleted && r.turn_type != chat_rows::TurnType::System
+        })
+        .map(|r| {
+            let at = r
+                .source_locator
+                .find(" $")
+                .map_or("", |i| &r.source_locator[i..]);
+            format!("{}|{}{}", r.turn_type, r.text, at)
+        })
+        .collect();
+    assert_eq!(
+        turns,
+        [
+            "user|continue $.requests[0].message",
+            "assistant|a $.requests[0].response[0] (time of the request)",
+            "user|delete the prod db $.requests[1].message",
+            "assistant|done $.requests[1].response[0] (time of the request)",
+            "user|continue $.requests[2].message",
+            "assistant|b $.requests[2].response[0] (time of the request)",
+        ]
+    );
+}
