@@ -573,6 +573,9 @@ struct Mapper<'a, 's> {
     rows: &'s mut dyn RowSink,
     place: Place<'a>,
     models: ChangeTracker<String>,
+    /// In a sub-agent file, whether its first prompt (the task its parent's model
+    /// wrote, not the person's words) was given as `subagent task:`.
+    task_given: bool,
 }
 
 impl<'a, 's> Mapper<'a, 's> {
@@ -593,6 +596,7 @@ impl<'a, 's> Mapper<'a, 's> {
                 ..Place::default()
             },
             models: ChangeTracker::model(),
+            task_given: false,
         }
     }
 
@@ -792,7 +796,14 @@ impl<'a, 's> Mapper<'a, 's> {
                         Part::Text(_) => None,
                     })
                     .collect();
-                if !real.is_empty() {
+                if !real.is_empty() && self.opts.subagent && !self.task_given {
+                    // a sub-agent's first prompt is its parent's model's task, not the
+                    // person's words: `subagent task:` (as Claude Code's; since
+                    // 2026-12-05, before which it was a `user` row)
+                    self.task_given = true;
+                    let text = format!("subagent task: {}", real.join("\n"));
+                    self.system(entry, item, text);
+                } else if !real.is_empty() {
                     let row = self.row(entry, item.timestamp, TurnType::User, real.join("\n"));
                     self.rows.push(row);
                 } else if !others.is_empty() {

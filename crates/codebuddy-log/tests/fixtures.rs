@@ -74,7 +74,8 @@ fn linux_subagent_rows() {
         &[
             r#"|2026-05-28T20:27:03.000000Z|system|5e1f0c2a-7d3b-4c8e-a1f6-0b9d2e4c7a35|/home/alice/src/shop||||whole file|live|agent-5e1f0c2a.meta.json|"session start: parent=3f6c2a1e-8b4d-4e9a-9c1f-2d7b5e8a4c10 task=task_7 agent=code-reviewer task_name=\"Review the fix\" root_request=req_1 parent_conversation=conv_1 agent_file=agent-5e1f0c2a""#,
             r#"1|2026-05-28T20:27:03.000000Z|system|5e1f0c2a-7d3b-4c8e-a1f6-0b9d2e4c7a35|/home/alice/src/shop||||byte 0|live|agent-5e1f0c2a.jsonl|"session title: Review the discount change in src/cart.ts (from first prompt)""#,
-            r#"1|2026-05-28T20:27:03.000000Z|user|5e1f0c2a-7d3b-4c8e-a1f6-0b9d2e4c7a35|/home/alice/src/shop||||byte 0|live|agent-5e1f0c2a.jsonl|"Review the discount change in src/cart.ts""#,
+            // the parent's model wrote it: the sub-agent's task, not the person's words
+            r#"1|2026-05-28T20:27:03.000000Z|system|5e1f0c2a-7d3b-4c8e-a1f6-0b9d2e4c7a35|/home/alice/src/shop||||byte 0|live|agent-5e1f0c2a.jsonl|"subagent task: Review the discount change in src/cart.ts""#,
             r#"2|2026-05-28T20:27:03.000000Z|system|5e1f0c2a-7d3b-4c8e-a1f6-0b9d2e4c7a35|/home/alice/src/shop||||byte 314|live|agent-5e1f0c2a.jsonl|"hidden local command (skipRun isMeta): <command-name>/review-skill</command-name>\nLoaded skill: code review checklist""#,
             r#"3|2026-05-28T20:27:05.000000Z|tool_use|5e1f0c2a-7d3b-4c8e-a1f6-0b9d2e4c7a35|/home/alice/src/shop||Read|call_sub_read|byte 712|live|agent-5e1f0c2a.jsonl|"{\"file_path\":\"/home/alice/src/shop/src/cart.ts\"}""#,
             r#"4|2026-05-28T20:27:06.000000Z|tool_result|5e1f0c2a-7d3b-4c8e-a1f6-0b9d2e4c7a35|/home/alice/src/shop||Read|call_sub_read|byte 1077|live|agent-5e1f0c2a.jsonl|"     3\t  return applyDiscount(sum) * TAX;""#,

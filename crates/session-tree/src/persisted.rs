@@ -53,8 +53,10 @@ pub enum Persisted {
 /// resolve inside `<session_id>/tool-results/` is a pointer with a
 /// [`refused`](PersistedPointer::refused) reason, which [`Resolver::lookup`] does not read.
 pub fn persisted_pointer(output: &str, session_id: &str) -> Option<PersistedPointer> {
-    let start = output.find("<persisted-output>")?;
-    let body = &output[start + "<persisted-output>".len()..];
+    // the stub is the whole output: a tag quoted inside other text (a command's output
+    // that names a stub) is no pointer (since 2026-12-05; before, the result's own text
+    // was replaced by the file it quoted)
+    let body = output.trim_start().strip_prefix("<persisted-output>")?;
     let body = body.split("</persisted-output>").next().unwrap_or(body);
     let written = body
         .lines()
@@ -76,7 +78,17 @@ pub fn persisted_pointer(output: &str, session_id: &str) -> Option<PersistedPoin
     if comps.iter().any(|c| *c == ".." || *c == ".") {
         return None;
     }
-    let rel: Vec<&str> = if let Some(p) = comps.iter().rposition(|c| *c == "projects") {
+    // the `projects` folder of the home: the one whose key folder holds the session's
+    // (a project key may itself be `projects`), else the last
+    let home_projects = comps
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(|(_, c)| **c == "projects")
+        .map(|(i, _)| i)
+        .find(|&p| comps.get(p + 2) == Some(&session_id))
+        .or_else(|| comps.iter().rposition(|c| *c == "projects"));
+    let rel: Vec<&str> = if let Some(p) = home_projects {
         comps.get(p + 2..)?.to_vec()
     } else {
         let t = comps.iter().position(|c| *c == "tool-results")?;
@@ -198,6 +210,27 @@ mod tests {
             None
         );
         assert_eq!(persisted_pointer("plain", "s"), None);
+    }
+
+    /// Two defects of 2026-12-05: a stub quoted inside other text (a command's output
+    /// that shows one) is no pointer, and a project key that is itself `projects` (the
+    /// cwd `/projects`) does not hide the home's `projects` folder.
+    #[test]
+    fn a_quoted_stub_is_no_pointer_and_a_key_named_projects_is_one_folder() {
+        let quoted = "Command: grep ...\nStdout: 7:<persisted-output>Full output saved to: /home/u/.codebuddy/projects/home-u-p/s2/tool-results/call_1.txt</persisted-output>\nExit Code: 3";
+        assert_eq!(persisted_pointer(quoted, "s2"), None);
+        // leading white space is still a stub
+        let stub = "\n <persisted-output>Full output saved to: /home/u/.codebuddy/projects/home-u-p/s2/tool-results/call_1.txt</persisted-output>";
+        assert_eq!(
+            persisted_pointer(stub, "s2").unwrap().relative,
+            "s2/tool-results/call_1.txt"
+        );
+        let key = "<persisted-output>\nFull output saved to: /root/.codebuddy/projects/projects/s3/tool-results/call_1.txt\n</persisted-output>";
+        let p = persisted_pointer(key, "s3").unwrap();
+        assert_eq!(
+            (p.relative.as_str(), p.refused),
+            ("s3/tool-results/call_1.txt", None)
+        );
     }
 
     #[test]
