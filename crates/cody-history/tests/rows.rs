@@ -353,3 +353,26 @@ fn only_the_migrations_complete_pairs_are_copies() {
         [false; 13]
     );
 }
+
+/// The chat's project is the common parent of its local context files only: a
+/// tool-state item's `cody:/tools/...` URI and a remote search result's `https:` URI name
+/// no folder of the project (before 2026-12-05 their paths made the project `/`).
+#[test]
+fn only_local_context_files_give_the_project() {
+    let rows = history_rows_from_bytes(
+        &history(
+            r#"[{"humanMessage":{"speaker":"human","text":"fix the login test","contextFiles":[{"type":"file","uri":{"$mid":1,"fsPath":"/home/alice/proj/tests/test_login.py","path":"/home/alice/proj/tests/test_login.py","scheme":"file"}},{"type":"file","uri":"file:///home/alice/proj/tests/conftest.py"},{"type":"file","uri":{"$mid":1,"path":"/github.com/acme/lib/-/blob/clock.py","scheme":"https","authority":"sourcegraph.com"}}]},"assistantMessage":{"speaker":"assistant","text":"Running it."}},{"humanMessage":{"speaker":"human","text":"","contextFiles":[{"type":"tool-state","uri":{"$mid":1,"path":"/tools/shell/shell-1759570200000","scheme":"cody"}}]},"assistantMessage":{"speaker":"assistant","text":"Fixed."}}]"#,
+        ),
+        "f",
+        &FileContext::default(),
+    );
+    assert!(rows.len() >= 3, "{rows:#?}");
+    assert!(
+        rows.iter()
+            .all(|r| r.project_path == "/home/alice/proj/tests"),
+        "{:#?}",
+        rows.iter()
+            .map(|r| (&r.project_path, &r.text))
+            .collect::<Vec<_>>()
+    );
+}

@@ -238,7 +238,10 @@ pub struct Message {
     pub intent: Option<String>,
     /// The chat agent (`deep-cody`).
     pub agent: Option<String>,
-    /// The file paths of `contextFiles[].uri` (tool-state items carry none).
+    /// The local file paths of `contextFiles[].uri`: `file` URIs only (a tool-state
+    /// item's `cody:/tools/...`, a remote search result's `https:` and an openctx item
+    /// name no folder of the project; since 2026-12-05, before which their paths made
+    /// the chat's project `/`).
     pub context_paths: Vec<String>,
     /// The error, if the message carries one.
     pub error: Option<ChatError>,
@@ -250,6 +253,24 @@ pub struct Message {
     pub sub_texts: Vec<String>,
 }
 
+/// True for a URI of a local file: a `file:` URI string or a plain path, or a VS Code
+/// URI object whose `scheme` is `file` (or that names none).
+fn is_local_file(u: &Value) -> bool {
+    match u {
+        Value::String(s) => {
+            let b = s.as_bytes();
+            s.starts_with("file:")
+                || s.starts_with('/')
+                || (b.len() > 2
+                    && b[0].is_ascii_alphabetic()
+                    && b[1] == b':'
+                    && matches!(b[2], b'\\' | b'/'))
+        }
+        Value::Object(o) => o.get("scheme").and_then(Value::as_str).unwrap_or("file") == "file",
+        _ => false,
+    }
+}
+
 impl Message {
     /// Builds a message from its JSON form; fields of an unexpected type are left out.
     pub fn from_value(v: &Value) -> Message {
@@ -259,7 +280,8 @@ impl Message {
             .map(|items| {
                 items
                     .iter()
-                    .filter_map(|i| i.get("uri").and_then(chat_rows::uri::value_to_path))
+                    .filter_map(|i| i.get("uri").filter(|u| is_local_file(u)))
+                    .filter_map(chat_rows::uri::value_to_path)
                     .collect()
             })
             .unwrap_or_default();
