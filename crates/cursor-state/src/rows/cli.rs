@@ -57,11 +57,23 @@ pub(super) fn by_first_place(children: Vec<String>) -> Vec<(String, Vec<usize>)>
 /// `link: blob <id> is listed 3 times by the root (places 2, 5, 9 of 12); read once, at
 /// the first`.
 fn listed_again(child: &str, places: &[usize], count: usize) -> String {
-    let places: Vec<String> = places.iter().map(usize::to_string).collect();
+    listed_again_in("blob", child, "by the root", places, count)
+}
+
+/// `link: <what> <id> is listed <n> times <by> (places 2, 5, 9 of 12); read once, at the
+/// first`: an id a list names again (the CLI's root, the IDE's composer headers).
+pub(super) fn listed_again_in(
+    what: &str,
+    id: &str,
+    by: &str,
+    places: &[usize],
+    count: usize,
+) -> String {
+    let at: Vec<String> = places.iter().map(usize::to_string).collect();
     format!(
-        "link: blob {child} is listed {} times by the root (places {} of {count}); read once, at the first",
-        places.len(),
-        places.join(", ")
+        "link: {what} {id} is listed {} times {by} (places {} of {count}); read once, at the first",
+        at.len(),
+        at.join(", ")
     )
 }
 

@@ -2359,10 +2359,5 @@ fn workspace_item_rows(item: &Item, project: &str, rows: &mut Vec<Row>, out: &mu
 /// `link: bubble <id> is listed 2 times in composerData (places 1, 3 of 4); read once,
 /// at the first` (as the CLI's root listing a blob again).
 fn bubble_listed_again(bid: &str, places: &[usize], count: usize) -> String {
-    let at: Vec<String> = places.iter().map(usize::to_string).collect();
-    format!(
-        "link: bubble {bid} is listed {} times in composerData (places {} of {count}); read once, at the first",
-        places.len(),
-        at.join(", ")
-    )
+    super::cli::listed_again_in("bubble", bid, "in composerData", places, count)
 }
