@@ -379,6 +379,15 @@ pub fn cli_home(path: &Path) -> Option<std::path::PathBuf> {
 /// gone (a deleted session) keeps them, so the scanner claims them one by one
 /// where nothing would list them. Gives the session folder too.
 pub fn locate_companion(path: &Path) -> Option<(Location, std::path::PathBuf)> {
+    // cheap first: the scanner asks this of every file it walks
+    let name = path.file_name()?.to_str()?;
+    let in_backups = path
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == "backups");
+    if !in_backups && lock_pid(name).is_none() {
+        return None;
+    }
     let c = components(path);
     let h = cli_home_index(&c)?;
     let rest: Vec<&str> = c[h + 1..].iter().map(|s| &**s).collect();
