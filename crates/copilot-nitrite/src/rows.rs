@@ -229,6 +229,7 @@ pub fn file_rows(file: &NitriteFile, source_file: &str, kind: &str, project: &st
     };
     let base = |r: Row| r.file(source_file).project(project.as_str());
 
+    let live_ids = LiveDocs::of(file);
     // group documents by session
     let mut sessions: BTreeMap<String, Group<'_>> = BTreeMap::new();
     let mut others: Vec<&Document> = Vec::new();
@@ -247,7 +248,7 @@ pub fn file_rows(file: &NitriteFile, source_file: &str, kind: &str, project: &st
     let mut groups: Vec<(String, Group<'_>)> = sessions.into_iter().collect();
     groups.sort_by_key(|(_, g)| g.start());
     for (sid, g) in groups {
-        session_rows(&sid, &g, kind, &mut |r| {
+        session_rows(&sid, &g, kind, &live_ids, &mut |r| {
             out.push(base(r).session(sid.as_str()))
         });
     }
@@ -286,11 +287,7 @@ pub fn file_rows(file: &NitriteFile, source_file: &str, kind: &str, project: &st
                 .session(s(&d.value, &["sessionId"]))
                 .at(ms(&d.value, &["createdAt"]).or_else(|| ms(&d.value, &["_modified"])))
                 .locator(d.place.locator())
-                .state(if d.live {
-                    RecordState::Live
-                } else {
-                    RecordState::Recovered
-                }),
+                .state(state_of(d, false, &live_ids)),
         );
     }
     out
@@ -316,9 +313,45 @@ impl Group<'_> {
     }
 }
 
-fn state_of(d: &Document, deleted: bool) -> RecordState {
+/// What the live state says of carved documents: the `_id`s of the live documents and
+/// the snapshot's version. A carved document of a chunk no newer than the snapshot whose
+/// `_id` no live document has was removed from the store: `deleted` (`h2-mvstore.md`:
+/// dead pages bring back deleted turns, flagged as such; since 2026-12-05, before which it
+/// was `recovered`). An older version of a live document, one of a newer chunk the
+/// snapshot passed over (torn or rejected), and a raw scan's find (no chunk) stay
+/// `recovered`; so does every carved document when no snapshot was read.
+pub struct LiveDocs {
+    ids: HashSet<String>,
+    version: Option<u64>,
+}
+
+impl LiveDocs {
+    /// The live documents of `file`.
+    pub fn of(file: &NitriteFile) -> LiveDocs {
+        LiveDocs {
+            ids: file
+                .entity_documents()
+                .filter(|d| d.live)
+                .map(Document::id)
+                .collect(),
+            version: file.snapshot.map(|(_, v)| v),
+        }
+    }
+
+    /// True for a carved document removed from the store (see the type).
+    fn removed(&self, d: &Document) -> bool {
+        self.version
+            .is_some_and(|v| d.version != 0 && d.version <= v && !self.ids.contains(&d.id()))
+    }
+}
+
+fn state_of(d: &Document, deleted: bool, live: &LiveDocs) -> RecordState {
     if !d.live {
-        RecordState::Recovered
+        if live.removed(d) {
+            RecordState::Deleted
+        } else {
+            RecordState::Recovered
+        }
     } else if deleted {
         RecordState::Deleted
     } else {
@@ -326,7 +359,7 @@ fn state_of(d: &Document, deleted: bool) -> RecordState {
     }
 }
 
-fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row)) {
+fn session_rows(sid: &str, g: &Group<'_>, kind: &str, live: &LiveDocs, emit: &mut dyn FnMut(Row)) {
     // the session start row: the live version, else the newest carved one
     let mut versions: Vec<&Document> = g.sessions.clone();
     versions.sort_by_key(|d| {
@@ -357,7 +390,7 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
             Row::system(AGENT, text)
                 .at(ms(&main.value, &["createdAt"]))
                 .locator(main.place.locator())
-                .state(state_of(main, false)),
+                .state(state_of(main, false, live)),
         );
         // the titles of the other revisions the file still holds
         let mut titles: HashSet<&str> = HashSet::new();
@@ -392,7 +425,7 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
             .copied()
             .filter(|d| !main.is_some_and(|m| std::ptr::eq(*d, m))),
     ) {
-        session_fields(d, &mut inline, &mut said, emit);
+        session_fields(d, &mut inline, &mut said, live, emit);
     }
     // turns: group the versions of each turn by _id, order turns by createdAt
     let mut by_id: BTreeMap<String, Vec<&Document>> = BTreeMap::new();
@@ -428,11 +461,12 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
                                         d.value.get("request").and_then(|r| r.get("deletedAt")),
                                     )
                                     .is_some(),
+                                live,
                             )),
                     );
                 }
             }
-            let rows = turn_rows(d);
+            let rows = turn_rows(d, live);
             let model = turn_model(&d.value);
             let mut model_row = None;
             if d.live && !model.is_empty() {
@@ -451,6 +485,7 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
                                         d.value.get("response").and_then(|r| r.get("deletedAt")),
                                     )
                                     .is_some(),
+                                live,
                             )),
                     );
                 }
@@ -472,7 +507,7 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, emit: &mut dyn FnMut(Row))
         }
     }
     for d in &g.legacy {
-        legacy_rows(sid, d, emit);
+        legacy_rows(sid, d, live, emit);
     }
 }
 
@@ -538,12 +573,13 @@ fn session_fields(
     d: &Document,
     inline: &mut Vec<Document>,
     said: &mut HashSet<String>,
+    live: &LiveDocs,
     emit: &mut dyn FnMut(Row),
 ) {
     let v = &d.value;
     let at = ms(v, &["createdAt"]).or_else(|| ms(v, &["_modified"]));
     let loc = d.place.locator();
-    let state = state_of(d, false);
+    let state = state_of(d, false, live);
     let mut say = |text: String| {
         if said.insert(text.clone()) {
             emit(
@@ -788,14 +824,14 @@ fn confirmation_text(request: bool, v: &Result<Vec<(String, Value)>, Value>) -> 
 /// rows that part gives `deleted`; the turn's `deletedAt` makes all of them `deleted`.
 /// Each deletion time is one row of its own (`turn deleted: at=...`, `request deleted:
 /// at=...`, `response deleted: at=...`), at that time.
-pub fn turn_rows(d: &Document) -> Vec<Row> {
+pub fn turn_rows(d: &Document, live: &LiveDocs) -> Vec<Row> {
     let v = &d.value;
     let del_turn = deletion(v.get("deletedAt"));
     let del_req = deletion(v.get("request").and_then(|r| r.get("deletedAt")));
     let del_resp = deletion(v.get("response").and_then(|r| r.get("deletedAt")));
-    let state = state_of(d, del_turn.is_some());
-    let state_req = state_of(d, del_turn.is_some() || del_req.is_some());
-    let state_resp = state_of(d, del_turn.is_some() || del_resp.is_some());
+    let state = state_of(d, del_turn.is_some(), live);
+    let state_req = state_of(d, del_turn.is_some() || del_req.is_some(), live);
+    let state_resp = state_of(d, del_turn.is_some() || del_resp.is_some(), live);
     let model = turn_model(v);
     let loc = d.place.locator();
     let mk_in = |st: RecordState| {
@@ -921,7 +957,7 @@ pub fn turn_rows(d: &Document) -> Vec<Row> {
         if let Some((at, text)) = del {
             out.push(
                 mk(TurnType::System, format!("{what} deleted: at={text}"), *at)
-                    .state(state_of(d, true)),
+                    .state(state_of(d, true, live)),
             );
         }
     }
@@ -1241,9 +1277,9 @@ fn unknown_record(
 }
 
 /// A pre-1.6 outer document: every record of every entry, one session.
-fn legacy_rows(sid: &str, d: &Document, emit: &mut dyn FnMut(Row)) {
+fn legacy_rows(sid: &str, d: &Document, live: &LiveDocs, emit: &mut dyn FnMut(Row)) {
     let at = ms(&d.value, &["createdAt"]).or_else(|| ms(&d.value, &["_modified"]));
-    let state = state_of(d, false);
+    let state = state_of(d, false, live);
     let loc = d.place.locator();
     let mut recs = Vec::new();
     let mut bad = None;

@@ -299,8 +299,10 @@ fn expected_agent_rows() -> Vec<(TurnType, RecordState, String)> {
             Live,
             "notification: {\"message\":\"1 file changed\"}",
         ),
-        t(User, Recovered, "Print the staging password"),
-        t(Assistant, Recovered, "I can't help with credentials."),
+        // removed from the store (its `_id` in no live document): deleted, since
+        // 2026-12-05 (before, recovered like an older revision)
+        t(User, Deleted, "Print the staging password"),
+        t(Assistant, Deleted, "I can't help with credentials."),
         t(User, Live, "Run the whole suite"),
         t(
             System,
@@ -317,11 +319,11 @@ fn expected_agent_rows() -> Vec<(TurnType, RecordState, String)> {
         ),
         t(
             System,
-            Recovered,
+            Deleted,
             "session start: title=\"Old experiment\" title_source=user kind=chat-agent-sessions user=alice-gh",
         ),
-        t(User, Recovered, "What is MVStore?"),
-        t(Assistant, Recovered, "MVStore is H2's storage engine."),
+        t(User, Deleted, "What is MVStore?"),
+        t(Assistant, Deleted, "MVStore is H2's storage engine."),
     ]
 }
 
