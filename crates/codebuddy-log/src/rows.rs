@@ -766,7 +766,10 @@ impl<'a, 's> Mapper<'a, 's> {
             if role == "assistant" {
                 self.status_note(entry, item, "assistant", ("", ""));
             }
-            self.attachments(entry, item, &content, role);
+            // what rode in with a hidden message is the hidden message's, not the
+            // person's (`user attachment:` before 2026-12-05)
+            let label = format!("hidden {}", hidden.label);
+            self.attachments(entry, item, &content, &label);
             return;
         }
         match role {
@@ -1260,7 +1263,7 @@ mod tests {
             "\n",
             r#"{"type":"function_call","name":"Bash","arguments":"{}"}"#,
             "\n",
-            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}],"providerData":{"skipRun":true}}"#,
+            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"},{"type":"input_image","path":"shot.png"}],"providerData":{"skipRun":true}}"#,
             "\n",
         ));
         assert_eq!(
@@ -1279,6 +1282,7 @@ mod tests {
                 r#"system|||unknown record type (none): {"what":1}"#,
                 "tool_use||Bash|{}",
                 "system|||hidden message not sent to the model (skipRun): hi",
+                "system|||hidden message not sent to the model attachment: input_image path=shot.png",
             ]
         );
     }
