@@ -91,3 +91,96 @@ fn no_planted_secret_reaches_any_output_format() {
 fn memfind(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)
 }
+
+/// A record quoted as written (a type no reader knows) and a line that does not decode
+/// are printed raw: the quote withholds what a store's own field rules would have
+/// (2026-12-05; before, `unknown record type` rows of Claude Code, CodeBuddy and the
+/// Copilot CLI printed an `apiKey`, an `env` token and an `Authorization` header).
+#[test]
+fn raw_quotes_of_unknown_records_and_broken_lines_withhold_secrets() {
+    const RAW: &[&str] = &[
+        "sk-PLANTED-raw-api-key",
+        "ghp_PLANTEDrawEnvToken",
+        "PLANTED-raw-bearer",
+        "PLANTED-raw-password",
+        "PLANTED-raw-escaped",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("case/home/zed");
+    let lines = [
+        r#"{"type":"future-thing","apiKey":"sk-PLANTED-raw-api-key","env":{"GITHUB_TOKEN":"ghp_PLANTEDrawEnvToken"},"inputTokens":812}"#,
+        r#"{"type":"other-thing","headers":{"Authorization":"Bearer PLANTED-raw-bearer"},"args":"{\"password\":\"PLANTED-raw-escaped\"}"}"#,
+        r#"{"type":"broken","password":"PLANTED-raw-password","#,
+    ];
+    let write = |path: std::path::PathBuf, head: &str| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let mut text = format!("{head}\n");
+        for l in lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        home.join(".claude/projects/-home-zed-x/22222222-2222-4333-8444-555555555555.jsonl"),
+        r#"{"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","sessionId":"s1","timestamp":"2026-01-01T00:00:00Z","cwd":"/home/zed/x"}"#,
+    );
+    write(
+        home.join(".codebuddy/projects/home-zed-x/33333333-2222-4333-8444-555555555555.jsonl"),
+        r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}],"timestamp":1780000000000,"cwd":"/home/zed/x","id":"u1"}"#,
+    );
+    write(
+        home.join(".copilot/session-state/44444444-2222-4333-8444-555555555555/events.jsonl"),
+        concat!(
+            r#"{"type":"session.start","data":{"sessionId":"44444444-2222-4333-8444-555555555555","context":{"cwd":"/home/zed/x"}},"id":"a1","timestamp":"2026-01-01T00:00:00Z"}"#,
+            "\n",
+            r#"{"type":"hook.start","data":{"hookType":"preToolUse","input":{"apiKey":"sk-PLANTED-raw-api-key"}},"id":"a2","timestamp":"2026-01-01T00:00:01Z"}"#,
+        ),
+    );
+    let result = Scanner::new()
+        .root(dir.path().join("case"))
+        .keep_copies(true)
+        .run()
+        .unwrap();
+    // each store quoted the two unknown records and the broken line, secrets withheld
+    for agent in ["claude-code", "codebuddy", "copilot"] {
+        let quoted: Vec<&str> = result
+            .rows
+            .iter()
+            .filter(|r| r.agent == agent)
+            .filter(|r| {
+                r.text.starts_with("unknown record type")
+                    || r.text.starts_with("parser: unparseable line")
+            })
+            .map(|r| r.text.as_str())
+            .collect();
+        assert_eq!(quoted.len(), 3, "{agent}: {quoted:#?}");
+        assert!(
+            quoted[0].contains(r#""apiKey":"[withheld]","env":"[withheld]","inputTokens":812"#),
+            "{agent}: {}",
+            quoted[0]
+        );
+        assert!(
+            quoted[1].contains(r#""headers":"[withheld]","args":"{\"password\":\"[withheld]\"}""#),
+            "{agent}: {}",
+            quoted[1]
+        );
+        assert!(
+            quoted[2].contains(r#""password":"[withheld]","#),
+            "{agent}: {}",
+            quoted[2]
+        );
+    }
+    // a known event printed as its data (`session event:`) is quoted the same way
+    assert!(
+        result.rows.iter().any(|r| r.text
+            == r#"session event: hook.start {"hookType":"preToolUse","input":{"apiKey":"[withheld]"}}"#),
+        "no hook.start row"
+    );
+    for format in [Format::Jsonl, Format::Csv, Format::Timesketch] {
+        let (bytes, _) = to_bytes(format, &result.rows).unwrap();
+        for s in RAW {
+            assert!(!memfind(&bytes, s.as_bytes()), "{s} in {format:?} output");
+        }
+    }
+}

@@ -10,14 +10,22 @@
 
 use std::fmt::{self, Display};
 
+use crate::secrets::withhold_raw;
+
 /// The most characters of a broken line or record quoted in a `parser:` row.
 pub const MAX_QUOTED: usize = 400;
 
-/// Cuts `text` to [`MAX_QUOTED`] characters, saying how many bytes were left out.
+/// Cuts `text` to [`MAX_QUOTED`] characters, saying how many bytes were left out, with
+/// the secrets of the quoted part withheld ([`withhold_raw`]: a quote is of a record or
+/// line as written, whatever it holds).
 pub fn quote(text: &str) -> String {
     match text.char_indices().nth(MAX_QUOTED) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}… [{} bytes in all]", &text[..cut], text.len()),
+        None => withhold_raw(text).into_owned(),
+        Some((cut, _)) => format!(
+            "{}… [{} bytes in all]",
+            withhold_raw(&text[..cut]),
+            text.len()
+        ),
     }
 }
 
@@ -26,7 +34,7 @@ pub fn quote(text: &str) -> String {
 /// when it is the whole text, else `head… [<len> bytes in all]`.
 pub fn quote_cut(head: &str, len: usize) -> String {
     if head.len() >= len {
-        head.to_string()
+        withhold_raw(head).into_owned()
     } else {
         cut_quote(head, len)
     }
@@ -37,7 +45,7 @@ pub fn quote_cut(head: &str, len: usize) -> String {
 /// by a note that may be longer than the data), whose cut head can be longer than the
 /// line itself.
 pub fn cut_quote(head: &str, len: usize) -> String {
-    format!("{head}… [{len} bytes in all]")
+    format!("{}… [{len} bytes in all]", withhold_raw(head))
 }
 
 /// The start of `bytes` as text (invalid UTF-8 replaced), to [`MAX_QUOTED`]
@@ -59,8 +67,8 @@ pub fn quoted_start(bytes: &[u8]) -> (String, bool) {
 /// The cut states the length of the whole input in bytes.
 pub fn quote_bytes(bytes: &[u8]) -> String {
     match quoted_start(bytes) {
-        (text, true) => text,
-        (text, false) => format!("{text}… [{} bytes in all]", bytes.len()),
+        (text, true) => withhold_raw(&text).into_owned(),
+        (text, false) => format!("{}… [{} bytes in all]", withhold_raw(&text), bytes.len()),
     }
 }
 

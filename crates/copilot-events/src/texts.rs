@@ -42,7 +42,8 @@ pub fn store_session_index(
 /// The most characters of an event's data quoted in a `session event:` row.
 pub const MAX_DATA: usize = 400;
 
-/// `session event: <type> <data as compact JSON, cut to 400>`.
+/// `session event: <type> <data as compact JSON, cut to 400>`, its secrets withheld
+/// ([`chat_rows::secrets::withhold_raw`]).
 pub fn session_event(kind: &str, data: &str) -> String {
     let mut out = String::new();
     session_event_into(&mut out, kind, data);
@@ -57,7 +58,8 @@ pub fn session_event_into(out: &mut String, kind: &str, data: &str) {
     out.push_str("session event: ");
     out.push_str(kind);
     out.push(' ');
-    out.push_str(cut_data);
+    // the data as written: its secrets withheld as in any raw quote (since 2026-12-05)
+    out.push_str(&chat_rows::secrets::withhold_raw(cut_data));
     if cut_data.len() < data.len() {
         out.push_str("… [");
         chat_rows::system::push_u64(out, data.len() as u64);
@@ -83,7 +85,7 @@ pub fn unknown_record_into(out: &mut String, kind: &str, line: &[u8]) {
         Err(_) => String::from_utf8_lossy(head),
     };
     let quoted = cut(&text, MAX_DATA);
-    out.push_str(quoted);
+    out.push_str(&chat_rows::secrets::withhold_raw(quoted));
     if quoted.len() < text.len() || head.len() < line.len() {
         out.push_str("… [");
         chat_rows::system::push_u64(out, line.len() as u64);
