@@ -67,19 +67,205 @@ fn resolve_depth(path: &Path, depth: usize) -> PathBuf {
 /// one of the later segment files of a disk image given as a root (an `.E01`'s
 /// `.E02` ..., a `.001`'s `.002` ...: [`chat_rows::evidence::image_segments`]), which
 /// are read as part of it.
+///
+/// Paths are not the only spelling: a bind mount shows the same folder at a second path
+/// (either the root or the output may be given through it). So the folder or file
+/// each root resolves to is also compared, by device and inode, with the output and
+/// every existing folder above it (since 2026-12-05).
 pub fn inside_any(output: &Path, roots: &[PathBuf]) -> bool {
     let target = resolve(output);
-    roots.iter().any(|r| {
-        target.starts_with(resolve(r))
-            || chat_rows::evidence::image_segments(r)
+    let mut root_paths: Vec<PathBuf> = Vec::new();
+    for r in roots {
+        root_paths.push(resolve(r));
+        root_paths.extend(
+            chat_rows::evidence::image_segments(r)
                 .iter()
-                .any(|s| target.starts_with(resolve(s)))
-    })
+                .map(|s| resolve(s)),
+        );
+    }
+    if root_paths.iter().any(|r| target.starts_with(r)) {
+        return true;
+    }
+    let ids: Vec<(u64, u64)> = root_paths.iter().filter_map(|r| identity(r)).collect();
+    target
+        .ancestors()
+        .filter_map(identity)
+        .any(|id| ids.contains(&id))
+}
+
+/// The device and inode of what `path` names (links followed); `None` where it does not
+/// exist or the system has no such numbers.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// Why an output file may not be written at `path`, or `None`: it resolves into an
+/// evidence root ([`inside_any`]); or it exists and is a link to a file or to nothing
+/// (a link already in an output folder may point at evidence: it is never followed;
+/// a link to a device or pipe, `/dev/stdout`, is), or a file with more than one hard
+/// link (another of its names may be evidence; a path cannot tell). A device or pipe
+/// (`/dev/null`) is written to.
+pub fn refused(path: &Path, roots: &[PathBuf]) -> Option<String> {
+    if inside_any(path, roots) {
+        return Some(format!(
+            "{} is inside an evidence root; write output elsewhere so the evidence stays unchanged",
+            path.display()
+        ));
+    }
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if meta.file_type().is_symlink() && !to_stream(path) {
+        return Some(format!(
+            "{} is a link; an output file is never written through a link (it may point at evidence): remove it or write elsewhere",
+            path.display()
+        ));
+    }
+    if !meta.is_file() {
+        // a device or a pipe (`/dev/null`, a FIFO, `/dev/stdout`'s link): no evidence
+        // is read from one (the evidence reader reads regular files only)
+        return None;
+    }
+    match links(&meta) {
+        n if n > 1 => Some(format!(
+            "{} has {n} hard links; another of its names may be evidence: remove it or write elsewhere",
+            path.display()
+        )),
+        _ => None,
+    }
+}
+
+/// True when `path` is a link to an existing device, pipe or socket (`/dev/stdout`), which
+/// may be written through: it is not a file.
+fn to_stream(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+fn links(meta: &std::fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.nlink()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        1
+    }
+}
+
+/// Creates (or, with `append`, opens to add to) an output file: the one way the CLI and
+/// the library create one. Refused as [`refused`] says, with the error's text; the file
+/// is opened without following a link at its name, and emptied only after the opened
+/// file is checked again (a name swapped for a link or a second hard link after the
+/// check is not written).
+pub fn create_output(
+    path: &Path,
+    roots: &[PathBuf],
+    append: bool,
+) -> std::io::Result<std::fs::File> {
+    if let Some(why) = refused(path, roots) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            why,
+        ));
+    }
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create(true).append(append);
+    #[cfg(unix)]
+    if !to_stream(path) {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32);
+    }
+    let file = opts.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        // a device or a pipe, as [`refused`] allows
+        return Ok(file);
+    }
+    if links(&meta) > 1 {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!(
+                "{} changed while it was opened (not a regular file of one link); nothing was written",
+                path.display()
+            ),
+        ));
+    }
+    if !append {
+        file.set_len(0)?;
+    }
+    Ok(file)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn links_and_hard_links_at_an_output_name_are_refused() {
+        use std::os::unix::fs::symlink;
+        let d = tempfile::tempdir().unwrap();
+        let ev = d.path().join("ev");
+        let out = d.path().join("out");
+        std::fs::create_dir_all(ev.join("h")).unwrap();
+        std::fs::create_dir_all(&out).unwrap();
+        let evidence = ev.join("h/history.jsonl");
+        std::fs::write(&evidence, b"evidence").unwrap();
+        let roots = [ev.clone()];
+        // a link already in the output folder, pointing at evidence: its path resolves
+        // into the root
+        symlink(&evidence, out.join("h.jsonl")).unwrap();
+        // a link pointing out of the root is refused too (never written through)
+        std::fs::write(d.path().join("elsewhere"), b"x").unwrap();
+        symlink(d.path().join("elsewhere"), out.join("other.jsonl")).unwrap();
+        // a hard link to evidence: its path is outside the root
+        std::fs::hard_link(&evidence, out.join("hard.jsonl")).unwrap();
+        let why = |p: &str| refused(&out.join(p), &roots).unwrap_or_default();
+        assert!(
+            why("h.jsonl").ends_with(
+                "is inside an evidence root; write output elsewhere so the evidence stays unchanged"
+            ),
+            "{}",
+            why("h.jsonl")
+        );
+        assert!(why("other.jsonl").ends_with("other.jsonl is a link; an output file is never written through a link (it may point at evidence): remove it or write elsewhere"), "{}", why("other.jsonl"));
+        assert!(why("hard.jsonl").ends_with("hard.jsonl has 2 hard links; another of its names may be evidence: remove it or write elsewhere"), "{}", why("hard.jsonl"));
+        for p in ["h.jsonl", "other.jsonl", "hard.jsonl"] {
+            let e = create_output(&out.join(p), &roots, false).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied, "{p}");
+        }
+        assert_eq!(std::fs::read(&evidence).unwrap(), b"evidence");
+        assert_eq!(std::fs::read(d.path().join("elsewhere")).unwrap(), b"x");
+        // a device, and a link to one, are written to
+        assert_eq!(refused(Path::new("/dev/null"), &roots), None);
+        symlink("/dev/null", out.join("null")).unwrap();
+        assert_eq!(refused(&out.join("null"), &roots), None);
+        create_output(&out.join("null"), &roots, false).unwrap();
+        // a plain file of one name (an earlier run's output) is emptied and written
+        std::fs::write(out.join("old.jsonl"), b"old rows").unwrap();
+        assert_eq!(refused(&out.join("old.jsonl"), &roots), None);
+        use std::io::Write;
+        create_output(&out.join("old.jsonl"), &roots, false)
+            .unwrap()
+            .write_all(b"new")
+            .unwrap();
+        assert_eq!(std::fs::read(out.join("old.jsonl")).unwrap(), b"new");
+        // appended to when asked
+        create_output(&out.join("old.jsonl"), &roots, true)
+            .unwrap()
+            .write_all(b"+")
+            .unwrap();
+        assert_eq!(std::fs::read(out.join("old.jsonl")).unwrap(), b"new+");
+    }
 
     #[cfg(unix)]
     #[test]

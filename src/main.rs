@@ -220,11 +220,12 @@ fn main() -> ExitCode {
         );
     }
     for out in [&args.output, &args.manifest].into_iter().flatten() {
-        if !is_stdout(out) && guard::inside_any(out, &roots) {
-            return fail(format!(
-                "{} is inside an evidence root; write output elsewhere so the evidence stays unchanged",
-                out.display()
-            ));
+        // inside a root by any spelling, a link, or a file of several hard links
+        if let Some(why) = (!is_stdout(out))
+            .then(|| guard::refused(out, &roots))
+            .flatten()
+        {
+            return fail(why);
         }
     }
     if let Some(d) = &args.output_dir {
@@ -354,7 +355,7 @@ fn main() -> ExitCode {
             Ok(f) => f,
             Err(e) => return ExitCode::from(fail_scan(e)),
         };
-        let mut out: Box<dyn Write> = match open_output(args.output.as_deref()) {
+        let mut out: Box<dyn Write> = match open_output(args.output.as_deref(), &roots) {
             Ok(o) => o,
             Err(e) => return fail(e),
         };
@@ -420,7 +421,7 @@ fn main() -> ExitCode {
                 report
             })
     } else {
-        let mut out = match open_output(args.output.as_deref()) {
+        let mut out = match open_output(args.output.as_deref(), &roots) {
             Ok(o) => o,
             Err(e) => return fail(e),
         };
@@ -485,13 +486,13 @@ fn fail_scan(e: ScanError) -> u8 {
     1
 }
 
-fn open_output(path: Option<&Path>) -> Result<Box<dyn Write>, String> {
+fn open_output(path: Option<&Path>, roots: &[PathBuf]) -> Result<Box<dyn Write>, String> {
     match path.filter(|p| !is_stdout(p)) {
         None => Ok(Box::new(io::BufWriter::with_capacity(
             1 << 16,
             io::stdout().lock(),
         ))),
-        Some(p) => std::fs::File::create(p)
+        Some(p) => guard::create_output(p, roots, false)
             .map(|f| Box::new(io::BufWriter::with_capacity(1 << 16, f)) as Box<dyn Write>)
             .map_err(|e| format!("cannot create {}: {e}", p.display())),
     }
@@ -505,7 +506,7 @@ fn write_manifest(path: &Path, roots: &[PathBuf], report: &ScanReport) -> io::Re
         "files": report.manifest,
         "not_read": report.problems.iter().map(|(p, why)| serde_json::json!({"path": p, "why": why})).collect::<Vec<_>>(),
     });
-    let mut f = io::BufWriter::new(std::fs::File::create(path)?);
+    let mut f = io::BufWriter::new(guard::create_output(path, roots, false)?);
     serde_json::to_writer_pretty(&mut f, &doc)?;
     f.write_all(b"\n")?;
     f.flush()

@@ -98,6 +98,16 @@ pub enum ScanError {
     /// The sink (the output) failed; the scan stopped.
     #[error("writing output: {0}")]
     Output(#[source] std::io::Error),
+    /// An output folder or file, or the temporary folder, would be written into an
+    /// evidence root, through a link, or over a file with another name
+    /// ([`crate::guard::refused`]); nothing was written there.
+    #[error("{why}")]
+    OutputRefused {
+        /// The path refused.
+        path: PathBuf,
+        /// Why, as the guard says it.
+        why: String,
+    },
 }
 
 /// A file that a store claims, or a path the scanner could not walk.
@@ -1244,6 +1254,8 @@ impl Consumer for WriteConsumer<'_> {
 /// `--output-dir`: one file per host, opened as the host's rows arrive.
 struct PerHostConsumer<'d> {
     dir: &'d Path,
+    /// The evidence roots: every file is created through [`crate::guard::create_output`].
+    roots: &'d [PathBuf],
     format: Format,
     current: Option<(String, io::BufWriter<std::fs::File>)>,
     opened: std::collections::HashSet<String>,
@@ -1281,12 +1293,9 @@ impl PerHostConsumer<'_> {
             }
             let path = self.dir.join(host_file_name(host, self.format));
             let fresh = self.opened.insert(host.to_string());
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(!fresh)
-                .write(true)
-                .truncate(fresh)
-                .open(&path)?;
+            // never through a link or over a hard link already in the folder (one
+            // there may name evidence: 2026-12-05)
+            let file = crate::guard::create_output(&path, self.roots, !fresh)?;
             let mut w = io::BufWriter::with_capacity(1 << 16, file);
             if fresh {
                 self.files.push(path);
@@ -2046,9 +2055,19 @@ impl Scanner {
         dir: &Path,
         mut progress: impl FnMut(&FoundFile),
     ) -> Result<(ScanReport, Vec<PathBuf>), ScanError> {
+        if crate::guard::inside_any(dir, &self.roots) {
+            return Err(ScanError::OutputRefused {
+                path: dir.to_path_buf(),
+                why: format!(
+                    "output folder {} is inside an evidence root; write output elsewhere so the evidence stays unchanged",
+                    dir.display()
+                ),
+            });
+        }
         std::fs::create_dir_all(dir).map_err(ScanError::Output)?;
         let mut consumer = PerHostConsumer {
             dir,
+            roots: &self.roots,
             format,
             current: None,
             opened: std::collections::HashSet::new(),
@@ -2179,6 +2198,17 @@ impl Scanner {
         progress: &mut dyn FnMut(&FoundFile),
     ) -> Result<ScanReport, ScanError> {
         let (roots, overlapping) = self.effective_roots()?;
+        if let Some(dir) = &self.temp_dir
+            && crate::guard::inside_any(dir, &self.roots)
+        {
+            return Err(ScanError::OutputRefused {
+                path: dir.clone(),
+                why: format!(
+                    "temporary folder {} is inside an evidence root; give one elsewhere",
+                    dir.display()
+                ),
+            });
+        }
         let evidence = self.evidence(&roots, self.hashing);
         let Discovered {
             found,

@@ -269,3 +269,109 @@ fn a_scan_by_another_user_says_which_access_times_may_have_changed() {
     assert_eq!(kept("nobody.json"), vec![false; 129]);
     assert_eq!(kept("root.json"), vec![true; 129]);
 }
+
+/// An output is never written into the evidence by another name (2026-12-05): a link
+/// already in the `--output-dir` folder at a host's file name, a hard link to an
+/// evidence file given as `-o` or `--manifest`, and, through the library, an output
+/// folder or temporary folder inside the root. Each is refused with the guard's reason
+/// and every evidence byte stays as it was.
+#[cfg(unix)]
+#[test]
+fn an_output_by_another_name_of_the_evidence_is_refused() {
+    use ai_chat_forensics::chat_rows::write::Format;
+    use ai_chat_forensics::{ScanError, Scanner};
+    let d = tempfile::tempdir().unwrap();
+    let ev = d.path().join("ev");
+    std::fs::create_dir_all(&ev).unwrap();
+    assert!(
+        Command::new("cp")
+            .arg("-a")
+            .arg(evidence().join("lin-ws01"))
+            .arg(&ev)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let history = ev.join("lin-ws01/home/alice/.claude/history.jsonl");
+    let settings = ev.join("lin-ws01/home/alice/.claude/settings.json");
+    let before = (
+        std::fs::read(&history).unwrap(),
+        std::fs::read(&settings).unwrap(),
+    );
+    let run = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ai-chat-forensics"))
+            .arg(&ev)
+            .arg("--no-progress")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // a link at the host's file name in the output folder
+    let outdir = d.path().join("out");
+    std::fs::create_dir_all(&outdir).unwrap();
+    std::os::unix::fs::symlink(&history, outdir.join("lin-ws01.jsonl")).unwrap();
+    let (code, err) = run(&["--output-dir".as_ref(), outdir.as_os_str()]);
+    assert_ne!(code, Some(0), "{err}");
+    assert!(err.contains("is inside an evidence root"), "{err}");
+    // a hard link to evidence as -o and as --manifest
+    let hard = d.path().join("hard.jsonl");
+    std::fs::hard_link(&settings, &hard).unwrap();
+    let want = format!(
+        "{} has 2 hard links; another of its names may be evidence: remove it or write elsewhere",
+        hard.display()
+    );
+    let (code, err) = run(&["-o".as_ref(), hard.as_os_str()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains(&want), "{err}");
+    let (code, err) = run(&[
+        "-o".as_ref(),
+        d.path().join("rows.jsonl").as_os_str(),
+        "--manifest".as_ref(),
+        hard.as_os_str(),
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains(&want), "{err}");
+    // the library refuses an output folder or temporary folder inside the root
+    let inside = ev.join("lin-ws01/out");
+    match Scanner::new()
+        .root(&ev)
+        .write_per_host(Format::Jsonl, &inside, |_| {})
+    {
+        Err(ScanError::OutputRefused { path, why }) => {
+            assert_eq!(path, inside);
+            assert!(why.ends_with("is inside an evidence root; write output elsewhere so the evidence stays unchanged"), "{why}");
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    match Scanner::new().root(&ev).temp_dir(&inside).run() {
+        Err(ScanError::OutputRefused { why, .. }) => {
+            assert!(
+                why.ends_with("is inside an evidence root; give one elsewhere"),
+                "{why}"
+            )
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    // through the library too, a link in the output folder is never written through
+    match Scanner::new()
+        .root(&ev)
+        .write_per_host(Format::Jsonl, &outdir, |_| {})
+    {
+        Err(ScanError::Output(e)) => {
+            assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied, "{e}")
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    assert!(!inside.exists());
+    assert_eq!(
+        (
+            std::fs::read(&history).unwrap(),
+            std::fs::read(&settings).unwrap()
+        ),
+        before
+    );
+}
