@@ -207,7 +207,15 @@ fn is_container(name: &str) -> bool {
 fn names(path: &Path) -> Vec<String> {
     path.components()
         .filter_map(|c| match c {
-            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            // a name that is not UTF-8 is shown losslessly, as paths are (`%` and its
+            // bytes that are not UTF-8 as `%XX`): two hosts or users whose names differ
+            // only in such bytes stay two (before 2026-12-05 both read `w\u{fffd}` and
+            // their rows merged as copies). A UTF-8 name stays as written: collection
+            // layouts spell folders with `%` (KAPE's `C%3A`)
+            Component::Normal(s) => Some(match s.to_str() {
+                Some(name) => name.to_string(),
+                None => chat_rows::display_path(Path::new(s)),
+            }),
             _ => None,
         })
         .collect()
@@ -687,6 +695,27 @@ mod tests {
             Path::new("/x/home/alice/.codebuddy/a.jsonl"),
         );
         assert_eq!((a.host.as_str(), a.user.as_str()), ("", "alice"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn hosts_and_users_not_utf8_stay_apart() {
+        use std::os::unix::ffi::OsStrExt;
+        let at = |host: &[u8], user: &[u8]| {
+            let mut p = host.to_vec();
+            p.extend_from_slice(b"/home/");
+            p.extend_from_slice(user);
+            p.extend_from_slice(b"/.claude/history.jsonl");
+            let a = attribute(Path::new(std::ffi::OsStr::from_bytes(&p)));
+            (a.host, a.user)
+        };
+        assert_eq!(
+            at(b"w\xff", b"u\xfe"),
+            ("w%FF".to_string(), "u%FE".to_string())
+        );
+        assert_eq!(at(b"w\xfe", b"u"), ("w%FE".to_string(), "u".to_string()));
+        // a UTF-8 name keeps its `%` as written
+        assert_eq!(at(b"w%FF", b"u"), ("w%FF".to_string(), "u".to_string()));
     }
 
     #[test]

@@ -1264,7 +1264,8 @@ struct PerHostConsumer<'d> {
 
 /// The file name of a host's output: the host with every byte but ASCII letters,
 /// digits, `-` and `.` (and a leading `_`) percent-encoded; `_no-host` for rows whose
-/// host is unknown.
+/// host is unknown. A name longer than 200 bytes keeps its first 183 and ends with `~`
+/// and 16 hex digits of the host's FNV-1a hash.
 pub fn host_file_name(host: &str, format: Format) -> String {
     let mut name = String::new();
     if host.is_empty() {
@@ -1277,6 +1278,21 @@ pub fn host_file_name(host: &str, format: Format) -> String {
             name.push_str(&format!("%{b:02X}"));
         }
     }
+    if name.len() > MAX_HOST_FILE_STEM {
+        // a file name may not pass 255 bytes (a 253-character FQDN, a name of `%XX`s):
+        // the start, then `~` (which the encoding never writes) and a hash of the whole
+        // host, so that two long hosts stay two files (before 2026-12-05 the scan
+        // stopped with `File name too long`)
+        let mut cut = MAX_HOST_FILE_STEM - 17;
+        while name.as_bytes()[cut - 2..cut].contains(&b'%') {
+            cut -= 1;
+        }
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in host.bytes() {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        name = format!("{}~{hash:016x}", &name[..cut]);
+    }
     name.push_str(match format {
         Format::Jsonl => ".jsonl",
         Format::Csv => ".csv",
@@ -1284,6 +1300,9 @@ pub fn host_file_name(host: &str, format: Format) -> String {
     });
     name
 }
+
+/// The longest a host's file name is before its extension (a name may have 255 bytes).
+const MAX_HOST_FILE_STEM: usize = 200;
 
 impl PerHostConsumer<'_> {
     fn out(&mut self, host: &str) -> io::Result<&mut io::BufWriter<std::fs::File>> {

@@ -135,4 +135,29 @@ fn host_file_names_are_safe_and_distinct() {
         "%2E.%2Fetc.timesketch.jsonl"
     );
     assert_eq!(host_file_name("a b/c", Format::Jsonl), "a%20b%2Fc.jsonl");
+    // a 253-character FQDN, and a name of bytes that are each `%XX`: cut to fit a file
+    // name, two hosts sharing their start stay two files
+    let fqdn = |last: char| {
+        format!(
+            "{}.{}.{}.{}{last}",
+            "a".repeat(63),
+            "b".repeat(63),
+            "c".repeat(63),
+            "d".repeat(60)
+        )
+    };
+    let (one, two) = (fqdn('x'), fqdn('y'));
+    assert_eq!(one.len(), 253);
+    let (f1, f2) = (
+        host_file_name(&one, Format::Timesketch),
+        host_file_name(&two, Format::Timesketch),
+    );
+    assert_ne!(f1, f2);
+    assert_eq!(f1.len(), 183 + 1 + 16 + ".timesketch.jsonl".len());
+    assert!(f1.starts_with(&one[..183]), "{f1}");
+    assert_eq!(f1.as_bytes()[183], b'~');
+    let wide = host_file_name(&"\u{e9}".repeat(100), Format::Jsonl);
+    assert!(wide.len() <= 255 && wide.contains('~'), "{wide}");
+    // never cut inside a `%XX`
+    assert!(wide.split('~').next().unwrap().len() % 3 == 0, "{wide}");
 }
