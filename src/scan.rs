@@ -1734,9 +1734,39 @@ impl Scanner {
                         }
                     }
                     EntryKind::Link if depth > 0 => {
-                        let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+                        let target_meta = std::fs::metadata(&path);
+                        let is_dir = target_meta.as_ref().is_ok_and(|m| m.is_dir());
                         let claimed = self.stores.iter().any(|s| s.claim(&path).is_some());
-                        if is_dir || claimed {
+                        if let Err(e) = &target_meta
+                            && !claimed
+                        {
+                            // a link to nothing here (dangling, or a loop): it may be where
+                            // a store's folder was (`.claude` linked to a disk not in the
+                            // evidence), so it is named, not passed over (before
+                            // 2026-12-05 only links to folders and store files were)
+                            let target = std::fs::read_link(&path)
+                                .map(|t| chat_rows::display_path(&t))
+                                .unwrap_or_default();
+                            #[cfg(unix)]
+                            let looped =
+                                e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error());
+                            #[cfg(not(unix))]
+                            let looped = {
+                                let _ = e;
+                                false
+                            };
+                            let what = if looped {
+                                "a loop of links"
+                            } else {
+                                "nothing in the evidence"
+                            };
+                            entries.push((
+                                path,
+                                Some(format!(
+                                    "link not followed: a symbolic link to {target}, which leads to {what}"
+                                )),
+                            ));
+                        } else if is_dir || claimed {
                             let target = std::fs::read_link(&path)
                                 .map(|t| chat_rows::display_path(&t))
                                 .unwrap_or_default();

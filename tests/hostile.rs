@@ -704,3 +704,50 @@ fn sort_time_gives_one_timeline_and_spills_outside_the_evidence() {
     sb.sort();
     assert_eq!(sa, sb, "the same rows");
 }
+
+/// A link to nothing in the evidence (dangling, or a loop) where a store's folder would
+/// be is named in a row and in the summary (2026-12-05; before, only links to folders
+/// and to store files were, and `.claude` linked to a disk not collected left no trace).
+#[test]
+fn links_to_nothing_are_named() {
+    let t = Tree::new();
+    let home = t.ev().join("host1/home/u");
+    let gone = t.dir.path().join("not-collected/claude");
+    symlink(&gone, home.join(".claude")).unwrap();
+    symlink(".copilot", home.join(".copilot")).unwrap();
+    let r = run(&[s(&t.ev()), "--no-progress"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let all = rows(&r.stdout);
+    let mut parser: Vec<String> = all
+        .iter()
+        .filter(|r| r["agent"] == "scanner")
+        .map(|r| {
+            format!(
+                "{} {}",
+                r["source_file"].as_str().unwrap(),
+                r["text"].as_str().unwrap()
+            )
+        })
+        .collect();
+    parser.sort();
+    assert_eq!(
+        parser,
+        vec![
+            format!(
+                "{} parser: link not followed: a symbolic link to {}, which leads to nothing in the evidence",
+                home.join(".claude").display(),
+                gone.display()
+            ),
+            format!(
+                "{} parser: link not followed: a symbolic link to .copilot, which leads to a loop of links",
+                home.join(".copilot").display()
+            ),
+        ]
+    );
+    assert!(
+        r.stderr
+            .contains("  paths not read: 2 (each is a parser row)"),
+        "{}",
+        r.stderr
+    );
+}
