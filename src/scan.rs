@@ -2366,6 +2366,19 @@ impl Scanner {
         });
         outcome?;
         report.manifest = evidence.manifest();
+        // a file a store could not read (refused or failed: permission denied, over the
+        // cap) is named with the paths the walk could not read (before 2026-12-05 only
+        // in the store's `parser:` row, so the summary counted it as read)
+        let known: std::collections::HashSet<String> =
+            report.problems.iter().map(|(p, _)| p.clone()).collect();
+        for (path, why) in evidence.not_read() {
+            let shown = evidence.shown(&path);
+            if !known.contains(&shown) {
+                report
+                    .problems
+                    .push((shown, format!("file not read ({why})")));
+            }
+        }
         // a folder both the walk and a store listed is one folder
         let mut folders = folders_listed_atime_not_kept;
         folders.extend(evidence.folders_access_time_not_kept());

@@ -274,3 +274,63 @@ fn the_size_cap_is_the_users_to_set() {
     assert!(names_transcript(&over("23743")));
     assert!(!names_transcript(&over("23744")));
 }
+
+/// A file a store could not read (here: over the size cap) is named in the summary and
+/// the manifest's `not_read`, not only in its `parser:` row, and is not counted as read
+/// (2026-12-05; before, the summary said nothing of it).
+#[test]
+fn a_file_a_store_could_not_read_is_in_the_summary_and_the_manifest() {
+    let host = evidence().join("lin-ws01");
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.json");
+    let (code, _, err) = run(&[
+        host.to_str().unwrap(),
+        "--max-file-size",
+        "23743",
+        "--manifest",
+        manifest.to_str().unwrap(),
+        "-o",
+        dir.path().join("rows.jsonl").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let transcript = ai_chat_forensics::chat_rows::display_path(&host.join(
+        "home/alice/.claude/projects/-home-alice-src-api/7b1e4c2a-5d3f-4a8b-9c6e-1f2a3b4c5d6e.jsonl",
+    ));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    let not_read: Vec<(String, String)> = doc["not_read"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["path"].as_str().unwrap().to_string(),
+                e["why"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        not_read.contains(&(
+            transcript.clone(),
+            "file not read (23744 bytes, over the 23743-byte cap of one evidence file)".to_string()
+        )),
+        "{not_read:#?}"
+    );
+    assert!(
+        !doc["files"].to_string().contains(&transcript),
+        "a file not read is no entry of the files read"
+    );
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("  paths not read: "))
+        .unwrap_or_default();
+    assert_eq!(
+        line,
+        format!(
+            "  paths not read: {} (each is a parser row)",
+            not_read.len()
+        ),
+        "{err}"
+    );
+    assert!(err.contains(&transcript), "{err}");
+}

@@ -432,6 +432,8 @@ pub struct Evidence {
     max_size: u64,
     hashing: bool,
     manifest: Mutex<BTreeMap<PathBuf, ManifestEntry>>,
+    /// The files a read of was refused or failed, with why ([`Evidence::not_read`]).
+    not_read: Mutex<BTreeMap<PathBuf, String>>,
     remembered: Mutex<HashMap<String, Remembered>>,
     /// The SHA-256 of each file [`Evidence::open_ranged`] streamed, by the file it
     /// resolved to, with what identified that file then ([`Identity`]).
@@ -870,6 +872,7 @@ impl Evidence {
             max_size: DEFAULT_MAX_SIZE,
             hashing: true,
             manifest: Mutex::new(BTreeMap::new()),
+            not_read: Mutex::new(BTreeMap::new()),
             remembered: Mutex::new(HashMap::new()),
             streamed: Mutex::new(HashMap::new()),
             streams: Default::default(),
@@ -1687,6 +1690,35 @@ impl Evidence {
     /// Reads a whole file, read-only, under the rules in the module docs, and records
     /// it in the manifest.
     pub fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+        let read = self.read_whole(path);
+        self.note(path, read.as_ref().err());
+        read
+    }
+
+    /// Records a failed read of `path` for [`Evidence::not_read`]: any error but a file
+    /// that is not there (stores ask for side files that may not exist).
+    fn note(&self, path: &Path, error: Option<&io::Error>) {
+        if let Some(e) = error.filter(|e| e.kind() != io::ErrorKind::NotFound)
+            && let Ok(mut m) = self.not_read.lock()
+        {
+            m.entry(path.to_path_buf()).or_insert_with(|| e.to_string());
+        }
+    }
+
+    /// The files a read was asked of and that could not be read, whole or from the
+    /// start (refused: not a regular file, over the cap, a link out of the root; or
+    /// failed: permission denied, an I/O error), each with the first error's text, in
+    /// path order. A file that is not there is not in it. The scanner names each in its
+    /// summary and the manifest's `not_read` (since 2026-12-05; before, only the store's
+    /// `parser:` row named such a file).
+    pub fn not_read(&self) -> Vec<(PathBuf, String)> {
+        self.not_read
+            .lock()
+            .map(|m| m.iter().map(|(p, w)| (p.clone(), w.clone())).collect())
+            .unwrap_or_default()
+    }
+
+    fn read_whole(&self, path: &Path) -> io::Result<Vec<u8>> {
         let checked = self.check_under_cap(path, u64::MAX)?;
         if let Some((a, compressed, kind, size)) = self.compressed_at(path) {
             let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
@@ -1742,7 +1774,9 @@ impl Evidence {
     /// bytes) and a file in memory are read whole first, as by [`Evidence::read`]
     /// ([`Evidence::is_held`]).
     pub fn read_lines(&self, path: &Path) -> io::Result<crate::lines::LineReader<'_>> {
-        self.open_lines(path, u64::MAX, true)
+        let lines = self.open_lines(path, u64::MAX, true);
+        self.note(path, lines.as_ref().err());
+        lines
     }
 
     /// A second read of a file [`Evidence::read_lines`] read (under the same checks),
@@ -1836,6 +1870,12 @@ impl Evidence {
     /// For a file too large to hold in memory (a SQLite database of tens of GB): the
     /// size cap, which bounds whole-file reads, does not apply.
     pub fn open_ranged(&self, path: &Path) -> io::Result<RangedFile> {
+        let ranged = self.open_ranged_checked(path);
+        self.note(path, ranged.as_ref().err());
+        ranged
+    }
+
+    fn open_ranged_checked(&self, path: &Path) -> io::Result<RangedFile> {
         let checked = self.check(path)?;
         if let Some(a) = self.archive_of(path) {
             if let Lookup::File(m) = a.lookup(path) {
