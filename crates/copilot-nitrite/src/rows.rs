@@ -24,7 +24,7 @@
 //! are `recovered`; of an older revision, only the texts that the live revision no
 //! longer holds are yielded, so a responder sees exactly what changed.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use chat_rows::system::{self, ChangeTracker};
 use chat_rows::{RecordState, Row, Timestamp, TurnType};
@@ -359,6 +359,49 @@ fn state_of(d: &Document, deleted: bool, live: &LiveDocs) -> RecordState {
     }
 }
 
+/// (turn type, text, tool name, tool call id, occurrence) of a row.
+type RowKey = (TurnType, String, String, String, usize);
+
+/// Which rows of one turn (all its versions) or of one legacy document are copies of an
+/// earlier one and are left out: the same turn type and text (byte-copies of a reply,
+/// the prompt repeated by an agent-mode `Markdown` record, the same text in an older
+/// revision) and, for tool rows, the same tool name and call id. Tool rows with no call
+/// id are also counted within their version, so a call run twice is two rows of each
+/// kind, and only the copies of another version collapse. Since 2026-12-05; before, the
+/// key was the turn type and the text alone, so different tools (or the same command
+/// run twice) with the same arguments or result kept only the first call's rows.
+#[derive(Default)]
+struct Collapse {
+    seen: HashSet<RowKey>,
+    in_version: HashMap<RowKey, usize>,
+}
+
+impl Collapse {
+    /// The rows that follow come from another version of the turn.
+    fn next_version(&mut self) {
+        self.in_version.clear();
+    }
+
+    /// True when `r` is no copy of a row already let through.
+    fn first(&mut self, r: &Row) -> bool {
+        let mut key = (
+            r.turn_type,
+            r.text.clone(),
+            r.tool_name.clone(),
+            r.tool_use_id.clone(),
+            0,
+        );
+        if r.tool_use_id.is_empty()
+            && matches!(r.turn_type, TurnType::ToolUse | TurnType::ToolResult)
+        {
+            let n = self.in_version.entry(key.clone()).or_insert(0);
+            key.4 = *n;
+            *n += 1;
+        }
+        self.seen.insert(key)
+    }
+}
+
 fn session_rows(sid: &str, g: &Group<'_>, kind: &str, live: &LiveDocs, emit: &mut dyn FnMut(Row)) {
     // the session start row: the live version, else the newest carved one
     let mut versions: Vec<&Document> = g.sessions.clone();
@@ -440,8 +483,9 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, live: &LiveDocs, emit: &mu
     let mut models: ChangeTracker<String> = ChangeTracker::model();
     let mut modes: ChangeTracker<String> = ChangeTracker::new("chat mode");
     for versions in turns {
-        let mut seen: HashSet<(TurnType, String)> = HashSet::new();
+        let mut seen = Collapse::default();
         for d in versions {
+            seen.next_version();
             // the chat mode the prompt was sent in, when it differs from the previous
             // turn's (the first one too), as the model rows follow the model
             if d.live {
@@ -497,7 +541,7 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, live: &LiveDocs, emit: &mu
                         emit(m);
                     }
                 }
-                if seen.insert((r.turn_type, r.text.clone())) {
+                if seen.first(&r) {
                     emit(r);
                 }
             }
@@ -1325,9 +1369,9 @@ fn legacy_rows(sid: &str, d: &Document, live: &LiveDocs, emit: &mut dyn FnMut(Ro
             at,
         ));
     }
-    let mut seen = HashSet::new();
+    let mut seen = Collapse::default();
     for r in rows {
-        if seen.insert((r.turn_type, r.text.clone())) {
+        if seen.first(&r) {
             emit(r);
         }
     }
@@ -1451,5 +1495,63 @@ mod tests {
             "2026-01-01T10:00:00.000000Z"
         );
         assert!(rows.iter().all(|r| r.session_id == "42"));
+    }
+
+    #[test]
+    fn legacy_tool_calls_with_the_same_text_are_each_kept() {
+        use crate::decode::{Document, NitriteFile, Place};
+        let call = |name: &str, id: &str| serde_json::json!({"name": name, "id": id, "arguments": "{}", "result": "No errors"});
+        let value = serde_json::json!({
+            "6c1f0000-0000-4000-8000-000000000001": rec("AgentRound", serde_json::json!({"roundId": 1, "reply": "",
+                "toolCalls": [call("get_errors", "call_1"), call("list_dir", "call_2")]})),
+            "6c1f0000-0000-4000-8000-000000000002": rec("AgentRound", serde_json::json!({"roundId": 2, "reply": "",
+                "toolCalls": [call("get_errors", "call_1")]})),
+            "_id": "42"
+        });
+        let file = NitriteFile {
+            documents: vec![Document {
+                map: "com.github.copilot.agent.session.persistence.nitrite.entity.NtAgentSessionV1"
+                    .into(),
+                map_id: 5,
+                key: serde_json::json!("42"),
+                value,
+                place: Place::Page {
+                    chunk: 2,
+                    page: 0x8000002a96,
+                    entry: 0,
+                },
+                version: 2,
+                live: true,
+            }],
+            ..NitriteFile::default()
+        };
+        let rows = file_rows(&file, "old.db", "chat-agent-sessions", "");
+        let got: Vec<(TurnType, &str, &str, &str)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.turn_type,
+                    r.tool_name.as_str(),
+                    r.tool_use_id.as_str(),
+                    r.text.as_str(),
+                )
+            })
+            .collect();
+        // the second round's byte-copy of call_1 is collapsed; list_dir is not
+        assert_eq!(
+            got,
+            [
+                (
+                    TurnType::System,
+                    "",
+                    "",
+                    "session start: format=\"legacy outer document\" id=42"
+                ),
+                (TurnType::ToolUse, "get_errors", "call_1", "{}"),
+                (TurnType::ToolResult, "get_errors", "call_1", "No errors"),
+                (TurnType::ToolUse, "list_dir", "call_2", "{}"),
+                (TurnType::ToolResult, "list_dir", "call_2", "No errors"),
+            ]
+        );
     }
 }

@@ -688,3 +688,94 @@ fn a_sessions_draft_inline_turns_and_working_set_are_rows() {
     assert_eq!(pinned(&rows), want);
     assert!(rows.iter().all(|r| !r.text.contains("ghu_x")));
 }
+
+/// (turn type, state, tool name, tool use id, text) of each row.
+fn tools(rows: &[Row]) -> Vec<(&'static str, &'static str, &str, &str, &str)> {
+    rows.iter()
+        .map(|r| {
+            (
+                r.turn_type.as_str(),
+                r.record_state.as_str(),
+                r.tool_name.as_str(),
+                r.tool_use_id.as_str(),
+                r.text.as_str(),
+            )
+        })
+        .collect()
+}
+
+fn round_with_calls(id: i64, reply: &str, calls: Value) -> String {
+    value(&rec(
+        "AgentRound",
+        &json!({"roundId": id, "reply": reply, "toolCalls": calls}).to_string(),
+    ))
+}
+
+#[test]
+fn tool_calls_with_the_same_text_are_each_kept() {
+    // the audit's repro: two different tools, the same arguments and the same result;
+    // then the same command run twice (two call ids), and a call without an id run twice
+    let calls = json!([
+        {"name": "get_errors", "id": "call_1", "arguments": "{}", "result": "No errors"},
+        {"name": "list_dir", "id": "call_2", "arguments": "{}", "result": "No errors"},
+        {"name": "run_in_terminal", "id": "call_3", "arguments": "{\"command\":\"make\"}",
+            "result": "ok"},
+        {"name": "run_in_terminal", "id": "call_4", "arguments": "{\"command\":\"make\"}",
+            "result": "ok"},
+        {"name": "run_in_terminal", "arguments": "{\"command\":\"ls\"}", "result": "a"},
+        {"name": "run_in_terminal", "arguments": "{\"command\":\"ls\"}", "result": "a"},
+    ]);
+    let t = turn(
+        "turn-01",
+        60_000,
+        "Check it",
+        &entries(&[round_with_calls(1, "Done.", calls)]),
+    );
+    // an older revision of the turn holds byte-copies of the first two calls: collapsed
+    let mut old = t.clone();
+    old["_revision"] = json!(0);
+    old["response"]["contents"] = json!(entries(&[round_with_calls(
+        1,
+        "Done.",
+        json!([
+            {"name": "get_errors", "id": "call_1", "arguments": "{}", "result": "No errors"},
+            {"name": "list_dir", "id": "call_2", "arguments": "{}", "result": "No errors"},
+        ])
+    )]));
+    let mut old = doc("NtAgentTurn", old, 3, 0);
+    old.live = false;
+    let file = NitriteFile {
+        documents: vec![session(), doc("NtAgentTurn", t, 4, 0)],
+        carved: vec![old],
+        ..NitriteFile::default()
+    };
+    let rows = rows::file_rows(&file, "agent.db", "chat-agent-sessions", "");
+    let cmd = "{\"command\":\"make\"}";
+    let ls = "{\"command\":\"ls\"}";
+    assert_eq!(
+        tools(&rows),
+        [
+            ("system", "live", "", "", START.4),
+            ("system", "live", "", "", "chat mode: Agent"),
+            ("user", "live", "", "", "Check it"),
+            ("system", "live", "", "", "model: gpt-4.1"),
+            ("assistant", "live", "", "", "Done."),
+            ("tool_use", "live", "get_errors", "call_1", "{}"),
+            ("tool_result", "live", "get_errors", "call_1", "No errors"),
+            ("tool_use", "live", "list_dir", "call_2", "{}"),
+            ("tool_result", "live", "list_dir", "call_2", "No errors"),
+            ("tool_use", "live", "run_in_terminal", "call_3", cmd),
+            ("tool_result", "live", "run_in_terminal", "call_3", "ok"),
+            ("tool_use", "live", "run_in_terminal", "call_4", cmd),
+            ("tool_result", "live", "run_in_terminal", "call_4", "ok"),
+            ("tool_use", "live", "run_in_terminal", "", ls),
+            ("tool_result", "live", "run_in_terminal", "", "a"),
+            ("tool_use", "live", "run_in_terminal", "", ls),
+            ("tool_result", "live", "run_in_terminal", "", "a"),
+        ]
+    );
+    assert!(
+        rows.iter()
+            .all(|r| r.source_locator == LOC || r.text == START.4)
+    );
+}
