@@ -453,7 +453,9 @@ fn session_rows(sid: &str, g: &Group<'_>, kind: &str, live: &LiveDocs, emit: &mu
                     Row::system(AGENT, text)
                         .at(ms(&d.value, &["_modified"]).or_else(|| ms(&d.value, &["createdAt"])))
                         .locator(d.place.locator())
-                        .state(RecordState::Recovered),
+                        // removed with its session: deleted, as the session's other
+                        // rows (since 2026-12-05; before, always recovered)
+                        .state(state_of(d, false, live)),
                 );
             }
         }

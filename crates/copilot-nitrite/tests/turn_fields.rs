@@ -779,3 +779,74 @@ fn tool_calls_with_the_same_text_are_each_kept() {
             .all(|r| r.source_locator == LOC || r.text == START.4)
     );
 }
+
+#[test]
+fn the_older_titles_of_a_removed_session_are_deleted_like_its_other_rows() {
+    // the session document is in no live document (removed from the store), carved in
+    // two revisions: its older title is deleted too; a live session's older title stays
+    // recovered
+    let mut s = session();
+    s.value["_revision"] = json!(2);
+    s.live = false;
+    s.place = Place::Page {
+        chunk: 5,
+        page: 0x0100_0000_2a9e,
+        entry: 0,
+    };
+    s.version = 5;
+    let mut old = s.clone();
+    old.value["name"] = json!({"value": "New Agent Session", "source": "default"});
+    old.value["_revision"] = json!(1);
+    old.place = Place::Page {
+        chunk: 3,
+        page: 0x0100_0000_2a9e,
+        entry: 0,
+    };
+    old.version = 3;
+    let mut t = doc("NtAgentTurn", turn("turn-01", 60_000, "Hi", ""), 4, 0);
+    t.live = false;
+    let file = NitriteFile {
+        snapshot: Some((13, 13)),
+        carved: vec![s.clone(), t, old.clone()],
+        ..NitriteFile::default()
+    };
+    let rows = rows::file_rows(&file, "agent.db", "chat-agent-sessions", "");
+    let l5 = "chunk 5 page 0x10000002a9e entry 0";
+    let l3 = "chunk 3 page 0x10000002a9e entry 0";
+    assert_eq!(
+        pinned(&rows),
+        expect(&[
+            ("system", "deleted", START.2, l5, START.4),
+            (
+                "system",
+                "deleted",
+                START.2,
+                l3,
+                "session title: title=\"New Agent Session\" title_source=default revision=1"
+            ),
+            ("user", "deleted", "2026-01-01T10:01:00.000000Z", LOC, "Hi"),
+        ])
+    );
+    // the same revisions with the newer one live: the older title is recovered
+    s.live = true;
+    let file = NitriteFile {
+        snapshot: Some((13, 13)),
+        documents: vec![s],
+        carved: vec![old],
+        ..NitriteFile::default()
+    };
+    let rows = rows::file_rows(&file, "agent.db", "chat-agent-sessions", "");
+    assert_eq!(
+        pinned(&rows),
+        expect(&[
+            ("system", "live", START.2, l5, START.4),
+            (
+                "system",
+                "recovered",
+                START.2,
+                l3,
+                "session title: title=\"New Agent Session\" title_source=default revision=1"
+            ),
+        ])
+    );
+}
