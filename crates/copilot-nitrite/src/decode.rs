@@ -152,6 +152,10 @@ pub struct NitriteFile {
     pub texts: Vec<RecoveredText>,
     /// Damage, in the order found.
     pub problems: Vec<Problem>,
+    /// The maps of the snapshot whose live entries are not all known: the map could not
+    /// be walked, or an entry's key or value did not decode. None of their documents is
+    /// known removed from the store (`rows::LiveDocs`).
+    pub unread_maps: Vec<u32>,
 }
 
 /// A stored value as JSON; Java streams draw on the file's budget.
@@ -254,18 +258,24 @@ impl NitriteFile {
                                     version: mv.chunk_version(e.chunk).unwrap_or(version),
                                     live: true,
                                 }),
-                                (Err(e), _) | (_, Err(e)) => f.problems.push(Problem::new(
-                                    place.locator(),
-                                    Error::Java {
-                                        map: name.clone(),
-                                        source: e,
-                                    },
-                                )),
+                                (Err(e), _) | (_, Err(e)) => {
+                                    if f.unread_maps.last() != Some(&id) {
+                                        f.unread_maps.push(id);
+                                    }
+                                    f.problems.push(Problem::new(
+                                        place.locator(),
+                                        Error::Java {
+                                            map: name.clone(),
+                                            source: e,
+                                        },
+                                    ))
+                                }
                             }
                         }
                     }
                     Err(e) => {
                         damaged = true;
+                        f.unread_maps.push(id);
                         f.maps.push(MapInfo {
                             id,
                             name: name.clone(),

@@ -13,7 +13,8 @@
 //!   `writeObject` quirks of `HashMap`, `NitriteDocument`, `NitriteId` and friends.
 //! * [`decode`]: Nitrite on top: every map of the newest snapshot, plus **carving**:
 //!   copy-on-write leaves older chunks in the file, so their dead pages still hold
-//!   earlier revisions and removed documents, which come back as `recovered` rows.
+//!   earlier revisions (`recovered` rows) and removed documents (`deleted` rows, unless
+//!   the snapshot could not read their map whole: then `recovered`).
 //!
 //! [`rows`] maps sessions and turns to evidence rows (agent `copilot`), and
 //! [`CopilotNitriteStore`] plugs the crate into the scanner. [`locate`] says which

@@ -319,10 +319,14 @@ impl Group<'_> {
 /// dead pages bring back deleted turns, flagged as such; since 2026-12-05, before which it
 /// was `recovered`). An older version of a live document, one of a newer chunk the
 /// snapshot passed over (torn or rejected), and a raw scan's find (no chunk) stay
-/// `recovered`; so does every carved document when no snapshot was read.
+/// `recovered`; so does every carved document when no snapshot was read, and every one
+/// of a map whose live entries the snapshot could not all read
+/// ([`NitriteFile::unread_maps`]: its live `_id`s are not known; since 2026-12-05, before
+/// which the live documents of a map that could not be walked came back `deleted`).
 pub struct LiveDocs {
     ids: HashSet<String>,
     version: Option<u64>,
+    unread_maps: HashSet<u32>,
 }
 
 impl LiveDocs {
@@ -335,13 +339,18 @@ impl LiveDocs {
                 .map(Document::id)
                 .collect(),
             version: file.snapshot.map(|(_, v)| v),
+            unread_maps: file.unread_maps.iter().copied().collect(),
         }
     }
 
     /// True for a carved document removed from the store (see the type).
     fn removed(&self, d: &Document) -> bool {
-        self.version
-            .is_some_and(|v| d.version != 0 && d.version <= v && !self.ids.contains(&d.id()))
+        self.version.is_some_and(|v| {
+            d.version != 0
+                && d.version <= v
+                && !self.unread_maps.contains(&d.map_id)
+                && !self.ids.contains(&d.id())
+        })
     }
 }
 
