@@ -149,8 +149,40 @@ enum Call {
     Requested(Box<PendingRequest>),
     /// Started, no result yet.
     Started(Started),
-    /// Completed (its result read).
-    Completed,
+    /// Completed (its result read): the [`shown`] mark of its last `tool_use` row (a
+    /// start's, or the request's when it completed never started).
+    Completed(u64),
+    /// A result read before any start or request of its id: its `link: tool result ...
+    /// has no tool call` row is given at the end, unless a start or request of the id
+    /// comes after it (a log written out of order), which is then the call's.
+    Orphan(Orphan),
+}
+
+/// What a request's id is when the request is read.
+enum Seen {
+    New,
+    Requested,
+    Orphan,
+    /// Started (or completed): the [`shown`] mark of its last `tool_use` row.
+    Started(u64),
+}
+
+/// A result with no call yet: where its line is, for its `link:` row at the end.
+struct Orphan {
+    /// The session, project and branch of its line ([`EventReader::places`]).
+    place: u32,
+    /// Where its line is ([`EventReader::starts`]).
+    start: u32,
+}
+
+/// What a start's `tool_use` row showed, as a mark (never 0): a start of the same id
+/// written again with the same tool and text is the same call written twice, and gives
+/// no row; one that shows another tool or text gives its own.
+fn shown(tool: &str, text: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    tool.hash(&mut h);
+    text.hash(&mut h);
+    h.finish() | 1
 }
 
 struct Started {
@@ -167,6 +199,9 @@ struct Started {
 /// `link: ... has no result` row takes.
 #[derive(Clone, Copy)]
 struct StartAt {
+    /// [`shown`] of the call's last `tool_use` row (kept here, not in [`Started`]: every
+    /// completed id stays in the map, and an entry is as large as its largest state).
+    shown: u64,
     at: Option<Timestamp>,
     number: u64,
     offset: u64,
@@ -804,6 +839,21 @@ impl<'o> EventReader<'o> {
         n
     }
 
+    /// Keeps where a call's (or a result's) line is, for a `link:` row at the end; its
+    /// index in [`EventReader::starts`] (a freed slot reused).
+    fn keep_start(&mut self, at: StartAt) -> u32 {
+        match self.free_starts.pop() {
+            Some(i) => {
+                self.starts[i as usize] = at;
+                i
+            }
+            None => {
+                self.starts.push(at);
+                (self.starts.len() - 1) as u32
+            }
+        }
+    }
+
     /// Lends a held request's `tool_use` row and its `link: ... never started` row (a
     /// request is lent only when it was never started: when its result comes, or at the
     /// end): their session, project, branch, time and line are the request's.
@@ -1165,37 +1215,107 @@ impl<'o> EventReader<'o> {
                 for tr in d.tool_requests.iter().flatten() {
                     let id = s(&tr.tool_call_id);
                     self.note_family(id, at, line);
-                    if id.is_empty() || self.calls.contains_key(id) {
-                        // started, completed or already requested: nothing to hold
-                        if id.is_empty() {
-                            let text = tr.arguments.map(raw_text).unwrap_or_default();
-                            self.turn.held.shown(&model);
-                            emit!(
-                                &self.line_session,
-                                TurnType::ToolUse,
-                                &text,
-                                &model,
-                                s(&tr.name),
-                                ""
-                            );
+                    // what the id is so far: nothing (the request is held until it
+                    // starts), requested before, a result read before any call of it
+                    // (the request is the call), or started (its start is the call)
+                    let seen = match self.calls.get(id).filter(|_| !id.is_empty()) {
+                        None => Seen::New,
+                        Some(Call::Requested(_)) => Seen::Requested,
+                        Some(Call::Orphan(_)) => Seen::Orphan,
+                        Some(Call::Started(st)) => {
+                            Seen::Started(self.starts[st.start as usize].shown)
                         }
+                        Some(Call::Completed(m)) => Seen::Started(*m),
+                    };
+                    if id.is_empty() {
+                        let text = tr.arguments.map(raw_text).unwrap_or_default();
+                        self.turn.held.shown(&model);
+                        emit!(
+                            &self.line_session,
+                            TurnType::ToolUse,
+                            &text,
+                            &model,
+                            s(&tr.name),
+                            ""
+                        );
                         continue;
                     }
-                    let place = self.place();
                     let text = tr.arguments.map(raw_text).unwrap_or_default();
-                    self.calls.insert(
-                        id.to_string(),
-                        Call::Requested(Box::new(PendingRequest {
-                            name: s(&tr.name).to_string(),
-                            text,
-                            model: model.clone(),
-                            place,
-                            at,
-                            number: line.number,
-                            offset: line.offset,
-                            replayed,
-                        })),
-                    );
+                    let name = s(&tr.name);
+                    match seen {
+                        // asked for after its start (a log written out of order): its
+                        // start's row is the call, unless the request shows another
+                        // tool or text, which is given its own `tool_use` row (since
+                        // 2026-12-05; before, dropped)
+                        Seen::Started(mark) => {
+                            if shown(name, &text) != mark {
+                                self.turn.held.shown(&model);
+                                emit!(
+                                    &self.line_session,
+                                    TurnType::ToolUse,
+                                    &text,
+                                    &model,
+                                    name,
+                                    id
+                                );
+                            }
+                        }
+                        Seen::Requested => {
+                            // requested again: nothing when it asks the same, else its
+                            // own `tool_use` row (since 2026-12-05; before, dropped)
+                            let same = matches!(self.calls.get(id),
+                                Some(Call::Requested(r)) if r.name == name && r.text == text);
+                            if !same {
+                                self.turn.held.shown(&model);
+                                emit!(
+                                    &self.line_session,
+                                    TurnType::ToolUse,
+                                    &text,
+                                    &model,
+                                    name,
+                                    id
+                                );
+                            }
+                        }
+                        Seen::Orphan => {
+                            // its result came first: the request is the call, never
+                            // started (the result's `no tool call` link is not given)
+                            let mark = shown(name, &text);
+                            if let Some(Call::Orphan(o)) =
+                                self.calls.insert(id.to_string(), Call::Completed(mark))
+                            {
+                                self.free_starts.push(o.start);
+                            }
+                            let req = PendingRequest {
+                                name: name.to_string(),
+                                text,
+                                model: model.clone(),
+                                place: self.place(),
+                                at,
+                                number: line.number,
+                                offset: line.offset,
+                                replayed,
+                            };
+                            self.turn.held.shown(&model);
+                            self.lend_request(sink, id, &req);
+                        }
+                        _ => {
+                            let place = self.place();
+                            self.calls.insert(
+                                id.to_string(),
+                                Call::Requested(Box::new(PendingRequest {
+                                    name: name.to_string(),
+                                    text,
+                                    model: model.clone(),
+                                    place,
+                                    at,
+                                    number: line.number,
+                                    offset: line.offset,
+                                    replayed,
+                                })),
+                            );
+                        }
+                    }
                 }
             }
             Data::ToolStart(d) => {
@@ -1207,8 +1327,8 @@ impl<'o> EventReader<'o> {
                 } else {
                     self.calls.remove_entry(id)
                 };
-                // (its key, its request, its state when started or completed before: the
-                // same call written again)
+                // (its key, its request, its state when started, completed or its
+                // result read before)
                 let (key, mut requested, again) = match entry {
                     Some((k, Call::Requested(r))) => (Some(k), Some(r), None),
                     Some((k, other)) => (Some(k), None, Some(other)),
@@ -1230,25 +1350,39 @@ impl<'o> EventReader<'o> {
                         .unwrap_or_default(),
                 };
                 self.tool_col.push_str(&name);
-                if let Some(call) = again {
-                    // the same call written again: it appears once (its state is kept)
-                    self.calls
-                        .insert(key.unwrap_or_else(|| id.to_string()), call);
+                let args;
+                let text: &str = match d
+                    .shell_tool_info
+                    .as_ref()
+                    .and_then(|i| i.display_command.as_deref())
+                    .filter(|c| !c.is_empty())
+                {
+                    Some(c) => c,
+                    None => {
+                        args = d.arguments.map(raw_text).unwrap_or_default();
+                        &args
+                    }
+                };
+                // started before with the same tool and text: the same call written
+                // again, which appears once (its state is kept); a start that shows
+                // another tool or text gives its own rows (since 2026-12-05; before,
+                // every start of an id seen before was dropped)
+                let mark = match again {
+                    Some(Call::Started(_) | Call::Completed(_)) => shown(&name, text),
+                    _ => 0,
+                };
+                let same = match &again {
+                    Some(Call::Started(st)) => self.starts[st.start as usize].shown == mark,
+                    Some(Call::Completed(m)) => *m == mark,
+                    _ => false,
+                };
+                if same {
+                    if let Some(call) = again {
+                        self.calls
+                            .insert(key.unwrap_or_else(|| id.to_string()), call);
+                    }
                     repeat = true;
                 } else {
-                    let args;
-                    let text: &str = match d
-                        .shell_tool_info
-                        .as_ref()
-                        .and_then(|i| i.display_command.as_deref())
-                        .filter(|c| !c.is_empty())
-                    {
-                        Some(c) => c,
-                        None => {
-                            args = d.arguments.map(raw_text).unwrap_or_default();
-                            &args
-                        }
-                    };
                     // its own, else the requesting reply's, else its turn's; never the
                     // route `auto`
                     let own = s(&d.model);
@@ -1275,63 +1409,69 @@ impl<'o> EventReader<'o> {
                         emit!(&self.line_session, TurnType::System, &t, "", &name, id);
                     }
                     if !id.is_empty() {
-                        let place = self.place();
+                        let mark = if mark == 0 { shown(&name, text) } else { mark };
                         let key = key.unwrap_or_else(|| id.to_string());
-                        let at = StartAt {
-                            at,
-                            number: line.number,
-                            offset: line.offset,
-                            replayed,
-                        };
-                        let start = match self.free_starts.pop() {
-                            Some(i) => {
-                                self.starts[i as usize] = at;
-                                i
+                        let call = match again {
+                            // still open: its first start's place for its `no result`
+                            // link
+                            Some(Call::Started(st)) => {
+                                self.starts[st.start as usize].shown = mark;
+                                Call::Started(st)
                             }
-                            None => {
-                                self.starts.push(at);
-                                (self.starts.len() - 1) as u32
+                            Some(Call::Completed(_)) => Call::Completed(mark),
+                            // its result came first (a log written out of order): this
+                            // is its call, and no `no tool call` link is given
+                            Some(Call::Orphan(o)) => {
+                                self.free_starts.push(o.start);
+                                Call::Completed(mark)
+                            }
+                            Some(Call::Requested(_)) | None => {
+                                let place = self.place();
+                                let start = self.keep_start(StartAt {
+                                    shown: mark,
+                                    at,
+                                    number: line.number,
+                                    offset: line.offset,
+                                    replayed,
+                                });
+                                Call::Started(Started {
+                                    tool: name,
+                                    place: place as u32,
+                                    start,
+                                })
                             }
                         };
-                        self.calls.insert(
-                            key,
-                            Call::Started(Started {
-                                tool: name,
-                                place: place as u32,
-                                start,
-                            }),
-                        );
+                        self.calls.insert(key, call);
                     }
                 }
             }
             Data::ToolComplete(d) => {
                 let id = s(&d.tool_call_id);
-                // the call's state becomes completed; what it was
-                let before = if id.is_empty() {
-                    None
-                } else {
-                    match self.calls.get_mut(id) {
-                        Some(state) => Some(std::mem::replace(state, Call::Completed)),
-                        None => {
-                            self.calls.insert(id.to_string(), Call::Completed);
-                            None
+                // the call's state becomes completed: the tool it started (or was
+                // requested) with, and whether its id was known
+                let (tool, known) = match self.calls.get_mut(id).filter(|_| !id.is_empty()) {
+                    Some(state) => match std::mem::replace(state, Call::Completed(0)) {
+                        Call::Started(st) => {
+                            *state = Call::Completed(self.starts[st.start as usize].shown);
+                            self.free_starts.push(st.start);
+                            (Some(st.tool), true)
                         }
-                    }
+                        // requested, never started, but completed: the request is the
+                        // call, and it was never started all the same
+                        Call::Requested(req) => {
+                            *state = Call::Completed(shown(&req.name, &req.text));
+                            self.lend_request(sink, id, &req);
+                            (Some(req.name), true)
+                        }
+                        // completed before, or its result read with no call: kept
+                        other => {
+                            *state = other;
+                            (None, true)
+                        }
+                    },
+                    None => (None, false),
                 };
-                let fresh = !id.is_empty() && !matches!(before, Some(Call::Completed));
-                let tool = match before {
-                    Some(Call::Started(st)) => {
-                        self.free_starts.push(st.start);
-                        Some(st.tool)
-                    }
-                    // requested, never started, but completed: the request is the call,
-                    // and it was never started all the same
-                    Some(Call::Requested(req)) => {
-                        self.lend_request(sink, id, &req);
-                        Some(req.name)
-                    }
-                    _ => None,
-                };
+                let fresh = !id.is_empty() && !known;
                 repeat = !(id.is_empty() || fresh || tool.is_some());
                 if !repeat {
                     let name = tool.as_deref().unwrap_or("");
@@ -1404,9 +1544,21 @@ impl<'o> EventReader<'o> {
                             );
                         }
                     }
-                    if tool.is_none() && !id.is_empty() {
-                        texts::link_no_call_into(&mut self.text, id);
-                        emit!(&self.line_session, TurnType::System, &self.text, "", "", id);
+                    if fresh {
+                        // no call of it so far: its `link: tool result ... has no tool
+                        // call` row at the end, unless a start or request of the id
+                        // comes after it (since 2026-12-05; before, given here, and
+                        // wrong when the log wrote the result before its call)
+                        let place = self.place() as u32;
+                        let start = self.keep_start(StartAt {
+                            shown: 0,
+                            at,
+                            number: line.number,
+                            offset: line.offset,
+                            replayed,
+                        });
+                        self.calls
+                            .insert(id.to_string(), Call::Orphan(Orphan { place, start }));
                     }
                 }
             }
@@ -2124,11 +2276,13 @@ impl<'o> EventReader<'o> {
         self.end_replay(sink);
         let mut pending: Vec<(String, PendingRequest)> = Vec::new();
         let mut open: Vec<(String, Started)> = Vec::new();
+        let mut orphans: Vec<(String, Orphan)> = Vec::new();
         for (id, call) in self.calls.drain() {
             match call {
                 Call::Requested(p) => pending.push((id, *p)),
                 Call::Started(st) => open.push((id, st)),
-                Call::Completed => {}
+                Call::Orphan(o) => orphans.push((id, o)),
+                Call::Completed(_) => {}
             }
         }
         // by (line, id), without copying an id per comparison; lent like a line's rows
@@ -2157,6 +2311,36 @@ impl<'o> EventReader<'o> {
                 &self.text,
                 "",
                 &st.tool,
+                &id,
+            ));
+        }
+        // results no call of which came: at the result's time and place, in file order
+        orphans.sort_by(|a, b| {
+            let (x, y) = (
+                &self.starts[a.1.start as usize],
+                &self.starts[b.1.start as usize],
+            );
+            (x.number, &a.0).cmp(&(y.number, &b.0))
+        });
+        for (id, o) in orphans {
+            let start = self.starts[o.start as usize];
+            let cx = Cx {
+                at: start.at,
+                number: start.number,
+                offset: start.offset,
+                secondary: self.opts.secondary || start.replayed,
+            };
+            texts::link_no_call_into(&mut self.text, &id);
+            let (session, project, branch) = &self.places[o.place as usize];
+            sink.lend(self.out.fill(
+                project,
+                branch,
+                session,
+                &cx,
+                TurnType::System,
+                &self.text,
+                "",
+                "",
                 &id,
             ));
         }

@@ -65,6 +65,12 @@
 //!     reader read none), else the model of the reply that asked for it (`toolRequests`: that reply's own model,
 //!     else its turn's, else the one auto mode chose), else its start line's turn's
 //!     (before, none): the model that ran the command.
+//! 14. (2026-12-05) a call id seen before is no reason to drop a call: a `link: tool
+//!     result <id> has no tool call` row is given at the end (after the `no result`
+//!     links), and not at all when a start or request of the id follows the result;
+//!     a start or request that shows another tool or text than the call's row, or
+//!     that comes after the call's result, gives its own rows ([`new_compared`] leaves
+//!     those out: the old reader gave at most one `tool_use` row per id).
 //!
 //! And one addition (2026-12-05): a `session.shutdown` that holds the session's totals
 //! (`totalPremiumRequests`, `totalNanoAiu`, `sessionStartTime` ...) gives a `session
@@ -166,6 +172,41 @@ fn new_compared(bytes: &[u8], opts: &Options<'_>) -> Vec<Row> {
         !r.text.starts_with("session totals: ")
             && !r.text.starts_with("session event detail: ")
             && (r.model.is_empty() || !r.text.starts_with("session event: assistant.turn_"))
+    });
+    // 14. (2026-12-05) a start or request of an id seen before that shows another tool
+    // or text, or that comes after the call's result, gives its own `tool_use` row (and
+    // its `tool requested by user:` or `link: ... never started` row), where the old
+    // reader gave at most one `tool_use` row per id, never one after its result
+    let mut first_result: std::collections::HashMap<String, u64> = Default::default();
+    for r in rows.iter().filter(|r| r.turn_type == TurnType::ToolResult) {
+        let n = r.source_line.unwrap_or(0);
+        let e = first_result.entry(r.tool_use_id.clone()).or_insert(n);
+        *e = (*e).min(n);
+    }
+    let mut used = std::collections::HashSet::new();
+    let mut dropped: Option<(String, Option<u64>)> = None;
+    rows.retain(|r| {
+        if r.turn_type == TurnType::ToolUse && !r.tool_use_id.is_empty() {
+            let line = r.source_line.unwrap_or(0);
+            let late = first_result.get(&r.tool_use_id).is_some_and(|&n| n < line);
+            if late || !used.insert(r.tool_use_id.clone()) {
+                dropped = Some((r.tool_use_id.clone(), r.source_line));
+                return false;
+            }
+            dropped = None;
+            return true;
+        }
+        let follows = dropped.as_ref().is_some_and(|(id, line)| {
+            *id == r.tool_use_id
+                && *line == r.source_line
+                && (r.text.starts_with("tool requested by user: ")
+                    || r.text
+                        .ends_with(" was requested but never started in this file"))
+        });
+        if !follows {
+            dropped = None;
+        }
+        !follows
     });
     for r in &mut rows {
         if r.text.starts_with("session start: resumed=true ") {
@@ -523,7 +564,57 @@ fn intended(mut rows: Vec<Row>, bytes: &[u8]) -> Vec<Row> {
         };
         r.text = format!("{head}{quoted}");
     }
+    // 14. a result with no call so far: its `no tool call` link at the end (before the
+    // inferred families), and none when a start or request of its id follows it
+    let calls = call_lines(bytes);
+    let mut moved = Vec::new();
+    rows.retain(|r| {
+        let Some(id) = r
+            .text
+            .strip_prefix("link: tool result ")
+            .and_then(|t| t.strip_suffix(" has no tool call in this file"))
+        else {
+            return true;
+        };
+        let line = r.source_line.unwrap_or(0);
+        if !calls.get(id).is_some_and(|v| v.iter().any(|&n| n > line)) {
+            moved.push(r.clone());
+        }
+        false
+    });
+    let at = rows
+        .iter()
+        .rposition(|r| !r.text.starts_with("model family inferred: "))
+        .map_or(0, |i| i + 1);
+    rows.splice(at..at, moved);
     rows
+}
+
+/// For difference 14: the lines (numbers) that start or request each call id.
+fn call_lines(bytes: &[u8]) -> std::collections::HashMap<String, Vec<u64>> {
+    let mut out: std::collections::HashMap<String, Vec<u64>> = Default::default();
+    for line in chat_rows::lines::lines(bytes) {
+        let Ok(v) = serde_json::from_slice::<serde_json::Value>(line.bytes) else {
+            continue;
+        };
+        let data = &v["data"];
+        match v["type"].as_str() {
+            Some("tool.execution_start" | "tool.user_requested") => {
+                if let Some(id) = data["toolCallId"].as_str() {
+                    out.entry(id.to_string()).or_default().push(line.number);
+                }
+            }
+            Some("assistant.message") => {
+                for tr in data["toolRequests"].as_array().into_iter().flatten() {
+                    if let Some(id) = tr["toolCallId"].as_str() {
+                        out.entry(id.to_string()).or_default().push(line.number);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The turn a line is read in, for difference 11.

@@ -1,0 +1,120 @@
+//! Third audit: calls whose id was seen before, a blob attachment's data, and the
+//! prefix rule's direction.
+use chat_rows::Row;
+use copilot_events::{Options, read_events};
+
+fn events(lines: &[&str]) -> Vec<Row> {
+    let mut bytes = String::new();
+    for l in lines {
+        bytes.push_str(l);
+        bytes.push('\n');
+    }
+    let opts = Options {
+        agent: "copilot",
+        fallback_session: "s",
+        ..Options::default()
+    };
+    let mut rows = Vec::new();
+    read_events(bytes.as_bytes(), &opts, &mut rows);
+    rows
+}
+
+fn full(rows: &[Row]) -> Vec<String> {
+    rows.iter()
+        .map(|r| {
+            format!(
+                "{}|{}|{}|{}|{}|{}|{}|{}|{}",
+                r.turn_type,
+                r.record_state,
+                r.timestamp.map(|t| t.to_string()).unwrap_or_default(),
+                r.source_line.map(|n| n.to_string()).unwrap_or_default(),
+                r.source_locator,
+                r.model,
+                r.tool_name,
+                r.tool_use_id,
+                r.text
+            )
+        })
+        .collect()
+}
+
+/// Third audit, item 1 (a): a result written before its call's start. The start is
+/// the call (its command in a `tool_use` row; before 2026-12-05 it was dropped as a
+/// call written again) and no `no tool call` link is given; a result whose call never
+/// comes still gets its link, at the end, with the result's time and place.
+#[test]
+fn a_start_after_its_result_is_the_call() {
+    let rows = events(&[
+        r#"{"type":"session.start","data":{"sessionId":"s1","selectedModel":"gpt-5"},"timestamp":"2026-10-04T10:00:00.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"call_1","success":true,"result":{"content":"done"}},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"call_1","toolName":"bash","arguments":{"command":"rm -rf /data"},"shellToolInfo":{"displayCommand":"rm -rf /data"}},"timestamp":"2026-10-04T10:00:02.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"call_2","success":true,"result":{"content":"lone"}},"timestamp":"2026-10-04T10:00:04.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"call_1","toolName":"bash","arguments":{"command":"rm -rf /data"},"shellToolInfo":{"displayCommand":"rm -rf /data"}},"timestamp":"2026-10-04T10:00:02.000Z"}"#,
+    ]);
+    assert_eq!(
+        full(&rows),
+        [
+            r#"system|live|2026-10-04T10:00:00.000000Z|1|byte 0||||session start: selected_model=gpt-5"#,
+            r#"system|live|2026-10-04T10:00:00.000000Z|1|byte 0||||model: gpt-5"#,
+            r#"tool_result|live|2026-10-04T10:00:03.000000Z|2|byte 114|||call_1|done"#,
+            r#"tool_use|live|2026-10-04T10:00:02.000000Z|3|byte 262||bash|call_1|rm -rf /data"#,
+            r#"tool_result|live|2026-10-04T10:00:04.000000Z|4|byte 471|||call_2|lone"#,
+            r#"system|live|2026-10-04T10:00:04.000000Z|4|byte 471|||call_2|link: tool result call_2 has no tool call in this file"#,
+        ]
+    );
+}
+
+/// Third audit, item 1 (b): a request read after its call's result. With no start
+/// before it, the request is the call (`tool_use` and `never started` link, no `no
+/// tool call` link); after a start, nothing when it shows the start's tool and text,
+/// else its own `tool_use` row (before 2026-12-05 both were dropped).
+#[test]
+fn a_request_after_the_result_is_not_dropped() {
+    let rows = events(&[
+        r#"{"type":"session.start","data":{"sessionId":"s1","selectedModel":"gpt-5"},"timestamp":"2026-10-04T10:00:00.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"call_9","success":true,"result":{"content":"done"}},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+        r#"{"type":"assistant.message","data":{"content":"","toolRequests":[{"toolCallId":"call_9","name":"bash","arguments":{"command":"rm a b c"}}]},"timestamp":"2026-10-04T10:00:04.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"call_5","toolName":"bash","arguments":{"command":"ls"}},"timestamp":"2026-10-04T10:00:05.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"call_5","success":true,"result":{"content":"a"}},"timestamp":"2026-10-04T10:00:06.000Z"}"#,
+        r#"{"type":"assistant.message","data":{"content":"","toolRequests":[{"toolCallId":"call_5","name":"bash","arguments":{"command":"ls"}},{"toolCallId":"call_5","name":"bash","arguments":{"command":"rm a b c"}}]},"timestamp":"2026-10-04T10:00:07.000Z"}"#,
+    ]);
+    assert_eq!(
+        full(&rows),
+        [
+            r#"system|live|2026-10-04T10:00:00.000000Z|1|byte 0||||session start: selected_model=gpt-5"#,
+            r#"system|live|2026-10-04T10:00:00.000000Z|1|byte 0||||model: gpt-5"#,
+            r#"tool_result|live|2026-10-04T10:00:03.000000Z|2|byte 114|||call_9|done"#,
+            r#"tool_use|live|2026-10-04T10:00:04.000000Z|3|byte 262||bash|call_9|{"command":"rm a b c"}"#,
+            r#"system|live|2026-10-04T10:00:04.000000Z|3|byte 262||bash|call_9|link: tool call call_9 was requested but never started in this file"#,
+            r#"tool_use|live|2026-10-04T10:00:05.000000Z|4|byte 442||bash|call_5|{"command":"ls"}"#,
+            r#"tool_result|live|2026-10-04T10:00:06.000000Z|5|byte 591||bash|call_5|a"#,
+            r#"tool_use|live|2026-10-04T10:00:07.000000Z|6|byte 736||bash|call_5|{"command":"rm a b c"}"#,
+        ]
+    );
+}
+
+/// Third audit, item 1 (c): a user-requested call whose start shows another command:
+/// the command that ran gets its own `tool_use` row (before 2026-12-05, dropped); a
+/// start written twice the same still appears once.
+#[test]
+fn a_start_that_shows_another_command_is_not_dropped() {
+    let rows = events(&[
+        r#"{"type":"session.start","data":{"sessionId":"s1","selectedModel":"gpt-5"},"timestamp":"2026-10-04T10:00:00.000Z"}"#,
+        r#"{"type":"tool.user_requested","data":{"toolCallId":"c1","toolName":"bash","arguments":{"command":"ls"}},"timestamp":"2026-10-04T10:00:02.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash","arguments":{"command":"ls"},"shellToolInfo":{"displayCommand":"ls -la /home/u/.ssh"}},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash","arguments":{"command":"ls"},"shellToolInfo":{"displayCommand":"ls -la /home/u/.ssh"}},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":true,"result":{"content":"x"}},"timestamp":"2026-10-04T10:00:04.000Z"}"#,
+        r#"{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash","arguments":{"command":"ls"},"shellToolInfo":{"displayCommand":"ls -la /home/u/.ssh"}},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+    ]);
+    assert_eq!(
+        full(&rows),
+        [
+            r#"system|live|2026-10-04T10:00:00.000000Z|1|byte 0||||session start: selected_model=gpt-5"#,
+            r#"system|live|2026-10-04T10:00:00.000000Z|1|byte 0||||model: gpt-5"#,
+            r#"tool_use|live|2026-10-04T10:00:02.000000Z|2|byte 114||bash|c1|{"command":"ls"}"#,
+            r#"system|live|2026-10-04T10:00:02.000000Z|2|byte 114||bash|c1|tool requested by user: bash"#,
+            r#"tool_use|live|2026-10-04T10:00:03.000000Z|3|byte 258||bash|c1|ls -la /home/u/.ssh"#,
+            r#"tool_result|live|2026-10-04T10:00:04.000000Z|5|byte 662||bash|c1|x"#,
+        ]
+    );
+}
