@@ -1533,7 +1533,7 @@ fn read_but_unprinted_fields_give_a_detail_row() {
             "tool_result|c7|ok",
             "system|c7|tool exit code: 0",
             "tool_result|c8|ok",
-            "system|c8|session event detail: tool.execution_complete {\"result\":{\"contents\":[{\"type\":\"text\"},{\"data\":\"iVBOR\",\"mimeType\":\"image/png\",\"type\":\"image\"}]}}",
+            "system|c8|session event detail: tool.execution_complete {\"result\":{\"contents\":[{\"type\":\"text\"},{\"data\":\"[binary asset data left out, 5 characters]\",\"mimeType\":\"image/png\",\"type\":\"image\"}]}}",
             "system||permission decision: approved request=r1",
             "system||session event detail: permission.completed {\"result\":{\"content\":\"ok\"}}",
             "user||see\n[attachment file /w/a.rs]",

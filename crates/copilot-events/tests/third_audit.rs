@@ -118,3 +118,29 @@ fn a_start_that_shows_another_command_is_not_dropped() {
         ]
     );
 }
+
+/// Third audit, item 2: a blob attachment's base64 `data` is binary asset data, never
+/// printed: the prompt's detail row gives its length, as a `session.binary_asset`
+/// line's row does (before 2026-12-05 it printed all 4,096 characters). So does any
+/// object beside a `mimeType` in a detail row (a tool result's image item).
+#[test]
+fn a_blob_attachments_data_is_left_out() {
+    let blob = "QUJD".repeat(1024);
+    let line = format!(
+        r#"{{"type":"user.message","data":{{"content":"see","attachments":[{{"type":"blob","mimeType":"image/png","data":"{blob}"}}]}},"timestamp":"2026-10-04T10:00:02.000Z"}}"#
+    );
+    let rows = events(&[
+        &line,
+        r#"{"type":"tool.execution_complete","data":{"toolCallId":"t1","success":true,"result":{"content":"ok","contents":[{"type":"image","mimeType":"image/png","data":"iVB\u004fR"}]}},"timestamp":"2026-10-04T10:00:03.000Z"}"#,
+    ]);
+    assert_eq!(
+        full(&rows),
+        [
+            "user|live|2026-10-04T10:00:02.000000Z|1|byte 0||||see\n[attachment blob ]",
+            r#"system|live|2026-10-04T10:00:02.000000Z|1|byte 0||||session event detail: user.message {"attachments":[{"data":"[binary asset data left out, 4096 characters]","mimeType":"image/png"}]}"#,
+            "tool_result|live|2026-10-04T10:00:03.000000Z|2|byte 4249|||t1|ok",
+            r#"system|live|2026-10-04T10:00:03.000000Z|2|byte 4249|||t1|session event detail: tool.execution_complete {"result":{"contents":[{"data":"[binary asset data left out, 5 characters]","mimeType":"image/png","type":"image"}]}}"#,
+            r#"system|live|2026-10-04T10:00:03.000000Z|2|byte 4249|||t1|link: tool result t1 has no tool call in this file"#,
+        ]
+    );
+}

@@ -218,6 +218,23 @@ fn scrub(walk: &mut Walk<'_>, out: &mut String) -> Option<()> {
     Some(())
 }
 
+/// An asset's `data` (`raw`, as written), never printed: `"[binary asset data left out,
+/// <n> characters]"`, `<n>` the string's characters (a value of another kind: its
+/// JSON's), as a `session.binary_asset`'s `session event:` row says it
+/// (`decode::leave_out_asset_data`).
+fn asset_note_into(out: &mut String, raw: &str) {
+    let n = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(inner) if !inner.contains('\\') => inner.chars().count(),
+        _ => match serde_json::from_str::<Cow<'_, str>>(raw) {
+            Ok(text) => text.chars().count(),
+            Err(_) => raw.chars().count(),
+        },
+    };
+    out.push_str("\"[binary asset data left out, ");
+    chat_rows::system::push_u64(out, n as u64);
+    out.push_str(" characters]\"");
+}
+
 /// True when `raw` is an object with a key other than those named (`false` where the
 /// scanner gives up: the line's own read gave it whole).
 pub(crate) fn has_key_but(raw: &str, named: &[&str]) -> bool {
@@ -257,7 +274,10 @@ fn rest<'a>(
     let mut kept: Vec<(Cow<'a, str>, Kept<'a>)> = Vec::new();
     // the paths under the key at hand (one buffer for the object's keys)
     let mut sub: Vec<&[&str]> = Vec::new();
+    // an object with a `mimeType` holds an asset: its `data` is left out
+    let mut asset = false;
     walk.object(|walk, key| {
+        asset |= key == "mimeType";
         if top && BOOKKEEPING.contains(&key.as_ref()) {
             walk.value()?;
             return Some(());
@@ -316,6 +336,7 @@ fn rest<'a>(
         }
         out.push(':');
         match value {
+            Kept::Raw(raw) if asset && key == "data" => asset_note_into(out, raw),
             Kept::Raw(raw) => scrubbed_into(out, raw),
             Kept::Written(t) => out.push_str(t),
         }
