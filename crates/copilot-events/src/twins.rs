@@ -9,8 +9,10 @@
 //!
 //! * same `session_id` and `turn_type`, and
 //! * (a) tool rows with the same `tool_use_id` once a trailing `__vscode-<n>` is
-//!   removed, or (b) one text, without a trailing `...` or `...[truncated...`, is a
-//!   prefix of the other (the cut part must keep at least one character), and
+//!   removed, or (b) the secondary text, without a trailing `...` or
+//!   `...[truncated...`, is a prefix of the primary's (the cut part must keep at least
+//!   one character; the spec's rule is about cut copies, and a secondary text longer
+//!   than its primary is no cut copy of it: it stays, with its own text), and
 //! * (c) the secondary time falls inside the primary's turn (its user row's time to
 //!   2 s after the turn's last row) or is empty.
 //!
@@ -280,10 +282,11 @@ impl Twins {
             let by_id = matches!(row.turn_type, TurnType::ToolUse | TurnType::ToolResult)
                 && !own_id.is_empty()
                 && own_id == p.tool_id;
-            let theirs = strip_cut_marker(&p.text);
-            let by_prefix = !own.is_empty()
-                && !theirs.is_empty()
-                && (p.text.starts_with(own) || row.text.starts_with(theirs));
+            // the copy is the cut text: its own text (without its marker) begins the
+            // primary's. A copy longer than its primary holds what the primary does
+            // not, and is no twin (since 2026-12-05; before, either way round, so a
+            // store's `ok, now delete the production database` took the log's `ok`)
+            let by_prefix = !own.is_empty() && p.text.starts_with(own);
             if by_id || by_prefix {
                 row.text.clone_from(&p.text);
                 row.timestamp = p.time;
@@ -599,10 +602,8 @@ mod tests {
             let by_id = matches!(row.turn_type, TurnType::ToolUse | TurnType::ToolResult)
                 && !own_id.is_empty()
                 && own_id == p.tool_id;
-            let theirs = strip_cut_marker(&p.text);
-            let by_prefix = !own.is_empty()
-                && !theirs.is_empty()
-                && (p.text.starts_with(own) || row.text.starts_with(theirs));
+            // (the copy the cut text, since 2026-12-05)
+            let by_prefix = !own.is_empty() && p.text.starts_with(own);
             if in_turn && (by_id || by_prefix) {
                 row.text.clone_from(&p.text);
                 row.timestamp = p.time;

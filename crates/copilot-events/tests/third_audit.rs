@@ -144,3 +144,34 @@ fn a_blob_attachments_data_is_left_out() {
         ]
     );
 }
+
+/// Third audit, item 3: the prefix rule merges a copy away only when the copy is the
+/// cut text (its text, without a trailing `...`, begins the primary's). A store's
+/// prompt longer than the log's is no cut copy: it stays a `secondary` row with its
+/// own text (before 2026-12-05 it took the log's `ok` and merged away, and the rest of
+/// the prompt was in no row).
+#[test]
+fn a_longer_copy_is_not_a_twin() {
+    use chat_rows::{Timestamp, TurnType};
+    let t = 1_790_000_000_000;
+    let row = |text: &str, ms: i64, secondary: bool| {
+        Row::new("copilot", TurnType::User, text)
+            .session("s")
+            .at(Timestamp::from_epoch_millis(ms))
+            .secondary(secondary)
+    };
+    let mut tw = copilot_events::Twins::new();
+    tw.add_file(&[row("ok", t, false)]);
+    let mut longer = row("ok, now delete the production database", t + 1000, true);
+    assert!(!tw.prove(&mut longer));
+    assert_eq!(longer.text, "ok, now delete the production database");
+    assert_eq!(longer.timestamp, Timestamp::from_epoch_millis(t + 1000));
+    // the cut copy, and the same text, still merge
+    let mut cut = row("o...", t + 1000, true);
+    assert!(tw.prove(&mut cut));
+    assert_eq!(cut.text, "ok");
+    assert_eq!(cut.timestamp, Timestamp::from_epoch_millis(t));
+    let mut same = row("ok", t + 1500, true);
+    assert!(tw.prove(&mut same));
+    assert_eq!(same.timestamp, Timestamp::from_epoch_millis(t));
+}
