@@ -109,25 +109,12 @@ pub fn looks_like_token(text: &str) -> bool {
         .or_else(|| t.strip_prefix("bearer "))
         .or_else(|| t.strip_prefix("token "))
         .unwrap_or(t);
-    [
-        "ghp_",
-        "gho_",
-        "ghu_",
-        "ghs_",
-        "ghr_",
-        "github_pat_",
-        "sk-",
-        "xoxb-",
-        "xoxp-",
-        "glpat-",
-    ]
-    .iter()
-    .any(|p| t.starts_with(p))
+    TOKEN_PREFIXES.iter().any(|p| t.starts_with(p))
 }
 
-/// The token prefixes [`looks_like_token`] knows, for [`withhold_raw`]'s search inside
-/// a text.
-const TOKEN_PREFIXES: [&str; 11] = [
+/// The starts of the tokens [`looks_like_token`] knows; [`withhold_raw`] looks for them
+/// (and for `Bearer `) where a word starts inside a text.
+const TOKEN_PREFIXES: [&str; 10] = [
     "ghp_",
     "gho_",
     "ghu_",
@@ -138,7 +125,6 @@ const TOKEN_PREFIXES: [&str; 11] = [
     "xoxb-",
     "xoxp-",
     "glpat-",
-    "Bearer ",
 ];
 
 /// A raw record or line as a row may quote it (an unknown record type, a line that
@@ -206,6 +192,7 @@ pub fn withhold_raw(text: &str) -> std::borrow::Cow<'_, str> {
         if starts_word
             && let Some(p) = TOKEN_PREFIXES
                 .iter()
+                .chain(&["Bearer ", "bearer "])
                 .find(|p| b[i..].starts_with(p.as_bytes()))
         {
             let mut j = i + p.len();
@@ -213,11 +200,8 @@ pub fn withhold_raw(text: &str) -> std::borrow::Cow<'_, str> {
                 j += 1;
             }
             if j > i + p.len() {
-                let from = if *p == "Bearer " {
-                    j - (j - i - p.len())
-                } else {
-                    i
-                };
+                // a bearer token's word stays: `Bearer [withheld]`
+                let from = if p.ends_with(' ') { i + p.len() } else { i };
                 replace(&mut out, &mut done, from, j, WITHHELD);
             }
             i = j;

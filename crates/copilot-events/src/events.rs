@@ -854,6 +854,31 @@ impl<'o> EventReader<'o> {
         }
     }
 
+    /// Lends the `link:` row in [`EventReader::text`] at the time and place of the line
+    /// kept at `start` ([`EventReader::starts`]), in the session, project and branch kept
+    /// at `place`, with the call's tool columns.
+    fn lend_link(&mut self, sink: &mut dyn RowSink, start: u32, place: u32, tool: &str, id: &str) {
+        let start = self.starts[start as usize];
+        let cx = Cx {
+            at: start.at,
+            number: start.number,
+            offset: start.offset,
+            secondary: self.opts.secondary || start.replayed,
+        };
+        let (session, project, branch) = &self.places[place as usize];
+        sink.lend(self.out.fill(
+            project,
+            branch,
+            session,
+            &cx,
+            TurnType::System,
+            &self.text,
+            "",
+            tool,
+            id,
+        ));
+    }
+
     /// Lends a held request's `tool_use` row and its `link: ... never started` row (a
     /// request is lent only when it was never started: when its result comes, or at the
     /// end): their session, project, branch, time and line are the request's.
@@ -2293,26 +2318,8 @@ impl<'o> EventReader<'o> {
         open.sort_by(|a, b| a.0.cmp(&b.0));
         // at the start's time and place, as a request never started is at its own
         for (id, st) in open {
-            let start = self.starts[st.start as usize];
-            let cx = Cx {
-                at: start.at,
-                number: start.number,
-                offset: start.offset,
-                secondary: self.opts.secondary || start.replayed,
-            };
             texts::link_no_result_into(&mut self.text, &id);
-            let (session, project, branch) = &self.places[st.place as usize];
-            sink.lend(self.out.fill(
-                project,
-                branch,
-                session,
-                &cx,
-                TurnType::System,
-                &self.text,
-                "",
-                &st.tool,
-                &id,
-            ));
+            self.lend_link(sink, st.start, st.place, &st.tool, &id);
         }
         // results no call of which came: at the result's time and place, in file order
         orphans.sort_by(|a, b| {
@@ -2323,26 +2330,8 @@ impl<'o> EventReader<'o> {
             (x.number, &a.0).cmp(&(y.number, &b.0))
         });
         for (id, o) in orphans {
-            let start = self.starts[o.start as usize];
-            let cx = Cx {
-                at: start.at,
-                number: start.number,
-                offset: start.offset,
-                secondary: self.opts.secondary || start.replayed,
-            };
             texts::link_no_call_into(&mut self.text, &id);
-            let (session, project, branch) = &self.places[o.place as usize];
-            sink.lend(self.out.fill(
-                project,
-                branch,
-                session,
-                &cx,
-                TurnType::System,
-                &self.text,
-                "",
-                "",
-                &id,
-            ));
+            self.lend_link(sink, o.start, o.place, "", &id);
         }
         if !self.any_model {
             for (family, prefix, at, number, offset) in std::mem::take(&mut self.families) {
