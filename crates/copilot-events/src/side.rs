@@ -654,18 +654,48 @@ pub fn debug_log(
                 TurnType::User,
                 first(&["content", "text", "message", "prompt"]),
             ),
-            "agent_response" => base(
-                TurnType::Assistant,
-                first(&["content", "text", "response", "message"]),
-            ),
-            "tool_call" => base(TurnType::ToolUse, first(&["arguments", "args", "input"])).tool(
-                if g("name").is_empty() {
+            "agent_response" => {
+                // the writer's `response` is the output messages as JSON (cut to 5,000
+                // characters, so perhaps not JSON any more): their text parts, else as
+                // written; its `reasoning` a thinking row (since 2026-12-05; before,
+                // the JSON was the reply and the reasoning was read by nothing)
+                let text = match first(&["content", "text"]) {
+                    t if t.is_empty() => response_text(&a("response"))
+                        .unwrap_or_else(|| first(&["response", "message"])),
+                    t => t,
+                };
+                let reasoning = a("reasoning");
+                if !reasoning.is_empty() {
+                    sink(base(TurnType::Thinking, reasoning));
+                }
+                base(TurnType::Assistant, text)
+            }
+            "tool_call" => {
+                let name = if g("name").is_empty() {
                     a("toolName")
                 } else {
                     g("name")
-                },
-                first(&["toolCallId", "callId"]),
-            ),
+                };
+                let id = first(&["toolCallId", "callId"]);
+                sink(
+                    base(TurnType::ToolUse, first(&["arguments", "args", "input"]))
+                        .tool(name.clone(), id.clone()),
+                );
+                // the writer's `result` and, for a failed call, `error` (the tool's
+                // output: read by nothing before 2026-12-05)
+                let error = a("error");
+                if !error.is_empty() {
+                    sink(
+                        base(TurnType::System, format!("tool error: {error}"))
+                            .tool(name.clone(), id.clone()),
+                    );
+                }
+                let result = a("result");
+                if result.is_empty() {
+                    continue;
+                }
+                base(TurnType::ToolResult, result).tool(name, id)
+            }
             "child_session_ref" => base(
                 TurnType::System,
                 system::session_start(&[
@@ -690,6 +720,23 @@ pub fn debug_log(
         sink(row);
     }
     Ok(())
+}
+
+/// The text parts of a debug log's `agent_response` `response`, the output messages as
+/// the writer puts them in its OTel span (`[{"role":"assistant","parts":[{"type":"text",
+/// "content":"..."}]}]`), joined by a blank line; `None` when it is not that (cut short
+/// by the writer's 5,000-character limit, or of another shape).
+fn response_text(response: &str) -> Option<String> {
+    let v: Value = serde_json::from_str(response).ok()?;
+    let texts: Vec<&str> = v
+        .as_array()?
+        .iter()
+        .filter_map(|m| m.get("parts")?.as_array())
+        .flatten()
+        .filter(|p| p.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|p| p.get("content")?.as_str())
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
 }
 
 /// A large tool result Copilot Chat wrote to disk instead of putting it in the prompt

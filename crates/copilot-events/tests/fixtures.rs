@@ -990,3 +990,52 @@ fn plan_and_checkpoint_files() {
         ]
     );
 }
+
+/// A debug log as the writer writes it (microsoft/vscode `chatDebugFileLoggerService.ts`):
+/// a reply's `attrs.response` is the output messages as JSON and its `attrs.reasoning` the
+/// reasoning; a tool call's `attrs.args`, `attrs.result` and, failed, `error`. Each
+/// reaches a row (2026-12-05; before, the reply was the raw JSON, and the reasoning, the
+/// tool's output and its error were read by nothing).
+#[test]
+fn a_debug_log_as_the_writer_writes_it() {
+    let lines = [
+        r#"{"ts":1791543609000,"dur":0,"sid":"S1","type":"agent_response","name":"agent_response","spanId":"agent-msg-1","status":"ok","attrs":{"response":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"Each cart item runs a query.\"},{\"type\":\"tool_call\",\"id\":\"c1\"}]}]","reasoning":"I think it is N+1."}}"#,
+        r#"{"ts":1791543610000,"dur":5,"sid":"S1","type":"tool_call","name":"run_in_terminal","spanId":"t1","status":"error","attrs":{"args":"{\"command\":\"cat /etc/shadow\"}","result":"Permission denied","error":"exit 1"}}"#,
+        r#"{"ts":1791543611000,"dur":0,"sid":"S1","type":"agent_response","name":"agent_response","spanId":"agent-msg-2","status":"ok","attrs":{"response":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"cut sh"}}"#,
+    ]
+    .join("\n");
+    let sd = side::Side {
+        agent: "copilot",
+        session: "S1",
+        mtime: None,
+        file_name: "main.jsonl",
+    };
+    let mut rows = Vec::new();
+    debug_log_of_bytes(lines.as_bytes(), &sd, &mut |r| rows.push(r));
+    let got: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{}|{:?}|{}|{}|{}|{:?}",
+                r.source_line.unwrap_or(0),
+                r.turn_type,
+                r.tool_name,
+                r.text,
+                r.timestamp.map(|t| t.to_string()).unwrap_or_default(),
+                r.record_state
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            "1|Thinking||I think it is N+1.|2026-10-09T11:00:09.000000Z|Secondary",
+            "1|Assistant||Each cart item runs a query.|2026-10-09T11:00:09.000000Z|Secondary",
+            r#"2|ToolUse|run_in_terminal|{"command":"cat /etc/shadow"}|2026-10-09T11:00:10.000000Z|Secondary"#,
+            "2|System|run_in_terminal|tool error: exit 1|2026-10-09T11:00:10.000000Z|Secondary",
+            "2|ToolResult|run_in_terminal|Permission denied|2026-10-09T11:00:10.000000Z|Secondary",
+            // a response the writer's 5,000-character limit cut is kept as written
+            r#"3|Assistant||[{"role":"assistant","parts":[{"type":"text","content":"cut sh|2026-10-09T11:00:11.000000Z|Secondary"#,
+        ]
+    );
+}
