@@ -137,15 +137,55 @@ pub fn workspace_yaml(bytes: &[u8], side: &Side<'_>, sink: &mut dyn FnMut(Row)) 
     if !title.is_empty() {
         sink(base(TurnType::System, texts::session_title(title)));
     }
-    let index = system::session_index(&[
+    // the summary when the title is the name, whether the user named it, and any key
+    // the spec does not name (a secret-named one withheld): since 2026-12-05 (before,
+    // these reached no row)
+    let summary = if get("name").is_empty() {
+        ""
+    } else {
+        get("summary")
+    };
+    let mut fields: Vec<(&str, &str)> = vec![
         ("client", get("client_name")),
         ("repository", get("repository")),
         ("git_root", get("git_root")),
+        ("summary", summary),
         ("summary_count", get("summary_count")),
+        ("user_named", get("user_named")),
         ("created", get("created_at")),
         ("updated", get("updated_at")),
-    ]);
-    sink(base(TurnType::System, index).state(RecordState::Secondary));
+    ];
+    const NAMED: [&str; 12] = [
+        "id",
+        "cwd",
+        "git_root",
+        "repository",
+        "branch",
+        "summary",
+        "summary_count",
+        "created_at",
+        "updated_at",
+        "client_name",
+        "name",
+        "user_named",
+    ];
+    for e in &entries {
+        if !NAMED.contains(&e.key.as_str()) {
+            let value = if chat_rows::secrets::names_secret(&e.key)
+                || chat_rows::secrets::looks_like_token(&e.value)
+            {
+                chat_rows::secrets::WITHHELD
+            } else {
+                e.value.as_str()
+            };
+            fields.push((e.key.as_str(), value));
+        }
+    }
+    // nothing to index (a file of its id and place only): no empty `session index:` row
+    if fields.iter().any(|(_, v)| !v.is_empty()) {
+        let index = system::session_index(&fields);
+        sink(base(TurnType::System, index).state(RecordState::Secondary));
+    }
 }
 
 /// `vscode.metadata.json`: a secondary `session index:` row of its top-level keys.

@@ -401,11 +401,11 @@ fn grants_trust_settings_side_files() {
         (yaml[0].project_path.as_str(), yaml[0].git_branch.as_str()),
         ("/home/alice/src/api", "main")
     );
-    assert!(
-        yaml[1].secondary
-            && yaml[1]
-                .text
-                .starts_with("session index: client=copilot-cli ")
+    // the summary beside the name, and user_named, are kept (since 2026-12-05)
+    assert!(yaml[1].secondary);
+    assert_eq!(
+        yaml[1].text,
+        r#"session index: client=copilot-cli repository=acme/api git_root=/home/alice/src/api summary="Fix the failing users test" summary_count=2 user_named=true created=2026-10-05T09:00:00.000Z updated=2026-10-05T09:03:00.000Z"#
     );
     let history = read(&format!("{HOME}/command-history-state.json"), None);
     assert_eq!(history.len(), 3);
@@ -1038,4 +1038,27 @@ fn a_debug_log_as_the_writer_writes_it() {
             r#"3|Assistant||[{"role":"assistant","parts":[{"type":"text","content":"cut sh|2026-10-09T11:00:11.000000Z|Secondary"#,
         ]
     );
+}
+
+/// A `workspace.yaml` key the spec does not name is kept in the index row, a secret-named
+/// one withheld; a file with nothing to index gives no empty `session index:` row
+/// (2026-12-05).
+#[test]
+fn workspace_yaml_keeps_what_the_spec_does_not_name() {
+    let sd = side::Side {
+        agent: "copilot",
+        session: "s",
+        mtime: None,
+        file_name: "workspace.yaml",
+    };
+    let rows = |yaml: &str| {
+        let mut rows = Vec::new();
+        side::workspace_yaml(yaml.as_bytes(), &sd, &mut |r| rows.push(r.text));
+        rows
+    };
+    assert_eq!(
+        rows("id: s\ncwd: /w\nmode: plan\napi_key: sk-PLANTED\n"),
+        vec!["session index: mode=plan api_key=[withheld]".to_string()]
+    );
+    assert_eq!(rows("id: s\ncwd: /w\n"), Vec::<String>::new());
 }
