@@ -7,27 +7,14 @@
 //! unknown record's cut, a request completed but never started, the requested
 //! permission's and the sub-agent's `k=v` pairs, a change to the model in force, the
 //! place of a call with no result, and the rows of `turn_start`/`turn_end`.
+mod common;
+
 use std::path::Path;
 
 use chat_rows::write::{Format, to_bytes};
 use chat_rows::{Evidence, FileContext, Row, Store, TurnType};
+use common::{events, full};
 use copilot_events::{CopilotEventsStore, Options, read_events};
-
-fn events(lines: &[&str]) -> Vec<Row> {
-    let mut bytes = String::new();
-    for l in lines {
-        bytes.push_str(l);
-        bytes.push('\n');
-    }
-    let opts = Options {
-        agent: "copilot",
-        fallback_session: "s",
-        ..Options::default()
-    };
-    let mut rows = Vec::new();
-    read_events(bytes.as_bytes(), &opts, &mut rows);
-    rows
-}
 
 /// `turn|model|text` of each row.
 fn brief(rows: &[Row]) -> Vec<String> {
@@ -457,26 +444,6 @@ fn session_event_data_as_written() {
 
 // The second audit's defects, each pinned by exact rows: turn type, record state, time,
 // line, locator, model, tool, call id and text.
-
-/// `turn|state|time|line|locator|model|tool|id|text` of each row.
-fn full(rows: &[Row]) -> Vec<String> {
-    rows.iter()
-        .map(|r| {
-            format!(
-                "{}|{}|{}|{}|{}|{}|{}|{}|{}",
-                r.turn_type,
-                r.record_state,
-                r.timestamp.map(|t| t.to_string()).unwrap_or_default(),
-                r.source_line.map(|n| n.to_string()).unwrap_or_default(),
-                r.source_locator,
-                r.model,
-                r.tool_name,
-                r.tool_use_id,
-                r.text
-            )
-        })
-        .collect()
-}
 
 /// Second audit, item 1: a model named only by `session.shutdown` (`currentModel`, or
 /// a `modelMetrics` key) or by `subagent.started` is a model field: no `model family

@@ -1,42 +1,9 @@
 //! Third audit: calls whose id was seen before, a blob attachment's data, and the
 //! prefix rule's direction.
+mod common;
+
 use chat_rows::Row;
-use copilot_events::{Options, read_events};
-
-fn events(lines: &[&str]) -> Vec<Row> {
-    let mut bytes = String::new();
-    for l in lines {
-        bytes.push_str(l);
-        bytes.push('\n');
-    }
-    let opts = Options {
-        agent: "copilot",
-        fallback_session: "s",
-        ..Options::default()
-    };
-    let mut rows = Vec::new();
-    read_events(bytes.as_bytes(), &opts, &mut rows);
-    rows
-}
-
-fn full(rows: &[Row]) -> Vec<String> {
-    rows.iter()
-        .map(|r| {
-            format!(
-                "{}|{}|{}|{}|{}|{}|{}|{}|{}",
-                r.turn_type,
-                r.record_state,
-                r.timestamp.map(|t| t.to_string()).unwrap_or_default(),
-                r.source_line.map(|n| n.to_string()).unwrap_or_default(),
-                r.source_locator,
-                r.model,
-                r.tool_name,
-                r.tool_use_id,
-                r.text
-            )
-        })
-        .collect()
-}
+use common::{events, full};
 
 /// Third audit, item 1 (a): a result written before its call's start. The start is
 /// the call (its command in a `tool_use` row; before 2026-12-05 it was dropped as a
